@@ -1,0 +1,3 @@
+from annotator.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,86 @@
+"""Helpers shared by the subcommands: JSON output, tables, progress bars, paths."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from annotator.errors import UsageError
+
+T = TypeVar("T")
+
+
+def add_json_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+
+
+def print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2, ensure_ascii=False, default=_json_default)
+    sys.stdout.write("\n")
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, set | frozenset | tuple):
+        return list(value)
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+def format_table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A plain aligned text table (numbers right-aligned)."""
+    text_rows = [[_cell(value) for value in row] for row in rows]
+    widths = [len(h) for h in headers]
+    for row in text_rows:
+        widths = [max(w, len(c)) for w, c in zip(widths, row, strict=False)]
+    numeric = [all(_is_number(row[i]) for row in text_rows if i < len(row)) for i in range(len(headers))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            c.rjust(w) if numeric[i] else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=False))
+        ).rstrip()
+
+    out = [line(headers), line(["-" * w for w in widths])]
+    out.extend(line(row) for row in text_rows)
+    return "\n".join(out)
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return str(value)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text.replace(",", ""))
+    except ValueError:
+        return False
+    return True
+
+
+def progress(items: Iterable[T], total: int | None = None, description: str = "") -> Iterator[T]:
+    """A progress bar on stderr when it is a terminal; silent otherwise."""
+    from tqdm import tqdm
+
+    yield from tqdm(items, total=total, desc=description, unit="doc", disable=None, file=sys.stderr, leave=False)
+
+
+def existing_path(value: str) -> Path:
+    """argparse type: a path that must exist (else a usage error, exit 2)."""
+    path = Path(value)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"{value}: no such file or folder")
+    return path
+
+
+def require_folder(path: Path) -> Path:
+    if not path.is_dir():
+        raise UsageError("not a folder", path)
+    return path

@@ -1,0 +1,90 @@
+"""The ``annotator`` command: dispatch to one thin module per subcommand.
+
+Each subcommand module defines ``register(subparsers)``, which adds its parser and sets
+``func`` to a ``run(args) -> int``. Heavy imports (Qt, scikit-learn, matplotlib) happen
+inside ``run`` so that ``annotator --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from annotator import __version__
+from annotator.errors import AnnotatorError
+
+SUBCOMMANDS = (
+    "demo",
+    "gui",
+    "synth",
+    "validate",
+    "stats",
+    "convert",
+    "evaluate",
+    "iaa",
+    "significance",
+    "adjudicate",
+    "consistency",
+    "train",
+    "preannotate",
+    "deidentify",
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits 2 with a one-line message (no usage dump) on usage errors."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="annotator",
+        description="PHI Annotator: annotate, adjudicate, evaluate and de-identify clinical notes.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in SUBCOMMANDS:
+        try:
+            module = importlib.import_module(f"annotator.cli.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"annotator.cli.{name}":
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except AnnotatorError as error:
+        print(f"annotator {args.command}: error: {error.one_line()}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print(f"annotator {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # an internal bug: say so without echoing data
+        if args.debug:
+            raise
+        print(
+            f"annotator {args.command}: internal error ({type(error).__name__}); "
+            "run again with --debug for the traceback",
+            file=sys.stderr,
+        )
+        return 3
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

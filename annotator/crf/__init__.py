@@ -1,0 +1,1 @@
+"""crf package."""

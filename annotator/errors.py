@@ -1,0 +1,70 @@
+"""One exception tree for the whole tool.
+
+Messages name the file, the tag id and the offsets and say what is wrong; they never quote
+note text, so an error printed to a terminal or a log cannot leak PHI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class AnnotatorError(Exception):
+    """Base of every error the tool raises on purpose.
+
+    Parameters
+    ----------
+    message:
+        What is wrong, without any note text.
+    path:
+        The file concerned, if any; shown first in the one-line message.
+    """
+
+    exit_code = 1
+
+    def __init__(self, message: str, path: str | Path | None = None) -> None:
+        self.message = message
+        self.path = str(path) if path is not None else None
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        text = " ".join(self.message.split())
+        return f"{self.path}: {text}" if self.path else text
+
+
+class UsageError(AnnotatorError):
+    """The command line or a call was used wrongly (exit code 2)."""
+
+    exit_code = 2
+
+
+class InputError(AnnotatorError):
+    """A file could not be read as what it claims to be."""
+
+
+class UnsafeInputError(InputError):
+    """A file asks for something we refuse to do: external entities, a DTD, huge size."""
+
+
+class OffsetError(InputError):
+    """An annotation's offsets do not fit the note text."""
+
+
+class SchemaError(AnnotatorError):
+    """A schema file is wrong, or an annotation is unknown to the schema."""
+
+
+class StorageError(AnnotatorError):
+    """Saving, locking or recovering a file failed."""
+
+
+class LockedError(StorageError):
+    """Someone else holds the lock on a document."""
+
+
+class TextMismatchError(InputError):
+    """Versions of one document that should share their TEXT do not."""
+
+
+class ModelError(AnnotatorError):
+    """A tagger model file is missing, corrupt or from another feature version."""

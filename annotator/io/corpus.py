@@ -1,0 +1,51 @@
+"""Reading a folder of annotation files into a :class:`Corpus`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from annotator.core.corpus import Corpus
+from annotator.core.document import Document
+from annotator.errors import AnnotatorError, InputError
+from annotator.io.i2b2 import read_i2b2
+
+DocumentReader = Callable[[Path], Document]
+
+
+def list_document_files(folder: Path, pattern: str = "*.xml") -> list[Path]:
+    """Annotation files directly in ``folder``, sorted, hidden and temporary files skipped."""
+    return sorted(
+        p for p in folder.glob(pattern) if p.is_file() and not p.name.startswith((".", "~"))
+    )
+
+
+def read_corpus(
+    folder: str | Path,
+    reader: DocumentReader | None = None,
+    pattern: str = "*.xml",
+    errors: list[AnnotatorError] | None = None,
+) -> Corpus:
+    """Read every document of a folder.
+
+    Parameters
+    ----------
+    reader:
+        Reads one file; the i2b2 reader by default.
+    errors:
+        When given, unreadable files are appended here and skipped; otherwise the first
+        one raises.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError("not a folder", folder)
+    reader = reader or read_i2b2
+    corpus = Corpus(root=folder)
+    for path in list_document_files(folder, pattern):
+        try:
+            corpus.add(reader(path))
+        except AnnotatorError as error:
+            if errors is None:
+                raise
+            errors.append(error)
+    return corpus

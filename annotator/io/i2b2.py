@@ -1,0 +1,238 @@
+"""The i2b2 2014 standoff XML format, read and written without loss.
+
+``<ROOT><TEXT><![CDATA[...]]></TEXT><TAGS><CATEGORY id start end text TYPE comment/>...``
+
+An unchanged document saves byte-identical (the bytes read are written back). A changed
+one is written in the canonical layout of the i2b2 2014 release, keeping every unknown
+attribute (in file order) and every unknown element.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from lxml import etree
+
+from annotator.core.annotation import Annotation, Source
+from annotator.core.document import Document, Origin
+from annotator.errors import InputError, StorageError
+from annotator.io.storage import atomic_write
+from annotator.io.xmlsafe import parse_xml, read_bytes
+
+ROOT_TAG = "deIdi2b2"
+_ATTRIBUTE_ESCAPES = {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
+_SOURCES = {source.value: source for source in Source}
+
+
+@dataclass
+class RawTag:
+    """A tag element as it stands in the file, before any interpretation."""
+
+    index: int
+    tag: str
+    attributes: dict[str, str]
+    line: int | None = None
+
+
+@dataclass
+class RawI2b2:
+    """The parts of an i2b2 file, for readers and for the validator."""
+
+    root_tag: str
+    text: str | None
+    tags: list[RawTag] = field(default_factory=list)
+    has_tags_element: bool = True
+    text_has_elements: bool = False
+    # Root children in order: "TEXT", "TAGS" or the serialised unknown element.
+    layout: list[str] = field(default_factory=list)
+
+
+def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
+    """Parse the bytes of an i2b2 file into its raw parts (safe parsing)."""
+    root = parse_xml(data, path)
+    raw = RawI2b2(root_tag=str(root.tag), text=None, has_tags_element=False)
+    for child in root:
+        if not isinstance(child.tag, str):  # comments, processing instructions
+            raw.layout.append(etree.tostring(child, encoding="unicode", with_tail=False))
+            continue
+        if child.tag == "TEXT" and raw.text is None:
+            raw.text = child.text or ""
+            raw.text_has_elements = len(child) > 0
+            raw.layout.append("TEXT")
+        elif child.tag == "TAGS" and not raw.has_tags_element:
+            raw.has_tags_element = True
+            raw.layout.append("TAGS")
+            for element in child:
+                if isinstance(element.tag, str):
+                    raw.tags.append(
+                        RawTag(len(raw.tags), element.tag, dict(element.attrib), element.sourceline)
+                    )
+        else:
+            raw.layout.append(etree.tostring(child, encoding="unicode", with_tail=False))
+    return raw
+
+
+def raw_tag_to_annotation(raw_tag: RawTag, path: str | Path | None = None) -> Annotation:
+    """Interpret one raw tag; offsets that are not integers raise an InputError."""
+    attributes = raw_tag.attributes
+    label = attributes.get("id") or f"#{raw_tag.index}"
+    offsets = []
+    for name in ("start", "end"):
+        value = attributes.get(name)
+        if value is None:
+            raise InputError(f"tag {label} ({raw_tag.tag}) has no {name} attribute", path)
+        try:
+            offsets.append(int(value.strip()))
+        except ValueError:
+            raise InputError(f"tag {label} ({raw_tag.tag}) has a non-integer {name} offset", path) from None
+    source_value = attributes.get("source", "human")
+    confidence_value = attributes.get("confidence", "")
+    extra = []
+    for name, value in attributes.items():
+        if name in ("id", "start", "end", "text", "TYPE", "comment", "annotator", "pending"):
+            continue
+        if name == "source" and source_value in _SOURCES:
+            continue
+        if name == "confidence" and _is_float(confidence_value):
+            continue
+        extra.append((name, value))
+    return Annotation(
+        id=attributes.get("id", ""),
+        tag=raw_tag.tag,
+        type=attributes.get("TYPE", raw_tag.tag),
+        start=offsets[0],
+        end=offsets[1],
+        text=attributes.get("text", ""),
+        comment=attributes.get("comment", ""),
+        source=_SOURCES.get(source_value, Source.HUMAN),
+        confidence=float(confidence_value) if _is_float(confidence_value) else None,
+        annotator=attributes.get("annotator", ""),
+        pending=attributes.get("pending", "") in ("yes", "true", "1"),
+        extra=tuple(extra),
+    )
+
+
+def _is_float(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
+def parse_i2b2(data: bytes, path: str | Path | None = None, doc_id: str | None = None) -> Document:
+    """A document from the bytes of an i2b2 file.
+
+    Tags without an id get a fresh one; a duplicate id, a missing TEXT or an inline TEXT
+    raise an :class:`InputError`. Offsets are not checked here: ``validate`` does that.
+    """
+    raw = parse_i2b2_raw(data, path)
+    if raw.text is None:
+        raise InputError(f"no TEXT element under <{raw.root_tag}>", path)
+    if raw.text_has_elements:
+        raise InputError("TEXT contains elements (inline markup); read it as the inline 2006 format", path)
+    annotations = [raw_tag_to_annotation(raw_tag, path) for raw_tag in raw.tags]
+    seen: dict[str, int] = {}
+    for annotation in annotations:
+        if annotation.id in seen and annotation.id:
+            raise InputError(f"duplicate tag id {annotation.id}", path)
+        seen[annotation.id] = 1
+    stem = doc_id or (Path(path).stem if path is not None else "document")
+    origin = Origin(
+        path=Path(path) if path is not None else None,
+        format="i2b2",
+        raw=data,
+        layout={"root_tag": raw.root_tag, "children": raw.layout},
+    )
+    document = Document(stem, raw.text, [a for a in annotations if a.id], origin)
+    for annotation in annotations:
+        if not annotation.id:
+            document.add(annotation.replace(id=document.new_id()))
+    document.mark_pristine()
+    return document
+
+
+def read_i2b2(path: str | Path) -> Document:
+    """Read an i2b2 2014 XML file."""
+    return parse_i2b2(read_bytes(path), path)
+
+
+def _attribute(value: str) -> str:
+    return escape(value, _ATTRIBUTE_ESCAPES)
+
+
+def annotation_attributes(annotation: Annotation) -> list[tuple[str, str]]:
+    """The attributes written for a tag, in the i2b2 order, then provenance, then extras."""
+    attributes = [
+        ("id", annotation.id),
+        ("start", str(annotation.start)),
+        ("end", str(annotation.end)),
+        ("text", annotation.text),
+        ("TYPE", annotation.type),
+        ("comment", annotation.comment),
+    ]
+    if annotation.source is not Source.HUMAN:
+        attributes.append(("source", annotation.source.value))
+    if annotation.confidence is not None:
+        attributes.append(("confidence", f"{annotation.confidence:.4g}"))
+    if annotation.annotator:
+        attributes.append(("annotator", annotation.annotator))
+    if annotation.pending:
+        attributes.append(("pending", "yes"))
+    attributes.extend(annotation.extra)
+    return attributes
+
+
+def _check_xml_chars(text: str, document: Document) -> None:
+    for offset, char in enumerate(text):
+        code = ord(char)
+        if (code < 0x20 and char not in "\t\n\r") or 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF):
+            raise StorageError(
+                f"document {document.doc_id}: character U+{code:04X} at offset {offset} "
+                "cannot be stored in XML",
+                document.origin.path,
+            )
+
+
+def _cdata(text: str) -> str:
+    # "]]>" cannot appear inside one CDATA section: close and reopen around it.
+    return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
+
+
+def document_to_i2b2(document: Document) -> bytes:
+    """The i2b2 bytes of a document: the original bytes when nothing changed."""
+    if document.is_pristine() and document.origin.raw is not None and document.origin.format == "i2b2":
+        return document.origin.raw
+    _check_xml_chars(document.text, document)
+    layout = document.origin.layout if document.origin.format == "i2b2" else {}
+    root_tag = str(layout.get("root_tag", ROOT_TAG))
+    children = list(layout.get("children", ["TEXT", "TAGS"]))  # type: ignore[call-overload]
+    if "TAGS" not in children:
+        children.append("TAGS")
+    lines = ['<?xml version="1.0" encoding="UTF-8" ?>', f"<{root_tag}>"]
+    for child in children:
+        if child == "TEXT":
+            lines.append(f"<TEXT>{_cdata(document.text)}</TEXT>")
+        elif child == "TAGS":
+            lines.append("<TAGS>")
+            for annotation in document.annotations:
+                _check_xml_chars(annotation.text + annotation.comment, document)
+                attributes = " ".join(f'{name}="{_attribute(value)}"' for name, value in annotation_attributes(annotation))
+                lines.append(f"<{annotation.tag} {attributes} />")
+            lines.append("</TAGS>")
+        else:
+            lines.append(str(child))
+    lines.append(f"</{root_tag}>")
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def write_i2b2(document: Document, path: str | Path) -> None:
+    """Save a document as i2b2 XML, atomically; it then counts as unchanged."""
+    data = document_to_i2b2(document)
+    atomic_write(path, data)
+    if document.origin.format == "i2b2":
+        document.origin.raw = data
+        document.origin.path = Path(path)
+        document.mark_pristine()
