@@ -18,7 +18,7 @@ from lxml import etree
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document, Origin
 from annotator.errors import InputError, StorageError
-from annotator.io.storage import atomic_write
+from annotator.core.atomic import atomic_write
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
 ROOT_TAG = "deIdi2b2"

@@ -1,0 +1,142 @@
+"""A project folder: configuration, source notes, each annotator's versions, gold, models.
+
+Layout::
+
+    project.toml                  name, schema, annotators
+    source/PPP-RR.xml             the notes (i2b2 XML; TAGS may be empty)
+    preannotations/PPP-RR.xml     model suggestions (pending annotations), optional
+    annotations/<annotator>/      each annotator's working copy of every document
+    gold/                         adjudicated gold standard
+    models/  reports/  exports/   tagger models, IAA reports, de-identified copies
+    .annotator/                   tool state: document status, working time, recovery files
+
+A plain folder of XML files also opens: it is treated as ``source/`` of an unnamed project.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from annotator.core.atomic import atomic_write_text
+from annotator.errors import InputError, UsageError
+
+PROJECT_FILE = "project.toml"
+STATE_DIR = ".annotator"
+
+
+@dataclass
+class Project:
+    """A project on disk.
+
+    Attributes
+    ----------
+    root: the project folder.
+    name: shown in the window title and reports.
+    schema: name of a bundled schema or a path to a schema file.
+    annotators: the annotators' names, in the order they were added.
+    plain_folder: True when opened from a bare folder of XML files (no project.toml).
+    """
+
+    root: Path
+    name: str
+    schema: str = "i2b2-2014"
+    annotators: list[str] = field(default_factory=list)
+    plain_folder: bool = False
+
+    @property
+    def source_dir(self) -> Path:
+        return self.root if self.plain_folder else self.root / "source"
+
+    @property
+    def preannotations_dir(self) -> Path:
+        return self.root / "preannotations"
+
+    @property
+    def gold_dir(self) -> Path:
+        return self.root / "gold"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.root / "models"
+
+    @property
+    def reports_dir(self) -> Path:
+        return self.root / "reports"
+
+    @property
+    def exports_dir(self) -> Path:
+        return self.root / "exports"
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / STATE_DIR
+
+    def annotations_dir(self, annotator: str) -> Path:
+        """Where an annotator's versions live (the folder itself for a plain folder)."""
+        if self.plain_folder:
+            return self.root
+        return self.root / "annotations" / annotator
+
+    def document_ids(self) -> list[str]:
+        """Ids of the source documents, sorted."""
+        return sorted(p.stem for p in self.source_dir.glob("*.xml") if not p.name.startswith("."))
+
+    @classmethod
+    def create(cls, root: str | Path, name: str, schema: str = "i2b2-2014", annotators: list[str] | None = None) -> Project:
+        """Make the folders and write ``project.toml`` (an existing project is an error)."""
+        root = Path(root)
+        if (root / PROJECT_FILE).exists():
+            raise UsageError("a project already exists here", root / PROJECT_FILE)
+        project = cls(root=root, name=name, schema=schema, annotators=list(annotators or []))
+        for folder in (project.source_dir, project.gold_dir, project.models_dir, project.reports_dir, project.state_dir):
+            folder.mkdir(parents=True, exist_ok=True)
+        for annotator in project.annotators:
+            project.annotations_dir(annotator).mkdir(parents=True, exist_ok=True)
+        project.save()
+        return project
+
+    @classmethod
+    def open(cls, path: str | Path) -> Project:
+        """Open a project folder, its ``project.toml``, or a plain folder of XML files."""
+        path = Path(path)
+        if path.is_file() and path.name == PROJECT_FILE:
+            path = path.parent
+        if not path.is_dir():
+            raise InputError("not a project or folder", path)
+        config_path = path / PROJECT_FILE
+        if not config_path.exists():
+            return cls(root=path, name=path.name, plain_folder=True)
+        try:
+            data = tomllib.loads(config_path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+            raise InputError(f"not a valid project file: {error}", config_path) from None
+        annotators = data.get("annotators", [])
+        if not isinstance(annotators, list) or not all(isinstance(a, str) for a in annotators):
+            raise InputError("annotators must be a list of names", config_path)
+        return cls(
+            root=path,
+            name=str(data.get("name", path.name)),
+            schema=str(data.get("schema", "i2b2-2014")),
+            annotators=annotators,
+        )
+
+    def add_annotator(self, annotator: str) -> None:
+        if annotator not in self.annotators:
+            self.annotators.append(annotator)
+            if not self.plain_folder:
+                self.annotations_dir(annotator).mkdir(parents=True, exist_ok=True)
+                self.save()
+
+    def save(self) -> None:
+        """Write ``project.toml`` atomically (not for plain folders)."""
+        if self.plain_folder:
+            return
+        lines = [
+            f"name = {json.dumps(self.name)}",
+            f"schema = {json.dumps(self.schema)}",
+            f"annotators = {json.dumps(self.annotators)}",
+        ]
+        atomic_write_text(self.root / PROJECT_FILE, "\n".join(lines) + "\n")
