@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from annotator.core.span import Span
 
 
-class Source(str, Enum):
+class Source(StrEnum):
     """Where an annotation came from, kept so the effect of pre-annotation can be measured."""
 
     HUMAN = "human"

@@ -109,7 +109,7 @@ def schema_from_dict(data: dict[str, object], source: str = "<schema>") -> Schem
     """Build a schema from the parsed TOML structure (see resources/schemas)."""
     try:
         categories = []
-        for raw_category in data["category"]:  # type: ignore[union-attr]
+        for raw_category in data["category"]:  # type: ignore[attr-defined]
             color = str(raw_category["color"])
             types = tuple(
                 TypeDef(
