@@ -1,0 +1,298 @@
+"""Annotate all: exact, case, whole word, fuzzy, conflicts, one undo step, consistency."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotator.core.annotation import Annotation, Source
+from annotator.core.document import Document
+from annotator.core.history import History
+from annotator.core.propagation import (
+    Match,
+    apply_propagation,
+    build_propagation_commands,
+    find_occurrences,
+    find_unannotated_occurrences,
+    lower_same_length,
+    scope_documents,
+    text_index,
+)
+
+
+def tag(
+    document: Document, needle: str, type_: str = "PATIENT", tag_: str = "NAME", nth: int = 0
+) -> Annotation:
+    """Add an annotation over the nth occurrence of ``needle`` (directly, test setup only)."""
+    start = -1
+    for _ in range(nth + 1):
+        start = document.text.index(needle, start + 1)
+    return document.add(document.make_annotation(tag_, type_, start, start + len(needle)))
+
+
+def spans(matches: list[Match]) -> list[tuple[str, int, int]]:
+    return sorted(m.key for m in matches)
+
+
+def test_exact_matches_case_insensitive_by_default() -> None:
+    prefix = "Seen by Marissa Jones. "
+    text = prefix + "MARISSA JONES called; marissa jones agreed."
+    document = Document("100-01", text)
+    source = tag(document, "Marissa Jones")
+    preview = find_occurrences(source, [document], origin_doc_id="100-01")
+    second = len(prefix)
+    third = text.index("marissa jones")
+    assert spans(preview.matches) == [("100-01", second, second + 13), ("100-01", third, third + 13)]
+    assert all(m.selected for m in preview.matches)
+    assert preview.matches[0].text == "MARISSA JONES"
+
+
+def test_case_sensitive_keeps_only_same_case() -> None:
+    text = "Kai Yamamoto. KAI YAMAMOTO. Kai Yamamoto."
+    document = Document("100-01", text)
+    source = tag(document, "Kai Yamamoto")
+    preview = find_occurrences(source, [document], origin_doc_id="100-01", case_sensitive=True)
+    last = text.rindex("Kai Yamamoto")
+    assert spans(preview.matches) == [("100-01", last, last + len("Kai Yamamoto"))]
+
+
+@pytest.mark.parametrize(
+    ("text", "whole_word", "expected"),
+    [
+        ("Ann saw Annabel and Ann.", True, ["Ann."]),
+        ("Ann saw Annabel and Ann.", False, ["Annabel", "Ann."]),
+        ("Ann saw JoAnn.", True, []),
+        ("Ann saw (Ann) and Ann's", True, ["(Ann)", "Ann's"]),
+    ],
+)
+def test_whole_word(text: str, whole_word: bool, expected: list[str]) -> None:
+    document = Document("100-01", text)
+    source = tag(document, "Ann")
+    preview = find_occurrences(source, [document], origin_doc_id="100-01", whole_word=whole_word)
+    starts = [m.start for m in sorted(preview.matches, key=lambda m: m.start)]
+    want = []
+    position = 0
+    for word in expected:
+        position = text.index(word, position)
+        want.append(position + word.index("Ann"))
+        position += 1
+    assert starts == want
+
+
+def test_source_with_punctuation_edges_matches_whole_phrase() -> None:
+    text = "Call (617) 555-0101 or (617) 555-0101x2 or a(617) 555-0101."
+    document = Document("100-01", text)
+    source = tag(document, "(617) 555-0101", "PHONE", "CONTACT")
+    preview = find_occurrences(source, [document], origin_doc_id="100-01")
+    # "...0101x2" ends inside a digit run; "a(617)..." starts at punctuation, which is fine.
+    third = text.rindex("(617) 555-0101")
+    assert spans(preview.matches) == [("100-01", third, third + len("(617) 555-0101"))]
+
+
+def test_whitespace_inside_name_matches_line_break() -> None:
+    prefix = "Dr. Kai Yamamoto saw her. Later Dr. "
+    text = prefix + "Kai\n  Yamamoto returned."
+    document = Document("100-01", text)
+    source = tag(document, "Kai Yamamoto", "DOCTOR")
+    preview = find_occurrences(source, [document], origin_doc_id="100-01")
+    assert spans(preview.matches) == [("100-01", len(prefix), len(prefix) + len("Kai\n  Yamamoto"))]
+    # The dialog's context is one line even when the note breaks lines.
+    assert "\n" not in preview.matches[0].right and "\n" not in preview.matches[0].left
+
+
+def test_fuzzy_offered_separately_and_not_selected() -> None:
+    prefix = "Marissa is here. Later "
+    text = prefix + "Marrisa left. Marissa too. Mariposa no."
+    document = Document("100-01", text)
+    source = tag(document, "Marissa")
+    without = find_occurrences(source, [document], origin_doc_id="100-01")
+    assert without.fuzzy == []
+    preview = find_occurrences(source, [document], origin_doc_id="100-01", fuzzy=True)
+    assert [m.text for m in preview.fuzzy] == ["Marrisa"]
+    assert preview.fuzzy[0].start == len(prefix)
+    assert preview.fuzzy[0].selected is False and preview.fuzzy[0].is_fuzzy
+    assert 85 <= preview.fuzzy[0].score < 100
+    # Exact matches are not offered again as fuzzy ones.
+    assert [m.text for m in preview.matches] == ["Marissa"]
+    assert preview.selected == preview.matches
+
+
+def test_fuzzy_threshold_and_short_sources() -> None:
+    document = Document("100-01", "Marissa and Marrisa. Jon and John.")
+    marissa = tag(document, "Marissa")
+    strict = find_occurrences(marissa, [document], origin_doc_id="100-01", fuzzy=True, fuzzy_threshold=99)
+    assert strict.fuzzy == []
+    jon = tag(document, "Jon")
+    short = find_occurrences(jon, [document], origin_doc_id="100-01", fuzzy=True, fuzzy_threshold=50)
+    assert short.fuzzy == []
+
+
+def test_conflicts_reported_and_never_overwritten() -> None:
+    text = "Jones met Jones Street and Jones."
+    document = Document("100-01", text)
+    source = tag(document, "Jones")
+    street = tag(document, "Jones Street", "STREET", "LOCATION")
+    preview = find_occurrences(source, [document], origin_doc_id="100-01")
+    conflict_start = text.index("Jones Street")
+    assert spans(preview.conflicts) == [("100-01", conflict_start, conflict_start + 5)]
+    assert preview.conflicts[0].overlapping_ids == (street.id,)
+    assert preview.conflicts[0].selected is False
+    history = History()
+    # Even if the dialog passes the conflict as selected, it is not applied.
+    apply_propagation(history, preview, {"100-01": document}, source, preview.matches + preview.conflicts)
+    assert document.get(street.id) == street
+    assert sorted((a.start, a.type) for a in document) == [
+        (0, "PATIENT"),
+        (conflict_start, "STREET"),
+        (text.rindex("Jones"), "PATIENT"),
+    ]
+
+
+def test_already_annotated_is_skipped() -> None:
+    document = Document("100-01", "Jones and Jones.")
+    source = tag(document, "Jones")
+    other = tag(document, "Jones", nth=1)
+    preview = find_occurrences(source, [document], origin_doc_id="100-01")
+    assert preview.matches == []
+    assert [m.overlapping_ids for m in preview.already] == [(other.id,)]
+    assert build_propagation_commands(preview, {"100-01": document}, source) == []
+
+
+def test_one_undo_step_across_documents_with_provenance_and_fresh_ids() -> None:
+    first = Document("100-01", "Pt Marissa Jones, 54.")
+    second = Document("100-02", "Marissa Jones returns. Marissa Jones again.")
+    other_patient = Document("101-01", "Marissa Jones elsewhere.")
+    corpus = [first, second, other_patient]
+    tag(second, "Marissa Jones", nth=1)  # P0 in 100-02 already exists: new ids must differ
+    source = tag(first, "Marissa Jones")
+    scope = scope_documents("patient", first, corpus)
+    assert [d.doc_id for d in scope] == ["100-01", "100-02"]
+    preview = find_occurrences(source, scope, origin_doc_id="100-01")
+    assert len(preview.matches) == 1 and len(preview.already) == 1
+    history = History()
+    history.push_all([], "nothing")  # no-op, no step
+    command = apply_propagation(history, preview, {d.doc_id: d for d in corpus}, source)
+    assert command is not None and command.description == "annotate all"
+    assert len(second) == 2
+    ids = [a.id for a in second]
+    assert len(set(ids)) == 2
+    new = [a for a in second if a.source is Source.PROPAGATED]
+    assert [(a.start, a.tag, a.type, a.text) for a in new] == [(0, "NAME", "PATIENT", "Marissa Jones")]
+    assert len(other_patient) == 0
+    history.undo()
+    assert len(second) == 1 and history.can_redo
+    history.redo()
+    assert len(second) == 2
+
+
+def test_project_scope_single_undo_step() -> None:
+    documents = [Document(f"{p}-0{r}", "Dr. Kai Yamamoto signed.") for p in (100, 101) for r in (1, 2)]
+    source = tag(documents[0], "Kai Yamamoto", "DOCTOR")
+    scope = scope_documents("project", documents[0], documents)
+    preview = find_occurrences(source, scope, origin_doc_id=documents[0].doc_id)
+    history = History()
+    apply_propagation(history, preview, {d.doc_id: d for d in documents}, source, annotator="ann1")
+    assert [len(d) for d in documents] == [1, 1, 1, 1]
+    assert {a.annotator for d in documents[1:] for a in d} == {"ann1"}
+    history.undo()
+    assert [len(d) for d in documents] == [1, 0, 0, 0]
+    assert not history.can_undo
+
+
+def test_overlapping_selected_matches_keep_the_first() -> None:
+    text = "Marissa Marrisa"
+    document = Document("100-01", "x " + text)
+    source = document.make_annotation("NAME", "PATIENT", 0, 1)
+    near = Match("100-01", 2, 2 + 7, "Marissa")
+    overlapping = Match("100-01", 5, 5 + 7, "issa Ma")
+    commands = build_propagation_commands(
+        find_occurrences(source, [document], origin_doc_id="100-01"),
+        {"100-01": document},
+        source,
+        [overlapping, near],
+    )
+    assert len(commands) == 1
+    History().push_all(commands, "annotate all")
+    assert [(a.start, a.end) for a in document] == [(2, 9)]
+
+
+def test_document_scope_and_current_always_included() -> None:
+    current = Document("100-01", "a")
+    others = [Document("100-02", "b"), Document("101-01", "c")]
+    assert scope_documents("document", current, others) == [current]
+    assert scope_documents("patient", current, others) == [current, others[0]]
+    assert len(scope_documents("project", current, others)) == 3
+
+
+def test_match_repr_hides_note_text() -> None:
+    document = Document("100-01", "Marissa Jones and Marissa Jones")
+    source = tag(document, "Marissa Jones")
+    preview = find_occurrences(source, [document], origin_doc_id="100-01")
+    assert "Marissa" not in repr(preview) and "Jones" not in repr(preview)
+
+
+def test_text_index_refreshes_on_text_change() -> None:
+    document = Document("100-01", "Alpha")
+    assert text_index(document).lower == "alpha"
+    document.text = "Beta"
+    assert text_index(document).lower == "beta"
+
+
+def test_lowercase_keeps_offsets() -> None:
+    text = "İstanbul Marissa"
+    assert len(lower_same_length(text)) == len(text)
+    document = Document("100-01", text + " MARISSA")
+    source = tag(document, "Marissa")
+    preview = find_occurrences(source, [document], origin_doc_id="100-01")
+    assert [m.text for m in preview.matches] == ["MARISSA"]
+
+
+# -- consistency ---------------------------------------------------------------------------
+
+
+def test_unannotated_occurrences_within_patient() -> None:
+    first = Document("100-01", "Marissa Jones seen at Boston General.")
+    second = Document("100-02", "MARISSA JONES returns; Jonesville; Marissa Jones Street.")
+    other = Document("101-01", "Marissa Jones unrelated.")
+    tag(first, "Marissa Jones")
+    hospital = tag(first, "Boston General", "HOSPITAL", "LOCATION")
+    tag(second, "Marissa Jones Street", "STREET", "LOCATION")
+    found = find_unannotated_occurrences([first, second, other], scope="patient")
+    assert [(i.doc_id, i.start, i.end, i.text) for i in found] == [
+        ("100-02", 0, len("MARISSA JONES"), "MARISSA JONES"),
+    ]
+    assert found[0].types == (("NAME", "PATIENT"),)
+    assert found[0].annotated_at == (("100-01", "P0"),)
+    assert found[0].suggested == ("NAME", "PATIENT")
+    assert hospital.id == "P1"
+
+
+def test_unannotated_occurrences_corpus_scope_and_type_order() -> None:
+    a = Document("100-01", "Jones. Jones. Jones.")
+    b = Document("101-01", "Jones again")
+    tag(a, "Jones", "PATIENT")
+    tag(a, "Jones", "PATIENT", nth=1)
+    tag(a, "Jones", "DOCTOR", nth=2)
+    assert find_unannotated_occurrences([a, b], scope="patient") == []
+    found = find_unannotated_occurrences([a, b], scope="corpus")
+    assert [(i.doc_id, i.start) for i in found] == [("101-01", 0)]
+    assert found[0].types == (("NAME", "PATIENT"), ("NAME", "DOCTOR"))
+    assert found[0].scope == "corpus"
+
+
+def test_unannotated_skips_short_and_punctuation_strings() -> None:
+    document = Document("100-01", "A - ... x A - ... Bo Bo")
+    tag(document, "A", "INITIALS")
+    tag(document, "-", "OTHER", "LOCATION")
+    tag(document, "...", "OTHER", "LOCATION")
+    tag(document, "Bo")
+    found = find_unannotated_occurrences([document])
+    assert [(i.start, i.text) for i in found] == [(document.text.rindex("Bo"), "Bo")]
+
+
+def test_unannotated_phrase_with_punctuation_edges() -> None:
+    text = "Call (617) 555-0101 now; (617) 555-0101x; ((617) 555-0101)."
+    document = Document("100-01", text)
+    tag(document, "(617) 555-0101", "PHONE", "CONTACT")
+    found = find_unannotated_occurrences([document])
+    last = text.rindex("(617) 555-0101")
+    assert [i.start for i in found] == [last]
