@@ -1,0 +1,253 @@
+"""Document locks: one person edits a document at a time, nobody overwrites silently.
+
+A lock is a small JSON file beside the document, ``.NAME.xml.lock``, holding who took it::
+
+    {"user": "alice", "host": "ward-pc", "pid": 4242, "time": "2026-11-22T00:40:00+00:00"}
+
+It is created with ``O_CREAT | O_EXCL``, so of two processes racing for it exactly one wins.
+
+API
+---
+``DocumentLock(path, user, host=None)``
+    ``acquire(force=False) -> LockInfo`` takes the lock or raises
+    :class:`~annotator.errors.LockedError` naming who holds it and since when. A stale lock
+    (same host, process no longer running) is taken over silently; ``taken_over`` then holds
+    the old lock's info so the GUI can say so. ``acquire(force=True)`` is the explicit
+    override of a live lock held by someone else (also recorded in ``taken_over``).
+    Re-acquiring a lock this object already holds is a no-op; a second ``DocumentLock`` on
+    the same file, even in the same process, is refused like any other.
+    ``release()`` removes the lock file if it is still ours. ``held`` tells whether we hold it.
+    Usable as a context manager (acquire on enter, release on exit).
+``read_lock_info(path) -> LockInfo | None``
+    Who holds the lock on the document at ``path`` (``None`` when unlocked).
+``lock_path(path) -> Path``
+    The lock file of a document.
+``LockInfo``
+    ``user``, ``host``, ``pid``, ``time`` (ISO 8601 UTC), ``is_stale()``, ``describe()``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from annotator.errors import LockedError, StorageError
+
+
+def lock_path(path: str | Path) -> Path:
+    """The lock file beside a document: ``.NAME.xml.lock``."""
+    path = Path(path)
+    return path.with_name(f".{path.name}.lock")
+
+
+def _this_host() -> str:
+    return socket.gethostname() or "localhost"
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        # The process exists but belongs to another user.
+        return True
+    except OSError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class LockInfo:
+    """What a lock file says: who, on which machine and process, since when."""
+
+    user: str
+    host: str
+    pid: int
+    time: str
+
+    def is_stale(self) -> bool:
+        """True when the lock was taken on this machine by a process that no longer runs.
+
+        Locks from other machines are never presumed stale: we cannot see their processes.
+        """
+        return self.host == _this_host() and not _pid_alive(self.pid)
+
+    def describe(self) -> str:
+        """``alice on ward-pc since 2026-11-22 00:40 UTC``."""
+        try:
+            when = dt.datetime.fromisoformat(self.time).astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+        except ValueError:
+            when = self.time or "an unknown time"
+        return f"{self.user or 'someone'} on {self.host or 'an unknown machine'} since {when}"
+
+    def to_json(self) -> str:
+        return json.dumps({"user": self.user, "host": self.host, "pid": self.pid, "time": self.time})
+
+
+def _parse(data: str, path: Path) -> LockInfo:
+    try:
+        raw = json.loads(data)
+    except json.JSONDecodeError:
+        raw = None
+    if not isinstance(raw, dict):
+        # Unreadable lock (e.g. a crash mid-write elsewhere): report it, do not guess a holder.
+        return LockInfo(user="", host="", pid=0, time="")
+    pid = raw.get("pid", 0)
+    return LockInfo(
+        user=str(raw.get("user", "")),
+        host=str(raw.get("host", "")),
+        pid=pid if isinstance(pid, int) else 0,
+        time=str(raw.get("time", "")),
+    )
+
+
+def read_lock_info(path: str | Path) -> LockInfo | None:
+    """Who holds the lock on the document at ``path``, or ``None`` when it is free."""
+    target = lock_path(path)
+    try:
+        data = target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as error:
+        raise StorageError(f"cannot read lock file: {error}", target) from None
+    return _parse(data, target)
+
+
+class DocumentLock:
+    """A lock on one document file.
+
+    Parameters
+    ----------
+    path:
+        The document (the lock file goes beside it).
+    user:
+        The annotator's name, shown to whoever finds the document locked.
+    host:
+        This machine's name (default: ``socket.gethostname()``).
+
+    Attributes
+    ----------
+    taken_over:
+        After :meth:`acquire`: the previous holder's info if a stale or forced lock was
+        replaced, else ``None``.
+    """
+
+    def __init__(self, path: str | Path, user: str, host: str | None = None) -> None:
+        self.path = Path(path)
+        self.lock_file = lock_path(self.path)
+        self.user = user
+        self.host = host or _this_host()
+        self.pid = os.getpid()
+        self.taken_over: LockInfo | None = None
+        self._info: LockInfo | None = None
+
+    @property
+    def held(self) -> bool:
+        """True while this object holds the lock (and the file still says so)."""
+        return self._info is not None and read_lock_info(self.path) == self._info
+
+    def _new_info(self) -> LockInfo:
+        now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+        return LockInfo(user=self.user, host=self.host, pid=self.pid, time=now)
+
+    def _create(self, info: LockInfo) -> bool:
+        """Create the lock file exclusively; False when it already exists."""
+        try:
+            descriptor = os.open(self.lock_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            return False
+        except OSError as error:
+            raise StorageError(f"cannot create lock file: {error.strerror}", self.lock_file) from None
+        try:
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(info.to_json())
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                os.unlink(self.lock_file)
+            raise StorageError(f"cannot write lock file: {error.strerror}", self.lock_file) from None
+        return True
+
+    def _remove_if(self, expected: LockInfo) -> None:
+        """Delete the lock file if it still holds ``expected`` (someone may have replaced it)."""
+        current = read_lock_info(self.path)
+        if current == expected:
+            try:
+                os.unlink(self.lock_file)
+            except FileNotFoundError:
+                pass
+            except OSError as error:
+                raise StorageError(f"cannot remove lock file: {error.strerror}", self.lock_file) from None
+
+    def acquire(self, force: bool = False) -> LockInfo:
+        """Take the lock.
+
+        Parameters
+        ----------
+        force:
+            Replace a live lock held by someone else (the explicit override).
+
+        Returns
+        -------
+        LockInfo
+            The lock as written.
+
+        Raises
+        ------
+        LockedError
+            Someone else holds a live lock and ``force`` is False.
+        """
+        if self.held and self._info is not None:
+            return self._info
+        self.taken_over = None
+        info = self._new_info()
+        # A few rounds: between seeing a stale lock and removing it, another process may do
+        # the same; the exclusive create still lets exactly one of us win.
+        for _ in range(5):
+            if self._create(info):
+                self._info = info
+                return info
+            current = read_lock_info(self.path)
+            if current is None:
+                continue
+            if current.is_stale() or force:
+                self.taken_over = current
+                self._remove_if(current)
+                continue
+            raise LockedError(
+                f"document is locked by {current.describe()}; open it read-only, or override the lock",
+                self.path,
+            )
+        raise LockedError("could not take the lock: other processes keep replacing it", self.path)
+
+    def release(self) -> None:
+        """Give the lock back (does nothing if someone overrode it meanwhile)."""
+        if self._info is None:
+            return
+        info, self._info = self._info, None
+        self._remove_if(info)
+
+    def __enter__(self) -> DocumentLock:
+        self.acquire()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.release()
+
+
+__all__ = ["DocumentLock", "LockInfo", "lock_path", "read_lock_info"]

@@ -1,0 +1,174 @@
+"""Document locks: exclusive, stale takeover, explicit override, real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from annotator.errors import LockedError
+from annotator.io.locking import DocumentLock, LockInfo, lock_path, read_lock_info
+
+HOLD_SCRIPT = """
+import sys, time
+from pathlib import Path
+from annotator.io.locking import DocumentLock
+from annotator.errors import LockedError
+document, user, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+while not go.exists():
+    time.sleep(0.005)
+lock = DocumentLock(document, user)
+try:
+    lock.acquire()
+except LockedError:
+    print("refused", flush=True)
+else:
+    print("won", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.fixture
+def document(tmp_path: Path) -> Path:
+    path = tmp_path / "100-01.xml"
+    path.write_bytes(b"<deIdi2b2><TEXT><![CDATA[x]]></TEXT><TAGS /></deIdi2b2>")
+    return path
+
+
+def dead_pid() -> int:
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait()
+    return process.pid
+
+
+def test_lock_file_beside_document(document: Path) -> None:
+    with DocumentLock(document, "alice") as lock:
+        assert lock_path(document) == document.parent / ".100-01.xml.lock"
+        data = json.loads(lock_path(document).read_text(encoding="utf-8"))
+        assert data["user"] == "alice" and data["pid"] == os.getpid()
+        assert data["host"] == socket.gethostname()
+        assert lock.held
+    assert not lock_path(document).exists()
+    assert read_lock_info(document) is None
+
+
+def test_second_lock_refused_with_holder_and_time(document: Path) -> None:
+    first = DocumentLock(document, "alice", host="ward-pc")
+    first.acquire()
+    second = DocumentLock(document, "bob")
+    with pytest.raises(LockedError) as caught:
+        second.acquire()
+    message = str(caught.value)
+    assert "alice on ward-pc since" in message and "UTC" in message
+    assert str(document) in message
+    assert first.held and not second.held
+    first.release()
+    second.acquire()
+    assert second.held
+
+
+def test_same_user_same_process_second_instance_refused(document: Path) -> None:
+    first = DocumentLock(document, "alice")
+    first.acquire()
+    first.acquire()  # re-acquiring what we hold is fine
+    with pytest.raises(LockedError):
+        DocumentLock(document, "alice").acquire()
+
+
+def test_stale_lock_on_this_host_is_taken_over(document: Path) -> None:
+    stale = LockInfo(
+        user="carol", host=socket.gethostname(), pid=dead_pid(), time="2026-01-02T03:04:05+00:00"
+    )
+    lock_path(document).write_text(stale.to_json(), encoding="utf-8")
+    assert stale.is_stale()
+    lock = DocumentLock(document, "alice")
+    lock.acquire()
+    assert lock.held
+    assert lock.taken_over == stale
+    assert stale.describe() == "carol on " + socket.gethostname() + " since 2026-01-02 03:04 UTC"
+
+
+def test_lock_from_another_host_is_never_presumed_stale(document: Path) -> None:
+    foreign = LockInfo(user="carol", host="other-machine", pid=dead_pid(), time="2026-01-02T03:04:05+00:00")
+    lock_path(document).write_text(foreign.to_json(), encoding="utf-8")
+    with pytest.raises(LockedError, match="carol on other-machine"):
+        DocumentLock(document, "alice").acquire()
+
+
+def test_force_overrides_and_old_holder_does_not_remove_new_lock(document: Path) -> None:
+    first = DocumentLock(document, "alice")
+    first.acquire()
+    second = DocumentLock(document, "bob")
+    info = second.acquire(force=True)
+    assert second.taken_over is not None and second.taken_over.user == "alice"
+    assert read_lock_info(document) == info
+    assert not first.held
+    first.release()
+    assert read_lock_info(document) == info
+
+
+def test_unreadable_lock_counts_as_locked(document: Path) -> None:
+    lock_path(document).write_text("{not json", encoding="utf-8")
+    with pytest.raises(LockedError, match="someone"):
+        DocumentLock(document, "alice").acquire()
+    DocumentLock(document, "alice").acquire(force=True)
+    assert read_lock_info(document) is not None
+
+
+def test_other_process_holds_then_dies(document: Path, tmp_path: Path) -> None:
+    go = tmp_path / "go"
+    go.touch()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_SCRIPT, str(document), "dora", str(go)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "won"
+        with pytest.raises(LockedError, match="dora"):
+            DocumentLock(document, "alice").acquire()
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    # The killed process left its lock behind: stale, so it is taken over.
+    assert read_lock_info(document) is not None
+    lock = DocumentLock(document, "alice")
+    lock.acquire()
+    assert lock.taken_over is not None and lock.taken_over.user == "dora"
+
+
+def test_racing_processes_exactly_one_wins(document: Path, tmp_path: Path) -> None:
+    go = tmp_path / "go"
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", HOLD_SCRIPT, str(document), f"user{i}", str(go)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+        for i in range(4)
+    ]
+    try:
+        time.sleep(0.3)  # let them start and wait on the go file
+        go.touch()
+        results = []
+        for process in processes:
+            assert process.stdout is not None
+            results.append(process.stdout.readline().strip())
+        assert sorted(results) == ["refused", "refused", "refused", "won"]
+    finally:
+        for process in processes:
+            assert process.stdin is not None
+            process.stdin.close()
+            process.wait()
