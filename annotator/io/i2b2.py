@@ -16,9 +16,9 @@ from xml.sax.saxutils import escape
 from lxml import etree
 
 from annotator.core.annotation import Annotation, Source
+from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin
 from annotator.errors import InputError, StorageError
-from annotator.core.atomic import atomic_write
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
 ROOT_TAG = "deIdi2b2"
@@ -67,11 +67,16 @@ def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
             for element in child:
                 if isinstance(element.tag, str):
                     raw.tags.append(
-                        RawTag(len(raw.tags), element.tag, dict(element.attrib), element.sourceline)
+                        RawTag(len(raw.tags), element.tag, {str(k): str(v) for k, v in element.attrib.items()}, _line(element))
                     )
         else:
             raw.layout.append(etree.tostring(child, encoding="unicode", with_tail=False))
     return raw
+
+
+def _line(element: etree._Element) -> int | None:
+    line = getattr(element, "sourceline", None)
+    return line if isinstance(line, int) else None
 
 
 def raw_tag_to_annotation(raw_tag: RawTag, path: str | Path | None = None) -> Annotation:
@@ -128,7 +133,13 @@ def parse_i2b2(data: bytes, path: str | Path | None = None, doc_id: str | None =
     Tags without an id get a fresh one; a duplicate id, a missing TEXT or an inline TEXT
     raise an :class:`InputError`. Offsets are not checked here: ``validate`` does that.
     """
-    raw = parse_i2b2_raw(data, path)
+    return document_from_raw(parse_i2b2_raw(data, path), data, path, doc_id)
+
+
+def document_from_raw(
+    raw: RawI2b2, data: bytes, path: str | Path | None = None, doc_id: str | None = None
+) -> Document:
+    """A document from an already parsed file (lets the validator and the reader share one parse)."""
     if raw.text is None:
         raise InputError(f"no TEXT element under <{raw.root_tag}>", path)
     if raw.text_has_elements:
@@ -176,7 +187,7 @@ def annotation_attributes(annotation: Annotation) -> list[tuple[str, str]]:
     if annotation.source is not Source.HUMAN:
         attributes.append(("source", annotation.source.value))
     if annotation.confidence is not None:
-        attributes.append(("confidence", f"{annotation.confidence:.4g}"))
+        attributes.append(("confidence", format_confidence(annotation.confidence)))
     if annotation.annotator:
         attributes.append(("annotator", annotation.annotator))
     if annotation.pending:
@@ -197,13 +208,34 @@ def _check_xml_chars(text: str, document: Document) -> None:
 
 
 def _cdata(text: str) -> str:
-    # "]]>" cannot appear inside one CDATA section: close and reopen around it.
-    return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
+    # "]]>" cannot appear inside one CDATA section: close and reopen around it. A carriage
+    # return would be turned into a line feed by any XML parser, so it goes out as a
+    # character reference between two sections, which parsers keep as it is.
+    body = text.replace("]]>", "]]]]><![CDATA[>").replace("\r", "]]>&#13;<![CDATA[")
+    return "<![CDATA[" + body + "]]>"
 
 
-def document_to_i2b2(document: Document) -> bytes:
-    """The i2b2 bytes of a document: the original bytes when nothing changed."""
-    if document.is_pristine() and document.origin.raw is not None and document.origin.format == "i2b2":
+def format_confidence(confidence: float) -> str:
+    """Four significant digits when that is exact, else the shortest exact form."""
+    short = f"{confidence:.4g}"
+    return short if float(short) == confidence else repr(confidence)
+
+
+def document_to_i2b2(document: Document, reuse_original: bool = True) -> bytes:
+    """The i2b2 bytes of a document.
+
+    Parameters
+    ----------
+    reuse_original:
+        When true (the default) an unchanged document read from an i2b2 file gives back the
+        very bytes read; when false the canonical serialisation is always produced.
+    """
+    if (
+        reuse_original
+        and document.is_pristine()
+        and document.origin.raw is not None
+        and document.origin.format == "i2b2"
+    ):
         return document.origin.raw
     _check_xml_chars(document.text, document)
     layout = document.origin.layout if document.origin.format == "i2b2" else {}

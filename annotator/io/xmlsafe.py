@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TypeVar
 
 from lxml import etree
 
-from annotator.errors import InputError, UnsafeInputError
+from annotator.errors import AnnotatorError, InputError, UnsafeInputError
 
 # Records reach ~200,000 characters; 64 MiB leaves room for any real note and stops a
 # runaway file before it is parsed.
@@ -22,6 +23,23 @@ _ENTITY_DECLARATION = re.compile(rb"<!\s*ENTITY", re.IGNORECASE)
 _DOCTYPE = re.compile(rb"<!\s*DOCTYPE", re.IGNORECASE)
 _ELEMENT_START = re.compile(rb"<[A-Za-z_]")
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
+
+
+E = TypeVar("E", bound=AnnotatorError)
+
+
+def coded(error: E, code: str) -> E:
+    """Attach a short machine-readable problem code (``not-well-formed``...) to an error.
+
+    The validator reports these codes; callers that only want the message can ignore them.
+    """
+    error.code = code  # type: ignore[attr-defined]
+    return error
+
+
+def error_code(error: AnnotatorError, default: str = "unreadable") -> str:
+    """The problem code attached by :func:`coded`, or ``default``."""
+    return str(getattr(error, "code", default))
 
 
 def _parser() -> etree.XMLParser:
@@ -43,26 +61,33 @@ def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
     try:
         size = path.stat().st_size
         if size > limit:
-            raise UnsafeInputError(
-                f"file is {size:,} bytes, over the {limit:,}-byte limit for one document", path
+            raise coded(
+                UnsafeInputError(f"file is {size:,} bytes, over the {limit:,}-byte limit for one document", path),
+                "too-large",
             )
         return path.read_bytes()
     except IsADirectoryError:
-        raise InputError("is a folder, not a file", path) from None
+        raise coded(InputError("is a folder, not a file", path), "unreadable") from None
     except FileNotFoundError:
-        raise InputError("no such file", path) from None
+        raise coded(InputError("no such file", path), "unreadable") from None
     except PermissionError:
-        raise InputError("permission denied", path) from None
+        raise coded(InputError("permission denied", path), "unreadable") from None
     except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", path) from None
+        raise coded(InputError(f"cannot read: {error.strerror}", path), "unreadable") from None
 
 
 def sniff_problem(data: bytes) -> str | None:
     """A reason the bytes cannot be an XML document, checked before parsing."""
-    if not data.strip():
-        return "empty file"
+    found = sniff_problem_code(data)
+    return found[1] if found else None
+
+
+def sniff_problem_code(data: bytes) -> tuple[str, str] | None:
+    """``(code, reason)`` when the bytes cannot be an XML document, checked before parsing."""
+    if not data.strip() or data in _BOMS:
+        return "empty", "empty file"
     if not data.startswith(_BOMS) and b"\x00" in data[:4096]:
-        return "binary data (NUL bytes), not an XML document"
+        return "binary", "binary data (NUL bytes), not an XML document"
     return None
 
 
@@ -77,21 +102,24 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
         Entity declarations, or a document over the size limit.
     """
     if len(data) > limit:
-        raise UnsafeInputError(f"file is {len(data):,} bytes, over the {limit:,}-byte limit", path)
-    problem = sniff_problem(data)
+        raise coded(UnsafeInputError(f"file is {len(data):,} bytes, over the {limit:,}-byte limit", path), "too-large")
+    problem = sniff_problem_code(data)
     if problem:
-        raise InputError(problem, path)
+        raise coded(InputError(problem[1], path), problem[0])
     prolog = data[: _root_start(data)]
     if _ENTITY_DECLARATION.search(data) or (_DOCTYPE.search(prolog) and b"[" in prolog):
-        raise UnsafeInputError("entity or DTD declarations are not allowed in annotation files", path)
+        raise coded(
+            UnsafeInputError("entity or DTD declarations are not allowed in annotation files", path), "entity"
+        )
     try:
         root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as error:
-        raise InputError(_describe_syntax_error(error), path) from None
+        code, message = _describe_syntax_error(error, data)
+        raise coded(InputError(message, path), code) from None
     except ValueError as error:  # lxml: e.g. unicode strings with an encoding declaration
-        raise InputError(f"not parseable as XML: {error}", path) from None
+        raise coded(InputError(f"not parseable as XML: {error}", path), "not-well-formed") from None
     for node in root.iter(etree.Entity):
-        raise UnsafeInputError(f"undefined entity &{node.name}; is not allowed", path)
+        raise coded(UnsafeInputError(f"undefined entity &{getattr(node, 'name', '?')}; is not allowed", path), "entity")
     return root
 
 
@@ -101,19 +129,59 @@ def _root_start(data: bytes) -> int:
     return match.start() if match else len(data)
 
 
-def _describe_syntax_error(error: etree.XMLSyntaxError) -> str:
-    message = str(error.msg or error).strip()
+_ENCODING_DECLARATION = re.compile(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+_ROOT_NAME = re.compile(rb"<([A-Za-z_][\w.:-]*)")
+# libxml2 messages that quote document content; we keep only the part before the quote.
+_CONTENT_QUOTING = ("CData section not finished", "Comment not terminated", "PCDATA invalid Char value")
+
+
+def declared_encoding(data: bytes) -> str | None:
+    """The encoding named in the XML declaration, if any (only for 8-bit files)."""
+    match = _ENCODING_DECLARATION.match(data.removeprefix(b"\xef\xbb\xbf"))
+    return match.group(1).decode("ascii").lower() if match else None
+
+
+def _looks_truncated(data: bytes) -> bool:
+    body = data.removeprefix(b"\xef\xbb\xbf")
+    match = _ROOT_NAME.search(body[: _root_start(body) + 200])
+    if match is None:
+        return False
+    tail = body.rstrip()
+    return not (tail.endswith(b"</" + match.group(1) + b">") or tail.endswith(b"/>"))
+
+
+def _describe_syntax_error(error: etree.XMLSyntaxError, data: bytes = b"") -> tuple[str, str]:
+    message = _strip_bytes(str(error.msg or error).strip())
     line = error.lineno or (error.position[0] if error.position else 0)
     lowered = message.lower()
+    declared = declared_encoding(data) if data else None
+    if declared and declared.startswith("utf-16") and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "encoding", f"wrong encoding: the file declares {declared} but is not UTF-16"
     if "not proper utf-8" in lowered or "invalid utf-8" in lowered or "encoding" in lowered:
-        return f"wrong or undeclared encoding (line {line}): the bytes are not valid in the declared encoding; save the file as UTF-8 or declare its encoding"
-    if "premature end" in lowered or "extra content" not in lowered and "end of data" in lowered:
-        return f"truncated or unfinished XML (line {line}): {_strip_bytes(message)}"
+        if "unsupported encoding" in lowered:
+            return "encoding", f"unsupported encoding {declared or ''} in the XML declaration".replace("  ", " ")
+        if declared is None:
+            return (
+                "encoding",
+                f"undeclared encoding (line {line}): the bytes are not UTF-8 and the XML declaration names no encoding",
+            )
+        return (
+            "encoding",
+            f"wrong encoding (line {line}): the bytes are not valid {declared}; save the file as UTF-8 or declare its real encoding",
+        )
+    if data and _looks_truncated(data):
+        return "truncated", f"truncated file (line {line}): the document ends before its root element is closed"
+    if "premature end" in lowered:
+        return "truncated", f"truncated or unfinished XML (line {line}): {message}"
     if "entity" in lowered:
-        return f"entity not allowed (line {line}): {_strip_bytes(message)}"
-    return f"not well-formed XML (line {line}): {_strip_bytes(message)}"
+        return "entity", f"entity not allowed (line {line}): {message}"
+    return "not-well-formed", f"not well-formed XML (line {line}): {message}"
 
 
 def _strip_bytes(message: str) -> str:
     # libxml2 quotes raw bytes of content in some messages; they could be note text.
+    for prefix in _CONTENT_QUOTING:
+        if message.startswith(prefix):
+            tail = re.search(r", line \d+, column \d+$", message)
+            return prefix + (tail.group(0) if tail else "")
     return re.sub(r"Bytes:.*", "", message).rstrip(" ,:")

@@ -1,0 +1,366 @@
+"""Checking annotation files: one precise problem per line, never the note text.
+
+The validator works on the raw parse of a file (:func:`parse_i2b2_raw`), so one file can
+report many problems at once: a reader stops at the first one, the validator does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from annotator.core.document import Document
+from annotator.core.schema import Schema
+from annotator.errors import AnnotatorError
+from annotator.io.i2b2 import RawI2b2, document_from_raw, parse_i2b2_raw
+from annotator.io.realign import Realigner, text_matches
+from annotator.io.xmlsafe import MAX_FILE_BYTES, error_code, read_bytes
+
+Severity = Literal["error", "warning"]
+
+# Every problem code, its severity and what it means (docs/formats.md lists the same).
+CODES: dict[str, tuple[Severity, str]] = {
+    "unreadable": ("error", "the file cannot be read (missing, a folder, no permission)"),
+    "too-large": ("error", "the file is over the size limit for one document"),
+    "empty": ("error", "the file is empty"),
+    "binary": ("error", "the file holds binary data, not XML"),
+    "encoding": ("error", "undeclared, wrong or unsupported character encoding"),
+    "bom": ("warning", "the file starts with a byte-order mark (allowed, but unusual)"),
+    "truncated": ("error", "the file ends before its root element is closed"),
+    "not-well-formed": ("error", "the XML is not well-formed"),
+    "entity": ("error", "entity or DTD declarations, or entity references (refused, never expanded)"),
+    "no-text": ("error", "there is no TEXT element"),
+    "no-tags": ("error", "there is no TAGS element"),
+    "inline-markup": ("error", "TEXT contains elements (inline annotation, e.g. the i2b2 2006 format)"),
+    "missing-id": ("warning", "a tag has no id (the reader gives it a fresh one)"),
+    "duplicate-id": ("error", "two tags share an id"),
+    "missing-offset": ("error", "a tag has no start or end attribute"),
+    "bad-offset": ("error", "an offset is not an integer"),
+    "negative-offset": ("error", "an offset is negative"),
+    "start-after-end": ("error", "start is greater than end"),
+    "offset-beyond-text": ("error", "an offset lies beyond the end of TEXT"),
+    "text-mismatch": ("error", "the text attribute differs from TEXT[start:end]"),
+    "unknown-tag": ("error", "the tag (category) is not in the schema"),
+    "unknown-type": ("error", "the TYPE is not in the schema"),
+    "type-not-in-category": ("error", "the TYPE exists but belongs to another category"),
+    "overlap": ("warning", "two tags overlap"),
+}
+
+_BOMS = {b"\xef\xbb\xbf": "UTF-8", b"\xff\xfe": "UTF-16 (little-endian)", b"\xfe\xff": "UTF-16 (big-endian)"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a file; the message never quotes note text."""
+
+    path: str
+    severity: Severity
+    code: str
+    message: str
+    tag_id: str | None = None
+    start: int | None = None
+    end: int | None = None
+
+    def one_line(self) -> str:
+        """``FILE: [tag P3 12-20] message`` (warnings say so)."""
+        where = ""
+        if self.tag_id is not None or self.start is not None:
+            parts = ["tag", self.tag_id or "?"]
+            if self.start is not None or self.end is not None:
+                parts.append(f"{_offset(self.start)}-{_offset(self.end)}")
+            where = "[" + " ".join(parts) + "] "
+        kind = "warning: " if self.severity == "warning" else ""
+        return f"{self.path}: {where}{kind}{' '.join(self.message.split())}"
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "tag_id": self.tag_id,
+            "start": self.start,
+            "end": self.end,
+        }
+
+
+def _offset(value: int | None) -> str:
+    return "?" if value is None else str(value)
+
+
+def problem(
+    path: str | Path | None,
+    code: str,
+    message: str,
+    tag_id: str | None = None,
+    start: int | None = None,
+    end: int | None = None,
+) -> Problem:
+    """A problem with the severity its code carries."""
+    return Problem(
+        str(path) if path is not None else "<document>", CODES[code][0], code, message, tag_id, start, end
+    )
+
+
+def has_errors(problems: Iterable[Problem]) -> bool:
+    return any(p.is_error for p in problems)
+
+
+# -- files -------------------------------------------------------------------------------
+def validate_file(
+    path: str | Path, schema: Schema | None = None, limit: int = MAX_FILE_BYTES
+) -> list[Problem]:
+    """Every problem of one i2b2 file.
+
+    Parameters
+    ----------
+    schema:
+        When given, tags and TYPEs are checked against it.
+    limit:
+        The size limit in bytes.
+    """
+    return read_and_validate(path, schema, limit)[1]
+
+
+def read_and_validate(
+    path: str | Path, schema: Schema | None = None, limit: int = MAX_FILE_BYTES
+) -> tuple[Document | None, list[Problem]]:
+    """Validate a file and, when its structure allows, read it, with a single parse.
+
+    The document is returned even when offsets are wrong (so they can be realigned); it is
+    None when the file cannot be read as a document at all.
+    """
+    try:
+        data = read_bytes(path, limit)
+    except AnnotatorError as error:
+        return None, [problem(path, error_code(error), error.message)]
+    problems, raw = validate_bytes(data, path, schema, limit)
+    if raw is None or any(p.code in _STRUCTURAL for p in problems):
+        return None, problems
+    try:
+        return document_from_raw(raw, data, path), problems
+    except AnnotatorError:
+        return None, problems
+
+
+_STRUCTURAL = {"no-text", "inline-markup", "duplicate-id", "missing-offset", "bad-offset"}
+
+
+def validate_bytes(
+    data: bytes, path: str | Path | None = None, schema: Schema | None = None, limit: int = MAX_FILE_BYTES
+) -> tuple[list[Problem], RawI2b2 | None]:
+    """Problems of the bytes of an i2b2 file, and its raw parse when it parsed."""
+    problems: list[Problem] = []
+    for bom, name in _BOMS.items():
+        if data.startswith(bom) and len(data) > len(bom):
+            problems.append(problem(path, "bom", f"the file starts with a {name} byte-order mark"))
+            break
+    try:
+        raw = parse_i2b2_raw(data, path) if len(data) <= limit else None
+    except AnnotatorError as error:
+        problems.append(problem(path, error_code(error, "not-well-formed"), error.message))
+        return problems, None
+    if raw is None:
+        problems.append(
+            problem(path, "too-large", f"file is {len(data):,} bytes, over the {limit:,}-byte limit")
+        )
+        return problems, None
+    problems.extend(validate_raw(raw, path, schema))
+    return problems, raw
+
+
+def validate_raw(raw: RawI2b2, path: str | Path | None = None, schema: Schema | None = None) -> list[Problem]:
+    """Problems of a parsed i2b2 file: structure, ids, offsets, text, schema, overlaps."""
+    problems: list[Problem] = []
+    if raw.text is None:
+        problems.append(problem(path, "no-text", f"no TEXT element under <{raw.root_tag}>"))
+    elif raw.text_has_elements:
+        problems.append(
+            problem(path, "inline-markup", "TEXT contains elements; read it as the inline 2006 format")
+        )
+    if not raw.has_tags_element:
+        problems.append(problem(path, "no-tags", f"no TAGS element under <{raw.root_tag}>"))
+    items: list[_Item] = []
+    for raw_tag in raw.tags:
+        attributes = raw_tag.attributes
+        tag_id = attributes.get("id")
+        label = tag_id or f"#{raw_tag.index + 1}"
+        if not tag_id:
+            problems.append(
+                problem(
+                    path, "missing-id", f"tag number {raw_tag.index + 1} ({raw_tag.tag}) has no id", label
+                )
+            )
+        offsets: list[int | None] = []
+        for name in ("start", "end"):
+            value = attributes.get(name)
+            if value is None:
+                problems.append(
+                    problem(path, "missing-offset", f"{raw_tag.tag} tag has no {name} attribute", label)
+                )
+                offsets.append(None)
+                continue
+            try:
+                offsets.append(int(value.strip()))
+            except ValueError:
+                problems.append(
+                    problem(path, "bad-offset", f"{raw_tag.tag} tag: {name} is not an integer", label)
+                )
+                offsets.append(None)
+        items.append(
+            _Item(
+                tag_id,
+                label,
+                raw_tag.tag,
+                attributes.get("TYPE", raw_tag.tag),
+                offsets[0],
+                offsets[1],
+                attributes.get("text"),
+            )
+        )
+    problems.extend(_check_items(items, raw.text, path, schema))
+    return problems
+
+
+def validate_document(
+    document: Document, schema: Schema | None = None, path: str | Path | None = None
+) -> list[Problem]:
+    """Problems of a document in memory: offsets, text, schema and overlaps."""
+    items = [_Item(a.id, a.id, a.tag, a.type, a.start, a.end, a.text) for a in document.annotations]
+    return _check_items(items, document.text, path or document.origin.path or document.doc_id, schema)
+
+
+@dataclass(slots=True)
+class _Item:
+    tag_id: str | None
+    label: str
+    tag: str
+    type: str
+    start: int | None
+    end: int | None
+    text: str | None
+
+
+def _check_items(
+    items: Sequence[_Item], text: str | None, path: str | Path | None, schema: Schema | None
+) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    length = len(text) if text is not None else None
+    realigner: Realigner | None = None
+    placed: list[tuple[int, int, str]] = []
+    categories = set(schema.category_names) if schema is not None else set()
+    for item in items:
+        label, start, end = item.label, item.start, item.end
+        if item.tag_id:
+            if item.tag_id in seen:
+                problems.append(
+                    problem(
+                        path,
+                        "duplicate-id",
+                        f"id {item.tag_id} is used by more than one tag",
+                        label,
+                        start,
+                        end,
+                    )
+                )
+            seen.add(item.tag_id)
+        if schema is not None:
+            if item.tag not in categories:
+                problems.append(
+                    problem(
+                        path,
+                        "unknown-tag",
+                        f"tag <{item.tag}> is not in schema {schema.name}",
+                        label,
+                        start,
+                        end,
+                    )
+                )
+            elif not schema.has_type(item.type):
+                problems.append(
+                    problem(
+                        path,
+                        "unknown-type",
+                        f"TYPE {item.type} is not in schema {schema.name}",
+                        label,
+                        start,
+                        end,
+                    )
+                )
+            elif not schema.is_valid(item.tag, item.type):
+                problems.append(
+                    problem(
+                        path,
+                        "type-not-in-category",
+                        f"TYPE {item.type} belongs to {schema.category_of(item.type)}, not {item.tag}",
+                        label,
+                        start,
+                        end,
+                    )
+                )
+        if start is None or end is None:
+            continue
+        if start < 0 or end < 0:
+            problems.append(problem(path, "negative-offset", "negative offset", label, start, end))
+            continue
+        if start > end:
+            problems.append(problem(path, "start-after-end", "start is after end", label, start, end))
+            continue
+        if length is None or text is None:
+            continue
+        beyond = end > length
+        if beyond:
+            problems.append(
+                problem(
+                    path, "offset-beyond-text", f"end is beyond the text (length {length})", label, start, end
+                )
+            )
+        if item.text is not None and not text_matches(text, start, end, item.text):
+            if realigner is None:
+                realigner = Realigner(text)
+            found = realigner.locate(start, end, item.text)
+            hint = (
+                f"; it is at {found[0]}-{found[1]} ({found[2]}): run validate --realign"
+                if not isinstance(found, str)
+                else ""
+            )
+            if not beyond or hint:
+                problems.append(
+                    problem(
+                        path,
+                        "text-mismatch",
+                        f"text attribute ({len(item.text)} characters) differs from TEXT[{start}:{end}]{hint}",
+                        label,
+                        start,
+                        end,
+                    )
+                )
+        if not beyond:
+            placed.append((start, end, label))
+    problems.extend(_overlaps(placed, path))
+    return problems
+
+
+def _overlaps(placed: list[tuple[int, int, str]], path: str | Path | None) -> list[Problem]:
+    problems: list[Problem] = []
+    placed.sort()
+    # Sweep: the tags still open when the next one starts are the ones it overlaps.
+    open_tags: list[tuple[int, int, str]] = []
+    for start, end, label in placed:
+        open_tags = [t for t in open_tags if t[1] > start]
+        if start < end:
+            for other in open_tags:
+                problems.append(
+                    problem(
+                        path, "overlap", f"overlaps tag {other[2]} ({other[0]}-{other[1]})", label, start, end
+                    )
+                )
+            open_tags.append((start, end, label))
+    return problems
