@@ -1,0 +1,65 @@
+"""Assembling a note piece by piece while recording the exact offsets of every PHI span."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class GoldSpan:
+    """A PHI span of the gold standard: offsets in code points, end-exclusive."""
+
+    start: int
+    end: int
+    type: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decoy:
+    """Text that looks like PHI but is not, and the type a careless annotator would give it."""
+
+    start: int
+    end: int
+    type: str
+
+
+@dataclass
+class NoteBuilder:
+    """Appends text; ``phi`` and ``decoy`` also remember where the piece landed.
+
+    Offsets are counted with ``len`` on ``str``, i.e. in code points, which is the
+    convention of every file the tool reads and writes.
+    """
+
+    parts: list[str] = field(default_factory=list)
+    length: int = 0
+    spans: list[GoldSpan] = field(default_factory=list)
+    decoys: list[Decoy] = field(default_factory=list)
+
+    def add(self, text: str) -> NoteBuilder:
+        self.parts.append(text)
+        self.length += len(text)
+        return self
+
+    def phi(self, text: str, type_: str) -> NoteBuilder:
+        if text:
+            self.spans.append(GoldSpan(self.length, self.length + len(text), type_))
+            self.add(text)
+        return self
+
+    def decoy(self, text: str, type_: str, part: str | None = None) -> NoteBuilder:
+        """Add a lookalike; ``part`` (a substring of ``text``) is what a careless annotator tags."""
+        piece = part if part is not None else text
+        where = text.find(piece)
+        if where >= 0 and piece:
+            self.decoys.append(Decoy(self.length + where, self.length + where + len(piece), type_))
+        return self.add(text)
+
+    def line(self, text: str = "") -> NoteBuilder:
+        return self.add(text + "\n")
+
+    def ends_with_newline(self) -> bool:
+        return not self.parts or self.parts[-1].endswith("\n")
+
+    def text(self) -> str:
+        return "".join(self.parts)

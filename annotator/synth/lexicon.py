@@ -1,0 +1,145 @@
+"""Word lists for the synthetic notes: Faker's en_US name and address data plus our own lists.
+
+Everything here is invented or generic; no list holds a real person's data. Faker's provider
+tables are read directly (not through a ``Faker`` instance) so that generation stays fast and
+draws every value from our own seeded :class:`random.Random`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from faker.providers.address.en_US import Provider as AddressProvider
+from faker.providers.person.en_US import Provider as PersonProvider
+
+RESOURCES = Path(__file__).resolve().parent.parent.parent / "resources"
+GENERIC_DEPARTMENTS_FILE = RESOURCES / "synth" / "generic_departments.txt"
+
+FIRST_NAMES_FEMALE: tuple[str, ...] = tuple(PersonProvider.first_names_female)
+FIRST_NAMES_MALE: tuple[str, ...] = tuple(PersonProvider.first_names_male)
+LAST_NAMES: tuple[str, ...] = tuple(PersonProvider.last_names)
+
+# A few names with accents and other non-ASCII letters, so offsets are tested beyond ASCII.
+ACCENTED_FIRST_FEMALE = ("Zoë", "Renée", "Inés", "Łucja", "Chloé", "Ångela", "Siân", "Mónica")
+ACCENTED_FIRST_MALE = ("José", "François", "Jürgen", "Björn", "Ramón", "Łukasz", "Søren", "Tomáš")
+ACCENTED_LAST = ("Müller", "Nguyễn", "Peña", "Åberg", "Ødegård", "Çelik", "Lefèvre", "Dvořák", "Ibáñez")
+
+STATES: tuple[str, ...] = tuple(AddressProvider.states)
+STATE_ABBREVIATIONS: tuple[str, ...] = tuple(AddressProvider.states_abbr[:50])
+STREET_SUFFIXES = ("Street", "St.", "Avenue", "Ave", "Road", "Rd", "Lane", "Drive", "Court", "Place", "Way", "Terrace")
+STREET_ROOTS = (
+    "Maple", "Oak", "Cedar", "Elm", "Pine", "Willow", "Birch", "Chestnut", "Walnut", "Hawthorne",
+    "Ridge", "Mill", "Church", "Spring", "Harbor", "Orchard", "Meadow", "Summit", "Lincoln",
+    "Franklin", "Quarry", "Bayview", "Juniper", "Foxglove", "Kettle", "Marsh", "Tamarack",
+)
+CITY_FIRST = (
+    "North", "East", "West", "South", "New", "Lake", "Port", "Fort", "Glen", "Mount", "Fair", "Green",
+    "Red", "Clear", "Silver", "Oak", "Elm", "Maple", "Stone", "Brook",
+)
+CITY_SECOND = (
+    "field", "ville", "ton", "burgh", "haven", "wood", "ford", "port", "dale", "bridge", "mont",
+    "water", "view", "side", "crest", "brook", " Falls", " Springs", " Harbor", " Junction",
+)
+COUNTRIES = (
+    "Brazil", "Portugal", "Haiti", "Vietnam", "Ireland", "Italy", "India", "China", "Cape Verde",
+    "Dominican Republic", "Guatemala", "Poland", "Greece", "Russia", "Ethiopia", "Jamaica",
+    "Cambodia", "Lebanon", "Colombia", "Kenya", "Peru", "Mexico", "Canada", "Germany",
+)
+LOCATION_OTHER = (
+    "the Cape", "the North Shore", "Lake Winnetka", "Pinecrest Campground", "the Berkshires",
+    "Harrow Island", "the South End", "Marlow State Park", "the Riverside boardwalk",
+)
+HOSPITAL_STEMS = (
+    "Mercy Valley", "St. Agatha's", "Brookhaven", "Northgate", "Riverbend", "Holloway", "Lakeside",
+    "Greenfield", "Saint Brendan", "Whitmore", "Calder", "Ashford", "Fairmount", "Bayshore",
+    "Kingsbridge", "Stonewall", "Elmhurst", "Harmon", "Wexford", "Redfield", "Oakridge", "Linden",
+)
+HOSPITAL_SUFFIXES = (
+    "Hospital", "Medical Center", "General Hospital", "Memorial Hospital", "Regional Medical Center",
+    "Community Hospital", "Health Center", "Clinic", "Rehabilitation Hospital",
+)
+# Department names that are specific to one place (tagged), unlike the generic list.
+UNIQUE_DEPARTMENTS = (
+    "Hargrove Heart Institute", "Levitt Diabetes Center", "Crane Family Cancer Pavilion",
+    "Ostrow Memory Clinic", "Pemberton Wound Care Unit", "Daley Cardiac Rehabilitation Unit",
+    "Fenn Vascular Lab", "Whitaker Sleep Center", "Kessler Infusion Suite", "Bramwell 4 North",
+)
+ORGANIZATIONS = (
+    "Allied Freight Lines", "Bluewater Insurance", "Northfield Public Schools", "Harbor Credit Union",
+    "Greenleaf Landscaping", "Keystone Machine Works", "Summit Software", "Redline Transit Authority",
+    "Pioneer Bakery", "Granite State Telephone", "Orchard Hill Elementary", "Tri-County Water District",
+    "Maple Leaf Diner", "Coastal Fisheries Co-op", "Vantage Logistics", "Beacon Street Church",
+)
+PROFESSIONS = (
+    "bus driver", "electrician", "accountant", "teacher", "carpenter", "software engineer",
+    "truck driver", "retired machinist", "lawyer", "hairdresser", "librarian", "mail carrier",
+    "construction worker", "firefighter", "police officer", "chef", "cashier", "plumber",
+    "welder", "real estate agent", "bank teller", "farmer", "graphic designer", "housekeeper",
+    "security guard", "fisherman", "professor", "landscaper", "pilot", "janitor",
+)
+EMAIL_DOMAINS = ("mailbox.example", "northnet.example", "webpost.example", "inbox.example")
+URL_WORDS = ("mychart", "patientportal", "heartfriends", "diabetes-connect", "carelink", "healthnotes")
+HOLIDAYS = (
+    "Christmas", "Thanksgiving", "New Year's Eve", "New Year's Day", "Easter", "Memorial Day",
+    "Labor Day", "the Fourth of July", "Halloween", "Christmas Eve", "Valentine's Day",
+)
+SEASONS = ("spring", "summer", "fall", "winter", "autumn")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTHS = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)
+MONTH_ABBREVIATIONS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+RELATIVES_FEMALE = ("mother", "sister", "daughter", "wife", "aunt", "grandmother")
+RELATIVES_MALE = ("father", "brother", "son", "husband", "uncle", "grandfather")
+
+MEDICATIONS = (
+    ("metformin", "500 mg", "PO BID"), ("lisinopril", "10 mg", "PO daily"),
+    ("atorvastatin", "40 mg", "PO qHS"), ("aspirin", "81 mg", "PO daily"),
+    ("metoprolol tartrate", "25 mg", "PO BID"), ("insulin glargine", "22 units", "SC qHS"),
+    ("furosemide", "40 mg", "PO daily"), ("oxycodone", "5 mg", "PO q6h PRN pain"),
+    ("acetaminophen", "650 mg", "PO q6h PRN"), ("clopidogrel", "75 mg", "PO daily"),
+    ("amlodipine", "5 mg", "PO daily"), ("omeprazole", "20 mg", "PO daily"),
+    ("warfarin", "2.5 mg", "PO daily"), ("levothyroxine", "75 mcg", "PO daily"),
+    ("gabapentin", "300 mg", "PO TID"), ("Tylenol #3", "1 tab", "PO q4-6h PRN"),
+    ("sliding scale insulin", "per protocol", "SC AC/HS"), ("nitroglycerin", "0.4 mg", "SL q5min x3 PRN"),
+)
+LABS = (
+    ("Na", "mmol/L", 133, 146), ("K", "mmol/L", 3.3, 5.4), ("Cl", "mmol/L", 96, 110),
+    ("CO2", "mmol/L", 20, 31), ("BUN", "mg/dL", 8, 42), ("Cr", "mg/dL", 0.6, 2.4),
+    ("Glucose", "mg/dL", 70, 310), ("HbA1c", "%", 5.4, 10.9), ("WBC", "K/uL", 4.1, 15.2),
+    ("Hgb", "g/dL", 9.1, 15.8), ("Plt", "K/uL", 140, 420), ("LDL", "mg/dL", 55, 190),
+    ("Trop I", "ng/mL", 0.0, 0.4), ("INR", "", 0.9, 3.1),
+)
+PROBLEMS = (
+    "type 2 diabetes mellitus", "hypertension", "hyperlipidemia", "coronary artery disease",
+    "CHF with EF 35%", "chronic kidney disease stage 3", "obstructive sleep apnea", "GERD",
+    "atrial fibrillation", "peripheral neuropathy", "hypothyroidism", "osteoarthritis of the knees",
+    "COPD", "depression", "gout", "BPH",
+)
+# Phrases that look like PHI but are not (eponyms, devices, scores, "2/2" = secondary to).
+LOOKALIKES = (
+    "Parkinson's disease", "Foley catheter", "Alzheimer's dementia", "Bell's palsy",
+    "Swan-Ganz catheter", "Holter monitor", "Hodgkin lymphoma", "Graves' disease",
+    "Babinski sign negative", "Murphy's sign negative", "Glasgow Coma Scale 15", "Apgar 8/9",
+    "Medtronic pacemaker", "Angio-Seal closure device", "Cushing's syndrome", "Crohn's disease",
+    "Pap smear", "Gram stain", "Whipple procedure", "Roux-en-Y", "Hickman line", "Jackson-Pratt drain",
+)
+LOOKALIKE_CONTEXTS = (
+    "toe ulcer 2/2 diabetes", "AKI 2/2 dehydration", "pain 7/10", "pain 3/10 at rest",
+    "BP 142/88", "HR 76", "RR 16", "SpO2 97% on RA", "A&O x3", "strength 5/5 throughout",
+    "transferred from OSH", "walks 2 blocks", "CHADS2 score 3", "NYHA class II", "G2P2",
+    "sx x3 days", "1/2 tab", "24/7 supervision", "EF 40-45%", "grade 2/6 systolic murmur",
+)
+
+
+@cache
+def generic_departments() -> tuple[str, ...]:
+    """The generic department names (every spelling), read from resources."""
+    names: list[str] = []
+    for line in GENERIC_DEPARTMENTS_FILE.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            names.extend(part.strip() for part in line.split("/") if part.strip())
+    return tuple(names)
