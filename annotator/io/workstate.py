@@ -1,0 +1,219 @@
+"""Per-project work state (document status, working time) and the annotator's identity.
+
+The state lives in ``<project>/.annotator/state.json``::
+
+    {"version": 1,
+     "documents": {"110-01": {"alice": {"status": "done", "seconds": 512.4}}}}
+
+It is written atomically. Saving merges with what is on disk, so two annotators working on
+one shared project do not erase each other's entries: statuses this process set replace
+the stored ones, seconds this process added are added to the stored ones.
+
+API
+---
+``WorkState.load(project) -> WorkState``
+    ``project`` is a :class:`~annotator.core.project.Project` or its folder. A missing file
+    is an empty state; a corrupt one raises :class:`~annotator.errors.InputError` naming the
+    file (it is never silently reset).
+``.status(doc_id, annotator) -> str``: ``"not started"``, ``"in progress"`` or ``"done"``.
+``.set_status(doc_id, annotator, status)``
+``.add_seconds(doc_id, annotator, seconds)`` / ``.seconds(doc_id, annotator) -> float``
+``.statuses(annotator) -> dict[str, str]``: every document with a recorded status.
+``.save()``
+``load_identity() -> str | None`` / ``save_identity(name)``
+    The annotator's name, chosen once, kept in ``$XDG_CONFIG_HOME/phi-annotator/identity.json``
+    (``~/.config`` when the variable is unset).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Final
+
+from annotator.core.atomic import atomic_write_text
+from annotator.core.project import STATE_DIR, Project
+from annotator.errors import InputError, UsageError
+
+NOT_STARTED: Final = "not started"
+IN_PROGRESS: Final = "in progress"
+DONE: Final = "done"
+STATUSES: Final = (NOT_STARTED, IN_PROGRESS, DONE)
+STATE_FILE: Final = "state.json"
+CONFIG_FOLDER: Final = "phi-annotator"
+IDENTITY_FILE: Final = "identity.json"
+
+Entries = dict[str, dict[str, dict[str, object]]]
+
+
+def state_path(project: Project | str | Path) -> Path:
+    root = project.root if isinstance(project, Project) else Path(project)
+    return root / STATE_DIR / STATE_FILE
+
+
+def _read_state(path: Path) -> Entries:
+    try:
+        data = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read the work state: {error}", path) from None
+    try:
+        raw = json.loads(data)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"work state is not valid JSON (line {error.lineno}); fix or move the file away", path
+        ) from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("documents", {}), dict):
+        raise InputError("work state has an unexpected structure; fix or move the file away", path)
+    documents: Entries = {}
+    for doc_id, by_annotator in raw.get("documents", {}).items():
+        if not isinstance(by_annotator, dict):
+            raise InputError(f"work state entry for document {doc_id} is not an object", path)
+        for annotator, entry in by_annotator.items():
+            if not isinstance(entry, dict):
+                raise InputError(f"work state entry for {doc_id}/{annotator} is not an object", path)
+            status = entry.get("status", NOT_STARTED)
+            seconds = entry.get("seconds", 0.0)
+            if status not in STATUSES:
+                raise InputError(f"work state: unknown status {status!r} for {doc_id}/{annotator}", path)
+            if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds < 0:
+                raise InputError(f"work state: bad seconds for {doc_id}/{annotator}", path)
+            documents.setdefault(doc_id, {})[annotator] = {"status": status, "seconds": float(seconds)}
+    return documents
+
+
+class WorkState:
+    """Document status and working time per annotator, for one project.
+
+    Parameters
+    ----------
+    path:
+        The state file (use :meth:`load` to read one).
+    """
+
+    def __init__(self, path: Path, documents: Entries | None = None) -> None:
+        self.path = path
+        self._documents: Entries = documents or {}
+        self._set_statuses: dict[tuple[str, str], str] = {}
+        self._added_seconds: dict[tuple[str, str], float] = {}
+
+    @classmethod
+    def load(cls, project: Project | str | Path) -> WorkState:
+        """Read the project's state (empty when there is none yet)."""
+        path = state_path(project)
+        return cls(path, _read_state(path))
+
+    def _entry(self, doc_id: str, annotator: str) -> dict[str, object]:
+        return self._documents.get(doc_id, {}).get(annotator, {})
+
+    def status(self, doc_id: str, annotator: str) -> str:
+        return str(self._entry(doc_id, annotator).get("status", NOT_STARTED))
+
+    def set_status(self, doc_id: str, annotator: str, status: str) -> None:
+        if status not in STATUSES:
+            raise UsageError(f"unknown status {status!r}: use one of {', '.join(STATUSES)}")
+        entry = self._documents.setdefault(doc_id, {}).setdefault(
+            annotator, {"status": NOT_STARTED, "seconds": 0.0}
+        )
+        entry["status"] = status
+        self._set_statuses[(doc_id, annotator)] = status
+
+    def seconds(self, doc_id: str, annotator: str) -> float:
+        value = self._entry(doc_id, annotator).get("seconds", 0.0)
+        return float(value) if isinstance(value, int | float) else 0.0
+
+    def add_seconds(self, doc_id: str, annotator: str, seconds: float) -> None:
+        if seconds < 0:
+            raise UsageError(f"cannot add negative working time to document {doc_id}")
+        if seconds == 0:
+            return
+        entry = self._documents.setdefault(doc_id, {}).setdefault(
+            annotator, {"status": NOT_STARTED, "seconds": 0.0}
+        )
+        entry["seconds"] = self.seconds(doc_id, annotator) + seconds
+        key = (doc_id, annotator)
+        self._added_seconds[key] = self._added_seconds.get(key, 0.0) + seconds
+
+    def statuses(self, annotator: str) -> dict[str, str]:
+        """Recorded statuses of one annotator, by document id."""
+        return {
+            doc_id: str(by_annotator[annotator]["status"])
+            for doc_id, by_annotator in self._documents.items()
+            if annotator in by_annotator
+        }
+
+    def total_seconds(self, annotator: str | None = None) -> float:
+        """Working time over all documents (of one annotator, or everyone)."""
+        return sum(
+            self.seconds(doc_id, name)
+            for doc_id, by_annotator in self._documents.items()
+            for name in by_annotator
+            if annotator is None or name == annotator
+        )
+
+    def save(self) -> None:
+        """Write the state atomically, merged with any changes another process saved."""
+        merged = _read_state(self.path)
+        for (doc_id, annotator), status in self._set_statuses.items():
+            entry = merged.setdefault(doc_id, {}).setdefault(
+                annotator, {"status": NOT_STARTED, "seconds": 0.0}
+            )
+            entry["status"] = status
+        for (doc_id, annotator), seconds in self._added_seconds.items():
+            entry = merged.setdefault(doc_id, {}).setdefault(
+                annotator, {"status": NOT_STARTED, "seconds": 0.0}
+            )
+            stored = entry.get("seconds", 0.0)
+            entry["seconds"] = (float(stored) if isinstance(stored, int | float) else 0.0) + seconds
+        payload = {"version": 1, "documents": merged}
+        atomic_write_text(self.path, json.dumps(payload, indent=1, sort_keys=True) + "\n")
+        self._documents = merged
+        self._set_statuses.clear()
+        self._added_seconds.clear()
+
+
+# -- identity ------------------------------------------------------------------------------
+
+
+def config_dir() -> Path:
+    """``$XDG_CONFIG_HOME/phi-annotator`` (``~/.config/phi-annotator`` by default)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or ""
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".config"
+    return root / CONFIG_FOLDER
+
+
+def identity_path() -> Path:
+    return config_dir() / IDENTITY_FILE
+
+
+def _check_name(name: str) -> str:
+    cleaned = name.strip()
+    if not cleaned:
+        raise UsageError("the annotator name must not be empty")
+    # The name becomes a folder (annotations/<name>/), so it must be a plain file name.
+    if cleaned in (".", "..") or any(c in cleaned for c in "/\\:\0") or cleaned.startswith("."):
+        raise UsageError(f"the annotator name {cleaned!r} cannot be used as a folder name")
+    return cleaned
+
+
+def load_identity() -> str | None:
+    """The remembered annotator name, or ``None`` when none was chosen yet."""
+    path = identity_path()
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InputError(f"cannot read the annotator identity: {error}", path) from None
+    name = raw.get("annotator") if isinstance(raw, dict) else None
+    if not isinstance(name, str) or not name.strip():
+        raise InputError("the identity file has no annotator name", path)
+    return name.strip()
+
+
+def save_identity(name: str) -> None:
+    """Remember the annotator name for this user (atomic write)."""
+    cleaned = _check_name(name)
+    atomic_write_text(identity_path(), json.dumps({"annotator": cleaned}) + "\n")
