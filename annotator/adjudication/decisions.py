@@ -1,0 +1,445 @@
+"""Adjudication decisions on a gold document: undoable commands, provenance, decision log.
+
+An :class:`AdjudicationSession` holds one document's alignment, the gold document being
+built and a :class:`~annotator.core.history.History`. Each decision (take a version, take
+all, neither, edit, accept or dismiss a missed candidate) is ONE composite command that
+removes what an earlier decision on the same unit put in the gold, adds the new gold tags and
+records the unit as resolved; undo restores the previous state exactly.
+
+Gold tags carry ``source="adjudicated"``, ``annotator=<adjudicator>`` and an extra attribute
+``agreed_by="alice,bob"`` naming the versions that held that very tag. The decision log
+(``<doc_id>.decisions.jsonl`` beside the gold file) records unit id, decision, versions,
+adjudicator and time, never note text; replaying it rebuilds the gold, which is how an
+interrupted adjudication resumes.
+
+Signals (on :class:`AdjudicationSession`)
+-----------------------------------------
+resolution_changed(str)   a unit was resolved or unresolved (its id)
+finalised_changed(bool)   the document was finalised or reopened
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+
+from psygnal import Signal
+
+from annotator.adjudication.units import Alignment, AnnotationKey, Unit, UnitKind
+from annotator.core.annotation import Annotation, Source
+from annotator.core.atomic import atomic_write_text
+from annotator.core.document import Document, Origin
+from annotator.core.history import AddAnnotation, Command, CompositeCommand, History, RemoveAnnotation
+from annotator.errors import AnnotatorError, InputError, UsageError
+from annotator.io.i2b2 import write_i2b2
+
+LOG_SUFFIX = ".decisions.jsonl"
+MAX_LISTED_OFFSETS = 10
+
+
+class UnresolvedUnitsError(AnnotatorError):
+    """A document cannot be finalised while some of its units are undecided."""
+
+
+class AutoAccept(StrEnum):
+    """Which units are resolved without the adjudicator."""
+
+    UNANIMOUS = "unanimous"
+    """Exact agreements of every version."""
+    MAJORITY = "majority"
+    """Also any unit where more than half of the versions hold the same (non-empty) tags."""
+    OFF = "off"
+
+
+class DecisionKind(StrEnum):
+    TAKE = "take"
+    ALL = "all"
+    NEITHER = "neither"
+    EDIT = "edit"
+    ACCEPT = "accept"
+    DISMISS = "dismiss"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the adjudicator chose for a unit.
+
+    Attributes
+    ----------
+    kind: see :class:`DecisionKind`.
+    version: the version taken (``TAKE``).
+    keys: the ``(tag, type, start, end)`` tags to put in the gold (``EDIT``).
+    auto: made by the auto-accept rule, not by a person.
+    """
+
+    kind: DecisionKind
+    version: int | None = None
+    keys: tuple[AnnotationKey, ...] = ()
+    auto: bool = False
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A resolved unit: the decision and the gold tags it produced."""
+
+    decision: Decision
+    gold_ids: tuple[str, ...]
+
+
+def log_path(gold_dir: Path, doc_id: str) -> Path:
+    return gold_dir / f"{doc_id}{LOG_SUFFIX}"
+
+
+def read_log(path: Path) -> list[dict[str, object]]:
+    """The entries of a decision log (empty when the file does not exist)."""
+    if not path.exists():
+        return []
+    entries = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            raise InputError(f"line {number} is not valid JSON", path) from None
+        if not isinstance(entry, dict):
+            raise InputError(f"line {number} is not a JSON object", path)
+        entries.append(entry)
+    return entries
+
+
+def log_is_finalised(entries: Sequence[dict[str, object]]) -> bool:
+    """True when the last entry of a decision log finalised the document."""
+    return bool(entries) and entries[-1].get("decision") == "finalise"
+
+
+def _format_offsets(units: Sequence[Unit]) -> str:
+    shown = ", ".join(f"{u.start}-{u.end}" for u in units[:MAX_LISTED_OFFSETS])
+    more = len(units) - MAX_LISTED_OFFSETS
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+class _SetResolution(Command):
+    """Records a unit's resolution in the session; part of each decision's composite."""
+
+    def __init__(self, session: AdjudicationSession, unit: Unit, new: Resolution | None) -> None:
+        self.session = session
+        self.unit = unit
+        self.old = session.resolutions.get(unit.id)
+        self.new = new
+        self.description = "adjudicate"
+
+    def apply(self) -> None:
+        self.session._set_resolution(self.unit, self.new, undo=False)
+
+    def revert(self) -> None:
+        self.session._set_resolution(self.unit, self.old, undo=True)
+
+
+class AdjudicationSession:
+    """The adjudication of one document.
+
+    Parameters
+    ----------
+    alignment:
+        The document's units (with missed candidates if wanted).
+    adjudicator:
+        Recorded on every gold tag and log entry.
+    auto:
+        Which units to resolve automatically (see :class:`AutoAccept`).
+    log:
+        An existing decision log to replay (resuming an earlier session).
+    """
+
+    resolution_changed = Signal(str)
+    finalised_changed = Signal(bool)
+
+    def __init__(
+        self,
+        alignment: Alignment,
+        adjudicator: str = "adjudicator",
+        auto: AutoAccept | str = AutoAccept.UNANIMOUS,
+        log: Sequence[dict[str, object]] = (),
+    ) -> None:
+        self.alignment = alignment
+        self.adjudicator = adjudicator
+        self.auto = AutoAccept(auto)
+        reference = alignment.versions[0]
+        layout = dict(reference.origin.layout) if reference.origin.format == "i2b2" else {}
+        self.gold = Document(alignment.doc_id, alignment.text, (), Origin(format="i2b2", layout=layout))
+        self.history = History()
+        self.resolutions: dict[str, Resolution] = {}
+        self.log: list[dict[str, object]] = list(log)
+        self._units = {u.id: u for u in alignment.units}
+        self._logging = True
+        self._stack: list[str] = []
+        self.finalised = False
+        if self.log:
+            self._replay(self.log)
+        self.finalised = log_is_finalised(self.log)
+        self.auto_accept()
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def doc_id(self) -> str:
+        return self.alignment.doc_id
+
+    @property
+    def names(self) -> list[str]:
+        return self.alignment.names
+
+    @property
+    def units(self) -> list[Unit]:
+        return self.alignment.units
+
+    def unit(self, unit_id: str) -> Unit:
+        try:
+            return self._units[unit_id]
+        except KeyError:
+            raise UsageError(f"document {self.doc_id}: no unit {unit_id!r}") from None
+
+    def is_resolved(self, unit_id: str) -> bool:
+        return unit_id in self.resolutions
+
+    def unresolved(self) -> list[Unit]:
+        return [u for u in self.alignment.units if u.id not in self.resolutions]
+
+    def progress(self) -> tuple[int, int]:
+        """(resolved units, all units)."""
+        return len(self.resolutions), len(self.alignment.units)
+
+    def next_unresolved(self, after: int = -1) -> Unit | None:
+        """The first unresolved unit starting after offset ``after`` (wrapping around)."""
+        pending = self.unresolved()
+        for unit in pending:
+            if unit.start > after:
+                return unit
+        return pending[0] if pending else None
+
+    def previous_unresolved(self, before: int) -> Unit | None:
+        """The last unresolved unit starting before offset ``before`` (wrapping around)."""
+        pending = self.unresolved()
+        for unit in reversed(pending):
+            if unit.start < before:
+                return unit
+        return pending[-1] if pending else None
+
+    # -- deciding ------------------------------------------------------------------------
+    def take(self, unit_id: str, version: int) -> Command:
+        """Put version ``version``'s tags of the unit in the gold."""
+        if not 0 <= version < len(self.names):
+            raise UsageError(f"document {self.doc_id}: no version {version + 1} (there are {len(self.names)})")
+        return self.decide(unit_id, Decision(DecisionKind.TAKE, version=version))
+
+    def take_all(self, unit_id: str) -> Command:
+        """Put every version's tags (each distinct tag once) in the gold."""
+        return self.decide(unit_id, Decision(DecisionKind.ALL))
+
+    def neither(self, unit_id: str) -> Command:
+        """Put nothing in the gold for this unit."""
+        return self.decide(unit_id, Decision(DecisionKind.NEITHER))
+
+    def edit(self, unit_id: str, keys: Sequence[AnnotationKey]) -> Command:
+        """Put custom ``(tag, type, start, end)`` tags in the gold for this unit."""
+        return self.decide(unit_id, Decision(DecisionKind.EDIT, keys=tuple(keys)))
+
+    def accept(self, unit_id: str) -> Command:
+        """Accept a missed candidate with the type it got elsewhere."""
+        return self.decide(unit_id, Decision(DecisionKind.ACCEPT))
+
+    def dismiss(self, unit_id: str) -> Command:
+        """Dismiss a missed candidate."""
+        return self.decide(unit_id, Decision(DecisionKind.DISMISS))
+
+    def decide(self, unit_id: str, decision: Decision) -> Command:
+        """Apply a decision as one undo step and return its command."""
+        command = self._command(self.unit(unit_id), decision)
+        if decision.auto:
+            command.apply()
+        else:
+            self.history.push(command)
+        return command
+
+    def undo(self) -> bool:
+        return self.history.undo() is not None
+
+    def redo(self) -> bool:
+        return self.history.redo() is not None
+
+    def auto_accept(self) -> int:
+        """Resolve the units the auto-accept rule covers; returns how many."""
+        if self.auto is AutoAccept.OFF:
+            return 0
+        count = 0
+        for unit in self.alignment.units:
+            if unit.id in self.resolutions or unit.kind is UnitKind.MISSED_CANDIDATE:
+                continue
+            if unit.kind is UnitKind.AGREEMENT:
+                self.decide(unit.id, Decision(DecisionKind.TAKE, version=0, auto=True))
+                count += 1
+            elif self.auto is AutoAccept.MAJORITY:
+                majority = unit.majority()
+                if majority is not None:
+                    self.decide(unit.id, Decision(DecisionKind.TAKE, version=majority[1][0], auto=True))
+                    count += 1
+        return count
+
+    def _chosen(self, unit: Unit, decision: Decision) -> list[tuple[AnnotationKey, Annotation | None]]:
+        """The keys a decision puts in the gold, each with a version tag to copy from."""
+        if decision.kind is DecisionKind.TAKE:
+            assert decision.version is not None
+            return [(a.key, a) for a in unit.versions[decision.version]]
+        if decision.kind is DecisionKind.ALL:
+            seen: dict[AnnotationKey, Annotation] = {}
+            for annotations in unit.versions:
+                for annotation in annotations:
+                    seen.setdefault(annotation.key, annotation)
+            return sorted(seen.items(), key=lambda item: (item[0][2], item[0][3], item[0][1]))
+        if decision.kind is DecisionKind.EDIT:
+            known = {a.key: a for annotations in unit.versions for a in annotations}
+            for tag, type_, start, end in decision.keys:
+                if not (0 <= start < end <= len(self.alignment.text)) or not tag or not type_:
+                    raise UsageError(
+                        f"document {self.doc_id}: edited tag {tag}/{type_} at {start}-{end} is not valid"
+                    )
+            return [(key, known.get(key)) for key in decision.keys]
+        if decision.kind is DecisionKind.ACCEPT:
+            if unit.suggestion is None:
+                raise UsageError(f"document {self.doc_id}: unit {unit.id} is not a missed candidate")
+            return [(unit.suggestion.key, unit.suggestion)]
+        return []
+
+    def _command(self, unit: Unit, decision: Decision) -> Command:
+        commands: list[Command] = []
+        previous = self.resolutions.get(unit.id)
+        if previous is not None:
+            commands.extend(RemoveAnnotation(self.gold, gold_id) for gold_id in previous.gold_ids)
+        gold_ids = []
+        for key, template in self._chosen(unit, decision):
+            agreed = [self.names[i] for i in range(len(self.names)) if key in unit.keys_of(i)]
+            extra = tuple((k, v) for k, v in (template.extra if template else ()) if k != "agreed_by")
+            if agreed:
+                extra = (*extra, ("agreed_by", ",".join(agreed)))
+            tag, type_, start, end = key
+            annotation = self.gold.make_annotation(
+                tag,
+                type_,
+                start,
+                end,
+                comment=template.comment if template else "",
+                source=Source.ADJUDICATED,
+                annotator=self.adjudicator,
+                extra=extra,
+            )
+            # Reserve the id now: a later command in the same composite needs a fresh one too.
+            gold_ids.append(annotation.id)
+            commands.append(AddAnnotation(self.gold, annotation))
+        commands.append(_SetResolution(self, unit, Resolution(decision, tuple(gold_ids))))
+        return CompositeCommand(commands, f"{decision.kind.value} {unit.kind.value}")
+
+    def _set_resolution(
+        self, unit: Unit, resolution: Resolution | None, *, undo: bool
+    ) -> None:
+        if resolution is None:
+            self.resolutions.pop(unit.id, None)
+        else:
+            self.resolutions[unit.id] = resolution
+        if undo:
+            if self._stack and self._stack[-1] == unit.id:
+                self._stack.pop()
+            self._log({"unit": unit.id, "decision": "undo"})
+        else:
+            assert resolution is not None
+            if not resolution.decision.auto:
+                self._stack.append(unit.id)
+            self._log(self._entry(unit, resolution.decision))
+        self._set_finalised(False)
+        self.resolution_changed.emit(unit.id)
+
+    def _entry(self, unit: Unit, decision: Decision) -> dict[str, object]:
+        entry: dict[str, object] = {"unit": unit.id, "kind": unit.kind.value, "decision": decision.kind.value}
+        if decision.kind is DecisionKind.TAKE:
+            assert decision.version is not None
+            entry["version"] = self.names[decision.version]
+            entry["versions"] = [
+                self.names[i] for i in range(len(self.names)) if unit.keys_of(i) == unit.keys_of(decision.version)
+            ]
+        elif decision.kind is DecisionKind.ALL:
+            entry["versions"] = [self.names[i] for i, annotations in enumerate(unit.versions) if annotations]
+        elif decision.kind is DecisionKind.EDIT:
+            entry["tags"] = [list(key) for key in decision.keys]
+        if decision.auto:
+            entry["auto"] = self.auto.value
+        return entry
+
+    def _log(self, entry: dict[str, object]) -> None:
+        if not self._logging:
+            return
+        entry["adjudicator"] = self.adjudicator
+        entry["time"] = datetime.now(UTC).isoformat(timespec="seconds")
+        self.log.append(entry)
+
+    def _set_finalised(self, value: bool) -> None:
+        if self.finalised == value:
+            return
+        self.finalised = value
+        self.finalised_changed.emit(value)
+
+    # -- finishing -----------------------------------------------------------------------
+    def finalise(self) -> None:
+        """Mark the document done; refused while any unit is unresolved."""
+        pending = self.unresolved()
+        if pending:
+            raise UnresolvedUnitsError(
+                f"document {self.doc_id} cannot be finalised: {len(pending)} unresolved "
+                f"unit{'s' if len(pending) != 1 else ''} at offsets {_format_offsets(pending)}"
+            )
+        if not self.finalised:
+            self._log({"unit": "", "decision": "finalise"})
+            self._set_finalised(True)
+
+    def save(self, gold_dir: str | Path) -> Path:
+        """Write the gold file and its decision log (both atomically); return the gold path."""
+        folder = Path(gold_dir)
+        path = folder / f"{self.doc_id}.xml"
+        write_i2b2(self.gold, path)
+        text = "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in self.log)
+        atomic_write_text(log_path(folder, self.doc_id), text)
+        return path
+
+    # -- resuming ------------------------------------------------------------------------
+    def _replay(self, entries: Sequence[dict[str, object]]) -> None:
+        """Re-apply a decision log without logging again; unknown units are skipped."""
+        self._logging = False
+        try:
+            for entry in entries:
+                self._replay_entry(entry)
+        finally:
+            self._logging = True
+
+    def _replay_entry(self, entry: dict[str, object]) -> None:
+        unit_id = str(entry.get("unit", ""))
+        kind = str(entry.get("decision", ""))
+        if kind == "undo":
+            if self._stack and self._stack[-1] == unit_id:
+                self.history.undo()
+            return
+        if unit_id not in self._units or kind not in DecisionKind.__members__.values():
+            return
+        decision_kind = DecisionKind(kind)
+        version = None
+        if decision_kind is DecisionKind.TAKE:
+            name = entry.get("version")
+            if name not in self.names:
+                return
+            version = self.names.index(str(name))
+        keys: tuple[AnnotationKey, ...] = ()
+        if decision_kind is DecisionKind.EDIT:
+            raw = entry.get("tags", [])
+            assert isinstance(raw, list)
+            keys = tuple((str(t[0]), str(t[1]), int(t[2]), int(t[3])) for t in raw)
+        self.decide(unit_id, Decision(decision_kind, version, keys, auto="auto" in entry))

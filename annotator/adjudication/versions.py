@@ -1,0 +1,96 @@
+"""Pairing the versions of each document across annotator folders, by file name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from annotator.adjudication.units import check_same_text
+from annotator.core.document import Document
+from annotator.errors import InputError, UsageError
+from annotator.io.corpus import list_document_files
+from annotator.io.i2b2 import read_i2b2
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class VersionSet:
+    """The documents of several annotator folders, paired by file name.
+
+    Attributes
+    ----------
+    names: one name per folder (the folder name, made unique).
+    folders: the folders, in the same order.
+    documents: document id -> its versions, one per folder, for documents every folder has.
+    missing: document id -> names of the folders that lack it (documents not in all folders).
+    """
+
+    names: list[str]
+    folders: list[Path]
+    documents: dict[str, list[Document]] = field(default_factory=dict)
+    missing: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def doc_ids(self) -> list[str]:
+        return sorted(self.documents)
+
+
+def version_names(folders: Sequence[Path]) -> list[str]:
+    """A distinct name per folder: its own name, its parent's too when names repeat."""
+    names = [folder.resolve().name or str(folder) for folder in folders]
+    if len(set(names)) == len(names):
+        return names
+    names = [f"{folder.resolve().parent.name}/{folder.resolve().name}" for folder in folders]
+    seen: dict[str, int] = {}
+    unique = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        unique.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return unique
+
+
+def load_versions(
+    folders: Sequence[str | Path],
+    names: Sequence[str] | None = None,
+    progress: Progress | None = None,
+) -> VersionSet:
+    """Read the annotator folders and pair their files by name.
+
+    Every pair must share its TEXT (:class:`~annotator.errors.TextMismatchError`
+    otherwise, naming the document, the versions and the first differing offset).
+
+    Parameters
+    ----------
+    folders:
+        Two or more folders of i2b2 files, one per annotator.
+    names:
+        Version names; default the folder names.
+    progress:
+        Called with (files read, files to read).
+    """
+    paths = [Path(folder) for folder in folders]
+    if len(paths) < 2:
+        raise UsageError("adjudication needs at least two annotator folders")
+    for path in paths:
+        if not path.is_dir():
+            raise InputError("not a folder", path)
+    labels = list(names) if names is not None else version_names(paths)
+    listings = [{p.stem: p for p in list_document_files(path)} for path in paths]
+    all_ids = sorted(set().union(*listings))
+    versions = VersionSet(labels, paths)
+    total = sum(len(listing) for listing in listings)
+    done = 0
+    for doc_id in all_ids:
+        lacking = [labels[i] for i, listing in enumerate(listings) if doc_id not in listing]
+        if lacking:
+            versions.missing[doc_id] = lacking
+            continue
+        documents = [read_i2b2(listing[doc_id]) for listing in listings]
+        check_same_text(documents, labels)
+        versions.documents[doc_id] = documents
+        done += len(documents)
+        if progress is not None:
+            progress(done, total)
+    return versions
