@@ -1,0 +1,514 @@
+"""``--mode i2b2``: the 42 PHI tables of the official 2014 i2b2/UTHealth evaluation script.
+
+This module reproduces, number for number, what ``evaluate.py phi SYSTEM/ GOLD/`` of the
+official script (kotfic/i2b2_evaluation_scripts, master) prints, including its quirks
+(see docs/evaluation.md for the list and for how the clean mode fixes each one):
+
+* documents are paired by the ``NNN-NN`` id in the file name; only ids present on both
+  sides are scored;
+* every comparison is a per-document *set* operation, so exact duplicates count once;
+* strict keys compare ``start`` and ``end`` as strings and ``TYPE`` case-insensitively;
+* relaxed equality is "same category, start string and upper-cased TYPE, ends at most 2
+  apart", evaluated with the set semantics of CPython (near-duplicates collapse in parse
+  order, TP counted over the smaller set, no one-to-one pairing);
+* tokens are ASCII ``[A-Za-z0-9]+`` runs of each tag's slice of TEXT, keyed by (category,
+  TYPE as written, start, end); a tag without any such run gives one empty token at the
+  end of its slice;
+* macro P and R are means of per-document values (0 for 0/0), macro F1 is computed from
+  them (``nan`` when both are 0), SD is the population SD;
+* the HIPAA filter matches category and TYPE by case-sensitive prefix and its ID/IDNUM
+  pattern never matches.
+
+Everything is computed in one pass over each document: tags are parsed and tokenised once,
+and each table is a count over integer-coded keys, so the 42 tables cost about as much as
+one of the original script's.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from annotator.errors import InputError, TextMismatchError
+from annotator.io.i2b2 import parse_i2b2_raw
+from annotator.io.xmlsafe import read_bytes
+
+# Element names read from TAGS, in the order the official script (under Python 2) parses them.
+PARSE_ORDER = ("PHI", "CONTACT", "NAME", "DATE", "AGE", "PROFESSION", "ID", "OTHER", "LOCATION")
+# The per-category tables, in the script's order (Python 2 dict order, PHI left out).
+CATEGORY_TABLE_ORDER = PARSE_ORDER[1:]
+
+# The script's HIPAA list: (category pattern, TYPE pattern), matched with ``re.match``
+# (prefix, case-sensitive). The ID/"IDNUM " entry has a trailing space in the original,
+# so it never matches a TYPE of exactly IDNUM.
+HIPAA_PATTERNS = (
+    ("NAME", "PATIENT"),
+    ("LOCATION", "CITY"),
+    ("LOCATION", "STREET"),
+    ("LOCATION", "ZIP"),
+    ("LOCATION", "ORGANIZATION"),
+    ("DATE", ".*"),
+    ("CONTACT", "PHONE"),
+    ("CONTACT", "FAX"),
+    ("CONTACT", "EMAIL"),
+    ("ID", "SSN"),
+    ("ID", "MEDICALRECORD"),
+    ("ID", "HEALTHPLAN"),
+    ("ID", "ACCOUNT"),
+    ("ID", "LICENSE"),
+    ("ID", "VEHICLE"),
+    ("ID", "DEVICE"),
+    ("ID", "BIOID"),
+    ("ID", "IDNUM "),
+    ("AGE", ".*"),
+)
+_HIPAA_REGEXES = tuple((re.compile(c), re.compile(t)) for c, t in HIPAA_PATTERNS)
+_ID_PARSER = re.compile(r"^(\d+)-(\d+)(.*)\.xml")
+_TOKEN = re.compile(r"[a-zA-Z0-9]+")
+RELAXED_DISTANCE = 2
+
+# Table kinds, the labels the script prints, in its order.
+MAIN_LABELS = (
+    "Token",
+    "Strict",
+    "Relaxed",
+    "HIPPA Token",
+    "HIPAA Strict",
+    "HIPAA Relaxed",
+    "Binary Token",
+    "Binary Strict",
+    "Binary HIPPA Token",
+    "Binary HIPAA Strict",
+)
+CATEGORY_SUFFIXES = ("Token", "Strict", "HIPPA Token", "Binary HIPAA Strict")
+TABLE_LABELS = MAIN_LABELS + tuple(
+    f"{category} {suffix}" for category in CATEGORY_TABLE_ORDER for suffix in CATEGORY_SUFFIXES
+)
+_INDEX = {label: i for i, label in enumerate(TABLE_LABELS)}
+
+
+def hipaa_match(category: str, type_: str) -> bool:
+    """The official HIPAA predicate (prefix match, case-sensitive, IDNUM never matches)."""
+    return any(c.match(category) and t.match(type_) for c, t in _HIPAA_REGEXES)
+
+
+# -- reading --------------------------------------------------------------------------------
+RawTagTuple = tuple[str, str, str, str]  # (category, start, end, TYPE) as written
+# A key (strict, binary or token) -> 1, or 3 when an item with that key passes the HIPAA filter.
+KeyBits = dict[tuple[Any, ...], int]
+
+
+@dataclass
+class OfficialDocument:
+    """One file as the official script sees it.
+
+    Attributes
+    ----------
+    doc_id: ``PPP-RR`` from the file name (``stem-`` when the name does not fit).
+    sys_id: whatever follows the id in the file name (``300-01runA.xml`` -> ``runA``).
+    text: the TEXT content after XML parsing.
+    tags: (category, start, end, TYPE) strings in the script's parse order.
+    """
+
+    doc_id: str
+    sys_id: str
+    text: str
+    tags: list[RawTagTuple]
+    path: Path | None = None
+
+
+def official_ids(file_name: str) -> tuple[str, str]:
+    """(document id, system id) as the script derives them from a file name."""
+    base = os.path.basename(file_name)
+    match = _ID_PARSER.match(base)
+    if match is None:
+        return os.path.splitext(base)[0] + "-", ""
+    return f"{match[1]}-{match[2]}", match[3]
+
+
+def parse_official(data: bytes, path: str | Path) -> OfficialDocument:
+    """Parse i2b2 bytes keeping the attribute strings exactly as written."""
+    raw = parse_i2b2_raw(data, path)
+    if raw.text is None:
+        raise InputError(f"no TEXT element under <{raw.root_tag}>", path)
+    by_name: dict[str, list[RawTagTuple]] = {name: [] for name in PARSE_ORDER}
+    for tag in raw.tags:
+        bucket = by_name.get(tag.tag)
+        if bucket is None:
+            continue  # the script silently ignores unknown elements
+        attributes = tag.attributes
+        bucket.append(
+            (tag.tag, attributes.get("start", ""), attributes.get("end", ""), attributes.get("TYPE", ""))
+        )
+    doc_id, sys_id = official_ids(str(path))
+    tags = [t for name in PARSE_ORDER for t in by_name[name]]
+    return OfficialDocument(doc_id, sys_id, raw.text, tags, Path(path))
+
+
+def read_official_folder(folder: str | Path) -> list[OfficialDocument]:
+    """Every ``*xml`` file of a folder, parsed the official way (sorted by name)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError("not a folder", folder)
+    documents = []
+    for name in sorted(os.listdir(folder)):
+        path = folder / name
+        if name.endswith("xml") and path.is_file():
+            documents.append(parse_official(read_bytes(path), path))
+    return documents
+
+
+# -- scoring --------------------------------------------------------------------------------
+@dataclass
+class OfficialTable:
+    """One summary table: per-document counts and the scores the script prints.
+
+    ``doc_ids``, ``tp``, ``fp`` and ``fn`` are aligned; the counts are those of the script's
+    sets (after its deduplication), so ``tp + fn`` is not always the number of gold tags.
+    """
+
+    label: str
+    doc_ids: list[str]
+    tp: list[int]
+    fp: list[int]
+    fn: list[int]
+
+    @property
+    def n(self) -> int:
+        return len(self.doc_ids)
+
+    def _per_document(self) -> tuple[np.ndarray, np.ndarray]:
+        tp = np.asarray(self.tp, dtype=float)
+        fp = np.asarray(self.fp, dtype=float)
+        fn = np.asarray(self.fn, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            precision = np.where(tp + fp > 0, tp / (tp + fp), 0.0)
+            recall = np.where(tp + fn > 0, tp / (tp + fn), 0.0)
+        return precision, recall
+
+    def scores(self) -> dict[str, float]:
+        """Macro P/R with SD, macro F1, micro P/R/F1, exactly as the script computes them."""
+        precision, recall = self._per_document()
+        with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            macro_p = np.float64(np.mean(precision)) if self.n else np.float64(math.nan)
+            macro_p_sd = np.float64(np.std(precision)) if self.n else np.float64(math.nan)
+            macro_r = np.float64(np.mean(recall)) if self.n else np.float64(math.nan)
+            macro_r_sd = np.float64(np.std(recall)) if self.n else np.float64(math.nan)
+            # numpy division: 0/0 is nan (the script prints nan here).
+            macro_f = float(2 * ((macro_p * macro_r) / (macro_p + macro_r)))
+        tp, fp, fn = sum(self.tp), sum(self.fp), sum(self.fn)
+        micro_p = tp / float(tp + fp) if tp + fp else 0.0
+        micro_r = tp / float(tp + fn) if tp + fn else 0.0
+        micro_f = 2 * ((micro_r * micro_p) / (micro_r + micro_p)) if micro_r + micro_p else 0.0
+        return {
+            "macro_precision": float(macro_p),
+            "macro_precision_sd": float(macro_p_sd),
+            "macro_recall": float(macro_r),
+            "macro_recall_sd": float(macro_r_sd),
+            "macro_f1": macro_f,
+            "micro_precision": micro_p,
+            "micro_recall": micro_r,
+            "micro_f1": micro_f,
+        }
+
+    def to_dict(self) -> dict[str, object]:
+        scores = self.scores()
+        return {
+            "label": self.label,
+            "documents": self.n,
+            "tp": sum(self.tp),
+            "fp": sum(self.fp),
+            "fn": sum(self.fn),
+            **{k: (None if math.isnan(v) else v) for k, v in scores.items()},
+        }
+
+
+@dataclass
+class OfficialRun:
+    """The 42 tables of one system run (one ``sys_id``)."""
+
+    sys_id: str
+    tables: list[OfficialTable] = field(default_factory=list)
+
+    def table(self, label: str) -> OfficialTable:
+        for table in self.tables:
+            if table.label == label:
+                return table
+        raise KeyError(label)
+
+
+def _slice_tokens(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    piece = text[start:end]
+    runs = [(start + m.start(), start + m.end()) for m in _TOKEN.finditer(piece)]
+    if not runs:
+        position = start + len(piece)
+        runs.append((position, position))
+    return runs
+
+
+def _offset(value: str, doc: OfficialDocument) -> int:
+    try:
+        if "_" in value:  # Python 2's int() refused digit separators
+            raise ValueError
+        return int(value)
+    except ValueError:
+        raise InputError(
+            f"document {doc.doc_id}: offset {value!r} is not an integer (the official script crashes here)",
+            doc.path,
+        ) from None
+
+
+class _DocumentScorer:
+    """Counts for all 42 tables of one document pair."""
+
+    def __init__(self) -> None:
+        self._hipaa_cache: dict[tuple[str, str], bool] = {}
+
+    def hipaa(self, name: str, type_: str) -> bool:
+        key = (name, type_)
+        value = self._hipaa_cache.get(key)
+        if value is None:
+            value = self._hipaa_cache[key] = hipaa_match(name, type_)
+        return value
+
+    def score(self, gold: OfficialDocument, system: OfficialDocument) -> list[int]:
+        """A flat list: for each table in TABLE_LABELS order, tp, fp, fn."""
+        counts = [0] * (3 * len(TABLE_LABELS))
+        text = gold.text
+        token_cache: dict[tuple[int, int], list[tuple[int, int]]] = {}
+
+        def side(
+            doc: OfficialDocument,
+        ) -> tuple[KeyBits, KeyBits, KeyBits, KeyBits, list[tuple[tuple[str, str, str], int, bool]]]:
+            strict: KeyBits = {}
+            binary: KeyBits = {}
+            tokens: KeyBits = {}
+            binary_tokens: KeyBits = {}
+            relaxed: list[tuple[tuple[str, str, str], int, bool]] = []
+            for name, start, end, type_ in doc.tags:
+                bits = 3 if self.hipaa(name, type_) else 1
+                name_u, start_u, end_u, type_u = name.upper(), start.upper(), end.upper(), type_.upper()
+                key = (name_u, start_u, end_u, type_u)
+                strict[key] = strict.get(key, 0) | bits
+                bkey = key if name == "PHI" else (start_u, end_u)
+                binary[bkey] = binary.get(bkey, 0) | bits
+                s, e = _offset(start, doc), _offset(end, doc)
+                relaxed.append(((name_u, start_u, type_u), e, bits == 3))
+                runs = token_cache.get((s, e))
+                if runs is None:
+                    runs = token_cache[(s, e)] = _slice_tokens(text, s, e)
+                for a, b in runs:
+                    tkey = (name, type_, a, b)
+                    tokens[tkey] = tokens.get(tkey, 0) | bits
+                    binary_tokens[(a, b)] = binary_tokens.get((a, b), 0) | bits
+            return strict, binary, tokens, binary_tokens, relaxed
+
+        g_strict, g_binary, g_tokens, g_btokens, g_relaxed = side(gold)
+        s_strict, s_binary, s_tokens, s_btokens, s_relaxed = side(system)
+
+        def add(label: str, g: int, s: int, n: int) -> None:
+            base = 3 * _INDEX[label]
+            if g and s:
+                counts[base] += n
+            elif s:
+                counts[base + 1] += n
+            elif g:
+                counts[base + 2] += n
+
+        def full(
+            gd: KeyBits,
+            sd: KeyBits,
+            all_label: str,
+            hipaa_label: str,
+            category_suffix: str,
+            category_hipaa_suffix: str,
+        ) -> None:
+            combos: dict[tuple[object, int, int], int] = {}
+            for key, gb in gd.items():
+                combo = (key[0], gb, sd.get(key, 0))
+                combos[combo] = combos.get(combo, 0) + 1
+            for key, sb in sd.items():
+                if key not in gd:
+                    combo = (key[0], 0, sb)
+                    combos[combo] = combos.get(combo, 0) + 1
+            for (name, gb, sb), n in combos.items():
+                add(all_label, gb & 1, sb & 1, n)
+                add(hipaa_label, gb & 2, sb & 2, n)
+                if name != "PHI":
+                    add(f"{name} {category_suffix}", gb & 1, sb & 1, n)
+                    add(f"{name} {category_hipaa_suffix}", gb & 2, sb & 2, n)
+
+        def spans_only(
+            gd: KeyBits,
+            sd: KeyBits,
+            all_label: str,
+            hipaa_label: str,
+        ) -> None:
+            combos: dict[tuple[int, int], int] = {}
+            for key, gb in gd.items():
+                combo = (gb, sd.get(key, 0))
+                combos[combo] = combos.get(combo, 0) + 1
+            for key, sb in sd.items():
+                if key not in gd:
+                    combos[(0, sb)] = combos.get((0, sb), 0) + 1
+            for (gb, sb), n in combos.items():
+                add(all_label, gb & 1, sb & 1, n)
+                add(hipaa_label, gb & 2, sb & 2, n)
+
+        full(g_tokens, s_tokens, "Token", "HIPPA Token", "Token", "HIPPA Token")
+        full(g_strict, s_strict, "Strict", "HIPAA Strict", "Strict", "Binary HIPAA Strict")
+        spans_only(g_btokens, s_btokens, "Binary Token", "Binary HIPPA Token")
+        spans_only(g_binary, s_binary, "Binary Strict", "Binary HIPAA Strict")
+        for label, only_hipaa in (("Relaxed", False), ("HIPAA Relaxed", True)):
+            tp, fp, fn = relaxed_counts(
+                [(k, e) for k, e, h in g_relaxed if h or not only_hipaa],
+                [(k, e) for k, e, h in s_relaxed if h or not only_hipaa],
+            )
+            base = 3 * _INDEX[label]
+            counts[base], counts[base + 1], counts[base + 2] = tp, fp, fn
+        return counts
+
+
+def relaxed_set(items: Iterable[tuple[tuple[str, str, str], int]]) -> dict[tuple[str, str, str], list[int]]:
+    """Insert items into a CPython set under the relaxed equality: ends within 2 collapse.
+
+    An item is dropped when an already kept item with the same key has an end at most 2
+    away, so the first one in parse order survives (and the relation is not transitive).
+    """
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for key, end in items:
+        ends = groups.setdefault(key, [])
+        if all(abs(end - kept) > RELAXED_DISTANCE for kept in ends):
+            ends.append(end)
+    return groups
+
+
+def relaxed_counts(
+    gold: Sequence[tuple[tuple[str, str, str], int]], system: Sequence[tuple[tuple[str, str, str], int]]
+) -> tuple[int, int, int]:
+    """tp, fp, fn of the script's relaxed set operations.
+
+    ``gold.intersection(sys)`` iterates over the smaller set (the system set when the sizes
+    are equal) and counts its items with a partner in the other set; ``sys - gold`` and
+    ``gold - sys`` count the items without a partner.
+    """
+    g = relaxed_set(gold)
+    s = relaxed_set(system)
+
+    def partnered(ends: list[int], others: list[int] | None) -> int:
+        if not others:
+            return 0
+        return sum(1 for e in ends if any(abs(e - o) <= RELAXED_DISTANCE for o in others))
+
+    g_total = sum(len(v) for v in g.values())
+    s_total = sum(len(v) for v in s.values())
+    s_partnered = sum(partnered(ends, g.get(key)) for key, ends in s.items())
+    g_partnered = sum(partnered(ends, s.get(key)) for key, ends in g.items())
+    tp = s_partnered if s_total <= g_total else g_partnered
+    return tp, s_total - s_partnered, g_total - g_partnered
+
+
+def score_official(
+    gold: Sequence[OfficialDocument],
+    system: Sequence[OfficialDocument],
+    progress: Callable[[int, int], None] | None = None,
+) -> list[OfficialRun]:
+    """All 42 tables for every system run (one run per ``sys_id``), as the script computes them.
+
+    Raises
+    ------
+    TextMismatchError
+        When a paired gold and system document do not have the same TEXT (the script aborts).
+    """
+    gold_by_id: dict[str, OfficialDocument] = {}
+    for document in gold:
+        gold_by_id[document.doc_id] = document  # the last one wins, as in the script
+    runs_docs: dict[str, dict[str, OfficialDocument]] = {}
+    for document in system:
+        runs_docs.setdefault(document.sys_id, {})[document.doc_id] = document
+    runs = []
+    scorer = _DocumentScorer()
+    total = sum(len(set(docs) & set(gold_by_id)) for docs in runs_docs.values())
+    done = 0
+    for sys_id in sorted(runs_docs):
+        docs = runs_docs[sys_id]
+        doc_ids = sorted(set(docs) & set(gold_by_id))
+        rows = []
+        for doc_id in doc_ids:
+            g, s = gold_by_id[doc_id], docs[doc_id]
+            if g.text != s.text:
+                raise TextMismatchError(
+                    f"document {doc_id}: gold and system TEXT differ (the official script aborts)", s.path
+                )
+            rows.append(scorer.score(g, s))
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        run = OfficialRun(sys_id)
+        for index, label in enumerate(TABLE_LABELS):
+            base = 3 * index
+            run.tables.append(
+                OfficialTable(
+                    label=(f"{sys_id} {label}" if sys_id else label),
+                    doc_ids=list(doc_ids),
+                    tp=[row[base] for row in rows],
+                    fp=[row[base + 1] for row in rows],
+                    fn=[row[base + 2] for row in rows],
+                )
+            )
+        runs.append(run)
+    return runs
+
+
+# -- printing -------------------------------------------------------------------------------
+def _fmt(value: float, digits: int) -> str:
+    return format(float(value), f".{digits}")
+
+
+def format_table(table: OfficialTable) -> str:
+    """One summary table, byte-identical to the script's output (trailing spaces included)."""
+    scores = table.scores()
+    row = "{:<25}{:<15}{:<15}{:<20}"
+    lines = [
+        row.format(f"{table.label} ({table.n})", "Measure", "Macro (SD)", "Micro (Primary)"),
+        "-" * 75,
+        row.format(
+            "Total",
+            "Precision",
+            f"{_fmt(scores['macro_precision'], 4)} ({_fmt(scores['macro_precision_sd'], 2)})",
+            _fmt(scores["micro_precision"], 4),
+        ),
+        row.format(
+            "",
+            "Recall",
+            f"{_fmt(scores['macro_recall'], 4)} ({_fmt(scores['macro_recall_sd'], 2)})",
+            _fmt(scores["micro_recall"], 4),
+        ),
+        row.format("", "F1", _fmt(scores["macro_f1"], 4), _fmt(scores["micro_f1"], 4)),
+        "",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def format_runs(runs: Sequence[OfficialRun]) -> str:
+    """The script's whole stdout for ``phi`` (without its WARNING lines)."""
+    return "".join(format_table(table) + "\n" for run in runs for table in run.tables)
+
+
+def evaluate_official_folders(
+    gold_dir: str | Path, system_dir: str | Path, progress: Callable[[int, int], None] | None = None
+) -> list[OfficialRun]:
+    """Read two folders and score them the official way."""
+    gold = read_official_folder(gold_dir)
+    system = read_official_folder(system_dir)
+    return score_official(gold, system, progress)
