@@ -268,3 +268,9 @@ def write_i2b2(document: Document, path: str | Path) -> None:
         document.origin.raw = data
         document.origin.path = Path(path)
         document.mark_pristine()
+
+
+# Shared with the other XML writers (MAE, inline 2006).
+cdata_section = _cdata
+xml_attribute = _attribute
+check_xml_chars = _check_xml_chars

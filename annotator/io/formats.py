@@ -1,0 +1,222 @@
+"""All file formats behind one interface: detect, read (file or folder), write.
+
+Per-document formats (``i2b2``, ``mae``, ``brat``) write one file (or pair) per document
+into a folder; corpus formats (``inline2006``, ``jsonl``, ``conll``) write one file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from annotator.core.document import Document
+from annotator.core.schema import Schema
+from annotator.errors import InputError, UsageError
+from annotator.io.brat import brat_paths, read_brat, write_brat
+from annotator.io.conll import write_conll
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.io.inline2006 import read_inline2006, write_inline2006
+from annotator.io.jsonl import read_jsonl, write_jsonl
+from annotator.io.mae import read_mae, write_mae
+from annotator.io.xmlsafe import MAX_FILE_BYTES
+
+Reader = Callable[[Path, Schema | None, list[str]], list[Document]]
+
+
+@dataclass(frozen=True)
+class Format:
+    """One file format.
+
+    Attributes
+    ----------
+    name: what ``--from`` / ``--to`` take.
+    suffix: the file suffix written.
+    per_document: one file per document (written into a folder) or one file for all.
+    read: ``(path, schema, warnings) -> documents``; None for export-only formats.
+    write_one: saves one document to a path (per-document formats).
+    write_all: saves all documents to one path (corpus formats).
+    """
+
+    name: str
+    suffix: str
+    per_document: bool
+    description: str
+    read: Reader | None = None
+    write_one: Callable[[Document, Path], None] | None = None
+    write_all: Callable[[list[Document], Path], None] | None = None
+
+
+def _read_i2b2(path: Path, _schema: Schema | None, _warnings: list[str]) -> list[Document]:
+    return [read_i2b2(path)]
+
+
+def _read_mae(path: Path, _schema: Schema | None, warnings: list[str]) -> list[Document]:
+    return [read_mae(path, warnings)]
+
+
+def _read_brat(path: Path, schema: Schema | None, warnings: list[str]) -> list[Document]:
+    return [read_brat(path, schema, warnings)]
+
+
+def _read_inline(path: Path, schema: Schema | None, warnings: list[str]) -> list[Document]:
+    return read_inline2006(path, schema, warnings)
+
+
+def _read_jsonl(path: Path, schema: Schema | None, _warnings: list[str]) -> list[Document]:
+    return read_jsonl(path, schema)
+
+
+FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format("i2b2", ".xml", True, "i2b2 2014 standoff XML", _read_i2b2, write_i2b2),
+        Format("mae", ".xml", True, "MAE 2 / MedTator XML (spans in UTF-16 units)", _read_mae, write_mae),
+        Format("brat", ".ann", True, "brat standoff (.txt + .ann)", _read_brat, write_brat),
+        Format("inline2006", ".xml", False, "i2b2 2006 inline PHI", _read_inline, None, write_inline2006),
+        Format("jsonl", ".jsonl", False, "JSONL spans", _read_jsonl, None, write_jsonl),
+        Format("conll", ".conll", False, "CoNLL BIO tokens (export only)", None, None, write_conll),
+    )
+}
+
+_SNIFF_BYTES = 65536
+_MAE_SPANS = re.compile(rb"""\sspans\s*=\s*["']""")
+_START_ATTRIBUTE = re.compile(rb"""\sstart\s*=\s*["']""")
+_INLINE_PHI = re.compile(rb"<PHI[\s>]")
+
+
+def get_format(name: str) -> Format:
+    try:
+        return FORMATS[name]
+    except KeyError:
+        raise UsageError(f"unknown format {name!r} (known: {', '.join(FORMATS)})") from None
+
+
+def detect_format(path: str | Path) -> str:
+    """The format of a file, or of the files of a folder, from suffixes and a look at the content."""
+    path = Path(path)
+    if path.is_dir():
+        files = _data_files(path)
+        if not files:
+            raise InputError("no annotation files (.xml, .ann, .txt, .jsonl) in the folder", path)
+        return detect_format(files[0])
+    suffix = path.suffix.lower()
+    if suffix in (".ann", ".txt"):
+        return "brat"
+    if suffix in (".jsonl", ".ndjson"):
+        return "jsonl"
+    if suffix == ".conll":
+        return "conll"
+    if suffix == ".xml":
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(_SNIFF_BYTES)
+        except OSError as error:
+            raise InputError(f"cannot read: {error.strerror}", path) from None
+        if _INLINE_PHI.search(head) and b"<RECORD" in head:
+            return "inline2006"
+        if _MAE_SPANS.search(head) and not _START_ATTRIBUTE.search(head):
+            return "mae"
+        return "i2b2"
+    raise InputError(f"cannot tell the format of a {suffix or 'suffix-less'} file; name it with --from", path)
+
+
+def _data_files(folder: Path) -> list[Path]:
+    files = sorted(
+        p
+        for p in folder.iterdir()
+        if p.is_file()
+        and not p.name.startswith((".", "~"))
+        and p.suffix.lower() in (".xml", ".ann", ".txt", ".jsonl", ".ndjson")
+    )
+    # A brat document is one .txt (+ .ann) pair: list it once, by its .txt.
+    stems_with_txt = {p.with_suffix("") for p in files if p.suffix == ".txt"}
+    return [p for p in files if not (p.suffix == ".ann" and p.with_suffix("") in stems_with_txt)]
+
+
+def input_files(path: str | Path, format: str) -> list[Path]:
+    """The files that :func:`read_documents` reads for ``path`` (brat: both of each pair)."""
+    path = Path(path)
+    files = _data_files(path) if path.is_dir() else [path]
+    if format == "brat":
+        pairs = [brat_paths(f) for f in files if f.suffix in (".txt", ".ann")]
+        return [p for pair in pairs for p in pair if p.exists()]
+    suffixes = {"i2b2": ".xml", "mae": ".xml", "inline2006": ".xml", "jsonl": ".jsonl"}
+    if path.is_dir():
+        return [f for f in files if f.suffix.lower() == suffixes.get(format, f.suffix.lower())]
+    return files
+
+
+def read_documents(
+    path: str | Path,
+    format: str | None = None,
+    schema: Schema | None = None,
+    warnings: list[str] | None = None,
+) -> list[Document]:
+    """Every document of a file or a folder (not recursive).
+
+    Raises
+    ------
+    InputError
+        At the first file that cannot be read (nothing is returned then).
+    """
+    path = Path(path)
+    name = format or detect_format(path)
+    spec = get_format(name)
+    if spec.read is None:
+        raise UsageError(f"{name} is an export-only format; it cannot be read")
+    notes = warnings if warnings is not None else []
+    files = input_files(path, name)
+    if name == "brat":
+        files = [f for f in files if f.suffix == ".txt"]
+    documents: list[Document] = []
+    for file in files:
+        if file.stat().st_size > MAX_FILE_BYTES and name in ("jsonl", "inline2006"):
+            raise InputError(f"file is over the {MAX_FILE_BYTES:,}-byte limit", file)
+        documents.extend(spec.read(file, schema, notes))
+    ids = [d.doc_id for d in documents]
+    if len(set(ids)) != len(ids):
+        duplicate = next(i for i in ids if ids.count(i) > 1)
+        raise InputError(f"two documents are named {duplicate}", path)
+    return documents
+
+
+def output_paths(documents: Sequence[Document], out: str | Path, format: str) -> list[Path]:
+    """The files :func:`write_documents` would write (to check before writing anything)."""
+    out = Path(out)
+    spec = get_format(format)
+    if not spec.per_document:
+        return [out / f"documents{spec.suffix}" if _is_folder_target(out) else out]
+    if len(documents) == 1 and out.suffix.lower() in (".xml", ".ann", ".txt"):
+        targets = [out]
+    else:
+        targets = [out / f"{d.doc_id}{spec.suffix}" for d in documents]
+    if format == "brat":
+        return [p for t in targets for p in brat_paths(t)]
+    return targets
+
+
+def _is_folder_target(out: Path) -> bool:
+    return out.is_dir() or not out.suffix
+
+
+def write_documents(documents: Sequence[Document], out: str | Path, format: str) -> list[Path]:
+    """Write documents in a format; returns the paths written.
+
+    Per-document formats write ``out/<doc_id><suffix>`` (or ``out`` itself when it is a
+    file name and there is one document); corpus formats write ``out`` (or
+    ``out/documents<suffix>`` when ``out`` is a folder).
+    """
+    spec = get_format(format)
+    out = Path(out)
+    if spec.per_document:
+        assert spec.write_one is not None
+        single = len(documents) == 1 and out.suffix.lower() in (".xml", ".ann", ".txt")
+        for document in documents:
+            target = out if single else out / f"{document.doc_id}{spec.suffix}"
+            spec.write_one(document, target)
+    else:
+        assert spec.write_all is not None
+        spec.write_all(list(documents), output_paths(documents, out, format)[0])
+    return output_paths(documents, out, format)

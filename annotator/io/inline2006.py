@@ -1,0 +1,149 @@
+"""The i2b2 2006 de-identification format: PHI marked inline inside the text.
+
+``<ROOT><RECORD ID="1"><TEXT> ... <PHI TYPE="DOCTOR">Smith</PHI> ...</TEXT></RECORD></ROOT>``
+
+Each RECORD becomes one document; offsets are computed on the text with the markup
+removed. The category of a TYPE comes from the schema (``DOCTOR`` -> ``NAME`` in the i2b2
+2014 schema); a TYPE the schema does not know is its own category.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from lxml import etree
+
+from annotator.core.annotation import Annotation
+from annotator.core.atomic import atomic_write
+from annotator.core.document import Document, Origin
+from annotator.core.schema import Schema
+from annotator.errors import InputError, StorageError
+from annotator.io.i2b2 import (
+    RawTag,
+    annotation_attributes,
+    check_xml_chars,
+    raw_tag_to_annotation,
+    xml_attribute,
+)
+from annotator.io.xmlsafe import parse_xml, read_bytes
+
+PHI_TAG = "PHI"
+_TEXT_ESCAPES = {"\r": "&#13;"}
+
+
+def category_for(type_name: str, schema: Schema | None) -> str:
+    """The category of a TYPE under ``schema``; the TYPE itself when unknown."""
+    if schema is not None and schema.has_type(type_name):
+        return schema.category_of(type_name)
+    return type_name
+
+
+def parse_inline2006(
+    data: bytes,
+    path: str | Path | None = None,
+    schema: Schema | None = None,
+    warnings: list[str] | None = None,
+) -> list[Document]:
+    """The documents (one per RECORD) of the bytes of an inline 2006 file."""
+    notes = warnings if warnings is not None else []
+    root = parse_xml(data, path)
+    records = [root] if root.tag == "RECORD" else list(root.iter("RECORD"))
+    stem = Path(path).stem if path is not None else "record"
+    documents = []
+    for number, record in enumerate(records, start=1):
+        text_element = record.find("TEXT")
+        if text_element is None:
+            raise InputError(f"RECORD {record.get('ID', number)} has no TEXT element", path)
+        pieces: list[str] = []
+        raw_tags: list[RawTag] = []
+        _walk(text_element, pieces, raw_tags, schema, notes, path)
+        text = "".join(pieces)
+        for raw_tag in raw_tags:
+            attributes = raw_tag.attributes
+            attributes["text"] = text[int(attributes["start"]) : int(attributes["end"])]
+        annotations = [raw_tag_to_annotation(raw_tag, path) for raw_tag in raw_tags]
+        doc_id = str(record.get("ID") or f"{stem}-{number:02d}")
+        document = Document(doc_id, text, [a for a in annotations if a.id], Origin(format="inline2006"))
+        for annotation in annotations:
+            if not annotation.id:
+                document.add(annotation.replace(id=document.new_id()))
+        document.mark_pristine()
+        documents.append(document)
+    return documents
+
+
+def _walk(
+    element: etree._Element,
+    pieces: list[str],
+    raw_tags: list[RawTag],
+    schema: Schema | None,
+    notes: list[str],
+    path: str | Path | None,
+) -> None:
+    pieces.append(element.text or "")
+    for child in element:
+        if isinstance(child.tag, str):
+            start = sum(map(len, pieces))
+            _walk(child, pieces, raw_tags, schema, notes, path)
+            end = sum(map(len, pieces))
+            if child.tag == PHI_TAG:
+                attributes = {str(k): str(v) for k, v in child.attrib.items()}
+                type_name = attributes.get("TYPE", PHI_TAG)
+                attributes.update(start=str(start), end=str(end), TYPE=type_name)
+                raw_tags.append(RawTag(len(raw_tags), category_for(type_name, schema), attributes))
+            else:
+                notes.append(
+                    f"{path}: <{child.tag}> inside TEXT is not PHI; its text is kept, the markup dropped"
+                )
+        pieces.append(child.tail or "")
+
+
+def read_inline2006(
+    path: str | Path, schema: Schema | None = None, warnings: list[str] | None = None
+) -> list[Document]:
+    """Read an inline 2006 file (one document per RECORD)."""
+    return parse_inline2006(read_bytes(path), path, schema, warnings)
+
+
+def documents_to_inline2006(documents: list[Document]) -> bytes:
+    """Inline 2006 bytes; overlapping annotations cannot be nested and raise a StorageError."""
+    out = ['<?xml version="1.0" encoding="UTF-8" ?>', "<ROOT>"]
+    for document in documents:
+        check_xml_chars(document.text, document)
+        out.append(f'<RECORD ID="{xml_attribute(document.doc_id)}">')
+        out.append("<TEXT>" + _inline_text(document) + "</TEXT>")
+        out.append("</RECORD>")
+    out.append("</ROOT>")
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def _inline_text(document: Document) -> str:
+    parts: list[str] = []
+    position = 0
+    previous: Annotation | None = None
+    for annotation in document.sorted_annotations():
+        if previous is not None and annotation.start < previous.end:
+            raise StorageError(
+                f"document {document.doc_id}: tags {previous.id} and {annotation.id} overlap; "
+                "the inline 2006 format cannot nest them",
+                document.origin.path,
+            )
+        parts.append(escape(document.text[position : annotation.start], _TEXT_ESCAPES))
+        attributes = [("TYPE", annotation.type)]
+        # Our provenance rides along as extra attributes; 2006 readers ignore them.
+        for name, value in annotation_attributes(annotation):
+            if name not in ("id", "start", "end", "text", "TYPE", "comment") or (name == "comment" and value):
+                attributes.append((name, value))
+        body = " ".join(f'{name}="{xml_attribute(value)}"' for name, value in attributes)
+        span = escape(document.text[annotation.start : annotation.end], _TEXT_ESCAPES)
+        parts.append(f"<{PHI_TAG} {body}>{span}</{PHI_TAG}>")
+        position = annotation.end
+        previous = annotation
+    parts.append(escape(document.text[position:], _TEXT_ESCAPES))
+    return "".join(parts)
+
+
+def write_inline2006(documents: list[Document], path: str | Path) -> None:
+    """Save documents as one inline 2006 file, atomically."""
+    atomic_write(path, documents_to_inline2006(documents))

@@ -1,0 +1,132 @@
+"""JSONL spans: one document per line, ``{"id", "text", "spans": [{"start", "end", "label"}]}``.
+
+``label`` is the TYPE. Our own fields ride along in each span when they are not the
+default (``id``, ``tag``, ``comment``, ``source``, ``confidence``, ``annotator``,
+``pending``), so a JSONL round trip keeps provenance; other tools ignore them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from annotator.core.annotation import Annotation, Source
+from annotator.core.atomic import atomic_write
+from annotator.core.document import Document, Origin
+from annotator.core.schema import Schema
+from annotator.errors import InputError
+from annotator.io.inline2006 import category_for
+from annotator.io.xmlsafe import read_bytes
+
+_SOURCES = {source.value: source for source in Source}
+
+
+def parse_jsonl(data: bytes, path: str | Path | None = None, schema: Schema | None = None) -> list[Document]:
+    """The documents of the bytes of a JSONL file."""
+    try:
+        content = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (byte {error.start})", path) from None
+    stem = Path(path).stem if path is not None else "document"
+    documents: list[Document] = []
+    seen: set[str] = set()
+    for number, line in enumerate(content.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InputError(f"line {number}: not valid JSON (column {error.colno})", path) from None
+        document = _document(record, number, stem, path, schema)
+        if document.doc_id in seen:
+            raise InputError(f"line {number}: a second document with id {document.doc_id}", path)
+        seen.add(document.doc_id)
+        documents.append(document)
+    return documents
+
+
+def _document(
+    record: Any, number: int, stem: str, path: str | Path | None, schema: Schema | None
+) -> Document:
+    if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+        raise InputError(f"line {number}: expected an object with a string 'text'", path)
+    text: str = record["text"]
+    doc_id = str(record.get("id") or f"{stem}-{number:02d}")
+    spans = record.get("spans") or []
+    if not isinstance(spans, list):
+        raise InputError(f"line {number}: 'spans' is not a list", path)
+    document = Document(doc_id, text, origin=Origin(format="jsonl"))
+    pending_ids: list[Annotation] = []
+    for index, span in enumerate(spans, start=1):
+        try:
+            start, end, label = int(span["start"]), int(span["end"]), str(span["label"])
+            annotation = Annotation(
+                id=str(span.get("id", "")),
+                tag=str(span.get("tag") or category_for(label, schema)),
+                type=label,
+                start=start,
+                end=end,
+                text=text[start:end] if 0 <= start <= end else "",
+                comment=str(span.get("comment", "")),
+                source=_SOURCES.get(str(span.get("source", "human")), Source.HUMAN),
+                confidence=float(span["confidence"]) if span.get("confidence") is not None else None,
+                annotator=str(span.get("annotator", "")),
+                pending=bool(span.get("pending", False)),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise InputError(
+                f"line {number}: span {index} needs integer start, end and a label", path
+            ) from None
+        if not 0 <= start <= end <= len(text):
+            raise InputError(f"line {number}: span {index} offsets {start}-{end} do not fit the text", path)
+        if annotation.id and annotation.id in document:
+            raise InputError(f"line {number}: duplicate span id {annotation.id}", path)
+        if annotation.id:
+            document.add(annotation)
+        else:
+            pending_ids.append(annotation)
+    for annotation in pending_ids:
+        document.add(annotation.replace(id=document.new_id()))
+    document.mark_pristine()
+    return document
+
+
+def read_jsonl(path: str | Path, schema: Schema | None = None) -> list[Document]:
+    """Read a JSONL spans file."""
+    return parse_jsonl(read_bytes(path), path, schema)
+
+
+def document_to_record(document: Document) -> dict[str, object]:
+    """The JSON object of one document."""
+    spans: list[dict[str, object]] = []
+    for annotation in document.annotations:
+        span: dict[str, object] = {
+            "start": annotation.start,
+            "end": annotation.end,
+            "label": annotation.type,
+            "id": annotation.id,
+            "tag": annotation.tag,
+        }
+        if annotation.comment:
+            span["comment"] = annotation.comment
+        if annotation.source is not Source.HUMAN:
+            span["source"] = annotation.source.value
+        if annotation.confidence is not None:
+            span["confidence"] = annotation.confidence
+        if annotation.annotator:
+            span["annotator"] = annotation.annotator
+        if annotation.pending:
+            span["pending"] = True
+        spans.append(span)
+    return {"id": document.doc_id, "text": document.text, "spans": spans}
+
+
+def documents_to_jsonl(documents: list[Document]) -> bytes:
+    lines = [json.dumps(document_to_record(d), ensure_ascii=False) for d in documents]
+    return "".join(line + "\n" for line in lines).encode("utf-8")
+
+
+def write_jsonl(documents: list[Document], path: str | Path) -> None:
+    """Save documents as one JSONL file, atomically."""
+    atomic_write(path, documents_to_jsonl(documents))
