@@ -143,3 +143,51 @@ def generic_departments() -> tuple[str, ...]:
         if line and not line.startswith("#"):
             names.extend(part.strip() for part in line.split("/") if part.strip())
     return tuple(names)
+
+# Plain clinical sentences without PHI: notes are mostly this.
+NARRATIVE = (
+    "Blood sugars have ranged from 110 to 240 on the home glucometer.",
+    "Reports good adherence to the medication regimen and checks feet daily.",
+    "No chest pain, palpitations, orthopnea or PND.",
+    "Mild bilateral lower extremity edema, improved with leg elevation.",
+    "Denies nausea, vomiting, diarrhea, melena or hematochezia.",
+    "Appetite is fair; weight down 3 lb since the last visit.",
+    "Sleeps on two pillows; uses CPAP most nights.",
+    "Walks about a quarter mile before stopping because of calf pain.",
+    "Vision stable; last dilated eye exam without retinopathy.",
+    "Neuropathic pain in both feet is worse at night.",
+    "The wound bed is clean with granulation tissue and no purulence.",
+    "ECG shows sinus rhythm at 72 with old inferior Q waves and no acute ST changes.",
+    "Echocardiogram: LVEF 45%, mild MR, no pericardial effusion.",
+    "Stress test without reversible ischemia.",
+    "Renal function at baseline; potassium within normal limits.",
+    "Counseled on a low-sodium, carbohydrate-consistent diet.",
+    "Reviewed the signs of hypoglycemia and how to treat them.",
+    "Will continue to monitor closely and adjust insulin as needed.",
+    "Agrees with the plan and all questions were answered.",
+    "Lungs with scattered expiratory wheezes, no crackles.",
+    "Abdomen soft, non-tender, non-distended, normal bowel sounds.",
+    "Neurologic exam non-focal; monofilament sensation decreased at both great toes.",
+    "Skin warm and dry; no rashes.",
+    "Pulses 2+ radial, 1+ dorsalis pedis bilaterally.",
+    "No jugular venous distension at 45 degrees.",
+    "Mood is good; denies depressive symptoms, PHQ-2 negative.",
+    "Vaccinations reviewed; influenza vaccine given today.",
+    "Continues cardiac rehabilitation three times a week.",
+    "Home BP log shows readings in the 130s over 80s.",
+    "Patient instructed to return for worsening pain, fever or redness.",
+)
+REVIEW_OF_SYSTEMS = (
+    "Constitutional: no fevers, chills or night sweats.",
+    "Eyes: no visual changes.",
+    "ENT: no sore throat.",
+    "Cardiovascular: as per HPI.",
+    "Respiratory: no cough or hemoptysis.",
+    "GI: no abdominal pain.",
+    "GU: nocturia x2, no dysuria.",
+    "MSK: chronic knee pain.",
+    "Neuro: no focal weakness, numbness of the feet.",
+    "Psych: no anxiety.",
+    "Endocrine: polyuria and polydipsia, improved.",
+    "Heme: bruises easily on aspirin.",
+)

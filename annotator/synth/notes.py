@@ -15,6 +15,7 @@ from annotator.synth import lexicon as lx
 from annotator.synth.builder import NoteBuilder
 from annotator.synth.world import (
     PatientWorld,
+    article,
     digits,
     format_date,
     letters,
@@ -43,9 +44,14 @@ def demographics(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Rand
     b.add("Patient: ")
     write_patient(b, w, rng, formal=True)
     b.add(rng.choice(("    MRN: ", "   MR#: ", "\nMedical Record Number: ", "  Unit No: "))).phi(w.mrn, "MEDICALRECORD")
+    if rng.random() < 0.3:
+        b.add("\n")
+        address_block(b, w, rng)
+        if rng.random() < 0.5:
+            b.add("Home phone: ").phi(w.phone, "PHONE")
     if rng.random() < 0.5:
         b.add("\nDOB: ").phi(format_date(w.birth, rng.choice(HEADER_DATES)), "DATE")
-    if rng.random() < 0.35:
+    if rng.random() < 0.2:
         b.add("   Age: ").phi(str(w.age_on(day)), "AGE")
     b.add("\n")
 
@@ -75,21 +81,31 @@ def signature(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random,
         b.add("_" * 28 + "\n")
         write_doctor(b, doc, rng, "full")
         b.add(f", {doc.credential}\n")
-        if rng.random() < 0.6:
+        if rng.random() < 0.4:
             b.add("Pager ").phi(doc.pager, "PHONE").add("\n")
-        if rng.random() < 0.25:
+        if rng.random() < 0.4:
             b.add("Provider ID: ").phi(doc.provider_id, "IDNUM").add("\n")
     elif form < 0.85:
         b.add("Electronically signed by ")
         write_doctor(b, doc, rng, "signature")
         b.add(" on ").phi(format_date(day, rng.choice(HEADER_DATES)), "DATE").add(" 4:12 PM\n")
-    else:
+    elif rng.random() < 0.5:
         b.add("-- ").phi(doc.username, "USERNAME").add("\n")
+    else:
+        b.add("-- ")
+        write_doctor(b, doc, rng, "full")
+        b.add("\n")
+    if rng.random() < 0.4:
+        b.add("Attending: ")
+        write_doctor(b, w.doctor("attending"), rng, "full")
+        b.add("   Resident: ")
+        write_doctor(b, w.doctor("resident"), rng, "full")
+        b.add("\n")
     if rng.random() < 0.45:
         cc = w.doctor(rng.choice(("pcp", "consultant")))
         b.add("cc: ")
         write_doctor(b, cc, rng)
-        if rng.random() < 0.5:
+        if rng.random() < 0.7:
             b.add(", ").phi(w.other_hospital, "HOSPITAL")
         b.add("\n")
 
@@ -118,25 +134,30 @@ def generic_department(b: NoteBuilder, rng: random.Random) -> None:
 def hpi(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
     b.add("HISTORY OF PRESENT ILLNESS:\n")
     write_patient(b, w, rng)
-    b.add(" is a ")
-    write_age(b, w.age_on(day), rng, w.person.sex)
+    b.add(" is ")
+    write_age(b, w.age_on(day), rng, w.person.sex, with_article=True)
     problems = rng.sample(lx.PROBLEMS, 3)
-    b.add(f" with {problems[0]}, {problems[1]} and {problems[2]} who presents with ")
+    b.add(f" with {problems[0]}, {problems[1]} and {problems[2]} who presents to ")
+    hospital_mention(b, w, rng)
+    b.add(" with ")
     b.add(rng.choice(("chest pain", "shortness of breath", "a foot ulcer", "dizziness", "hyperglycemia", "fatigue")))
     b.add(" since ")
     b.phi(lx.WEEKDAYS[_days(day, -rng.randint(1, 6)).weekday()], "DATE")
-    b.add(", ")
+    b.add(". Notable for ")
     lookalike(b, rng)
     b.add(". ")
-    if rng.random() < 0.6:
+    if rng.random() < 0.15:
+        write_patient(b, w, rng, possessive=True)
+        b.add(f" {rng.choice(w.relatives).relation} reports that symptoms are new. ")
+    if rng.random() < 0.8:
         b.add(f"{w.pronoun.capitalize()} was last seen by ")
         write_doctor(b, w.doctor("pcp"), rng)
         b.add(" on ")
         write_date(b, _days(day, -rng.randint(20, 200)), rng)
-        b.add(", ")
+        b.add(" (")
         lookalike(b, rng)
-        b.add(". ")
-    if rng.random() < 0.5:
+        b.add("). ")
+    if rng.random() < 0.6:
         b.add(f"Of note, {w.pronoun} was admitted to ")
         b.phi(w.other_hospital, "HOSPITAL")
         b.add(" ")
@@ -145,14 +166,16 @@ def hpi(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> No
     if rng.random() < 0.3:
         b.add("Symptoms began around ").phi(format_date(_days(day, -rng.randint(2, 9)), "m/d"), "DATE")
         b.add(" and worsened the evening of admission. ")
-    b.add(f"Denies fevers. Reports {rng.choice(lx.LOOKALIKE_CONTEXTS)}.\n\n")
+    b.add(f"Denies fevers. Reports {rng.choice(lx.LOOKALIKE_CONTEXTS)}. ")
+    narrative(b, rng, 3, 9)
+    b.add("\n\n")
 
 
 def past_history(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
     b.add("PAST MEDICAL HISTORY:\n")
     for problem in rng.sample(lx.PROBLEMS, rng.randint(3, 6)):
         b.add(f"- {problem}")
-        if rng.random() < 0.45:
+        if rng.random() < 0.6:
             b.add(", dx ")
             write_date(b, _days(day, -rng.randint(400, 7000)), rng, ("yyyy", "'yy", "Month yyyy", "m/yyyy"))
         b.add("\n")
@@ -172,11 +195,11 @@ def social_history(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Ra
         b.add(", ").phi(w.state_abbr if rng.random() < 0.5 else w.state, "STATE")
     relative = rng.choice(w.relatives)
     b.add(f" with {w.possessive} {relative.relation}")
-    if rng.random() < 0.6:
+    if rng.random() < 0.35:
         b.add(" ").phi(relative.person.first, "PATIENT")
     b.add(". ")
-    if rng.random() < 0.75:
-        b.add(f"Works as a{'n' if w.profession[0] in 'aeiou' else ''} ").phi(w.profession, "PROFESSION")
+    if rng.random() < 0.9:
+        b.add(f"Works as {article(w.profession)} ").phi(w.profession, "PROFESSION")
         if rng.random() < 0.6:
             b.add(" at ").phi(w.employer, "ORGANIZATION")
         b.add(". ")
@@ -195,10 +218,12 @@ def family_history(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Ra
     b.add("FAMILY HISTORY:\n")
     for relative in rng.sample(w.relatives, len(w.relatives)):
         b.add(f"{relative.relation.capitalize()}")
-        if rng.random() < 0.5:
+        if rng.random() < 0.3:
             b.add(" (").phi(relative.person.first, "PATIENT").add(")")
-        if relative.age > 60 and rng.random() < 0.5:
-            b.add(" died at ").phi(str(relative.age), "AGE").add(f" of {rng.choice(('MI', 'stroke', 'colon cancer', 'CHF'))}")
+        older = relative.relation in ("mother", "father", "aunt", "uncle")
+        if older and (relative.age > 90 or rng.random() < 0.5):
+            died = str(rng.randint(50, min(relative.age, 96)))
+            b.add(" died at ").phi(died, "AGE").add(f" of {rng.choice(('MI', 'stroke', 'colon cancer', 'CHF'))}")
         else:
             b.add(" alive at ").phi(str(relative.age), "AGE").add(f" with {rng.choice(lx.PROBLEMS)}")
         b.add(".\n")
@@ -209,7 +234,7 @@ def medications(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Rando
     b.add("MEDICATIONS:\n")
     for name, dose, freq in rng.sample(lx.MEDICATIONS, rng.randint(4, 8)):
         b.add(f"  {name:<24}{dose:<14}{freq}")
-        if rng.random() < 0.3:
+        if rng.random() < 0.4:
             b.add("   started ").phi(format_date(_days(day, -rng.randint(10, 900)), rng.choice(("m/d/yy", "mm/dd/yyyy", "m/yyyy"))), "DATE")
         b.add("\n")
     b.add("ALLERGIES: ").add(rng.choice(("NKDA", "penicillin (rash)", "sulfa", "codeine (nausea)"))).add("\n\n")
@@ -231,7 +256,7 @@ def labs(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> N
             text = f"{value:.1f}" if high < 20 else str(int(value))
             b.add(f"{text:<14}")
         b.add(f"{unit}\n")
-    if rng.random() < 0.4:
+    if rng.random() < 0.6:
         b.add("Specimen collected ").phi(format_date(day, "mm/dd/yyyy"), "DATE").add(" 06:45, accession ")
         b.phi(f"{letters(rng, 2)}{digits(rng, 7)}", "IDNUM").add("\n")
     b.add("\n")
@@ -244,16 +269,27 @@ def exam(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> N
     lookalike(b, rng)
     b.add(". Lungs: CTAB. Ext: ")
     lookalike(b, rng)
-    b.add(".\n\n")
+    b.add(". ")
+    narrative(b, rng, 1, 4)
+    b.add("\n\n")
 
 
 def assessment_plan(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
     b.add("ASSESSMENT AND PLAN:\n")
-    write_age(b, w.age_on(day), rng, w.person.sex)
+    if rng.random() < 0.5:
+        write_age(b, w.age_on(day), rng, w.person.sex)
+    else:
+        b.add("Patient")
     b.add(f" with {rng.choice(lx.PROBLEMS)}. ")
     lookalike(b, rng)
-    b.add(".\n1. Continue current regimen; recheck ")
+    b.add(". ")
+    narrative(b, rng, 1, 4)
+    b.add("\n1. Continue current regimen; recheck ")
     b.add(rng.choice(("BMP", "HbA1c", "lipids", "CBC"))).add(" in ").add(str(rng.randint(2, 12))).add(" weeks.\n")
+    if rng.random() < 0.6:
+        b.add("Discussed with ")
+        write_doctor(b, w.doctor(rng.choice(("attending", "consultant", "surgeon"))), rng)
+        b.add(", who agrees. ")
     b.add("2. Follow up with ")
     write_doctor(b, w.doctor(rng.choice(("pcp", "consultant"))), rng)
     if rng.random() < 0.5:
@@ -265,7 +301,7 @@ def assessment_plan(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.R
         b.phi(lx.WEEKDAYS[follow.weekday()], "DATE").add(", ")
     write_date(b, follow, rng)
     b.add(".\n")
-    if rng.random() < 0.45:
+    if rng.random() < 0.3:
         b.add("3. Patient may call ").phi(w.phone if rng.random() < 0.5 else make_phone(rng), "PHONE")
         b.add(" with questions.\n")
     if rng.random() < 0.15:
@@ -292,10 +328,62 @@ def hospital_course(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.R
             b.add(" by ")
             write_doctor(b, w.doctor(rng.choice(("consultant", "resident", "surgeon"))), rng)
         b.add(". ")
+        narrative(b, rng, 0, 2)
+        b.add(" ")
     b.add("\n\n")
 
 
-SECTIONS: tuple[Section, ...] = (hpi, past_history, social_history, family_history, medications, labs, exam)
+def review_of_systems(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
+    b.add("REVIEW OF SYSTEMS:\n")
+    for line in rng.sample(lx.REVIEW_OF_SYSTEMS, rng.randint(5, 10)):
+        b.add(line + "\n")
+    b.add("\n")
+
+
+def narrative(b: NoteBuilder, rng: random.Random, low: int = 2, high: int = 6) -> None:
+    """Sentences of plain clinical prose, which carry no PHI."""
+    b.add(" ".join(rng.sample(lx.NARRATIVE, rng.randint(low, high))))
+
+
+def interval_history(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
+    b.add(rng.choice(("INTERVAL HISTORY:\n", "SUBJECTIVE:\n", "IMPRESSION:\n")))
+    narrative(b, rng, 4, 10)
+    if rng.random() < 0.4:
+        b.add(" Last visit was ")
+        write_date(b, _days(day, -rng.randint(30, 200)), rng)
+        b.add(".")
+    b.add("\n\n")
+
+
+STUDIES = (
+    "Echo: LVEF 45%, mild MR", "ETT: no ischemia at 7 METs", "CXR: no infiltrate", "ABI 0.7 on the right",
+    "Cath: 80% LAD lesion, stented", "CT abdomen: unremarkable", "Carotid US: <50% stenosis bilaterally",
+    "MRI foot: no osteomyelitis", "Holter: rare PVCs", "PFTs: FEV1 68% predicted",
+)
+
+
+def studies(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
+    b.add(rng.choice(("STUDIES:\n", "PRIOR STUDIES:\n", "DATA:\n")))
+    for study in rng.sample(STUDIES, rng.randint(2, 5)):
+        name, _, result = study.partition(": ")
+        b.add(f"{name} (")
+        write_date(b, _days(day, -rng.randint(5, 1500)), rng, ("m/d/yy", "mm/dd/yyyy", "m/yyyy", "Month yyyy", "iso"))
+        b.add(f"): {result}")
+        if rng.random() < 0.25:
+            b.add(" at ")
+            b.phi(w.other_hospital, "HOSPITAL")
+        b.add(".\n")
+    if rng.random() < 0.4:
+        b.add("Outside records from ").phi(w.other_hospital, "HOSPITAL").add(" reviewed. ")
+        narrative(b, rng, 1, 3)
+        b.add("\n")
+    b.add("\n")
+
+
+SECTIONS: tuple[Section, ...] = (
+    hpi, past_history, social_history, family_history, medications, labs, exam, review_of_systems,
+    interval_history, studies,
+)
 
 
 def body(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random, count: int) -> None:

@@ -78,7 +78,7 @@ def ed_note(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -
     b.add("\nPCP: ")
     write_doctor(b, w.doctor("pcp"), rng)
     b.add("\n\n")
-    body(b, w, day, rng, rng.randint(2, 4))
+    body(b, w, day, rng, rng.randint(3, 5))
     exam(b, w, day, rng)
     assessment_plan(b, w, day, rng)
     signature(b, w, day, rng, "resident")
@@ -92,7 +92,7 @@ def progress_note(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Ran
         b.add("\n")
     demographics(b, w, day, rng)
     b.add("\n")
-    body(b, w, day, rng, rng.randint(2, 5))
+    body(b, w, day, rng, rng.randint(3, 6))
     assessment_plan(b, w, day, rng)
     signature(b, w, day, rng, "pcp")
 
@@ -104,8 +104,10 @@ def clinic_note(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Rando
     address_block(b, w, rng) if rng.random() < 0.3 else None
     b.add("\nRE: ")
     write_patient(b, w, rng, formal=True)
-    b.add("   DOB ").phi(format_date(w.birth, rng.choice(HEADER_DATES)), "DATE").add("\n\n")
-    body(b, w, day, rng, rng.randint(2, 4))
+    b.add("   DOB ").phi(format_date(w.birth, rng.choice(HEADER_DATES)), "DATE")
+    b.add("   MRN ").phi(w.mrn, "MEDICALRECORD").add("\n")
+    b.add("Date of service: ").phi(format_date(day, rng.choice(HEADER_DATES)), "DATE").add("\n\n")
+    body(b, w, day, rng, rng.randint(3, 5))
     assessment_plan(b, w, day, rng)
     signature(b, w, day, rng, "pcp")
 
@@ -120,7 +122,8 @@ def telephone_encounter(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: rand
         b.add(" (patient)")
     else:
         b.phi(relative.person.full, "PATIENT").add(f" ({relative.relation})")
-    b.add("   Call back: ").phi(w.phone, "PHONE").add("\n\n")
+    b.add("   Call back: ").phi(w.phone, "PHONE")
+    b.add("\nMRN: ").phi(w.mrn, "MEDICALRECORD").add("\n\n")
     write_patient(b, w, rng)
     b.add(" called on ").phi(lx.WEEKDAYS[day.weekday()], "DATE")
     b.add(f" reporting {rng.choice(('blood sugars in the 300s', 'ankle swelling', 'a cough x3 days', 'pain 6/10 in the left foot'))}. ")
@@ -146,7 +149,10 @@ def letter(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) ->
     consultant = w.doctor("consultant")
     b.add("\n\nDear ")
     write_doctor(b, consultant, rng, "title")
-    b.add(",\n\nThank you for seeing our mutual patient, ")
+    b.add(",\n\nRE: ")
+    write_patient(b, w, rng, formal=True)
+    b.add(", MRN ").phi(w.mrn, "MEDICALRECORD")
+    b.add("\n\nThank you for seeing our mutual patient, ")
     write_patient(b, w, rng)
     b.add(", a ")
     write_age(b, w.age_on(day), rng, w.person.sex)
@@ -198,7 +204,7 @@ def operative_report(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.
 
 def radiology_report(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
     hospital_mention(b, w, rng)
-    b.add(" RADIOLOGY\n")
+    b.add(" RADIOLOGY   Accession ").phi(f"{letters(rng, 1)}{digits(rng, 8)}", "IDNUM").add("\n")
     demographics(b, w, day, rng)
     b.add("EXAM: ").add(rng.choice(("CXR PA/LAT", "CT head w/o contrast", "MRI L-spine", "RLE arterial duplex")))
     b.add("   DATE: ").phi(format_date(day, rng.choice(HEADER_DATES)), "DATE").add("\n")
@@ -210,7 +216,9 @@ def radiology_report(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.
     b.add(".\nIMPRESSION: Stable.\n")
     b.add("Read by: ")
     write_doctor(b, w.doctor("consultant"), rng, "full")
-    b.add("  ").phi(w.doctor("consultant").username, "USERNAME").add("\n")
+    if rng.random() < 0.5:
+        b.add("  ").phi(w.doctor("consultant").username, "USERNAME")
+    b.add("\n")
 
 
 def nursing_note(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
@@ -233,6 +241,7 @@ def nursing_note(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Rand
 def cardiology_consult(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
     record_date_line(b, day, rng)
     b.add("CARDIOLOGY CONSULTATION\n")
+    demographics(b, w, day, rng)
     b.add("Requested by: ")
     write_doctor(b, w.doctor("attending"), rng)
     b.add("   Consultant: ")

@@ -93,6 +93,20 @@ class PatientWorld:
         return self.clinicians[0]
 
 
+RELATIONS = ("mother", "father", "sister", "brother", "daughter", "son", "spouse", "spouse", "aunt", "uncle")
+_RELATIVE_AGE_GAP = {
+    "mother": (18, 35), "father": (18, 38), "daughter": (-40, -18), "son": (-40, -18),
+    "wife": (-8, 5), "husband": (-5, 8), "aunt": (10, 25), "uncle": (10, 25),
+}
+
+
+def article(word: str) -> str:
+    """ "a" or "an" before a word or a number as it is read aloud."""
+    if word[:1].isdigit():
+        return "an" if word.startswith("8") or word in ("11", "18") or word.startswith(("11-", "18-")) else "a"
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 # -- drawing people and places -------------------------------------------------------------
 def make_person(rng: random.Random, sex: str | None = None, last: str | None = None) -> Person:
     sex = sex or rng.choice("FM")
@@ -172,12 +186,14 @@ def make_world(rng: random.Random, patient_id: str, records: int) -> PatientWorl
     roles = ["attending", "pcp", "resident", "nurse", "consultant", rng.choice(("np", "pa", "surgeon"))]
     relatives = []
     for _ in range(rng.randint(1, 3)):
-        sex = rng.choice("FM")
-        relation = rng.choice(lx.RELATIVES_FEMALE if sex == "F" else lx.RELATIVES_MALE)
-        same_last = relation in ("mother", "father", "sister", "brother", "son", "daughter", "wife", "husband")
-        relatives.append(
-            Relative(relation, make_person(rng, sex, person.last if same_last else None), rng.randint(8, 96))
-        )
+        relation = rng.choice(RELATIONS)
+        if relation == "spouse":
+            relation = "husband" if person.sex == "F" else "wife"
+        sex = "F" if relation in lx.RELATIVES_FEMALE else "M"
+        low, high = _RELATIVE_AGE_GAP.get(relation, (-10, 10))
+        relative_age = max(1, min(104, age + rng.randint(low, high)))
+        same_last = relation not in ("aunt", "uncle", "grandmother", "grandfather", "sister", "daughter")
+        relatives.append(Relative(relation, make_person(rng, sex, person.last if same_last else None), relative_age))
     state_index = rng.randrange(len(lx.STATES))
     world = PatientWorld(
         patient_id=patient_id,
@@ -212,16 +228,24 @@ def ascii_fold(text: str) -> str:
 
 
 # -- writing mentions ----------------------------------------------------------------------
-def write_patient(b: NoteBuilder, world: PatientWorld, rng: random.Random, formal: bool = False) -> None:
+def write_patient(
+    b: NoteBuilder, world: PatientWorld, rng: random.Random, formal: bool = False, possessive: bool = False
+) -> None:
     """One mention of the patient's name in one of its usual surface forms."""
     p = world.person
     form = rng.random()
+    if possessive:
+        if form < 0.6:
+            b.add(world.title + " ").phi(p.last, "PATIENT").add("'s")
+        else:
+            b.phi(p.first, "PATIENT").add("'s")
+        return
     if formal:
         choice = rng.random()
         if choice < 0.5:
             b.phi(f"{p.last.upper()}, {p.first.upper()}", "PATIENT")
         elif choice < 0.8:
-            b.phi(f"{p.last}, {p.first} {p.middle}.", "PATIENT") if rng.random() < 0.3 else b.phi(f"{p.last}, {p.first}", "PATIENT")
+            b.phi(f"{p.last}, {p.first}" + (f" {p.middle}." if rng.random() < 0.3 else ""), "PATIENT")
         else:
             b.phi(f"{p.first} {p.middle}. {p.last}", "PATIENT")
     elif form < 0.45:
@@ -230,9 +254,7 @@ def write_patient(b: NoteBuilder, world: PatientWorld, rng: random.Random, forma
         b.phi(p.full, "PATIENT")
     elif form < 0.75:
         b.phi(p.first, "PATIENT")
-    elif form < 0.85:
-        b.add(world.title + " ").phi(p.last, "PATIENT").add("'s")
-    elif form < 0.93:
+    elif form < 0.9:
         b.phi(f"{p.first[0]}. {p.last}", "PATIENT")
     else:
         b.phi(f"{p.last}, {p.first}", "PATIENT")
@@ -258,23 +280,17 @@ def write_doctor(b: NoteBuilder, clinician: Clinician, rng: random.Random, style
         b.phi(f"{p.first} {p.middle}. {p.last}", "DOCTOR").add(f", {clinician.credential}")
 
 
-def write_age(b: NoteBuilder, age: int, rng: random.Random, sex: str) -> None:
-    form = rng.random()
-    letter = sex
-    if form < 0.35:
-        b.phi(str(age), "AGE").add("-year-old")
-    elif form < 0.5:
-        b.phi(str(age), "AGE").add(" yo")
-    elif form < 0.6:
-        b.phi(str(age), "AGE").add(" y/o")
-    elif form < 0.7:
-        b.phi(str(age), "AGE").add(letter)
-    elif form < 0.8:
-        b.phi(str(age), "AGE").add(" year old")
-    elif form < 0.9:
-        b.add("age ").phi(str(age), "AGE").add(",")
-    else:
-        b.phi(str(age), "AGE").add("-yr-old")
+def write_age(b: NoteBuilder, age: int, rng: random.Random, sex: str, with_article: bool = False) -> None:
+    """An age; only the number is PHI ("67" in "67-year-old", "67M")."""
+    number = str(age)
+    forms = ("-year-old", " yo", " y/o", sex, " year old", "-yr-old", "y.o.")
+    weights = (35, 15, 10, 10, 10, 5, 3)
+    if with_article:
+        b.add(article(number) + " ")
+    elif rng.random() < 0.12:
+        b.add("age ").phi(number, "AGE").add(",")
+        return
+    b.phi(number, "AGE").add(rng.choices(forms, weights)[0])
 
 
 DATE_FORMATS = (
