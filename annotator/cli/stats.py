@@ -1,0 +1,90 @@
+"""``annotator stats PATH...``: counts per category and type, tokens and averages."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, progress
+from annotator.errors import InputError
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "stats",
+        help="count PHI annotations per category and type, tokens and per-document averages",
+        description=(
+            "Statistics of i2b2 XML files, like Table 3 of the i2b2 2014 corpus paper: "
+            "documents, patients, whitespace tokens, characters, PHI tokens, annotations per "
+            "category (and per type with --by-type), and per-document averages."
+        ),
+    )
+    parser.add_argument(
+        "paths", nargs="+", type=existing_path, metavar="PATH", help="i2b2 XML files, or folders holding them"
+    )
+    parser.add_argument("--by-type", action="store_true", help="also list every type within its category")
+    add_json_flag(parser)
+    parser.set_defaults(func=run)
+
+
+def collect_files(paths: list[Path]) -> list[Path]:
+    """The files named and the ``*.xml`` files directly inside the folders named, once each."""
+    from annotator.io.corpus import list_document_files
+
+    files: list[Path] = []
+    seen: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            found = list_document_files(path)
+            if not found:
+                raise InputError("no i2b2 XML files (*.xml) directly in this folder", path)
+        else:
+            found = [path]
+        for file in found:
+            key = file.resolve()
+            if key not in seen:
+                seen.add(key)
+                files.append(file)
+    return files
+
+
+def format_statistics(stats: dict[str, Any], by_type: bool = False) -> str:
+    """The statistics as text: a summary, then a table of categories (and types)."""
+    average = stats["per_document"]
+    summary = [
+        ("documents", stats["documents"], ""),
+        ("patients", stats["patients"], ""),
+        ("annotations", stats["annotations"], f"{average['annotations']:.2f} per document"),
+        ("tokens", stats["tokens"], f"{average['tokens']:.1f} per document"),
+        ("PHI tokens", stats["phi_tokens"], f"{average['phi_tokens']:.2f} per document"),
+        ("characters", stats["characters"], f"{average['characters']:.0f} per document"),
+    ]
+    lines = [f"{name:<12} {value:>10,}  {note}".rstrip() for name, value, note in summary]
+    total = stats["annotations"] or 1
+    rows: list[list[object]] = []
+    for category in stats["categories"]:
+        rows.append([category["category"], "", category["count"], f"{100 * category['count'] / total:.1f}"])
+        if by_type:
+            for entry in category["types"]:
+                if entry["type"] != category["category"] or len(category["types"]) > 1:
+                    rows.append(["", entry["type"], entry["count"], f"{100 * entry['count'] / total:.1f}"])
+    headers = ["category", "type", "count", "%"] if by_type else ["category", "count", "%"]
+    if not by_type:
+        rows = [[row[0], row[2], row[3]] for row in rows]
+    return "\n".join(lines) + "\n\n" + format_table(headers, rows)
+
+
+def run(args: argparse.Namespace) -> int:
+    from annotator.core.schema import load_schema
+    from annotator.core.statistics import corpus_statistics
+    from annotator.io.i2b2 import read_i2b2
+
+    files = collect_files(list(args.paths))
+    documents = [read_i2b2(path) for path in progress(files, total=len(files), description="reading")]
+    stats = corpus_statistics(documents, load_schema("i2b2-2014"))
+    if args.json:
+        print_json(stats)
+    else:
+        print(format_statistics(stats, args.by_type))
+    return 0
