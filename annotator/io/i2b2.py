@@ -47,12 +47,21 @@ class RawI2b2:
     text_has_elements: bool = False
     # Root children in order: "TEXT", "TAGS" or the serialised unknown element.
     layout: list[str] = field(default_factory=list)
+    # Unknown attributes of the root element, and comments or processing instructions
+    # before it, kept so that an edited file loses nothing but its formatting.
+    root_attributes: list[tuple[str, str]] = field(default_factory=list)
+    prolog: list[str] = field(default_factory=list)
 
 
 def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
     """Parse the bytes of an i2b2 file into its raw parts (safe parsing)."""
     root = parse_xml(data, path)
     raw = RawI2b2(root_tag=str(root.tag), text=None, has_tags_element=False)
+    raw.root_attributes = [(str(k), str(v)) for k, v in root.attrib.items()]
+    previous = root.getprevious()
+    while previous is not None:
+        raw.prolog.insert(0, etree.tostring(previous, encoding="unicode", with_tail=False))
+        previous = previous.getprevious()
     for child in root:
         if not isinstance(child.tag, str):  # comments, processing instructions
             raw.layout.append(etree.tostring(child, encoding="unicode", with_tail=False))
@@ -155,7 +164,12 @@ def document_from_raw(
         path=Path(path) if path is not None else None,
         format="i2b2",
         raw=data,
-        layout={"root_tag": raw.root_tag, "children": raw.layout},
+        layout={
+            "root_tag": raw.root_tag,
+            "children": raw.layout,
+            "root_attributes": raw.root_attributes,
+            "prolog": raw.prolog,
+        },
     )
     document = Document(stem, raw.text, [a for a in annotations if a.id], origin)
     for annotation in annotations:
@@ -243,7 +257,13 @@ def document_to_i2b2(document: Document, reuse_original: bool = True) -> bytes:
     children = list(layout.get("children", ["TEXT", "TAGS"]))  # type: ignore[call-overload]
     if "TAGS" not in children:
         children.append("TAGS")
-    lines = ['<?xml version="1.0" encoding="UTF-8" ?>', f"<{root_tag}>"]
+    root_attributes = "".join(
+        f' {name}="{_attribute(value)}"'
+        for name, value in layout.get("root_attributes", [])  # type: ignore[attr-defined]
+    )
+    lines = ['<?xml version="1.0" encoding="UTF-8" ?>']
+    lines.extend(str(item) for item in layout.get("prolog", []))  # type: ignore[attr-defined]
+    lines.append(f"<{root_tag}{root_attributes}>")
     for child in children:
         if child == "TEXT":
             lines.append(f"<TEXT>{_cdata(document.text)}</TEXT>")
