@@ -1,0 +1,605 @@
+"""The counting engine of the clean mode: one engine for IAA, adjudication and model evaluation.
+
+Input is a list of :class:`DocumentPair` (reference and predicted annotations of one note);
+output an :class:`EvaluationResult` with counts per document and per label, micro and macro
+scores, a type confusion matrix, Cohen's kappa on tokens and a disagreement list.
+
+Match modes
+-----------
+strict
+    same label and the same start and end; one-to-one (a duplicate is a false positive).
+relaxed
+    same label and start, ends at most ``relaxed_distance`` (2) apart; one-to-one, with the
+    largest possible number of pairs.
+overlap
+    same label and at least one shared character; one-to-one maximum matching.
+token
+    every alphanumeric token of the text (Unicode letters and digits) is a unit; a token
+    carries the labels of the annotations covering it; counts are per (token, label).
+tagblind
+    token mode with every label replaced by ``PHI`` (was the token caught at all).
+
+``level="type"`` labels items ``CATEGORY/TYPE``; ``level="category"`` only ``CATEGORY``.
+TYPE is compared case-insensitively (upper-cased on reading).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from annotator.core.annotation import Annotation
+from annotator.errors import UsageError
+from annotator.evaluation.counts import NAN, Counts, f_beta_from_counts, none_if_nan, sum_counts
+
+MATCH_MODES = ("strict", "relaxed", "overlap", "token", "tagblind")
+LEVELS = ("type", "category")
+TAGBLIND_LABEL = "PHI"
+NONE_LABEL = "(none)"
+OUTSIDE = "O"
+# Letters and digits of any script; underscores and punctuation separate tokens.
+TOKEN_RE = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class Item:
+    """An annotation reduced to what scoring needs: label, category, type and offsets."""
+
+    category: str
+    type: str
+    start: int
+    end: int
+    text: str = ""
+
+    def label(self, level: str) -> str:
+        return self.category if level == "category" else f"{self.category}/{self.type}"
+
+
+def item_from_annotation(annotation: Annotation) -> Item:
+    return Item(annotation.tag, annotation.type.upper(), annotation.start, annotation.end, annotation.text)
+
+
+@dataclass
+class DocumentPair:
+    """Reference and predicted versions of one note.
+
+    ``reference_present`` / ``predicted_present`` are False for a document that exists on
+    one side only; its items then all count as misses (false negatives or positives).
+    """
+
+    doc_id: str
+    text: str
+    reference: list[Item]
+    predicted: list[Item]
+    reference_present: bool = True
+    predicted_present: bool = True
+
+    @classmethod
+    def from_annotations(
+        cls,
+        doc_id: str,
+        text: str,
+        reference: Iterable[Annotation],
+        predicted: Iterable[Annotation],
+        reference_present: bool = True,
+        predicted_present: bool = True,
+    ) -> DocumentPair:
+        return cls(
+            doc_id,
+            text,
+            [item_from_annotation(a) for a in reference],
+            [item_from_annotation(a) for a in predicted],
+            reference_present,
+            predicted_present,
+        )
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to compare: match mode, label level, F-beta and the relaxed tolerance."""
+
+    match: str = "strict"
+    level: str = "type"
+    beta: float = 1.0
+    relaxed_distance: int = 2
+
+    def __post_init__(self) -> None:
+        if self.match not in MATCH_MODES:
+            raise UsageError(f"unknown match mode {self.match!r} (choose from {', '.join(MATCH_MODES)})")
+        if self.level not in LEVELS:
+            raise UsageError(f"unknown level {self.level!r} (choose type or category)")
+        if not self.beta > 0:
+            raise UsageError(f"beta must be positive, not {self.beta}")
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One reference or predicted item that did not find its exact counterpart.
+
+    kind: ``missed`` (reference only), ``spurious`` (predicted only), ``type`` (same span,
+    other label) or ``boundary`` (overlapping spans, different offsets).
+    """
+
+    doc_id: str
+    kind: str
+    reference: Item | None
+    predicted: Item | None
+
+    def to_dict(self, include_text: bool = False) -> dict[str, object]:
+        def side(item: Item | None) -> dict[str, object] | None:
+            if item is None:
+                return None
+            data: dict[str, object] = {
+                "category": item.category,
+                "type": item.type,
+                "start": item.start,
+                "end": item.end,
+            }
+            if include_text:
+                data["text"] = item.text
+            return data
+
+        return {
+            "document": self.doc_id,
+            "kind": self.kind,
+            "reference": side(self.reference),
+            "predicted": side(self.predicted),
+        }
+
+
+@dataclass
+class DocumentResult:
+    """Counts of one document, in total and per label."""
+
+    doc_id: str
+    labels: dict[str, Counts]
+    reference_present: bool = True
+    predicted_present: bool = True
+
+    @property
+    def counts(self) -> Counts:
+        return sum_counts(self.labels.values())
+
+
+@dataclass
+class ConfusionMatrix:
+    """Reference label (rows) against predicted label (columns) of overlapping items.
+
+    ``(none)`` stands for "no overlapping item on the other side".
+    """
+
+    labels: list[str]
+    cells: dict[tuple[str, str], int]
+
+    def count(self, reference: str, predicted: str) -> int:
+        return self.cells.get((reference, predicted), 0)
+
+    def rows(self) -> list[str]:
+        return [*self.labels, NONE_LABEL]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "labels": self.rows(),
+            "matrix": [[self.count(r, c) for c in self.rows()] for r in self.rows()],
+        }
+
+
+@dataclass
+class Kappa:
+    """Cohen's kappa over every token of the text (true negatives included)."""
+
+    tokens: int
+    observed: float
+    expected: float
+
+    @property
+    def kappa(self) -> float:
+        if self.tokens == 0 or self.expected >= 1.0:
+            return NAN
+        return (self.observed - self.expected) / (1.0 - self.expected)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "tokens": self.tokens,
+            "observed_agreement": none_if_nan(self.observed),
+            "expected_agreement": none_if_nan(self.expected),
+            "kappa": none_if_nan(self.kappa),
+        }
+
+
+@dataclass
+class EvaluationResult:
+    """Everything one comparison produces. See docs/evaluation.md for the JSON form."""
+
+    options: Options
+    documents: list[DocumentResult]
+    confusion: ConfusionMatrix
+    kappa_labelled: Kappa
+    kappa_tagblind: Kappa
+    disagreements: list[Disagreement] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    category_of: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def micro(self) -> Counts:
+        return sum_counts(d.counts for d in self.documents)
+
+    @property
+    def per_label(self) -> dict[str, Counts]:
+        totals: dict[str, Counts] = {}
+        for document in self.documents:
+            for label, counts in document.labels.items():
+                totals[label] = totals.get(label, Counts()) + counts
+        return dict(sorted(totals.items()))
+
+    @property
+    def per_category(self) -> dict[str, Counts]:
+        """Counts summed by category (at type level a type confusion inside a category counts)."""
+        if self.options.match == "tagblind":
+            return {}
+        totals: dict[str, Counts] = {}
+        for label, counts in self.per_label.items():
+            category = label.split("/", 1)[0]
+            totals[category] = totals.get(category, Counts()) + counts
+        return dict(sorted(totals.items()))
+
+    @property
+    def per_type(self) -> dict[str, Counts]:
+        """Counts per ``CATEGORY/TYPE``; empty at category level and in tag-blind mode."""
+        if self.options.level != "type" or self.options.match == "tagblind":
+            return {}
+        return self.per_label
+
+    def macro(self, beta: float | None = None) -> dict[str, float]:
+        """Per-document scores averaged over the documents where each is defined.
+
+        A document with no predicted item has no precision, one with no reference item no
+        recall, and one with neither no F1: they are left out of that average (not scored 0).
+        """
+        beta = self.options.beta if beta is None else beta
+        precisions, recalls, f1s, fbs = [], [], [], []
+        for document in self.documents:
+            c = document.counts
+            if c.predicted:
+                precisions.append(c.precision)
+            if c.reference:
+                recalls.append(c.recall)
+            if not c.is_empty:
+                f1s.append(c.f1)
+                fbs.append(c.f_beta(beta))
+        result = {
+            "precision": _mean(precisions),
+            "recall": _mean(recalls),
+            "f1": _mean(f1s),
+            "documents_scored": float(len(f1s)),
+        }
+        if beta != 1.0:
+            result["f_beta"] = _mean(fbs)
+        return result
+
+    def to_dict(self, include_text: bool = False, include_disagreements: bool = True) -> dict[str, object]:
+        beta = self.options.beta
+        micro = self.micro.to_dict(beta)
+        macro: dict[str, object] = {k: none_if_nan(v) for k, v in self.macro().items()}
+        macro["documents_scored"] = int(self.macro()["documents_scored"])
+        data: dict[str, object] = {
+            "schema": "phi-annotator/evaluation/1",
+            "options": {
+                "match": self.options.match,
+                "level": self.options.level,
+                "beta": beta,
+                "relaxed_distance": self.options.relaxed_distance,
+            },
+            "includes_text": include_text,
+            "documents": len(self.documents),
+            "micro": micro,
+            "macro": macro,
+            "per_category": {k: v.to_dict(beta) for k, v in self.per_category.items()},
+            "per_type": {k: v.to_dict(beta) for k, v in self.per_type.items()},
+            "per_document": [
+                {
+                    "document": d.doc_id,
+                    "reference_present": d.reference_present,
+                    "predicted_present": d.predicted_present,
+                    **d.counts.to_dict(beta),
+                }
+                for d in self.documents
+            ],
+            "confusion": self.confusion.to_dict(),
+            "kappa": {"labelled": self.kappa_labelled.to_dict(), "tagblind": self.kappa_tagblind.to_dict()},
+            "skipped": list(self.skipped),
+        }
+        if include_disagreements:
+            data["disagreements"] = [d.to_dict(include_text) for d in self.disagreements]
+        return data
+
+
+def _mean(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values) if values else NAN
+
+
+# -- matching ---------------------------------------------------------------------------------
+def _strict(reference: list[Item], predicted: list[Item], level: str) -> dict[str, Counts]:
+    ref = Counter((i.label(level), i.start, i.end) for i in reference)
+    pred = Counter((i.label(level), i.start, i.end) for i in predicted)
+    out: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for key, n in ref.items():
+        m = pred.get(key, 0)
+        tp = min(n, m)
+        out[key[0]][0] += tp
+        out[key[0]][2] += n - tp
+    for key, m in pred.items():
+        tp = min(ref.get(key, 0), m)
+        out[key[0]][1] += m - tp
+    return {label: Counts(*v) for label, v in out.items()}
+
+
+def _relaxed(reference: list[Item], predicted: list[Item], level: str, distance: int) -> dict[str, Counts]:
+    ref: dict[tuple[str, int], list[int]] = defaultdict(list)
+    pred: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for i in reference:
+        ref[(i.label(level), i.start)].append(i.end)
+    for i in predicted:
+        pred[(i.label(level), i.start)].append(i.end)
+    out: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for key in ref.keys() | pred.keys():
+        r, p = sorted(ref.get(key, [])), sorted(pred.get(key, []))
+        # Greedy two-pointer matching of sorted points within a tolerance is maximum.
+        x = y = tp = 0
+        while x < len(r) and y < len(p):
+            if abs(r[x] - p[y]) <= distance:
+                tp += 1
+                x += 1
+                y += 1
+            elif r[x] < p[y]:
+                x += 1
+            else:
+                y += 1
+        counts = out[key[0]]
+        counts[0] += tp
+        counts[1] += len(p) - tp
+        counts[2] += len(r) - tp
+    return {label: Counts(*v) for label, v in out.items()}
+
+
+def max_overlap_matching(reference: Sequence[Item], predicted: Sequence[Item]) -> list[tuple[int, int]]:
+    """A maximum one-to-one matching of overlapping items (index pairs), Kuhn's algorithm."""
+    order = sorted(range(len(predicted)), key=lambda k: predicted[k].start)
+    starts = [predicted[k].start for k in order]
+    adjacency: list[list[int]] = []
+    for item in reference:
+        stop = bisect.bisect_left(starts, item.end)
+        candidates = [order[k] for k in range(stop) if predicted[order[k]].end > item.start]
+        if item.start == item.end:  # an empty item overlaps only an item at the same place
+            candidates = [k for k in range(len(predicted)) if predicted[k].start == item.start]
+        # Prefer the prediction sharing the most characters, so pairs look natural.
+        candidates.sort(key=lambda k: -(min(item.end, predicted[k].end) - max(item.start, predicted[k].start)))
+        adjacency.append(candidates)
+    match_of_pred: dict[int, int] = {}
+
+    def augment(r: int, seen: set[int]) -> bool:
+        for p in adjacency[r]:
+            if p in seen:
+                continue
+            seen.add(p)
+            if p not in match_of_pred or augment(match_of_pred[p], seen):
+                match_of_pred[p] = r
+                return True
+        return False
+
+    for r in range(len(reference)):
+        augment(r, set())
+    return sorted((r, p) for p, r in match_of_pred.items())
+
+
+def _overlap(reference: list[Item], predicted: list[Item], level: str) -> dict[str, Counts]:
+    ref: dict[str, list[Item]] = defaultdict(list)
+    pred: dict[str, list[Item]] = defaultdict(list)
+    for i in reference:
+        ref[i.label(level)].append(i)
+    for i in predicted:
+        pred[i.label(level)].append(i)
+    out = {}
+    for label in ref.keys() | pred.keys():
+        r, p = ref.get(label, []), pred.get(label, [])
+        tp = len(max_overlap_matching(r, p)) if r and p else 0
+        out[label] = Counts(tp, len(p) - tp, len(r) - tp)
+    return out
+
+
+def text_tokens(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every run of letters or digits (any script) in the text."""
+    return [(m.start(), m.end()) for m in TOKEN_RE.finditer(text)]
+
+
+def _token_labels(
+    tokens: list[tuple[int, int]], starts: list[int], items: list[Item], label: Callable[[Item], str]
+) -> dict[int, set[str]]:
+    """Token index -> labels of the items sharing at least one character with it."""
+    out: dict[int, set[str]] = defaultdict(set)
+    for item in items:
+        first = bisect.bisect_right(starts, item.start) - 1
+        first = max(first, 0)
+        k = first
+        while k < len(tokens) and tokens[k][0] < item.end:
+            if tokens[k][1] > item.start:
+                out[k].add(label(item))
+            k += 1
+    return out
+
+
+def _token_counts(
+    tokens: list[tuple[int, int]], starts: list[int], pair: DocumentPair, label: Callable[[Item], str]
+) -> dict[str, Counts]:
+    ref = _token_labels(tokens, starts, pair.reference, label)
+    pred = _token_labels(tokens, starts, pair.predicted, label)
+    out: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for k in ref.keys() | pred.keys():
+        r, p = ref.get(k, set()), pred.get(k, set())
+        for lab in r & p:
+            out[lab][0] += 1
+        for lab in p - r:
+            out[lab][1] += 1
+        for lab in r - p:
+            out[lab][2] += 1
+    return {lab: Counts(*v) for lab, v in out.items()}
+
+
+def _single_token_labels(
+    tokens: list[tuple[int, int]], starts: list[int], items: list[Item], level: str
+) -> list[str]:
+    """One label per token for kappa: the longest covering item's label, else ``O``."""
+    labels = [OUTSIDE] * len(tokens)
+    lengths = [0] * len(tokens)
+    for item in items:
+        k = max(bisect.bisect_right(starts, item.start) - 1, 0)
+        while k < len(tokens) and tokens[k][0] < item.end:
+            if tokens[k][1] > item.start and item.end - item.start > lengths[k]:
+                labels[k] = item.label(level)
+                lengths[k] = item.end - item.start
+            k += 1
+    return labels
+
+
+def cohen_kappa(pairs: Iterable[tuple[str, str]]) -> Kappa:
+    """Cohen's kappa of two label sequences given as (a, b) pairs."""
+    n = 0
+    agree = 0
+    a_counts: Counter[str] = Counter()
+    b_counts: Counter[str] = Counter()
+    for a, b in pairs:
+        n += 1
+        agree += a == b
+        a_counts[a] += 1
+        b_counts[b] += 1
+    if n == 0:
+        return Kappa(0, NAN, NAN)
+    expected = math.fsum(a_counts[label] * b_counts[label] for label in a_counts) / (n * n)
+    return Kappa(n, agree / n, expected)
+
+
+def _disagreements(pair: DocumentPair) -> list[Disagreement]:
+    """Items without an exact counterpart, aligned by overlap to explain what went wrong."""
+    exact_ref = Counter((i.category, i.type, i.start, i.end) for i in pair.reference)
+    exact_pred = Counter((i.category, i.type, i.start, i.end) for i in pair.predicted)
+    common = exact_ref & exact_pred
+    left_ref, left_pred = [], []
+    budget = Counter(common)
+    for i in pair.reference:
+        key = (i.category, i.type, i.start, i.end)
+        if budget[key] > 0:
+            budget[key] -= 1
+        else:
+            left_ref.append(i)
+    budget = Counter(common)
+    for i in pair.predicted:
+        key = (i.category, i.type, i.start, i.end)
+        if budget[key] > 0:
+            budget[key] -= 1
+        else:
+            left_pred.append(i)
+    out = []
+    matched = max_overlap_matching(left_ref, left_pred)
+    used_ref = {r for r, _ in matched}
+    used_pred = {p for _, p in matched}
+    for r, p in matched:
+        ref, pred = left_ref[r], left_pred[p]
+        kind = "type" if (ref.start, ref.end) == (pred.start, pred.end) else "boundary"
+        out.append(Disagreement(pair.doc_id, kind, ref, pred))
+    out.extend(Disagreement(pair.doc_id, "missed", i, None) for k, i in enumerate(left_ref) if k not in used_ref)
+    out.extend(Disagreement(pair.doc_id, "spurious", None, i) for k, i in enumerate(left_pred) if k not in used_pred)
+    out.sort(key=lambda d: ((d.reference or d.predicted).start, (d.reference or d.predicted).end))  # type: ignore[union-attr]
+    return out
+
+
+def _confusion_update(cells: Counter[tuple[str, str]], pair: DocumentPair) -> None:
+    matched = max_overlap_matching(pair.reference, pair.predicted)
+    used_ref = {r for r, _ in matched}
+    used_pred = {p for _, p in matched}
+    for r, p in matched:
+        cells[(pair.reference[r].label("type"), pair.predicted[p].label("type"))] += 1
+    for k, item in enumerate(pair.reference):
+        if k not in used_ref:
+            cells[(item.label("type"), NONE_LABEL)] += 1
+    for k, item in enumerate(pair.predicted):
+        if k not in used_pred:
+            cells[(NONE_LABEL, item.label("type"))] += 1
+
+
+def evaluate_pairs(
+    pairs: Sequence[DocumentPair],
+    options: Options | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    details: bool = True,
+) -> EvaluationResult:
+    """Score every document pair.
+
+    Parameters
+    ----------
+    options:
+        Match mode, level and beta (strict, type level, F1 by default).
+    details:
+        Also compute the confusion matrix, kappa and disagreement list (skip them for
+        speed when only counts are needed, e.g. in significance tests).
+    """
+    options = options or Options()
+    level = options.level
+    documents: list[DocumentResult] = []
+    cells: Counter[tuple[str, str]] = Counter()
+    disagreements: list[Disagreement] = []
+    kappa_pairs: list[tuple[str, str]] = []
+    blind_pairs: list[tuple[str, str]] = []
+    category_of: dict[str, str] = {}
+    for index, pair in enumerate(pairs):
+        if cancelled is not None and cancelled():
+            break
+        for item in (*pair.reference, *pair.predicted):
+            category_of[item.label(level)] = item.category
+        tokens: list[tuple[int, int]] = []
+        starts: list[int] = []
+        if options.match in ("token", "tagblind") or details:
+            tokens = text_tokens(pair.text)
+            starts = [t[0] for t in tokens]
+        if options.match == "strict":
+            labels = _strict(pair.reference, pair.predicted, level)
+        elif options.match == "relaxed":
+            labels = _relaxed(pair.reference, pair.predicted, level, options.relaxed_distance)
+        elif options.match == "overlap":
+            labels = _overlap(pair.reference, pair.predicted, level)
+        elif options.match == "token":
+            labels = _token_counts(tokens, starts, pair, lambda i: i.label(level))
+        else:
+            labels = _token_counts(tokens, starts, pair, lambda i: TAGBLIND_LABEL)
+        documents.append(DocumentResult(pair.doc_id, labels, pair.reference_present, pair.predicted_present))
+        if details:
+            _confusion_update(cells, pair)
+            disagreements.extend(_disagreements(pair))
+            ref_labels = _single_token_labels(tokens, starts, pair.reference, level)
+            pred_labels = _single_token_labels(tokens, starts, pair.predicted, level)
+            kappa_pairs.extend(zip(ref_labels, pred_labels, strict=True))
+            blind_pairs.extend(
+                (TAGBLIND_LABEL if a != OUTSIDE else OUTSIDE, TAGBLIND_LABEL if b != OUTSIDE else OUTSIDE)
+                for a, b in zip(ref_labels, pred_labels, strict=True)
+            )
+        if progress is not None:
+            progress(index + 1, len(pairs))
+    confusion_labels = sorted({label for pair in cells for label in pair if label != NONE_LABEL})
+    return EvaluationResult(
+        options=options,
+        documents=documents,
+        confusion=ConfusionMatrix(confusion_labels, dict(cells)),
+        kappa_labelled=cohen_kappa(kappa_pairs),
+        kappa_tagblind=cohen_kappa(blind_pairs),
+        disagreements=disagreements,
+        category_of=category_of,
+    )
+
+
+def f_beta(counts: Counts, beta: float) -> float:
+    """F-beta of counts (re-exported for callers that hold only counts)."""
+    return f_beta_from_counts(counts.tp, counts.fp, counts.fn, beta)

@@ -1,0 +1,98 @@
+"""Pairing folders of i2b2 files into :class:`DocumentPair` lists for the clean mode."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
+from annotator.core.mapping import Mapping
+from annotator.errors import InputError
+from annotator.evaluation.engine import DocumentPair, Item
+from annotator.io.corpus import read_corpus
+
+
+@dataclass
+class LoadedPairs:
+    """Pairs ready to score, plus what could not be paired."""
+
+    pairs: list[DocumentPair]
+    skipped: list[str] = field(default_factory=list)
+    only_reference: list[str] = field(default_factory=list)
+    only_predicted: list[str] = field(default_factory=list)
+
+
+def _items(annotations: Sequence[Annotation], mapping: Mapping | None) -> list[Item]:
+    out = []
+    for annotation in annotations:
+        category, type_ = annotation.tag, annotation.type.upper()
+        if mapping is not None:
+            mapped = mapping.map(category, type_)
+            if mapped is None:
+                continue
+            category, type_ = mapped[0], mapped[1].upper()
+        out.append(Item(category, type_, annotation.start, annotation.end, annotation.text))
+    return out
+
+
+def pair_documents(
+    reference: Sequence[Document],
+    predicted: Sequence[Document],
+    mapping: Mapping | None = None,
+    intersection_only: bool = False,
+) -> LoadedPairs:
+    """Pair documents by id.
+
+    A document present on one side only is scored against an empty other side (its items
+    are all misses) unless ``intersection_only``. A pair whose TEXT differs is skipped and
+    listed in ``skipped``.
+    """
+    ref_by_id = {d.doc_id: d for d in reference}
+    pred_by_id = {d.doc_id: d for d in predicted}
+    result = LoadedPairs([])
+    for doc_id in sorted(ref_by_id.keys() | pred_by_id.keys()):
+        ref, pred = ref_by_id.get(doc_id), pred_by_id.get(doc_id)
+        if ref is not None and pred is not None:
+            if ref.text != pred.text:
+                result.skipped.append(f"{doc_id}: reference and predicted TEXT differ")
+                continue
+            result.pairs.append(
+                DocumentPair(doc_id, ref.text, _items(ref.annotations, mapping), _items(pred.annotations, mapping))
+            )
+        elif ref is not None:
+            result.only_reference.append(doc_id)
+            if not intersection_only:
+                result.pairs.append(
+                    DocumentPair(doc_id, ref.text, _items(ref.annotations, mapping), [], predicted_present=False)
+                )
+        elif pred is not None:
+            result.only_predicted.append(doc_id)
+            if not intersection_only:
+                result.pairs.append(
+                    DocumentPair(doc_id, pred.text, [], _items(pred.annotations, mapping), reference_present=False)
+                )
+    return result
+
+
+def read_folder(folder: str | Path) -> list[Document]:
+    """Every ``*.xml`` document of a folder; an unreadable file raises a one-line error."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError("not a folder", folder)
+    return read_corpus(folder).documents
+
+
+def load_pairs(
+    reference_dir: str | Path,
+    predicted_dir: str | Path,
+    mapping: Mapping | None = None,
+    intersection_only: bool = False,
+) -> LoadedPairs:
+    """Read two folders and pair their documents (see :func:`pair_documents`)."""
+    reference = read_folder(reference_dir)
+    predicted = read_folder(predicted_dir)
+    if not reference and not predicted:
+        raise InputError("no .xml documents in either folder", reference_dir)
+    return pair_documents(reference, predicted, mapping, intersection_only)
