@@ -1,0 +1,315 @@
+"""The de-identified export: surrogates or masks for a corpus, checked, written all or nothing.
+
+:func:`deidentify_documents` works in memory (the GUI preview uses it);
+:func:`export_deidentified` reads a gold folder, writes every output file to a temporary
+folder beside the target, reads each back to check it is valid i2b2 XML with
+``text == TEXT[start:end]``, runs the leak check, and only then moves the folder into place.
+A failure at any step leaves the target as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from annotator.core.atomic import atomic_write_text
+from annotator.core.document import Document
+from annotator.deid.dates import DateShift
+from annotator.deid.leakcheck import Leak, LeakCheckOptions, find_leaks, leak_error
+from annotator.deid.rewrite import Replaced, mask_text, rewrite_document
+from annotator.deid.surrogates import CorpusContext, DeidOptions, PatientSurrogates, Surrogate
+from annotator.errors import AnnotatorError, InputError, StorageError, UsageError
+from annotator.io.corpus import read_corpus
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+
+Progress = Callable[[int, int], None]
+Cancelled = Callable[[], bool]
+MAP_WARNING = (
+    "This file contains the original PHI next to its surrogates. Keep it with the gold "
+    "standard under the same protection; never share it with the de-identified notes."
+)
+
+
+class ExportCancelled(AnnotatorError):
+    """The user cancelled the export; nothing was written."""
+
+
+@dataclass
+class DeidResult:
+    """De-identified documents with what was replaced in each."""
+
+    documents: list[Document]
+    replaced: dict[str, list[Replaced]]
+    shifts: dict[str, DateShift] = field(default_factory=dict)
+
+    def review(self) -> list[dict[str, Any]]:
+        """Annotations masked for review (doc id, tag id, type, output offsets, reason)."""
+        return [
+            {
+                "doc_id": doc_id,
+                "id": r.new.id,
+                "type": r.new.type,
+                "start": r.new.start,
+                "end": r.new.end,
+                "reason": r.review,
+            }
+            for doc_id, items in self.replaced.items()
+            for r in items
+            if r.review
+        ]
+
+    def counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for items in self.replaced.values():
+            for r in items:
+                counts[r.original.type] = counts.get(r.original.type, 0) + 1
+        return dict(sorted(counts.items()))
+
+
+@dataclass
+class DeidReport:
+    """What an export did; no PHI in it."""
+
+    method: str
+    seed: int
+    out_dir: str
+    documents: int
+    patients: int
+    replaced: dict[str, int]
+    review: list[dict[str, Any]]
+    leaks: list[Leak]
+    seconds: float
+    map_path: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "seed": self.seed,
+            "out_dir": self.out_dir,
+            "documents": self.documents,
+            "patients": self.patients,
+            "replaced": self.replaced,
+            "review": self.review,
+            "leaks": [leak.to_dict() for leak in self.leaks],
+            "seconds": round(self.seconds, 3),
+            "map_path": self.map_path,
+        }
+
+
+def _check_cancel(cancelled: Cancelled | None) -> None:
+    if cancelled is not None and cancelled():
+        raise ExportCancelled("export cancelled; nothing was written")
+
+
+def deidentify_documents(
+    documents: list[Document],
+    options: DeidOptions,
+    context: CorpusContext | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> DeidResult:
+    """Surrogates (or masks) for documents, one consistent mapping per patient.
+
+    Parameters
+    ----------
+    documents:
+        The original documents; patients come from their ``PPP-RR`` ids.
+    context:
+        Original values of the whole corpus to avoid (built from ``documents`` if omitted;
+        pass the full corpus's context when de-identifying only part of it).
+    """
+    if options.method not in ("surrogate", "mask"):
+        raise UsageError(f"unknown method {options.method!r} (surrogate or mask)")
+    if options.mask_style not in ("brackets", "chars") or len(options.mask_char) != 1:
+        raise UsageError("mask style must be brackets or chars, and the mask character one character")
+    context = context or CorpusContext.from_documents(documents)
+    patients: dict[str, list[Document]] = {}
+    for document in sorted(documents, key=lambda d: (d.patient_id, d.record, d.doc_id)):
+        patients.setdefault(document.patient_id, []).append(document)
+    result = DeidResult([], {})
+    done, total = 0, len(documents)
+    for patient_id, records in patients.items():
+        replace: Callable[[Any], Surrogate]
+        if options.method == "mask":
+
+            def replace(a: Any) -> Surrogate:
+                return Surrogate(mask_text(a, options.mask_style, options.mask_char))
+        else:
+            surrogates = PatientSurrogates(patient_id, records, options, context)
+            result.shifts[patient_id] = surrogates.shift
+            replace = surrogates.surrogate
+        for document in records:
+            _check_cancel(cancelled)
+            new, replaced = rewrite_document(document, replace)
+            result.documents.append(new)
+            result.replaced[document.doc_id] = replaced
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    return result
+
+
+def audit_map(result: DeidResult, options: DeidOptions) -> dict[str, Any]:
+    """Original -> surrogate per patient, with every occurrence (doc id, tag id, offsets)."""
+    patients: dict[str, Any] = {}
+    for document in result.documents:
+        entry = patients.setdefault(document.patient_id, {"date_shift": None, "replacements": {}})
+        shift = result.shifts.get(document.patient_id)
+        entry["date_shift"] = shift.to_dict() if shift else None
+        for r in result.replaced[document.doc_id]:
+            key = (r.original.type, r.original.text, r.new.text)
+            item = entry["replacements"].setdefault(
+                key,
+                {"type": r.original.type, "original": r.original.text, "surrogate": r.new.text,
+                 "review": r.review, "occurrences": []},
+            )  # fmt: skip
+            item["occurrences"].append(
+                {"doc_id": document.doc_id, "id": r.original.id, "start": r.original.start,
+                 "end": r.original.end, "new_start": r.new.start, "new_end": r.new.end}
+            )  # fmt: skip
+    for entry in patients.values():
+        entry["replacements"] = list(entry["replacements"].values())
+    return {"warning": MAP_WARNING, "method": options.method, "seed": options.seed, "patients": patients}
+
+
+def _check_originals(documents: list[Document]) -> None:
+    for document in documents:
+        for annotation in document:
+            if not 0 <= annotation.start <= annotation.end <= len(document.text):
+                raise InputError(
+                    f"tag {annotation.id} offsets {annotation.start}-{annotation.end} outside the text",
+                    document.origin.path,
+                )
+            if document.text[annotation.start : annotation.end] != annotation.text:
+                raise InputError(
+                    f"tag {annotation.id} at {annotation.start}-{annotation.end}: text attribute does not "
+                    "match TEXT[start:end]; run 'annotator validate' first",
+                    document.origin.path,
+                )
+
+
+def _check_paths(gold_dir: Path, out_dir: Path, map_path: Path | None, force: bool) -> None:
+    gold, out = gold_dir.resolve(), out_dir.resolve()
+    if out == gold or out.is_relative_to(gold) or gold.is_relative_to(out):
+        raise UsageError("refusing to write the export into (or around) the gold folder", out_dir)
+    if out.exists() and not out.is_dir():
+        raise UsageError("output exists and is not a folder", out_dir)
+    if out.exists() and any(out.iterdir()) and not force:
+        raise UsageError("output folder is not empty (use --force to replace it)", out_dir)
+    if map_path is not None:
+        target = map_path.resolve()
+        if target.is_relative_to(out) or target.is_relative_to(gold):
+            raise UsageError(
+                "the audit map holds PHI: write it outside the output and gold folders", map_path
+            )
+
+
+def export_deidentified(
+    gold_dir: str | Path,
+    out_dir: str | Path,
+    options: DeidOptions,
+    map_path: str | Path | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+    leak_options: LeakCheckOptions | None = None,
+) -> DeidReport:
+    """De-identify every document of ``gold_dir`` into ``out_dir``, all or nothing.
+
+    Raises
+    ------
+    UsageError: the paths are unsafe (output in the gold folder, non-empty without ``force``).
+    InputError: a gold file is unreadable or its offsets are wrong.
+    LeakError: original PHI was found in the output (the documents are named).
+    """
+    started = time.perf_counter()
+    gold_dir, out_dir = Path(gold_dir), Path(out_dir)
+    map_file = Path(map_path) if map_path is not None else None
+    if not gold_dir.is_dir():
+        raise InputError("not a folder", gold_dir)
+    _check_paths(gold_dir, out_dir, map_file, force)
+    documents = read_corpus(gold_dir).documents
+    if not documents:
+        raise InputError("no .xml documents in the folder", gold_dir)
+    _check_originals(documents)
+    total = 2 * len(documents)
+
+    def first_half(done: int, _total: int) -> None:
+        if progress is not None:
+            progress(done, total)
+
+    result = deidentify_documents(documents, options, progress=first_half, cancelled=cancelled)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
+    try:
+        written: list[Document] = []
+        for done, document in enumerate(result.documents, start=len(documents) + 1):
+            _check_cancel(cancelled)
+            path = staging / f"{document.doc_id}.xml"
+            write_i2b2(document, path)
+            written.append(_verified(path))
+            if progress is not None:
+                progress(done, total)
+        leaks = find_leaks(
+            documents, written, leak_options or LeakCheckOptions(min_length=options.min_leak_length)
+        )
+        if leaks:
+            raise leak_error(leaks)
+        try:
+            _move_into_place(staging, out_dir)
+        except OSError as error:
+            raise StorageError(f"cannot move the export into place: {error.strerror}", out_dir) from None
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    if map_file is not None:
+        import json
+
+        atomic_write_text(
+            map_file, json.dumps(audit_map(result, options), indent=1, ensure_ascii=False) + "\n"
+        )
+    return DeidReport(
+        method=options.method,
+        seed=options.seed,
+        out_dir=str(out_dir),
+        documents=len(documents),
+        patients=len({d.patient_id for d in documents}),
+        replaced=result.counts(),
+        review=result.review(),
+        leaks=[],
+        seconds=time.perf_counter() - started,
+        map_path=str(map_file) if map_file is not None else None,
+    )
+
+
+def _verified(path: Path) -> Document:
+    """Read an output file back; every tag must point at its text."""
+    document = read_i2b2(path)
+    for annotation in document:
+        if document.text[annotation.start : annotation.end] != annotation.text:
+            raise AnnotatorError(f"output tag {annotation.id} does not match TEXT[start:end]", path)
+    return document
+
+
+def _move_into_place(staging: Path, out_dir: Path) -> None:
+    if not out_dir.exists():
+        os.replace(staging, out_dir)
+        return
+    # Swap the folders, so the old output stays whole until the new one is in place.
+    backup = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".old", dir=out_dir.parent))
+    backup.rmdir()
+    os.replace(out_dir, backup)
+    try:
+        os.replace(staging, out_dir)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.replace(backup, out_dir)
+        raise
+    shutil.rmtree(backup, ignore_errors=True)

@@ -1,0 +1,238 @@
+"""Name surrogates: one token map per patient, by gender, keeping the surface form.
+
+Every name string is split into word tokens and the text between them (spaces, commas,
+dots, hyphens, possessive ``'s``). Titles and particles (``Dr.``, ``Mrs``, ``MD``, ``van``)
+stay; initials go through a per-patient letter permutation; each other token gets a role
+(first or last name) from its position (``First [Middle] Last``, ``Last, First``) and is
+replaced, once per patient, by a census name of the same role and gender whose first letter
+is the permuted letter of the original's (seed 001 §5.2), so ``J. Smith``, ``John Smith``,
+``Smith, John``, ``JS`` and ``Smith's`` stay consistent with each other. A surrogate is never
+a name token found anywhere in the original corpus (seed 000 §2.2), and case is copied
+(``SMITH`` -> ``JONES``).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+from collections.abc import Iterable
+from functools import cache
+
+from annotator.deid.lists import first_names, is_first_name, is_last_name, load_list, name_gender
+from annotator.deid.textcase import apply_case
+
+TITLES = frozenset(
+    [
+        "dr",
+        "doctor",
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "mx",
+        "prof",
+        "professor",
+        "sir",
+        "madam",
+        "rev",
+        "fr",
+        "sister",
+        "nurse",
+        "md",
+        "m.d",
+        "do",
+        "d.o",
+        "rn",
+        "np",
+        "pa",
+        "pa-c",
+        "phd",
+        "ph.d",
+        "jr",
+        "sr",
+        "ii",
+        "iii",
+        "iv",
+        "dds",
+        "dmd",
+        "pharmd",
+        "cnp",
+        "lpn",
+        "mph",
+        "facp",
+        "facc",
+        "aprn",
+        "crnp",
+        "cnm",
+        "lcsw",
+        "esq",
+    ]
+)
+PARTICLES = frozenset(
+    ["van", "von", "der", "den", "de", "del", "della", "di", "da", "la", "le", "du", "st", "st.", "mc"]
+)
+_MALE_TITLES = frozenset({"mr", "sir", "fr"})
+_FEMALE_TITLES = frozenset({"mrs", "ms", "miss", "madam", "sister"})
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
+
+
+def name_tokens(text: str) -> list[str]:
+    """The word tokens of a name string (possessive ``'s`` removed), titles included."""
+    return [_POSSESSIVE.sub("", m.group()) for m in _TOKEN.finditer(text)]
+
+
+def is_title(token: str) -> bool:
+    return token.lower().rstrip(".") in TITLES or token.lower() in TITLES
+
+
+@cache
+def _names_by_letter(role: str, gender: str) -> dict[str, tuple[str, ...]]:
+    names = load_list("last_names") if role == "last" else first_names(gender)
+    by_letter: dict[str, list[str]] = {}
+    for name in names:
+        by_letter.setdefault(name[0].upper(), []).append(name)
+    return {letter: tuple(group) for letter, group in by_letter.items()}
+
+
+class NameMapper:
+    """One patient's name surrogates.
+
+    Parameters
+    ----------
+    rng:
+        The patient's random generator.
+    forbidden:
+        Lower-cased name tokens of the whole original corpus: never used as surrogates.
+    """
+
+    def __init__(self, rng: random.Random, forbidden: Iterable[str] = ()) -> None:
+        self.rng = rng
+        self.forbidden = frozenset(t.lower() for t in forbidden)
+        shuffled = list(string.ascii_uppercase)
+        rng.shuffle(shuffled)
+        self.letters = dict(zip(string.ascii_uppercase, shuffled, strict=True))
+        self.tokens: dict[str, str] = {}
+        self._used: set[str] = set()
+
+    # -- pieces --------------------------------------------------------------------------
+    def initial(self, letter: str) -> str:
+        mapped = self.letters.get(letter.upper(), letter.upper())
+        return mapped if letter.isupper() else mapped.lower()
+
+    def token(self, original: str, role: str, gender: str = "any") -> str:
+        """The surrogate of one name token, in the original's case."""
+        key = original.lower()
+        if key not in self.tokens:
+            self.tokens[key] = self._pick(original, role, gender)
+            self._used.add(self.tokens[key].lower())
+        return apply_case(original, self.tokens[key])
+
+    def _pick(self, original: str, role: str, gender: str) -> str:
+        by_letter = _names_by_letter(role, gender)
+        wanted = self.initial(original[0].upper()) if original[:1].isalpha() else ""
+        for pool in (by_letter.get(wanted, ()), tuple(n for group in by_letter.values() for n in group)):
+            allowed = [n for n in pool if n.lower() not in self.forbidden and n.lower() not in self._used]
+            if allowed:
+                return self.rng.choice(allowed)
+        # Every listed name is taken: alter two letters of one (seed 000), until it is new.
+        while True:
+            base = list(self.rng.choice(load_list("last_names")))
+            for position in self.rng.sample(range(1, len(base)), min(2, len(base) - 1)):
+                base[position] = self.rng.choice(string.ascii_lowercase)
+            candidate = "".join(base)
+            if candidate.lower() not in self.forbidden and candidate.lower() not in self._used:
+                return candidate
+
+    # -- whole names ---------------------------------------------------------------------
+    def replace(self, text: str) -> str:
+        """The surrogate of a whole name string, keeping its surface form."""
+        matches = list(_TOKEN.finditer(text))
+        words = [m for m in matches if not self._kept(m.group())]
+        initials_only = (
+            len(matches) == 1
+            and words
+            and matches[0].group().isupper()
+            and 2 <= len(matches[0].group()) <= 3
+            and not (is_first_name(matches[0].group()) or is_last_name(matches[0].group()))
+        )
+        roles = self._roles(text, [m for m in words if not self._is_initial(m.group())])
+        gender = self._gender(text, matches, roles)
+        pieces: list[str] = []
+        position = 0
+        for match in matches:
+            pieces.append(text[position : match.start()])
+            token = match.group()
+            possessive = _POSSESSIVE.search(token) if len(token) > 3 else None
+            base = token[: possessive.start()] if possessive else token
+            if self._kept(base):
+                pieces.append(token)
+            elif initials_only or self._is_initial(base):
+                pieces.append("".join(self.initial(c) if c.isalpha() else c for c in base))
+                pieces.append(possessive.group() if possessive else "")
+            else:
+                role = roles.get(match.start(), "last")
+                pieces.append(self.token(base, role, gender if role == "first" else "any"))
+                pieces.append(possessive.group() if possessive else "")
+            position = match.end()
+        pieces.append(text[position:])
+        return "".join(pieces)
+
+    @staticmethod
+    def _kept(token: str) -> bool:
+        return is_title(token) or token.lower() in PARTICLES
+
+    @staticmethod
+    def _is_initial(token: str) -> bool:
+        return len(token) == 1
+
+    def _roles(self, text: str, words: list[re.Match[str]]) -> dict[int, str]:
+        """First or last name for each word token (keyed by its start offset)."""
+        if not words:
+            return {}
+        # Tokens joined by a hyphen or apostrophe ("Smith-Jones") share one role.
+        groups: list[list[re.Match[str]]] = [[words[0]]]
+        for match in words[1:]:
+            gap = text[groups[-1][-1].end() : match.start()]
+            if gap in ("-", "‐"):
+                groups[-1].append(match)
+            else:
+                groups.append([match])
+        roles: list[str]
+        first_gap = text[groups[0][-1].end() : groups[1][0].start()] if len(groups) > 1 else ""
+        if len(groups) > 1 and "," in first_gap:
+            roles = ["last"] + ["first"] * (len(groups) - 1)
+        elif len(groups) > 1:
+            roles = ["first"] * (len(groups) - 1) + ["last"]
+        else:
+            roles = [self._single_role(text, groups[0])]
+        return {m.start(): role for group, role in zip(groups, roles, strict=True) for m in group}
+
+    def _single_role(self, text: str, group: list[re.Match[str]]) -> str:
+        token = _POSSESSIVE.sub("", group[0].group())
+        before = text[: group[0].start()].lower()
+        if self.tokens.get(token.lower()) is not None:
+            return "last" if self._known_role(token) == "last" else "first"
+        if any(name_tokens(before)) and any(is_title(t) for t in name_tokens(before)):
+            return "last"
+        if is_first_name(token) and not is_last_name(token):
+            return "first"
+        return "last"
+
+    def _known_role(self, token: str) -> str:
+        surrogate = self.tokens[token.lower()]
+        return "first" if is_first_name(surrogate) and not is_last_name(surrogate) else "last"
+
+    @staticmethod
+    def _gender(text: str, matches: list[re.Match[str]], roles: dict[int, str]) -> str:
+        for match in matches:
+            word = match.group().lower().rstrip(".")
+            if word in _MALE_TITLES:
+                return "male"
+            if word in _FEMALE_TITLES:
+                return "female"
+        for match in matches:
+            if roles.get(match.start()) == "first":
+                return name_gender(_POSSESSIVE.sub("", match.group()))
+        return "any"

@@ -1,0 +1,250 @@
+"""Surrogates for places, institutions and professions, keeping each string's pattern.
+
+Streets keep number + name + suffix (number of the same length, suffix in the same full or
+abbreviated form); ``City, ST`` stays a city and a state abbreviation; a state keeps its
+form (name or postal code); hospitals and organisations keep their type words (``Hospital``,
+``Medical Center``, ``Inc``) and get a new name from a list; an all-capitals acronym becomes
+random capitals of the same length; departments become generic (seed 001 §5.2).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+from collections.abc import Collection
+
+from annotator.deid.lists import load_list, load_pairs, state_names
+from annotator.deid.textcase import apply_case, random_like
+
+HOSPITAL_WORDS = frozenset(
+    [
+        "hospital",
+        "hospitals",
+        "medical",
+        "center",
+        "centre",
+        "clinic",
+        "clinics",
+        "health",
+        "healthcare",
+        "infirmary",
+        "institute",
+        "nursing",
+        "home",
+        "rehabilitation",
+        "rehab",
+        "memorial",
+        "general",
+        "regional",
+        "community",
+        "university",
+        "children's",
+        "childrens",
+        "women's",
+        "womens",
+        "care",
+        "hospice",
+        "sanatorium",
+        "of",
+        "the",
+        "and",
+        "&",
+        "at",
+        "for",
+    ]
+)
+ORGANIZATION_WORDS = frozenset(
+    [
+        "inc",
+        "inc.",
+        "llc",
+        "ltd",
+        "co",
+        "co.",
+        "corp",
+        "corp.",
+        "corporation",
+        "company",
+        "group",
+        "associates",
+        "services",
+        "foundation",
+        "university",
+        "college",
+        "school",
+        "academy",
+        "church",
+        "bank",
+        "agency",
+        "society",
+        "association",
+        "club",
+        "department",
+        "of",
+        "the",
+        "and",
+        "&",
+        "at",
+        "for",
+    ]
+)
+DEFAULT_DEPARTMENT = "Internal Medicine"
+_WORD = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*\.?|&")
+_CITY_STATE = re.compile(r"(?P<city>[^,]+?)(?P<sep>,\s*)(?P<state>[A-Za-z]{2}|[A-Za-z][A-Za-z .]+)")
+
+
+def pick(rng: random.Random, candidates: Collection[str], avoid: Collection[str] = ()) -> str:
+    """A random candidate not in ``avoid`` (lower-cased), or any candidate if all are."""
+    pool = list(candidates)
+    for _ in range(40):
+        choice = rng.choice(pool)
+        if choice.lower() not in avoid:
+            return choice
+    allowed = [c for c in pool if c.lower() not in avoid]
+    return rng.choice(allowed or pool)
+
+
+def _same_form(original: str, new: str) -> str:
+    return apply_case(original, new)
+
+
+def street_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> str:
+    """``12 Main Street, Apt 4`` -> ``83 Cedar Avenue, Apt 7`` (same pattern)."""
+    suffixes = load_pairs("street_suffixes")
+    by_form = {full.lower(): (full, abbr) for full, abbr in suffixes} | {
+        abbr.lower(): (full, abbr) for full, abbr in suffixes
+    }
+    for _ in range(20):
+        out: list[str] = []
+        position = 0
+        named = False
+        for match in _WORD.finditer(text):
+            out.append(text[position : match.start()])
+            word = match.group()
+            bare = word.rstrip(".")
+            if any(c.isdigit() for c in word):
+                out.append(random_like(word, rng))
+            elif bare.lower() in by_form and named:
+                full, abbr = rng.choice(suffixes)
+                is_abbr = (
+                    bare.lower() == by_form[bare.lower()][1].lower()
+                    and bare.lower() != by_form[bare.lower()][0].lower()
+                )
+                out.append(_same_form(bare, abbr if is_abbr else full) + word[len(bare) :])
+            elif bare.lower() in (
+                "n",
+                "s",
+                "e",
+                "w",
+                "north",
+                "south",
+                "east",
+                "west",
+                "apt",
+                "suite",
+                "unit",
+                "#",
+            ):
+                out.append(word)
+            elif not named:
+                out.append(_same_form(word, pick(rng, load_list("street_names"))))
+                named = True
+            else:
+                out.append("")  # the rest of a multi-word street name
+            position = match.end()
+        out.append(text[position:])
+        candidate = re.sub(r"  +", " ", "".join(out))
+        if candidate.lower() not in avoid and candidate.lower() != text.lower():
+            return candidate
+    return candidate
+
+
+def state_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> str:
+    """A state in the same form: postal code for a code, full name otherwise."""
+    pairs = load_pairs("states")
+    abbreviated = state_names().get(text.lower().rstrip(".")) == "abbr" or (len(text) <= 3 and text.isupper())
+    pool = [
+        abbr if abbreviated else name
+        for name, abbr in pairs
+        if text.lower() not in (name.lower(), abbr.lower())
+    ]
+    return apply_case(text, pick(rng, pool, avoid)) if not abbreviated else pick(rng, pool, avoid)
+
+
+def city_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> str:
+    """A city from the list; ``City, ST`` keeps its state part in the same form."""
+    match = _CITY_STATE.fullmatch(text)
+    if match and match["state"].lower().rstrip(".") in state_names():
+        city = apply_case(match["city"], pick(rng, load_list("cities"), avoid))
+        return city + match["sep"] + state_like(match["state"], rng, avoid)
+    pool = [c for c in load_list("cities") if c.lower() != text.lower()]
+    return apply_case(text, pick(rng, pool, avoid))
+
+
+def country_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> str:
+    pool = [c for c in load_list("countries") if c.lower() != text.lower()]
+    return apply_case(text, pick(rng, pool, avoid))
+
+
+def profession_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> str:
+    pool = [p for p in load_list("professions") if p.lower() != text.lower()]
+    choice = pick(rng, pool, avoid)
+    return apply_case(text, choice.capitalize() if text[:1].isupper() else choice)
+
+
+def location_other_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> str:
+    match = _CITY_STATE.fullmatch(text)
+    if match and match["state"].lower().rstrip(".") in state_names():
+        return city_like(text, rng, avoid)
+    pool = [p for p in load_list("location_other") if p.lower() != text.lower()]
+    return apply_case(text, pick(rng, pool, avoid))
+
+
+def department_like(text: str) -> str:
+    """The generic department matching a keyword of ``text``, else Internal Medicine."""
+    lowered = text.lower()
+    for keyword, generic in load_pairs("departments"):
+        if keyword.lower() in lowered:
+            return apply_case(text, generic)
+    return apply_case(text, DEFAULT_DEPARTMENT)
+
+
+def is_generic_department(text: str) -> bool:
+    """True when a department name is already a generic one (it stays as it is)."""
+    generic = {g.lower() for _, g in load_pairs("departments")} | {DEFAULT_DEPARTMENT.lower()}
+    return text.strip().lower() in generic
+
+
+def institution_like(
+    text: str, rng: random.Random, kind: str = "hospital", avoid: Collection[str] = ()
+) -> str:
+    """A hospital or organisation name with the same type words and a new proper name."""
+    words = list(_WORD.finditer(text))
+    if len(words) == 1 and words[0].group().isupper() and 2 <= len(words[0].group()) <= 8:
+        for _ in range(20):
+            acronym = "".join(rng.choice(string.ascii_uppercase) if c.isalpha() else c for c in text)
+            if acronym.lower() not in avoid and acronym != text:
+                return acronym
+        return acronym
+    keep = HOSPITAL_WORDS if kind == "hospital" else ORGANIZATION_WORDS
+    names = load_list("hospital_names" if kind == "hospital" else "organization_names")
+    for _ in range(20):
+        out: list[str] = []
+        position = 0
+        in_name = False
+        for match in words:
+            gap = text[position : match.start()]
+            word = match.group()
+            if word.lower() in keep:
+                out.append(gap + word)
+                in_name = False
+            elif not in_name:
+                out.append(gap + apply_case(word, pick(rng, names)))
+                in_name = True
+            position = match.end()
+        out.append(text[position:])
+        candidate = "".join(out)
+        if candidate.lower() not in avoid and candidate.lower() != text.lower():
+            return candidate
+    return candidate

@@ -1,0 +1,220 @@
+"""One patient's surrogates: a consistent, seeded replacement for every PHI string.
+
+:class:`CorpusContext` holds what must be known about the whole original corpus (every name
+token, every original value per kind) so no surrogate re-uses a real value.
+:class:`PatientSurrogates` gives each annotation its replacement; the same original string
+of the same kind always gets the same surrogate within a patient's records.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
+from annotator.deid import places, shapes
+from annotator.deid.dates import DateShift, ParsedDate, draw_shift, parse_date, reference_date, shift_date
+from annotator.deid.names import NameMapper, name_tokens
+
+# Annotation TYPE (or category, for schemes without types) -> surrogate kind.
+KINDS: dict[str, str] = {
+    "PATIENT": "name", "DOCTOR": "name", "NAME": "name", "RELATIVE": "name", "PERSON": "name",
+    "USERNAME": "username", "INITIALS": "initials",
+    "PROFESSION": "profession",
+    "ROOM": "id", "DEPARTMENT": "department", "HOSPITAL": "hospital", "INSTITUTION": "hospital",
+    "ORGANIZATION": "organization", "STREET": "street", "CITY": "city", "STATE": "state",
+    "COUNTRY": "country", "ZIP": "id", "LOCATION-OTHER": "location", "LOCATION": "location",
+    "AGE": "age", "DATE": "date",
+    "PHONE": "phone", "FAX": "phone", "EMAIL": "email", "URL": "url", "IPADDR": "ip", "IPADDRESS": "ip",
+    "SSN": "id", "MEDICALRECORD": "id", "HEALTHPLAN": "id", "ACCOUNT": "id", "LICENSE": "id",
+    "VEHICLE": "id", "DEVICE": "id", "BIOID": "id", "IDNUM": "id", "ID": "id",
+}  # fmt: skip
+# Kinds whose surrogates must differ from every original value anywhere in the corpus.
+STRICT_KINDS = frozenset({"name", "username", "initials", "id", "phone", "email", "url", "ip", "street"})
+_AGE_NUMBER = re.compile(r"\d+")
+_AGE_WORDS_OVER_89 = re.compile(r"\b(ninety|hundred)", re.IGNORECASE)
+
+
+def kind_of(annotation: Annotation) -> str:
+    """The surrogate kind of an annotation (``review`` when no generator fits)."""
+    return KINDS.get(annotation.type.upper()) or KINDS.get(annotation.tag.upper()) or "review"
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+@dataclass
+class DeidOptions:
+    """What a de-identified export does.
+
+    Attributes
+    ----------
+    method: ``"surrogate"`` or ``"mask"``.
+    seed: makes surrogates reproducible; each patient's generator derives from it.
+    mask_style: ``"brackets"`` (``[**DOCTOR**]``) or ``"chars"`` (same length, ``mask_char``).
+    mask_char: the character for the ``chars`` style.
+    short_numeric_dates: ``"flag"`` (``5/3`` is ambiguous, flagged) or ``"month-day"``.
+    min_leak_length: shortest original string the leak check looks for.
+    """
+
+    method: str = "surrogate"
+    seed: int = 0
+    mask_style: str = "brackets"
+    mask_char: str = "X"
+    short_numeric_dates: str = "flag"
+    min_leak_length: int = 3
+
+
+@dataclass
+class CorpusContext:
+    """Original values of the whole corpus, which surrogates must avoid."""
+
+    name_tokens: frozenset[str] = frozenset()
+    values: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def from_documents(cls, documents: Iterable[Document]) -> CorpusContext:
+        tokens: set[str] = set()
+        values: dict[str, set[str]] = {}
+        for document in documents:
+            for annotation in document:
+                kind = kind_of(annotation)
+                values.setdefault(kind, set()).add(normalise(annotation.text))
+                if kind in ("name", "username", "initials"):
+                    tokens.update(t.lower() for t in name_tokens(annotation.text))
+        return cls(frozenset(tokens), {k: frozenset(v) for k, v in values.items()})
+
+    def avoid(self, kind: str) -> frozenset[str]:
+        return self.values.get(kind, frozenset())
+
+
+@dataclass
+class Surrogate:
+    """The replacement of one annotation; ``review`` says why it was masked instead."""
+
+    text: str
+    review: str | None = None
+
+
+class PatientSurrogates:
+    """The surrogates of one patient's records.
+
+    Parameters
+    ----------
+    patient_id:
+        Seeds the patient's generator together with ``options.seed``.
+    documents:
+        The patient's records (read to pick a date shift that creates no collisions).
+    """
+
+    def __init__(
+        self,
+        patient_id: str,
+        documents: list[Document],
+        options: DeidOptions,
+        context: CorpusContext,
+    ) -> None:
+        self.patient_id = patient_id
+        self.options = options
+        self.context = context
+        self.rng = random.Random(f"{options.seed}:{patient_id}")
+        self.names = NameMapper(self.rng, context.name_tokens)
+        self._memo: dict[tuple[str, str], str] = {}
+        self._dates = self._parse_dates(documents)
+        reference = min((d for p in self._dates.values() if p and (d := reference_date(p))), default=None)
+        self.default_year = reference.year if reference else 2000
+        self.shift = self._draw_shift(reference)
+
+    # -- dates ---------------------------------------------------------------------------
+    def _parse_dates(self, documents: list[Document]) -> dict[str, ParsedDate | None]:
+        dates: dict[str, ParsedDate | None] = {}
+        for document in documents:
+            for annotation in document:
+                if kind_of(annotation) == "date":
+                    text = annotation.text.strip()
+                    dates[text] = parse_date(text, self.options.short_numeric_dates)
+        return dates
+
+    def _draw_shift(self, reference: dt.date | None) -> DateShift:
+        # Intervals are kept, so a shift equal to the gap between two of the patient's own
+        # dates would write one real date where the other stood: draw again.
+        originals = {text.lower() for text, parsed in self._dates.items() if parsed and parsed.identifying}
+        shift = draw_shift(self.rng, reference)
+        for _ in range(50):
+            shifted = {
+                shift_date(parsed, shift, self.default_year).lower()
+                for parsed in self._dates.values()
+                if parsed and parsed.identifying
+            }
+            if not shifted & originals:
+                break
+            shift = draw_shift(self.rng, reference)
+        return shift
+
+    # -- one annotation ------------------------------------------------------------------
+    def surrogate(self, annotation: Annotation) -> Surrogate:
+        """The replacement text of an annotation (same leading/trailing blanks)."""
+        text = annotation.text
+        core = text.strip()
+        if not core:
+            return Surrogate(text)
+        lead = text[: len(text) - len(text.lstrip())]
+        trail = text[len(text.rstrip()) :]
+        kind = kind_of(annotation)
+        if kind == "review":
+            return Surrogate(f"[**{annotation.type}**]", f"no surrogate generator for type {annotation.type}")
+        if kind == "date":
+            parsed = self._dates.get(core) or parse_date(core, self.options.short_numeric_dates)
+            if parsed is None:
+                return Surrogate(f"[**{annotation.type}**]", "date format not recognised or ambiguous")
+            return Surrogate(lead + shift_date(parsed, self.shift, self.default_year) + trail)
+        if kind == "age":
+            if _AGE_WORDS_OVER_89.search(core):
+                return Surrogate(f"[**{annotation.type}**]", "age written in words, possibly over 89")
+            return Surrogate(lead + _age(core) + trail)
+        key = (kind, normalise(core))
+        if key not in self._memo:
+            self._memo[key] = self._generate(kind, core)
+        return Surrogate(lead + self._memo[key] + trail)
+
+    def _generate(self, kind: str, text: str) -> str:
+        rng = self.rng
+        avoid = self.context.avoid(kind)
+        if kind == "name":
+            return self.names.replace(text)
+        if kind == "initials":
+            return "".join(self.names.initial(c) if c.isalpha() else c for c in text)
+        if kind in ("id", "phone", "email", "url", "ip", "username"):
+            make = {
+                "id": shapes.id_like, "phone": shapes.phone_like, "email": shapes.email_like,
+                "url": shapes.url_like, "ip": shapes.ip_like, "username": shapes.username_like,
+            }[kind]  # fmt: skip
+            candidate = make(text, rng)
+            for _ in range(50):
+                if normalise(candidate) not in avoid and candidate != text:
+                    break
+                candidate = make(text, rng)
+            return candidate
+        if kind == "department":
+            return places.department_like(text)
+        if kind in ("hospital", "organization"):
+            return places.institution_like(text, rng, kind, avoid)
+        generators = {
+            "street": places.street_like, "city": places.city_like, "state": places.state_like,
+            "country": places.country_like, "profession": places.profession_like,
+            "location": places.location_other_like,
+        }  # fmt: skip
+        return generators[kind](text, rng, avoid)
+
+
+def _age(text: str) -> str:
+    """Ages over 89 become 90 (HIPAA); the rest of the string stays (``92yo`` -> ``90yo``)."""
+    match = _AGE_NUMBER.search(text)
+    if match is None or int(match.group()) <= 89:
+        return text
+    return text[: match.start()] + "90" + text[match.end() :]
