@@ -1,0 +1,67 @@
+"""``annotator significance``: approximate randomisation test of two systems against gold."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from annotator.cli.common import add_json_flag, existing_path, format_table, print_json
+from annotator.cli.evaluate import add_scoring_options, build_mapping, build_options
+from annotator.errors import UsageError
+
+NAME = "significance"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        NAME,
+        help="is the F1 difference of two systems/annotators against gold significant?",
+        description=(
+            "Approximate randomisation (document-level swaps, seeded) of SYS_A and SYS_B against "
+            "GOLD, overall and per category, with Bonferroni-corrected threshold alpha / tests."
+        ),
+    )
+    parser.add_argument("--gold", type=existing_path, required=True, help="gold folder")
+    parser.add_argument("system_a", type=existing_path, metavar="SYS_A", help="first system folder")
+    parser.add_argument("system_b", type=existing_path, metavar="SYS_B", help="second system folder")
+    parser.add_argument("--shuffles", type=int, default=9999, help="number of shuffles (default 9999)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="family-wise significance level (default 0.05)")
+    add_scoring_options(parser)
+    add_json_flag(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from annotator.evaluation.engine import evaluate_pairs
+    from annotator.evaluation.loading import load_pairs
+    from annotator.evaluation.significance import compare_systems
+
+    if args.shuffles < 1:
+        raise UsageError("--shuffles must be at least 1")
+    if not 0 < args.alpha < 1:
+        raise UsageError("--alpha must be between 0 and 1")
+    options = build_options(args)
+    mapping = build_mapping(args)
+    results = []
+    for folder in (args.system_a, args.system_b):
+        pairs = load_pairs(args.gold, folder, mapping).pairs
+        results.append(evaluate_pairs(pairs, options, details=False))
+    report = compare_systems(results[0], results[1], args.shuffles, args.seed, args.alpha)
+    if args.json:
+        print_json(report.to_dict())
+        return 0
+
+    def score(value: float) -> str:
+        return "nan" if math.isnan(value) else f"{value:.4f}"
+
+    rows = []
+    for test in report.tests:
+        rows.append([test.name, score(test.counts_a.f1), score(test.counts_b.f1), score(test.difference),
+                     f"{test.p_value:.4g}", "yes" if test.p_value < report.threshold else "no"])
+    print(format_table(["test", "F1 A", "F1 B", "|diff|", "p", "significant"], rows))
+    print(
+        f"\n{report.shuffles} shuffles, seed {report.seed}; Bonferroni threshold "
+        f"{report.alpha:g} / {len(report.tests)} = {report.threshold:.4g}"
+    )
+    return 0
