@@ -264,11 +264,19 @@ class AdjudicationSession:
             self.history.push(command)
         return command
 
-    def undo(self) -> bool:
-        return self.history.undo() is not None
+    def undo(self) -> Unit | None:
+        """Undo the last decision; returns its unit (``None`` when nothing to undo)."""
+        return self._unit_of(self.history.undo())
 
-    def redo(self) -> bool:
-        return self.history.redo() is not None
+    def redo(self) -> Unit | None:
+        """Redo the last undone decision; returns its unit."""
+        return self._unit_of(self.history.redo())
+
+    @staticmethod
+    def _unit_of(command: Command | None) -> Unit | None:
+        if isinstance(command, CompositeCommand) and isinstance(command.commands[-1], _SetResolution):
+            return command.commands[-1].unit
+        return None
 
     def auto_accept(self) -> int:
         """Resolve the units the auto-accept rule covers; returns how many."""

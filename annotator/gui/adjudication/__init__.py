@@ -1,0 +1,1 @@
+"""Adjudication mode: merge annotators' versions into gold, one key per decision."""

@@ -1,0 +1,84 @@
+"""The side panel: each annotator's version of the current unit, with their comments."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+from annotator.adjudication.decisions import AdjudicationSession, DecisionKind
+from annotator.adjudication.units import Unit, UnitKind
+from annotator.core.annotation import Annotation
+
+KIND_TITLES = {
+    UnitKind.AGREEMENT: "Agreement",
+    UnitKind.TYPE_CONFLICT: "Type conflict",
+    UnitKind.BOUNDARY_CONFLICT: "Boundary conflict",
+    UnitKind.PARTIAL: "Only in some versions",
+    UnitKind.MISSED_CANDIDATE: "Possible missed PHI",
+}
+KEY_HELP = (
+    "<b>J</b>/<b>N</b> next · <b>K</b>/<b>P</b> previous unresolved · <b>1</b>–<b>9</b> take version · "
+    "<b>B</b> both/all · <b>X</b> neither/dismiss · <b>A</b> accept candidate · <b>E</b> edit · "
+    "<b>U</b>/Ctrl+Z undo · <b>F</b> finalise · Ctrl+S save · Alt+↓/↑ next/previous document"
+)
+
+
+def _tag_line(annotation: Annotation) -> str:
+    line = (
+        f"<b>{escape(annotation.tag)}/{escape(annotation.type)}</b> {annotation.start}–{annotation.end} "
+        f"<span style='background:#eee'>{escape(annotation.text)}</span>"
+    )
+    if annotation.comment:
+        line += f"<br><i>comment: {escape(annotation.comment)}</i>"
+    return line
+
+
+def unit_html(session: AdjudicationSession, unit: Unit | None) -> str:
+    """HTML describing a unit: kind, versions (numbered as their keys), decision."""
+    if unit is None:
+        done, total = session.progress()
+        state = "finalised" if session.finalised else f"{done}/{total} units decided"
+        return f"<h3>{escape(session.doc_id)}</h3><p>No unresolved unit left ({state}).</p><p>{KEY_HELP}</p>"
+    parts = [f"<h3>{KIND_TITLES[unit.kind]}</h3><p>{escape(session.doc_id)} · {unit.start}–{unit.end}</p>"]
+    if unit.kind is UnitKind.MISSED_CANDIDATE and unit.suggestion is not None:
+        parts.append(f"<p>Untagged in every version. Suggested: {_tag_line(unit.suggestion)}</p><ul>")
+        for evidence in unit.evidence[:8]:
+            origin = "model suggestion" if evidence.origin == "model" else "annotated"
+            parts.append(
+                f"<li>{origin} as {escape(evidence.type)} in {escape(evidence.doc_id)} "
+                f"{evidence.start}–{evidence.end}</li>"
+            )
+        parts.append("</ul>")
+    else:
+        parts.append("<table cellpadding='3'>")
+        for number, (name, annotations) in enumerate(zip(session.names, unit.versions, strict=True), 1):
+            body = "<br>".join(_tag_line(a) for a in annotations) or "<i>nothing</i>"
+            parts.append(f"<tr><td valign='top'><b>{number}</b></td><td valign='top'>{escape(name)}</td><td>{body}</td></tr>")
+        parts.append("</table>")
+    resolution = session.resolutions.get(unit.id)
+    if resolution is None:
+        parts.append("<p><b>Undecided.</b></p>")
+    else:
+        decision = resolution.decision
+        what = decision.kind.value
+        if decision.kind is DecisionKind.TAKE and decision.version is not None:
+            what = f"take {session.names[decision.version]}"
+        who = " (auto-accepted)" if decision.auto else ""
+        tags = [session.gold.get(i) for i in resolution.gold_ids if i in session.gold]
+        gold = "<br>".join(_tag_line(a) for a in tags) or "<i>nothing</i>"
+        parts.append(f"<p><b>Decided: {escape(what)}{who}</b><br>gold: {gold}</p>")
+    parts.append(f"<p style='color:#666'>{KEY_HELP}</p>")
+    return "".join(parts)
+
+
+class UnitPanel(QTextBrowser):
+    """Read-only view of the current unit."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setMinimumWidth(320)
+
+    def show_unit(self, session: AdjudicationSession, unit: Unit | None) -> None:
+        self.setHtml(unit_html(session, unit))

@@ -1,0 +1,422 @@
+"""The adjudication window: documents, the colour-coded note, the current unit, one key per decision.
+
+The window composes; the decisions, undo and the log live in
+:class:`~annotator.adjudication.decisions.AdjudicationSession` (one per document), which the
+views subscribe to.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QCloseEvent, QColor, QKeySequence, QTextCursor
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QPlainTextEdit,
+    QProgressBar,
+    QSplitter,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from annotator.adjudication.corpus import PreparedCorpus, prepare_corpus
+from annotator.adjudication.decisions import AdjudicationSession, AutoAccept
+from annotator.adjudication.units import Unit, UnitKind
+from annotator.core.schema import load_schema
+from annotator.errors import AnnotatorError
+from annotator.gui.adjudication.edit_dialog import EditUnitDialog
+from annotator.gui.adjudication.highlighter import STATE_COLOURS, STATE_LABELS, UnitHighlighter, unit_state
+from annotator.gui.adjudication.unit_panel import UnitPanel
+from annotator.gui.offsets import OffsetMap
+
+
+class AdjudicationWindow(QMainWindow):
+    """Adjudicate a prepared corpus document by document.
+
+    Parameters
+    ----------
+    prepared:
+        The aligned corpus (see :func:`~annotator.adjudication.corpus.prepare_corpus`).
+    adjudicator:
+        Name recorded on gold tags and in the decision logs.
+    auto:
+        Auto-accept rule for agreements.
+    schema_name:
+        Types offered by the edit dialog.
+    """
+
+    def __init__(
+        self,
+        prepared: PreparedCorpus,
+        adjudicator: str = "adjudicator",
+        auto: AutoAccept | str = AutoAccept.UNANIMOUS,
+        schema_name: str = "i2b2-2014",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.prepared = prepared
+        self.schema = load_schema(schema_name)
+        self.sessions: dict[str, AdjudicationSession] = {
+            doc_id: prepared.open_session(doc_id, adjudicator, auto) for doc_id in prepared.doc_ids
+        }
+        self._dirty: set[str] = set()
+        self._session: AdjudicationSession | None = None
+        self._highlighter: UnitHighlighter | None = None
+        self._offsets = OffsetMap("")
+        self.current_unit: Unit | None = None
+        self.setWindowTitle(f"Adjudication — {', '.join(prepared.versions.names)} → {prepared.gold_dir}")
+        self._build_widgets()
+        self._build_actions()
+        for doc_id, session in self.sessions.items():
+            session.resolution_changed.connect(lambda unit_id, d=doc_id: self._on_session_resolution_changed(d, unit_id))
+            session.finalised_changed.connect(lambda _value, d=doc_id: self._on_session_finalised_changed(d))
+        self._refresh_corpus_progress()
+        if self.sessions:
+            self.document_list.setCurrentRow(0)
+
+    # -- layout ----------------------------------------------------------------------------
+    def _build_widgets(self) -> None:
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(4, 4, 4, 4)
+        self.corpus_label = QLabel()
+        self.corpus_progress = QProgressBar()
+        self.document_list = QListWidget()
+        self.document_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        for doc_id in self.sessions:
+            item = QListWidgetItem(doc_id)
+            item.setData(Qt.ItemDataRole.UserRole, doc_id)
+            self.document_list.addItem(item)
+            self._refresh_document_item(doc_id, item)
+        left_layout.addWidget(QLabel("<b>Documents</b>"))
+        left_layout.addWidget(self.document_list, 1)
+        left_layout.addWidget(self.corpus_label)
+        left_layout.addWidget(self.corpus_progress)
+        self.document_list.currentItemChanged.connect(self._on_document_list_current_item_changed)
+
+        self.note_view = QPlainTextEdit()
+        self.note_view.setReadOnly(True)
+        self.note_view.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.note_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.note_view.cursorPositionChanged.connect(self._on_note_view_cursor_position_changed)
+
+        self.unit_panel = UnitPanel()
+        self.unit_panel.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        legend = QLabel(
+            "  ".join(
+                f"<span style='background:{STATE_COLOURS[state]}'>&nbsp;{label}&nbsp;</span>"
+                for state, label in STATE_LABELS.items()
+            )
+        )
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(4, 4, 4, 4)
+        right_layout.addWidget(legend)
+        right_layout.addWidget(self.unit_panel, 1)
+
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(self.note_view)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 3)
+        splitter.setStretchFactor(2, 2)
+        splitter.setSizes([200, 700, 400])
+        central = QWidget()
+        layout = QHBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+        self.setCentralWidget(central)
+        self.statusBar().showMessage("Ready")
+
+    def _action(self, text: str, keys: list[str], slot: object) -> QAction:
+        action = QAction(text, self)
+        action.setShortcuts([QKeySequence(k) for k in keys])
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        self._menu.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self._menu = self.menuBar().addMenu("&Adjudicate")
+        self._action("Next unresolved unit", ["J", "N"], self.next_unit)
+        self._action("Previous unresolved unit", ["K", "P"], self.previous_unit)
+        for number in range(1, 10):
+            self._action(f"Take version {number}", [str(number)], lambda _=False, n=number - 1: self.take(n))
+        self._action("Both / all versions", ["B"], self.take_all)
+        self._action("Neither / dismiss", ["X"], self.neither)
+        self._action("Accept candidate", ["A"], self.accept_candidate)
+        self._action("Edit gold tag…", ["E"], self.edit_unit)
+        self._action("Undo", ["U", "Ctrl+Z"], self.undo)
+        self._action("Redo", ["Ctrl+Shift+Z", "Ctrl+Y"], self.redo)
+        self._action("Finalise document", ["F"], self.finalise)
+        self._action("Save", ["Ctrl+S"], self.save)
+        self._action("Next document", ["Alt+Down", "Ctrl+PgDown"], lambda: self._step_document(1))
+        self._action("Previous document", ["Alt+Up", "Ctrl+PgUp"], lambda: self._step_document(-1))
+
+    # -- documents -------------------------------------------------------------------------
+    @property
+    def session(self) -> AdjudicationSession | None:
+        return self._session
+
+    def open_document(self, doc_id: str) -> None:
+        """Show a document (by id) and go to its first unresolved unit."""
+        for row in range(self.document_list.count()):
+            if self.document_list.item(row).data(Qt.ItemDataRole.UserRole) == doc_id:
+                self.document_list.setCurrentRow(row)
+                return
+        raise AnnotatorError(f"no document {doc_id!r} in the adjudication")
+
+    def _on_document_list_current_item_changed(self, current: QListWidgetItem | None, _previous: object) -> None:
+        if current is None:
+            return
+        doc_id = str(current.data(Qt.ItemDataRole.UserRole))
+        session = self.sessions[doc_id]
+        if session is self._session:
+            return
+        self._session = session
+        self._offsets = OffsetMap(session.alignment.text)
+        self.note_view.blockSignals(True)
+        if self._highlighter is not None:
+            self._highlighter.setDocument(None)
+        self.note_view.setPlainText(session.alignment.text)
+        self._highlighter = UnitHighlighter(self.note_view.document(), session)
+        self.note_view.blockSignals(False)
+        self.current_unit = None
+        self.go_to(session.next_unresolved())
+        self.statusBar().showMessage(f"{doc_id}: {self._progress_text(session)}")
+
+    def _step_document(self, step: int) -> None:
+        row = self.document_list.currentRow() + step
+        if 0 <= row < self.document_list.count():
+            self.document_list.setCurrentRow(row)
+
+    @staticmethod
+    def _progress_text(session: AdjudicationSession) -> str:
+        done, total = session.progress()
+        return "finalised" if session.finalised else f"{done}/{total} decided"
+
+    def _refresh_document_item(self, doc_id: str, item: QListWidgetItem | None = None) -> None:
+        if item is None:
+            matches = [
+                self.document_list.item(r)
+                for r in range(self.document_list.count())
+                if self.document_list.item(r).data(Qt.ItemDataRole.UserRole) == doc_id
+            ]
+            if not matches:
+                return
+            item = matches[0]
+        session = self.sessions[doc_id]
+        mark = "✔ " if session.finalised else ("● " if doc_id in self._dirty else "  ")
+        item.setText(f"{mark}{doc_id}   {self._progress_text(session)}")
+
+    def _refresh_corpus_progress(self) -> None:
+        done = sum(s.progress()[0] for s in self.sessions.values())
+        total = sum(s.progress()[1] for s in self.sessions.values())
+        finalised = sum(s.finalised for s in self.sessions.values())
+        self.corpus_progress.setRange(0, max(total, 1))
+        self.corpus_progress.setValue(done)
+        self.corpus_label.setText(
+            f"Corpus: {done}/{total} units decided, {finalised}/{len(self.sessions)} documents finalised"
+        )
+
+    # -- units -----------------------------------------------------------------------------
+    def go_to(self, unit: Unit | None) -> None:
+        """Make ``unit`` current: select it in the note and describe it in the panel."""
+        session = self._session
+        if session is None:
+            return
+        self.current_unit = unit
+        selections = []
+        if unit is not None:
+            start, end = self._offsets.to_qt(unit.start), self._offsets.to_qt(unit.end)
+            cursor = QTextCursor(self.note_view.document())
+            cursor.setPosition(start)
+            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+            selection = QTextEdit.ExtraSelection()
+            selection.cursor = cursor  # type: ignore[misc]
+            # Same hue as the unit's colour, darker, so the current unit stands out.
+            selection.format.setBackground(QColor(STATE_COLOURS[unit_state(session, unit)]).darker(135))
+            selection.format.setFontWeight(700)
+            selections.append(selection)
+            self.note_view.blockSignals(True)
+            caret = QTextCursor(self.note_view.document())
+            caret.setPosition(start)
+            self.note_view.setTextCursor(caret)
+            self.note_view.blockSignals(False)
+            self.note_view.centerCursor()
+        self.note_view.setExtraSelections(selections)
+        self.unit_panel.show_unit(session, unit)
+
+    def _on_note_view_cursor_position_changed(self) -> None:
+        session = self._session
+        if session is None:
+            return
+        position = self._offsets.from_qt(self.note_view.textCursor().position())
+        for unit in session.units:
+            if unit.start <= position < unit.end:
+                if unit is not self.current_unit:
+                    self.go_to(unit)
+                return
+
+    def next_unit(self) -> None:
+        if self._session is not None:
+            after = self.current_unit.start if self.current_unit is not None else -1
+            self.go_to(self._session.next_unresolved(after))
+
+    def previous_unit(self) -> None:
+        if self._session is not None:
+            before = self.current_unit.start if self.current_unit is not None else 1 << 62
+            self.go_to(self._session.previous_unresolved(before))
+
+    def _decide(self, action: str, *args: object) -> None:
+        session, unit = self._session, self.current_unit
+        if session is None or unit is None:
+            self.statusBar().showMessage("No unit selected")
+            return
+        try:
+            getattr(session, action)(unit.id, *args)
+        except AnnotatorError as error:
+            self.statusBar().showMessage(error.one_line())
+            return
+        self.go_to(session.next_unresolved(unit.start))
+
+    def take(self, version: int) -> None:
+        """Take version ``version`` (0-based) of the current unit."""
+        unit = self.current_unit
+        if unit is not None and unit.kind is UnitKind.MISSED_CANDIDATE:
+            self.statusBar().showMessage("A candidate is accepted (A) or dismissed (X)")
+            return
+        self._decide("take", version)
+
+    def take_all(self) -> None:
+        unit = self.current_unit
+        self._decide("accept" if unit is not None and unit.kind is UnitKind.MISSED_CANDIDATE else "take_all")
+
+    def neither(self) -> None:
+        unit = self.current_unit
+        self._decide("dismiss" if unit is not None and unit.kind is UnitKind.MISSED_CANDIDATE else "neither")
+
+    def accept_candidate(self) -> None:
+        unit = self.current_unit
+        if unit is None or unit.kind is not UnitKind.MISSED_CANDIDATE:
+            self.statusBar().showMessage("Not a missed-PHI candidate")
+            return
+        self._decide("accept")
+
+    def edit_unit(self) -> None:
+        session, unit = self._session, self.current_unit
+        if session is None or unit is None:
+            return
+        cursor = self.note_view.textCursor()
+        if cursor.hasSelection():
+            start = self._offsets.from_qt(cursor.selectionStart())
+            end = self._offsets.from_qt(cursor.selectionEnd())
+        else:
+            start, end = unit.start, unit.end
+        template = unit.suggestion or next((a for annotations in unit.versions for a in annotations), None)
+        type_name = template.type if template is not None else ""
+        dialog = EditUnitDialog(self.schema, session.alignment.text, start, end, type_name, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self._decide("edit", [dialog.key()])
+
+    def undo(self) -> None:
+        if self._session is not None:
+            unit = self._session.undo()
+            if unit is not None:
+                self.go_to(unit)
+
+    def redo(self) -> None:
+        if self._session is not None:
+            unit = self._session.redo()
+            if unit is not None:
+                self.go_to(self._session.next_unresolved(unit.start))
+
+    def finalise(self) -> None:
+        session = self._session
+        if session is None:
+            return
+        try:
+            session.finalise()
+        except AnnotatorError as error:
+            self.statusBar().showMessage(error.one_line())
+            return
+        self.save()
+        self.statusBar().showMessage(f"{session.doc_id} finalised and saved")
+
+    def save(self) -> None:
+        """Write the gold file and decision log of every changed document."""
+        for doc_id in sorted(self._dirty):
+            try:
+                self.sessions[doc_id].save(self.prepared.gold_dir)
+            except AnnotatorError as error:
+                self.statusBar().showMessage(error.one_line())
+                return
+        saved = len(self._dirty)
+        self._dirty.clear()
+        for doc_id in self.sessions:
+            self._refresh_document_item(doc_id)
+        self.statusBar().showMessage(f"Saved {saved} document{'s' if saved != 1 else ''} to {self.prepared.gold_dir}")
+
+    # -- session signals -------------------------------------------------------------------
+    def _on_session_resolution_changed(self, doc_id: str, unit_id: str) -> None:
+        self._dirty.add(doc_id)
+        session = self.sessions[doc_id]
+        if session is self._session and self._highlighter is not None:
+            self._highlighter.refresh_unit(session.unit(unit_id))
+        self._refresh_document_item(doc_id)
+        self._refresh_corpus_progress()
+
+    def _on_session_finalised_changed(self, doc_id: str) -> None:
+        self._dirty.add(doc_id)
+        self._refresh_document_item(doc_id)
+        self._refresh_corpus_progress()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        # Never lose a decision: whatever changed is written before the window goes.
+        if self._dirty:
+            self.save()
+        super().closeEvent(event)
+
+
+def launch_adjudication(
+    version_dirs: list[Path],
+    output_dir: Path,
+    screenshot: Path | None = None,
+    document_id: str | None = None,
+    *,
+    adjudicator: str = "adjudicator",
+    auto: AutoAccept | str = AutoAccept.UNANIMOUS,
+) -> int:
+    """Open the adjudication window on annotator folders (gold written to ``output_dir``).
+
+    With ``screenshot``, render the window to that PNG and return 0 without running the
+    event loop.
+    """
+    app = QApplication.instance() or QApplication([])
+    prepared = prepare_corpus(version_dirs, output_dir)
+    window = AdjudicationWindow(prepared, adjudicator=adjudicator, auto=auto)
+    if document_id is not None:
+        window.open_document(document_id)
+    window.resize(1500, 900)
+    window.show()
+    if screenshot is not None:
+        for _ in range(3):
+            app.processEvents()
+        Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
+        if not window.grab().save(str(screenshot)):
+            raise AnnotatorError("cannot write the screenshot", screenshot)
+        window.close()
+        return 0
+    window.note_view.setFocus()
+    return int(app.exec())

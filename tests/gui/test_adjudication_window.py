@@ -1,0 +1,122 @@
+"""Adjudication window: a keyboard walk through a document to a finalised gold file on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from annotator.adjudication.corpus import prepare_corpus
+from annotator.adjudication.decisions import log_path, read_log
+from annotator.adjudication.units import UnitKind
+from annotator.core.annotation import Source
+from annotator.gui.adjudication.highlighter import UnitState, unit_state
+from annotator.gui.adjudication.window import AdjudicationWindow, launch_adjudication
+from annotator.io.i2b2 import read_i2b2
+from tests.adjudication.helpers import NOTE, at, version, write_versions
+
+# The offscreen platform warns that it cannot propagate size hints when a window is shown.
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints")
+
+
+@pytest.fixture
+def folders(tmp_path: Path) -> list[Path]:
+    alice = [
+        version("100-01", NOTE, ("John Smith", "NAME", "DOCTOR"), ("2067-05-03", "DATE", "DATE"),
+                ("Ora Hendrickson", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY")),
+        version("100-02", NOTE, ("2067-05-03", "DATE", "DATE")),
+    ]
+    bob = [
+        version("100-01", NOTE, ("John", "NAME", "DOCTOR"), ("Smith", "NAME", "DOCTOR"),
+                ("2067-05-03", "DATE", "DATE"), ("Ora Hendrickson", "NAME", "DOCTOR")),
+        version("100-02", NOTE, ("2067-05-03", "DATE", "DATE")),
+    ]
+    return write_versions(tmp_path, {"alice": alice, "bob": bob})
+
+
+@pytest.fixture
+def window(qtbot: QtBot, folders: list[Path], tmp_path: Path) -> AdjudicationWindow:
+    prepared = prepare_corpus(folders, tmp_path / "gold")
+    widget = AdjudicationWindow(prepared, adjudicator="dana")
+    qtbot.addWidget(widget)
+    widget.show()
+    qtbot.waitExposed(widget)
+    widget.activateWindow()
+    widget.note_view.setFocus()
+    return widget
+
+
+def press(qtbot: QtBot, window: AdjudicationWindow, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    qtbot.keyClick(window.note_view, key, modifier)
+
+
+def test_keyboard_walk_to_finalised_gold(qtbot: QtBot, window: AdjudicationWindow, tmp_path: Path) -> None:
+    session = window.session
+    assert session is not None and session.doc_id == "100-01"
+    current = window.current_unit
+    assert current is not None and (current.start, current.end) == at(NOTE, "John Smith")
+    # F is refused while units are open: nothing is written.
+    press(qtbot, window, Qt.Key.Key_F)
+    assert not session.finalised
+    assert "cannot be finalised" in window.statusBar().currentMessage()
+    assert not (tmp_path / "gold" / "100-01.xml").exists()
+    # 1: take alice's "John Smith"; the window moves on to the type conflict.
+    press(qtbot, window, Qt.Key.Key_1)
+    current = window.current_unit
+    assert current is not None and (current.start, current.end) == at(NOTE, "Ora Hendrickson")
+    # 2 then U: take bob's type, undo it; the unit is open again.
+    press(qtbot, window, Qt.Key.Key_2)
+    assert session.is_resolved(current.id)
+    press(qtbot, window, Qt.Key.Key_U)
+    assert not session.is_resolved(current.id)
+    # K goes back to the previous unresolved unit (wrapping), J forward again.
+    press(qtbot, window, Qt.Key.Key_J)
+    press(qtbot, window, Qt.Key.Key_K)
+    assert window.current_unit == current
+    press(qtbot, window, Qt.Key.Key_1)  # PATIENT, as alice said
+    current = window.current_unit
+    assert current is not None and (current.start, current.end) == at(NOTE, "Boston")
+    press(qtbot, window, Qt.Key.Key_X)  # Boston only in alice's version: neither
+    # Ctrl+Z undoes too (and returns to the unit); B then takes it after all.
+    press(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert not session.is_resolved(current.id)
+    assert window.current_unit == current
+    press(qtbot, window, Qt.Key.Key_B)
+    assert session.unresolved() == []
+    press(qtbot, window, Qt.Key.Key_F)
+    assert session.finalised
+    gold = read_i2b2(tmp_path / "gold" / "100-01.xml")
+    assert {a.key for a in gold} == {
+        ("NAME", "DOCTOR", *at(NOTE, "John Smith")),
+        ("DATE", "DATE", *at(NOTE, "2067-05-03")),
+        ("NAME", "PATIENT", *at(NOTE, "Ora Hendrickson")),
+        ("LOCATION", "CITY", *at(NOTE, "Boston")),
+    }
+    assert all(a.source is Source.ADJUDICATED and a.annotator == "dana" for a in gold)
+    entries = read_log(log_path(tmp_path / "gold", "100-01"))
+    assert entries[-1]["decision"] == "finalise"
+    assert "✔" in window.document_list.item(0).text()
+
+
+def test_candidate_accept_key_and_next_document(qtbot: QtBot, window: AdjudicationWindow, tmp_path: Path) -> None:
+    press(qtbot, window, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+    session = window.session
+    assert session is not None and session.doc_id == "100-02"
+    unit = window.current_unit
+    assert unit is not None and unit.kind is UnitKind.MISSED_CANDIDATE
+    assert unit_state(session, unit) is UnitState.CANDIDATE
+    assert "Possible missed PHI" in window.unit_panel.toPlainText()
+    press(qtbot, window, Qt.Key.Key_A)
+    assert session.is_resolved(unit.id)
+    assert unit.suggestion is not None and unit.suggestion.key in {a.key for a in session.gold}
+    press(qtbot, window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert unit.suggestion.key in {a.key for a in read_i2b2(tmp_path / "gold" / "100-02.xml")}
+    assert window.corpus_progress.value() == sum(s.progress()[0] for s in window.sessions.values())
+
+
+def test_launch_adjudication_renders_screenshot(qtbot: QtBot, folders: list[Path], tmp_path: Path) -> None:
+    target = tmp_path / "shot.png"
+    assert launch_adjudication(folders, tmp_path / "gold", screenshot=target, document_id="100-02") == 0
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
