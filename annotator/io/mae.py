@@ -71,6 +71,7 @@ def parse_mae(
                 raise InputError(f"tag {label} ({element.tag}) has malformed spans", path)
             if len(fragments) > 1:
                 notes.append(f"{path}: tag {label} is discontinuous; only its first fragment is kept")
+                attributes.pop("text", None)
             first = matched[0]
             assert first is not None
             start, end = int(first.group(1)), int(first.group(2))
