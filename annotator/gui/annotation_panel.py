@@ -1,0 +1,102 @@
+"""The annotation table with its category filter; clicking a row jumps to the annotation.
+
+Signals
+-------
+annotation_activated(str)   a row was selected by the user (the annotation id)
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from annotator.core.document import Document
+from annotator.core.schema import Schema
+from annotator.gui.annotation_table_model import ID_ROLE, AnnotationFilterProxy, AnnotationTableModel
+
+
+class AnnotationPanel(QWidget):
+    """Table of the current document's annotations, sortable and filterable."""
+
+    annotation_activated = Signal(str)
+
+    def __init__(self, schema: Schema, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = AnnotationTableModel(schema, self)
+        self.proxy = AnnotationFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Show:"))
+        self.category_box = QComboBox()
+        self.category_box.addItem("all categories", None)
+        for name in schema.category_names:
+            self.category_box.addItem(name, name)
+        bar.addWidget(self.category_box)
+        self.pending_box = QCheckBox("pending only")
+        bar.addWidget(self.pending_box)
+        bar.addStretch(1)
+        layout.addLayout(bar)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        for column, width in enumerate((60, 60, 160, 110, 90, 90, 70)):
+            self.table.setColumnWidth(column, width)
+        layout.addWidget(self.table)
+        self._syncing = False
+        self.category_box.currentIndexChanged.connect(self._on_category_box_current_index_changed)
+        self.pending_box.toggled.connect(self.proxy.set_pending_only)
+        self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
+
+    def set_document(self, document: Document | None) -> None:
+        self.model.set_document(document)
+
+    def select_annotation(self, annotation_id: str | None) -> None:
+        """Select the row of an annotation (without emitting annotation_activated)."""
+        self._syncing = True
+        try:
+            selection = self.table.selectionModel()
+            row = self.model.row_of(annotation_id) if annotation_id else -1
+            proxy_index = self.proxy.mapFromSource(self.model.index(row, 0)) if row >= 0 else QModelIndex()
+            if proxy_index.isValid():
+                selection.setCurrentIndex(
+                    proxy_index,
+                    QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+                )
+                self.table.scrollTo(proxy_index)
+            else:
+                selection.clearSelection()
+                selection.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.Clear)
+        finally:
+            self._syncing = False
+
+    def _on_category_box_current_index_changed(self, index: int) -> None:
+        name = self.category_box.itemData(index)
+        self.proxy.set_categories({name} if name else None)
+
+    def _on_table_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._syncing or not current.isValid():
+            return
+        annotation_id = self.proxy.data(current, ID_ROLE)
+        if annotation_id:
+            self.annotation_activated.emit(str(annotation_id))

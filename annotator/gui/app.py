@@ -1,0 +1,129 @@
+"""Starting the GUI: the application object, the theme, the window, and screenshot mode.
+
+``launch`` is what ``annotator gui`` and ``annotator demo`` call. Without a display Qt would
+abort the process, so the display is checked first and a one-line hint printed instead.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, Qt
+from PySide6.QtWidgets import QApplication, QWidget
+
+from annotator.errors import UsageError
+from annotator.gui.identity_dialog import choose_identity
+from annotator.gui.main_window import MainWindow
+from annotator.gui.session import AnnotationSession
+from annotator.gui.theme import ThemeName, apply_theme
+from annotator.gui.workspace import Workspace
+
+NO_DISPLAY_HINT = (
+    "no display available: use --screenshot FILE.png to render offscreen, "
+    "or set QT_QPA_PLATFORM=offscreen"
+)
+
+
+def display_available() -> bool:
+    """False on a Linux machine with no X11 or Wayland display and no Qt platform chosen."""
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    if not sys.platform.startswith("linux"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def get_application(offscreen: bool = False) -> QApplication:
+    """The QApplication (created once)."""
+    if offscreen and not display_available():
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    app = QApplication.instance()
+    if app is None:
+        QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+        app = QApplication(sys.argv[:1])
+        app.setApplicationName("PHI Annotator")
+        app.setOrganizationName("phi-annotator")
+    assert isinstance(app, QApplication)
+    return app
+
+
+def build_window(path: Path, annotator: str | None = None, document: str | None = None,
+                 theme: ThemeName = "auto", ask: bool = True) -> MainWindow:
+    """Open a project, folder or file in a new main window (not shown yet)."""
+    app = get_application()
+    dark = apply_theme(app, theme)
+    name = choose_identity(None, annotator, ask=ask)
+    workspace = Workspace.open(path, name)
+    if document is not None and document not in workspace.doc_ids():
+        raise UsageError(f"no document {document!r} in {path}")
+    session = AnnotationSession(workspace)
+    window = MainWindow(session, dark)
+    window.open_document(document or _first_unfinished(session))
+    return window
+
+
+def _first_unfinished(session: AnnotationSession) -> str:
+    for doc_id in session.workspace.doc_ids():
+        if session.status(doc_id) != "done":
+            return doc_id
+    return session.workspace.doc_ids()[0]
+
+
+def settle(app: QApplication, rounds: int = 5) -> None:
+    for _ in range(rounds):
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+
+def save_screenshot(widget: QWidget, target: Path) -> None:
+    """Render a widget (offscreen works) to a PNG file."""
+    app = get_application()
+    widget.show()
+    settle(app)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not widget.grab().save(str(target), "PNG"):
+        raise UsageError("cannot write the screenshot", target)
+
+
+def screenshot(window: MainWindow, target: Path, view: str = "main") -> None:
+    """Render the window, or a dialog over it, to ``target``.
+
+    ``view``: ``main`` (the first pending pre-annotation selected, to show the review
+    style) or ``annotate-all`` (the preview dialog for the first name in the document).
+    """
+    window.step(+1, pending_only=True)
+    if window.session.current() is None:
+        window.step(+1)
+    if view == "annotate-all":
+        document = window.session.document
+        names = [a for a in (document.sorted_annotations() if document else []) if a.tag == "NAME"]
+        if names:
+            window.session.set_current(names[0].id)
+        dialog = window.annotate_all()
+        if dialog is None:
+            raise UsageError("no annotation to propagate in this document")
+        dialog.set_scope("patient")
+        save_screenshot(dialog, target)
+        dialog.reject()
+    else:
+        save_screenshot(window, target)
+
+
+def launch(path: Path, annotator: str | None = None, screenshot_path: Path | None = None,
+           document: str | None = None, theme: ThemeName = "auto", view: str = "main") -> int:
+    """Run the GUI (or render a screenshot and return). Returns the exit code."""
+    if screenshot_path is None and not display_available():
+        print(f"annotator gui: {NO_DISPLAY_HINT}", file=sys.stderr)
+        return 1
+    app = get_application(offscreen=screenshot_path is not None)
+    window = build_window(path, annotator, document, theme, ask=screenshot_path is None)
+    if screenshot_path is not None:
+        try:
+            screenshot(window, screenshot_path, view)
+        finally:
+            window.session.workspace.documents.clear()
+            window.close()
+        return 0
+    window.show()
+    return int(app.exec())

@@ -1,0 +1,123 @@
+"""The current annotation's details: type, offsets, provenance, review state, comment.
+
+Edits go to the core through the :class:`~annotator.gui.editing.AnnotationEditor` the
+window passes in; the editor re-reads the annotation when the document changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QWidget,
+)
+
+from annotator.core.annotation import Annotation
+from annotator.core.schema import Schema
+from annotator.gui.editing import AnnotationEditor
+
+EditorGetter = Callable[[], AnnotationEditor | None]
+
+
+class AttributeEditor(QWidget):
+    """A form for one annotation.
+
+    Parameters
+    ----------
+    schema:
+        The tag set (the type list).
+    editor:
+        Returns the current document's editor (None when no document is open).
+    """
+
+    def __init__(self, schema: Schema, editor: EditorGetter, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.schema = schema
+        self._editor = editor
+        self.annotation_id: str | None = None
+        form = QFormLayout(self)
+        form.setContentsMargins(4, 4, 4, 4)
+        self.type_box = QComboBox()
+        for type_def in schema.types:
+            self.type_box.addItem(f"{type_def.category} / {type_def.name}", type_def.name)
+        self.span_label = QLabel("–")
+        self.source_label = QLabel("–")
+        self.status_label = QLabel("–")
+        self.comment = QLineEdit()
+        self.comment.setPlaceholderText("comment (Enter to keep)")
+        buttons = QHBoxLayout()
+        self.accept_button = QPushButton("Accept")
+        self.accept_button.setToolTip("Accept this pre-annotation (Enter in the text)")
+        self.delete_button = QPushButton("Delete")
+        self.delete_button.setToolTip("Delete, or reject a pre-annotation (Delete in the text)")
+        buttons.addWidget(self.accept_button)
+        buttons.addWidget(self.delete_button)
+        form.addRow("Type", self.type_box)
+        form.addRow("Offsets", self.span_label)
+        form.addRow("Source", self.source_label)
+        form.addRow("Status", self.status_label)
+        form.addRow("Comment", self.comment)
+        form.addRow(buttons)
+        self.type_box.activated.connect(self._on_type_box_activated)
+        self.comment.editingFinished.connect(self._on_comment_editing_finished)
+        self.accept_button.clicked.connect(self._on_accept_button_clicked)
+        self.delete_button.clicked.connect(self._on_delete_button_clicked)
+        self.show_annotation(None)
+
+    def show_annotation(self, annotation: Annotation | None) -> None:
+        self.annotation_id = annotation.id if annotation is not None else None
+        enabled = annotation is not None
+        for widget in (self.type_box, self.comment, self.accept_button, self.delete_button):
+            widget.setEnabled(enabled)
+        if annotation is None:
+            self.span_label.setText("–")
+            self.source_label.setText("–")
+            self.status_label.setText("no annotation selected")
+            self.comment.clear()
+            return
+        index = self.type_box.findData(annotation.type)
+        self.type_box.setCurrentIndex(index)
+        self.span_label.setText(f"{annotation.start}–{annotation.end}  ({annotation.id})")
+        source = annotation.source.value
+        if annotation.confidence is not None:
+            source += f"  (confidence {annotation.confidence:.2f})"
+        if annotation.annotator:
+            source += f"  by {annotation.annotator}"
+        self.source_label.setText(source)
+        self.status_label.setText("pending review" if annotation.pending else "reviewed")
+        self.accept_button.setEnabled(annotation.pending)
+        self.delete_button.setText("Reject" if annotation.pending else "Delete")
+        if not self.comment.hasFocus():
+            self.comment.setText(annotation.comment)
+
+    def _target(self) -> tuple[AnnotationEditor, str] | None:
+        editor = self._editor()
+        if editor is None or self.annotation_id is None or self.annotation_id not in editor.document:
+            return None
+        return editor, self.annotation_id
+
+    def _on_type_box_activated(self, index: int) -> None:
+        target = self._target()
+        if target is not None:
+            target[0].change(target[1], type_name=str(self.type_box.itemData(index)))
+
+    def _on_comment_editing_finished(self) -> None:
+        target = self._target()
+        if target is not None:
+            target[0].set_comment(target[1], self.comment.text())
+
+    def _on_accept_button_clicked(self) -> None:
+        target = self._target()
+        if target is not None:
+            target[0].accept(target[1])
+
+    def _on_delete_button_clicked(self) -> None:
+        target = self._target()
+        if target is not None:
+            target[0].delete(target[1])

@@ -1,0 +1,98 @@
+"""The document list: records grouped by patient, with status, counts and working time.
+
+Signals
+-------
+document_chosen(str)    a document was activated (the doc id)
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
+
+from annotator.gui.workspace import Workspace
+
+STATUS_MARK = {"not started": "○", "in progress": "◐", "done": "●"}
+STATUS_COLOUR = {"not started": "#8a8a8a", "in progress": "#d08700", "done": "#1a8f3c"}
+
+
+def format_seconds(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    return f"{minutes // 60}:{minutes % 60:02d}" if seconds >= 60 else ("" if seconds <= 0 else "<1 min")
+
+
+class DocumentList(QTreeWidget):
+    """Patients as top-level items, their records below (in record order)."""
+
+    document_chosen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setColumnCount(4)
+        self.setHeaderLabels(["Document", "Status", "Tags", "Time"])
+        self.setRootIsDecorated(True)
+        self.setIndentation(12)
+        self.setUniformRowHeights(True)
+        self.setAlternatingRowColors(True)
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(40)
+        for column in (1, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self._items: dict[str, QTreeWidgetItem] = {}
+        self.itemActivated.connect(self._on_self_item_activated)
+        self.itemClicked.connect(self._on_self_item_activated)
+
+    def populate(self, workspace: Workspace, statuses: dict[str, str], seconds: dict[str, float]) -> None:
+        self.clear()
+        self._items.clear()
+        for patient, entries in workspace.patients().items():
+            parent = QTreeWidgetItem([f"Patient {patient}", "", "", ""])
+            parent.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            font = parent.font(0)
+            font.setBold(True)
+            parent.setFont(0, font)
+            self.addTopLevelItem(parent)
+            parent.setFirstColumnSpanned(True)
+            for entry in entries:
+                item = QTreeWidgetItem(parent, [entry.doc_id, "", "", ""])
+                item.setData(0, Qt.ItemDataRole.UserRole, entry.doc_id)
+                item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
+                item.setTextAlignment(3, Qt.AlignmentFlag.AlignRight)
+                self._items[entry.doc_id] = item
+                annotations, pending = workspace.counts(entry.doc_id)
+                self.update_entry(entry.doc_id, statuses.get(entry.doc_id, "not started"),
+                                  annotations, pending, seconds.get(entry.doc_id, 0.0))
+            parent.setExpanded(True)
+
+    def update_entry(self, doc_id: str, status: str, annotations: int, pending: int, seconds: float) -> None:
+        item = self._items.get(doc_id)
+        if item is None:
+            return
+        item.setText(1, f"{STATUS_MARK.get(status, '?')} {status}")
+        item.setForeground(1, QBrush(QColor(STATUS_COLOUR.get(status, "#8a8a8a"))))
+        item.setText(2, f"{annotations}" + (f" ({pending}?)" if pending else ""))
+        item.setToolTip(2, f"{annotations} annotations, {pending} pre-annotations to review")
+        item.setText(3, format_seconds(seconds))
+
+    def set_current(self, doc_id: str) -> None:
+        item = self._items.get(doc_id)
+        if item is None:
+            return
+        for other in self._items.values():
+            font = other.font(0)
+            if font.bold():
+                font.setBold(False)
+                other.setFont(0, font)
+        font = QFont(item.font(0))
+        font.setBold(True)
+        item.setFont(0, font)
+        self.setCurrentItem(item)
+        self.scrollToItem(item)
+
+    def _on_self_item_activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        doc_id = item.data(0, Qt.ItemDataRole.UserRole)
+        if doc_id:
+            self.document_chosen.emit(str(doc_id))

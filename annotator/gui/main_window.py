@@ -1,0 +1,385 @@
+"""The main window: composes the widgets around an :class:`AnnotationSession`.
+
+It computes nothing: widgets show core objects and the session, user input goes to the
+session or the document's editor, and the views follow the core's signals.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
+from annotator.errors import AnnotatorError
+from annotator.gui.annotation_panel import AnnotationPanel
+from annotator.gui.attribute_editor import AttributeEditor
+from annotator.gui.document_list import DocumentList
+from annotator.gui.find_bar import FindBar
+from annotator.gui.note_view import NoteView
+from annotator.gui.propagation_dialog import AnnotateAllDialog
+from annotator.gui.session import AnnotationSession
+from annotator.gui.status_bar import LockBanner, SessionStatusBar
+from annotator.gui.tag_palette import TagPalette
+
+# Dialogs written by other parts of the project: (menu, label, module, class); a missing
+# module simply leaves its menu entry out.
+PROJECT_DIALOGS = (
+    ("&Project", "&Export de-identified copies…", "annotator.gui.export_dialog", "ExportDialog"),
+    ("&Project", "Agreement &reports…", "annotator.gui.reports_dialog", "ReportsDialog"),
+    ("&Project", "Progress &dashboard…", "annotator.gui.dashboard", "DashboardDialog"),
+)
+
+
+class MainWindow(QMainWindow):
+    """Document list | note view | palette, attributes and annotation table.
+
+    Parameters
+    ----------
+    session:
+        The annotation session (workspace, history, autosave, time).
+    dark:
+        Whether the theme is dark (highlight colours follow it).
+    """
+
+    def __init__(self, session: AnnotationSession, dark: bool = False) -> None:
+        super().__init__()
+        self.session = session
+        self.dark = dark
+        schema = session.schema
+        project = session.workspace.project
+        self.setWindowTitle(f"PHI Annotator — {project.name}")
+        self.resize(1400, 860)
+        # Questions the window asks; replaced in tests.
+        self.ask_recovery: Callable[[str], bool] = self._ask_recovery
+        self.confirm_close: Callable[[], str] = self._confirm_close
+        self.documents = DocumentList()
+        self.view = NoteView(schema, dark)
+        self.view.menu_factory = self._note_menu
+        self.find_bar = FindBar(self.view)
+        self.find_bar.hide()
+        self.banner = LockBanner()
+        self.palette_widget = TagPalette(schema, dark)
+        self.attributes = AttributeEditor(schema, lambda: self.session.editor)
+        self.table = AnnotationPanel(schema)
+        self.status = SessionStatusBar()
+        self.setStatusBar(self.status)
+        centre = QWidget()
+        centre_layout = QVBoxLayout(centre)
+        centre_layout.setContentsMargins(0, 0, 0, 0)
+        centre_layout.setSpacing(2)
+        centre_layout.addWidget(self.banner)
+        centre_layout.addWidget(self.view, 1)
+        centre_layout.addWidget(self.find_bar)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(_titled("Tags (select text, then press the key)", self.palette_widget))
+        right.addWidget(_titled("Current annotation", self.attributes))
+        right.addWidget(_titled("Annotations", self.table))
+        right.setSizes([300, 170, 390])
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(_titled("Documents", self.documents))
+        splitter.addWidget(centre)
+        splitter.addWidget(right)
+        splitter.setSizes([330, 640, 430])
+        splitter.setStretchFactor(1, 1)
+        self.setCentralWidget(splitter)
+        self.actions_by_name: dict[str, QAction] = {}
+        self._build_menus()
+        self._connect()
+        self.documents.populate(session.workspace, session.state.statuses(session.annotator),
+                                {e.doc_id: session.seconds(e.doc_id) for e in session.workspace.entries})
+        self._clock_timer = QTimer(self)
+        self._clock_timer.setInterval(5000)
+        self._clock_timer.timeout.connect(self._refresh_status)
+        self._clock_timer.start()
+        for widget in (self.view, self.view.viewport(), self.table.table.viewport(), self.palette_widget):
+            widget.installEventFilter(self)
+
+    # -- building -----------------------------------------------------------------------------------
+    def _action(self, menu: QMenu, name: str, text: str, slot: Callable[[], object],
+                shortcuts: tuple[str, ...] = (), checkable: bool = False) -> QAction:
+        action = QAction(text, self)
+        if shortcuts:
+            action.setShortcuts([QKeySequence(s) for s in shortcuts])
+        action.setCheckable(checkable)
+        action.triggered.connect(lambda _checked=False: slot())
+        menu.addAction(action)
+        self.addAction(action)
+        self.actions_by_name[name] = action
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        s = self.session
+        file_menu = bar.addMenu("&File")
+        self._action(file_menu, "save", "&Save", self.save, ("Ctrl+S",))
+        self._action(file_menu, "done", "&Mark document done", lambda: self._mark_done(), ("Ctrl+D",), True)
+        self._action(file_menu, "override", "&Override lock…", self._on_banner_override_requested)
+        file_menu.addSeparator()
+        self._action(file_menu, "quit", "&Quit", self.close, ("Ctrl+Q",))
+        edit = bar.addMenu("&Edit")
+        self._action(edit, "undo", "&Undo", s.history.undo, ("Ctrl+Z",))
+        self._action(edit, "redo", "&Redo", s.history.redo, ("Ctrl+Shift+Z", "Ctrl+Y"))
+        edit.addSeparator()
+        self._action(edit, "annotate_all", "Annotate &all occurrences…", self.annotate_all, ("Ctrl+Shift+A",))
+        self._action(edit, "accept", "A&ccept pre-annotation\tEnter", s.accept_current)
+        self._action(edit, "delete", "&Delete / reject\tDel", s.delete_current)
+        self._action(edit, "accept_type", "Accept all pending of this &type", lambda: s.accept_all(True),
+                     ("Ctrl+Shift+Return",))
+        self._action(edit, "accept_every", "Accept all pending in document", lambda: s.accept_all(False),
+                     ("Ctrl+Alt+Return",))
+        edit.addSeparator()
+        self._action(edit, "find", "&Find…", self.find_bar.open_bar, ("Ctrl+F",))
+        nav = bar.addMenu("&Navigate")
+        self._action(nav, "next", "Next annotation\tTab", lambda: self.step(+1))
+        self._action(nav, "previous", "Previous annotation\tShift+Tab", lambda: self.step(-1))
+        self._action(nav, "next_pending", "Next unreviewed pre-annotation", lambda: self.step(+1, True), ("F8",))
+        self._action(nav, "previous_pending", "Previous unreviewed pre-annotation", lambda: self.step(-1, True),
+                     ("Shift+F8",))
+        self._action(nav, "next_doc", "Next document", lambda: self.step_document(+1), ("Ctrl+PgDown",))
+        self._action(nav, "previous_doc", "Previous document", lambda: self.step_document(-1), ("Ctrl+PgUp",))
+        view = bar.addMenu("&View")
+        self._action(view, "snap", "&Snap selection to word boundaries",
+                     lambda: s.set_snap_to_words(self.actions_by_name["snap"].isChecked()), ("Ctrl+Shift+W",), True)
+        self._action(view, "pending_only", "Table: pending only",
+                     lambda: self.table.pending_box.setChecked(self.actions_by_name["pending_only"].isChecked()),
+                     (), True)
+        project_menus: dict[str, QMenu] = {}
+        for menu_name, label, module, cls in PROJECT_DIALOGS:
+            if importlib.util.find_spec(module) is None:
+                continue
+            menu = project_menus.get(menu_name) or bar.addMenu(menu_name)
+            project_menus[menu_name] = menu
+            self._action(menu, cls, label, functools.partial(self._open_dialog, module, cls))
+        self._add_model_menu()
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "keys", "&Keyboard shortcuts", self._show_keys, ("F1",))
+
+    def _add_model_menu(self) -> None:
+        if importlib.util.find_spec("annotator.gui.model_actions") is None:
+            return
+        try:
+            module = importlib.import_module("annotator.gui.model_actions")
+            self.model_actions = module.ModelActions(self)
+        except (AnnotatorError, AttributeError, TypeError, ImportError):
+            return
+
+    def _connect(self) -> None:
+        s = self.session
+        s.document_changed.connect(self._on_session_document_changed)
+        s.current_changed.connect(self._on_session_current_changed)
+        s.save_state_changed.connect(self.status.show_save_state)
+        s.read_only_changed.connect(self.banner.show_lock)
+        s.entry_changed.connect(self._on_session_entry_changed)
+        s.history.changed.connect(self._refresh_status)
+        self.banner.override_requested.connect(self._on_banner_override_requested)
+        self.documents.document_chosen.connect(self.open_document)
+        self.view.tag_key_pressed.connect(self._on_view_tag_key_pressed)
+        self.palette_widget.type_chosen.connect(self._on_view_tag_key_pressed)
+        self.view.accept_pressed.connect(s.accept_current)
+        self.view.delete_pressed.connect(s.delete_current)
+        self.view.navigate_pressed.connect(self.step)
+        self.view.position_clicked.connect(self._on_view_position_clicked)
+        self.view.escape_pressed.connect(lambda: s.set_current(None))
+        self.table.annotation_activated.connect(self._on_table_annotation_activated)
+
+    # -- documents --------------------------------------------------------------------------------------
+    def open_document(self, doc_id: str) -> bool:
+        try:
+            self.session.open_document(doc_id, self.ask_recovery)
+        except AnnotatorError as error:
+            QMessageBox.warning(self, "Cannot open document", error.one_line())
+            return False
+        return True
+
+    def step_document(self, direction: int) -> None:
+        ids = self.session.workspace.doc_ids()
+        current = self.session.doc_id
+        index = ids.index(current) if current in ids else -1
+        target = index + direction
+        if 0 <= target < len(ids):
+            self.open_document(ids[target])
+
+    def _on_session_document_changed(self, document: Document | None) -> None:
+        self.view.set_note(document)
+        self.table.set_document(document)
+        self.attributes.show_annotation(None)
+        if document is not None:
+            self.documents.set_current(document.doc_id)
+            self.actions_by_name["done"].setChecked(self.session.status(document.doc_id) == "done")
+        self._refresh_status()
+        self.view.setFocus()
+
+    def _on_session_entry_changed(self, doc_id: str) -> None:
+        s = self.session
+        annotations, pending = s.workspace.counts(doc_id)
+        self.documents.update_entry(doc_id, s.status(doc_id), annotations, pending, s.seconds(doc_id))
+
+    # -- current annotation and keys ----------------------------------------------------------------------
+    def _on_session_current_changed(self, annotation: Annotation | None) -> None:
+        self.view.highlighter.set_current(annotation.id if annotation else None)
+        self.attributes.show_annotation(annotation)
+        self.table.select_annotation(annotation.id if annotation else None)
+
+    def _on_view_tag_key_pressed(self, type_name: str) -> None:
+        start, end = self.view.selection_span()
+        annotation = self.session.apply_type(type_name, start, end, self.view.cursor_offset())
+        if annotation is not None:
+            self.view.select_span(annotation.start, annotation.end)
+        self.view.setFocus()
+
+    def _on_view_position_clicked(self, position: int) -> None:
+        editor = self.session.editor
+        found = editor.innermost_at(position) if editor is not None else None
+        self.session.set_current(found.id if found else None)
+
+    def _on_table_annotation_activated(self, annotation_id: str) -> None:
+        self.session.set_current(annotation_id)
+        current = self.session.current()
+        if current is not None:
+            self.view.select_span(current.start, current.end)
+
+    def step(self, direction: int, pending_only: bool = False) -> None:
+        found = self.session.step(direction, self.view.cursor_offset(), pending_only)
+        if found is not None:
+            self.view.select_span(found.start, found.end)
+
+    def annotate_all(self) -> AnnotateAllDialog | None:
+        """Open the "annotate all" preview for the current annotation (modal)."""
+        s = self.session
+        source = s.current()
+        if source is None or s.document is None or s.read_only:
+            self.statusBar().showMessage("Select an annotation first (click it or press Tab).", 4000)
+            return None
+        dialog = AnnotateAllDialog(source, s.document, s.load_scope, s.history, s.annotator, self)
+        self.last_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _note_menu(self, position: int) -> QMenu:
+        s = self.session
+        menu = QMenu(self)
+        current = s.current()
+        if current is not None:
+            self.actions_by_name["accept"].setEnabled(current.pending)
+            menu.addAction(self.actions_by_name["accept"])
+            menu.addAction(self.actions_by_name["delete"])
+            menu.addAction(self.actions_by_name["annotate_all"])
+            menu.addSeparator()
+        tag_menu = menu.addMenu("Tag selection as" if current is None else "Change type to")
+        for category in s.schema.categories:
+            sub = tag_menu.addMenu(category.name)
+            for type_def in category.types:
+                action = sub.addAction(f"{type_def.name}\t{type_def.key}")
+                action.triggered.connect(lambda _c=False, t=type_def.name: self._on_view_tag_key_pressed(t))
+        return menu
+
+    # -- saving, locks, closing -----------------------------------------------------------------------------
+    def save(self) -> None:
+        failed = self.session.save()
+        if failed:
+            QMessageBox.warning(self, "Not saved", "Could not save: " + ", ".join(failed) +
+                                " (locked by someone else or read-only). Your edits stay in the recovery file.")
+        self._refresh_status()
+
+    def _mark_done(self) -> None:
+        self.session.mark_done(self.actions_by_name["done"].isChecked())
+
+    def _on_banner_override_requested(self) -> None:
+        if not self.session.read_only:
+            return
+        answer = QMessageBox.question(
+            self, "Override lock",
+            f"{self.session.lock_holder}.\nTake the document over? Their unsaved edits may be lost.")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.session.override_lock()
+
+    def _ask_recovery(self, doc_id: str) -> bool:
+        answer = QMessageBox.question(
+            self, "Recover unsaved work",
+            f"Document {doc_id} has autosaved changes that were never saved (the program did not close "
+            "normally).\nOpen the recovered version?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _confirm_close(self) -> str:
+        answer = QMessageBox.question(
+            self, "Unsaved changes", "Save your changes before closing?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save)
+        return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(
+            answer, "cancel")
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        s = self.session
+        if s.workspace.dirty():
+            choice = self.confirm_close()
+            if choice == "cancel":
+                event.ignore()
+                return
+            if choice == "save":
+                s.save()
+            else:
+                # Keep the recovery files: "discard" must never be a one-click way to lose work.
+                for doc_id in list(s.workspace.documents):
+                    s.workspace.documents[doc_id].mark_pristine()
+        s.close()
+        event.accept()
+
+    # -- the rest ----------------------------------------------------------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel):
+            self.session.note_activity()
+        return False
+
+    def _refresh_status(self) -> None:
+        s = self.session
+        doc_id = s.doc_id or ""
+        annotations, pending = s.workspace.counts(doc_id) if doc_id else (0, 0)
+        self.status.show_fields(doc_id, s.annotator, annotations, pending, s.seconds(doc_id) if doc_id else 0.0,
+                                s.status(doc_id) if doc_id else "")
+        self.status.show_save_state(s.save_state)
+        history = s.history
+        self.actions_by_name["undo"].setEnabled(history.can_undo)
+        self.actions_by_name["redo"].setEnabled(history.can_redo)
+        self.actions_by_name["undo"].setText(f"&Undo {history.undo_text}".rstrip())
+        self.actions_by_name["redo"].setText(f"&Redo {history.redo_text}".rstrip())
+
+    def _open_dialog(self, module_name: str, class_name: str) -> None:
+        try:
+            module = importlib.import_module(module_name)
+            dialog = getattr(module, class_name)(self.session.workspace.project, self)
+        except (ImportError, AttributeError) as error:
+            self.statusBar().showMessage(f"Not available: {type(error).__name__}", 4000)
+            return
+        dialog.show()
+
+    def _show_keys(self) -> None:
+        from annotator.gui.shortcuts import shortcuts_html
+
+        QMessageBox.information(self, "Keyboard shortcuts", shortcuts_html(self.session.schema))
+
+
+def _titled(title: str, widget: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(2, 2, 2, 2)
+    layout.setSpacing(2)
+    label = QLabel(f"<b>{title}</b>")
+    layout.addWidget(label)
+    layout.addWidget(widget, 1)
+    return box

@@ -1,0 +1,185 @@
+"""The note text: read-only, selectable, highlighted, driven from the keyboard.
+
+Keys (see docs/gui.md): a type's key tags the selection (or changes the current
+annotation's type); Shift+arrows / Ctrl+Shift+arrows extend the selection by character /
+word; Alt+Left / Alt+Right shrink it from the end / start (Ctrl+Alt: by word); Enter
+accepts, Delete or Backspace deletes (rejects a pending pre-annotation); Tab / Shift+Tab go
+to the next / previous annotation; Esc clears the selection.
+
+Signals
+-------
+tag_key_pressed(str)      a type's key was pressed (the type name)
+accept_pressed()          Enter
+delete_pressed()          Delete or Backspace
+navigate_pressed(int)     Tab (+1) or Shift+Tab (-1)
+position_clicked(int)     a click without a selection, at a code-point offset
+escape_pressed()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QContextMenuEvent, QFontDatabase, QKeyEvent, QMouseEvent, QTextCursor
+from PySide6.QtWidgets import QMenu, QPlainTextEdit, QWidget
+
+from annotator.core.document import Document
+from annotator.core.schema import Schema
+from annotator.gui.editing import word_step
+from annotator.gui.highlighter import AnnotationHighlighter
+from annotator.gui.offsets import OffsetMap
+
+MenuFactory = Callable[[int], QMenu | None]
+
+
+class NoteView(QPlainTextEdit):
+    """Shows one document's text with its annotations highlighted.
+
+    Parameters
+    ----------
+    schema:
+        Gives the tag keys and the colours.
+    dark:
+        Whether the page is dark.
+    """
+
+    tag_key_pressed = Signal(str)
+    accept_pressed = Signal()
+    delete_pressed = Signal()
+    navigate_pressed = Signal(int)
+    position_clicked = Signal(int)
+    escape_pressed = Signal()
+
+    def __init__(self, schema: Schema, dark: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.schema = schema
+        self.setReadOnly(True)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font.setPointSize(max(font.pointSize(), 10))
+        self.setFont(font)
+        self.setCursorWidth(2)
+        self.offsets = OffsetMap("")
+        self.note: Document | None = None
+        self.highlighter = AnnotationHighlighter(self.document(), schema, dark)
+        self.menu_factory: MenuFactory | None = None
+        self._keys = {t.key: t.name for t in schema.types if t.key}
+
+    # -- content ----------------------------------------------------------------------------
+    def set_note(self, document: Document | None) -> None:
+        """Show a document (or nothing)."""
+        self.note = document
+        text = document.text if document is not None else ""
+        self.offsets = OffsetMap(text)
+        self.highlighter.set_document(document, self.offsets)
+        self.setPlainText(text)
+
+    # -- selection in code points ---------------------------------------------------------------
+    def selection_span(self) -> tuple[int, int]:
+        cursor = self.textCursor()
+        return self.offsets.from_qt(cursor.selectionStart()), self.offsets.from_qt(cursor.selectionEnd())
+
+    def cursor_offset(self) -> int:
+        return self.offsets.from_qt(self.textCursor().position())
+
+    def select_span(self, start: int, end: int, anchor_at_start: bool = True) -> None:
+        """Select ``[start, end)`` and scroll it into view."""
+        cursor = self.textCursor()
+        first, last = self.offsets.to_qt(start), self.offsets.to_qt(end)
+        if anchor_at_start:
+            cursor.setPosition(first)
+            cursor.setPosition(last, QTextCursor.MoveMode.KeepAnchor)
+        else:
+            cursor.setPosition(last)
+            cursor.setPosition(first, QTextCursor.MoveMode.KeepAnchor)
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+
+    def clear_selection(self) -> None:
+        cursor = self.textCursor()
+        cursor.clearSelection()
+        self.setTextCursor(cursor)
+
+    def shrink_selection(self, from_end: bool, by_word: bool) -> None:
+        """Move the selection's end left, or its start right, by a character or a word."""
+        start, end = self.selection_span()
+        if start >= end or self.note is None:
+            return
+        text = self.note.text
+        if from_end:
+            end = max(start, word_step(text, end, -1) if by_word else end - 1)
+        else:
+            start = min(end, word_step(text, start, +1) if by_word else start + 1)
+        self.select_span(start, end)
+
+    def extend_by_word(self, direction: int) -> None:
+        """Move the selection's moving end to the next word end (Qt's own step would
+        include the space after the word, which nobody wants inside a tag)."""
+        if self.note is None:
+            return
+        cursor = self.textCursor()
+        position = word_step(self.note.text, self.offsets.from_qt(cursor.position()), direction)
+        cursor.setPosition(self.offsets.to_qt(position), QTextCursor.MoveMode.KeepAnchor)
+        self.setTextCursor(cursor)
+
+    # -- events ------------------------------------------------------------------------------------
+    def focusNextPrevChild(self, next: bool) -> bool:
+        # Tab and Shift+Tab move between annotations, not between widgets.
+        return False
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        no_mods = mods == Qt.KeyboardModifier.NoModifier
+        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and not mods & Qt.KeyboardModifier.ControlModifier:
+            backwards = key == Qt.Key.Key_Backtab or bool(mods & Qt.KeyboardModifier.ShiftModifier)
+            self.navigate_pressed.emit(-1 if backwards else 1)
+            return
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right) and mods & Qt.KeyboardModifier.AltModifier:
+            self.shrink_selection(from_end=key == Qt.Key.Key_Left,
+                                  by_word=bool(mods & Qt.KeyboardModifier.ControlModifier))
+            return
+        word_extend = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right) and mods == word_extend:
+            self.extend_by_word(+1 if key == Qt.Key.Key_Right else -1)
+            return
+        if no_mods and key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.accept_pressed.emit()
+            return
+        if no_mods and key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            self.delete_pressed.emit()
+            return
+        if no_mods and key == Qt.Key.Key_Escape:
+            self.clear_selection()
+            self.escape_pressed.emit()
+            return
+        text = event.text()
+        if (no_mods or mods == Qt.KeyboardModifier.ShiftModifier) and text and text.lower() in self._keys:
+            self.tag_key_pressed.emit(self._keys[text.lower()])
+            return
+        super().keyPressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        if event.button() == Qt.MouseButton.LeftButton and not self.textCursor().hasSelection():
+            self.position_clicked.emit(self.cursor_offset())
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        cursor = self.cursorForPosition(event.pos())
+        position = self.offsets.from_qt(cursor.position())
+        if not self.textCursor().hasSelection():
+            self.setTextCursor(cursor)
+            self.position_clicked.emit(position)
+        menu = self.menu_factory(position) if self.menu_factory is not None else None
+        if menu is not None:
+            menu.exec(event.globalPos())
+
+    def point_of(self, offset: int) -> QPoint:
+        """Where a code-point offset is drawn, in viewport coordinates (for tests and menus)."""
+        cursor = self.textCursor()
+        cursor.setPosition(self.offsets.to_qt(offset))
+        return self.cursorRect(cursor).center()

@@ -1,0 +1,319 @@
+"""The annotation session: which document is open, what is selected, and keeping work safe.
+
+:class:`AnnotationSession` is the window's brain without widgets: it opens documents
+through the :class:`~annotator.gui.workspace.Workspace`, owns the undo history, decides
+what a tag key means for the current selection, autosaves a few seconds after each edit,
+counts active working time and records the document status. Widgets subscribe to its
+signals and the core's; it never touches a widget.
+
+Signals
+-------
+document_changed(object)        the open document (a Document, or None)
+current_changed(object)         the current annotation (an Annotation, or None)
+save_state_changed(str)         "saved", "unsaved", "autosaved" or "read-only"
+read_only_changed(bool, str)    read-only and who holds the lock
+entry_changed(str)              a document's status, counts or time changed (doc id)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
+from annotator.core.history import History
+from annotator.core.propagation import Scope, scope_documents
+from annotator.core.worktime import WorkTimer
+from annotator.gui.editing import AnnotationEditor
+from annotator.gui.workspace import Workspace
+from annotator.io.autosave import AutosaveScheduler
+from annotator.io.workstate import DONE, IN_PROGRESS, NOT_STARTED, WorkState
+
+Clock = Callable[[], float]
+RecoveryQuestion = Callable[[str], bool]
+
+
+class AnnotationSession(QObject):
+    """One annotator's session on a workspace.
+
+    Parameters
+    ----------
+    workspace:
+        The documents.
+    clock:
+        Monotonic seconds (injected in tests to check the time tracking).
+    autosave_delay:
+        Quiet seconds after an edit before the recovery file is written.
+    idle_after:
+        A pause longer than this is not counted as working time.
+    """
+
+    document_changed = Signal(object)
+    current_changed = Signal(object)
+    save_state_changed = Signal(str)
+    read_only_changed = Signal(bool, str)
+    entry_changed = Signal(str)
+
+    def __init__(self, workspace: Workspace, clock: Clock = time.monotonic, autosave_delay: float = 3.0,
+                 idle_after: float = 120.0, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self.schema = workspace.schema
+        self.annotator = workspace.annotator
+        self.history = History()
+        self.clock = clock
+        self.state = WorkState.load(workspace.project)
+        self.timer = WorkTimer(idle_after=idle_after)
+        self.scheduler = AutosaveScheduler(delay=autosave_delay, max_wait=max(30.0, autosave_delay))
+        self.document: Document | None = None
+        self.editor: AnnotationEditor | None = None
+        self.current_id: str | None = None
+        self.snap_to_words = False
+        self.save_state = "saved"
+        self.lock_holder = ""
+        self._autosave_timer = QTimer(self)
+        self._autosave_timer.setInterval(250)
+        self._autosave_timer.timeout.connect(self._on_autosave_timer_timeout)
+        self._autosave_timer.start()
+        self.history.changed.connect(self._on_history_changed)
+
+    # -- documents --------------------------------------------------------------------------------
+    @property
+    def doc_id(self) -> str | None:
+        return self.document.doc_id if self.document is not None else None
+
+    @property
+    def read_only(self) -> bool:
+        return self.doc_id is not None and self.doc_id in self.workspace.read_only
+
+    def open_document(self, doc_id: str, ask_recovery: RecoveryQuestion | None = None,
+                      force_lock: bool = False) -> Document:
+        """Leave the current document (saving it) and open another one.
+
+        ``ask_recovery(doc_id)`` is asked when an autosaved version newer than the file
+        exists; True opens the recovered version, False discards it.
+        """
+        if self.document is not None and doc_id != self.doc_id:
+            self.leave_document()
+        opened = self.workspace.prepare(doc_id, force_lock=force_lock)
+        recovered = False
+        if opened.recovery_available:
+            recovered = ask_recovery(doc_id) if ask_recovery is not None else True
+            if not recovered:
+                self.workspace.discard_recovery(doc_id)
+        document = self.workspace.load(doc_id, recovered=recovered)
+        self.document = document
+        self.editor = AnnotationEditor(document, self.history, self.schema, self.annotator, opened.read_only)
+        self.editor.snap_to_words = self.snap_to_words
+        self.lock_holder = opened.lock_holder
+        document.annotation_removed.connect(self._on_document_annotation_removed)
+        document.annotation_replaced.connect(self._on_document_annotation_replaced)
+        if not opened.read_only and self.state.status(doc_id, self.annotator) == NOT_STARTED:
+            self.state.set_status(doc_id, self.annotator, IN_PROGRESS)
+            self._save_state()
+        self.timer.activity(self.clock())
+        self.current_id = None
+        self.document_changed.emit(document)
+        self.current_changed.emit(None)
+        self.read_only_changed.emit(opened.read_only, opened.lock_holder)
+        if recovered:
+            self.scheduler.note_edit(self.clock())
+        self._set_save_state()
+        self.entry_changed.emit(doc_id)
+        return document
+
+    def leave_document(self) -> None:
+        """Save the current document if it changed (auto-save on switch), count the time, unlock."""
+        if self.document is None:
+            return
+        doc_id = self.document.doc_id
+        if self.workspace.is_dirty(doc_id) and not self.read_only:
+            self.workspace.save(doc_id)
+        self.record_time()
+        self.timer.stop(self.clock())
+        self.record_time()
+        self.document.annotation_removed.disconnect(self._on_document_annotation_removed)
+        self.document.annotation_replaced.disconnect(self._on_document_annotation_replaced)
+        self.workspace.release(doc_id)
+        self.entry_changed.emit(doc_id)
+
+    def override_lock(self) -> None:
+        """Take the lock from whoever holds it (the explicit override) and make the document editable."""
+        if self.doc_id is not None:
+            doc_id = self.doc_id
+            self.workspace.documents.pop(doc_id, None)
+            self.document = None
+            self.open_document(doc_id, force_lock=True)
+
+    def close(self) -> None:
+        """End the session: record time, save the state, release every lock."""
+        self.leave_document()
+        self.document = None
+        self._autosave_timer.stop()
+        self.workspace.release_all()
+
+    def load_scope(self, scope: Scope) -> list[Document]:
+        """The documents "annotate all" searches for a scope (read on demand)."""
+        if self.document is None:
+            return []
+        if scope == "document":
+            return [self.document]
+        ids = [e.doc_id for e in self.workspace.entries
+               if scope == "project" or e.patient_id == self.document.patient_id]
+        documents = self.workspace.load_many(ids)
+        return scope_documents(scope, self.document, documents)
+
+    # -- current annotation -------------------------------------------------------------------------
+    def current(self) -> Annotation | None:
+        if self.document is None or self.current_id is None or self.current_id not in self.document:
+            return None
+        return self.document.get(self.current_id)
+
+    def set_current(self, annotation_id: str | None) -> None:
+        if annotation_id == self.current_id:
+            return
+        self.current_id = annotation_id
+        self.current_changed.emit(self.current())
+
+    def _on_document_annotation_removed(self, annotation: Annotation) -> None:
+        if annotation.id == self.current_id:
+            self.set_current(None)
+
+    def _on_document_annotation_replaced(self, old: Annotation, new: Annotation) -> None:
+        if old.id == self.current_id:
+            self.current_id = new.id
+            self.current_changed.emit(new)
+
+    # -- what the keys mean ------------------------------------------------------------------------
+    def apply_type(self, type_name: str, start: int, end: int, cursor: int) -> Annotation | None:
+        """A type key or palette click, given the selection ``[start, end)`` and the cursor.
+
+        * a selection equal to the current annotation, or no selection while the cursor is
+          in an annotation: change that annotation's type;
+        * a selection overlapping the current annotation: move its boundaries there;
+        * any other selection: a new annotation.
+        """
+        editor = self.editor
+        if editor is None or editor.read_only:
+            return None
+        current = self.current()
+        if start == end:
+            target = current if current is not None and current.start <= cursor <= current.end else \
+                editor.innermost_at(cursor)
+            if target is None:
+                return None
+            result = editor.change(target.id, type_name=type_name)
+        elif current is not None and current.start < end and start < current.end:
+            result = editor.change(current.id, type_name=type_name, start=start, end=end)
+        else:
+            result = editor.tag(start, end, type_name)
+        if result is not None:
+            self.set_current(result.id)
+        return result
+
+    def delete_current(self) -> None:
+        current = self.current()
+        if current is not None and self.editor is not None:
+            self.editor.delete(current.id)
+
+    def accept_current(self) -> None:
+        current = self.current()
+        if current is not None and self.editor is not None:
+            self.editor.accept(current.id)
+
+    def accept_all(self, of_current_type: bool) -> int:
+        if self.editor is None:
+            return 0
+        current = self.current()
+        type_name = current.type if of_current_type and current is not None else None
+        if of_current_type and type_name is None:
+            return 0
+        return self.editor.accept_all(type_name)
+
+    def step(self, direction: int, position: int, pending_only: bool = False) -> Annotation | None:
+        """Make the next / previous (pending) annotation current."""
+        if self.editor is None:
+            return None
+        current = self.current()
+        if pending_only and current is not None and not current.pending:
+            current = None
+        found = self.editor.neighbour(position, direction, pending_only, current.id if current else None)
+        self.set_current(found.id if found is not None else None)
+        return found
+
+    def set_snap_to_words(self, snap: bool) -> None:
+        self.snap_to_words = snap
+        if self.editor is not None:
+            self.editor.snap_to_words = snap
+
+    # -- saving ---------------------------------------------------------------------------------------
+    def save(self) -> list[str]:
+        """Save every modified document (Ctrl+S); returns ids that could not be saved."""
+        failed = self.workspace.save_all()
+        self.scheduler.saved()
+        self._set_save_state()
+        for doc_id in self.workspace.documents:
+            self.entry_changed.emit(doc_id)
+        return failed
+
+    def autosave_now(self) -> int:
+        written = self.workspace.autosave_all()
+        self.scheduler.saved()
+        self._set_save_state("autosaved" if written else None)
+        return written
+
+    def _on_autosave_timer_timeout(self) -> None:
+        if self.scheduler.due(self.clock()):
+            self.autosave_now()
+
+    def _on_history_changed(self) -> None:
+        now = self.clock()
+        self.scheduler.note_edit(now)
+        self.timer.activity(now)
+        self._set_save_state()
+        if self.doc_id is not None:
+            self.entry_changed.emit(self.doc_id)
+
+    def _set_save_state(self, forced: str | None = None) -> None:
+        if self.read_only:
+            state = "read-only"
+        elif forced is not None:
+            state = forced
+        elif self.workspace.dirty():
+            state = "unsaved"
+        else:
+            state = "saved"
+        if state != self.save_state or forced:
+            self.save_state = state
+            self.save_state_changed.emit(state)
+
+    # -- status and time --------------------------------------------------------------------------------
+    def note_activity(self) -> None:
+        """A keystroke or click: counts as active time."""
+        self.timer.activity(self.clock())
+
+    def record_time(self) -> None:
+        """Move the counted seconds into the work state and save it."""
+        seconds = self.timer.take()
+        if seconds > 0 and self.doc_id is not None:
+            self.state.add_seconds(self.doc_id, self.annotator, seconds)
+            self._save_state()
+
+    def seconds(self, doc_id: str) -> float:
+        extra = self.timer.current(self.clock()) if doc_id == self.doc_id else 0.0
+        return self.state.seconds(doc_id, self.annotator) + extra
+
+    def status(self, doc_id: str) -> str:
+        return self.state.status(doc_id, self.annotator)
+
+    def mark_done(self, done: bool = True) -> None:
+        if self.doc_id is not None:
+            self.state.set_status(self.doc_id, self.annotator, DONE if done else IN_PROGRESS)
+            self._save_state()
+            self.entry_changed.emit(self.doc_id)
+
+    def _save_state(self) -> None:
+        self.state.save()

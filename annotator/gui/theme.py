@@ -1,0 +1,101 @@
+"""Light and dark themes, and the highlight colours derived from the schema's colours.
+
+``auto`` follows the system: Qt's style hints report the colour scheme (Qt 6.5+); when they
+say nothing, the window colour's lightness decides.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+ThemeName = Literal["light", "dark", "auto"]
+
+
+def system_is_dark() -> bool:
+    hints = QGuiApplication.styleHints()
+    scheme = hints.colorScheme()
+    if scheme == Qt.ColorScheme.Dark:
+        return True
+    if scheme == Qt.ColorScheme.Light:
+        return False
+    return QGuiApplication.palette().color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def dark_palette() -> QPalette:
+    palette = QPalette()
+    role = QPalette.ColorRole
+    colours = {
+        role.Window: "#2b2d30",
+        role.WindowText: "#dfe1e5",
+        role.Base: "#1e1f22",
+        role.AlternateBase: "#26282b",
+        role.ToolTipBase: "#3c3f41",
+        role.ToolTipText: "#dfe1e5",
+        role.Text: "#dfe1e5",
+        role.Button: "#3c3f41",
+        role.ButtonText: "#dfe1e5",
+        role.BrightText: "#ff6b68",
+        role.Highlight: "#2f65ca",
+        role.HighlightedText: "#ffffff",
+        role.Link: "#589df6",
+        role.PlaceholderText: "#8c8f94",
+    }
+    for key, value in colours.items():
+        palette.setColor(key, QColor(value))
+    disabled = QPalette.ColorGroup.Disabled
+    for key in (role.Text, role.ButtonText, role.WindowText):
+        palette.setColor(disabled, key, QColor("#6f737a"))
+    return palette
+
+
+def light_palette() -> QPalette:
+    palette = QPalette()
+    role = QPalette.ColorRole
+    colours = {
+        role.Window: "#f3f3f3",
+        role.WindowText: "#1f1f1f",
+        role.Base: "#ffffff",
+        role.AlternateBase: "#f6f8fa",
+        role.Text: "#1f1f1f",
+        role.Button: "#e9e9e9",
+        role.ButtonText: "#1f1f1f",
+        role.Highlight: "#3874d8",
+        role.HighlightedText: "#ffffff",
+        role.PlaceholderText: "#8a8a8a",
+    }
+    for key, value in colours.items():
+        palette.setColor(key, QColor(value))
+    return palette
+
+
+def apply_theme(app: QApplication, name: ThemeName = "auto") -> bool:
+    """Apply a theme to the application; returns True when the result is dark."""
+    dark = system_is_dark() if name == "auto" else name == "dark"
+    app.setStyle("Fusion")
+    app.setPalette(dark_palette() if dark else light_palette())
+    return dark
+
+
+def highlight_colour(colour: str, dark: bool, pending: bool = False) -> QColor:
+    """The background of a highlight: the schema colour blended into the page colour.
+
+    Pending pre-annotations are paler, so reviewed and unreviewed tags differ at a glance
+    (together with their dashed underline).
+    """
+    base = QColor("#1e1f22" if dark else "#ffffff")
+    tint = QColor(colour)
+    weight = (0.30 if pending else 0.55) if dark else (0.22 if pending else 0.50)
+    return QColor(
+        round(base.red() + (tint.red() - base.red()) * weight),
+        round(base.green() + (tint.green() - base.green()) * weight),
+        round(base.blue() + (tint.blue() - base.blue()) * weight),
+    )
+
+
+def text_on(colour: QColor) -> QColor:
+    """Black or white, whichever reads better on ``colour``."""
+    return QColor("#000000") if colour.lightness() > 140 else QColor("#ffffff")

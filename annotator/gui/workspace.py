@@ -1,0 +1,293 @@
+"""The documents an annotator works on, and how they are opened, locked, saved and recovered.
+
+Qt-free (the window asks the questions, this module does the file work), so the never-lose-
+work rules are tested without widgets:
+
+* a project's working copy of a document is ``annotations/<annotator>/<doc>.xml``; it is
+  created on first open from ``preannotations/<doc>.xml`` (pending model suggestions) when
+  present, else from ``source/<doc>.xml``;
+* a plain folder of XML files, or a single XML file, is edited in place;
+* the working copy is locked while open (:class:`~annotator.io.locking.DocumentLock`);
+  someone else's live lock opens the document read-only until an explicit override;
+* unsaved edits are written to a recovery file a few seconds after each edit
+  (:class:`~annotator.io.autosave.AutosaveStore`), offered again after a crash;
+* saving writes the i2b2 file atomically and removes the recovery file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from annotator.core.document import Document, split_record_name
+from annotator.core.project import Project
+from annotator.core.schema import Schema, load_schema
+from annotator.errors import InputError, LockedError, StorageError
+from annotator.io.autosave import AutosaveStore
+from annotator.io.corpus import list_document_files
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.io.locking import DocumentLock, read_lock_info
+
+_TAG_COUNT = re.compile(rb"\bTYPE=")
+_PENDING_COUNT = re.compile(rb"\bpending=\"(?:yes|true|1)\"")
+
+
+@dataclass
+class DocumentEntry:
+    """One document of the workspace (nothing read yet).
+
+    Attributes
+    ----------
+    doc_id: file stem, ``PPP-RR``.
+    patient_id, record: from the file name.
+    source_path: the note as distributed (``source/``, or the file itself).
+    working_path: where this annotator's version is saved.
+    preannotation_path: model suggestions, if the project has them.
+    """
+
+    doc_id: str
+    patient_id: str
+    record: int
+    source_path: Path
+    working_path: Path
+    preannotation_path: Path | None = None
+
+
+@dataclass
+class OpenState:
+    """What the window needs to know before showing a document."""
+
+    read_only: bool = False
+    lock_holder: str = ""
+    recovery_available: bool = False
+
+
+def quick_counts(path: Path) -> tuple[int, int]:
+    """``(annotations, pending)`` of an i2b2 file without parsing it (for the document list)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return 0, 0
+    tags = data.rfind(b"<TAGS")
+    if tags < 0:
+        return 0, 0
+    section = data[tags:]
+    return len(_TAG_COUNT.findall(section)), len(_PENDING_COUNT.findall(section))
+
+
+class Workspace:
+    """The open project, folder or file, for one annotator.
+
+    Parameters
+    ----------
+    project:
+        The project (a plain folder is a project with ``plain_folder`` set).
+    annotator:
+        Whose working copies are edited.
+    entries:
+        The documents, ordered by patient then record.
+    """
+
+    def __init__(self, project: Project, annotator: str, entries: list[DocumentEntry]) -> None:
+        self.project = project
+        self.annotator = annotator
+        self.entries = entries
+        self._by_id = {e.doc_id: e for e in entries}
+        self.documents: dict[str, Document] = {}
+        self.locks: dict[str, DocumentLock] = {}
+        self.read_only: set[str] = set()
+        self.autosave = AutosaveStore()
+        self.single_file = False
+
+    # -- opening ----------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | Path, annotator: str) -> Workspace:
+        """A workspace on a project folder, a ``project.toml``, a plain folder or one XML file."""
+        path = Path(path)
+        if path.is_file() and path.suffix.lower() == ".xml":
+            project = Project.open(path.parent)
+            project.plain_folder = True
+            workspace = cls(project, annotator, [_plain_entry(path)])
+            workspace.single_file = True
+            return workspace
+        project = Project.open(path)
+        if project.plain_folder:
+            entries = [_plain_entry(p) for p in list_document_files(project.root)]
+        else:
+            project.add_annotator(annotator)
+            entries = []
+            for doc_id in project.document_ids():
+                patient, record = split_record_name(doc_id)
+                pre = project.preannotations_dir / f"{doc_id}.xml"
+                entries.append(
+                    DocumentEntry(
+                        doc_id, patient, record,
+                        project.source_dir / f"{doc_id}.xml",
+                        project.annotations_dir(annotator) / f"{doc_id}.xml",
+                        pre if pre.is_file() else None,
+                    )
+                )
+        if not entries:
+            raise InputError("no XML documents to annotate", path)
+        entries.sort(key=lambda e: (e.patient_id, e.record, e.doc_id))
+        return cls(project, annotator, entries)
+
+    @property
+    def schema(self) -> Schema:
+        return load_schema(self.project.schema)
+
+    @property
+    def state_dir(self) -> Path:
+        return self.project.state_dir
+
+    def entry(self, doc_id: str) -> DocumentEntry:
+        try:
+            return self._by_id[doc_id]
+        except KeyError:
+            raise InputError(f"no document {doc_id!r} in this workspace", self.project.root) from None
+
+    def doc_ids(self) -> list[str]:
+        return [e.doc_id for e in self.entries]
+
+    def patients(self) -> dict[str, list[DocumentEntry]]:
+        groups: dict[str, list[DocumentEntry]] = {}
+        for entry in self.entries:
+            groups.setdefault(entry.patient_id, []).append(entry)
+        return groups
+
+    def counts(self, doc_id: str) -> tuple[int, int]:
+        """``(annotations, pending)`` of a document: exact when loaded, else from its file."""
+        document = self.documents.get(doc_id)
+        if document is not None:
+            return len(document), sum(1 for a in document.annotations if a.pending)
+        entry = self.entry(doc_id)
+        for path in (entry.working_path, entry.preannotation_path, entry.source_path):
+            if path is not None and path.is_file():
+                return quick_counts(path)
+        return 0, 0
+
+    # -- lock, working copy, recovery -------------------------------------------------------------
+    def prepare(self, doc_id: str, force_lock: bool = False) -> OpenState:
+        """Lock the working copy (or note who holds it) and create it if it does not exist."""
+        entry = self.entry(doc_id)
+        state = OpenState()
+        lock = self.locks.get(doc_id) or DocumentLock(entry.working_path, self.annotator)
+        try:
+            lock.acquire(force=force_lock)
+        except LockedError as error:
+            state.read_only = True
+            state.lock_holder = error.message.split(";")[0]
+            self.read_only.add(doc_id)
+        else:
+            self.locks[doc_id] = lock
+            self.read_only.discard(doc_id)
+            if not entry.working_path.exists():
+                origin = entry.preannotation_path or entry.source_path
+                document = read_i2b2(origin)
+                document.doc_id = doc_id
+                write_i2b2(document, entry.working_path)
+        if not state.read_only:
+            state.recovery_available = self.autosave.has_recovery(entry.working_path)
+        return state
+
+    def load(self, doc_id: str, recovered: bool = False) -> Document:
+        """The document (cached once read); ``recovered`` takes the autosaved version."""
+        if doc_id in self.documents and not recovered:
+            return self.documents[doc_id]
+        entry = self.entry(doc_id)
+        if recovered:
+            document = self.autosave.load_recovery(entry.working_path)
+        else:
+            path = entry.working_path if entry.working_path.exists() else (
+                entry.preannotation_path or entry.source_path)
+            document = read_i2b2(path)
+            if path != entry.working_path:
+                # Not copied yet (read-only view): never write over the source.
+                document.origin.path = entry.working_path
+        document.doc_id = doc_id
+        self.documents[doc_id] = document
+        return document
+
+    def discard_recovery(self, doc_id: str) -> None:
+        self.autosave.discard_recovery(self.entry(doc_id).working_path)
+
+    def load_many(self, doc_ids: Iterable[str], progress: Callable[[int, int], None] | None = None,
+                  cancelled: Callable[[], bool] | None = None) -> list[Document]:
+        """Read several documents (for "annotate all" over a patient or the project)."""
+        wanted = list(doc_ids)
+        documents = []
+        for done, doc_id in enumerate(wanted, 1):
+            if cancelled is not None and cancelled():
+                break
+            documents.append(self.load(doc_id))
+            if progress is not None:
+                progress(done, len(wanted))
+        return documents
+
+    def release(self, doc_id: str) -> None:
+        lock = self.locks.pop(doc_id, None)
+        if lock is not None:
+            lock.release()
+
+    def release_all(self) -> None:
+        for doc_id in list(self.locks):
+            self.release(doc_id)
+
+    # -- saving -----------------------------------------------------------------------------------
+    def is_dirty(self, doc_id: str) -> bool:
+        document = self.documents.get(doc_id)
+        return document is not None and not document.is_pristine()
+
+    def dirty(self) -> list[str]:
+        return [doc_id for doc_id, d in self.documents.items() if not d.is_pristine()]
+
+    def save(self, doc_id: str) -> None:
+        """Write the working copy atomically (taking the lock first if needed)."""
+        if doc_id in self.read_only:
+            raise LockedError("document is open read-only (locked by someone else); override the lock to save",
+                              self.entry(doc_id).working_path)
+        document = self.documents[doc_id]
+        entry = self.entry(doc_id)
+        if doc_id not in self.locks:
+            lock = DocumentLock(entry.working_path, self.annotator)
+            lock.acquire()
+            try:
+                write_i2b2(document, entry.working_path)
+            finally:
+                lock.release()
+        else:
+            lock = self.locks[doc_id]
+            if not lock.held:
+                holder = read_lock_info(entry.working_path)
+                who = holder.describe() if holder is not None else "nobody"
+                raise LockedError(f"the lock was taken over (now held by {who}); not saved, to avoid "
+                                  "overwriting their work", entry.working_path)
+            write_i2b2(document, entry.working_path)
+        self.autosave.discard_recovery(entry.working_path)
+
+    def save_all(self) -> list[str]:
+        """Save every modified document; returns the ids that could not be saved."""
+        failed = []
+        for doc_id in self.dirty():
+            try:
+                self.save(doc_id)
+            except StorageError:
+                failed.append(doc_id)
+        return failed
+
+    def autosave_all(self) -> int:
+        """Write recovery files for every modified document; returns how many were written."""
+        written = 0
+        for doc_id in self.dirty():
+            if doc_id in self.read_only:
+                continue
+            if self.autosave.save_recovery(self.documents[doc_id], self.entry(doc_id).working_path):
+                written += 1
+        return written
+
+
+def _plain_entry(path: Path) -> DocumentEntry:
+    patient, record = split_record_name(path.stem)
+    return DocumentEntry(path.stem, patient, record, path, path, None)

@@ -1,0 +1,154 @@
+"""Keyboard tagging in the note view, asserted on the document (the core state)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from annotator.core.annotation import Source
+from annotator.gui.main_window import MainWindow
+from tests.gui.conftest import TEXT_200_01
+
+DOCTOR = TEXT_200_01.index("Marissa Jones")
+
+
+def select_words(qtbot: QtBot, window: MainWindow, start: int, words: int) -> None:
+    """Put the cursor at ``start`` and extend the selection word by word with the keyboard."""
+    window.view.select_span(start, start)
+    for _ in range(words):
+        qtbot.keyClick(window.view, Qt.Key.Key_Right, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+
+
+def test_tag_selection_with_type_key(qtbot: QtBot, window: MainWindow) -> None:
+    select_words(qtbot, window, DOCTOR, 2)
+    assert window.view.selection_span() == (DOCTOR, DOCTOR + len("Marissa Jones"))
+    qtbot.keyClick(window.view, "r")
+    document = window.session.document
+    assert document is not None
+    tagged = [a for a in document.annotations if a.start == DOCTOR]
+    assert [(a.tag, a.type, a.text, a.source, a.annotator) for a in tagged] == [
+        ("NAME", "DOCTOR", "Marissa Jones", Source.HUMAN, "alice")
+    ]
+    assert window.session.current_id == tagged[0].id
+    assert window.table.model.rowCount() == 3
+
+
+def test_shift_arrows_extend_and_alt_arrows_shrink(qtbot: QtBot, window: MainWindow) -> None:
+    select_words(qtbot, window, DOCTOR, 2)
+    qtbot.keyClick(window.view, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+    assert window.view.selection_span() == (DOCTOR, DOCTOR + len("Marissa Jone"))
+    qtbot.keyClick(window.view, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)
+    assert window.view.selection_span() == (DOCTOR + 1, DOCTOR + len("Marissa Jone"))
+    qtbot.keyClick(window.view, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier)
+    assert window.view.selection_span() == (DOCTOR + 1, DOCTOR + len("Marissa "))
+
+
+def test_type_key_on_current_annotation_changes_type_and_undo_restores(qtbot: QtBot, window: MainWindow) -> None:
+    select_words(qtbot, window, DOCTOR, 2)
+    qtbot.keyClick(window.view, "r")
+    document = window.session.document
+    assert document is not None
+    qtbot.keyClick(window.view, "p")
+    changed = [a for a in document.annotations if a.start == DOCTOR]
+    assert [(a.type, a.end) for a in changed] == [("PATIENT", DOCTOR + len("Marissa Jones"))]
+    qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert [a.type for a in document.annotations if a.start == DOCTOR] == ["DOCTOR"]
+    qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert [a for a in document.annotations if a.start == DOCTOR] == []
+    qtbot.keyClick(window.view, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert [a.type for a in document.annotations if a.start == DOCTOR] == ["DOCTOR"]
+    qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert [a.type for a in document.annotations if a.start == DOCTOR] == ["PATIENT"]
+
+
+def test_selection_over_current_annotation_moves_its_boundaries(qtbot: QtBot, window: MainWindow) -> None:
+    select_words(qtbot, window, DOCTOR, 1)
+    qtbot.keyClick(window.view, "r")
+    document = window.session.document
+    assert document is not None
+    qtbot.keyClick(window.view, Qt.Key.Key_Right, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(window.view, "r")
+    resized = [a for a in document.annotations if a.start == DOCTOR]
+    assert [(a.text, a.type) for a in resized] == [("Marissa Jones", "DOCTOR")]
+    assert len(document) == 3
+
+
+def test_delete_removes_current_annotation(qtbot: QtBot, window: MainWindow) -> None:
+    select_words(qtbot, window, DOCTOR, 2)
+    qtbot.keyClick(window.view, "r")
+    document = window.session.document
+    assert document is not None
+    qtbot.keyClick(window.view, Qt.Key.Key_Delete)
+    assert [a for a in document.annotations if a.start == DOCTOR] == []
+    assert window.session.current_id is None
+
+
+def test_tab_goes_to_next_annotation_and_enter_accepts_it(qtbot: QtBot, window: MainWindow) -> None:
+    document = window.session.document
+    assert document is not None
+    window.view.select_span(0, 0)
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)
+    first = window.session.current()
+    assert first is not None and first.text == "John Smith" and first.pending
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    accepted = document.get(first.id)
+    assert (accepted.pending, accepted.source, accepted.confidence, accepted.annotator) == (
+        False, Source.MODEL, 0.91, "alice")
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)
+    second = window.session.current()
+    assert second is not None and second.type == "DATE"
+    qtbot.keyClick(window.view, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert window.session.current_id == first.id
+
+
+def test_backspace_rejects_pending_and_f8_finds_the_next_one(qtbot: QtBot, window: MainWindow) -> None:
+    document = window.session.document
+    assert document is not None
+    window.view.select_span(0, 0)
+    qtbot.keyClick(window.view, Qt.Key.Key_F8)
+    first = window.session.current()
+    assert first is not None and first.pending and first.text == "John Smith"
+    qtbot.keyClick(window.view, Qt.Key.Key_Backspace)
+    assert first.id not in document
+    qtbot.keyClick(window.view, Qt.Key.Key_F8)
+    remaining = window.session.current()
+    assert remaining is not None and remaining.type == "DATE"
+    qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert document.get(first.id).pending
+
+
+def test_accept_all_of_a_type_is_one_undo_step(qtbot: QtBot, window: MainWindow) -> None:
+    document = window.session.document
+    assert document is not None
+    window.view.select_span(0, 0)
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)
+    qtbot.keyClick(window.view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert [a.type for a in document.annotations if a.pending] == ["DATE"]
+    qtbot.keyClick(window.view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+    assert [a for a in document.annotations if a.pending] == []
+    qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert [a.type for a in document.annotations if a.pending] == ["DATE"]
+
+
+def test_palette_click_tags_the_mouse_selection(qtbot: QtBot, window: MainWindow) -> None:
+    view = window.view
+    start = view.point_of(DOCTOR)
+    end = view.point_of(DOCTOR + len("Marissa"))
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(view.viewport(), end)
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=end)
+    assert view.selection_span() == (DOCTOR, DOCTOR + len("Marissa"))
+    qtbot.mouseClick(window.palette_widget.buttons["DOCTOR"], Qt.MouseButton.LeftButton)
+    document = window.session.document
+    assert document is not None
+    assert [(a.text, a.type) for a in document.annotations if a.start == DOCTOR] == [("Marissa", "DOCTOR")]
+
+
+def test_snap_to_words_widens_a_partial_selection(qtbot: QtBot, window: MainWindow) -> None:
+    qtbot.keyClick(window.view, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.session.snap_to_words
+    window.view.select_span(DOCTOR + 2, DOCTOR + len("Marissa Jo"))
+    qtbot.keyClick(window.view, "r")
+    document = window.session.document
+    assert document is not None
+    assert [a.text for a in document.annotations if a.type == "DOCTOR"] == ["Marissa Jones"]
