@@ -49,9 +49,9 @@ class AnnotatorProfile:
     extra_types: dict[str, float] = field(default_factory=dict)
 
 
-HUMAN_A = AnnotatorProfile(miss=0.03, confusion=0.015, boundary=0.028, split=0.04, false_positive=0.1)
-HUMAN_B = AnnotatorProfile(miss=0.035, confusion=0.018, boundary=0.03, split=0.035, false_positive=0.12)
-MODEL = AnnotatorProfile(miss=0.07, hard_miss_scale=1.6, confusion=0.03, boundary=0.04, split=0.02, false_positive=0.3)
+HUMAN_A = AnnotatorProfile(miss=0.025, confusion=0.012, boundary=0.025, split=0.04, false_positive=0.1)
+HUMAN_B = AnnotatorProfile(miss=0.03, confusion=0.015, boundary=0.028, split=0.035, false_positive=0.12)
+MODEL = AnnotatorProfile(miss=0.045, hard_miss_scale=1.3, confusion=0.03, boundary=0.04, split=0.02, false_positive=0.3)
 
 
 @dataclass(frozen=True, slots=True)

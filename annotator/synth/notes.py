@@ -222,7 +222,8 @@ def family_history(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Ra
             b.add(" (").phi(relative.person.first, "PATIENT").add(")")
         older = relative.relation in ("mother", "father", "aunt", "uncle")
         if older and (relative.age > 90 or rng.random() < 0.5):
-            died = str(rng.randint(50, min(relative.age, 96)))
+            oldest = min(relative.age, 96)
+            died = str(rng.randint(min(50, oldest), oldest))
             b.add(" died at ").phi(died, "AGE").add(f" of {rng.choice(('MI', 'stroke', 'colon cancer', 'CHF'))}")
         else:
             b.add(" alive at ").phi(str(relative.age), "AGE").add(f" with {rng.choice(lx.PROBLEMS)}")

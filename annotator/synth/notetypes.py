@@ -114,7 +114,9 @@ def clinic_note(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Rando
 
 def telephone_encounter(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
     record_date_line(b, day, rng)
-    b.add("TELEPHONE ENCOUNTER\n")
+    b.add("TELEPHONE ENCOUNTER\nRe: ")
+    write_patient(b, w, rng, formal=True)
+    b.add("\n")
     b.add("Caller: ")
     relative = rng.choice(w.relatives)
     if rng.random() < 0.5:
@@ -226,6 +228,9 @@ def nursing_note(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Rand
     b.add("NURSING NOTE  ")
     generic_department(b, rng)
     b.add("  Bed ").phi(f"{rng.randint(2, 9)}{rng.randint(0, 4)}{rng.randint(1, 9)}{rng.choice('AB')}", "ROOM").add("\n")
+    b.add("Patient: ")
+    write_patient(b, w, rng, formal=True)
+    b.add("\n")
     write_patient(b, w, rng)
     b.add(" resting comfortably. ")
     lookalike(b, rng)

@@ -1,0 +1,94 @@
+"""``annotator stats``: tables, --json, --by-type, one-line errors for bad files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from annotator.cli.main import main
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
+from annotator.io.i2b2 import write_i2b2
+
+
+def _write_sample(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    text = "Dr. Kai Yamamoto saw her on 5/3/67."
+    prefix = "Dr. "
+    date_prefix = "Dr. Kai Yamamoto saw her on "
+    document = Document(
+        "100-01",
+        text,
+        [
+            Annotation("P0", "NAME", "DOCTOR", len(prefix), len(prefix) + len("Kai Yamamoto"), "Kai Yamamoto"),
+            Annotation("P1", "DATE", "DATE", len(date_prefix), len(date_prefix) + len("5/3/67"), "5/3/67"),
+        ],
+    )
+    write_i2b2(document, folder / "100-01.xml")
+    write_i2b2(Document("101-01", "Nothing to see."), folder / "101-01.xml")
+    return folder
+
+
+def test_stats_json_numbers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _write_sample(tmp_path / "notes")
+    assert main(["stats", str(folder), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["documents"] == 2
+    assert stats["patients"] == 2
+    assert stats["annotations"] == 2
+    assert stats["tokens"] == 7 + 3
+    assert stats["phi_tokens"] == 3
+    assert stats["by_type"]["DOCTOR"] == 1 and stats["by_type"]["DATE"] == 1
+    assert stats["by_category"]["NAME"] == 1
+
+
+def test_stats_table_by_type(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _write_sample(tmp_path / "notes")
+    assert main(["stats", str(folder / "100-01.xml"), "--by-type"]) == 0
+    out = capsys.readouterr().out
+    assert "documents" in out and "DOCTOR" in out and "HOSPITAL" in out
+    assert main(["stats", str(folder)]) == 0
+    assert "DOCTOR" not in capsys.readouterr().out
+
+
+def test_stats_counts_a_file_named_twice_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _write_sample(tmp_path / "notes")
+    assert main(["stats", str(folder), str(folder / "100-01.xml"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["documents"] == 2
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"<deIdi2b2><TEXT>unterminated", b"", b"\x00\x01\x02binary", b"<other/>"],
+    ids=["truncated", "empty", "binary", "no-text"],
+)
+def test_stats_bad_file_one_line_error(tmp_path: Path, content: bytes, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _write_sample(tmp_path / "notes")
+    bad = folder / "102-01.xml"
+    bad.write_bytes(content)
+    assert main(["stats", str(folder)]) == 1
+    error = capsys.readouterr().err
+    assert "102-01.xml" in error
+    assert "Traceback" not in error
+    assert len(error.strip().splitlines()) == 1
+
+
+def test_stats_missing_path_is_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["stats", str(tmp_path / "absent")])
+    assert exit_info.value.code == 2
+
+
+def test_stats_folder_without_xml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", str(tmp_path)]) == 1
+    assert "no i2b2 XML files" in capsys.readouterr().err
+
+
+def test_stats_on_synthetic_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["synth", str(tmp_path / "c"), "--patients", "2", "--seed", "1", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert main(["stats", str(tmp_path / "c" / "gold"), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats == summary["gold"]
