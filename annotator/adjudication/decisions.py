@@ -21,6 +21,7 @@ finalised_changed(bool)   the document was finalised or reopened
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -115,6 +116,19 @@ def read_log(path: Path) -> list[dict[str, object]]:
 def log_is_finalised(entries: Sequence[dict[str, object]]) -> bool:
     """True when the last entry of a decision log finalised the document."""
     return bool(entries) and entries[-1].get("decision") == "finalise"
+
+
+_clock: list[object] = [0, ""]
+
+
+def _now() -> str:
+    """The current UTC time to the second (formatted once per second: auto-accepting
+    thousands of units should not cost thousands of isoformat calls)."""
+    second = int(time.time())
+    if _clock[0] != second:
+        _clock[0] = second
+        _clock[1] = datetime.fromtimestamp(second, UTC).isoformat()
+    return str(_clock[1])
 
 
 def _format_offsets(units: Sequence[Unit]) -> str:
@@ -327,8 +341,9 @@ class AdjudicationSession:
         if previous is not None:
             commands.extend(RemoveAnnotation(self.gold, gold_id) for gold_id in previous.gold_ids)
         gold_ids = []
+        key_sets = [unit.keys_of(i) for i in range(len(self.names))]
         for key, template in self._chosen(unit, decision):
-            agreed = [self.names[i] for i in range(len(self.names)) if key in unit.keys_of(i)]
+            agreed = [name for name, keys in zip(self.names, key_sets, strict=True) if key in keys]
             extra = tuple((k, v) for k, v in (template.extra if template else ()) if k != "agreed_by")
             if agreed:
                 extra = (*extra, ("agreed_by", ",".join(agreed)))
@@ -373,9 +388,9 @@ class AdjudicationSession:
         if decision.kind is DecisionKind.TAKE:
             assert decision.version is not None
             entry["version"] = self.names[decision.version]
-            entry["versions"] = [
-                self.names[i] for i in range(len(self.names)) if unit.keys_of(i) == unit.keys_of(decision.version)
-            ]
+            key_sets = [unit.keys_of(i) for i in range(len(self.names))]
+            taken = key_sets[decision.version]
+            entry["versions"] = [name for name, keys in zip(self.names, key_sets, strict=True) if keys == taken]
         elif decision.kind is DecisionKind.ALL:
             entry["versions"] = [self.names[i] for i, annotations in enumerate(unit.versions) if annotations]
         elif decision.kind is DecisionKind.EDIT:
@@ -388,7 +403,7 @@ class AdjudicationSession:
         if not self._logging:
             return
         entry["adjudicator"] = self.adjudicator
-        entry["time"] = datetime.now(UTC).isoformat(timespec="seconds")
+        entry["time"] = _now()
         self.log.append(entry)
 
     def _set_finalised(self, value: bool) -> None:
@@ -436,7 +451,7 @@ class AdjudicationSession:
             if self._stack and self._stack[-1] == unit_id:
                 self.history.undo()
             return
-        if unit_id not in self._units or kind not in DecisionKind.__members__.values():
+        if unit_id not in self._units or kind not in {k.value for k in DecisionKind}:
             return
         decision_kind = DecisionKind(kind)
         version = None

@@ -56,7 +56,7 @@ class Evidence:
     origin: str = "annotated"  # "annotated" elsewhere, or "model" (a pre-annotation)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
     """One adjudication decision's worth of annotations.
 
@@ -237,29 +237,38 @@ def align_documents(documents: Sequence[Document], names: Sequence[str] | None =
     check_same_text(documents, labels)
     doc_id = documents[0].doc_id
     n = len(documents)
+    # (start, end, version, sequence, key, annotation): the sequence keeps the sort from ever
+    # comparing two Annotation objects.
     tagged = sorted(
-        ((a.start, a.end, i, a) for i, document in enumerate(documents) for a in document.annotations),
-        key=lambda item: (item[0], item[1], item[2]),
+        (a.start, a.end, i, sequence, (a.tag, a.type, a.start, a.end), a)
+        for i, document in enumerate(documents)
+        for sequence, a in enumerate(document.annotations)
     )
     units: list[Unit] = []
-    cluster: list[tuple[int, int, int, Annotation]] = []
+    cluster: list[tuple[int, int, int, int, AnnotationKey, Annotation]] = []
     cluster_end = -1
+    every_version = list(range(n))
 
     def close() -> None:
-        per_version: list[list[Annotation]] = [[] for _ in range(n)]
-        for _, _, version, annotation in cluster:
-            per_version[version].append(annotation)
-        sets = [frozenset(a.key for a in annotations) for annotations in per_version]
         start = cluster[0][0]
-        kind = _classify(sets)
+        # Fast path for the common case: one tag per version, all identical.
+        if len(cluster) == n and [item[2] for item in cluster] == every_version:
+            first_key = cluster[0][4]
+            if all(item[4] == first_key for item in cluster):
+                units.append(
+                    Unit(unit_id(doc_id, start, cluster_end), doc_id, UnitKind.AGREEMENT,
+                         Span(start, cluster_end), tuple((item[5],) for item in cluster))
+                )
+                return
+        per_version: list[list[Annotation]] = [[] for _ in range(n)]
+        key_sets: list[set[AnnotationKey]] = [set() for _ in range(n)]
+        for item in cluster:
+            per_version[item[2]].append(item[5])
+            key_sets[item[2]].add(item[4])
+        kind = _classify([frozenset(keys) for keys in key_sets])
         units.append(
-            Unit(
-                id=unit_id(doc_id, start, cluster_end),
-                doc_id=doc_id,
-                kind=kind,
-                span=Span(start, cluster_end),
-                versions=tuple(tuple(annotations) for annotations in per_version),
-            )
+            Unit(unit_id(doc_id, start, cluster_end), doc_id, kind, Span(start, cluster_end),
+                 tuple(tuple(annotations) for annotations in per_version))
         )
 
     for item in tagged:
@@ -267,7 +276,8 @@ def align_documents(documents: Sequence[Document], names: Sequence[str] | None =
         # Zero-length tags overlap nothing; each becomes its own unit.
         if cluster and (start < cluster_end or (start == cluster_end == cluster[0][0])):
             cluster.append(item)
-            cluster_end = max(cluster_end, end)
+            if end > cluster_end:
+                cluster_end = end
         else:
             if cluster:
                 close()
