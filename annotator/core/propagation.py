@@ -24,12 +24,18 @@ whole_word=True, fuzzy=False, fuzzy_threshold=85.0) -> PropagationPreview``
 ``apply_propagation(history, preview, documents_by_id, source, selected=None) -> Command | None``
     Builds the commands and pushes them as ONE undo step (a ``CompositeCommand`` described
     ``"annotate all"``), even across several documents.
-``find_unannotated_occurrences(documents, scope="patient") -> list[Inconsistency]``
+``find_unannotated_occurrences(documents, scope="patient", *, case_sensitive=False,
+min_length=2) -> list[Inconsistency]``
     Consistency check: every unannotated whole-word, case-insensitive occurrence of a string
     that is annotated as PHI elsewhere in the same patient's records (``"patient"``) or in the
-    whole corpus (``"corpus"``).
+    whole corpus (``"corpus"``). ``Inconsistency``: doc_id, start, end, text, types (the
+    (category, type) pairs the string got, most frequent first), annotated_at ((doc_id,
+    annotation id) pairs), scope, ``suggested``.
 ``text_index(document) -> TextIndex``
     The cached lowercase text and token tables of a document (rebuilt when its text changes).
+``prepare_indexes(documents, *, fuzzy=True, progress=None, cancelled=None)``
+    Builds those caches ahead of the first search (for a worker thread);
+    ``clear_indexes()`` drops them.
 
 Matching rules
 --------------
@@ -49,7 +55,8 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -66,11 +73,13 @@ ConsistencyScope = Literal["patient", "corpus"]
 
 CONTEXT_CHARS = 40
 FUZZY_MIN_LENGTH = 4
-_WHITESPACE_TOKEN = re.compile(r"\S+")
 # Maximal letter/digit runs, or single other non-space characters: every whole-word
 # occurrence of a string starts and ends on one of these token boundaries.
 _WORD_TOKEN = re.compile(r"[^\W_]+|[^\w\s]|_")
 _EDGE_PUNCTUATION = "\"'()[]{}<>,.;:!?*«»“”‘’"
+# A whitespace-separated token without its edge punctuation (all-punctuation tokens skipped).
+_FUZZY_TOKEN = re.compile(rf"[^\s{re.escape(_EDGE_PUNCTUATION)}](?:\S*[^\s{re.escape(_EDGE_PUNCTUATION)}])?")
+_FLATTEN = str.maketrans("\n\r\t\f\v", "     ")
 
 
 def lower_same_length(text: str) -> str:
@@ -85,58 +94,47 @@ def lower_same_length(text: str) -> str:
 
 
 class TextIndex:
-    """Per-document search caches: the lowercase text and token tables.
+    """Per-document search caches: the lowercase text and the fuzzy-search token table.
 
     Built lazily by :func:`text_index` and rebuilt whenever the document's text object
-    changes, so repeated searches over a project do not lowercase or tokenise again.
+    changes, so repeated searches over a project do not lowercase or tokenise again. Token
+    offsets are kept in compact arrays; fuzzy windows are sliced per search rather than
+    stored, which would cost ~100 MB of strings for a 2,000-document project.
     """
+
+    __slots__ = ("__weakref__", "_ends", "_flat", "_starts", "lower", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.lower = lower_same_length(text)
-        self._whitespace_tokens: list[tuple[int, int]] | None = None
-        self._windows: dict[int, dict[str, list[tuple[int, int]]]] = {}
-        self._word_tokens: list[tuple[int, str]] | None = None
+        self._flat: str | None = None
+        self._starts: array[int] | None = None
+        self._ends: array[int] | None = None
 
     @property
-    def whitespace_tokens(self) -> list[tuple[int, int]]:
-        """``(start, end)`` of each whitespace-separated token, edge punctuation trimmed."""
-        if self._whitespace_tokens is None:
-            tokens: list[tuple[int, int]] = []
-            lower = self.lower
-            for match in _WHITESPACE_TOKEN.finditer(lower):
-                start, end = match.span()
-                while start < end and lower[start] in _EDGE_PUNCTUATION:
-                    start += 1
-                while end > start and lower[end - 1] in _EDGE_PUNCTUATION:
-                    end -= 1
-                if start < end:
-                    tokens.append((start, end))
-            self._whitespace_tokens = tokens
-        return self._whitespace_tokens
+    def flat(self) -> str:
+        """The lowercase text with every line break or tab turned into a space."""
+        if self._flat is None:
+            self._flat = self.lower.translate(_FLATTEN)
+        return self._flat
 
-    def windows(self, size: int) -> dict[str, list[tuple[int, int]]]:
-        """Lowercase windows of ``size`` tokens (single-spaced) and where each occurs."""
-        cached = self._windows.get(size)
-        if cached is not None:
-            return cached
-        tokens = self.whitespace_tokens
-        lower = self.lower
-        found: dict[str, list[tuple[int, int]]] = {}
-        for i in range(len(tokens) - size + 1):
-            start = tokens[i][0]
-            end = tokens[i + size - 1][1]
-            key = lower[start:end] if size == 1 else " ".join(lower[s:e] for s, e in tokens[i : i + size])
-            found.setdefault(key, []).append((start, end))
-        self._windows[size] = found
-        return found
+    def token_spans(self) -> tuple[array[int], array[int]]:
+        """Starts and ends of the whitespace-separated tokens, edge punctuation trimmed."""
+        if self._starts is None or self._ends is None:
+            spans = [m.span() for m in _FUZZY_TOKEN.finditer(self.lower)]
+            self._starts = array("q", [start for start, _ in spans])
+            self._ends = array("q", [end for _, end in spans])
+        return self._starts, self._ends
 
-    @property
-    def word_tokens(self) -> list[tuple[int, str]]:
-        """``(start, lowercase token)`` for letter/digit runs and single punctuation marks."""
-        if self._word_tokens is None:
-            self._word_tokens = [(m.start(), m.group()) for m in _WORD_TOKEN.finditer(self.lower)]
-        return self._word_tokens
+    def windows(self, size: int) -> list[str]:
+        """Window ``i`` is tokens ``i`` to ``i + size - 1`` of :attr:`flat` (see :meth:`window_span`)."""
+        starts, ends = self.token_spans()
+        flat = self.flat
+        return [flat[start:end] for start, end in zip(starts, ends[size - 1 :], strict=False)]
+
+    def window_span(self, index: int, size: int) -> tuple[int, int]:
+        starts, ends = self.token_spans()
+        return starts[index], ends[index + size - 1]
 
 
 _INDEXES: weakref.WeakKeyDictionary[Document, TextIndex] = weakref.WeakKeyDictionary()
@@ -149,6 +147,35 @@ def text_index(document: Document) -> TextIndex:
         index = TextIndex(document.text)
         _INDEXES[document] = index
     return index
+
+
+def clear_indexes() -> None:
+    """Drop every cached :class:`TextIndex` (e.g. when a project is closed)."""
+    _INDEXES.clear()
+
+
+def prepare_indexes(
+    documents: Sequence[Document],
+    *,
+    fuzzy: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> None:
+    """Build the search caches ahead of time (e.g. in a worker thread after opening a project).
+
+    The first fuzzy search of a 2,000-document project otherwise spends a few hundred
+    milliseconds tokenising; later ones reuse the caches.
+    """
+    total = len(documents)
+    for done, document in enumerate(documents, 1):
+        if cancelled is not None and cancelled():
+            return
+        index = text_index(document)
+        if fuzzy:
+            index.token_spans()
+            _ = index.flat
+        if progress is not None and (done % 100 == 0 or done == total):
+            progress(done, total)
 
 
 @dataclass
@@ -309,7 +336,8 @@ def find_occurrences(
     pattern = _pattern(needle, case_sensitive)
     needle_words = lower_same_length(needle).split()
     do_fuzzy = fuzzy and len(needle.strip()) >= FUZZY_MIN_LENGTH
-    fuzzy_query = " ".join(needle_words)
+    fuzzy_query = " ".join(needle_words).strip(_EDGE_PUNCTUATION)
+    fuzzy_documents = _fuzzy_candidates(fuzzy_query, documents, fuzzy_threshold) if do_fuzzy else set()
     for document in documents:
         index = text_index(document)
         haystack = document.text if case_sensitive else index.lower
@@ -338,36 +366,60 @@ def find_occurrences(
             else:
                 match.selected = False
                 preview.conflicts.append(match)
-        if not do_fuzzy:
+        if id(document) not in fuzzy_documents:
             continue
-        windows = index.windows(len(needle_words))
+        size = len(needle_words)
         hits = process.extract(
-            fuzzy_query, list(windows), scorer=fuzz.ratio, score_cutoff=fuzzy_threshold, limit=None
+            fuzzy_query, index.windows(size), scorer=fuzz.ratio, score_cutoff=fuzzy_threshold, limit=None
         )
-        for window, score, _ in hits:
-            for start, end in windows[window]:
-                if (start, end) in exact_spans:
-                    continue
-                if document.doc_id == origin_doc_id and start == source.start and end == source.end:
-                    continue
-                # Same letters in another case: the case option decides, not the fuzzy search.
-                if window == fuzzy_query:
-                    continue
-                if by_start is None:
-                    by_start = _sorted_spans(document)
-                kind, ids = _classify(document, start, end, source, by_start)
-                left, right = _context(text, start, end)
-                match = Match(
-                    document.doc_id, start, end, text[start:end], float(score), left, right, False, True, ids
-                )
-                if kind == "free":
-                    preview.fuzzy.append(match)
-                elif kind == "already":
-                    preview.already.append(match)
-                else:
-                    preview.conflicts.append(match)
+        for window, score, position in hits:
+            start, end = index.window_span(position, size)
+            if (start, end) in exact_spans:
+                continue
+            if document.doc_id == origin_doc_id and start == source.start and end == source.end:
+                continue
+            # Same letters in another case: the case option decides, not the fuzzy search.
+            if window == fuzzy_query:
+                continue
+            if by_start is None:
+                by_start = _sorted_spans(document)
+            kind, ids = _classify(document, start, end, source, by_start)
+            left, right = _context(text, start, end)
+            match = Match(
+                document.doc_id, start, end, text[start:end], float(score), left, right, False, True, ids
+            )
+            if kind == "free":
+                preview.fuzzy.append(match)
+            elif kind == "already":
+                preview.already.append(match)
+            else:
+                preview.conflicts.append(match)
     preview.fuzzy.sort(key=lambda m: (-m.score, m.doc_id, m.start))
     return preview
+
+
+def _fuzzy_candidates(query: str, documents: Sequence[Document], threshold: float) -> set[int]:
+    """``id()`` of the documents that may hold a window with ``fuzz.ratio >= threshold``.
+
+    Slicing every token window of a large project costs far more than scoring them, so a
+    document is first tested as a whole with ``fuzz.partial_ratio`` (best alignment of the
+    query against any same-length substring, computed in C). The bound is sound: a window W
+    within Indel distance d of the query (length L) has a length-L substring S within 2d,
+    and ``ratio >= t`` implies ``d <= 2L(1 - t)/t``, so ``partial_ratio >= 1 - 2(1 - t)/t``.
+    """
+    every = {id(d) for d in documents}
+    t = threshold / 100.0
+    if t <= 0 or len(query) > 64:
+        return every
+    bound = 100.0 * (1.0 - 2.0 * (1.0 - t) / t) - 1.0
+    if bound <= 0:
+        return every
+    # Texts shorter than twice the query are simply searched (the bound assumes room around W).
+    short = {id(d) for d in documents if len(d.text) < 2 * len(query)}
+    long_documents = [d for d in documents if id(d) not in short]
+    flats = [text_index(d).flat for d in long_documents]
+    hits = process.extract(query, flats, scorer=fuzz.partial_ratio, score_cutoff=bound, limit=None)
+    return short | {id(long_documents[position]) for _, _, position in hits}
 
 
 def build_propagation_commands(
@@ -468,19 +520,22 @@ class Inconsistency:
         return self.types[0]
 
 
-def _worth_checking(text: str) -> bool:
-    stripped = text.strip()
-    return len(stripped) >= 2 and any(c.isalnum() for c in stripped)
+def _worth_checking(text: str, min_length: int) -> bool:
+    return len(text) >= min_length and any(c.isalnum() for c in text)
 
 
 def find_unannotated_occurrences(
-    documents: Sequence[Document], scope: ConsistencyScope = "patient"
+    documents: Sequence[Document],
+    scope: ConsistencyScope = "patient",
+    *,
+    case_sensitive: bool = False,
+    min_length: int = 2,
 ) -> list[Inconsistency]:
     """Every unannotated occurrence of a string annotated as PHI elsewhere in its scope.
 
-    Matching is whole word and case-insensitive; an occurrence counts as annotated when any
-    annotation overlaps it. Strings shorter than 2 characters or without a letter or digit
-    are skipped.
+    Matching is whole word and case-insensitive (unless ``case_sensitive``); an occurrence
+    counts as annotated when any annotation overlaps it. Strings shorter than ``min_length``
+    characters or without a letter or digit are skipped.
 
     Parameters
     ----------
@@ -488,6 +543,11 @@ def find_unannotated_occurrences(
         The corpus (any order).
     scope:
         ``"patient"``: compare each patient's records among themselves; ``"corpus"``: all.
+    case_sensitive:
+        Only report occurrences written exactly as annotated (``IN`` the state is then not
+        confused with the word ``in``).
+    min_length:
+        Shortest annotated string (after stripping spaces) worth checking.
 
     Returns
     -------
@@ -502,33 +562,37 @@ def find_unannotated_occurrences(
         groups.setdefault(key, []).append(document)
     found: list[Inconsistency] = []
     for group_key, group in groups.items():
-        found.extend(_group_inconsistencies(group_key, group))
+        found.extend(_group_inconsistencies(group_key, group, case_sensitive, max(1, min_length)))
     found.sort(key=lambda i: (i.doc_id, i.start, i.end))
     return found
 
 
-def _group_inconsistencies(group_key: str, group: Sequence[Document]) -> list[Inconsistency]:
+def _group_inconsistencies(
+    group_key: str, group: Sequence[Document], case_sensitive: bool, min_length: int
+) -> list[Inconsistency]:
     # Annotated strings (lowercase) -> type counts and where they were annotated.
     types: dict[str, dict[tuple[str, str], int]] = {}
     where: dict[str, list[tuple[str, str]]] = {}
     for document in group:
         for annotation in document.annotations:
             text = document.text[annotation.start : annotation.end].strip()
-            if not _worth_checking(text):
+            if not _worth_checking(text, min_length):
                 continue
-            key = lower_same_length(text)
+            key = text if case_sensitive else lower_same_length(text)
             counts = types.setdefault(key, {})
             counts[(annotation.tag, annotation.type)] = counts.get((annotation.tag, annotation.type), 0) + 1
             where.setdefault(key, []).append((document.doc_id, annotation.id))
     if not types:
         return []
-    # Index the strings by their first token: a whole-word occurrence starts on a token.
-    by_first: dict[str, list[str]] = {}
+    # A whole-word occurrence starts on a token: index the strings by their first token and
+    # keep, per first token, the distinct lengths to try (far fewer than the strings: dates
+    # sharing a first token "03" number in the hundreds, their lengths in the few).
+    lengths_by_first: dict[str, set[int]] = {}
     for key in types:
-        first = _WORD_TOKEN.search(key)
-        if first is None:
-            continue
-        by_first.setdefault(first.group(), []).append(key)
+        first = _WORD_TOKEN.search(lower_same_length(key))
+        if first is not None:
+            lengths_by_first.setdefault(first.group(), set()).add(len(key))
+    lengths = {token: tuple(sorted(values)) for token, values in lengths_by_first.items()}
     summaries = {
         key: (
             tuple(sorted(counts, key=lambda t: (-counts[t], t))),
@@ -539,25 +603,27 @@ def _group_inconsistencies(group_key: str, group: Sequence[Document]) -> list[In
     found: list[Inconsistency] = []
     for document in group:
         index = text_index(document)
-        lower = index.lower
+        haystack = document.text if case_sensitive else index.lower
         text = document.text
-        covered = _coverage(document)
-        for token_start, token in index.word_tokens:
-            candidates = by_first.get(token)
-            if candidates is None:
+        covered: bytearray | None = None
+        for token_match in _WORD_TOKEN.finditer(index.lower):
+            candidate_lengths = lengths.get(token_match.group())
+            if candidate_lengths is None:
                 continue
-            for key in candidates:
-                start = token_start
-                end = start + len(key)
-                if not lower.startswith(key, start):
+            start = token_match.start()
+            for length in candidate_lengths:
+                end = start + length
+                summary = summaries.get(haystack[start:end])
+                if summary is None or not _word_bounded(text, start, end):
                     continue
-                if not _word_bounded(text, start, end):
-                    continue
+                if covered is None:
+                    covered = _coverage(document)
                 if _is_covered(covered, start, end):
                     continue
-                kinds, places = summaries[key]
                 found.append(
-                    Inconsistency(document.doc_id, start, end, text[start:end], kinds, places, group_key)
+                    Inconsistency(
+                        document.doc_id, start, end, text[start:end], summary[0], summary[1], group_key
+                    )
                 )
     return found
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz import fuzz
 
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
@@ -14,6 +17,7 @@ from annotator.core.propagation import (
     find_occurrences,
     find_unannotated_occurrences,
     lower_same_length,
+    prepare_indexes,
     scope_documents,
     text_index,
 )
@@ -296,3 +300,70 @@ def test_unannotated_phrase_with_punctuation_edges() -> None:
     found = find_unannotated_occurrences([document])
     last = text.rindex("(617) 555-0101")
     assert [i.start for i in found] == [last]
+
+
+def test_unannotated_case_sensitive_option() -> None:
+    first = Document("100-01", "Lives in Gary, IN.")
+    second = Document("100-02", "Back in IN and in Gary.")
+    tag(first, "IN", "STATE", "LOCATION")
+    loose = find_unannotated_occurrences([first, second])
+    strict = find_unannotated_occurrences([first, second], case_sensitive=True)
+    assert [(i.doc_id, i.text) for i in loose] == [
+        ("100-01", "in"),
+        ("100-02", "in"),
+        ("100-02", "IN"),
+        ("100-02", "in"),
+    ]
+    assert [(i.doc_id, i.start) for i in strict] == [("100-02", second.text.index("IN"))]
+
+
+def test_fuzzy_multi_word_across_line_break() -> None:
+    prefix = "Dr. Kai Yamamoto signed. Copy to Dr. "
+    text = prefix + "Kai\nYamamotto (cardiology)."
+    document = Document("100-01", text)
+    source = tag(document, "Kai Yamamoto", "DOCTOR")
+    preview = find_occurrences(source, [document], origin_doc_id="100-01", fuzzy=True)
+    assert [(m.start, m.text) for m in preview.fuzzy] == [(len(prefix), "Kai\nYamamotto")]
+
+
+def test_prepare_indexes_reports_progress_and_can_stop() -> None:
+    documents = [Document(f"100-{i:02d}", f"note {i}") for i in range(250)]
+    calls: list[tuple[int, int]] = []
+    prepare_indexes(documents, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(100, 250), (200, 250), (250, 250)]
+    stopped: list[tuple[int, int]] = []
+    prepare_indexes(documents, progress=lambda d, t: stopped.append((d, t)), cancelled=lambda: True)
+    assert stopped == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from(["marisa", "marissa", "mariss", "jones", "jonse", "amrissa", "x", "ssa"]),
+        min_size=4,
+        max_size=40,
+    ),
+    separators=st.lists(st.sampled_from([" ", "\n", ", ", "  ", " ("]), min_size=40, max_size=40),
+    threshold=st.sampled_from([70.0, 80.0, 85.0, 95.0]),
+    two_words=st.booleans(),
+)
+def test_fuzzy_prefilter_loses_nothing(
+    words: list[str], separators: list[str], threshold: float, two_words: bool
+) -> None:
+    text = "".join(w + s for w, s in zip(words, separators, strict=False))
+    document = Document("100-01", text)
+    needle = "Marissa Jones" if two_words else "Marissa"
+    source = Annotation("S", "NAME", "PATIENT", 0, len(needle), needle)
+    preview = find_occurrences(
+        source, [document], origin_doc_id="other", fuzzy=True, fuzzy_threshold=threshold
+    )
+    query = needle.lower()
+    size = len(query.split())
+    index = text_index(document)
+    exact = {(m.start, m.end) for m in preview.matches}
+    brute = {
+        index.window_span(i, size)
+        for i, window in enumerate(index.windows(size))
+        if fuzz.ratio(query, window) >= threshold and window != query
+    } - exact
+    assert {(m.start, m.end) for m in preview.fuzzy} == brute
