@@ -132,7 +132,8 @@ def generate_corpus(
     profiles:
         Error profiles of annotator A, annotator B and the model.
     """
-    category = load_schema("i2b2-2014").category_of
+    schema = load_schema("i2b2-2014")
+    category = {type_def.name: type_def.category for type_def in schema.types}.__getitem__
     notes = generate_notes(patients, seed, progress)
     corpus = SyntheticCorpus([], [], [], [], seed=seed)
     for note in notes:
@@ -160,18 +161,28 @@ def _document(
 ) -> Document:
     """Version 0 is gold, 1 and 2 the annotators, 3 the model."""
     text = note.text
+    who = annotator_names[version - 1] if version in (1, 2) else ""
+    model = version == 3
     annotations = []
     for number, span in enumerate(sorted(spans, key=lambda s: (s.start, s.end))):
-        annotation = Annotation(
-            f"P{number}", category(span.type), span.type, span.start, span.end, text[span.start : span.end]
-        )
-        if version in (1, 2):
-            annotation = annotation.replace(annotator=annotator_names[version - 1])
-        elif version == 3:
+        confidence: float | None = None
+        if model:
             good = isinstance(span, SimulatedSpan) and span.correct
-            confidence = rng.uniform(0.72, 1.0) if good else rng.uniform(0.5, 0.85)
-            annotation = annotation.replace(source=Source.MODEL, pending=True, confidence=round(confidence, 3))
-        annotations.append(annotation)
+            confidence = round(rng.uniform(0.72, 1.0) if good else rng.uniform(0.5, 0.85), 3)
+        annotations.append(
+            Annotation(
+                f"P{number}",
+                category(span.type),
+                span.type,
+                span.start,
+                span.end,
+                text[span.start : span.end],
+                source=Source.MODEL if model else Source.HUMAN,
+                confidence=confidence,
+                annotator=who,
+                pending=model,
+            )
+        )
     return Document(note.doc_id, text, annotations)
 
 

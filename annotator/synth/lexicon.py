@@ -118,22 +118,6 @@ PROBLEMS = (
     "atrial fibrillation", "peripheral neuropathy", "hypothyroidism", "osteoarthritis of the knees",
     "COPD", "depression", "gout", "BPH",
 )
-# Phrases that look like PHI but are not (eponyms, devices, scores, "2/2" = secondary to).
-LOOKALIKES = (
-    "Parkinson's disease", "Foley catheter", "Alzheimer's dementia", "Bell's palsy",
-    "Swan-Ganz catheter", "Holter monitor", "Hodgkin lymphoma", "Graves' disease",
-    "Babinski sign negative", "Murphy's sign negative", "Glasgow Coma Scale 15", "Apgar 8/9",
-    "Medtronic pacemaker", "Angio-Seal closure device", "Cushing's syndrome", "Crohn's disease",
-    "Pap smear", "Gram stain", "Whipple procedure", "Roux-en-Y", "Hickman line", "Jackson-Pratt drain",
-)
-LOOKALIKE_CONTEXTS = (
-    "toe ulcer 2/2 diabetes", "AKI 2/2 dehydration", "pain 7/10", "pain 3/10 at rest",
-    "BP 142/88", "HR 76", "RR 16", "SpO2 97% on RA", "A&O x3", "strength 5/5 throughout",
-    "transferred from OSH", "walks 2 blocks", "CHADS2 score 3", "NYHA class II", "G2P2",
-    "sx x3 days", "1/2 tab", "24/7 supervision", "EF 40-45%", "grade 2/6 systolic murmur",
-)
-
-
 @cache
 def generic_departments() -> tuple[str, ...]:
     """The generic department names (every spelling), read from resources."""
@@ -190,4 +174,42 @@ REVIEW_OF_SYSTEMS = (
     "Psych: no anxiety.",
     "Endocrine: polyuria and polydipsia, improved.",
     "Heme: bruises easily on aspirin.",
+)
+
+# Sentences with a lookalike: (sentence, the part a careless annotator tags, the type given).
+LOOKALIKE_SENTENCES: tuple[tuple[str, str, str], ...] = (
+    ("Toe ulcer 2/2 diabetes.", "2/2", "DATE"),
+    ("AKI 2/2 dehydration.", "2/2", "DATE"),
+    ("Anemia 2/2 chronic kidney disease.", "2/2", "DATE"),
+    ("Rates pain 7/10.", "7/10", "DATE"),
+    ("Pain 3/10 at rest.", "3/10", "DATE"),
+    ("Strength 5/5 throughout.", "5/5", "DATE"),
+    ("Grade 2/6 systolic murmur at the LUSB.", "2/6", "DATE"),
+    ("Needs 24/7 supervision per family.", "24/7", "DATE"),
+    ("Took 1/2 tab of oxycodone x2 overnight.", "1/2", "DATE"),
+    ("BP 142/88, HR 76.", "142/88", "DATE"),
+    ("Transferred from OSH with records.", "OSH", "HOSPITAL"),
+    ("Admitted to the ICU overnight.", "ICU", "DEPARTMENT"),
+    ("History of Parkinson's disease, on carbidopa-levodopa.", "Parkinson", "DOCTOR"),
+    ("Foley catheter in place, draining clear urine.", "Foley", "DOCTOR"),
+    ("Mild Alzheimer's dementia per family.", "Alzheimer", "DOCTOR"),
+    ("Remote Bell's palsy, resolved.", "Bell", "DOCTOR"),
+    ("Swan-Ganz catheter removed.", "Swan-Ganz", "DOCTOR"),
+    ("Holter monitor placed for 48 hours.", "Holter", "DOCTOR"),
+    ("Remote history of Hodgkin lymphoma, treated.", "Hodgkin", "DOCTOR"),
+    ("Graves' disease s/p RAI.", "Graves", "DOCTOR"),
+    ("Babinski sign negative bilaterally.", "Babinski", "DOCTOR"),
+    ("Murphy's sign negative.", "Murphy", "DOCTOR"),
+    ("Crohn's disease, quiescent.", "Crohn", "DOCTOR"),
+    ("Cushing's syndrome was ruled out.", "Cushing", "DOCTOR"),
+    ("Jackson-Pratt drain with serosanguinous output.", "Jackson-Pratt", "DOCTOR"),
+    ("Hickman line site clean.", "Hickman", "DOCTOR"),
+    ("Medtronic pacemaker interrogated, normal function.", "Medtronic", "ORGANIZATION"),
+    ("Angio-Seal closure device used at the right groin.", "Angio-Seal", "DEVICE"),
+    ("A&O x3.", "", ""),
+    ("Glasgow Coma Scale 15.", "", ""),
+    ("CHADS2 score 3.", "", ""),
+    ("NYHA class II symptoms.", "", ""),
+    ("EF 40-45% on last echo.", "", ""),
+    ("Sx x3 days.", "", ""),
 )

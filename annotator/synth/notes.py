@@ -14,6 +14,7 @@ from collections.abc import Callable
 from annotator.synth import lexicon as lx
 from annotator.synth.builder import NoteBuilder
 from annotator.synth.world import (
+    DAY_DATE_FORMATS,
     PatientWorld,
     article,
     digits,
@@ -111,18 +112,15 @@ def signature(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random,
 
 
 def lookalike(b: NoteBuilder, rng: random.Random) -> None:
-    """A phrase that looks like PHI to a careless reader (decoys feed the simulated annotators)."""
-    phrase = rng.choice(lx.LOOKALIKE_CONTEXTS + lx.LOOKALIKES)
-    if "2/2" in phrase or "7/10" in phrase or "3/10" in phrase:
-        b.decoy(phrase, "DATE", phrase.split()[-2] if "2/2" in phrase else phrase.split()[1])
-    elif phrase.startswith("transferred from OSH"):
-        b.decoy(phrase, "HOSPITAL", "OSH")
-    elif "'s " in phrase or phrase.split()[0] in ("Swan-Ganz", "Holter", "Hodgkin", "Babinski", "Whipple", "Hickman"):
-        b.decoy(phrase, "DOCTOR", phrase.split()[0].replace("'s", "").split("-")[0])
-    elif phrase.startswith(("Medtronic", "Angio-Seal")):
-        b.decoy(phrase, "DEVICE", phrase.split()[0])
+    """A sentence holding something that looks like PHI but is not (a decoy for the annotators)."""
+    sentence, part, type_ = rng.choice(lx.LOOKALIKE_SENTENCES)
+    if part:
+        b.decoy(sentence, type_, part)
     else:
-        b.add(phrase)
+        b.add(sentence)
+
+
+CLINICS = ("Cardiology", "Endocrinology", "Nephrology", "Primary Care", "Vascular Surgery", "Urology", "Neurology")
 
 
 def generic_department(b: NoteBuilder, rng: random.Random) -> None:
@@ -143,9 +141,9 @@ def hpi(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> No
     b.add(rng.choice(("chest pain", "shortness of breath", "a foot ulcer", "dizziness", "hyperglycemia", "fatigue")))
     b.add(" since ")
     b.phi(lx.WEEKDAYS[_days(day, -rng.randint(1, 6)).weekday()], "DATE")
-    b.add(". Notable for ")
-    lookalike(b, rng)
     b.add(". ")
+    lookalike(b, rng)
+    b.add(" ")
     if rng.random() < 0.15:
         write_patient(b, w, rng, possessive=True)
         b.add(f" {rng.choice(w.relatives).relation} reports that symptoms are new. ")
@@ -153,10 +151,10 @@ def hpi(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> No
         b.add(f"{w.pronoun.capitalize()} was last seen by ")
         write_doctor(b, w.doctor("pcp"), rng)
         b.add(" on ")
-        write_date(b, _days(day, -rng.randint(20, 200)), rng)
-        b.add(" (")
+        write_date(b, _days(day, -rng.randint(20, 200)), rng, DAY_DATE_FORMATS)
+        b.add(". ")
         lookalike(b, rng)
-        b.add("). ")
+        b.add(" ")
     if rng.random() < 0.6:
         b.add(f"Of note, {w.pronoun} was admitted to ")
         b.phi(w.other_hospital, "HOSPITAL")
@@ -166,7 +164,9 @@ def hpi(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> No
     if rng.random() < 0.3:
         b.add("Symptoms began around ").phi(format_date(_days(day, -rng.randint(2, 9)), "m/d"), "DATE")
         b.add(" and worsened the evening of admission. ")
-    b.add(f"Denies fevers. Reports {rng.choice(lx.LOOKALIKE_CONTEXTS)}. ")
+    b.add("Denies fevers. ")
+    lookalike(b, rng)
+    b.add(" ")
     narrative(b, rng, 3, 9)
     b.add("\n\n")
 
@@ -266,11 +266,11 @@ def labs(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> N
 def exam(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
     b.add("PHYSICAL EXAM:\n")
     b.add(f"T {rng.uniform(97.0, 101.2):.1f}  BP {rng.randint(100, 170)}/{rng.randint(55, 100)}  HR {rng.randint(55, 110)}  RR {rng.randint(12, 24)}  SpO2 {rng.randint(90, 100)}% RA\n")
-    b.add("Gen: NAD, A&O x3. HEENT: PERRL. CV: RRR, ")
+    b.add("Gen: NAD, A&O x3. HEENT: PERRL. CV: RRR. ")
     lookalike(b, rng)
-    b.add(". Lungs: CTAB. Ext: ")
+    b.add(" Lungs: CTAB. ")
     lookalike(b, rng)
-    b.add(". ")
+    b.add(" ")
     narrative(b, rng, 1, 4)
     b.add("\n\n")
 
@@ -283,24 +283,23 @@ def assessment_plan(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.R
         b.add("Patient")
     b.add(f" with {rng.choice(lx.PROBLEMS)}. ")
     lookalike(b, rng)
-    b.add(". ")
+    b.add(" ")
     narrative(b, rng, 1, 4)
     b.add("\n1. Continue current regimen; recheck ")
     b.add(rng.choice(("BMP", "HbA1c", "lipids", "CBC"))).add(" in ").add(str(rng.randint(2, 12))).add(" weeks.\n")
     if rng.random() < 0.6:
         b.add("Discussed with ")
         write_doctor(b, w.doctor(rng.choice(("attending", "consultant", "surgeon"))), rng)
-        b.add(", who agrees. ")
+        b.add(", who agrees.\n")
     b.add("2. Follow up with ")
     write_doctor(b, w.doctor(rng.choice(("pcp", "consultant"))), rng)
     if rng.random() < 0.5:
-        b.add(" in ")
-        generic_department(b, rng)
+        b.add(" in ").decoy(name := rng.choice(CLINICS), "DEPARTMENT", name)
     b.add(" on ")
     follow = _days(day, rng.randint(7, 60))
     if rng.random() < 0.4:
         b.phi(lx.WEEKDAYS[follow.weekday()], "DATE").add(", ")
-    write_date(b, follow, rng)
+    write_date(b, follow, rng, DAY_DATE_FORMATS)
     b.add(".\n")
     if rng.random() < 0.3:
         b.add("3. Patient may call ").phi(w.phone if rng.random() < 0.5 else make_phone(rng), "PHONE")

@@ -183,6 +183,8 @@ def make_world(rng: random.Random, patient_id: str, records: int) -> PatientWorl
         dates.append(dates[-1] + dt.timedelta(days=rng.randint(20, 600)))
     hospital, short = make_hospital(rng)
     other, _ = make_hospital(rng)
+    while other.split()[0] == hospital.split()[0]:
+        other, _ = make_hospital(rng)
     roles = ["attending", "pcp", "resident", "nurse", "consultant", rng.choice(("np", "pa", "surgeon"))]
     relatives = []
     for _ in range(rng.randint(1, 3)):
@@ -296,6 +298,13 @@ def write_age(b: NoteBuilder, age: int, rng: random.Random, sex: str, with_artic
 DATE_FORMATS = (
     "m/d/yy", "mm/dd/yyyy", "iso", "Month d, yyyy", "d Month yyyy", "Mon d, yyyy", "d-Mon-yyyy",
     "m/d", "Month yyyy", "m/yyyy", "mm-dd-yyyy", "yyyy", "'yy", "Month dth", "compact",
+)
+
+
+# Forms that name a day, for "on <date>".
+DAY_DATE_FORMATS = (
+    "m/d/yy", "mm/dd/yyyy", "iso", "Month d, yyyy", "d Month yyyy", "Mon d, yyyy", "d-Mon-yyyy", "m/d",
+    "mm-dd-yyyy", "Month dth",
 )
 
 
