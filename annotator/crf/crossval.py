@@ -1,0 +1,195 @@
+"""K-fold cross-validation split by patient, and the recall-bias precision/recall curve.
+
+Folds hold whole patients, never part of one, so a name seen in training never leaks into
+the test fold through another record of the same patient. Each fold's predictions are
+scored by the evaluation engine (:mod:`annotator.evaluation.engine`, strict entity match
+at type level), and the same token scores are decoded again at every recall-bias
+threshold, so the curve costs one tagging pass per fold.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from annotator.core.document import Document
+from annotator.core.schema import Schema, load_schema
+from annotator.crf.labels import Prediction
+from annotator.crf.postprocess import postprocess_document
+from annotator.crf.tagger import CrfTagger, ScoredDocument, TrainingCancelled
+from annotator.errors import UsageError
+from annotator.evaluation.counts import Counts
+from annotator.evaluation.engine import (
+    DocumentPair,
+    EvaluationResult,
+    Item,
+    Options,
+    evaluate_pairs,
+    item_from_annotation,
+)
+
+DEFAULT_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
+
+Progress = Callable[[int, int], None]
+
+
+def patient_folds(documents: Sequence[Document], k: int, seed: int = 0) -> list[list[Document]]:
+    """Split documents into ``k`` folds of whole patients (shuffled with ``seed``)."""
+    patients = sorted({d.patient_id for d in documents})
+    if k < 2:
+        raise UsageError(f"cross-validation needs at least 2 folds, not {k}")
+    if len(patients) < k:
+        raise UsageError(f"{k}-fold cross-validation needs at least {k} patients; the gold has {len(patients)}")
+    random.Random(seed).shuffle(patients)
+    fold_of = {patient: index % k for index, patient in enumerate(patients)}
+    folds: list[list[Document]] = [[] for _ in range(k)]
+    for document in documents:
+        folds[fold_of[document.patient_id]].append(document)
+    return folds
+
+
+@dataclass
+class CurvePoint:
+    threshold: float | None
+    precision: float
+    recall: float
+    f1: float
+    tp: int
+    fp: int
+    fn: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "threshold": self.threshold,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+        }
+
+
+@dataclass
+class CrossValidation:
+    """Results of k-fold cross-validation.
+
+    Attributes
+    ----------
+    folds: k.
+    result: the engine's result over all test folds (strict entity, type level, no bias).
+    curve: micro precision/recall at each recall-bias threshold (``None`` = no bias).
+    fold_f1: micro F1 of each fold.
+    """
+
+    folds: int
+    result: EvaluationResult
+    curve: list[CurvePoint] = field(default_factory=list)
+    fold_f1: list[float] = field(default_factory=list)
+
+    @property
+    def micro(self) -> Counts:
+        return self.result.micro
+
+    def to_dict(self) -> dict[str, Any]:
+        micro = self.micro
+        return {
+            "folds": self.folds,
+            "match": "strict",
+            "level": "type",
+            "micro": micro.to_dict(),
+            "fold_f1": self.fold_f1,
+            "per_type": {label: counts.to_dict() for label, counts in self.result.per_type.items()},
+            "per_category": {label: counts.to_dict() for label, counts in self.result.per_category.items()},
+            "recall_bias_curve": [point.to_dict() for point in self.curve],
+        }
+
+
+def _items(predictions: Sequence[Prediction], schema: Schema) -> list[Item]:
+    return [Item(schema.category_of(p.type), p.type, p.start, p.end) for p in predictions if schema.has_type(p.type)]
+
+
+def _pairs(documents: Sequence[Document], predictions: dict[str, list[Prediction]], schema: Schema) -> list[DocumentPair]:
+    return [
+        DocumentPair(
+            d.doc_id,
+            d.text,
+            [item_from_annotation(a) for a in d.annotations if schema.has_type(a.type)],
+            _items(predictions[d.doc_id], schema),
+        )
+        for d in documents
+    ]
+
+
+def decode_all(
+    tagger: CrfTagger, scored: Sequence[ScoredDocument], recall_bias: float | None
+) -> dict[str, list[Prediction]]:
+    """Predictions of already-scored documents at one recall bias, post-processed."""
+    allowed = {t.name for t in tagger.schema.types}
+    by_id = {}
+    for item in scored:
+        spans = tagger.decode(item, recall_bias)
+        if tagger.postprocess:
+            spans = postprocess_document(item.document.text, item.tokens, spans, allowed)
+        by_id[item.document.doc_id] = spans
+    if tagger.postprocess:
+        by_id = tagger.propagate_patients([s.document for s in scored], by_id)
+    return by_id
+
+
+def evaluate_predictions(
+    documents: Sequence[Document], predictions: dict[str, list[Prediction]], schema: Schema | None = None
+) -> EvaluationResult:
+    """Strict entity, type-level comparison of predictions with the documents' gold."""
+    schema = schema or load_schema()
+    return evaluate_pairs(_pairs(documents, predictions, schema), Options(match="strict", level="type"), details=False)
+
+
+def cross_validate(
+    documents: Sequence[Document],
+    k: int = 5,
+    make_tagger: Callable[[], CrfTagger] | None = None,
+    thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
+    seed: int = 0,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> CrossValidation:
+    """Train on k-1 folds, test on the last, k times; score and trace the recall-bias curve.
+
+    Parameters
+    ----------
+    make_tagger:
+        Builds a fresh untrained tagger per fold (default: ``CrfTagger()``).
+    thresholds:
+        Recall-bias thresholds for the curve.
+    progress:
+        Called with (folds done, k).
+    """
+    make_tagger = make_tagger or CrfTagger
+    folds = patient_folds(documents, k, seed)
+    settings: list[float | None] = [None, *thresholds]
+    by_setting: dict[float | None, dict[str, list[Prediction]]] = {s: {} for s in settings}
+    fold_f1 = []
+    schema = make_tagger().schema
+    for index, test in enumerate(folds):
+        if cancelled is not None and cancelled():
+            raise TrainingCancelled("cross-validation cancelled")
+        train = [d for j, fold in enumerate(folds) if j != index for d in fold]
+        tagger = make_tagger()
+        tagger.train(train, cancelled=cancelled)
+        scored = [tagger.score(d) for d in test]
+        for setting in settings:
+            by_setting[setting].update(decode_all(tagger, scored, setting))
+        fold_result = evaluate_predictions(test, by_setting[None], schema)
+        fold_f1.append(fold_result.micro.f1)
+        if progress is not None:
+            progress(index + 1, k)
+    all_documents = [d for fold in folds for d in fold]
+    result = evaluate_predictions(all_documents, by_setting[None], schema)
+    curve = []
+    for setting in settings:
+        micro = evaluate_predictions(all_documents, by_setting[setting], schema).micro if setting is not None else result.micro
+        curve.append(CurvePoint(setting, micro.precision, micro.recall, micro.f1, micro.tp, micro.fp, micro.fn))
+    return CrossValidation(k, result, curve, fold_f1)

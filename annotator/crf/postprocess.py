@@ -1,0 +1,305 @@
+"""Post-processing of the tagger's spans, and a rules-only baseline tagger.
+
+The rules follow the hybrid systems of seeds 002 and 003:
+
+* rare categories with a fixed form (e-mail, URL, IP address, SSN, phone and fax numbers)
+  are found by patterns, because a CRF sees too few of them to learn them;
+* a *trusted* term (a name or hospital the tagger found with high confidence) is looked for
+  everywhere else in the note, and names, doctors and hospitals also in the patient's
+  other records (seed 003; seed 002's "repeated name" rule);
+* a capitalised first name or surname from the census lists that sits right next to a
+  name, or right after a title ("Dr.", "Mrs."), joins or becomes a name (seed 002);
+* spans are trimmed to whole tokens without edge punctuation, so PHI glued to other
+  characters (``70yoM``, ``MRN:123``) comes out on its own.
+
+Rules add spans only where the tagger found nothing: they never override a prediction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+
+from annotator.core.annotation import Annotation, Source
+from annotator.core.document import Document
+from annotator.core.schema import Schema, load_schema
+from annotator.crf.features import zipf_bucket
+from annotator.crf.labels import Prediction
+from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
+from annotator.crf.tokenizer import Token, tokenize
+
+RULE_CONFIDENCE = 0.99
+LEXICON_CONFIDENCE = 0.6
+TRUSTED_IN_NOTE = 0.8
+TRUSTED_IN_PATIENT = 0.9
+
+# Types whose strings are searched elsewhere in the note / in the patient's other records.
+PROPAGATED_IN_NOTE = frozenset({"PATIENT", "DOCTOR", "HOSPITAL", "USERNAME", "STREET", "CITY", "ORGANIZATION"})
+PROPAGATED_IN_PATIENT = frozenset({"PATIENT", "DOCTOR", "HOSPITAL"})
+NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
+
+_OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+_PHONE = re.compile(r"(?<![\w-])(?:\(\d{3}\)\s*|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?:\s*(?:x|ext\.?)\s*\d{2,5})?(?![\w-])")
+RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("EMAIL", re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")),
+    ("URL", re.compile(r"\b(?:https?://|www\.)[^\s<>\"]*[^\s<>\".,;:)]")),
+    ("URL", re.compile(r"(?<![@\w.-])(?:[A-Za-z0-9-]+\.)+(?:com|org|net|edu|gov|io)\b(?:/[^\s<>\"]*[^\s<>\".,;:)])?")),
+    ("IPADDR", re.compile(rf"(?<![\d.]){_OCTET}(?:\.{_OCTET}){{3}}(?![\d.])")),
+    ("SSN", re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")),
+    ("PHONE", _PHONE),
+)
+_FAX_CONTEXT = re.compile(r"\bfax\b|\bfacsimile\b", re.IGNORECASE)
+_TITLES = {"dr": "DOCTOR", "doctor": "DOCTOR", "mr": "PATIENT", "mrs": "PATIENT", "ms": "PATIENT", "miss": "PATIENT"}
+_EDGE = ".,;:!?\"'()[]{}<>/\\-_*#"
+_CLOSING = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_OPENING = frozenset(_CLOSING)
+_OPENING_OF = {v: k for k, v in _CLOSING.items()}
+
+
+def _free(predictions: Sequence[Prediction], start: int, end: int) -> bool:
+    return not any(p.overlaps(start, end) for p in predictions)
+
+
+def rule_predictions(text: str, allowed: Iterable[str] | None = None) -> list[Prediction]:
+    """Spans matched by the rare-category patterns (first pattern wins on overlap)."""
+    allowed_set = set(allowed) if allowed is not None else None
+    found: list[Prediction] = []
+    for type_name, pattern in RULES:
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            kind = type_name
+            # "fax" just before the number, with no other number in between.
+            if kind == "PHONE" and _FAX_CONTEXT.search(re.split(r"\d", text[max(0, start - 25) : start])[-1]):
+                kind = "FAX"
+            if allowed_set is not None and kind not in allowed_set:
+                continue
+            if _free(found, start, end):
+                found.append(Prediction(kind, start, end, RULE_CONFIDENCE, "rule"))
+    return found
+
+
+def add_rule_spans(text: str, predictions: list[Prediction], allowed: Iterable[str] | None) -> list[Prediction]:
+    """Predictions plus every rule match that overlaps none of them."""
+    result = list(predictions)
+    for candidate in rule_predictions(text, allowed):
+        if _free(result, candidate.start, candidate.end):
+            result.append(candidate)
+    return result
+
+
+def trim(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
+    """Strip whitespace and edge punctuation (a closing ``.`` after an initial stays)."""
+    trimmed = []
+    for prediction in predictions:
+        start, end = prediction.start, prediction.end
+        while start < end and (text[start].isspace() or text[start] in _EDGE):
+            if text[start] in _OPENING and _CLOSING[text[start]] in text[start:end]:
+                break
+            start += 1
+        while end > start and (text[end - 1].isspace() or text[end - 1] in _EDGE):
+            if text[end - 1] in _CLOSING.values() and _OPENING_OF[text[end - 1]] in text[start : end - 1]:
+                break
+            if text[end - 1] == "." and end - start >= 2 and text[end - 2].isalpha():
+                # "J." or "Jr." or "Mass." keeps its period only when the word is short.
+                word = text[start:end - 1].split()[-1] if text[start:end - 1].split() else ""
+                if len(word) <= 3 and word[:1].isupper():
+                    break
+            end -= 1
+        if end > start:
+            trimmed.append(replace(prediction, start=start, end=end) if (start, end) != (prediction.start, prediction.end) else prediction)
+    return trimmed
+
+
+def _occurrences(text: str, term: str) -> Iterable[tuple[int, int]]:
+    pattern = re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)")
+    for match in pattern.finditer(text):
+        yield match.span()
+
+
+def _name_parts(term: str) -> list[str]:
+    """Parts of a multi-word name that are rare enough in English to stand alone."""
+    words = re.findall(r"[A-Za-z][A-Za-z'-]+", term)
+    if len(words) < 2:
+        return []
+    return [w for w in words if len(w) >= 3 and w[0].isupper() and zipf_bucket(w.lower()) in ("0", "1", "2", "3")]
+
+
+def trusted_terms(
+    text: str, predictions: Iterable[Prediction], types: frozenset[str], threshold: float, with_parts: bool
+) -> dict[str, tuple[str, float]]:
+    """Strings of confident predictions -> (type, confidence); ambiguous strings are dropped."""
+    terms: dict[str, tuple[str, float]] = {}
+    conflicted: set[str] = set()
+    for prediction in predictions:
+        if prediction.type not in types or prediction.confidence < threshold:
+            continue
+        term = text[prediction.start : prediction.end]
+        candidates = [term]
+        if with_parts and prediction.type in NAME_TYPES:
+            candidates += _name_parts(term)
+        for candidate in candidates:
+            if len(candidate) < 2 or not any(c.isalnum() for c in candidate):
+                continue
+            known = terms.get(candidate)
+            if known is not None and known[0] != prediction.type:
+                conflicted.add(candidate)
+            elif known is None or known[1] < prediction.confidence:
+                terms[candidate] = (prediction.type, prediction.confidence)
+    for term in conflicted:
+        terms.pop(term, None)
+    return terms
+
+
+def propagate(text: str, predictions: list[Prediction], terms: Mapping[str, tuple[str, float]], origin: str) -> list[Prediction]:
+    """Tag every free occurrence of each trusted term (longest terms first)."""
+    result = list(predictions)
+    for term in sorted(terms, key=len, reverse=True):
+        type_name, confidence = terms[term]
+        for start, end in _occurrences(text, term):
+            if _free(result, start, end):
+                result.append(Prediction(type_name, start, end, confidence, origin))
+    return result
+
+
+def name_lexicon_rule(
+    text: str, tokens: Sequence[Token], predictions: list[Prediction], lexicons: Lexicons | None = None
+) -> list[Prediction]:
+    """Join census names adjacent to a predicted name; tag census names after a title."""
+    lexicons = lexicons or default_lexicons()
+    result = list(predictions)
+
+    def is_name(token: Token) -> bool:
+        word = token.text
+        return (
+            len(word) >= 2
+            and word[0].isupper()
+            and word.isalpha()
+            and zipf_bucket(word.lower()) in ("0", "1", "2", "3")
+            and any(lexicons.contains(name, word) for name in NAME_LEXICONS)
+        )
+
+    for index, token in enumerate(tokens):
+        if not is_name(token) or not _free(result, token.start, token.end):
+            continue
+        # Right after a title: "Dr. Smith", "Mrs Jones".
+        back = index - 1
+        if back >= 0 and tokens[back].text == ".":
+            back -= 1
+        if back >= 0 and tokens[back].text.lower() in _TITLES:
+            result.append(Prediction(_TITLES[tokens[back].text.lower()], token.start, token.end, LEXICON_CONFIDENCE, "lexicon"))
+            continue
+        # Next to a predicted name, separated by a space only: extend that name.
+        for position, prediction in enumerate(result):
+            if prediction.type not in NAME_TYPES:
+                continue
+            gap_before = text[prediction.end : token.start]
+            gap_after = text[token.end : prediction.start]
+            if prediction.end <= token.start and gap_before in (" ",):
+                result[position] = replace(prediction, end=token.end, origin="lexicon")
+                break
+            if token.end <= prediction.start and gap_after in (" ",):
+                result[position] = replace(prediction, start=token.start, origin="lexicon")
+                break
+    return result
+
+
+def postprocess_document(
+    text: str,
+    tokens: Sequence[Token],
+    predictions: list[Prediction],
+    allowed: Iterable[str] | None = None,
+) -> list[Prediction]:
+    """All single-note rules: trimming, patterns, name lexicon, trusted terms in the note."""
+    allowed_set = set(allowed) if allowed is not None else None
+    result = trim(text, predictions)
+    result = add_rule_spans(text, result, allowed_set)
+    if allowed_set is None or allowed_set & NAME_TYPES:
+        result = [p for p in name_lexicon_rule(text, tokens, result) if allowed_set is None or p.type in allowed_set]
+    terms = trusted_terms(text, result, PROPAGATED_IN_NOTE, TRUSTED_IN_NOTE, with_parts=True)
+    result = propagate(text, result, terms, "trusted-note")
+    return sorted(result, key=lambda p: (p.start, p.end))
+
+
+def postprocess_patient(texts: Mapping[str, str], predictions: Mapping[str, list[Prediction]]) -> dict[str, list[Prediction]]:
+    """Spread trusted names and hospitals across one patient's records.
+
+    Parameters
+    ----------
+    texts, predictions:
+        By document id, for the records of one patient.
+    """
+    pooled: dict[str, tuple[str, float]] = {}
+    conflicted: set[str] = set()
+    for doc_id, text in texts.items():
+        for term, (type_name, confidence) in trusted_terms(
+            text, predictions[doc_id], PROPAGATED_IN_PATIENT, TRUSTED_IN_PATIENT, with_parts=False
+        ).items():
+            known = pooled.get(term)
+            if known is not None and known[0] != type_name:
+                conflicted.add(term)
+            elif known is None or known[1] < confidence:
+                pooled[term] = (type_name, confidence)
+    for term in conflicted:
+        pooled.pop(term, None)
+    return {
+        doc_id: sorted(propagate(text, predictions[doc_id], pooled, "trusted-patient"), key=lambda p: (p.start, p.end))
+        for doc_id, text in texts.items()
+    }
+
+
+def predictions_to_annotations(document: Document, predictions: Iterable[Prediction], schema: Schema) -> list[Annotation]:
+    """Pending model annotations (new ids, not yet added to the document)."""
+    annotations = []
+    for prediction in predictions:
+        if not schema.has_type(prediction.type):
+            continue
+        annotations.append(
+            document.make_annotation(
+                schema.category_of(prediction.type),
+                prediction.type,
+                prediction.start,
+                prediction.end,
+                source=Source.MODEL,
+                confidence=round(prediction.confidence, 4),
+                pending=True,
+            )
+        )
+    return annotations
+
+
+# -- the rules-only baseline ------------------------------------------------------------------
+_BASELINE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("DATE", re.compile(r"(?<![\d/-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})|\d{1,2}-\d{1,2}-\d{2,4})(?![\d/-])")),
+    ("DATE", re.compile(
+        r"\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?"
+        r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b")),
+    ("AGE", re.compile(r"\b\d{1,3}(?=\s*(?:-\s*)?(?:y/?o\b|yo|y\.o\.|years?[\s-]*old|yr[\s-]*old))", re.IGNORECASE)),
+    ("MEDICALRECORD", re.compile(r"(?<=MRN)[:#\s]*\d{5,10}\b|(?<=MRN: )\d{5,10}\b")),
+    ("ZIP", re.compile(r"(?<=\b[A-Z]{2} )\d{5}(?:-\d{4})?\b")),
+)
+
+
+def rules_only_predictions(text: str, allowed: Iterable[str] | None = None) -> list[Prediction]:
+    """The baseline: rare-category rules, date/age/MRN/ZIP patterns, names after titles."""
+    allowed_set = set(allowed) if allowed is not None else None
+    predictions = rule_predictions(text, allowed_set)
+    for type_name, pattern in _BASELINE_PATTERNS:
+        if allowed_set is not None and type_name not in allowed_set:
+            continue
+        for match in pattern.finditer(text):
+            if _free(predictions, *match.span()):
+                predictions.append(Prediction(type_name, match.start(), match.end(), RULE_CONFIDENCE, "rule"))
+    predictions = trim(text, predictions)
+    tokens = tokenize(text)
+    predictions = name_lexicon_rule(text, tokens, predictions)
+    if allowed_set is not None:
+        predictions = [p for p in predictions if p.type in allowed_set]
+    terms = trusted_terms(text, predictions, PROPAGATED_IN_NOTE, 0.0, with_parts=True)
+    return sorted(propagate(text, predictions, terms, "trusted-note"), key=lambda p: (p.start, p.end))
+
+
+def rules_only_tagger(document: Document, schema: Schema | None = None) -> list[Annotation]:
+    """Pre-annotations from the rules alone (no training data needed): the baseline."""
+    schema = schema or load_schema()
+    return predictions_to_annotations(document, rules_only_predictions(document.text, {t.name for t in schema.types}), schema)

@@ -1,0 +1,429 @@
+"""The CRF pre-annotation tagger: train from gold, save and load, predict with recall bias.
+
+A :class:`CrfTagger` learns BIO labels over a schema's types with linear-chain CRFs
+(crfsuite through python-crfsuite, the engine under sklearn-crfsuite, imported only when
+needed; going to it directly avoids loading scikit-learn and lets training report progress
+and stop when cancelled).
+Predictions carry a confidence, the mean marginal probability of the span's token labels.
+
+Recall bias (seed 002): a token labelled O whose probability of O is below a threshold T is
+relabelled with its most probable PHI label; a higher T trades precision for recall.
+
+A model file is a zip archive holding the crfsuite model and ``metadata.json`` (feature
+version, labels, schema, a hash of the training data, date and sizes). A model made under
+another :data:`~annotator.crf.features.FEATURE_VERSION` is refused with a clear message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import tempfile
+import zipfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from zlib import error as ZlibError
+
+from annotator.core.annotation import Annotation
+from annotator.core.atomic import atomic_write
+from annotator.core.document import Document
+from annotator.core.schema import Schema, load_schema
+from annotator.crf.features import FEATURE_VERSION, FeatureDict, document_features
+from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, labels_to_spans
+from annotator.crf.postprocess import postprocess_document, postprocess_patient, predictions_to_annotations
+from annotator.crf.tokenizer import Token, tokenize
+from annotator.errors import AnnotatorError, ModelError, UsageError
+
+MODEL_FORMAT = "phi-annotator-crf"
+# Full marginals are computed for tokens whose P(O) is under this, so recall bias works up
+# to this threshold without computing every label's marginal for every token.
+MARGINAL_CEILING = 0.999
+
+Progress = Callable[[int, int], None]
+Cancelled = Callable[[], bool]
+
+
+class TrainingCancelled(AnnotatorError):
+    """The user stopped training before it finished."""
+
+
+@dataclass
+class ModelMetadata:
+    """What a model file says about itself."""
+
+    feature_version: int
+    labels: list[str]
+    schema: str
+    categories: dict[str, str]
+    training_hash: str
+    created: str
+    documents: int
+    tokens: int
+    annotations: int
+    skipped_annotations: int = 0
+    params: dict[str, Any] = field(default_factory=dict)
+    format: str = MODEL_FORMAT
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], path: Path | str | None = None) -> ModelMetadata:
+        try:
+            return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+        except TypeError as error:
+            raise ModelError(f"model metadata is incomplete ({error})", path) from None
+
+
+@dataclass(frozen=True, slots=True)
+class TokenScore:
+    """The tagger's view of one token: Viterbi label, its marginal, P(O), best PHI label."""
+
+    label: str
+    probability: float
+    p_outside: float
+    best_phi: str = ""
+    p_best_phi: float = 0.0
+
+
+@dataclass
+class ScoredDocument:
+    """A document's tokens with their scores, ready to decode at any recall bias."""
+
+    document: Document
+    tokens: list[Token]
+    scores: list[TokenScore]
+
+
+def training_hash(documents: Iterable[Document]) -> str:
+    """A SHA-256 over the documents' ids, texts and annotation keys (order-independent)."""
+    digest = hashlib.sha256()
+    for document in sorted(documents, key=lambda d: d.doc_id):
+        digest.update(document.doc_id.encode("utf-8") + b"\0" + document.text.encode("utf-8") + b"\0")
+        for key in sorted((a.type, a.start, a.end) for a in document.annotations):
+            digest.update(repr(key).encode("utf-8"))
+    return digest.hexdigest()
+
+
+class CrfTagger:
+    """A CRF tagger for one schema.
+
+    Parameters
+    ----------
+    schema:
+        The tag set (a :class:`Schema` or a bundled schema's name).
+    c1, c2:
+        L1 and L2 regularisation of L-BFGS training.
+    max_iterations:
+        Training iterations (the progress callback counts them).
+    postprocess:
+        Apply the rules of :mod:`annotator.crf.postprocess` to predictions.
+    """
+
+    def __init__(
+        self,
+        schema: Schema | str = "i2b2-2014",
+        c1: float = 0.05,
+        c2: float = 0.01,
+        max_iterations: int = 120,
+        postprocess: bool = True,
+    ) -> None:
+        self.schema = load_schema(schema) if isinstance(schema, str) else schema
+        self.c1 = c1
+        self.c2 = c2
+        self.max_iterations = max_iterations
+        self.postprocess = postprocess
+        self.metadata: ModelMetadata | None = None
+        self._model_bytes: bytes | None = None
+        self._tagger: Any = None
+
+    # -- training ----------------------------------------------------------------------
+    @property
+    def is_trained(self) -> bool:
+        return self._model_bytes is not None
+
+    def _known(self, annotation: Annotation) -> bool:
+        return self.schema.has_type(annotation.type)
+
+    def train(
+        self,
+        documents: Sequence[Document],
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ModelMetadata:
+        """Learn from gold documents.
+
+        Parameters
+        ----------
+        documents:
+            Gold documents; annotations of types unknown to the schema are skipped (counted
+            in the metadata).
+        progress:
+            Called with (done, total) over feature extraction (one step per document) and
+            training (one step per iteration).
+        cancelled:
+            Polled between steps; when it returns True, :class:`TrainingCancelled` is raised.
+
+        Returns
+        -------
+        ModelMetadata
+        """
+        import pycrfsuite
+
+        if not documents:
+            raise UsageError("no documents to train on")
+        total = len(documents) + self.max_iterations
+        tokens_per_doc = [tokenize(d.text) for d in documents]
+        labels = []
+        kept = skipped = 0
+        for document, tokens in zip(documents, tokens_per_doc, strict=True):
+            known = [a for a in document.annotations if self._known(a)]
+            kept += len(known)
+            skipped += len(document.annotations) - len(known)
+            labels.append(annotations_to_labels(tokens, known))
+        if not any(label != OUTSIDE for sequence in labels for label in sequence):
+            raise UsageError(f"the {len(documents)} training documents hold no annotation of schema {self.schema.name}")
+
+        def features() -> Iterable[list[FeatureDict]]:
+            for index, (document, tokens) in enumerate(zip(documents, tokens_per_doc, strict=True)):
+                if cancelled is not None and cancelled():
+                    raise TrainingCancelled("training cancelled")
+                yield document_features(document.text, tokens)
+                if progress is not None:
+                    progress(index + 1, total)
+
+        offset = len(documents)
+        iterations = self.max_iterations
+
+        class _Trainer(pycrfsuite.Trainer):  # type: ignore[misc]  # untyped Cython base
+            def message(self, message: str) -> None:
+                # Parse crfsuite's log without printing it: one event per iteration.
+                event = self.logparser.feed(message)
+                if event == "iteration":
+                    done = int(self.logparser.iterations[-1]["num"])
+                    if progress is not None:
+                        progress(offset + min(done, iterations), total)
+                    if cancelled is not None and cancelled():
+                        raise TrainingCancelled("training cancelled")
+
+        trainer = _Trainer(
+            algorithm="lbfgs",
+            params={
+                "c1": self.c1,
+                "c2": self.c2,
+                "max_iterations": self.max_iterations,
+                "feature.possible_transitions": True,
+            },
+            verbose=True,
+        )
+        # Feature dicts are produced lazily, one note at a time, to keep memory flat.
+        for xseq, yseq in zip(features(), labels, strict=True):
+            trainer.append(xseq, yseq)
+        with tempfile.TemporaryDirectory(prefix="phi-crf-") as folder:
+            model_path = Path(folder) / "model.crfsuite"
+            trainer.train(str(model_path), holdout=-1)
+            model_bytes = model_path.read_bytes()
+        if progress is not None:
+            progress(total, total)
+        self._set_model(model_bytes)
+        label_set = sorted(self._tagger.labels())
+        self.metadata = ModelMetadata(
+            feature_version=FEATURE_VERSION,
+            labels=label_set,
+            schema=self.schema.name,
+            categories={t.name: t.category for t in self.schema.types},
+            training_hash=training_hash(documents),
+            created=datetime.now(UTC).isoformat(timespec="seconds"),
+            documents=len(documents),
+            tokens=sum(len(t) for t in tokens_per_doc),
+            annotations=kept,
+            skipped_annotations=skipped,
+            params={"c1": self.c1, "c2": self.c2, "max_iterations": self.max_iterations, "algorithm": "lbfgs"},
+        )
+        return self.metadata
+
+    def _set_model(self, model_bytes: bytes, path: Path | None = None) -> None:
+        import pycrfsuite
+
+        tagger = pycrfsuite.Tagger()
+        try:
+            tagger.open_inmemory(model_bytes)
+        except (ValueError, OSError) as error:
+            raise ModelError(f"the CRF model inside is unreadable ({error})", path) from None
+        self._model_bytes = model_bytes
+        self._tagger = tagger
+
+    # -- files -------------------------------------------------------------------------
+    def save(self, path: str | Path) -> None:
+        """Write the model file atomically (zip: ``metadata.json`` + ``model.crfsuite``)."""
+        if self._model_bytes is None or self.metadata is None:
+            raise UsageError("the tagger has not been trained")
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("metadata.json", json.dumps(self.metadata.to_dict(), indent=2))
+            archive.writestr("model.crfsuite", self._model_bytes)
+        atomic_write(path, buffer.getvalue())
+
+    @classmethod
+    def load(cls, path: str | Path) -> CrfTagger:
+        """Read a model file.
+
+        Raises
+        ------
+        ModelError
+            The file is missing, is not a model file, is corrupt, or was made with another
+            feature version.
+        """
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise ModelError(f"cannot read model file: {error.strerror}", path) from None
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                raw_metadata = archive.read("metadata.json")
+                model_bytes = archive.read("model.crfsuite")
+        except (zipfile.BadZipFile, KeyError, EOFError, zipfile.LargeZipFile) as error:
+            raise ModelError(f"not a tagger model file, or a corrupt one ({type(error).__name__})", path) from None
+        except (ZlibError, ValueError) as error:
+            raise ModelError(f"corrupt tagger model file ({type(error).__name__})", path) from None
+        try:
+            metadata_dict = json.loads(raw_metadata)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise ModelError("corrupt tagger model file: metadata is not valid JSON", path) from None
+        if not isinstance(metadata_dict, dict) or metadata_dict.get("format") != MODEL_FORMAT:
+            raise ModelError("not a tagger model file (unknown format)", path)
+        metadata = ModelMetadata.from_dict(metadata_dict, path)
+        if metadata.feature_version != FEATURE_VERSION:
+            raise ModelError(
+                f"model was trained with feature version {metadata.feature_version}, but this version of "
+                f"PHI Annotator computes feature version {FEATURE_VERSION}; retrain it from the gold standard",
+                path,
+            )
+        try:
+            schema = load_schema(metadata.schema)
+        except AnnotatorError:
+            raise ModelError(f"model uses schema {metadata.schema!r}, which is not available", path) from None
+        params = metadata.params
+        tagger = cls(
+            schema,
+            c1=float(params.get("c1", 0.05)),
+            c2=float(params.get("c2", 0.01)),
+            max_iterations=int(params.get("max_iterations", 120)),
+        )
+        tagger._set_model(model_bytes, path)
+        tagger.metadata = metadata
+        return tagger
+
+    # -- prediction --------------------------------------------------------------------
+    def _require_model(self) -> Any:
+        if self._tagger is None:
+            raise UsageError("the tagger has not been trained or loaded")
+        return self._tagger
+
+    def score(self, document: Document) -> ScoredDocument:
+        """Tokenise, tag, and keep the marginals recall bias needs."""
+        tagger = self._require_model()
+        tokens = tokenize(document.text)
+        if not tokens:
+            return ScoredDocument(document, tokens, [])
+        tagger.set(document_features(document.text, tokens))
+        viterbi = list(tagger.tag())
+        labels = list(tagger.labels())
+        phi_labels = [label for label in labels if label != OUTSIDE]
+        has_outside = OUTSIDE in labels
+        scores = []
+        for position, label in enumerate(viterbi):
+            p_outside = float(tagger.marginal(OUTSIDE, position)) if has_outside else 0.0
+            if label == OUTSIDE and p_outside >= MARGINAL_CEILING:
+                scores.append(TokenScore(label, p_outside, p_outside))
+                continue
+            marginals = {phi: float(tagger.marginal(phi, position)) for phi in phi_labels}
+            best = max(marginals, key=marginals.__getitem__) if marginals else ""
+            probability = p_outside if label == OUTSIDE else marginals[label]
+            scores.append(TokenScore(label, probability, p_outside, best, marginals.get(best, 0.0)))
+        return ScoredDocument(document, tokens, scores)
+
+    @staticmethod
+    def decode(scored: ScoredDocument, recall_bias: float | None = None) -> list[Prediction]:
+        """Spans from token scores; with recall bias, O tokens with P(O) < T become PHI."""
+        labels = []
+        probabilities = []
+        for score in scored.scores:
+            if recall_bias is not None and score.label == OUTSIDE and score.best_phi and score.p_outside < recall_bias:
+                labels.append(score.best_phi)
+                probabilities.append(score.p_best_phi)
+            else:
+                labels.append(score.label)
+                probabilities.append(score.probability)
+        return labels_to_spans(scored.tokens, labels, probabilities)
+
+    def _post(self, scored: ScoredDocument, predictions: list[Prediction]) -> list[Prediction]:
+        if not self.postprocess:
+            return predictions
+        allowed = {t.name for t in self.schema.types}
+        return postprocess_document(scored.document.text, scored.tokens, predictions, allowed)
+
+    def predict_spans(
+        self,
+        documents: Sequence[Document],
+        recall_bias: float | None = None,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> dict[str, list[Prediction]]:
+        """Predicted spans per document id, with patient-level propagation across records."""
+        _check_bias(recall_bias)
+        by_id: dict[str, list[Prediction]] = {}
+        for index, document in enumerate(documents):
+            if cancelled is not None and cancelled():
+                raise TrainingCancelled("pre-annotation cancelled")
+            scored = self.score(document)
+            by_id[document.doc_id] = self._post(scored, self.decode(scored, recall_bias))
+            if progress is not None:
+                progress(index + 1, len(documents))
+        if self.postprocess:
+            by_id = self.propagate_patients(documents, by_id)
+        return by_id
+
+    @staticmethod
+    def propagate_patients(documents: Sequence[Document], by_id: dict[str, list[Prediction]]) -> dict[str, list[Prediction]]:
+        """Apply :func:`postprocess_patient` to each patient's records."""
+        patients: dict[str, list[Document]] = {}
+        for document in documents:
+            patients.setdefault(document.patient_id, []).append(document)
+        result = dict(by_id)
+        for records in patients.values():
+            if len(records) > 1:
+                result.update(postprocess_patient({d.doc_id: d.text for d in records}, {d.doc_id: by_id[d.doc_id] for d in records}))
+        return result
+
+    def predict(self, document: Document, recall_bias: float | None = None) -> list[Annotation]:
+        """Pending model annotations for one document (not added to it).
+
+        Parameters
+        ----------
+        recall_bias:
+            Threshold T in (0, 1): tokens labelled O with P(O) < T take their best PHI label.
+        """
+        return self.predict_corpus([document], recall_bias)[document.doc_id]
+
+    def predict_corpus(
+        self,
+        documents: Sequence[Document],
+        recall_bias: float | None = None,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> dict[str, list[Annotation]]:
+        """Pending model annotations for several documents, by document id."""
+        spans = self.predict_spans(documents, recall_bias, progress, cancelled)
+        return {d.doc_id: predictions_to_annotations(d, spans[d.doc_id], self.schema) for d in documents}
+
+
+def _check_bias(recall_bias: float | None) -> None:
+    if recall_bias is not None and not 0.0 < recall_bias <= MARGINAL_CEILING:
+        raise UsageError(f"recall bias must be in (0, {MARGINAL_CEILING}], got {recall_bias}")
+

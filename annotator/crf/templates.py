@@ -1,0 +1,71 @@
+"""Regular-expression templates for well-formed PHI (seed 003, Table 2) and near misses.
+
+A template is matched over the note text, not over single tokens, because the tokeniser
+splits ``2067-05-03`` into five tokens; every token a match covers then carries the
+template's name as a feature. A few templates describe look-alikes that are *not* PHI
+(clock times, doses), which teach the tagger what a date or an id is not.
+"""
+
+from __future__ import annotations
+
+import re
+
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_YEAR = r"(?:\d{4}|'?\d{2})"
+
+TEMPLATES: dict[str, re.Pattern[str]] = {
+    "DATE_ISO": re.compile(r"\b\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b"),
+    "DATE_MDY_SLASH": re.compile(r"\b\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})\b"),
+    "DATE_MDY_DASH": re.compile(r"\b\d{1,2}-\d{1,2}-(?:\d{4}|\d{2})\b"),
+    "DATE_MDY_DOT": re.compile(r"\b\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})\b"),
+    "DATE_MY": re.compile(r"(?<![\d/])\d{1,2}/(?:\d{4}|'?\d{2})(?![\d/])"),
+    "DATE_MD": re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}(?![\d/])"),
+    "DATE_MONTH_DAY": re.compile(rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR}\b)?"),
+    "DATE_DAY_MONTH": re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?[\s-]*(?:of\s+)?{_MONTH}\.?(?![a-z])(?:[,\s-]*{_YEAR}\b)?"),
+    "DATE_MONTH_YEAR": re.compile(rf"\b{_MONTH}\.?[\s,-]+(?:of\s+)?(?:\d{{4}}|'\d{{2}})\b"),
+    "DATE_YEAR": re.compile(r"\b(?:1[89]|2[01])\d{2}\b"),
+    "DATE_DECADE": re.compile(r"(?:\b\d{2,4}|')\d?'?s\b"),
+    "AGE_YO": re.compile(
+        r"\b\d{1,3}\s*(?:-\s*)?(?:y/?o|yo|y\.o\.?|yr?s?\.?[\s-]*old|years?[\s-]*old|year-old|yrs?|ym|yf)(?:[MF]\b)?",
+        re.IGNORECASE,
+    ),
+    "AGE_DURATION": re.compile(r"\b\d{1,3}\s*(?:months?|mos?|weeks?|wks?)[\s-]*old\b", re.IGNORECASE),
+    "AGE_DECADE": re.compile(r"\b(?:[2-9]0|1[01]0)'?s\b"),
+    "PHONE": re.compile(r"(?<!\d)(?:\(\d{3}\)\s*|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?!\d)"),
+    "PHONE_SHORT": re.compile(r"(?<![\d-])\d{3}-\d{4}(?![\d-])"),
+    "PHONE_EXT": re.compile(r"\b(?:x|ext\.?)\s*\d{3,5}\b", re.IGNORECASE),
+    "ZIP": re.compile(r"(?<![\d-])\d{5}(?:-\d{4})?(?![\d-])"),
+    "SSN": re.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])"),
+    "MRN_DIGITS": re.compile(r"(?<![\d.])\d{6,10}(?![\d.])"),
+    "MRN_ALPHA": re.compile(r"\b[A-Z]{1,4}\d{3,10}\b"),
+    "MRN_MIXED": re.compile(r"\b\d{3,4}[A-Z]{1,2}\d{4,5}\b"),
+    "ID_DASHED": re.compile(r"(?<![\d-])\d{1,3}-\d{5,8}(?![\d-])"),
+    "ID_GROUPED": re.compile(r"(?<![\d-])\d{2,4}(?:-\d{2,4}){2,3}(?![\d-])"),
+    "ID_COLON": re.compile(r"\b[A-Z]{2,4}:[A-Z0-9]{2,6}(?::\s?\d{2,6})?\b"),
+    "USERNAME": re.compile(r"\b[A-Za-z]{2,3}\d{1,3}\b"),
+    "INITIALS": re.compile(r"\b[A-Z]\.?\s?[A-Z]\.?(?:\s?[A-Z]\.?)?(?=[\s/,;:]|$)"),
+    "EMAIL": re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
+    "URL": re.compile(r"\b(?:https?://|www\.)[^\s<>\"]+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov)\b(?:/[^\s]*)?"),
+    "IPADDR": re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
+    "TIME": re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?![\d:])", re.IGNORECASE),
+    "DOSE": re.compile(
+        r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|ml|mL|g|kg|lbs?|units?|mmHg|mEq|%|cm|mm|bpm)\b", re.IGNORECASE
+    ),
+    "STREET": re.compile(
+        r"\b\d{1,6}\s+(?:[A-Z][a-z]+\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Dr|Drive|Ln|Lane|"
+        r"Way|Ct|Court|Pl|Place|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|Sq|Square)\b\.?"
+    ),
+}
+
+
+def template_matches(text: str) -> list[tuple[str, int, int]]:
+    """Every template match in ``text`` as (template name, start, end)."""
+    matches = []
+    for name, pattern in TEMPLATES.items():
+        for match in pattern.finditer(text):
+            if match.end() > match.start():
+                matches.append((name, match.start(), match.end()))
+    return matches

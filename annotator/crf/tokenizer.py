@@ -1,0 +1,134 @@
+"""Tokens that keep their character offsets, with line and section context.
+
+PHI often sits inside what a whitespace tokeniser would call one token: ``70yoM`` holds an
+age, ``MRN:12345`` an identifier, ``3041023MARY`` an id and a hospital (seed 003). So the
+tokeniser splits letter runs from digit runs, a lower-case run from a following capital
+(``yoM`` -> ``yo``, ``M``), and every punctuation mark into its own token. Offsets are code
+points into the note text, end-exclusive, like every span in the tool.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Letter runs, digit runs, or one other non-space character.
+_PIECE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_", re.UNICODE)
+# Inside a letter run: a capital after a lower-case letter starts a new token.
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_HEADING_WORDS = re.compile(r"[A-Za-z]+")
+_MAX_HEADING_WORDS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token of a note.
+
+    Attributes
+    ----------
+    text: the token's characters, ``note[start:end]``.
+    start, end: code-point offsets, end-exclusive.
+    line: 0-based line index.
+    section: the normalised heading of the section the token is in ("" before any).
+    in_heading: the token is part of a heading line (or of an inline heading prefix).
+    line_start: the token is the first one on its line.
+    space_before: whitespace separates the token from the previous one.
+    """
+
+    text: str
+    start: int
+    end: int
+    line: int
+    section: str = ""
+    in_heading: bool = False
+    line_start: bool = False
+    space_before: bool = True
+
+
+def _split_letters(text: str, start: int) -> list[tuple[str, int]]:
+    if len(text) < 2 or text.islower() or text.isupper():
+        return [(text, start)]
+    parts: list[tuple[str, int]] = []
+    last = 0
+    for match in _CAMEL.finditer(text):
+        parts.append((text[last : match.start()], start + last))
+        last = match.start()
+    parts.append((text[last:], start + last))
+    return parts
+
+
+def _heading_of(line: str) -> tuple[str, int] | None:
+    """The normalised heading a line opens, and where the heading part ends (line-relative).
+
+    A heading is a short line ending in ":" (``Social History:``), an upper-case line
+    (``PHYSICAL EXAMINATION``), or an upper-case prefix ending in ":" followed by text
+    (``HPI: 70yo man ...``).
+    """
+    stripped = line.strip()
+    if not stripped:
+        return None
+    words = _HEADING_WORDS.findall(stripped)
+    if not words:
+        return None
+    if stripped.endswith(":") and len(words) <= _MAX_HEADING_WORDS:
+        return _normalise(words), len(line.rstrip())
+    letters = "".join(words)
+    if letters.isupper() and len(letters) >= 3 and len(words) <= _MAX_HEADING_WORDS + 2:
+        return _normalise(words), len(line.rstrip())
+    colon = line.find(":")
+    if colon > 0:
+        prefix_words = _HEADING_WORDS.findall(line[:colon])
+        prefix = "".join(prefix_words)
+        if prefix_words and prefix.isupper() and len(prefix) >= 2 and len(prefix_words) <= _MAX_HEADING_WORDS:
+            return _normalise(prefix_words), colon + 1
+    return None
+
+
+def _normalise(words: list[str]) -> str:
+    return " ".join(w.lower() for w in words[:3])
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split a note into tokens with offsets, line index and section heading.
+
+    Parameters
+    ----------
+    text:
+        The note text (LF line endings).
+
+    Returns
+    -------
+    list[Token]
+        In text order; ``text[t.start:t.end] == t.text`` for every token.
+    """
+    tokens: list[Token] = []
+    section = ""
+    line_offset = 0
+    previous_end = -1
+    for line_index, line in enumerate(text.split("\n")):
+        heading = _heading_of(line)
+        heading_end = -1
+        if heading is not None:
+            section, heading_end = heading
+        first = True
+        for match in _PIECE.finditer(line):
+            piece = match.group()
+            pieces = _split_letters(piece, match.start()) if piece[0].isalpha() else [(piece, match.start())]
+            for part, relative in pieces:
+                start = line_offset + relative
+                tokens.append(
+                    Token(
+                        text=part,
+                        start=start,
+                        end=start + len(part),
+                        line=line_index,
+                        section=section,
+                        in_heading=relative < heading_end,
+                        line_start=first,
+                        space_before=start != previous_end,
+                    )
+                )
+                previous_end = start + len(part)
+                first = False
+        line_offset += len(line) + 1
+    return tokens

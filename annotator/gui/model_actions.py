@@ -1,0 +1,267 @@
+"""The Model menu: pre-annotate with the CRF tagger, and retrain it from the gold standard.
+
+Training and tagging run in a worker thread behind a progress dialog with a Cancel button;
+the GUI stays responsive. Results come back to the GUI thread:
+
+* "Pre-annotate this document" hands the suggestions to ``apply_suggestions`` (the main
+  window adds them as one undo step); suggestions overlapping an existing annotation are
+  dropped first, so nothing anyone annotated is changed;
+* "Pre-annotate all documents not started" writes ``preannotations/<doc>.xml`` (the source
+  note plus suggestions) for every document no annotator has opened yet; their working
+  copies are created from it on first open;
+* "Retrain from gold" trains on ``gold/`` and saves ``models/crf.model``.
+
+Signals
+-------
+finished(str)   a job ended; a one-line summary
+failed(str)     a job failed or was cancelled; a one-line reason
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QThread, Signal
+from PySide6.QtWidgets import QMenu, QMessageBox, QProgressDialog, QWidget
+
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
+from annotator.core.project import Project
+from annotator.errors import AnnotatorError
+
+MODEL_FILE = "crf.model"
+
+Job = Callable[[Callable[[int, int], None], Callable[[], bool]], Any]
+
+
+class _Worker(QThread):
+    """Runs one job off the GUI thread; reports progress and the result through signals."""
+
+    progressed = Signal(int, int)
+    succeeded = Signal(object)
+    errored = Signal(str)
+
+    def __init__(self, job: Job, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._job = job
+        self._cancel = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def run(self) -> None:  # Qt override, runs in the worker thread
+        try:
+            result = self._job(self.progressed.emit, self._cancel.is_set)
+        except AnnotatorError as error:
+            self.errored.emit(error.one_line())
+        except Exception as error:  # report, never crash the window or leak text
+            self.errored.emit(f"internal error ({type(error).__name__})")
+        else:
+            self.succeeded.emit(result)
+
+
+def not_started_documents(project: Project) -> list[str]:
+    """Ids of source documents that no annotator has a working copy or a status for."""
+    from annotator.io.workstate import NOT_STARTED, WorkState
+
+    annotations_root = project.root / "annotations"
+    started: set[str] = set()
+    if annotations_root.is_dir() and not project.plain_folder:
+        started = {p.stem for p in annotations_root.glob("*/*.xml")}
+    try:
+        state = WorkState.load(project)
+        for annotator in project.annotators:
+            started |= {doc for doc, status in state.statuses(annotator).items() if status != NOT_STARTED}
+    except AnnotatorError:
+        pass
+    return [doc_id for doc_id in project.document_ids() if doc_id not in started]
+
+
+class ModelActions(QObject):
+    """The pre-annotation and retraining actions of a project window.
+
+    Parameters
+    ----------
+    parent:
+        The window the progress dialogs and messages belong to.
+    project:
+        The open project (model in ``models/``, gold in ``gold/``).
+    current_document:
+        Returns the document on screen, or None.
+    apply_suggestions:
+        Adds suggestions to a document as one undo step (implemented by the main window).
+    """
+
+    finished = Signal(str)
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        parent: QWidget,
+        project: Project,
+        current_document: Callable[[], Document | None],
+        apply_suggestions: Callable[[Document, list[Annotation]], None],
+    ) -> None:
+        super().__init__(parent)
+        self._parent = parent
+        self.project = project
+        self._current_document = current_document
+        self._apply_suggestions = apply_suggestions
+        self.recall_bias: float | None = None
+        self.training_iterations: int | None = None
+        self._worker: _Worker | None = None
+        self._dialog: QProgressDialog | None = None
+        self._menu = QMenu("&Model", parent)
+        self.preannotate_document_action = self._menu.addAction("Pre-annotate this document")
+        self.preannotate_all_action = self._menu.addAction("Pre-annotate all documents not started")
+        self._menu.addSeparator()
+        self.retrain_action = self._menu.addAction("Retrain from gold")
+        self.preannotate_document_action.triggered.connect(self._on_preannotate_document_action_triggered)
+        self.preannotate_all_action.triggered.connect(self._on_preannotate_all_action_triggered)
+        self.retrain_action.triggered.connect(self._on_retrain_action_triggered)
+        self._menu.aboutToShow.connect(self._on_menu_about_to_show)
+
+    # -- public --------------------------------------------------------------------------
+    def menu(self) -> QMenu:
+        return self._menu
+
+    @property
+    def model_path(self) -> Path:
+        return self.project.models_dir / MODEL_FILE
+
+    @property
+    def busy(self) -> bool:
+        return self._worker is not None
+
+    # -- slots ---------------------------------------------------------------------------
+    def _on_menu_about_to_show(self) -> None:
+        has_model = self.model_path.is_file()
+        self.preannotate_document_action.setEnabled(not self.busy and has_model and self._current_document() is not None)
+        self.preannotate_all_action.setEnabled(not self.busy and has_model)
+        self.retrain_action.setEnabled(not self.busy)
+
+    def _on_preannotate_document_action_triggered(self) -> None:
+        document = self._current_document()
+        if document is None:
+            self._fail("no document is open")
+            return
+        snapshot = document.copy()
+        model_path = self.model_path
+        recall_bias = self.recall_bias
+
+        def job(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> list[Annotation]:
+            from annotator.crf.tagger import CrfTagger
+
+            tagger = CrfTagger.load(model_path)
+            return tagger.predict_corpus([snapshot], recall_bias, progress, cancelled)[snapshot.doc_id]
+
+        def done(suggestions: list[Annotation]) -> None:
+            from annotator.crf.preannotation import non_overlapping
+
+            # The document may have changed while the tagger ran: check against it as it is now.
+            kept, dropped = non_overlapping(document, suggestions)
+            kept = [a.replace(id=document.new_id()) for a in kept]
+            if kept:
+                self._apply_suggestions(document, kept)
+            self.finished.emit(f"{len(kept)} suggestions added, {dropped} dropped for overlapping annotations")
+
+        self._start("Pre-annotating the document…", job, done)
+
+    def _on_preannotate_all_action_triggered(self) -> None:
+        project = self.project
+        model_path = self.model_path
+        recall_bias = self.recall_bias
+        doc_ids = not_started_documents(project)
+
+        def job(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> tuple[int, int]:
+            from annotator.crf.preannotation import add_suggestions, suggest
+            from annotator.crf.tagger import CrfTagger
+            from annotator.io.i2b2 import read_i2b2, write_i2b2
+
+            tagger = CrfTagger.load(model_path)
+            documents = [read_i2b2(project.source_dir / f"{doc_id}.xml") for doc_id in doc_ids]
+            results = suggest(tagger, documents, recall_bias, progress, cancelled)
+            if cancelled():
+                return 0, 0
+            count = 0
+            for result in results:
+                add_suggestions(result.document, result.kept)
+                write_i2b2(result.document, project.preannotations_dir / f"{result.document.doc_id}.xml")
+                count += len(result.kept)
+            return len(results), count
+
+        def done(result: tuple[int, int]) -> None:
+            self.finished.emit(f"pre-annotated {result[0]} documents not started ({result[1]} suggestions)")
+
+        if not doc_ids:
+            self.finished.emit("every document has been started: nothing to pre-annotate")
+            return
+        self._start(f"Pre-annotating {len(doc_ids)} documents…", job, done)
+
+    def _on_retrain_action_triggered(self) -> None:
+        gold_dir = self.project.gold_dir
+        model_path = self.model_path
+        schema = self.project.schema
+        iterations = self.training_iterations
+
+        def job(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> str:
+            from annotator.crf.tagger import CrfTagger
+            from annotator.errors import UsageError
+            from annotator.io.corpus import read_corpus
+
+            if not gold_dir.is_dir():
+                raise UsageError("the project has no gold folder yet", gold_dir)
+            documents = read_corpus(gold_dir).documents
+            tagger = CrfTagger(schema)
+            if iterations is not None:
+                tagger.max_iterations = iterations
+            metadata = tagger.train(documents, progress, cancelled)
+            tagger.save(model_path)
+            return f"model retrained on {metadata.documents} gold documents ({metadata.annotations} annotations)"
+
+        self._start("Retraining the tagger from gold…", job, self.finished.emit)
+
+    # -- running jobs --------------------------------------------------------------------
+    def _start(self, title: str, job: Job, on_success: Callable[[Any], None]) -> None:
+        if self._worker is not None:
+            self._fail("another model job is still running")
+            return
+        dialog = QProgressDialog(title, "Cancel", 0, 0, self._parent)
+        dialog.setWindowTitle("Model")
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(300)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        worker = _Worker(job, self)
+        dialog.canceled.connect(worker.cancel)
+        worker.progressed.connect(self._on_worker_progressed)
+        worker.succeeded.connect(lambda result: self._on_done(lambda: on_success(result)))
+        worker.errored.connect(lambda message: self._on_done(lambda: self._fail(message)))
+        self._worker, self._dialog = worker, dialog
+        worker.start()
+
+    def _on_worker_progressed(self, done: int, total: int) -> None:
+        if self._dialog is not None:
+            if self._dialog.maximum() != total:
+                self._dialog.setMaximum(total)
+            self._dialog.setValue(min(done, total))
+
+    def _on_done(self, report: Callable[[], None]) -> None:
+        worker, dialog = self._worker, self._dialog
+        self._worker = self._dialog = None
+        if worker is not None:
+            worker.wait()
+            worker.deleteLater()
+        if dialog is not None:
+            dialog.close()
+            dialog.deleteLater()
+        report()
+
+    def _fail(self, message: str) -> None:
+        self.failed.emit(message)
+        box = QMessageBox(QMessageBox.Icon.Warning, "Model", message, QMessageBox.StandardButton.Ok, self._parent)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()

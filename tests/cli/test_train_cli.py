@@ -1,0 +1,118 @@
+"""``annotator train`` and ``annotator preannotate``: outputs, exit codes, inputs untouched."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from annotator.cli.main import main
+from annotator.core.annotation import Source
+from annotator.core.document import Document
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.synth.generator import generate_corpus
+
+
+@pytest.fixture(scope="module")
+def gold_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("gold")
+    for document in generate_corpus(patients=4, seed=5).gold:
+        write_i2b2(document, folder / f"{document.doc_id}.xml")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def model(gold_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("model") / "tagger.model"
+    assert main(["train", str(gold_dir), "-o", str(path), "--iterations", "15"]) == 0
+    return path
+
+
+def test_train_with_cross_validation_json(gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "cv.model"
+    assert main(["train", str(gold_dir), "-o", str(path), "--cv", "2", "--iterations", "10", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["cross_validation"]["folds"] == 2
+    assert 0.0 <= report["cross_validation"]["micro"]["f1"] <= 1.0
+    assert report["cross_validation"]["recall_bias_curve"][0]["threshold"] is None
+    assert report["metadata"]["documents"] == len(list(gold_dir.glob("*.xml")))
+    assert path.is_file()
+
+
+def test_train_table_output(model: Path, gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", str(gold_dir), "-o", str(tmp_path / "t.model"), "--cv", "2", "--iterations", "5"]) == 0
+    printed = capsys.readouterr().out
+    assert "micro" in printed and "recall bias" in printed and "model written to" in printed
+
+
+def test_preannotate_folder_keeps_human_annotations(model: Path, gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "in"
+    source.mkdir()
+    originals = {}
+    for path in sorted(gold_dir.glob("*.xml"))[:3]:
+        gold = read_i2b2(path)
+        # Keep one human annotation per note; the model must leave it exactly as it is.
+        kept = gold.annotations[:1]
+        write_i2b2(Document(gold.doc_id, gold.text, kept), source / path.name)
+        originals[path.name] = ((source / path.name).read_bytes(), kept)
+    out = tmp_path / "out"
+    assert main(["preannotate", str(model), str(source), "-o", str(out), "--recall-bias", "0.9", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["documents"] == 3 and report["suggestions"] > 0
+    for name, (raw, kept) in originals.items():
+        assert (source / name).read_bytes() == raw
+        document = read_i2b2(out / name)
+        assert document.annotations[: len(kept)] == [a for a in kept]
+        for suggestion in document.annotations[len(kept) :]:
+            assert suggestion.source is Source.MODEL and suggestion.pending and suggestion.confidence is not None
+            assert not any(suggestion.overlaps(h) for h in kept)
+
+
+def test_preannotate_single_file_into_folder(model: Path, gold_dir: Path, tmp_path: Path) -> None:
+    source = sorted(gold_dir.glob("*.xml"))[0]
+    out = tmp_path / "out"
+    out.mkdir()
+    assert main(["preannotate", str(model), str(source), "-o", str(out)]) == 0
+    assert (out / source.name).is_file()
+
+
+def test_preannotate_refuses_to_overwrite_its_input(model: Path, gold_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = sorted(gold_dir.glob("*.xml"))[0]
+    before = source.read_bytes()
+    assert main(["preannotate", str(model), str(source), "-o", str(source)]) == 2
+    assert main(["preannotate", str(model), str(gold_dir), "-o", str(gold_dir)]) == 2
+    assert source.read_bytes() == before
+    assert "never overwrites" in capsys.readouterr().err
+
+
+def test_preannotate_with_corrupt_model_exits_1(gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.model"
+    bad.write_bytes(b"nonsense")
+    assert main(["preannotate", str(bad), str(gold_dir), "-o", str(tmp_path / "out")]) == 1
+    error = capsys.readouterr().err
+    assert str(bad) in error and "Traceback" not in error
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["train", "{gold}", "-o", "{tmp}/m.model", "--cv", "1"],
+        ["train", "{tmp}/absent", "-o", "{tmp}/m.model"],
+        ["train", "{gold}"],
+        ["preannotate", "{model}", "{gold}", "-o", "{tmp}/o", "--recall-bias", "1.5"],
+    ],
+)
+def test_usage_errors_exit_2(arguments: list[str], gold_dir: Path, model: Path, tmp_path: Path) -> None:
+    filled = [a.format(gold=gold_dir, tmp=tmp_path, model=model) for a in arguments]
+    with pytest.raises(SystemExit) as raised:
+        code = main(filled)
+        raise SystemExit(code)
+    assert raised.value.code == 2
+
+
+def test_train_on_empty_folder_is_an_error(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["train", str(empty), "-o", str(tmp_path / "m.model")]) == 2

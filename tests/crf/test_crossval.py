@@ -1,0 +1,41 @@
+"""Cross-validation folds hold whole patients; results come from the evaluation engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotator.core.document import Document
+from annotator.crf.crossval import cross_validate, patient_folds
+from annotator.crf.tagger import CrfTagger
+from annotator.errors import UsageError
+
+
+def test_folds_never_split_a_patient(gold_documents: list[Document]) -> None:
+    folds = patient_folds(gold_documents, 3, seed=1)
+    assert sorted(d.doc_id for fold in folds for d in fold) == sorted(d.doc_id for d in gold_documents)
+    patients = [{d.patient_id for d in fold} for fold in folds]
+    assert all(fold for fold in patients)
+    for i, first in enumerate(patients):
+        for second in patients[i + 1 :]:
+            assert not first & second
+
+
+def test_too_few_patients_for_the_folds(gold_documents: list[Document]) -> None:
+    with pytest.raises(UsageError, match="patients"):
+        patient_folds(gold_documents[:2], 5)
+
+
+def test_cross_validation_reports_per_type_and_curve(gold_documents: list[Document]) -> None:
+    progress: list[tuple[int, int]] = []
+    result = cross_validate(
+        gold_documents, 2, lambda: CrfTagger(max_iterations=15), thresholds=(0.5, 0.99), progress=lambda d, t: progress.append((d, t))
+    )
+    assert progress == [(1, 2), (2, 2)]
+    gold_count = sum(len(d) for d in gold_documents)
+    assert result.micro.tp + result.micro.fn == gold_count
+    assert "DATE/DATE" in result.result.per_type
+    assert [p.threshold for p in result.curve] == [None, 0.5, 0.99]
+    assert result.curve[-1].recall >= result.curve[0].recall
+    data = result.to_dict()
+    assert data["micro"]["f1"] == pytest.approx(result.micro.f1)
+    assert len(data["fold_f1"]) == 2
