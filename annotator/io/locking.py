@@ -10,7 +10,8 @@ API
 ---
 ``DocumentLock(path, user, host=None)``
     ``acquire(force=False) -> LockInfo`` takes the lock or raises
-    :class:`~annotator.errors.LockedError` naming who holds it and since when. A stale lock
+    :class:`DocumentLockedError` (a :class:`~annotator.errors.LockedError`) naming who holds
+    it and since when; its ``holder`` attribute is the holder's :class:`LockInfo`. A stale lock
     (same host, process no longer running) is taken over silently; ``taken_over`` then holds
     the old lock's info so the GUI can say so. ``acquire(force=True)`` is the explicit
     override of a live lock held by someone else (also recorded in ``taken_over``).
@@ -122,6 +123,14 @@ def read_lock_info(path: str | Path) -> LockInfo | None:
     return _parse(data, target)
 
 
+class DocumentLockedError(LockedError):
+    """A live lock held by someone else; ``holder`` says who (for the GUI's message)."""
+
+    def __init__(self, message: str, path: str | Path | None, holder: LockInfo) -> None:
+        super().__init__(message, path)
+        self.holder = holder
+
+
 class DocumentLock:
     """A lock on one document file.
 
@@ -224,9 +233,10 @@ class DocumentLock:
                 self.taken_over = current
                 self._remove_if(current)
                 continue
-            raise LockedError(
+            raise DocumentLockedError(
                 f"document is locked by {current.describe()}; open it read-only, or override the lock",
                 self.path,
+                current,
             )
         raise LockedError("could not take the lock: other processes keep replacing it", self.path)
 
@@ -250,4 +260,4 @@ class DocumentLock:
         self.release()
 
 
-__all__ = ["DocumentLock", "LockInfo", "lock_path", "read_lock_info"]
+__all__ = ["DocumentLock", "DocumentLockedError", "LockInfo", "lock_path", "read_lock_info"]

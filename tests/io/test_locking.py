@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from annotator.errors import LockedError
-from annotator.io.locking import DocumentLock, LockInfo, lock_path, read_lock_info
+from annotator.io.locking import DocumentLock, DocumentLockedError, LockInfo, lock_path, read_lock_info
 
 HOLD_SCRIPT = """
 import sys, time
@@ -67,6 +67,7 @@ def test_second_lock_refused_with_holder_and_time(document: Path) -> None:
         second.acquire()
     message = str(caught.value)
     assert "alice on ward-pc since" in message and "UTC" in message
+    assert isinstance(caught.value, DocumentLockedError) and caught.value.holder.user == "alice"
     assert str(document) in message
     assert first.held and not second.held
     first.release()
