@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from annotator.adjudication.units import UnitKind, align_documents, check_same_text, first_difference
+from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.errors import TextMismatchError, UsageError
 from tests.adjudication.helpers import NOTE, at, version
@@ -148,3 +153,33 @@ def test_first_difference(a: str, b: str, expected: int) -> None:
 def test_units_need_two_versions() -> None:
     with pytest.raises(UsageError):
         align_documents([Document(DOC, NOTE)])
+
+
+_spans = st.lists(
+    st.tuples(st.integers(0, 60), st.integers(1, 12), st.sampled_from(["DATE", "AGE", "CITY"])), max_size=12
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_spans, min_size=2, max_size=4))
+def test_units_partition_every_tag_into_disjoint_sorted_units(versions: list[list[tuple[int, int, str]]]) -> None:
+    text = "x" * 80
+    category = {"DATE": "DATE", "AGE": "AGE", "CITY": "LOCATION"}
+    documents = [
+        Document(DOC, text, [
+            Annotation(f"P{i}", category[t], t, s, s + n, text[s : s + n]) for i, (s, n, t) in enumerate(spans)
+        ])
+        for spans in versions
+    ]
+    units = align_documents(documents).units
+    for version_index, document in enumerate(documents):
+        placed = [a for u in units for a in u.versions[version_index]]
+        assert sorted(a.id for a in placed) == sorted(a.id for a in document)
+        for unit in units:
+            assert all(unit.start <= a.start and a.end <= unit.end for a in unit.versions[version_index])
+    # Units are sorted and disjoint: tags of different units never overlap.
+    for left, right in itertools.pairwise(units):
+        assert left.end <= right.start
+    for unit in units:
+        sets = [unit.keys_of(i) for i in range(len(documents))]
+        assert (unit.kind is UnitKind.AGREEMENT) == (all(sets) and len(set(sets)) == 1)

@@ -374,6 +374,7 @@ class AdjudicationWindow(QMainWindow):
         session = self.sessions[doc_id]
         if session is self._session and self._highlighter is not None:
             self._highlighter.refresh_unit(session.unit(unit_id))
+            self.statusBar().showMessage(f"{doc_id}: {self._progress_text(session)}")
         self._refresh_document_item(doc_id)
         self._refresh_corpus_progress()
 
