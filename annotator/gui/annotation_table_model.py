@@ -170,12 +170,14 @@ class AnnotationFilterProxy(QSortFilterProxyModel):
 
     def set_categories(self, categories: set[str] | None) -> None:
         """Show only these categories (``None``: all)."""
+        self.beginFilterChange()
         self._categories = categories
-        self.invalidateRowsFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_pending_only(self, pending_only: bool) -> None:
+        self.beginFilterChange()
         self._pending_only = pending_only
-        self.invalidateRowsFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: ModelIndex) -> bool:
         model = self.sourceModel()

@@ -85,6 +85,8 @@ class AnnotationHighlighter(QSyntaxHighlighter):
         self.index = SpanIndex()
         self.current_id: str | None = None
         self._formats: dict[tuple[str, bool, bool], QTextCharFormat] = {}
+        # How many blocks were painted: lets tests check that an edit repaints only its lines.
+        self.blocks_highlighted = 0
 
     # -- wiring -------------------------------------------------------------------------------
     def set_document(self, document: Document | None, offsets: OffsetMap) -> None:
@@ -167,6 +169,7 @@ class AnnotationHighlighter(QSyntaxHighlighter):
         return fmt
 
     def highlightBlock(self, text: str) -> None:
+        self.blocks_highlighted += 1
         if not self.index:
             return
         block = self.currentBlock()

@@ -67,6 +67,7 @@ class MainWindow(QMainWindow):
         # Questions the window asks; replaced in tests.
         self.ask_recovery: Callable[[str], bool] = self._ask_recovery
         self.confirm_close: Callable[[], str] = self._confirm_close
+        self.confirm_override: Callable[[str], bool] = self._confirm_override
         self.documents = DocumentList()
         self.view = NoteView(schema, dark)
         self.view.menu_factory = self._note_menu
@@ -302,11 +303,13 @@ class MainWindow(QMainWindow):
     def _on_banner_override_requested(self) -> None:
         if not self.session.read_only:
             return
-        answer = QMessageBox.question(
-            self, "Override lock",
-            f"{self.session.lock_holder}.\nTake the document over? Their unsaved edits may be lost.")
-        if answer == QMessageBox.StandardButton.Yes:
+        if self.confirm_override(self.session.lock_holder):
             self.session.override_lock()
+
+    def _confirm_override(self, holder: str) -> bool:
+        answer = QMessageBox.question(
+            self, "Override lock", f"{holder}.\nTake the document over? Their unsaved edits may be lost.")
+        return answer == QMessageBox.StandardButton.Yes
 
     def _ask_recovery(self, doc_id: str) -> bool:
         answer = QMessageBox.question(

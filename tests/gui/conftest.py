@@ -11,6 +11,9 @@ from pytestqt.qtbot import QtBot
 from annotator.core.annotation import Source
 from annotator.core.document import Document
 from annotator.core.project import Project
+from annotator.gui.main_window import MainWindow
+from annotator.gui.session import AnnotationSession
+from annotator.gui.workspace import Workspace
 from annotator.io.i2b2 import write_i2b2
 
 # Notes of patient 200 (two records) and 201 (one), with a misspelling for fuzzy matching.
@@ -91,21 +94,32 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-@pytest.fixture
-def window(qtbot: QtBot, project: Project, clock: FakeClock) -> Iterator[object]:
-    from annotator.gui.main_window import MainWindow
-    from annotator.gui.session import AnnotationSession
-    from annotator.gui.workspace import Workspace
-
-    session = AnnotationSession(Workspace.open(project.root, "alice"), clock=clock, autosave_delay=0.2)
+def make_window(qtbot: QtBot, path: Path, clock: FakeClock | None = None, annotator: str = "alice") -> MainWindow:
+    """A main window on a project, folder or file (no document open yet)."""
+    session = AnnotationSession(Workspace.open(path, annotator), clock=clock or FakeClock(), autosave_delay=0.2)
     main = MainWindow(session)
     main.ask_recovery = lambda doc_id: True
     main.confirm_close = lambda: "save"
+    main.confirm_override = lambda holder: True
     qtbot.addWidget(main)
-    main.open_document("200-01")
+    return main
+
+
+def show(qtbot: QtBot, main: MainWindow) -> None:
+    """Show and activate the window with the focus in the note (shortcuts need an active window)."""
     main.show()
     qtbot.waitExposed(main)
+    main.activateWindow()
+    qtbot.waitUntil(main.isActiveWindow, timeout=2000)
     main.view.setFocus()
+
+
+@pytest.fixture
+def window(qtbot: QtBot, project: Project, clock: FakeClock) -> Iterator[MainWindow]:
+    main = make_window(qtbot, project.root, clock)
+    session = main.session
+    main.open_document("200-01")
+    show(qtbot, main)
     yield main
     if session.document is not None:
         session.close()

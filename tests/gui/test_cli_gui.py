@@ -1,0 +1,54 @@
+"""``annotator gui`` and ``annotator demo`` from the command line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+from pytestqt.qtbot import QtBot
+
+from annotator.cli.main import main
+from annotator.core.project import Project
+
+
+def test_gui_screenshot_renders_a_png_and_exits_zero(qtbot: QtBot, project: Project, tmp_path: Path) -> None:
+    target = tmp_path / "shot.png"
+    code = main(["gui", str(project.root), "--annotator", "alice", "--screenshot", str(target),
+                 "--document", "200-02", "--theme", "dark"])
+    assert code == 0
+    image = QImage(str(target))
+    assert image.width() >= 800 and image.height() >= 500
+    # Dark theme: the window background is dark.
+    assert image.pixelColor(5, image.height() // 2).lightness() < 100
+
+
+def test_gui_unknown_document_is_a_usage_error(qtbot: QtBot, project: Project, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["gui", str(project.root), "--annotator", "alice", "--screenshot", str(tmp_path / "x.png"),
+                 "--document", "999-01"])
+    assert code == 2
+    assert "999-01" in capsys.readouterr().err
+
+
+def test_gui_without_display_prints_a_hint_not_a_traceback(project: Project) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    result = subprocess.run(
+        [sys.executable, "-m", "annotator", "gui", str(project.root), "--annotator", "alice"],
+        capture_output=True, text=True, env=env, timeout=60, cwd=Path(__file__).resolve().parents[2],
+    )
+    assert result.returncode == 1
+    assert "--screenshot" in result.stderr and "QT_QPA_PLATFORM=offscreen" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_demo_no_gui_sets_up_the_project_and_prints_statistics(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    dest = tmp_path / "demo"
+    assert main(["demo", "--no-gui", "--dest", str(dest)]) == 0
+    out = capsys.readouterr().out
+    assert str(dest) in out and "documents" in out
+    assert (dest / "project.toml").is_file()

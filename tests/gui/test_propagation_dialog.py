@@ -1,0 +1,100 @@
+"""Annotate all from the preview dialog: across a patient's records, fuzzy and conflicts."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from annotator.core.annotation import Source
+from annotator.gui.main_window import MainWindow
+from annotator.gui.propagation_dialog import AnnotateAllDialog
+from tests.gui.conftest import TEXT_200_01, TEXT_200_02
+
+
+def open_dialog_on_doctor(qtbot: QtBot, window: MainWindow) -> AnnotateAllDialog:
+    """Tag the first "Marissa Jones" as DOCTOR, then Ctrl+Shift+A."""
+    start = TEXT_200_01.index("Marissa Jones")
+    window.view.select_span(start, start + len("Marissa Jones"))
+    qtbot.keyClick(window.view, "r")
+    qtbot.keyClick(window.view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    dialog = window.last_dialog
+    assert isinstance(dialog, AnnotateAllDialog) and dialog.isVisible()
+    return dialog
+
+
+def test_annotate_all_across_the_patients_records_is_one_undo_step(qtbot: QtBot, window: MainWindow) -> None:
+    dialog = open_dialog_on_doctor(qtbot, window)
+    assert dialog.scope() == "patient"
+    exact = dialog.match_items("matches")
+    assert [(i.text(0), i.checkState(0)) for i in exact] == [("200-01", Qt.CheckState.Checked)]
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert not dialog.isVisible()
+    document = window.session.document
+    assert document is not None
+    second = TEXT_200_01.index("Marissa Jones", TEXT_200_01.index("Plan"))
+    added = [a for a in document.annotations if a.start == second]
+    assert [(a.type, a.source, a.annotator) for a in added] == [("DOCTOR", Source.PROPAGATED, "alice")]
+    # The fuzzy "Marrisa Jones" in 200-02 was offered, not applied.
+    other = window.session.workspace.documents["200-02"]
+    assert [a.text for a in other.annotations if a.type == "DOCTOR"] == []
+    window.session.history.undo()
+    assert [a for a in document.annotations if a.start == second] == []
+    assert window.session.history.undo_text == "change type DOCTOR" or window.session.history.undo_text.startswith("add")
+
+
+def test_fuzzy_match_is_listed_unticked_and_applied_only_when_ticked(qtbot: QtBot, window: MainWindow) -> None:
+    dialog = open_dialog_on_doctor(qtbot, window)
+    fuzzy = dialog.match_items("fuzzy")
+    assert [(i.text(0), i.checkState(0)) for i in fuzzy] == [("200-02", Qt.CheckState.Unchecked)]
+    assert "Marrisa Jones" in fuzzy[0].text(3)
+    fuzzy[0].setCheckState(0, Qt.CheckState.Checked)
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    other = window.session.workspace.documents["200-02"]
+    start = TEXT_200_02.index("Marrisa Jones")
+    assert [(a.start, a.end, a.source) for a in other.annotations if a.type == "DOCTOR"] == [
+        (start, start + len("Marrisa Jones"), Source.PROPAGATED)]
+    # Both documents changed in one step: one undo reverts both.
+    window.session.history.undo()
+    assert [a for a in other.annotations if a.type == "DOCTOR"] == []
+
+
+def test_overlapping_occurrence_is_reported_and_left_alone(qtbot: QtBot, window: MainWindow) -> None:
+    window.view.select_span(0, 0)
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)
+    source = window.session.current()
+    assert source is not None and source.text == "John Smith"
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    dialog = window.annotate_all()
+    assert dialog is not None
+    dialog.set_scope("patient")
+    assert {i.text(0) for i in dialog.match_items("matches")} == {"200-01", "200-02"}
+    assert [i.text(0) for i in dialog.match_items("conflicts")] == []
+    dialog.word_box.setChecked(False)
+    dialog.case_box.setChecked(True)
+    dialog.fuzzy_box.setChecked(False)
+    dialog.set_scope("project")
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    other = window.session.workspace.documents["200-02"]
+    smith = TEXT_200_02.index("Smith family")
+    kept = [a for a in other.annotations if a.start == smith]
+    assert [(a.type, a.source, a.end - a.start) for a in kept] == [("PATIENT", Source.HUMAN, len("Smith"))]
+    john = TEXT_200_02.index("John Smith")
+    assert [a.source for a in other.annotations if a.start == john] == [Source.PROPAGATED]
+
+
+def test_conflict_rows_cannot_be_ticked(qtbot: QtBot, window: MainWindow) -> None:
+    other_smith = TEXT_200_02.index("Smith family")
+    window.open_document("200-02")
+    document = window.session.document
+    assert document is not None and document.doc_id == "200-02"
+    # Tag "Smith" in "John Smith." and propagate it: the "Smith family" tag is a conflict.
+    start = TEXT_200_02.index("Smith")
+    window.view.select_span(start, start + len("Smith"))
+    qtbot.keyClick(window.view, "r")
+    dialog = window.annotate_all()
+    assert dialog is not None
+    dialog.set_scope("document")
+    conflicts = dialog.match_items("conflicts")
+    assert [(i.text(1), bool(i.flags() & Qt.ItemFlag.ItemIsUserCheckable)) for i in conflicts] == [
+        (f"{other_smith}–{other_smith + len('Smith')}", False)]
+    assert not dialog.apply_button.isEnabled()
