@@ -55,6 +55,13 @@ def demographics(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Rand
     if rng.random() < 0.2:
         b.add("   Age: ").phi(str(w.age_on(day)), "AGE")
     b.add("\n")
+    if rng.random() < 0.4:
+        b.add("PCP: ")
+        write_doctor(b, w.doctor("pcp"), rng, rng.choice(("title", "full")))
+        if rng.random() < 0.5:
+            b.add("   Referring: ")
+            write_doctor(b, w.doctor("consultant"), rng, "full")
+        b.add("\n")
 
 
 def address_block(b: NoteBuilder, w: PatientWorld, rng: random.Random) -> None:
@@ -135,8 +142,10 @@ def hpi(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> No
     b.add(" is ")
     write_age(b, w.age_on(day), rng, w.person.sex, with_article=True)
     problems = rng.sample(lx.PROBLEMS, 3)
-    b.add(f" with {problems[0]}, {problems[1]} and {problems[2]} who presents to ")
-    hospital_mention(b, w, rng)
+    b.add(f" with {problems[0]}, {problems[1]} and {problems[2]} who presents")
+    if rng.random() < 0.75:
+        b.add(" to ")
+        hospital_mention(b, w, rng)
     b.add(" with ")
     b.add(rng.choice(("chest pain", "shortness of breath", "a foot ulcer", "dizziness", "hyperglycemia", "fatigue")))
     b.add(" since ")
@@ -225,6 +234,9 @@ def family_history(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Ra
             oldest = min(relative.age, 96)
             died = str(rng.randint(min(50, oldest), oldest))
             b.add(" died at ").phi(died, "AGE").add(f" of {rng.choice(('MI', 'stroke', 'colon cancer', 'CHF'))}")
+        elif rng.random() < 0.2:
+            b.add(" in her " if relative.person.sex == "F" else " in his ")
+            b.phi(f"{relative.age // 10 * 10}s", "AGE").add(f" with {rng.choice(lx.PROBLEMS)}")
         else:
             b.add(" alive at ").phi(str(relative.age), "AGE").add(f" with {rng.choice(lx.PROBLEMS)}")
         b.add(".\n")
@@ -271,7 +283,7 @@ def exam(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> N
     b.add(" Lungs: CTAB. ")
     lookalike(b, rng)
     b.add(" ")
-    narrative(b, rng, 1, 4)
+    narrative(b, rng, 2, 7)
     b.add("\n\n")
 
 
@@ -284,7 +296,7 @@ def assessment_plan(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.R
     b.add(f" with {rng.choice(lx.PROBLEMS)}. ")
     lookalike(b, rng)
     b.add(" ")
-    narrative(b, rng, 1, 4)
+    narrative(b, rng, 2, 7)
     b.add("\n1. Continue current regimen; recheck ")
     b.add(rng.choice(("BMP", "HbA1c", "lipids", "CBC"))).add(" in ").add(str(rng.randint(2, 12))).add(" weeks.\n")
     if rng.random() < 0.6:
@@ -324,7 +336,7 @@ def hospital_course(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.R
             "the Foley catheter was removed",
             "troponins were trended and peaked at 0.3",
         )))
-        if rng.random() < 0.3:
+        if rng.random() < 0.5:
             b.add(" by ")
             write_doctor(b, w.doctor(rng.choice(("consultant", "resident", "surgeon"))), rng)
         b.add(". ")
@@ -347,7 +359,7 @@ def narrative(b: NoteBuilder, rng: random.Random, low: int = 2, high: int = 6) -
 
 def interval_history(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
     b.add(rng.choice(("INTERVAL HISTORY:\n", "SUBJECTIVE:\n", "IMPRESSION:\n")))
-    narrative(b, rng, 4, 10)
+    narrative(b, rng, 6, 14)
     if rng.random() < 0.4:
         b.add(" Last visit was ")
         write_date(b, _days(day, -rng.randint(30, 200)), rng)
