@@ -14,6 +14,7 @@ from annotator.adjudication.decisions import AdjudicationSession
 from annotator.adjudication.units import Alignment, UnitKind, add_candidates, align_documents
 from annotator.core.document import Document
 from annotator.core.history import History, RemoveAnnotation
+from annotator.core.span import Span
 from annotator.synth.generator import SyntheticCorpus, generate_corpus
 
 Key = tuple[str, str, int, int]
@@ -25,10 +26,43 @@ def corpus() -> SyntheticCorpus:
 
 
 @pytest.fixture(scope="module")
-def merged(corpus: SyntheticCorpus) -> list[tuple[Alignment, AdjudicationSession]]:
+def planted(corpus: SyntheticCorpus) -> tuple[list[Document], list[Document], dict[str, set[Key]]]:
+    """Copies of both annotators' versions where both missed some gold tags whose text is
+    tagged elsewhere in the patient's records (the PHI that only a candidate can recover)."""
+    rng = random.Random(7)
+    a_docs = [d.copy() for d in corpus.annotator_a]
+    b_docs = [d.copy() for d in corpus.annotator_b]
+    tagged: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for document in corpus.gold:
+        for tag in document:
+            tagged[document.patient_id][document.text[tag.start : tag.end].lower()] += 1
+    removed: dict[str, set[Key]] = defaultdict(set)
+    history = History()
+    for gold, a, b in zip(corpus.gold, a_docs, b_docs, strict=True):
+        a_by_key = {x.key: x.id for x in a}
+        b_by_key = {x.key: x.id for x in b}
+        for tag in gold:
+            text = gold.text[tag.start : tag.end].lower()
+            if (
+                tag.key in a_by_key and tag.key in b_by_key
+                and tagged[gold.patient_id][text] >= 3  # still tagged elsewhere after removal
+                and _word_bounded(gold.text, tag.start, tag.end)
+                and rng.random() < 0.05
+            ):
+                history.push(RemoveAnnotation(a, a_by_key[tag.key]))
+                history.push(RemoveAnnotation(b, b_by_key[tag.key]))
+                tagged[gold.patient_id][text] -= 1
+                removed[gold.doc_id].add(tag.key)
+    return a_docs, b_docs, removed
+
+
+@pytest.fixture(scope="module")
+def merged(
+    planted: tuple[list[Document], list[Document], dict[str, set[Key]]],
+) -> list[tuple[Alignment, AdjudicationSession]]:
+    a_docs, b_docs, _ = planted
     alignments = [
-        align_documents([a, b], ["annotator_a", "annotator_b"])
-        for a, b in zip(corpus.annotator_a, corpus.annotator_b, strict=True)
+        align_documents([a, b], ["annotator_a", "annotator_b"]) for a, b in zip(a_docs, b_docs, strict=True)
     ]
     found = missed_candidates(alignments, scope="patient")
     for alignment in alignments:
@@ -43,10 +77,12 @@ def _word_bounded(text: str, start: int, end: int) -> bool:
 
 
 def test_auto_merge_recovers_gold_wherever_annotators_agree(
-    corpus: SyntheticCorpus, merged: list[tuple[Alignment, AdjudicationSession]]
+    corpus: SyntheticCorpus,
+    planted: tuple[list[Document], list[Document], dict[str, set[Key]]],
+    merged: list[tuple[Alignment, AdjudicationSession]],
 ) -> None:
     agreed = recovered = auto_tags = auto_correct = 0
-    for gold, a, b, (_, session) in zip(corpus.gold, corpus.annotator_a, corpus.annotator_b, merged, strict=True):
+    for gold, a, b, (_, session) in zip(corpus.gold, planted[0], planted[1], merged, strict=True):
         gold_keys = {x.key for x in gold}
         both = gold_keys & {x.key for x in a} & {x.key for x in b}
         merged_keys = {x.key for x in session.gold}
@@ -61,32 +97,29 @@ def test_auto_merge_recovers_gold_wherever_annotators_agree(
 
 
 def test_candidates_recover_gold_both_annotators_missed(
-    corpus: SyntheticCorpus, merged: list[tuple[Alignment, AdjudicationSession]]
+    corpus: SyntheticCorpus,
+    planted: tuple[list[Document], list[Document], dict[str, set[Key]]],
+    merged: list[tuple[Alignment, AdjudicationSession]],
 ) -> None:
-    annotated: dict[str, set[str]] = defaultdict(set)
-    for documents in (corpus.annotator_a, corpus.annotator_b):
-        for document in documents:
-            for x in document:
-                annotated[document.patient_id].add(document.text[x.start : x.end].lower())
-    eligible = recovered = accepted_right_type = 0
-    for gold, a, b, (alignment, session) in zip(corpus.gold, corpus.annotator_a, corpus.annotator_b, merged, strict=True):
-        candidates = {u.span: u for u in alignment.units if u.kind is UnitKind.MISSED_CANDIDATE}
-        for tag in gold:
-            if any(x.overlaps(tag) for x in [*a, *b]):
+    removed = planted[2]
+    planted_count = sum(len(keys) for keys in removed.values())
+    assert planted_count >= 20
+    span_found = right_type = 0
+    for gold, (alignment, session) in zip(corpus.gold, merged, strict=True):
+        candidates = [u for u in alignment.units if u.kind is UnitKind.MISSED_CANDIDATE]
+        for key in removed.get(gold.doc_id, ()):
+            # A longer string tagged elsewhere ("Dr. Miller" for "Miller") may cover it.
+            unit = next((u for u in candidates if u.span.contains(Span(key[2], key[3]))), None)
+            if unit is None:
                 continue
-            text = gold.text[tag.start : tag.end]
-            if text.lower() not in annotated[gold.patient_id] or not _word_bounded(gold.text, tag.start, tag.end):
-                continue
-            eligible += 1
-            unit = candidates.get(tag.span)
-            if unit is not None:
-                recovered += 1
-                session.accept(unit.id)
-                accepted_right_type += any(x.key == tag.key for x in session.gold)
-                session.undo()
-    assert eligible > 0
-    assert recovered == eligible
-    assert accepted_right_type >= 0.8 * eligible
+            span_found += 1
+            session.accept(unit.id)
+            right_type += key in {x.key for x in session.gold}
+    # Every planted miss comes back as a candidate; accepting it mostly restores the gold
+    # tag exactly (not when a longer string covers it, or a string tagged with two types
+    # elsewhere suggests the more frequent one).
+    assert span_found == planted_count
+    assert right_type >= 0.9 * planted_count
 
 
 def _plant_inconsistencies(gold: list[Document], rng: random.Random) -> dict[str, set[tuple[int, int]]]:
