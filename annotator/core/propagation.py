@@ -45,7 +45,7 @@ Matching rules
   is still found).
 * Fuzzy: windows of as many whitespace tokens as the source, edge punctuation trimmed,
   compared in lowercase with ``fuzz.ratio``; sources shorter than 4 characters are not
-  searched fuzzily and windows equal to an exact match are skipped.
+  searched fuzzily and windows overlapping an exact match are skipped.
 
 :class:`Match` keeps the matched text and its context for the dialog; its ``repr`` leaves
 them out so a match printed to a log never shows note text.
@@ -102,14 +102,14 @@ class TextIndex:
     stored, which would cost ~100 MB of strings for a 2,000-document project.
     """
 
-    __slots__ = ("__weakref__", "_ends", "_flat", "_starts", "lower", "text")
+    __slots__ = ("__weakref__", "_flat", "_spans", "lower", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.lower = lower_same_length(text)
         self._flat: str | None = None
-        self._starts: array[int] | None = None
-        self._ends: array[int] | None = None
+        # One attribute, set in one step: a worker thread may warm the cache meanwhile.
+        self._spans: tuple[array[int], array[int]] | None = None
 
     @property
     def flat(self) -> str:
@@ -120,11 +120,10 @@ class TextIndex:
 
     def token_spans(self) -> tuple[array[int], array[int]]:
         """Starts and ends of the whitespace-separated tokens, edge punctuation trimmed."""
-        if self._starts is None or self._ends is None:
+        if self._spans is None:
             spans = [m.span() for m in _FUZZY_TOKEN.finditer(self.lower)]
-            self._starts = array("q", [start for start, _ in spans])
-            self._ends = array("q", [end for _, end in spans])
-        return self._starts, self._ends
+            self._spans = (array("q", [start for start, _ in spans]), array("q", [end for _, end in spans]))
+        return self._spans
 
     def windows(self, size: int) -> list[str]:
         """Window ``i`` is tokens ``i`` to ``i + size - 1`` of :attr:`flat` (see :meth:`window_span`)."""
@@ -374,7 +373,8 @@ def find_occurrences(
         )
         for window, score, position in hits:
             start, end = index.window_span(position, size)
-            if (start, end) in exact_spans:
+            # A window overlapping an exact match is the same name with a neighbour attached.
+            if any(start < exact_end and exact_start < end for exact_start, exact_end in exact_spans):
                 continue
             if document.doc_id == origin_doc_id and start == source.start and end == source.end:
                 continue

@@ -120,6 +120,17 @@ def test_fuzzy_offered_separately_and_not_selected() -> None:
     assert preview.selected == preview.matches
 
 
+def test_fuzzy_window_overlapping_exact_match_not_offered() -> None:
+    document = Document("100-01", "Marissa met Marissas.")
+    source = tag(document, "Marissa")
+    loose = find_occurrences(source, [document], origin_doc_id="100-01", whole_word=False, fuzzy=True)
+    assert [m.start for m in loose.matches] == [document.text.index("Marissas")]
+    assert loose.fuzzy == []
+    strict = find_occurrences(source, [document], origin_doc_id="100-01", fuzzy=True)
+    assert strict.matches == []
+    assert [m.text for m in strict.fuzzy] == ["Marissas"]
+
+
 def test_fuzzy_threshold_and_short_sources() -> None:
     document = Document("100-01", "Marissa and Marrisa. Jon and John.")
     marissa = tag(document, "Marissa")
@@ -365,5 +376,6 @@ def test_fuzzy_prefilter_loses_nothing(
         index.window_span(i, size)
         for i, window in enumerate(index.windows(size))
         if fuzz.ratio(query, window) >= threshold and window != query
-    } - exact
+    }
+    brute = {(b, e) for b, e in brute if not any(b < x_end and x_start < e for x_start, x_end in exact)}
     assert {(m.start, m.end) for m in preview.fuzzy} == brute
