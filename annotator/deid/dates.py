@@ -21,7 +21,8 @@ import random
 import re
 from dataclasses import dataclass
 
-from dateutil.relativedelta import relativedelta
+from dateutil.easter import easter
+from dateutil.relativedelta import MO, TH, relativedelta
 
 from annotator.deid.textcase import apply_case
 
@@ -35,14 +36,31 @@ _WEEKDAY_ABBREVIATIONS = {d[:3]: i for i, d in enumerate(WEEKDAYS)} | {
     "tues": 1, "thur": 3, "thurs": 3,
 }  # fmt: skip
 SEASONS = {"winter": 1, "spring": 4, "summer": 7, "fall": 10, "autumn": 10}
-# Holidays with a fixed date; the shifted date is written as "Month D".
-HOLIDAYS = {
+# Holidays: a fixed (month, day), or a rule for the ones that move. The shifted date is
+# written as "Month D", since a shifted holiday is no longer that holiday.
+HOLIDAYS: dict[str, tuple[int, int] | str] = {
     "christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25),
     "new year's eve": (12, 31), "new years eve": (12, 31), "new year's day": (1, 1),
     "new year's": (1, 1), "new years": (1, 1), "halloween": (10, 31),
     "valentine's day": (2, 14), "independence day": (7, 4), "fourth of july": (7, 4),
-    "4th of july": (7, 4), "thanksgiving": (11, 25), "thanksgiving day": (11, 25),
+    "4th of july": (7, 4), "veterans day": (11, 11), "veterans' day": (11, 11),
+    "thanksgiving": "thanksgiving", "thanksgiving day": "thanksgiving", "easter": "easter",
+    "easter sunday": "easter", "memorial day": "memorial", "labor day": "labor",
 }  # fmt: skip
+
+
+def holiday_date(name: str, year: int) -> dt.date:
+    """The date of a holiday in a year (moving holidays by their rule)."""
+    rule = HOLIDAYS[name.lower()]
+    if isinstance(rule, tuple):
+        return dt.date(year, *rule)
+    if rule == "easter":
+        return easter(year)
+    if rule == "thanksgiving":  # fourth Thursday of November
+        return dt.date(year, 11, 1) + relativedelta(weekday=TH(+4))
+    if rule == "memorial":  # last Monday of May
+        return dt.date(year, 5, 31) + relativedelta(weekday=MO(-1))
+    return dt.date(year, 9, 1) + relativedelta(weekday=MO(+1))  # Labor Day
 
 
 def _alternation(words: list[str]) -> str:
@@ -90,19 +108,20 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("month-year", rf"(?P<month>{_MONTH})(?P<s1>,?\s+|\s+of\s+|-|\s*/\s*){_YEAR4_OR_APOS}"),
         ("month", rf"(?P<month>{_MONTH})"),
+        ("compact", r"(?P<year>\d{4})(?P<month>\d{2})(?P<day>\d{2})"),
         ("year", _YEAR4_OR_APOS),
         ("weekday", rf"(?P<weekday>{_WEEKDAY})" + _TIME),
         (
             "season",
             rf"(?P<season>spring|summer|fall|autumn|winter)(?:(?P<s1>\s+of\s+|,?\s+){_YEAR4_OR_APOS})?",
         ),
-        ("holiday", rf"(?P<holiday>{_HOLIDAY})(?:(?P<s1>,?\s+){_YEAR4_OR_APOS})?"),
+        ("holiday", rf"(?P<holiday>(?:the\s+)?(?:{_HOLIDAY}))(?:(?P<s1>,?\s+){_YEAR4_OR_APOS})?"),
     )
 )
 _FIELDS = ("weekday", "month", "day", "year", "second", "season", "holiday")
 # Formats whose written form identifies a day or a month of a given year (HIPAA date elements).
 IDENTIFYING_KINDS = frozenset(
-    {"iso", "mdy", "my", "dmy-dash", "text-mdy", "text-dmy", "month-year", "holiday"}
+    {"iso", "compact", "mdy", "my", "dmy-dash", "text-mdy", "text-dmy", "month-year", "holiday"}
 )
 # Single words that name a day, month or season: ordinary vocabulary, never identifying alone.
 DATE_WORDS = frozenset(
@@ -184,7 +203,7 @@ def _split(match: re.Match[str]) -> list[tuple[str, str]]:
     return parts
 
 
-def parse_date(text: str, short_numeric: str = "flag") -> ParsedDate | None:
+def parse_date(text: str, short_numeric: str = "month-day") -> ParsedDate | None:
     """Split a date string into fields, or None when it cannot be parsed safely.
 
     Parameters
@@ -192,8 +211,10 @@ def parse_date(text: str, short_numeric: str = "flag") -> ParsedDate | None:
     text:
         The date as annotated, without surrounding blanks.
     short_numeric:
-        What ``5/3`` means: ``"flag"`` (ambiguous: month/day or month/year; not parsed) or
-        ``"month-day"``. A second number above 31 is always read as a two-digit year.
+        What ``5/3`` means: ``"month-day"`` (the US clinical convention; the default) or
+        ``"flag"`` (not parsed). A second number above 31 is always a two-digit year, and
+        one written with a leading zero (``02/03``: February 3rd or February 2003?) is
+        always ambiguous, so never parsed.
     """
     for kind, pattern in _PATTERNS:
         match = pattern.fullmatch(text)
@@ -215,14 +236,14 @@ def parse_date(text: str, short_numeric: str = "flag") -> ParsedDate | None:
         if groups.get("season"):
             parsed.season = groups["season"].lower()
         if groups.get("holiday"):
-            parsed.holiday = groups["holiday"].lower()
+            parsed.holiday = re.sub(r"^the\s+", "", groups["holiday"].lower())
         if kind == "short":
             second = int(groups["second"])
             if second > 31 and len(groups["second"]) == 2:
                 parsed.kind = "my"
                 parsed.year, parsed.two_digit_year = 2000 + second, True
                 parsed.parts = [("year", p[1]) if p[0] == "second" else p for p in parsed.parts]
-            elif short_numeric == "month-day":
+            elif short_numeric == "month-day" and not groups["second"].startswith("0"):
                 parsed.kind = "mdy"
                 parsed.day = second
                 parsed.parts = [("day", p[1]) if p[0] == "second" else p for p in parsed.parts]
@@ -260,8 +281,7 @@ def shift_date(parsed: ParsedDate, shift: DateShift, default_year: int = 2000) -
     year = parsed.year if parsed.year is not None else default_year
     new: dict[str, object] = {}
     if parsed.holiday is not None:
-        month, day = HOLIDAYS[parsed.holiday]
-        moved = dt.date(year, month, day) + delta
+        moved = holiday_date(parsed.holiday, year) + delta
         new.update(holiday=moved, year=moved.year)
     elif parsed.day is not None and parsed.month is not None:
         moved = _safe_date(year, parsed.month, parsed.day) + delta
@@ -326,7 +346,9 @@ def _render(field: str, original: str, new: dict[str, object], parsed: ParsedDat
 
 def _padded(parsed: ParsedDate) -> bool:
     # One zero-padded number means the writer pads them all ("05/15/2067").
-    return any(name in ("month", "day") and len(text) >= 2 and text[0] == "0" for name, text in parsed.parts)
+    return parsed.kind == "compact" or any(
+        name in ("month", "day") and len(text) >= 2 and text[0] == "0" for name, text in parsed.parts
+    )
 
 
 def _number_like(original: str, value: int, padded: bool) -> str:

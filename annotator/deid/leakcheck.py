@@ -4,19 +4,26 @@ Every annotated original string (and each token of a name) of an identifying len
 looked for, as a whole-token sequence, in the text of every output document. A match is a
 leak when it lies
 
-- in text the export left unchanged (an occurrence the annotators missed), in any record; or
-- inside a surrogate of the same kind in the same patient's records (the surrogate repeats
-  the original); or
-- inside a surrogate of the same kind in another patient's records, for the kinds whose
-  surrogates must never re-use a real value (names, IDs, contacts, streets).
+- in text the export left unchanged (an occurrence the annotators missed), in any record;
+- as a whole surrogate of the same kind in the same patient's records (the surrogate
+  repeats the original);
+- as a whole surrogate of the same kind in another patient's records, for the kinds whose
+  surrogates must never re-use a real value (IDs, contacts, streets);
+- for names, as any token of another name surrogate (surrogate names never re-use a name
+  of the original corpus).
 
-Left out on purpose, because they are ordinary vocabulary or kept by design: ages of 89 and
-under (kept as they are; ages over 89 are only checked inside age surrogates, since numbers
-such as 92 are everywhere in clinical text), dates that name no day or month of a year
-(weekday, month or season names, a bare year), generic department names, one-word
-professions that are common English words, and strings shorter than ``min_length``. A
-string made only of common English words (``Brown``, ``Will``) is matched case-sensitively,
-so ``brown stool`` is not a leak of Dr. Brown while an untagged ``Brown`` is.
+Left out on purpose, because they are ordinary vocabulary or kept by design: ages of 90 and
+under (kept, or 90 by design; ages over 90 are only checked inside age surrogates, since
+numbers such as 92 are everywhere in clinical text), dates that name no day or month of a
+year (weekday, month or season names, a bare year), generic department names, one-word
+professions that are common English words, strings shorter than ``min_length``, and
+strings in ``ignore``. Numbers with fewer than ``min_digits_anywhere`` digits (room numbers,
+short IDs, ``2/6``) are only looked for among the patient's own surrogates: in free text
+they cannot be told from measurements (``pain 3/10``, ``grade 2/6 murmur``). A name token
+inside a medical eponym (``Foley catheter``, ``Graves' disease``; the list is
+``resources/surrogates/eponyms.txt``) is not a leak. Names, and strings made only of common
+English words, are matched case-sensitively (names also in capitals), so ``brown stool`` or
+``the summers`` is not a leak of Dr. Brown or Dr. Summers, while an untagged ``Brown`` is.
 """
 
 from __future__ import annotations
@@ -25,11 +32,13 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from functools import cache
 
 from wordfreq import zipf_frequency
 
 from annotator.core.document import Document
 from annotator.deid.dates import DATE_WORDS, parse_date
+from annotator.deid.lists import load_list
 from annotator.deid.names import PARTICLES, is_title, name_tokens
 from annotator.deid.places import is_generic_department
 from annotator.deid.surrogates import STRICT_KINDS, kind_of
@@ -52,10 +61,15 @@ class LeakCheckOptions:
     min_length: shortest original string (stripped) that is looked for.
     common_zipf: a word at least this frequent in English (wordfreq Zipf scale) is common;
         strings made only of common words are matched case-sensitively.
+    min_digits_anywhere: numbers with fewer digits are only looked for among the surrogates
+        of their own patient.
+    ignore: lower-cased strings never looked for (site vocabulary such as ``foley``).
     """
 
     min_length: int = 3
     common_zipf: float = 4.0
+    min_digits_anywhere: int = 5
+    ignore: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -82,14 +96,20 @@ class _Candidate:
     tag_id: str
     type: str
     age: bool = False
+    own_patient_only: bool = False
 
 
 def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+@cache
+def _zipf(word: str) -> float:
+    return float(zipf_frequency(word, "en"))
+
+
 def _common(tokens: Iterable[str], options: LeakCheckOptions) -> bool:
-    return all(t.isalpha() and zipf_frequency(t.lower(), "en") >= options.common_zipf for t in tokens)
+    return all(t.isalpha() and _zipf(t.lower()) >= options.common_zipf for t in tokens)
 
 
 def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) -> list[_Candidate]:
@@ -97,16 +117,25 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
     found: dict[tuple[tuple[str, ...], bool, str, str], _Candidate] = {}
 
     def add(
-        surface: list[str], kind: str, document: Document, tag_id: str, type_: str, age: bool = False
+        surface: list[str],
+        kind: str,
+        document: Document,
+        tag_id: str,
+        type_: str,
+        age: bool = False,
+        exact: bool = False,
     ) -> None:
-        if not surface:
+        if not surface or " ".join(surface).lower() in options.ignore:
             return
-        case_sensitive = _common(surface, options)
+        case_sensitive = exact or _common(surface, options)
         tokens = tuple(surface if case_sensitive else (t.lower() for t in surface))
         key = (tokens, case_sensitive, document.patient_id, kind)
+        digits = sum(c.isdigit() for t in surface for c in t)
+        numeric = all(not c.isalpha() for t in surface for c in t)
+        own = numeric and digits < options.min_digits_anywhere
         if key not in found:
             found[key] = _Candidate(
-                tokens, case_sensitive, document.patient_id, kind, document.doc_id, tag_id, type_, age
+                tokens, case_sensitive, document.patient_id, kind, document.doc_id, tag_id, type_, age, own
             )
 
     for document in documents:
@@ -116,7 +145,7 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
             surface = _tokens(text)
             if kind == "age":
                 number = _AGE_NUMBER.search(text)
-                if number and int(number.group()) > 89:
+                if number and int(number.group()) > 90:  # 90 itself stays 90 by design
                     add(surface, kind, document, annotation.id, annotation.type, age=True)
                 continue
             if len(text) < options.min_length:
@@ -129,7 +158,10 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                 continue
             if kind == "profession" and len(surface) == 1 and _common(surface, options):
                 continue
-            add(surface, kind, document, annotation.id, annotation.type)
+            named = kind == "name"
+            add(surface, kind, document, annotation.id, annotation.type, exact=named)
+            if named:
+                add([t.upper() for t in surface], kind, document, annotation.id, annotation.type, exact=True)
             if kind in ("name", "username"):
                 for token in name_tokens(text):
                     if (
@@ -137,40 +169,104 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                         and not is_title(token)
                         and token.lower() not in PARTICLES
                     ):
-                        add(_tokens(token), "name", document, annotation.id, annotation.type)
+                        for form in (token, token.upper()):
+                            add(_tokens(form), "name", document, annotation.id, annotation.type, exact=True)
     return list(found.values())
 
 
-class _OutputIndex:
-    """Tokens of the output documents, with where each token occurs."""
+@cache
+def _eponym_pattern() -> re.Pattern[str]:
+    phrases = []
+    for phrase in load_list("eponyms"):
+        words = [re.escape(w) for w in phrase.split()]
+        # "Bell's palsy", "Graves' disease", "Parkinson disease": possessive optional.
+        words[0] += r"(?:['’]s?)?"
+        phrases.append(r"\s+".join(words))
+    return re.compile(r"\b(?:" + "|".join(sorted(phrases, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
-    def __init__(self, documents: list[Document]) -> None:
+
+class _OutputIndex:
+    """Tokens of the output documents, with where the looked-for (anchor) tokens occur."""
+
+    def __init__(self, documents: list[Document], anchors: set[str]) -> None:
         self.documents = documents
-        self.surface: list[list[str]] = []
+        self.matches: list[list[re.Match[str]]] = []
         self.lower: list[list[str]] = []
-        self.spans: list[list[tuple[int, int]]] = []
         self.tags: list[list[tuple[int, int, str]]] = []
         self.tag_starts: list[list[int]] = []
         self.where: dict[str, list[tuple[int, int]]] = {}
+        self.where_in: dict[str, dict[str, list[tuple[int, int]]]] = {}
+        self._eponyms: dict[int, list[tuple[int, int]]] = {}
         for index, document in enumerate(documents):
             matches = list(_TOKEN.finditer(document.text))
-            self.surface.append([m.group() for m in matches])
-            self.lower.append([m.group().lower() for m in matches])
-            self.spans.append([m.span() for m in matches])
+            tokens = [m.group().lower() for m in matches]
+            self.matches.append(matches)
+            self.lower.append(tokens)
             tags = sorted((a.start, a.end, kind_of(a)) for a in document if a.end > a.start)
             self.tags.append(tags)
             self.tag_starts.append([t[0] for t in tags])
-            for position, token in enumerate(self.lower[-1]):
-                self.where.setdefault(token, []).append((index, position))
+            patient = self.where_in.setdefault(document.patient_id, {})
+            for position, token in enumerate(tokens):
+                if token in anchors:
+                    self.where.setdefault(token, []).append((index, position))
+                    patient.setdefault(token, []).append((index, position))
 
-    def surrogate_kind(self, index: int, start: int, end: int) -> str | None:
-        """The kind of the output tag wholly containing ``[start, end)``, if any."""
+    def surface(self, index: int, start: int, size: int) -> tuple[str, ...]:
+        return tuple(m.group() for m in self.matches[index][start : start + size])
+
+    def in_eponym(self, index: int, start: int, end: int) -> bool:
+        if index not in self._eponyms:
+            text = self.documents[index].text
+            self._eponyms[index] = [m.span() for m in _eponym_pattern().finditer(text)]
+        return any(s <= start and end <= e for s, e in self._eponyms[index])
+
+    def occurrences(self, token: str, patients: set[str] | None) -> list[tuple[int, int]]:
+        """Where a (lower-cased) token occurs: everywhere, or in some patients' records."""
+        if patients is None:
+            return self.where.get(token, [])
+        found: list[tuple[int, int]] = []
+        for patient in patients:
+            found.extend(self.where_in.get(patient, {}).get(token, ()))
+        return found
+
+    def surrogate_tag(self, index: int, start: int, end: int) -> tuple[int, int, str] | None:
+        """The output tag (start, end, kind) wholly containing ``[start, end)``, if any."""
         tags = self.tags[index]
         at = bisect_right(self.tag_starts[index], start)
-        for tag_start, tag_end, kind in reversed(tags[max(0, at - 8) : at]):
-            if tag_start <= start and end <= tag_end:
-                return kind
+        for tag in reversed(tags[max(0, at - 8) : at]):
+            if tag[0] <= start and end <= tag[1]:
+                return tag
         return None
+
+
+def _leak_kind(
+    candidate: _Candidate,
+    document: Document,
+    tag: tuple[int, int, str] | None,
+    start: int,
+    end: int,
+    index: _OutputIndex,
+    doc_index: int,
+) -> str | None:
+    """Why a match of a candidate is a leak, or None when it is not one."""
+    same_patient = document.patient_id == candidate.patient_id
+    if candidate.own_patient_only and not same_patient:
+        return None
+    if tag is None:
+        if candidate.age or candidate.own_patient_only:
+            return None
+        if candidate.kind == "name" and index.in_eponym(doc_index, start, end):
+            return None
+        return "unreplaced text"
+    if tag[2] != candidate.kind:
+        return None
+    if candidate.kind != "name" and (tag[0], tag[1]) != (start, end):
+        return None  # "7/29" inside "7/29/2068" is another date, not this one
+    if same_patient:
+        return "surrogate repeats the patient's original"
+    if candidate.kind in STRICT_KINDS:
+        return "surrogate repeats another patient's original"
+    return None
 
 
 def find_leaks(
@@ -178,36 +274,37 @@ def find_leaks(
 ) -> list[Leak]:
     """Every original PHI string found in the output, by the rules of this module."""
     options = options or LeakCheckOptions()
-    index = _OutputIndex(list(outputs))
     leaks: dict[tuple[str, str, str], Leak] = {}
+    # Candidates sharing their tokens (a doctor seen in many patients' records) are looked up once.
+    groups: dict[tuple[tuple[str, ...], bool], list[_Candidate]] = {}
     for candidate in leak_candidates(originals, options):
-        first = candidate.tokens[0] if candidate.case_sensitive else candidate.tokens[0].lower()
-        size = len(candidate.tokens)
-        for doc_index, position in index.where.get(first.lower(), ()):
-            words = (index.surface if candidate.case_sensitive else index.lower)[doc_index]
-            if tuple(words[position : position + size]) != candidate.tokens:
+        groups.setdefault((candidate.tokens, candidate.case_sensitive), []).append(candidate)
+    # Each group is looked up by its longest token (far fewer places to compare than "dr").
+    anchors = {key: max(range(len(key[0])), key=lambda i: len(key[0][i])) for key in groups}
+    index = _OutputIndex(list(outputs), {tokens[i].lower() for (tokens, _), i in anchors.items()})
+    for (tokens, case_sensitive), candidates in groups.items():
+        # Short numbers are only looked for in their own patients' records.
+        patients = {c.patient_id for c in candidates} if all(c.own_patient_only for c in candidates) else None
+        anchor = anchors[(tokens, case_sensitive)]
+        size = len(tokens)
+        lowered = tuple(t.lower() for t in tokens)
+        for doc_index, position in index.occurrences(tokens[anchor].lower(), patients):
+            start_token = position - anchor
+            if start_token < 0 or tuple(index.lower[doc_index][start_token : start_token + size]) != lowered:
                 continue
+            if case_sensitive and index.surface(doc_index, start_token, size) != tokens:
+                continue
+            start = index.matches[doc_index][start_token].start()
+            end = index.matches[doc_index][start_token + size - 1].end()
+            tag = index.surrogate_tag(doc_index, start, end)
             document = index.documents[doc_index]
-            start = index.spans[doc_index][position][0]
-            end = index.spans[doc_index][position + size - 1][1]
-            kind = index.surrogate_kind(doc_index, start, end)
-            same_patient = document.patient_id == candidate.patient_id
-            if kind is None:
-                if candidate.age:
-                    continue
-                where = "unreplaced text"
-            elif kind != candidate.kind:
-                continue
-            elif same_patient:
-                where = "surrogate repeats the patient's original"
-            elif candidate.kind in STRICT_KINDS:
-                where = "surrogate repeats another patient's original"
-            else:
-                continue
-            key = (document.doc_id, candidate.doc_id, candidate.tag_id)
-            leaks.setdefault(
-                key, Leak(document.doc_id, candidate.doc_id, candidate.tag_id, candidate.type, where)
-            )
+            for candidate in candidates:
+                where = _leak_kind(candidate, document, tag, start, end, index, doc_index)
+                if where is not None:
+                    key = (document.doc_id, candidate.doc_id, candidate.tag_id)
+                    leaks.setdefault(
+                        key, Leak(document.doc_id, candidate.doc_id, candidate.tag_id, candidate.type, where)
+                    )
     return sorted(leaks.values(), key=lambda leak: (leak.doc_id, leak.source_doc_id, leak.tag_id))
 
 

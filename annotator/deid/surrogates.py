@@ -58,7 +58,7 @@ class DeidOptions:
     seed: makes surrogates reproducible; each patient's generator derives from it.
     mask_style: ``"brackets"`` (``[**DOCTOR**]``) or ``"chars"`` (same length, ``mask_char``).
     mask_char: the character for the ``chars`` style.
-    short_numeric_dates: ``"flag"`` (``5/3`` is ambiguous, flagged) or ``"month-day"``.
+    short_numeric_dates: ``"month-day"`` (``5/3`` is May 3rd) or ``"flag"`` (always flagged).
     min_leak_length: shortest original string the leak check looks for.
     """
 
@@ -66,7 +66,7 @@ class DeidOptions:
     seed: int = 0
     mask_style: str = "brackets"
     mask_char: str = "X"
-    short_numeric_dates: str = "flag"
+    short_numeric_dates: str = "month-day"
     min_leak_length: int = 3
 
 
