@@ -49,6 +49,11 @@ class PreparedCorpus:
     def is_finalised(self, doc_id: str) -> bool:
         return log_is_finalised(self.existing_log(doc_id))
 
+    def has_foreign_gold(self, doc_id: str) -> bool:
+        """True when a gold file exists that no adjudication session wrote (no decision log):
+        it may hold hand-made work, so it is never overwritten without ``force``."""
+        return (self.gold_dir / f"{doc_id}.xml").exists() and not log_path(self.gold_dir, doc_id).exists()
+
     def open_session(
         self,
         doc_id: str,
@@ -107,7 +112,7 @@ class DocumentReport:
     """What the automatic pass left for one document (offsets only, no text)."""
 
     doc_id: str
-    status: str  # "written", "finalised" (kept untouched)
+    status: str  # "written", "finalised" or "existing" (both kept untouched)
     units: int
     resolved: int
     unresolved: dict[str, int] = field(default_factory=dict)
@@ -173,16 +178,19 @@ def adjudicate_corpus(
 ) -> AdjudicationReport:
     """Auto-merge every document and write its gold file and decision log.
 
-    A document whose decision log says it was finalised is left untouched unless ``force``;
-    then it is adjudicated afresh (its old log replaced). Other documents resume their log.
+    A document whose decision log says it was finalised, or whose gold file was not written
+    by an adjudication session (no decision log beside it), is left untouched unless
+    ``force``; then it is adjudicated afresh (its old log replaced). Other documents resume
+    their log.
     """
     reports = []
     doc_ids = prepared.doc_ids
     for number, doc_id in enumerate(doc_ids, 1):
         finalised = prepared.is_finalised(doc_id)
-        if finalised and not force:
+        foreign = prepared.has_foreign_gold(doc_id)
+        if (finalised or foreign) and not force:
             session = prepared.open_session(doc_id, adjudicator, auto)
-            reports.append(session_report(session, "finalised"))
+            reports.append(session_report(session, "finalised" if finalised else "existing"))
         else:
             session = prepared.open_session(doc_id, adjudicator, auto, resume=not finalised)
             session.save(prepared.gold_dir)

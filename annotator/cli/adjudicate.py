@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
+from typing import Any
 
 from annotator.cli.common import add_json_flag, format_table, print_json
 
@@ -17,6 +18,29 @@ def _default_adjudicator() -> str:
         return getpass.getuser()
     except (KeyError, OSError):  # no user database entry (containers)
         return "adjudicator"
+
+
+class _ProgressBar:
+    """A (done, total) callback drawing a bar on stderr when it is a terminal."""
+
+    def __init__(self, description: str) -> None:
+        self.description = description
+        self._bar: Any = None
+
+    def __enter__(self) -> _ProgressBar:
+        return self
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._bar is None:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, desc=self.description, disable=None, file=sys.stderr, leave=False)
+        self._bar.n = done
+        self._bar.refresh()
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._bar is not None:
+            self._bar.close()
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -47,7 +71,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument("--no-candidates", action="store_true", help="do not look for missed-PHI candidates")
     parser.add_argument("--suggestions", metavar="DIR", help="pre-annotated folder: model tags no one kept become candidates")
-    parser.add_argument("--force", action="store_true", help="redo documents already finalised")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="redo documents already finalised, and overwrite gold files no adjudication wrote",
+    )
     add_json_flag(parser)
     parser.set_defaults(func=run)
 
@@ -67,19 +95,23 @@ def run(args: argparse.Namespace) -> int:
     for folder in [*args.folders, *([args.suggestions] if args.suggestions else [])]:
         if not Path(folder).is_dir():
             raise UsageError("not a folder", folder)
-    prepared = prepare_corpus(
-        args.folders,
-        gold_dir,
-        candidates=not args.no_candidates,
-        scope=args.scope,
-        suggestions_dir=args.suggestions,
-    )
-    report = adjudicate_corpus(
-        prepared,
-        adjudicator=args.adjudicator or _default_adjudicator(),
-        auto=args.auto_agreements,
-        force=args.force,
-    )
+    with _ProgressBar("reading") as reading:
+        prepared = prepare_corpus(
+            args.folders,
+            gold_dir,
+            candidates=not args.no_candidates,
+            scope=args.scope,
+            suggestions_dir=args.suggestions,
+            progress=reading,
+        )
+    with _ProgressBar("adjudicating") as adjudicating:
+        report = adjudicate_corpus(
+            prepared,
+            adjudicator=args.adjudicator or _default_adjudicator(),
+            auto=args.auto_agreements,
+            force=args.force,
+            progress=adjudicating,
+        )
     if args.json:
         print_json(report.to_dict())
         return 0

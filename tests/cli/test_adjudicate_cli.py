@@ -99,3 +99,17 @@ def test_adjudicate_usage_errors_exit_2(tmp_path: Path, argv: list[str], capsys:
     code = main(["adjudicate", *[str(tmp_path / a) for a in argv], "-o", str(tmp_path / "gold")])
     assert code == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_adjudicate_never_overwrites_gold_it_did_not_write(folders: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold_dir = tmp_path / "gold"
+    gold_dir.mkdir()
+    hand_made = version("100-02", NOTE, ("Boston", "LOCATION", "CITY"))
+    write_versions(tmp_path, {"gold": [hand_made]})
+    before = (gold_dir / "100-02.xml").read_bytes()
+    assert main(["adjudicate", *map(str, folders), "-o", str(gold_dir), "--json"]) == 0
+    report = {d["doc_id"]: d for d in json.loads(capsys.readouterr().out)["documents"]}
+    assert report["100-02"]["status"] == "existing"
+    assert (gold_dir / "100-02.xml").read_bytes() == before
+    assert not log_path(gold_dir, "100-02").exists()
+    assert report["100-01"]["status"] == "written"

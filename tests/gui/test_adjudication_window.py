@@ -120,3 +120,49 @@ def test_launch_adjudication_renders_screenshot(qtbot: QtBot, folders: list[Path
     target = tmp_path / "shot.png"
     assert launch_adjudication(folders, tmp_path / "gold", screenshot=target, document_id="100-02") == 0
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_edit_key_uses_the_selection_and_chosen_type(qtbot: QtBot, window: AdjudicationWindow) -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QTextCursor
+    from PySide6.QtWidgets import QApplication
+
+    from annotator.gui.adjudication.edit_dialog import EditUnitDialog
+
+    session = window.session
+    assert session is not None
+    start = at(NOTE, "Ora Hendrickson")[0]
+    unit = next(u for u in session.units if u.start == start)
+    window.go_to(unit)
+    cursor = window.note_view.textCursor()
+    cursor.setPosition(start)
+    cursor.setPosition(start + len("Ora"), QTextCursor.MoveMode.KeepAnchor)
+    window.note_view.setTextCursor(cursor)
+    seen: list[tuple[int, int]] = []
+
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, EditUnitDialog)
+        seen.append((dialog.start_box.value(), dialog.end_box.value()))
+        dialog.type_box.setCurrentIndex(dialog.type_box.findData("PATIENT"))
+        dialog.accept()
+
+    QTimer.singleShot(0, answer)
+    press(qtbot, window, Qt.Key.Key_E)
+    assert seen == [(start, start + len("Ora"))]
+    assert ("NAME", "PATIENT", start, start + len("Ora")) in {a.key for a in session.gold}
+    assert session.is_resolved(unit.id)
+
+
+def test_existing_gold_without_log_is_not_overwritten(qtbot: QtBot, folders: list[Path], tmp_path: Path) -> None:
+    gold_dir = tmp_path / "gold"
+    write_versions(tmp_path, {"gold": [version("100-01", NOTE, ("Boston", "LOCATION", "CITY"))]})
+    before = (gold_dir / "100-01.xml").read_bytes()
+    widget = AdjudicationWindow(prepare_corpus(folders, gold_dir), adjudicator="dana")
+    qtbot.addWidget(widget)
+    assert widget.current_unit is not None
+    widget.take(0)
+    widget.save()
+    assert (gold_dir / "100-01.xml").read_bytes() == before
+    assert "not overwritten" in widget.statusBar().currentMessage()
+    assert widget.document_list.item(0).text().startswith("⚠")

@@ -217,7 +217,10 @@ class AdjudicationWindow(QMainWindow):
                 return
             item = matches[0]
         session = self.sessions[doc_id]
-        mark = "✔ " if session.finalised else ("● " if doc_id in self._dirty else "  ")
+        if self.prepared.has_foreign_gold(doc_id):
+            mark = "⚠ "
+        else:
+            mark = "✔ " if session.finalised else ("● " if doc_id in self._dirty else "  ")
         item.setText(f"{mark}{doc_id}   {self._progress_text(session)}")
 
     def _refresh_corpus_progress(self) -> None:
@@ -355,7 +358,13 @@ class AdjudicationWindow(QMainWindow):
         self.statusBar().showMessage(f"{session.doc_id} finalised and saved")
 
     def save(self) -> None:
-        """Write the gold file and decision log of every changed document."""
+        """Write the gold file and decision log of every changed document.
+
+        A gold file that no adjudication session wrote (no decision log) may hold hand-made
+        work and is left alone.
+        """
+        kept = [doc_id for doc_id in self._dirty if self.prepared.has_foreign_gold(doc_id)]
+        self._dirty.difference_update(kept)
         for doc_id in sorted(self._dirty):
             try:
                 self.sessions[doc_id].save(self.prepared.gold_dir)
@@ -366,7 +375,13 @@ class AdjudicationWindow(QMainWindow):
         self._dirty.clear()
         for doc_id in self.sessions:
             self._refresh_document_item(doc_id)
-        self.statusBar().showMessage(f"Saved {saved} document{'s' if saved != 1 else ''} to {self.prepared.gold_dir}")
+        message = f"Saved {saved} document{'s' if saved != 1 else ''} to {self.prepared.gold_dir}"
+        if kept:
+            message += (
+                f"; not overwritten (gold without decision log): {', '.join(sorted(kept))} "
+                "(annotator adjudicate --force replaces them)"
+            )
+        self.statusBar().showMessage(message)
 
     # -- session signals -------------------------------------------------------------------
     def _on_session_resolution_changed(self, doc_id: str, unit_id: str) -> None:
