@@ -7,6 +7,7 @@ views subscribe to.
 
 from __future__ import annotations
 
+import getpass
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -405,23 +406,30 @@ class AdjudicationWindow(QMainWindow):
         super().closeEvent(event)
 
 
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no user database entry (containers)
+        return "adjudicator"
+
+
 def launch_adjudication(
     version_dirs: list[Path],
     output_dir: Path,
     screenshot: Path | None = None,
     document_id: str | None = None,
     *,
-    adjudicator: str = "adjudicator",
+    adjudicator: str | None = None,
     auto: AutoAccept | str = AutoAccept.UNANIMOUS,
 ) -> int:
     """Open the adjudication window on annotator folders (gold written to ``output_dir``).
 
     With ``screenshot``, render the window to that PNG and return 0 without running the
-    event loop.
+    event loop. ``adjudicator`` defaults to the login name.
     """
     app = QApplication.instance() or QApplication([])
     prepared = prepare_corpus(version_dirs, output_dir)
-    window = AdjudicationWindow(prepared, adjudicator=adjudicator, auto=auto)
+    window = AdjudicationWindow(prepared, adjudicator=adjudicator or _login_name(), auto=auto)
     if document_id is not None:
         window.open_document(document_id)
     window.resize(1500, 900)
