@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 from xml.sax.saxutils import escape
 
 from lxml import etree
@@ -73,67 +74,80 @@ def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
         elif child.tag == "TAGS" and not raw.has_tags_element:
             raw.has_tags_element = True
             raw.layout.append("TAGS")
+            tags = raw.tags
             for element in child:
-                if isinstance(element.tag, str):
-                    raw.tags.append(
-                        RawTag(len(raw.tags), element.tag, {str(k): str(v) for k, v in element.attrib.items()}, _line(element))
-                    )
+                name = element.tag
+                if isinstance(name, str):
+                    # lxml attribute names and values are already str; dict() copies in C.
+                    attributes = cast("dict[str, str]", dict(element.attrib))
+                    tags.append(RawTag(len(tags), name, attributes, cast("int | None", element.sourceline)))
         else:
             raw.layout.append(etree.tostring(child, encoding="unicode", with_tail=False))
     return raw
 
 
-def _line(element: etree._Element) -> int | None:
-    line = getattr(element, "sourceline", None)
-    return line if isinstance(line, int) else None
+# Attributes that map to Annotation fields without checks; source and confidence are
+# fields only when their values make sense, else they are kept as unknown attributes.
+_FIELD_ATTRIBUTES = frozenset(("id", "start", "end", "text", "TYPE", "comment", "annotator", "pending"))
 
 
 def raw_tag_to_annotation(raw_tag: RawTag, path: str | Path | None = None) -> Annotation:
     """Interpret one raw tag; offsets that are not integers raise an InputError."""
     attributes = raw_tag.attributes
-    label = attributes.get("id") or f"#{raw_tag.index}"
-    offsets = []
-    for name in ("start", "end"):
-        value = attributes.get(name)
-        if value is None:
-            raise InputError(f"tag {label} ({raw_tag.tag}) has no {name} attribute", path)
-        try:
-            offsets.append(int(value.strip()))
-        except ValueError:
-            raise InputError(f"tag {label} ({raw_tag.tag}) has a non-integer {name} offset", path) from None
-    source_value = attributes.get("source", "human")
-    confidence_value = attributes.get("confidence", "")
-    extra = []
-    for name, value in attributes.items():
-        if name in ("id", "start", "end", "text", "TYPE", "comment", "annotator", "pending"):
-            continue
-        if name == "source" and source_value in _SOURCES:
-            continue
-        if name == "confidence" and _is_float(confidence_value):
-            continue
-        extra.append((name, value))
+    get = attributes.get
+    try:
+        start = int(attributes["start"])
+        end = int(attributes["end"])
+    except (KeyError, ValueError):
+        label = get("id") or f"#{raw_tag.index}"
+        for name in ("start", "end"):
+            value = get(name)
+            if value is None:
+                raise InputError(f"tag {label} ({raw_tag.tag}) has no {name} attribute", path) from None
+            if not _is_int(value):
+                raise InputError(f"tag {label} ({raw_tag.tag}) has a non-integer {name} offset", path) from None
+        raise
+    source = _SOURCES.get(get("source", "human"))
+    confidence_value = get("confidence")
+    confidence = _float_or_none(confidence_value) if confidence_value is not None else None
+    extra: tuple[tuple[str, str], ...] = ()
+    if not attributes.keys() <= _FIELD_ATTRIBUTES:
+        extra = tuple(
+            (name, value)
+            for name, value in attributes.items()
+            if name not in _FIELD_ATTRIBUTES
+            and not (name == "source" and source is not None)
+            and not (name == "confidence" and confidence is not None)
+        )
     return Annotation(
-        id=attributes.get("id", ""),
-        tag=raw_tag.tag,
-        type=attributes.get("TYPE", raw_tag.tag),
-        start=offsets[0],
-        end=offsets[1],
-        text=attributes.get("text", ""),
-        comment=attributes.get("comment", ""),
-        source=_SOURCES.get(source_value, Source.HUMAN),
-        confidence=float(confidence_value) if _is_float(confidence_value) else None,
-        annotator=attributes.get("annotator", ""),
-        pending=attributes.get("pending", "") in ("yes", "true", "1"),
-        extra=tuple(extra),
+        get("id", ""),
+        raw_tag.tag,
+        get("TYPE", raw_tag.tag),
+        start,
+        end,
+        get("text", ""),
+        get("comment", ""),
+        source or Source.HUMAN,
+        confidence,
+        get("annotator", ""),
+        get("pending", "") in ("yes", "true", "1"),
+        extra,
     )
 
 
-def _is_float(value: str) -> bool:
+def _is_int(value: str) -> bool:
     try:
-        float(value)
+        int(value)
     except ValueError:
         return False
     return True
+
+
+def _float_or_none(value: str) -> float | None:
+    try:
+        return float(value)
+    except ValueError:
+        return None
 
 
 def parse_i2b2(data: bytes, path: str | Path | None = None, doc_id: str | None = None) -> Document:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, overload
 
 from annotator.core.document import Document
 from annotator.core.schema import Schema
@@ -187,40 +187,30 @@ def validate_raw(raw: RawI2b2, path: str | Path | None = None, schema: Schema | 
     if not raw.has_tags_element:
         problems.append(problem(path, "no-tags", f"no TAGS element under <{raw.root_tag}>"))
     items: list[_Item] = []
+    append = items.append
     for raw_tag in raw.tags:
         attributes = raw_tag.attributes
         tag_id = attributes.get("id")
         label = tag_id or f"#{raw_tag.index + 1}"
+        try:
+            start: int | None = int(attributes["start"])
+            end: int | None = int(attributes["end"])
+        except (KeyError, ValueError):
+            start, end = _offsets_with_problems(raw_tag.tag, attributes, label, path, problems)
         if not tag_id:
             problems.append(
                 problem(
                     path, "missing-id", f"tag number {raw_tag.index + 1} ({raw_tag.tag}) has no id", label
                 )
             )
-        offsets: list[int | None] = []
-        for name in ("start", "end"):
-            value = attributes.get(name)
-            if value is None:
-                problems.append(
-                    problem(path, "missing-offset", f"{raw_tag.tag} tag has no {name} attribute", label)
-                )
-                offsets.append(None)
-                continue
-            try:
-                offsets.append(int(value.strip()))
-            except ValueError:
-                problems.append(
-                    problem(path, "bad-offset", f"{raw_tag.tag} tag: {name} is not an integer", label)
-                )
-                offsets.append(None)
-        items.append(
-            _Item(
+        append(
+            (
                 tag_id,
                 label,
                 raw_tag.tag,
                 attributes.get("TYPE", raw_tag.tag),
-                offsets[0],
-                offsets[1],
+                start,
+                end,
                 attributes.get("text"),
             )
         )
@@ -228,23 +218,35 @@ def validate_raw(raw: RawI2b2, path: str | Path | None = None, schema: Schema | 
     return problems
 
 
+def _offsets_with_problems(
+    tag: str, attributes: dict[str, str], label: str, path: str | Path | None, problems: list[Problem]
+) -> tuple[int | None, int | None]:
+    offsets: list[int | None] = []
+    for name in ("start", "end"):
+        value = attributes.get(name)
+        if value is None:
+            problems.append(problem(path, "missing-offset", f"{tag} tag has no {name} attribute", label))
+            offsets.append(None)
+            continue
+        try:
+            offsets.append(int(value))
+        except ValueError:
+            problems.append(problem(path, "bad-offset", f"{tag} tag: {name} is not an integer", label))
+            offsets.append(None)
+    return offsets[0], offsets[1]
+
+
 def validate_document(
     document: Document, schema: Schema | None = None, path: str | Path | None = None
 ) -> list[Problem]:
     """Problems of a document in memory: offsets, text, schema and overlaps."""
-    items = [_Item(a.id, a.id, a.tag, a.type, a.start, a.end, a.text) for a in document.annotations]
+    items = [(a.id, a.id, a.tag, a.type, a.start, a.end, a.text) for a in document.annotations]
     return _check_items(items, document.text, path or document.origin.path or document.doc_id, schema)
 
 
-@dataclass(slots=True)
-class _Item:
-    tag_id: str | None
-    label: str
-    tag: str
-    type: str
-    start: int | None
-    end: int | None
-    text: str | None
+# (id, label, tag, TYPE, start, end, text attribute); a plain tuple because files hold
+# tens of thousands of tags and the validator must keep up with reading.
+_Item = tuple[str | None, str, str, str, int | None, int | None, str | None]
 
 
 def _check_items(
@@ -252,60 +254,34 @@ def _check_items(
 ) -> list[Problem]:
     problems: list[Problem] = []
     seen: set[str] = set()
-    length = len(text) if text is not None else None
+    length = len(text) if text is not None else -1
     realigner: Realigner | None = None
     placed: list[tuple[int, int, str]] = []
-    categories = set(schema.category_names) if schema is not None else set()
-    for item in items:
-        label, start, end = item.label, item.start, item.end
-        if item.tag_id:
-            if item.tag_id in seen:
+    valid_pairs = {(t.category, t.name) for t in schema.types} if schema is not None else set()
+    for tag_id, label, tag, type_name, start, end, expected in items:
+        if tag_id:
+            if tag_id in seen:
                 problems.append(
                     problem(
-                        path,
-                        "duplicate-id",
-                        f"id {item.tag_id} is used by more than one tag",
-                        label,
-                        start,
-                        end,
+                        path, "duplicate-id", f"id {tag_id} is used by more than one tag", label, start, end
                     )
                 )
-            seen.add(item.tag_id)
-        if schema is not None:
-            if item.tag not in categories:
-                problems.append(
-                    problem(
-                        path,
-                        "unknown-tag",
-                        f"tag <{item.tag}> is not in schema {schema.name}",
-                        label,
-                        start,
-                        end,
-                    )
-                )
-            elif not schema.has_type(item.type):
-                problems.append(
-                    problem(
-                        path,
-                        "unknown-type",
-                        f"TYPE {item.type} is not in schema {schema.name}",
-                        label,
-                        start,
-                        end,
-                    )
-                )
-            elif not schema.is_valid(item.tag, item.type):
-                problems.append(
-                    problem(
-                        path,
-                        "type-not-in-category",
-                        f"TYPE {item.type} belongs to {schema.category_of(item.type)}, not {item.tag}",
-                        label,
-                        start,
-                        end,
-                    )
-                )
+            seen.add(tag_id)
+        if schema is not None and (tag, type_name) not in valid_pairs:
+            problems.append(_schema_problem(schema, tag, type_name, path, label, start, end))
         if start is None or end is None:
+            continue
+        if 0 <= start <= end <= length and text is not None:
+            # The common case: offsets fit; only the text attribute is left to compare.
+            if (
+                expected is not None
+                and text[start:end] != expected
+                and not text_matches(text, start, end, expected)
+            ):
+                if realigner is None:
+                    realigner = Realigner(text)
+                problems.append(_mismatch(realigner, start, end, expected, path, label, beyond=False))
+            placed.append((start, end, label))
             continue
         if start < 0 or end < 0:
             problems.append(problem(path, "negative-offset", "negative offset", label, start, end))
@@ -313,39 +289,96 @@ def _check_items(
         if start > end:
             problems.append(problem(path, "start-after-end", "start is after end", label, start, end))
             continue
-        if length is None or text is None:
+        if text is None:
             continue
-        beyond = end > length
-        if beyond:
-            problems.append(
-                problem(
-                    path, "offset-beyond-text", f"end is beyond the text (length {length})", label, start, end
-                )
+        problems.append(
+            problem(
+                path, "offset-beyond-text", f"end is beyond the text (length {length})", label, start, end
             )
-        if item.text is not None and not text_matches(text, start, end, item.text):
+        )
+        if expected is not None:
             if realigner is None:
                 realigner = Realigner(text)
-            found = realigner.locate(start, end, item.text)
-            hint = (
-                f"; it is at {found[0]}-{found[1]} ({found[2]}): run validate --realign"
-                if not isinstance(found, str)
-                else ""
-            )
-            if not beyond or hint:
-                problems.append(
-                    problem(
-                        path,
-                        "text-mismatch",
-                        f"text attribute ({len(item.text)} characters) differs from TEXT[{start}:{end}]{hint}",
-                        label,
-                        start,
-                        end,
-                    )
-                )
-        if not beyond:
-            placed.append((start, end, label))
+            mismatch = _mismatch(realigner, start, end, expected, path, label, beyond=True)
+            if mismatch is not None:
+                problems.append(mismatch)
     problems.extend(_overlaps(placed, path))
     return problems
+
+
+def _schema_problem(
+    schema: Schema,
+    tag: str,
+    type_name: str,
+    path: str | Path | None,
+    label: str,
+    start: int | None,
+    end: int | None,
+) -> Problem:
+    if tag not in schema.category_names:
+        return problem(path, "unknown-tag", f"tag <{tag}> is not in schema {schema.name}", label, start, end)
+    if not schema.has_type(type_name):
+        return problem(
+            path, "unknown-type", f"TYPE {type_name} is not in schema {schema.name}", label, start, end
+        )
+    return problem(
+        path,
+        "type-not-in-category",
+        f"TYPE {type_name} belongs to {schema.category_of(type_name)}, not {tag}",
+        label,
+        start,
+        end,
+    )
+
+
+@overload
+def _mismatch(
+    realigner: Realigner,
+    start: int,
+    end: int,
+    expected: str,
+    path: str | Path | None,
+    label: str,
+    beyond: Literal[False],
+) -> Problem: ...
+@overload
+def _mismatch(
+    realigner: Realigner,
+    start: int,
+    end: int,
+    expected: str,
+    path: str | Path | None,
+    label: str,
+    beyond: bool,
+) -> Problem | None: ...
+def _mismatch(
+    realigner: Realigner,
+    start: int,
+    end: int,
+    expected: str,
+    path: str | Path | None,
+    label: str,
+    beyond: bool,
+) -> Problem | None:
+    """The text-mismatch problem, with a hint when re-alignment can place the tag.
+
+    For offsets beyond the text it is only worth a line when there is such a hint.
+    """
+    found = realigner.locate(start, end, expected)
+    if isinstance(found, str):
+        if beyond:
+            return None
+        hint = ""
+    else:
+        hint = f"; it is at {found[0]}-{found[1]} ({found[2]}): run validate --realign"
+    return problem(
+        path,
+        "text-mismatch",
+        f"text attribute ({len(expected)} characters) differs from TEXT[{start}:{end}]{hint}",
+        label,
+        start,
+        end,
+    )
 
 
 def _overlaps(placed: list[tuple[int, int, str]], path: str | Path | None) -> list[Problem]:
@@ -353,14 +386,19 @@ def _overlaps(placed: list[tuple[int, int, str]], path: str | Path | None) -> li
     placed.sort()
     # Sweep: the tags still open when the next one starts are the ones it overlaps.
     open_tags: list[tuple[int, int, str]] = []
+    max_end = -1
     for start, end, label in placed:
-        open_tags = [t for t in open_tags if t[1] > start]
-        if start < end:
+        if start >= max_end:
+            open_tags = []
+        else:
+            open_tags = [t for t in open_tags if t[1] > start]
             for other in open_tags:
                 problems.append(
                     problem(
                         path, "overlap", f"overlaps tag {other[2]} ({other[0]}-{other[1]})", label, start, end
                     )
                 )
+        if start < end:
             open_tags.append((start, end, label))
+            max_end = max(max_end, end)
     return problems
