@@ -49,8 +49,8 @@ class AnnotatorProfile:
     extra_types: dict[str, float] = field(default_factory=dict)
 
 
-HUMAN_A = AnnotatorProfile(miss=0.025, confusion=0.012, boundary=0.025, split=0.04, false_positive=0.1)
-HUMAN_B = AnnotatorProfile(miss=0.03, confusion=0.015, boundary=0.028, split=0.035, false_positive=0.12)
+HUMAN_A = AnnotatorProfile(miss=0.02, confusion=0.012, boundary=0.022, split=0.035, false_positive=0.09)
+HUMAN_B = AnnotatorProfile(miss=0.024, confusion=0.014, boundary=0.025, split=0.03, false_positive=0.11)
 MODEL = AnnotatorProfile(miss=0.045, hard_miss_scale=1.3, confusion=0.03, boundary=0.04, split=0.02, false_positive=0.3)
 
 

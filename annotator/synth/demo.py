@@ -38,7 +38,8 @@ def build_demo_project(dest: str | Path, seed: int = DEMO_SEED, patients: int = 
     ``preannotations/`` model suggestions, ``annotations/alice`` and ``annotations/bob`` the
     two simulated annotators, ``gold/`` the reference.
     """
-    corpus = generate_corpus(patients, seed, annotator_names=DEMO_ANNOTATORS)
+    # Two rare types per patient: ten patients then show every type of the scheme.
+    corpus = generate_corpus(patients, seed, annotator_names=DEMO_ANNOTATORS, rare_per_patient=2)
     project = Project.create(dest, DEMO_NAME, "i2b2-2014", list(DEMO_ANNOTATORS))
     jobs: list[tuple[Document, Path]] = []
     for gold in corpus.gold:

@@ -75,8 +75,14 @@ class SyntheticCorpus:
         return len({document.patient_id for document in self.gold})
 
 
-def generate_notes(patients: int, seed: int, progress: Progress | None = None) -> list[SyntheticNote]:
-    """The notes and their gold spans (no annotators yet)."""
+def generate_notes(
+    patients: int, seed: int, progress: Progress | None = None, rare_per_patient: int = 1
+) -> list[SyntheticNote]:
+    """The notes and their gold spans (no annotators yet).
+
+    Every patient carries ``rare_per_patient`` rare types for sure (taken in turn from a
+    seeded order of the 15 rare types), besides those any note may carry by chance.
+    """
     if not 0 <= patients <= MAX_PATIENTS:
         raise UsageError(f"--patients must be between 0 and {MAX_PATIENTS}, not {patients}")
     master = random.Random(f"synth-{seed}")
@@ -90,17 +96,18 @@ def generate_notes(patients: int, seed: int, progress: Progress | None = None) -
         patient_id = f"{FIRST_PATIENT + index:03d}"
         records = rng.randint(2, 5)
         world = make_world(rng, patient_id, records)
-        # Every patient carries one rare type for sure, so 15 patients already cover them all.
-        guaranteed = rare_order[index % len(rare_order)]
-        guaranteed_record = rng.randrange(records)
+        # Rare types in turn, so that 15 patients (fewer with more per patient) cover them all.
+        guaranteed: dict[int, list[str]] = {}
+        for slot in range(rare_per_patient):
+            kind = rare_order[(index * rare_per_patient + slot) % len(rare_order)]
+            guaranteed.setdefault(rng.randrange(records), []).append(kind)
         for record in range(records):
             note_type = rng.choices(names, weights)[0]
             builder = NoteBuilder()
             day = world.record_dates[record]
             NOTE_TYPES[note_type][0](builder, world, day, rng)
             kinds = [kind for kind in rare_order if rng.random() < RARE_RATE]
-            if record == guaranteed_record and guaranteed not in kinds:
-                kinds.append(guaranteed)
+            kinds.extend(kind for kind in guaranteed.get(record, []) if kind not in kinds)
             rare_block(builder, world, rng, kinds)
             notes.append(
                 SyntheticNote(f"{patient_id}-{record + 1:02d}", note_type, builder.text(), builder.spans, builder.decoys)
@@ -116,6 +123,7 @@ def generate_corpus(
     progress: Progress | None = None,
     annotator_names: tuple[str, str] = ("annotator_a", "annotator_b"),
     profiles: tuple[AnnotatorProfile, AnnotatorProfile, AnnotatorProfile] = (HUMAN_A, HUMAN_B, MODEL),
+    rare_per_patient: int = 1,
 ) -> SyntheticCorpus:
     """Generate a synthetic corpus.
 
@@ -131,10 +139,12 @@ def generate_corpus(
         The ``annotator`` attribute of the two simulated annotators' tags.
     profiles:
         Error profiles of annotator A, annotator B and the model.
+    rare_per_patient:
+        How many of the 15 rare types each patient surely carries (see ``generate_notes``).
     """
     schema = load_schema("i2b2-2014")
     category = {type_def.name: type_def.category for type_def in schema.types}.__getitem__
-    notes = generate_notes(patients, seed, progress)
+    notes = generate_notes(patients, seed, progress, rare_per_patient)
     corpus = SyntheticCorpus([], [], [], [], seed=seed)
     for note in notes:
         corpus.note_types[note.doc_id] = note.note_type

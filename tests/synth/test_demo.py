@@ -8,6 +8,7 @@ import pytest
 
 from annotator.core.annotation import Source
 from annotator.core.project import Project
+from annotator.core.schema import load_schema
 from annotator.errors import StorageError
 from annotator.io.i2b2 import read_i2b2
 from annotator.synth.demo import DEMO_DIR, build_demo_project, default_demo_location, ensure_demo_project
@@ -32,6 +33,12 @@ def test_bundled_demo_project_layout() -> None:
     assert {a.annotator for a in alice} == {"alice"}
     model = read_i2b2(project.preannotations_dir / names[0])
     assert all(a.source is Source.MODEL and a.pending for a in model)
+
+
+def test_bundled_demo_gold_has_every_type() -> None:
+    project = Project.open(DEMO_DIR)
+    types = {a.type for path in project.gold_dir.glob("*.xml") for a in read_i2b2(path)}
+    assert types == {t.name for t in load_schema("i2b2-2014").types}
 
 
 def test_bundled_demo_is_what_the_builder_makes(tmp_path: Path) -> None:

@@ -75,6 +75,12 @@ def test_every_type_present_in_50_patients(corpus50: SyntheticCorpus) -> None:
     assert present == {t.name for t in load_schema("i2b2-2014").types}
 
 
+def test_two_rare_types_per_patient_cover_the_scheme_in_ten_patients() -> None:
+    corpus = generate_corpus(10, seed=21, rare_per_patient=2)
+    present = {a.type for d in corpus.gold for a in d}
+    assert present == {t.name for t in load_schema("i2b2-2014").types}
+
+
 def test_type_ranking_follows_table3(corpus50: SyntheticCorpus) -> None:
     counts = Counter(a.type for d in corpus50.gold for a in d)
     ranked = [t for t, _ in counts.most_common()]
