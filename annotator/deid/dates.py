@@ -325,7 +325,7 @@ def _render(field: str, original: str, new: dict[str, object], parsed: ParsedDat
         if original.isdigit():
             return _number_like(original, month, _padded(parsed))
         # "03-MAY-67": in the dashed style even May stands for an abbreviation.
-        return _name_like(original, MONTHS[month - 1], abbreviated=parsed.kind == "dmy-dash")
+        return _name_like(original, MONTHS[month - 1], abbreviated=("", "-") in parsed.parts)
     if field == "day":
         return _day_like(original, int(new["day"]), _padded(parsed))  # type: ignore[call-overload]
     if field == "year":

@@ -151,7 +151,8 @@ class PatientSurrogates:
                 for parsed in self._dates.values()
                 if parsed and parsed.identifying
             }
-            if not shifted & originals:
+            # A whole number of weeks would leave every weekday name as it was.
+            if not shifted & originals and shift.total_days % 7:
                 break
             shift = draw_shift(self.rng, reference)
         return shift

@@ -1,0 +1,116 @@
+"""``annotator deidentify GOLD_DIR -o OUT_DIR``: a masked or surrogate de-identified copy."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from annotator.cli.common import add_json_flag, format_table, print_json
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "deidentify",
+        help="write a de-identified copy of a gold folder (masks or realistic surrogates)",
+        description=(
+            "Replace every annotated PHI of GOLD_DIR by a mask or a realistic surrogate and write "
+            "the notes to OUT_DIR as i2b2 XML with the tags moved to the new text. Surrogates are "
+            "consistent per patient (PPP-RR file names): one date shift, one name map. The export "
+            "is checked for surviving original PHI and written all or nothing (exit 1 on a leak, "
+            "naming the documents). Dates that cannot be read safely are masked and listed for "
+            "review."
+        ),
+    )
+    parser.add_argument("gold_dir", type=Path, metavar="GOLD_DIR", help="folder of gold i2b2 XML files")
+    parser.add_argument(
+        "-o", "--out", type=Path, required=True, metavar="OUT_DIR", help="output folder (new or empty)"
+    )
+    parser.add_argument(
+        "--method", choices=("mask", "surrogate"), default="surrogate", help="default: surrogate"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="random seed for surrogates (default 0)"
+    )
+    parser.add_argument(
+        "--map",
+        type=Path,
+        metavar="MAP.json",
+        help="also write the original -> surrogate audit map here (it contains PHI; keep it private)",
+    )
+    parser.add_argument(
+        "--mask-style",
+        choices=("brackets", "chars"),
+        default="brackets",
+        help="[**TYPE**] or same-length characters",
+    )
+    parser.add_argument(
+        "--mask-char", default="X", metavar="X", help="character for --mask-style chars (default X)"
+    )
+    parser.add_argument(
+        "--min-leak-length",
+        type=int,
+        default=3,
+        metavar="N",
+        help="shortest original string the leak check looks for (default 3)",
+    )
+    parser.add_argument("--force", action="store_true", help="replace a non-empty OUT_DIR")
+    add_json_flag(parser)
+    parser.set_defaults(func=run)
+
+
+def _bar(description: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
+    from tqdm import tqdm
+
+    bar = tqdm(total=0, desc=description, unit="doc", disable=None, file=sys.stderr, leave=False)
+
+    def update(done: int, total: int) -> None:
+        if bar.total != total:
+            bar.reset(total=total)
+        bar.n = done
+        bar.refresh()
+
+    return update, bar.close
+
+
+def run(args: argparse.Namespace) -> int:
+    from annotator.deid.export import export_deidentified
+    from annotator.deid.surrogates import DeidOptions
+    from annotator.errors import UsageError
+
+    if len(args.mask_char) != 1:
+        raise UsageError("--mask-char must be one character")
+    if args.min_leak_length < 1:
+        raise UsageError("--min-leak-length must be at least 1")
+    options = DeidOptions(
+        method=args.method,
+        seed=args.seed,
+        mask_style=args.mask_style,
+        mask_char=args.mask_char,
+        min_leak_length=args.min_leak_length,
+    )
+    update, close = _bar("de-identifying")
+    try:
+        report = export_deidentified(
+            args.gold_dir, args.out, options, map_path=args.map, force=args.force, progress=update
+        )
+    finally:
+        close()
+    if args.json:
+        print_json(report.to_dict())
+        return 0
+    print(
+        f"{report.documents} documents of {report.patients} patients written to {report.out_dir} "
+        f"({report.method}, {report.seconds:.1f} s); leak check: no original PHI found"
+    )
+    print(format_table(["type", "replaced"], sorted(report.replaced.items())))
+    if report.review:
+        print(
+            f"\n{len(report.review)} annotation(s) masked for review (their text could not be replaced safely):"
+        )
+        rows = [(r["doc_id"], r["id"], r["type"], r["start"], r["end"], r["reason"]) for r in report.review]
+        print(format_table(["document", "tag", "type", "start", "end", "reason"], rows))
+    if report.map_path:
+        print(f"\naudit map written to {report.map_path}: it contains the original PHI, keep it private")
+    return 0

@@ -1,0 +1,39 @@
+"""Re-writing a note: offsets recomputed, overlaps as one region, comments dropped."""
+
+from __future__ import annotations
+
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
+from annotator.deid.rewrite import rewrite_document
+from annotator.deid.surrogates import Surrogate
+
+
+def test_offsets_follow_longer_and_shorter_replacements() -> None:
+    prefix = "Seen by "
+    text = f"{prefix}Al on Monday with Bartholomew."
+    al = Annotation("P0", "NAME", "DOCTOR", len(prefix), len(prefix) + 2, "Al", comment="note")
+    bart_start = text.index("Bartholomew")
+    bart = Annotation("P1", "NAME", "DOCTOR", bart_start, bart_start + 11, "Bartholomew")
+    empty = Annotation("P2", "OTHER", "OTHER", len(text) - 1, len(text) - 1, "")
+    new, replaced = rewrite_document(
+        Document("1-01", text, [al, bart, empty]),
+        lambda a: Surrogate({"Al": "Maximilian", "Bartholomew": "Bo"}[a.text]),
+    )
+    assert new.text == "Seen by Maximilian on Monday with Bo."
+    assert [(a.text, new.text[a.start : a.end]) for a in new][:2] == [
+        ("Maximilian", "Maximilian"),
+        ("Bo", "Bo"),
+    ]
+    assert new.get("P2").start == len(new.text) - 1
+    assert all(a.comment == "" for a in new)
+    assert [r.original.id for r in replaced] == ["P0", "P1", "P2"]
+
+
+def test_overlapping_annotations_share_one_region() -> None:
+    text = "Lives at 12 Main Street Boston."
+    start = text.index("12")
+    street = Annotation("P0", "LOCATION", "STREET", start, start + len("12 Main Street"), "12 Main Street")
+    inner = Annotation("P1", "LOCATION", "CITY", start + 3, start + 7, "Main")
+    new, _ = rewrite_document(Document("1-01", text, [street, inner]), lambda a: Surrogate(f"<{a.type}>"))
+    assert new.text == "Lives at <STREET> Boston."
+    assert {new.text[a.start : a.end] for a in new} == {"<STREET>"}
