@@ -39,7 +39,13 @@ def documents(draw: st.DrawFn, provenance: bool = True, extras: bool = True) -> 
             fields["extra"] = (("reviewer", draw(texts)), ("status", draw(plain_words)))
         annotations.append(
             Annotation(
-                f"P{number}", SCHEMA.category_of(type_name), type_name, start, end, text[start:end], **fields  # type: ignore[arg-type]
+                f"P{number}",
+                SCHEMA.category_of(type_name),
+                type_name,
+                start,
+                end,
+                text[start:end],
+                **fields,  # type: ignore[arg-type]
             )
         )
     return Document("100-01", text, annotations)

@@ -21,7 +21,9 @@ def corpus(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("target", ["i2b2", "mae", "brat", "jsonl", "inline2006", "conll"])
-def test_convert_folder_to_each_format(corpus: Path, tmp_path: Path, target: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_convert_folder_to_each_format(
+    corpus: Path, tmp_path: Path, target: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "out"
     assert main(["convert", str(corpus), str(out), "--to", target]) == 0
     assert "2 document(s) converted" in capsys.readouterr().out
@@ -63,7 +65,9 @@ def test_existing_output_needs_force(corpus: Path, tmp_path: Path) -> None:
         lambda data: b"",
     ],
 )
-def test_a_bad_input_file_writes_nothing(corpus: Path, tmp_path: Path, damage: object, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_input_file_writes_nothing(
+    corpus: Path, tmp_path: Path, damage: object, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = corpus / "110-01.xml"
     path.write_bytes(damage(path.read_bytes()))  # type: ignore[operator]
     out = tmp_path / "out"

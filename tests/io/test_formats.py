@@ -87,7 +87,9 @@ def test_dtd_without_extent_tags_is_refused() -> None:
 
 def test_dtd_is_never_loaded_as_xml(tmp_path: Path) -> None:
     dtd = tmp_path / "t.dtd"
-    dtd.write_text('<!ENTITY name "T">\n<!ENTITY % x SYSTEM "file:///etc/passwd"> %x;\n<!ELEMENT NAME ( #PCDATA ) >\n')
+    dtd.write_text(
+        '<!ENTITY name "T">\n<!ENTITY % x SYSTEM "file:///etc/passwd"> %x;\n<!ELEMENT NAME ( #PCDATA ) >\n'
+    )
     assert read_mae_dtd(dtd).category_names == ["NAME"]
 
 
@@ -133,7 +135,11 @@ def test_brat_reads_offsets_on_the_file_as_is() -> None:
 
 @pytest.mark.parametrize(
     ("ann", "message"),
-    [("T1\tDOCTOR 3 999\tx\n", "do not fit"), ("T1\tDOCTOR three 5\tx\n", "malformed"), ("T1\tA 0 1\tD\nT1\tA 0 1\tD\n", "duplicate")],
+    [
+        ("T1\tDOCTOR 3 999\tx\n", "do not fit"),
+        ("T1\tDOCTOR three 5\tx\n", "malformed"),
+        ("T1\tA 0 1\tD\nT1\tA 0 1\tD\n", "duplicate"),
+    ],
 )
 def test_brat_bad_annotation_lines_are_refused(tmp_path: Path, ann: str, message: str) -> None:
     (tmp_path / "1.txt").write_text("Dr Smith")
@@ -147,7 +153,12 @@ def test_jsonl_minimal_records_use_the_schema_for_categories() -> None:
     line = {"id": "a", "text": "Dr Smith", "spans": [{"start": 3, "end": 8, "label": "DOCTOR"}]}
     (document,) = parse_jsonl((json.dumps(line) + "\n\n").encode(), "x.jsonl", SCHEMA)
     (annotation,) = document.annotations
-    assert (annotation.tag, annotation.type, annotation.text, annotation.id) == ("NAME", "DOCTOR", "Smith", "P0")
+    assert (annotation.tag, annotation.type, annotation.text, annotation.id) == (
+        "NAME",
+        "DOCTOR",
+        "Smith",
+        "P0",
+    )
 
 
 @pytest.mark.parametrize(

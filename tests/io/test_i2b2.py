@@ -78,7 +78,12 @@ def test_unknown_attributes_and_elements_survive_an_edit(tmp_path: Path) -> None
     assert again.get("P0").comment == "checked"
     assert all(("reviewer", "kim") in a.extra for a in again.annotations if a.id != "P7")
     text = data.decode()
-    for kept in ('version="2"', "<!-- exported by another tool -->", '<creator name="x"/>', "<NOTES>free &amp; easy</NOTES>"):
+    for kept in (
+        'version="2"',
+        "<!-- exported by another tool -->",
+        '<creator name="x"/>',
+        "<NOTES>free &amp; easy</NOTES>",
+    ):
         assert kept in text
     assert text.index("<META>") < text.index("<TEXT>") < text.index("<TAGS>") < text.index("<NOTES>")
 

@@ -104,7 +104,9 @@ def test_attribute_whitespace_counts_as_a_match() -> None:
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.sampled_from(["😀", "\n", "a", "é", "𝔘"]) | xml_chars, max_size=40).map("".join), st.data())
+@given(
+    st.lists(st.sampled_from(["😀", "\n", "a", "é", "𝔘"]) | xml_chars, max_size=40).map("".join), st.data()
+)
 def test_unit_maps_invert(text: str, data: st.DataObject) -> None:
     unit_map = utf16_map(text)
     assert unit_map.units == len(text.encode("utf-16-le")) // 2
@@ -149,7 +151,9 @@ def test_realign_file_writes_only_when_asked(tmp_path: Path) -> None:
     assert validate_file(path) == []
 
 
-def test_cli_realign_without_write_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_realign_without_write_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     document, start = _shifted_document()
     path = tmp_path / "160-01.xml"
     path.write_bytes(document_to_i2b2(document))

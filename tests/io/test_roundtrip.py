@@ -20,7 +20,20 @@ FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 
 def _full(document: Document) -> list[tuple[object, ...]]:
     return [
-        (a.id, a.tag, a.type, a.start, a.end, a.text, a.comment, a.source, a.confidence, a.annotator, a.pending, a.extra)
+        (
+            a.id,
+            a.tag,
+            a.type,
+            a.start,
+            a.end,
+            a.text,
+            a.comment,
+            a.source,
+            a.confidence,
+            a.annotator,
+            a.pending,
+            a.extra,
+        )
         for a in document.annotations
     ]
 
@@ -98,7 +111,10 @@ def test_conll_labels_are_consistent_with_the_spans(document: Document) -> None:
     expected = []
     for annotation in document.sorted_annotations():
         tokens = [
-            t for sentence in document_tokens(document) for t in sentence if annotation.start <= t.start < annotation.end
+            t
+            for sentence in document_tokens(document)
+            for t in sentence
+            if annotation.start <= t.start < annotation.end
         ]
         if tokens:
             expected.append((tokens[0].start, tokens[-1].end, annotation.type))

@@ -34,9 +34,15 @@ NAME_TAG = tag("NAME", "P0", NAME_AT, NAME_AT + len(SECRET), SECRET, "DOCTOR")
 DATE_TAG = tag("DATE", "P1", DATE_AT, DATE_AT + 10, "2067-05-03", "DATE")
 
 
-def i2b2(tags: list[str] | None = None, text: str = TEXT, header: bytes = HEADER, body: str | None = None) -> bytes:
+def i2b2(
+    tags: list[str] | None = None, text: str = TEXT, header: bytes = HEADER, body: str | None = None
+) -> bytes:
     tags = [NAME_TAG, DATE_TAG] if tags is None else tags
-    inner = body if body is not None else f"<TEXT><![CDATA[{text}]]></TEXT>\n<TAGS>\n" + "\n".join(tags) + "\n</TAGS>"
+    inner = (
+        body
+        if body is not None
+        else f"<TEXT><![CDATA[{text}]]></TEXT>\n<TAGS>\n" + "\n".join(tags) + "\n</TAGS>"
+    )
     return header + f"<deIdi2b2>\n{inner}\n</deIdi2b2>\n".encode()
 
 
@@ -62,14 +68,30 @@ BAD: dict[str, tuple[bytes, str, int]] = {
     "non-integer-offset": (i2b2([tag("NAME", "P0", "eleven", 22, SECRET, "DOCTOR")]), "bad-offset", 1),
     "missing-offset": (i2b2([NAME_TAG.replace(f' end="{NAME_AT + len(SECRET)}"', "")]), "missing-offset", 1),
     "negative-offset": (i2b2([tag("NAME", "P0", -3, NAME_AT, SECRET, "DOCTOR")]), "negative-offset", 1),
-    "beyond-text": (i2b2([tag("DATE", "P1", len(TEXT) - 2, len(TEXT) + 5, "up.", "DATE")]), "offset-beyond-text", 1),
-    "start-after-end": (i2b2([tag("NAME", "P0", NAME_AT + 5, NAME_AT, SECRET, "DOCTOR")]), "start-after-end", 1),
-    "text-mismatch": (i2b2([tag("NAME", "P0", NAME_AT + 2, NAME_AT + 2 + len(SECRET), SECRET, "DOCTOR")]), "text-mismatch", 1),
+    "beyond-text": (
+        i2b2([tag("DATE", "P1", len(TEXT) - 2, len(TEXT) + 5, "up.", "DATE")]),
+        "offset-beyond-text",
+        1,
+    ),
+    "start-after-end": (
+        i2b2([tag("NAME", "P0", NAME_AT + 5, NAME_AT, SECRET, "DOCTOR")]),
+        "start-after-end",
+        1,
+    ),
+    "text-mismatch": (
+        i2b2([tag("NAME", "P0", NAME_AT + 2, NAME_AT + 2 + len(SECRET), SECRET, "DOCTOR")]),
+        "text-mismatch",
+        1,
+    ),
     "duplicate-id": (i2b2([NAME_TAG, DATE_TAG.replace('id="P1"', 'id="P0"')]), "duplicate-id", 1),
     "unknown-tag": (i2b2([NAME_TAG.replace("<NAME", "<PERSON")]), "unknown-tag", 1),
     "unknown-type": (i2b2([NAME_TAG.replace('"DOCTOR"', '"SURGEON"')]), "unknown-type", 1),
     "type-not-in-category": (i2b2([NAME_TAG.replace('"DOCTOR"', '"CITY"')]), "type-not-in-category", 1),
-    "overlap": (i2b2([NAME_TAG, tag("NAME", "P1", NAME_AT, NAME_AT + 4, SECRET[:4], "PATIENT")]), "overlap", 0),
+    "overlap": (
+        i2b2([NAME_TAG, tag("NAME", "P1", NAME_AT, NAME_AT + 4, SECRET[:4], "PATIENT")]),
+        "overlap",
+        0,
+    ),
     "entity-bomb": (
         HEADER
         + b'<!DOCTYPE deIdi2b2 [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
@@ -85,7 +107,8 @@ BAD: dict[str, tuple[bytes, str, int]] = {
         1,
     ),
     "external-dtd-entity-reference": (
-        HEADER + b'<!DOCTYPE deIdi2b2 SYSTEM "file:///etc/passwd">\n<deIdi2b2><TEXT>&xxe;</TEXT><TAGS/></deIdi2b2>\n',
+        HEADER
+        + b'<!DOCTYPE deIdi2b2 SYSTEM "file:///etc/passwd">\n<deIdi2b2><TEXT>&xxe;</TEXT><TAGS/></deIdi2b2>\n',
         "entity",
         1,
     ),
@@ -167,7 +190,9 @@ def test_whitespace_normalised_text_attribute_is_fine(tmp_path: Path) -> None:
     text = "Dr Ora\nHendrickson\tJr seen."
     shown = "Ora Hendrickson Jr"
     start = len("Dr ")
-    path, _data, _mtime = _write(tmp_path, i2b2([tag("NAME", "P0", start, start + len(shown), shown, "DOCTOR")], text))
+    path, _data, _mtime = _write(
+        tmp_path, i2b2([tag("NAME", "P0", start, start + len(shown), shown, "DOCTOR")], text)
+    )
     assert validate_file(path) == []
 
 
@@ -179,12 +204,20 @@ def test_one_file_reports_many_problems(tmp_path: Path) -> None:
     ]
     path, _data, _mtime = _write(tmp_path, i2b2(tags))
     codes = [p.code for p in validate_file(path, load_schema("i2b2-2014"))]
-    assert codes == ["negative-offset", "duplicate-id", "start-after-end", "unknown-type", "offset-beyond-text"]
+    assert codes == [
+        "negative-offset",
+        "duplicate-id",
+        "start-after-end",
+        "unknown-type",
+        "offset-beyond-text",
+    ]
 
 
 def test_problem_line_format(tmp_path: Path) -> None:
     start = NAME_AT + 2
-    path, _data, _mtime = _write(tmp_path, i2b2([tag("NAME", "P3", start, start + len(SECRET), SECRET, "DOCTOR")]))
+    path, _data, _mtime = _write(
+        tmp_path, i2b2([tag("NAME", "P3", start, start + len(SECRET), SECRET, "DOCTOR")])
+    )
     (found,) = validate_file(path)
     assert found.one_line().startswith(f"{path}: [tag P3 {start}-{start + len(SECRET)}] text attribute")
 
@@ -209,7 +242,13 @@ def test_folders_recurse_and_the_summary_counts(tmp_path: Path, capsys: pytest.C
 
 
 @pytest.mark.parametrize(
-    "args", [["validate"], ["validate", "/no/such/file.xml"], ["validate", "--write", "."], ["validate", "--schema", "nope", "."]]
+    "args",
+    [
+        ["validate"],
+        ["validate", "/no/such/file.xml"],
+        ["validate", "--write", "."],
+        ["validate", "--schema", "nope", "."],
+    ],
 )
 def test_usage_errors_exit_two(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:

@@ -1,0 +1,110 @@
+"""Document: annotations by id, file order, fresh ids, signals, pristine state."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document, split_record_name
+from annotator.errors import AnnotatorError
+
+TEXT = "Ora Smith, 64, seen 2067-05-03 by Dr Lee."
+
+
+def _document() -> Document:
+    document = Document("110-02", TEXT)
+    document.add(document.make_annotation("NAME", "PATIENT", 0, len("Ora Smith")))
+    start = TEXT.index("2067")
+    document.add(document.make_annotation("DATE", "DATE", start, start + 10))
+    return document
+
+
+@pytest.mark.parametrize(
+    ("stem", "expected"),
+    [("110-02", ("110", 2)), ("a-b-07", ("a-b", 7)), ("note", ("note", 0)), ("x-y", ("x-y", 0))],
+)
+def test_record_names(stem: str, expected: tuple[str, int]) -> None:
+    assert split_record_name(stem) == expected
+
+
+def test_patient_and_record_come_from_the_id() -> None:
+    document = _document()
+    assert (document.patient_id, document.record) == ("110", 2)
+
+
+def test_make_annotation_slices_the_text_and_numbers_ids() -> None:
+    document = _document()
+    assert [(a.id, a.text) for a in document] == [("P0", "Ora Smith"), ("P1", "2067-05-03")]
+
+
+def test_make_annotation_refuses_offsets_outside_the_text() -> None:
+    with pytest.raises(AnnotatorError, match=f"outside the text \\(length {len(TEXT)}\\)"):
+        _document().make_annotation("NAME", "DOCTOR", 0, len(TEXT) + 1)
+
+
+def test_duplicate_ids_are_refused() -> None:
+    document = _document()
+    with pytest.raises(AnnotatorError, match="duplicate annotation id 'P0'"):
+        document.add(Annotation("P0", "AGE", "AGE", 11, 13, "64"))
+
+
+def test_new_ids_never_reuse_a_removed_id() -> None:
+    document = _document()
+    document.remove("P1")
+    assert document.new_id() == "P2"
+
+
+def test_ids_from_files_move_the_counter_past_them() -> None:
+    document = Document("1", TEXT, [Annotation("T17", "AGE", "AGE", 11, 13, "64")])
+    assert document.new_id() == "P18"
+
+
+def test_replace_keeps_file_order_when_the_id_changes() -> None:
+    document = _document()
+    first = document.get("P0")
+    document.replace("P0", first.replace(id="P7"))
+    assert [a.id for a in document] == ["P7", "P1"]
+    assert document.new_id() == "P8"
+
+
+def test_replace_to_a_used_id_is_refused() -> None:
+    document = _document()
+    with pytest.raises(AnnotatorError, match="duplicate"):
+        document.replace("P0", document.get("P0").replace(id="P1"))
+
+
+def test_signals_fire_on_each_edit() -> None:
+    document = _document()
+    seen: list[str] = []
+    document.annotation_added.connect(lambda a: seen.append(f"add {a.id}"))
+    document.annotation_removed.connect(lambda a: seen.append(f"remove {a.id}"))
+    document.annotation_replaced.connect(lambda old, new: seen.append(f"replace {old.id}>{new.id}"))
+    extra = document.add(document.make_annotation("AGE", "AGE", 11, 13))
+    document.replace(extra.id, extra.replace(comment="x"))
+    document.remove(extra.id)
+    assert seen == ["add P2", "replace P2>P2", "remove P2"]
+
+
+def test_queries() -> None:
+    document = _document()
+    assert [a.id for a in document.at(3)] == ["P0"]
+    assert document.at(len("Ora Smith")) == []
+    assert [a.id for a in document.overlapping(5, TEXT.index("2067") + 1)] == ["P0", "P1"]
+    assert [a.id for a in document.sorted_annotations()] == ["P0", "P1"]
+    assert "P1" in document and len(document) == 2
+
+
+def test_pristine_until_changed() -> None:
+    document = _document()
+    assert not document.is_pristine()
+    document.mark_pristine()
+    assert document.is_pristine()
+    document.remove("P0")
+    assert not document.is_pristine()
+
+
+def test_copy_is_independent() -> None:
+    document = _document()
+    twin = document.copy("110-03")
+    twin.remove("P0")
+    assert (len(document), len(twin), twin.record) == (2, 1, 3)

@@ -1,0 +1,83 @@
+"""Schemas as data: categories, unique types, keys, colours."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from annotator.core.schema import SCHEMA_DIR, load_schema, read_schema, schema_from_dict
+from annotator.errors import SchemaError
+
+
+def test_i2b2_2014_has_its_categories_and_types() -> None:
+    schema = load_schema("i2b2-2014")
+    assert schema.category_names == [
+        "NAME",
+        "PROFESSION",
+        "LOCATION",
+        "AGE",
+        "DATE",
+        "CONTACT",
+        "ID",
+        "OTHER",
+    ]
+    assert schema.category_of("DOCTOR") == "NAME"
+    assert schema.is_valid("LOCATION", "HOSPITAL") and not schema.is_valid("NAME", "HOSPITAL")
+    assert schema.type_for_key("d") is not None and schema.type_for_key("d").name == "DATE"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("path", sorted(SCHEMA_DIR.glob("*.toml")), ids=lambda p: p.stem)
+def test_every_bundled_schema_loads_with_unique_keys_and_colours(path: Path) -> None:
+    schema = read_schema(path)
+    keys = [t.key for t in schema.types if t.key]
+    assert len(keys) == len(set(keys))
+    assert all(t.color.startswith("#") and len(t.color) == 7 for t in schema.types)
+
+
+def test_unknown_type_raises_a_schema_error() -> None:
+    with pytest.raises(SchemaError, match="'NOPE' is not in schema i2b2-2014"):
+        load_schema("i2b2-2014").category_of("NOPE")
+
+
+def test_unknown_schema_lists_the_bundled_ones() -> None:
+    with pytest.raises(SchemaError, match=r"bundled: .*i2b2-2014"):
+        load_schema("no-such-schema")
+
+
+def test_duplicate_type_names_are_refused() -> None:
+    data = {
+        "name": "x",
+        "category": [
+            {"name": "A", "color": "#000000", "type": [{"name": "T"}]},
+            {"name": "B", "color": "#111111", "type": [{"name": "T"}]},
+        ],
+    }
+    with pytest.raises(SchemaError, match="type T defined twice"):
+        schema_from_dict(data)
+
+
+def test_duplicate_keys_are_refused() -> None:
+    data = {
+        "name": "x",
+        "category": [
+            {"name": "A", "color": "#000000", "type": [{"name": "T", "key": "a"}, {"name": "U", "key": "a"}]}
+        ],
+    }
+    with pytest.raises(SchemaError, match="key 'a' used by T and U"):
+        schema_from_dict(data)
+
+
+def test_a_category_without_types_is_its_own_type() -> None:
+    schema = schema_from_dict({"name": "x", "category": [{"name": "AGE", "color": "#000000"}]})
+    assert schema.category_of("AGE") == "AGE"
+
+
+def test_broken_schema_file_is_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text("name = [")
+    with pytest.raises(SchemaError, match="not a valid schema file"):
+        read_schema(path)
+    path.write_text('name = "x"\n')
+    with pytest.raises(SchemaError, match="missing or misusing field"):
+        read_schema(path)

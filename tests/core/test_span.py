@@ -1,0 +1,46 @@
+"""Span: half-open code-point ranges."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from annotator.core.span import Span
+
+spans = st.tuples(st.integers(0, 50), st.integers(0, 50)).map(lambda p: Span(min(p), max(p)))
+
+
+@pytest.mark.parametrize(("start", "end"), [(-1, 3), (5, 4)])
+def test_invalid_spans_are_refused(start: int, end: int) -> None:
+    with pytest.raises(ValueError, match="invalid span"):
+        Span(start, end)
+
+
+def test_text_of_counts_code_points() -> None:
+    text = "😀 Dr Smith"
+    start = len("😀 Dr ")
+    assert Span(start, start + len("Smith")).text_of(text) == "Smith"
+
+
+def test_touching_spans_do_not_overlap() -> None:
+    assert not Span(0, 3).overlaps(Span(3, 5))
+    assert Span(0, 4).overlaps(Span(3, 5))
+
+
+@given(spans, spans)
+def test_overlap_is_symmetric_and_means_a_shared_position(a: Span, b: Span) -> None:
+    shared = set(range(a.start, a.end)) & set(range(b.start, b.end))
+    assert a.overlaps(b) == b.overlaps(a) == bool(shared)
+
+
+@given(spans, spans)
+def test_contains_matches_set_inclusion(a: Span, b: Span) -> None:
+    assert a.contains(b) == (a.start <= b.start and b.end <= a.end)
+
+
+@given(spans, st.integers(0, 20))
+def test_shift_keeps_length_and_order(a: Span, delta: int) -> None:
+    moved = a.shifted(delta)
+    assert len(moved) == len(a) and moved.start == a.start + delta
+    assert (a < moved) == (delta > 0)
