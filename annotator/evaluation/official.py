@@ -30,6 +30,7 @@ import math
 import os
 import re
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,8 +39,7 @@ from typing import Any
 import numpy as np
 
 from annotator.errors import InputError, TextMismatchError
-from annotator.io.i2b2 import parse_i2b2_raw
-from annotator.io.xmlsafe import read_bytes
+from annotator.io.xmlsafe import parse_xml, read_bytes
 
 # Element names read from TAGS, in the order the official script (under Python 2) parses them.
 PARSE_ORDER = ("PHI", "CONTACT", "NAME", "DATE", "AGE", "PROFESSION", "ID", "OTHER", "LOCATION")
@@ -102,8 +102,6 @@ def hipaa_match(category: str, type_: str) -> bool:
 
 # -- reading --------------------------------------------------------------------------------
 RawTagTuple = tuple[str, str, str, str]  # (category, start, end, TYPE) as written
-# A key (strict, binary or token) -> 1, or 3 when an item with that key passes the HIPAA filter.
-KeyBits = dict[tuple[Any, ...], int]
 
 
 @dataclass
@@ -136,21 +134,27 @@ def official_ids(file_name: str) -> tuple[str, str]:
 
 def parse_official(data: bytes, path: str | Path) -> OfficialDocument:
     """Parse i2b2 bytes keeping the attribute strings exactly as written."""
-    raw = parse_i2b2_raw(data, path)
-    if raw.text is None:
-        raise InputError(f"no TEXT element under <{raw.root_tag}>", path)
+    root = parse_xml(data, path)
+    text: str | None = None
+    tags_element = None
+    for child in root:
+        if child.tag == "TEXT" and text is None:
+            text = child.text or ""
+        elif child.tag == "TAGS" and tags_element is None:
+            tags_element = child
+    if text is None:
+        raise InputError(f"no TEXT element under <{root.tag}>", path)
     by_name: dict[str, list[RawTagTuple]] = {name: [] for name in PARSE_ORDER}
-    for tag in raw.tags:
-        bucket = by_name.get(tag.tag)
-        if bucket is None:
-            continue  # the script silently ignores unknown elements
-        attributes = tag.attributes
-        bucket.append(
-            (tag.tag, attributes.get("start", ""), attributes.get("end", ""), attributes.get("TYPE", ""))
-        )
+    if tags_element is not None:
+        for element in tags_element:
+            bucket = by_name.get(element.tag)  # type: ignore[call-overload]
+            if bucket is None:
+                continue  # the script silently ignores unknown elements
+            get = element.get
+            bucket.append((str(element.tag), get("start", ""), get("end", ""), get("TYPE", "")))
     doc_id, sys_id = official_ids(str(path))
     tags = [t for name in PARSE_ORDER for t in by_name[name]]
-    return OfficialDocument(doc_id, sys_id, raw.text, tags, Path(path))
+    return OfficialDocument(doc_id, sys_id, text, tags, Path(path))
 
 
 def read_official_folder(folder: str | Path) -> list[OfficialDocument]:
@@ -267,8 +271,41 @@ def _offset(value: str, doc: OfficialDocument) -> int:
         ) from None
 
 
+_Derived = tuple[
+    tuple[str, ...],  # strict key
+    tuple[str, ...],  # binary strict key
+    bool,  # passes the HIPAA filter
+    tuple[str, str, str],  # relaxed key (name, START, TYPE)
+    int,  # end as an int
+    tuple[tuple[str, str, int, int], ...],  # token keys
+    tuple[tuple[int, int], ...],  # binary token keys
+]
+
+
+class _Side:
+    """One side's sets for one document: every key, and the keys of HIPAA-passing items."""
+
+    __slots__ = ("binary", "binary_h", "btokens", "btokens_h", "relaxed", "strict", "strict_h", "tokens", "tokens_h")
+
+    def __init__(self) -> None:
+        self.strict: set[tuple[str, ...]] = set()
+        self.strict_h: set[tuple[str, ...]] = set()
+        self.binary: set[tuple[str, ...]] = set()
+        self.binary_h: set[tuple[str, ...]] = set()
+        self.tokens: set[tuple[str, str, int, int]] = set()
+        self.tokens_h: set[tuple[str, str, int, int]] = set()
+        self.btokens: set[tuple[int, int]] = set()
+        self.btokens_h: set[tuple[int, int]] = set()
+        self.relaxed: list[tuple[tuple[str, str, str], int, bool]] = []
+
+
 class _DocumentScorer:
-    """Counts for all 42 tables of one document pair."""
+    """Counts for all 42 tables of one document pair.
+
+    A filtered set in the script is the set of keys of the items passing the filter, so a
+    key belongs to a HIPAA table when *some* item with that key passes (which matters when
+    two items share a key but differ in TYPE case). Each side therefore keeps two sets.
+    """
 
     def __init__(self) -> None:
         self._hipaa_cache: dict[tuple[str, str], bool] = {}
@@ -280,101 +317,79 @@ class _DocumentScorer:
             value = self._hipaa_cache[key] = hipaa_match(name, type_)
         return value
 
+    def _derive(self, raw: RawTagTuple, doc: OfficialDocument, text: str) -> _Derived:
+        name, start, end, type_ = raw
+        start_u, end_u, type_u = start.upper(), end.upper(), type_.upper()
+        s, e = _offset(start, doc), _offset(end, doc)
+        runs = _slice_tokens(text, s, e)
+        return (
+            (name, start_u, end_u, type_u),
+            (name, start_u, end_u, type_u) if name == "PHI" else (start_u, end_u),
+            self.hipaa(name, type_),
+            (name, start_u, type_u),
+            e,
+            tuple((name, type_, a, b) for a, b in runs),
+            tuple(runs),
+        )
+
+    def _side(self, doc: OfficialDocument, text: str, cache: dict[RawTagTuple, _Derived]) -> _Side:
+        side = _Side()
+        for raw in doc.tags:
+            derived = cache.get(raw)
+            if derived is None:
+                derived = cache[raw] = self._derive(raw, doc, text)
+            key, bkey, hipaa, rkey, e, tkeys, btkeys = derived
+            side.strict.add(key)
+            side.binary.add(bkey)
+            side.tokens.update(tkeys)
+            side.btokens.update(btkeys)
+            side.relaxed.append((rkey, e, hipaa))
+            if hipaa:
+                side.strict_h.add(key)
+                side.binary_h.add(bkey)
+                side.tokens_h.update(tkeys)
+                side.btokens_h.update(btkeys)
+        return side
+
     def score(self, gold: OfficialDocument, system: OfficialDocument) -> list[int]:
         """A flat list: for each table in TABLE_LABELS order, tp, fp, fn."""
         counts = [0] * (3 * len(TABLE_LABELS))
         text = gold.text
-        token_cache: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        cache: dict[RawTagTuple, _Derived] = {}
+        g = self._side(gold, text, cache)
+        s = self._side(system, text, cache)
 
-        def side(
-            doc: OfficialDocument,
-        ) -> tuple[KeyBits, KeyBits, KeyBits, KeyBits, list[tuple[tuple[str, str, str], int, bool]]]:
-            strict: KeyBits = {}
-            binary: KeyBits = {}
-            tokens: KeyBits = {}
-            binary_tokens: KeyBits = {}
-            relaxed: list[tuple[tuple[str, str, str], int, bool]] = []
-            for name, start, end, type_ in doc.tags:
-                bits = 3 if self.hipaa(name, type_) else 1
-                name_u, start_u, end_u, type_u = name.upper(), start.upper(), end.upper(), type_.upper()
-                key = (name_u, start_u, end_u, type_u)
-                strict[key] = strict.get(key, 0) | bits
-                bkey = key if name == "PHI" else (start_u, end_u)
-                binary[bkey] = binary.get(bkey, 0) | bits
-                s, e = _offset(start, doc), _offset(end, doc)
-                relaxed.append(((name_u, start_u, type_u), e, bits == 3))
-                runs = token_cache.get((s, e))
-                if runs is None:
-                    runs = token_cache[(s, e)] = _slice_tokens(text, s, e)
-                for a, b in runs:
-                    tkey = (name, type_, a, b)
-                    tokens[tkey] = tokens.get(tkey, 0) | bits
-                    binary_tokens[(a, b)] = binary_tokens.get((a, b), 0) | bits
-            return strict, binary, tokens, binary_tokens, relaxed
-
-        g_strict, g_binary, g_tokens, g_btokens, g_relaxed = side(gold)
-        s_strict, s_binary, s_tokens, s_btokens, s_relaxed = side(system)
-
-        def add(label: str, g: int, s: int, n: int) -> None:
+        def put(label: str, tp: int, fp: int, fn: int) -> None:
             base = 3 * _INDEX[label]
-            if g and s:
-                counts[base] += n
-            elif s:
-                counts[base + 1] += n
-            elif g:
-                counts[base + 2] += n
+            counts[base] += tp
+            counts[base + 1] += fp
+            counts[base + 2] += fn
 
-        def full(
-            gd: KeyBits,
-            sd: KeyBits,
-            all_label: str,
-            hipaa_label: str,
-            category_suffix: str,
-            category_hipaa_suffix: str,
-        ) -> None:
-            combos: dict[tuple[object, int, int], int] = {}
-            for key, gb in gd.items():
-                combo = (key[0], gb, sd.get(key, 0))
-                combos[combo] = combos.get(combo, 0) + 1
-            for key, sb in sd.items():
-                if key not in gd:
-                    combo = (key[0], 0, sb)
-                    combos[combo] = combos.get(combo, 0) + 1
-            for (name, gb, sb), n in combos.items():
-                add(all_label, gb & 1, sb & 1, n)
-                add(hipaa_label, gb & 2, sb & 2, n)
-                if name != "PHI":
-                    add(f"{name} {category_suffix}", gb & 1, sb & 1, n)
-                    add(f"{name} {category_hipaa_suffix}", gb & 2, sb & 2, n)
+        def by_category(gs: set[Any], ss: set[Any], label: str, suffix: str) -> None:
+            tp, fp, fn = gs & ss, ss - gs, gs - ss
+            put(label, len(tp), len(fp), len(fn))
+            for index, found in enumerate((tp, fp, fn)):
+                for name, n in Counter(k[0] for k in found).items():
+                    if name != "PHI":
+                        counts[3 * _INDEX[f"{name} {suffix}"] + index] += n
 
-        def spans_only(
-            gd: KeyBits,
-            sd: KeyBits,
-            all_label: str,
-            hipaa_label: str,
-        ) -> None:
-            combos: dict[tuple[int, int], int] = {}
-            for key, gb in gd.items():
-                combo = (gb, sd.get(key, 0))
-                combos[combo] = combos.get(combo, 0) + 1
-            for key, sb in sd.items():
-                if key not in gd:
-                    combos[(0, sb)] = combos.get((0, sb), 0) + 1
-            for (gb, sb), n in combos.items():
-                add(all_label, gb & 1, sb & 1, n)
-                add(hipaa_label, gb & 2, sb & 2, n)
+        def plain(gs: set[Any], ss: set[Any], label: str) -> None:
+            both = len(gs & ss)
+            put(label, both, len(ss) - both, len(gs) - both)
 
-        full(g_tokens, s_tokens, "Token", "HIPPA Token", "Token", "HIPPA Token")
-        full(g_strict, s_strict, "Strict", "HIPAA Strict", "Strict", "Binary HIPAA Strict")
-        spans_only(g_btokens, s_btokens, "Binary Token", "Binary HIPPA Token")
-        spans_only(g_binary, s_binary, "Binary Strict", "Binary HIPAA Strict")
-        for label, only_hipaa in (("Relaxed", False), ("HIPAA Relaxed", True)):
-            tp, fp, fn = relaxed_counts(
-                [(k, e) for k, e, h in g_relaxed if h or not only_hipaa],
-                [(k, e) for k, e, h in s_relaxed if h or not only_hipaa],
-            )
-            base = 3 * _INDEX[label]
-            counts[base], counts[base + 1], counts[base + 2] = tp, fp, fn
+        by_category(g.tokens, s.tokens, "Token", "Token")
+        by_category(g.tokens_h, s.tokens_h, "HIPPA Token", "HIPPA Token")
+        by_category(g.strict, s.strict, "Strict", "Strict")
+        by_category(g.strict_h, s.strict_h, "HIPAA Strict", "Binary HIPAA Strict")
+        plain(g.btokens, s.btokens, "Binary Token")
+        plain(g.btokens_h, s.btokens_h, "Binary HIPPA Token")
+        plain(g.binary, s.binary, "Binary Strict")
+        plain(g.binary_h, s.binary_h, "Binary HIPAA Strict")
+        put("Relaxed", *relaxed_counts([(k, e) for k, e, _ in g.relaxed], [(k, e) for k, e, _ in s.relaxed]))
+        put(
+            "HIPAA Relaxed",
+            *relaxed_counts([(k, e) for k, e, h in g.relaxed if h], [(k, e) for k, e, h in s.relaxed if h]),
+        )
         return counts
 
 
@@ -386,8 +401,10 @@ def relaxed_set(items: Iterable[tuple[tuple[str, str, str], int]]) -> dict[tuple
     """
     groups: dict[tuple[str, str, str], list[int]] = {}
     for key, end in items:
-        ends = groups.setdefault(key, [])
-        if all(abs(end - kept) > RELAXED_DISTANCE for kept in ends):
+        ends = groups.get(key)
+        if ends is None:
+            groups[key] = [end]
+        elif all(abs(end - kept) > RELAXED_DISTANCE for kept in ends):
             ends.append(end)
     return groups
 
