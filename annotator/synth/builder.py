@@ -35,6 +35,8 @@ class NoteBuilder:
     length: int = 0
     spans: list[GoldSpan] = field(default_factory=list)
     decoys: list[Decoy] = field(default_factory=list)
+    # Stock sentences already used in this note, so one note does not repeat itself.
+    used: set[str] = field(default_factory=set)
 
     def add(self, text: str) -> NoteBuilder:
         self.parts.append(text)

@@ -120,7 +120,9 @@ def signature(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random,
 
 def lookalike(b: NoteBuilder, rng: random.Random) -> None:
     """A sentence holding something that looks like PHI but is not (a decoy for the annotators)."""
-    sentence, part, type_ = rng.choice(lx.LOOKALIKE_SENTENCES)
+    choices = [item for item in lx.LOOKALIKE_SENTENCES if item[0] not in b.used] or list(lx.LOOKALIKE_SENTENCES)
+    sentence, part, type_ = rng.choice(choices)
+    b.used.add(sentence)
     if part:
         b.decoy(sentence, type_, part)
     else:
@@ -354,7 +356,10 @@ def review_of_systems(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random
 
 def narrative(b: NoteBuilder, rng: random.Random, low: int = 2, high: int = 6) -> None:
     """Sentences of plain clinical prose, which carry no PHI."""
-    b.add(" ".join(rng.sample(lx.NARRATIVE, rng.randint(low, high))))
+    fresh = [sentence for sentence in lx.NARRATIVE if sentence not in b.used]
+    chosen = rng.sample(fresh, min(len(fresh), rng.randint(low, high)))
+    b.used.update(chosen)
+    b.add(" ".join(chosen))
 
 
 def interval_history(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:

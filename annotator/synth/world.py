@@ -343,17 +343,18 @@ def write_date(b: NoteBuilder, day: dt.date, rng: random.Random, forms: tuple[st
 
 
 def write_vague_date(b: NoteBuilder, day: dt.date, rng: random.Random) -> None:
-    """Seasons, holidays, weekdays and years: dates too, under the i2b2 2014 rules."""
+    """Seasons, holidays, months and years of a past event: dates too, under the i2b2 2014 rules."""
     form = rng.random()
-    if form < 0.3:
-        b.add("last ").phi(lx.WEEKDAYS[day.weekday()], "DATE")
-    elif form < 0.5:
+    if form < 0.25:
         b.add("in the ").phi(f"{rng.choice(lx.SEASONS)} of {day.year}", "DATE")
+    elif form < 0.4:
+        holiday = rng.choice(lx.HOLIDAYS)
+        lead = "the " if holiday.startswith("the ") else ""
+        name = holiday.removeprefix("the ")
+        b.add(f"around {lead}").phi(f"{name} {day.year}" if rng.random() < 0.5 else name, "DATE")
     elif form < 0.65:
-        b.add("around ").phi(rng.choice(lx.HOLIDAYS), "DATE")
-    elif form < 0.8:
         b.add("in ").phi(str(day.year), "DATE")
-    elif form < 0.9:
+    elif form < 0.85:
         b.add("in ").phi(f"{lx.MONTHS[day.month - 1]} {day.year}", "DATE")
     else:
         b.add("in ").phi(f"{rng.choice(lx.SEASONS).capitalize()} '{day.year % 100:02d}", "DATE")
