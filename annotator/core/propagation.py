@@ -15,13 +15,16 @@ whole_word=True, fuzzy=False, fuzzy_threshold=85.0) -> PropagationPreview``
     ticked), ``conflicts`` (overlaps an existing annotation of any type: reported, never
     applied) and ``already`` (an identical annotation exists: skipped). The source
     annotation itself is in none of them.
-``build_propagation_commands(preview, documents_by_id, source, selected=None) -> list[Command]``
+``build_propagation_commands(preview, documents_by_id, source, selected=None, *, annotator=None)
+-> list[Command]``
     One :class:`~annotator.core.history.AddAnnotation` per selected match (default: the
     matches whose ``selected`` flag is set), with the source's tag and type, provenance
     ``Source.PROPAGATED`` and a fresh id in its document. Matches that overlap an existing
     annotation (checked again now, in case the document changed) or an earlier selected
     match are left out: propagation never overwrites and never makes overlapping tags.
-``apply_propagation(history, preview, documents_by_id, source, selected=None) -> Command | None``
+    ``annotator`` is recorded on the new tags (default: the source's annotator).
+``apply_propagation(history, preview, documents_by_id, source, selected=None, *, annotator=None)
+-> Command | None``
     Builds the commands and pushes them as ONE undo step (a ``CompositeCommand`` described
     ``"annotate all"``), even across several documents.
 ``find_unannotated_occurrences(documents, scope="patient", *, case_sensitive=False,
