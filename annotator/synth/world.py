@@ -229,12 +229,25 @@ def ascii_fold(text: str) -> str:
     return "".join(ch for ch in folded if ch.isalnum()) or "user"
 
 
+def misspell(name: str, rng: random.Random) -> str:
+    """A plausible typo: two inner letters swapped, or one doubled."""
+    if len(name) < 4:
+        return name
+    index = rng.randrange(1, len(name) - 2)
+    if rng.random() < 0.5:
+        return name[:index] + name[index + 1] + name[index] + name[index + 2 :]
+    return name[: index + 1] + name[index] + name[index + 1 :]
+
+
 # -- writing mentions ----------------------------------------------------------------------
 def write_patient(
     b: NoteBuilder, world: PatientWorld, rng: random.Random, formal: bool = False, possessive: bool = False
 ) -> None:
     """One mention of the patient's name in one of its usual surface forms."""
     p = world.person
+    if rng.random() < 0.03:
+        # Notes misspell names now and then ("Marrisa" for "Marissa"): still the patient.
+        p = Person(misspell(p.first, rng), p.middle, p.last, p.sex)
     form = rng.random()
     if possessive:
         if form < 0.6:
