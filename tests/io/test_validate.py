@@ -283,7 +283,7 @@ def local_server() -> Iterator[tuple[str, list[str]]]:
             pass
 
     server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}", requests
@@ -309,3 +309,9 @@ def test_external_references_never_touch_the_network(
     assert [p.code for p in problems] == ["entity"]
     assert requests == []
     assert "LEAKED" not in problems[0].one_line()
+
+
+def test_every_problem_code_is_documented() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "formats.md").read_text(encoding="utf-8")
+    for code, (severity, _meaning) in CODES.items():
+        assert f"| `{code}` | {severity} |" in docs, code
