@@ -61,3 +61,11 @@ def test_synth_usage_error_on_bad_number(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["synth", str(tmp_path / "x"), "--patients", "many"])
     assert exit_info.value.code == 2
+
+
+def test_synth_refuses_a_file_as_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "file.txt"
+    target.write_text("x", encoding="utf-8")
+    assert main(["synth", str(target), "--patients", "1"]) == 2
+    assert "not a folder" in capsys.readouterr().err
+    assert target.read_text(encoding="utf-8") == "x"

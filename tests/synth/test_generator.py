@@ -191,3 +191,11 @@ def test_ten_patients_under_a_second() -> None:
     started = time.perf_counter()
     generate_corpus(10, seed=99)
     assert time.perf_counter() - started < 1.0
+
+
+def test_write_corpus_reports_progress_per_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    corpus = generate_corpus(2, seed=6)
+    calls: list[tuple[int, int]] = []
+    write_corpus(corpus, tmp_path, progress=lambda done, total: calls.append((done, total)))
+    total = 4 * len(corpus.gold)
+    assert calls == [(done, total) for done in range(1, total + 1)]
