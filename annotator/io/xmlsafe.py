@@ -106,8 +106,9 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
     problem = sniff_problem_code(data)
     if problem:
         raise coded(InputError(problem[1], path), problem[0])
-    prolog = data[: _root_start(data)]
-    if _ENTITY_DECLARATION.search(data) or (_DOCTYPE.search(prolog) and b"[" in prolog):
+    ascii_view = _as_utf8(data)
+    prolog = ascii_view[: _root_start(ascii_view)]
+    if _ENTITY_DECLARATION.search(ascii_view) or (_DOCTYPE.search(prolog) and b"[" in prolog):
         raise coded(
             UnsafeInputError("entity or DTD declarations are not allowed in annotation files", path), "entity"
         )
@@ -121,6 +122,22 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
     for node in root.iter(etree.Entity):
         raise coded(UnsafeInputError(f"undefined entity &{getattr(node, 'name', '?')}; is not allowed", path), "entity")
     return root
+
+
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+
+
+def _as_utf8(data: bytes) -> bytes:
+    """The bytes to scan for declarations: UTF-16/32 files re-encoded so byte patterns match."""
+    for bom, codec in _WIDE_BOMS:
+        if data.startswith(bom):
+            return data[len(bom) :].decode(codec, errors="replace").encode("utf-8")
+    return data
 
 
 def _root_start(data: bytes) -> int:

@@ -27,6 +27,7 @@ def _variants() -> dict[str, bytes]:
         "crlf": canonical.replace(b"\n", b"\r\n"),
         "bom": b"\xef\xbb\xbf" + canonical,
         "bom-crlf-other": b"\xef\xbb\xbf" + other.replace(b"\n", b"\r\n"),
+        "utf-16": canonical.decode().replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16"),
         "latin-1": other.replace(b"encoding='utf-8'", b"encoding='ISO-8859-1'").replace(
             b"Mercy", "Mércy".encode("latin-1")
         ),

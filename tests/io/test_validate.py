@@ -99,6 +99,14 @@ BAD: dict[str, tuple[bytes, str, int]] = {
         "entity",
         1,
     ),
+    "entity-bomb-utf16": (
+        (
+            '<?xml version="1.0" encoding="UTF-16"?>\n<!DOCTYPE deIdi2b2 [<!ENTITY a "aaaaaaaaaa">'
+            '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>\n<deIdi2b2><TEXT>&b;</TEXT><TAGS/></deIdi2b2>\n'
+        ).encode("utf-16"),
+        "entity",
+        1,
+    ),
     "external-entity-file": (
         HEADER
         + b'<!DOCTYPE deIdi2b2 [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n'
