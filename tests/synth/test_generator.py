@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 
 from annotator.core.annotation import Source
+from annotator.core.document import Document
 from annotator.core.schema import load_schema
 from annotator.io.i2b2 import read_i2b2
 from annotator.synth.generator import SyntheticCorpus, generate_corpus, write_corpus
@@ -21,7 +23,7 @@ def corpus50() -> SyntheticCorpus:
     return generate_corpus(50, seed=11)
 
 
-def _keys(corpus_version: list) -> list:  # type: ignore[type-arg]
+def _keys(corpus_version: list[Document]) -> list[tuple[str, str, tuple[tuple[str, str, int, int], ...]]]:
     return [(d.doc_id, d.text, tuple(a.key for a in d)) for d in corpus_version]
 
 
@@ -103,7 +105,7 @@ def test_non_ascii_and_non_bmp_text_present() -> None:
 
 
 def test_patient_name_and_mrn_recur_across_records(corpus50: SyntheticCorpus) -> None:
-    by_patient: dict[str, list] = {}  # type: ignore[type-arg]
+    by_patient: dict[str, list[Document]] = {}
     for document in corpus50.gold:
         by_patient.setdefault(document.patient_id, []).append(document)
     for documents in by_patient.values():
@@ -118,7 +120,7 @@ def test_patient_name_and_mrn_recur_across_records(corpus50: SyntheticCorpus) ->
         assert len(mrns) <= 1
 
 
-def _strict_f1(reference: list, predicted: list) -> float:  # type: ignore[type-arg]
+def _strict_f1(reference: list[Document], predicted: list[Document]) -> float:
     gold = {(d.doc_id, *a.key) for d in reference for a in d}
     found = {(d.doc_id, *a.key) for d in predicted for a in d}
     both = len(gold & found)
@@ -167,7 +169,7 @@ def test_preannotations_look_like_a_model(corpus50: SyntheticCorpus) -> None:
     assert found - gold
 
 
-def test_written_files_read_back_equal(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_written_files_read_back_equal(tmp_path: Path) -> None:
     corpus = generate_corpus(4, seed=8)
     paths = write_corpus(corpus, tmp_path)
     assert sorted(p.name for p in (tmp_path / "gold").iterdir()) == sorted(f"{d.doc_id}.xml" for d in corpus.gold)
@@ -193,7 +195,7 @@ def test_ten_patients_under_a_second() -> None:
     assert time.perf_counter() - started < 1.0
 
 
-def test_write_corpus_reports_progress_per_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_write_corpus_reports_progress_per_file(tmp_path: Path) -> None:
     corpus = generate_corpus(2, seed=6)
     calls: list[tuple[int, int]] = []
     write_corpus(corpus, tmp_path, progress=lambda done, total: calls.append((done, total)))
