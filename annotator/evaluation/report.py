@@ -125,9 +125,8 @@ def _png(figure: object) -> str:
 
 
 def _charts(result: EvaluationResult) -> tuple[str | None, str | None]:
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
+    # A bare Figure renders through Agg without touching pyplot's global backend, so this
+    # is safe inside the Qt application too.
     from matplotlib.figure import Figure
 
     bars = None
