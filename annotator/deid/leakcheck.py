@@ -162,7 +162,7 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
             add(surface, kind, document, annotation.id, annotation.type, exact=named)
             if named:
                 add([t.upper() for t in surface], kind, document, annotation.id, annotation.type, exact=True)
-            if kind in ("name", "username"):
+            if named:
                 for token in name_tokens(text):
                     if (
                         len(token) >= options.min_length

@@ -1,0 +1,108 @@
+"""``annotator deidentify``: exit codes, --json, --map only when asked, nothing written on error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from annotator.cli.main import main
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from tests.deid.builders import note
+
+
+@pytest.fixture
+def gold(tmp_path: Path) -> Path:
+    folder = tmp_path / "gold"
+    write_i2b2(
+        note("600-01", "Patient ", ("Ora Hendrickson", "PATIENT"), " seen ", ("05/03/2067", "DATE"), "."),
+        folder / "600-01.xml",
+    )
+    write_i2b2(
+        note("600-02", "Follow-up for ", ("Hendrickson", "PATIENT"), " on ", ("02/03", "DATE"), "."),
+        folder / "600-02.xml",
+    )
+    return folder
+
+
+def test_surrogate_export_table(gold: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert main(["deidentify", str(gold), "-o", str(out), "--seed", "4"]) == 0
+    printed = capsys.readouterr().out
+    assert "2 documents of 1 patients" in printed and "masked for review" in printed
+    assert "Hendrickson" not in printed
+    assert read_i2b2(out / "600-02.xml").annotations[1].text == "[**DATE**]"
+    assert not list(tmp_path.rglob("*.json"))
+
+
+def test_mask_json(gold: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    argv = [
+        "deidentify",
+        str(gold),
+        "-o",
+        str(out),
+        "--method",
+        "mask",
+        "--mask-style",
+        "chars",
+        "--mask-char",
+        "*",
+        "--json",
+    ]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (
+        report["method"] == "mask"
+        and report["replaced"] == {"DATE": 2, "PATIENT": 2}
+        and report["leaks"] == []
+    )
+    assert read_i2b2(out / "600-01.xml").text == "Patient *** *********** seen **********."
+
+
+def test_map_written_when_asked(gold: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    map_path = tmp_path / "audit" / "map.json"
+    assert main(["deidentify", str(gold), "-o", str(tmp_path / "out"), "--map", str(map_path)]) == 0
+    assert "contains the original PHI" in capsys.readouterr().out
+    assert json.loads(map_path.read_text(encoding="utf-8"))["patients"]["600"]["replacements"]
+
+
+def test_leak_exit_1_names_document(gold: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_i2b2(
+        note("601-01", "Patient ", ("Zebulon Quist", "PATIENT"), ". Quist called."), gold / "601-01.xml"
+    )
+    out = tmp_path / "out"
+    assert main(["deidentify", str(gold), "-o", str(out)]) == 1
+    error = capsys.readouterr().err
+    assert "601-01" in error and "Quist" not in error and "Traceback" not in error
+    assert len(error.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "code"),
+    [(["-o", "{gold}"], 2), (["-o", "{tmp}/out", "--mask-char", "ab"], 2),
+     (["-o", "{tmp}/full"], 2)],
+)  # fmt: skip
+def test_usage_errors_exit_2(
+    gold: Path, tmp_path: Path, extra: list[str], code: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x.txt").write_text("x")
+    argv = ["deidentify", str(gold), *(a.format(gold=gold, tmp=tmp_path) for a in extra)]
+    assert main(argv) == code
+    assert "Traceback" not in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_bad_choice_exits_2(gold: Path, tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["deidentify", str(gold), "-o", str(tmp_path / "out"), "--method", "shuffle"])
+    assert caught.value.code == 2
+    assert not (tmp_path / "out").exists()
+
+
+def test_missing_gold_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deidentify", str(tmp_path / "nope"), "-o", str(tmp_path / "out")]) == 1
+    assert "not a folder" in capsys.readouterr().err

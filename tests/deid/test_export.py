@@ -1,0 +1,122 @@
+"""The folder export: valid XML out, all or nothing, safe paths, audit map only on request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from annotator.deid.export import export_deidentified
+from annotator.deid.leakcheck import LeakError
+from annotator.deid.surrogates import DeidOptions
+from annotator.errors import InputError, UsageError
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from tests.deid.builders import note
+
+NOTES = [
+    note("500-01", "Patient ", ("Ora Hendrickson", "PATIENT"), " seen ", ("05/03/2067", "DATE"), " at ",
+         ("Brigham Hospital", "HOSPITAL"), ", MRN ", ("4471234", "MEDICALRECORD"), "."),
+    note("500-02", "Follow-up ", ("May 10, 2067", "DATE"), " for ", ("Hendrickson, Ora", "PATIENT"), "."),
+    note("501-01", "Patient ", ("Lee Park", "PATIENT"), " called ", ("617-555-0199", "PHONE"), "."),
+]  # fmt: skip
+
+
+@pytest.fixture
+def gold(tmp_path: Path) -> Path:
+    folder = tmp_path / "gold"
+    for document in NOTES:
+        write_i2b2(document, folder / f"{document.doc_id}.xml")
+    return folder
+
+
+def plant_leak(gold: Path) -> None:
+    leaky = note("502-01", "Patient ", ("Zebulon Quist", "PATIENT"), " seen. Quist called.")
+    write_i2b2(leaky, gold / "502-01.xml")
+
+
+def test_output_is_valid_i2b2_with_text_at_offsets(gold: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    report = export_deidentified(gold, out, DeidOptions(seed=3))
+    assert (report.documents, report.patients, report.leaks) == (3, 2, [])
+    assert sorted(p.name for p in out.iterdir()) == ["500-01.xml", "500-02.xml", "501-01.xml"]
+    for path in out.iterdir():
+        root = etree.fromstring(path.read_bytes())
+        text = root.findtext("TEXT")
+        tags = list(root.find("TAGS"))  # type: ignore[arg-type]
+        assert tags and all(text[int(t.get("start")) : int(t.get("end"))] == t.get("text") for t in tags)  # type: ignore[index, arg-type]
+        assert "Hendrickson" not in path.read_text(encoding="utf-8")
+    assert read_i2b2(out / "500-02.xml").annotations[1].type == "PATIENT"
+
+
+def test_leak_fails_and_writes_nothing(gold: Path, tmp_path: Path) -> None:
+    plant_leak(gold)
+    out = tmp_path / "out"
+    with pytest.raises(LeakError, match="502-01") as caught:
+        export_deidentified(gold, out, DeidOptions())
+    assert "Quist" not in caught.value.one_line()
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gold"]  # no staging folder left
+
+
+def test_leak_keeps_a_previous_export(gold: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    export_deidentified(gold, out, DeidOptions())
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    plant_leak(gold)
+    with pytest.raises(LeakError):
+        export_deidentified(gold, out, DeidOptions(seed=5), force=True)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+@pytest.mark.parametrize("target", ["gold", "gold/sub"])
+def test_refuses_to_write_into_gold(gold: Path, tmp_path: Path, target: str) -> None:
+    before = sorted(p.name for p in gold.iterdir())
+    with pytest.raises(UsageError, match="gold folder"):
+        export_deidentified(gold, tmp_path / target, DeidOptions())
+    assert sorted(p.name for p in gold.iterdir()) == before
+
+
+def test_non_empty_output_needs_force(gold: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("x")
+    with pytest.raises(UsageError, match="not empty"):
+        export_deidentified(gold, out, DeidOptions())
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+    export_deidentified(gold, out, DeidOptions(), force=True)
+    assert "keep.txt" not in {p.name for p in out.iterdir()}
+
+
+def test_bad_input_writes_nothing(gold: Path, tmp_path: Path) -> None:
+    (gold / "503-01.xml").write_text("<deIdi2b2><TEXT>unclosed", encoding="utf-8")
+    out = tmp_path / "out"
+    with pytest.raises(InputError, match="503-01"):
+        export_deidentified(gold, out, DeidOptions())
+    assert not out.exists()
+
+
+def test_map_only_when_asked_and_never_inside_output(gold: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    export_deidentified(gold, out, DeidOptions(seed=2))
+    assert not list(tmp_path.rglob("*.json"))
+    with pytest.raises(UsageError, match="audit map"):
+        export_deidentified(gold, tmp_path / "out2", DeidOptions(), map_path=tmp_path / "out2" / "map.json")
+    map_path = tmp_path / "private" / "map.json"
+    export_deidentified(gold, tmp_path / "out3", DeidOptions(seed=2), map_path=map_path)
+    audit = json.loads(map_path.read_text(encoding="utf-8"))
+    assert "PHI" in audit["warning"]
+    entries = {e["original"]: e for e in audit["patients"]["500"]["replacements"]}
+    name = entries["Ora Hendrickson"]
+    assert name["occurrences"][0]["doc_id"] == "500-01" and name["surrogate"] != "Ora Hendrickson"
+    assert audit["patients"]["500"]["date_shift"]["total_days"] > 0
+    assert (tmp_path / "out3" / "500-01.xml").read_text(encoding="utf-8").count(
+        name["surrogate"]
+    ) == 2  # TEXT and tag
+
+
+def test_progress_reported(gold: Path, tmp_path: Path) -> None:
+    seen: list[tuple[int, int]] = []
+    export_deidentified(gold, tmp_path / "out", DeidOptions(), progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (6, 6) and len(seen) == 6

@@ -1,0 +1,80 @@
+"""The leak check: planted leaks are caught, ordinary vocabulary is not a leak."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotator.core.document import Document
+from annotator.deid.export import deidentify_documents
+from annotator.deid.leakcheck import LeakCheckOptions, find_leaks, leak_error
+from annotator.deid.surrogates import DeidOptions
+from tests.deid.builders import note
+
+
+def leaks_of(*documents: Document, options: LeakCheckOptions | None = None) -> list[tuple[str, str]]:
+    result = deidentify_documents(list(documents), DeidOptions(seed=1))
+    return [(leak.doc_id, leak.where) for leak in find_leaks(documents, result.documents, options)]
+
+
+def test_clean_export_has_no_leak() -> None:
+    document = note("400-01", "Patient ", ("John Smith", "PATIENT"), " seen ", ("05/03/2067", "DATE"), ".")
+    assert leaks_of(document) == []
+
+
+def test_untagged_occurrence_is_caught() -> None:
+    planted = note("400-01", "Patient ", ("John Smith", "PATIENT"), " seen. Smith called back.")
+    assert leaks_of(planted) == [("400-01", "unreplaced text")]
+
+
+def test_untagged_occurrence_in_another_patient_is_caught() -> None:
+    first = note("400-01", "Seen by ", ("Dr. Hendrickson", "DOCTOR"), ".")
+    second = note("401-01", "Discussed with Hendrickson.")
+    assert leaks_of(first, second) == [("401-01", "unreplaced text")]
+
+
+def test_capitals_are_caught() -> None:
+    planted = note("400-01", "Patient ", ("Ora Hendrickson", "PATIENT"), ". HENDRICKSON, ORA")
+    assert leaks_of(planted) == [("400-01", "unreplaced text")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Foley catheter removed.", "Has brown stool.", "Room 232 cleaned; platelets 232.", "Seen on Monday."],
+)
+def test_vocabulary_is_not_a_leak(text: str) -> None:
+    first = note(
+        "400-01", ("Mr. Foley", "PATIENT"), ", ", ("Dr. Brown", "DOCTOR"), ", room ", ("232", "ROOM"),
+        ", ", ("Monday", "DATE"), ".",
+    )  # fmt: skip
+    assert leaks_of(first, note("401-01", text)) == []
+
+
+def test_name_outside_eponym_is_a_leak() -> None:
+    first = note("400-01", ("Mr. Foley", "PATIENT"), " admitted. Foley catheter placed; Foley agreed.")
+    assert leaks_of(first) == [("400-01", "unreplaced text")]
+
+
+def test_surrogate_equal_to_original_is_caught() -> None:
+    original = note("400-01", "MRN ", ("4471234", "MEDICALRECORD"), ".")
+    unchanged = note("400-01", "MRN ", ("4471234", "MEDICALRECORD"), ".")
+    leaks = find_leaks([original], [unchanged])
+    assert [(leak.doc_id, leak.where) for leak in leaks] == [
+        ("400-01", "surrogate repeats the patient's original")
+    ]
+    other_patient = note("401-01", "MRN ", ("4471234", "MEDICALRECORD"), ".")
+    leaks = find_leaks([original], [other_patient])
+    assert [leak.where for leak in leaks] == ["surrogate repeats another patient's original"]
+
+
+def test_min_length_and_ignore_are_configurable() -> None:
+    planted = note("400-01", ("Bo Li", "PATIENT"), " seen; Li called.")
+    assert leaks_of(planted) == []
+    assert leaks_of(planted, options=LeakCheckOptions(min_length=2)) == [("400-01", "unreplaced text")]
+    assert leaks_of(planted, options=LeakCheckOptions(min_length=2, ignore=frozenset({"li"}))) == []
+
+
+def test_error_names_documents_not_text() -> None:
+    planted = note("400-01", "Patient ", ("Ora Hendrickson", "PATIENT"), " seen. Hendrickson called.")
+    result = deidentify_documents([planted], DeidOptions())
+    message = leak_error(find_leaks([planted], result.documents)).one_line()
+    assert "400-01" in message and "Hendrickson" not in message
