@@ -1,0 +1,93 @@
+"""The export dialog: before/after preview, options, export in a worker, leaks reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from annotator.core.project import Project
+from annotator.gui.export_dialog import ExportDialog
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from tests.deid.builders import note
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    project = Project.create(tmp_path / "proj", "Export test")
+    write_i2b2(note("700-01", "Patient ", ("Ora Hendrickson", "PATIENT"), " seen ", ("05/03/2067", "DATE"), "."),
+               project.gold_dir / "700-01.xml")  # fmt: skip
+    write_i2b2(
+        note("700-02", "Follow-up for ", ("Hendrickson", "PATIENT"), "."), project.gold_dir / "700-02.xml"
+    )
+    return project
+
+
+@pytest.fixture
+def dialog(qtbot: QtBot, project: Project) -> ExportDialog:
+    widget = ExportDialog(project)
+    qtbot.addWidget(widget)
+    return widget
+
+
+def test_preview_shows_before_and_after(dialog: ExportDialog) -> None:
+    assert dialog.document_combo.count() == 2
+    assert dialog.before_view.toPlainText().startswith("Patient Ora Hendrickson seen 05/03/2067")
+    after = dialog.after_view.toPlainText()
+    assert after.startswith("Patient ") and "Hendrickson" not in after and "05/03/2067" not in after
+    assert dialog.before_view.isReadOnly() and dialog.after_view.isReadOnly()
+
+
+def test_preview_follows_method_and_document(dialog: ExportDialog) -> None:
+    dialog.method_combo.setCurrentIndex(dialog.method_combo.findData("mask"))
+    assert dialog.after_view.toPlainText() == "Patient [**PATIENT**] seen [**DATE**]."
+    assert not dialog.seed_spin.isEnabled()
+    dialog.mask_style_combo.setCurrentIndex(dialog.mask_style_combo.findData("chars"))
+    assert dialog.mask_char_edit.isEnabled()
+    dialog.document_combo.setCurrentIndex(1)
+    assert dialog.after_view.toPlainText() == "Follow-up for XXXXXXXXXXX."
+
+
+def test_surrogate_preview_consistent_with_patient(dialog: ExportDialog) -> None:
+    first = dialog.after_view.toPlainText().split()[2]
+    dialog.document_combo.setCurrentIndex(1)
+    assert dialog.after_view.toPlainText() == f"Follow-up for {first}."
+
+
+def test_export_runs_in_worker(qtbot: QtBot, dialog: ExportDialog, tmp_path: Path) -> None:
+    out = tmp_path / "export"
+    dialog.out_edit.setText(str(out))
+    dialog.seed_spin.setValue(7)
+    with qtbot.waitSignal(dialog.exported, timeout=20000) as blocker:
+        qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
+    report = blocker.args[0]
+    assert report.documents == 2 and report.seed == 7
+    assert read_i2b2(out / "700-01.xml").text == dialog.after_view.toPlainText()
+    assert dialog.progress_bar.value() == dialog.progress_bar.maximum() == 4
+    assert "leak check passed" in dialog.status_label.text()
+    assert not dialog.busy()
+
+
+def test_leak_reported_and_nothing_written(qtbot: QtBot, project: Project, tmp_path: Path) -> None:
+    write_i2b2(
+        note("701-01", "Patient ", ("Zebulon Quist", "PATIENT"), ". Quist called."),
+        project.gold_dir / "701-01.xml",
+    )
+    dialog = ExportDialog(project)
+    qtbot.addWidget(dialog)
+    out = tmp_path / "export"
+    dialog.out_edit.setText(str(out))
+    with qtbot.waitSignal(dialog.failed, timeout=20000) as blocker:
+        dialog.start_export()
+    assert "701-01" in blocker.args[0] and "Quist" not in blocker.args[0]
+    assert "Export failed" in dialog.status_label.text()
+    assert not out.exists() and dialog.export_button.isEnabled()
+
+
+def test_empty_gold_disables_export(qtbot: QtBot, tmp_path: Path) -> None:
+    dialog = ExportDialog(Project.create(tmp_path / "empty", "Empty"))
+    qtbot.addWidget(dialog)
+    assert not dialog.export_button.isEnabled()
+    assert "No gold documents" in dialog.status_label.text()
