@@ -78,8 +78,9 @@ def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
             for element in child:
                 name = element.tag
                 if isinstance(name, str):
-                    # lxml attribute names and values are already str; dict() copies in C.
-                    attributes = cast("dict[str, str]", dict(element.attrib))
+                    # lxml attribute names and values are already str; items() avoids the
+                    # attrib proxy (this loop runs once per tag of every file read).
+                    attributes = cast("dict[str, str]", dict(element.items()))
                     tags.append(RawTag(len(tags), name, attributes, cast("int | None", element.sourceline)))
         else:
             raw.layout.append(etree.tostring(child, encoding="unicode", with_tail=False))

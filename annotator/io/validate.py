@@ -257,7 +257,7 @@ def _check_items(
     length = len(text) if text is not None else -1
     realigner: Realigner | None = None
     placed: list[tuple[int, int, str]] = []
-    valid_pairs = {(t.category, t.name) for t in schema.types} if schema is not None else set()
+    valid_pairs = _valid_pairs(schema) if schema is not None else frozenset()
     for tag_id, label, tag, type_name, start, end, expected in items:
         if tag_id:
             if tag_id in seen:
@@ -304,6 +304,18 @@ def _check_items(
                 problems.append(mismatch)
     problems.extend(_overlaps(placed, path))
     return problems
+
+
+_PAIRS: dict[int, tuple[Schema, frozenset[tuple[str, str]]]] = {}
+
+
+def _valid_pairs(schema: Schema) -> frozenset[tuple[str, str]]:
+    """The (category, TYPE) pairs of a schema, computed once per schema object."""
+    cached = _PAIRS.get(id(schema))
+    if cached is None or cached[0] is not schema:
+        cached = (schema, frozenset((t.category, t.name) for t in schema.types))
+        _PAIRS[id(schema)] = cached
+    return cached[1]
 
 
 def _schema_problem(
