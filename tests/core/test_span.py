@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from annotator.core.span import Span
@@ -28,19 +28,27 @@ def test_touching_spans_do_not_overlap() -> None:
     assert Span(0, 4).overlaps(Span(3, 5))
 
 
+@settings(max_examples=100, deadline=None)
 @given(spans, spans)
 def test_overlap_is_symmetric_and_means_a_shared_position(a: Span, b: Span) -> None:
     shared = set(range(a.start, a.end)) & set(range(b.start, b.end))
     assert a.overlaps(b) == b.overlaps(a) == bool(shared)
 
 
+@settings(max_examples=100, deadline=None)
 @given(spans, spans)
 def test_contains_matches_set_inclusion(a: Span, b: Span) -> None:
     assert a.contains(b) == (a.start <= b.start and b.end <= a.end)
 
 
+@settings(max_examples=100, deadline=None)
 @given(spans, st.integers(0, 20))
 def test_shift_keeps_length_and_order(a: Span, delta: int) -> None:
     moved = a.shifted(delta)
     assert len(moved) == len(a) and moved.start == a.start + delta
     assert (a < moved) == (delta > 0)
+
+
+def test_an_empty_span_overlaps_nothing() -> None:
+    assert not Span(1, 1).overlaps(Span(0, 2))
+    assert not Span(0, 2).overlaps(Span(1, 1))
