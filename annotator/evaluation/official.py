@@ -409,6 +409,23 @@ def relaxed_set(items: Iterable[tuple[tuple[str, str, str], int]]) -> dict[tuple
     return groups
 
 
+def _partnered(
+    groups: dict[tuple[str, str, str], list[int]], others: dict[tuple[str, str, str], list[int]]
+) -> int:
+    """How many items of ``groups`` have at least one relaxed-equal item in ``others``."""
+    n = 0
+    for key, ends in groups.items():
+        candidates = others.get(key)
+        if candidates is None:
+            continue
+        if len(candidates) == 1:
+            other = candidates[0]
+            n += sum(1 for e in ends if -RELAXED_DISTANCE <= e - other <= RELAXED_DISTANCE)
+        else:
+            n += sum(1 for e in ends if any(-RELAXED_DISTANCE <= e - o <= RELAXED_DISTANCE for o in candidates))
+    return n
+
+
 def relaxed_counts(
     gold: Sequence[tuple[tuple[str, str, str], int]], system: Sequence[tuple[tuple[str, str, str], int]]
 ) -> tuple[int, int, int]:
@@ -421,15 +438,10 @@ def relaxed_counts(
     g = relaxed_set(gold)
     s = relaxed_set(system)
 
-    def partnered(ends: list[int], others: list[int] | None) -> int:
-        if not others:
-            return 0
-        return sum(1 for e in ends if any(abs(e - o) <= RELAXED_DISTANCE for o in others))
-
     g_total = sum(len(v) for v in g.values())
     s_total = sum(len(v) for v in s.values())
-    s_partnered = sum(partnered(ends, g.get(key)) for key, ends in s.items())
-    g_partnered = sum(partnered(ends, s.get(key)) for key, ends in g.items())
+    s_partnered = _partnered(s, g)
+    g_partnered = _partnered(g, s)
     tp = s_partnered if s_total <= g_total else g_partnered
     return tp, s_total - s_partnered, g_total - g_partnered
 
