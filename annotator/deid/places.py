@@ -227,7 +227,11 @@ def institution_like(
             if acronym.lower() not in avoid and acronym != text:
                 return acronym
         return acronym
-    keep = HOSPITAL_WORDS if kind == "hospital" else ORGANIZATION_WORDS
+    keep = set(HOSPITAL_WORDS if kind == "hospital" else ORGANIZATION_WORDS)
+    connectors = {"of", "the", "and", "&", "at", "for"}
+    if len(words) > 1 and not any(w.group().lower() in keep - connectors for w in words):
+        # No known type word: the last word is the head noun ("Maple Leaf Diner").
+        keep.add(words[-1].group().lower())
     names = load_list("hospital_names" if kind == "hospital" else "organization_names")
     for _ in range(20):
         out: list[str] = []
