@@ -148,8 +148,37 @@ def _root_start(data: bytes) -> int:
 
 _ENCODING_DECLARATION = re.compile(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 _ROOT_NAME = re.compile(rb"<([A-Za-z_][\w.:-]*)")
-# libxml2 messages that quote document content; we keep only the part before the quote.
-_CONTENT_QUOTING = ("CData section not finished", "Comment not terminated", "PCDATA invalid Char value")
+# libxml2 messages quote element, attribute and entity names and sometimes raw content from
+# the document, which may be note text (a stray "<" in a plain-text TEXT starts a "tag").
+# Known messages are reworded without those parts; unknown ones are not shown at all.
+_REWORDED = (
+    (re.compile(r"^Opening and ending tag mismatch"), "opening and ending tags do not match"),
+    (re.compile(r"^Specification mandates value for attribute"), "an attribute has no value"),
+    (re.compile(r"^Attribute .* redefined"), "an attribute is given twice"),
+    (re.compile(r"^Entity '.*' not defined"), "reference to an undefined entity"),
+    (re.compile(r"^Double hyphen within comment"), "double hyphen within a comment"),
+    (re.compile(r"^Namespace prefix .* not defined"), "undefined namespace prefix"),
+    (re.compile(r"^Couldn't find end of Start Tag"), "unfinished start tag"),
+    (re.compile(r"^Premature end of data in tag"), "premature end of data inside an element"),
+    (re.compile(r"^CData section not finished"), "CDATA section not finished"),
+    (re.compile(r"^Comment not terminated"), "comment not terminated"),
+    (re.compile(r"^PCDATA invalid Char value"), "invalid character"),
+    (re.compile(r"^xmlParseCharRef: invalid xmlChar value"), "character reference to an invalid character"),
+    (re.compile(r"^Char 0x[0-9A-Fa-f]+ out of allowed range"), "invalid character"),
+    (re.compile(r"^Start tag expected, '<' not found"), "start tag expected, '<' not found"),
+    (re.compile(r"^Extra content at the end of the document"), "extra content after the root element"),
+    (re.compile(r"^Unescaped '<' not allowed in attributes values"), "unescaped '<' in an attribute value"),
+    (re.compile(r"^AttValue: \" or ' expected"), "attribute value without quotes"),
+    (re.compile(r"^EntityRef: expecting ';'"), "'&' not followed by an entity name and ';'"),
+    (re.compile(r"^xmlParseEntityRef: no name"), "'&' not followed by an entity name"),
+    (re.compile(r"^StartTag: invalid element name"), "invalid element name"),
+    (re.compile(r"^attributes construct error"), "malformed attributes"),
+    (re.compile(r"^expected '>'"), "expected '>'"),
+    (re.compile(r"^Document is empty"), "the document is empty"),
+    (re.compile(r"^EndTag: '</' not found"), "end tag '</' not found"),
+    (re.compile(r"^internal error|^Memory allocation failed"), "the parser failed"),
+)
+_POSITION = re.compile(r"line (\d+), column (\d+)\s*$")
 
 
 def declared_encoding(data: bytes) -> str | None:
@@ -168,9 +197,10 @@ def _looks_truncated(data: bytes) -> bool:
 
 
 def _describe_syntax_error(error: etree.XMLSyntaxError, data: bytes = b"") -> tuple[str, str]:
-    message = _strip_bytes(str(error.msg or error).strip())
+    original = str(error.msg or error).strip()
+    message = _strip_bytes(original)
     line = error.lineno or (error.position[0] if error.position else 0)
-    lowered = message.lower()
+    lowered = original.lower()
     declared = declared_encoding(data) if data else None
     if declared and declared.startswith("utf-16") and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "encoding", f"wrong encoding: the file declares {declared} but is not UTF-16"
@@ -196,9 +226,10 @@ def _describe_syntax_error(error: etree.XMLSyntaxError, data: bytes = b"") -> tu
 
 
 def _strip_bytes(message: str) -> str:
-    # libxml2 quotes raw bytes of content in some messages; they could be note text.
-    for prefix in _CONTENT_QUOTING:
-        if message.startswith(prefix):
-            tail = re.search(r", line \d+, column \d+$", message)
-            return prefix + (tail.group(0) if tail else "")
-    return re.sub(r"Bytes:.*", "", message).rstrip(" ,:")
+    """libxml2's complaint without anything quoted from the document (see _REWORDED)."""
+    position = _POSITION.search(message)
+    where = f", column {position.group(2)}" if position else ""
+    for pattern, wording in _REWORDED:
+        if pattern.search(message):
+            return wording + where
+    return "syntax error" + where

@@ -323,3 +323,26 @@ def test_every_problem_code_is_documented() -> None:
     docs = (Path(__file__).resolve().parents[2] / "docs" / "formats.md").read_text(encoding="utf-8")
     for code, (severity, _meaning) in CODES.items():
         assert f"| `{code}` | {severity} |" in docs, code
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Patient <{SECRET} is here",
+        f"Patient &{SECRET}; is here",
+        f"Patient </{SECRET}> is here",
+        f"Patient <{SECRET} Jones> is here",
+        f'Patient <{SECRET} Jones="1" Jones="2"/> is here',
+        f"Patient <!-- {SECRET} -- Jones --> is here",
+        f"Patient <{SECRET}:x>Jones</{SECRET}:x> is here",
+        f"Patient {SECRET}\x01 Jones",
+        f"Patient <![CDATA[{SECRET} Jones",
+    ],
+)
+def test_parser_messages_never_quote_the_note(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
+    # A plain-text TEXT (no CDATA) with a stray "<" or "&": libxml2 would name what follows.
+    path, _data, _mtime = _write(tmp_path, i2b2(body=f"<TEXT>{text}</TEXT>\n<TAGS></TAGS>"))
+    assert main(["validate", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert SECRET not in out + err and "Jones" not in out + err
+    assert out.startswith(f"{path}: ")
