@@ -413,7 +413,7 @@ def _overlap(reference: list[Item], predicted: list[Item], level: str) -> dict[s
 
 def text_tokens(text: str) -> list[tuple[int, int]]:
     """(start, end) of every run of letters or digits (any script) in the text."""
-    return [(m.start(), m.end()) for m in TOKEN_RE.finditer(text)]
+    return [m.span() for m in TOKEN_RE.finditer(text)]
 
 
 def _token_labels(
@@ -467,17 +467,20 @@ def _single_token_labels(
 
 def cohen_kappa(pairs: Iterable[tuple[str, str]]) -> Kappa:
     """Cohen's kappa of two label sequences given as (a, b) pairs."""
-    n = 0
-    agree = 0
-    a_counts: Counter[str] = Counter()
-    b_counts: Counter[str] = Counter()
-    for a, b in pairs:
-        n += 1
-        agree += a == b
-        a_counts[a] += 1
-        b_counts[b] += 1
+    return kappa_from_counts(Counter(pairs))
+
+
+def kappa_from_counts(pair_counts: Counter[tuple[str, str]]) -> Kappa:
+    """Cohen's kappa from counts of (label a, label b) pairs."""
+    n = sum(pair_counts.values())
     if n == 0:
         return Kappa(0, NAN, NAN)
+    agree = sum(count for (a, b), count in pair_counts.items() if a == b)
+    a_counts: Counter[str] = Counter()
+    b_counts: Counter[str] = Counter()
+    for (a, b), count in pair_counts.items():
+        a_counts[a] += count
+        b_counts[b] += count
     expected = math.fsum(a_counts[label] * b_counts[label] for label in a_counts) / (n * n)
     return Kappa(n, agree / n, expected)
 
@@ -552,8 +555,8 @@ def evaluate_pairs(
     documents: list[DocumentResult] = []
     cells: Counter[tuple[str, str]] = Counter()
     disagreements: list[Disagreement] = []
-    kappa_pairs: list[tuple[str, str]] = []
-    blind_pairs: list[tuple[str, str]] = []
+    kappa_pairs: Counter[tuple[str, str]] = Counter()
+    blind_pairs: Counter[tuple[str, str]] = Counter()
     category_of: dict[str, str] = {}
     for index, pair in enumerate(pairs):
         if cancelled is not None and cancelled():
@@ -581,11 +584,10 @@ def evaluate_pairs(
             disagreements.extend(_disagreements(pair))
             ref_labels = _single_token_labels(tokens, starts, pair.reference, level)
             pred_labels = _single_token_labels(tokens, starts, pair.predicted, level)
-            kappa_pairs.extend(zip(ref_labels, pred_labels, strict=True))
-            blind_pairs.extend(
-                (TAGBLIND_LABEL if a != OUTSIDE else OUTSIDE, TAGBLIND_LABEL if b != OUTSIDE else OUTSIDE)
-                for a, b in zip(ref_labels, pred_labels, strict=True)
-            )
+            document_pairs = Counter(zip(ref_labels, pred_labels, strict=True))
+            kappa_pairs.update(document_pairs)
+            for (a, b), count in document_pairs.items():
+                blind_pairs[(TAGBLIND_LABEL if a != OUTSIDE else OUTSIDE, TAGBLIND_LABEL if b != OUTSIDE else OUTSIDE)] += count
         if progress is not None:
             progress(index + 1, len(pairs))
     confusion_labels = sorted({label for pair in cells for label in pair if label != NONE_LABEL})
@@ -593,8 +595,8 @@ def evaluate_pairs(
         options=options,
         documents=documents,
         confusion=ConfusionMatrix(confusion_labels, dict(cells)),
-        kappa_labelled=cohen_kappa(kappa_pairs),
-        kappa_tagblind=cohen_kappa(blind_pairs),
+        kappa_labelled=kappa_from_counts(kappa_pairs),
+        kappa_tagblind=kappa_from_counts(blind_pairs),
         disagreements=disagreements,
         category_of=category_of,
     )
