@@ -94,7 +94,7 @@ def _walk(
                 raw_tags.append(RawTag(len(raw_tags), category_for(type_name, schema), attributes))
             else:
                 notes.append(
-                    f"{path}: <{child.tag}> inside TEXT is not PHI; its text is kept, the markup dropped"
+                    f"{path}: an element other than PHI inside TEXT; its text is kept, the markup dropped"
                 )
         pieces.append(child.tail or "")
 
