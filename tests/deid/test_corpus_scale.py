@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from annotator.deid.export import export_deidentified
-from annotator.deid.surrogates import DeidOptions
+from annotator.core.document import split_record_name
+from annotator.deid.dates import parse_date, reference_date
+from annotator.deid.export import deidentify_documents, export_deidentified
+from annotator.deid.names import is_title, name_tokens
+from annotator.deid.surrogates import CorpusContext, DeidOptions
 from annotator.io.corpus import read_corpus
 from annotator.io.i2b2 import write_i2b2
 from annotator.synth.generator import generate_corpus
@@ -50,3 +53,29 @@ def test_three_hundred_patients_zero_leaks_valid_files(tmp_path: Path) -> None:
     gold, out, seconds = export_synthetic(tmp_path, patients=300, seed=1)
     check_outputs(gold, out)
     assert seconds < 120
+
+
+def test_no_original_name_reused_and_dates_consistent() -> None:
+    corpus = generate_corpus(patients=12, seed=8)
+    result = deidentify_documents(corpus.gold, DeidOptions(seed=8))
+    original_tokens = CorpusContext.from_documents(corpus.gold).name_tokens
+    surrogate_tokens = {
+        token.lower()
+        for items in result.replaced.values()
+        for r in items
+        if r.original.type in ("PATIENT", "DOCTOR") and not r.review
+        for token in name_tokens(r.new.text)
+        if not is_title(token) and len(token) > 1
+    }
+    assert surrogate_tokens and not surrogate_tokens & original_tokens
+    # One shift per patient: every full date with a 4-digit year moves by exactly that shift.
+    checked = 0
+    for doc_id, items in result.replaced.items():
+        shift = result.shifts[split_record_name(doc_id)[0]]
+        for r in items:
+            before = parse_date(r.original.text.strip())
+            after = parse_date(r.new.text.strip())
+            if before and after and before.year and not before.two_digit_year and reference_date(before):
+                assert (reference_date(after) - reference_date(before)).days == shift.total_days  # type: ignore[operator]
+                checked += 1
+    assert checked > 50
