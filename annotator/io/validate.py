@@ -225,7 +225,14 @@ def _offsets_with_problems(
     for name in ("start", "end"):
         value = attributes.get(name)
         if value is None:
-            problems.append(problem(path, "missing-offset", f"{tag} tag has no {name} attribute", label))
+            hint = (
+                " (it has MAE spans: convert the file with annotator convert --to i2b2)"
+                if "spans" in attributes
+                else ""
+            )
+            problems.append(
+                problem(path, "missing-offset", f"{tag} tag has no {name} attribute{hint}", label)
+            )
             offsets.append(None)
             continue
         try:
