@@ -165,3 +165,29 @@ def test_cli_realign_without_write_changes_nothing(
     assert main(["validate", "--realign", "--write", str(path)]) == 0
     assert "realigned to" in capsys.readouterr().out
     assert main(["validate", str(path)]) == 0
+
+
+def test_cli_never_rewrites_a_file_with_other_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document, _start = _shifted_document()
+    data = document_to_i2b2(document).replace(
+        b"</TAGS>", b'<AGE id="P0" start="0" end="2" text="Pt" TYPE="AGE" comment="" />\n</TAGS>'
+    )
+    path = tmp_path / "160-01.xml"
+    path.write_bytes(data)
+    assert main(["validate", "--realign", "--write", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "not realigned: fix the other errors of this file first" in out and "realigned to" not in out
+    assert path.read_bytes() == data
+
+
+def test_cli_json_reports_repairs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    document, start = _shifted_document()
+    path = tmp_path / "160-01.xml"
+    path.write_bytes(document_to_i2b2(document))
+    assert main(["validate", "--realign", "--json", str(path)]) == 1
+    entry = json.loads(capsys.readouterr().out)["files"][0]
+    assert entry["repairs"][0]["new"] == [start, start + 5] and entry["written"] is False
