@@ -9,6 +9,7 @@ from pathlib import Path
 from annotator.cli.common import existing_path
 from annotator.core.schema import Schema, load_schema
 from annotator.errors import InputError, SchemaError, UsageError
+from annotator.io.mae import read_mae_dtd
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--schema",
         metavar="NAME",
         default="i2b2-2014",
-        help="schema giving the category of each TYPE for brat, JSONL and inline 2006 input (default: i2b2-2014)",
+        help="schema giving the category of each TYPE for brat, JSONL and inline 2006 input: a bundled name, a .toml file or a MAE .dtd task file (default: i2b2-2014)",
     )
     parser.add_argument("--force", action="store_true", help="overwrite existing output files")
     parser.set_defaults(func=run)
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     schema: Schema | None
     try:
-        schema = load_schema(args.schema)
+        schema = read_mae_dtd(args.schema) if args.schema.endswith(".dtd") else load_schema(args.schema)
     except SchemaError as error:
         raise UsageError(error.message) from None
     warnings: list[str] = []

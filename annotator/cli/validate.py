@@ -9,6 +9,7 @@ from pathlib import Path
 from annotator.cli.common import add_json_flag, existing_path, print_json
 from annotator.core.schema import Schema, load_schema
 from annotator.errors import AnnotatorError, SchemaError, UsageError
+from annotator.io.mae import read_mae_dtd
 from annotator.io.realign import RealignResult, realign_file
 from annotator.io.validate import Problem, problem, validate_file
 
@@ -30,7 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "paths", nargs="+", type=existing_path, metavar="PATH", help="files, or folders (searched for *.xml)"
     )
     parser.add_argument(
-        "--schema", metavar="NAME", help="check tags and TYPEs against this schema (e.g. i2b2-2014)"
+        "--schema",
+        metavar="NAME",
+        help="check tags and TYPEs against this schema (a bundled name such as i2b2-2014, a .toml file or a MAE .dtd task file)",
     )
     parser.add_argument(
         "--realign",
@@ -68,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     schema: Schema | None = None
     if args.schema:
         try:
-            schema = load_schema(args.schema)
+            schema = read_mae_dtd(args.schema) if args.schema.endswith(".dtd") else load_schema(args.schema)
         except SchemaError as error:
             raise UsageError(error.message) from None
     files = collect_files(list(args.paths))

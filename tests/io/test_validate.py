@@ -346,3 +346,13 @@ def test_parser_messages_never_quote_the_note(tmp_path: Path, capsys: pytest.Cap
     out, err = capsys.readouterr()
     assert SECRET not in out + err and "Jones" not in out + err
     assert out.startswith(f"{path}: ")
+
+
+def test_schema_from_a_mae_dtd(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dtd = Path(__file__).resolve().parents[1] / "data" / "mae" / "PHI.dtd"
+    path, _data, _mtime = _write(tmp_path, GOOD)
+    assert main(["validate", str(path), "--schema", str(dtd)]) == 0
+    capsys.readouterr()
+    path.write_bytes(i2b2([NAME_TAG.replace('"DOCTOR"', '"SURGEON"')]))
+    assert main(["validate", str(path), "--schema", str(dtd)]) == 1
+    assert "TYPE SURGEON is not in schema PHI" in capsys.readouterr().out
