@@ -14,6 +14,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
 from annotator.core.schema import load_schema
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.validate import read_and_validate, validate_file
@@ -42,6 +44,27 @@ def read_validate_all(paths: list[Path]) -> tuple[int, int, int]:
         tags += len(document)
         errors += sum(p.is_error for p in problems)
     return len(paths), tags, errors
+
+
+def large_record(folder: Path, characters: int = 200_000) -> tuple[Path, int]:
+    """One record of about 200,000 characters with thousands of tags, from generated notes."""
+    corpus = generate_corpus(80, SEED + 1)
+    pieces: list[str] = []
+    annotations: list[Annotation] = []
+    offset = 0
+    for note in corpus.gold:
+        for a in note.annotations:
+            annotations.append(
+                a.replace(id=f"P{len(annotations)}", start=a.start + offset, end=a.end + offset)
+            )
+        pieces.append(note.text + "\n")
+        offset += len(note.text) + 1
+        if offset >= characters:
+            break
+    document = Document("999-01", "".join(pieces), annotations)
+    path = folder / "999-01.xml"
+    write_i2b2(document, path)
+    return path, len(annotations)
 
 
 def main() -> None:
@@ -77,6 +100,15 @@ def main() -> None:
         tracemalloc.stop()
         print(f"peak traced memory, streaming read + validate: {peak / 1e6:.1f} MB")
         print(f"peak traced memory, all {len(kept)} documents kept in memory: {peak_all / 1e6:.1f} MB")
+        path, tags = large_record(Path(name))
+        started = time.perf_counter()
+        document, problems = read_and_validate(path, load_schema("i2b2-2014"))
+        elapsed = time.perf_counter() - started
+        assert document is not None and not [p for p in problems if p.is_error]
+        print(
+            f"one record of {len(document.text):,} characters and {tags:,} tags: "
+            f"read + validate in {elapsed * 1000:.0f} ms"
+        )
     scale = 1024 if sys.platform != "darwin" else 1024 * 1024
     print(f"process max RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / scale:.0f} MB")
 

@@ -191,3 +191,21 @@ def test_cli_json_reports_repairs(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["validate", "--realign", "--json", str(path)]) == 1
     entry = json.loads(capsys.readouterr().out)["files"][0]
     assert entry["repairs"][0]["new"] == [start, start + 5] and entry["written"] is False
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.sampled_from(["😀", "\n", "Smith", " ", "𝔘", "ab"]) | xml_chars, min_size=1, max_size=40).map("".join),
+    st.data(),
+)
+def test_utf16_shifted_tags_land_on_their_text(text: str, data: st.DataObject) -> None:
+    start = data.draw(st.integers(0, len(text) - 1))
+    end = data.draw(st.integers(start + 1, len(text)))
+    expected = text[start:end]
+    wrong_start, wrong_end = utf16_offset(text, start), utf16_offset(text, end)
+    result = realign_tags(text, [("P0", wrong_start, wrong_end, expected)])
+    if (wrong_start, wrong_end) == (start, end) or text_matches(text, wrong_start, wrong_end, expected):
+        assert result.repairs == [] and result.unresolved == []
+    else:
+        (repair,) = result.repairs
+        assert (repair.new_start, repair.new_end) == (start, end)
