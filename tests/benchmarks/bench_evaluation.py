@@ -48,7 +48,7 @@ def _best_of(repeats: int, func):  # type: ignore[no-untyped-def]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="i2b2 evaluation benchmark")
-    parser.add_argument("--patients", type=int, default=330, help="synthetic patients (330 ~ 1,300 documents)")
+    parser.add_argument("--patients", type=int, default=365, help="synthetic patients (365 ~ 1,300 documents)")
     parser.add_argument("--seed", type=int, default=2014)
     parser.add_argument("--official", type=Path, help="folder of the official evaluate.py, to time it too")
     parser.add_argument("--python", default="python2")
