@@ -141,7 +141,8 @@ def input_files(path: str | Path, format: str) -> list[Path]:
     files = _data_files(path) if path.is_dir() else [path]
     if format == "brat":
         pairs = [brat_paths(f) for f in files if f.suffix in (".txt", ".ann")]
-        return [p for pair in pairs for p in pair if p.exists()]
+        # The .txt is required (reading reports it missing); the .ann is optional.
+        return [p for txt, ann in pairs for p in (txt, ann) if p == txt or p.exists()]
     suffixes = {"i2b2": ".xml", "mae": ".xml", "inline2006": ".xml", "jsonl": ".jsonl"}
     if path.is_dir():
         return [f for f in files if f.suffix.lower() == suffixes.get(format, f.suffix.lower())]

@@ -237,3 +237,9 @@ def test_write_then_read_a_folder(tmp_path: Path, name: str) -> None:
     for before, after in zip(documents, sorted(again, key=lambda d: d.doc_id), strict=True):
         assert after.text == before.text
         assert [a.key for a in after.sorted_annotations()] == [a.key for a in before.sorted_annotations()]
+
+
+def test_brat_annotations_without_their_text_are_an_error(tmp_path: Path) -> None:
+    (tmp_path / "1.ann").write_text("T1\tDOCTOR 0 2\tDr\n")
+    with pytest.raises(InputError, match="no such file"):
+        read_documents(tmp_path, "brat")
