@@ -56,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
     annotations = {name: read_folder(folder) for name, folder in zip(names, args.folders, strict=True)}
     gold = read_folder(args.gold) if args.gold else None
     report = agreement(annotations, gold, options, mapping)
+    for item in [*report.pairs, *report.versus_gold]:
+        for note in item.result.skipped:
+            print(f"annotator iaa: note: {item.reference} vs {item.predicted}: skipped {note}", file=sys.stderr)
     if args.json:
         print_json(report.to_dict())
         return 0

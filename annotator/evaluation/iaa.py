@@ -42,6 +42,7 @@ class PairAgreement:
             "kappa_tokens": none_if_nan(self.result.kappa_labelled.kappa),
             "kappa_tokens_tagblind": none_if_nan(self.result.kappa_tagblind.kappa),
             "macro": {k: none_if_nan(v) for k, v in self.result.macro().items()},
+            "skipped": list(self.result.skipped),
         }
 
 
@@ -123,8 +124,9 @@ def agreement(
     jobs = len(names) * (len(names) - 1) // 2 + (len(names) if gold is not None else 0)
     done = 0
     for a, b in itertools.combinations(names, 2):
-        pairs = pair_documents(annotations[a], annotations[b], mapping, intersection_only=True).pairs
-        result = evaluate_pairs(pairs, options)
+        loaded = pair_documents(annotations[a], annotations[b], mapping, intersection_only=True)
+        result = evaluate_pairs(loaded.pairs, options)
+        result.skipped = list(loaded.skipped)
         report.pairs.append(PairAgreement(a, b, result))
         done += 1
         if progress is not None:
@@ -133,8 +135,10 @@ def agreement(
         gold_ids = {d.doc_id for d in gold}
         for name in names:
             docs = [d for d in annotations[name] if d.doc_id in gold_ids]
-            pairs = pair_documents(gold, docs, mapping).pairs
-            report.versus_gold.append(PairAgreement("gold", name, evaluate_pairs(pairs, options)))
+            loaded = pair_documents(gold, docs, mapping)
+            result = evaluate_pairs(loaded.pairs, options)
+            result.skipped = list(loaded.skipped)
+            report.versus_gold.append(PairAgreement("gold", name, result))
             done += 1
             if progress is not None:
                 progress(done, jobs)
