@@ -20,7 +20,6 @@ from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.inline2006 import read_inline2006, write_inline2006
 from annotator.io.jsonl import read_jsonl, write_jsonl
 from annotator.io.mae import read_mae, write_mae
-from annotator.io.xmlsafe import MAX_FILE_BYTES
 
 Reader = Callable[[Path, Schema | None, list[str]], list[Document]]
 
@@ -173,8 +172,6 @@ def read_documents(
         files = [f for f in files if f.suffix == ".txt"]
     documents: list[Document] = []
     for file in files:
-        if file.stat().st_size > MAX_FILE_BYTES and name in ("jsonl", "inline2006"):
-            raise InputError(f"file is over the {MAX_FILE_BYTES:,}-byte limit", file)
         documents.extend(spec.read(file, schema, notes))
     ids = [d.doc_id for d in documents]
     if len(set(ids)) != len(ids):
