@@ -356,3 +356,9 @@ def test_schema_from_a_mae_dtd(tmp_path: Path, capsys: pytest.CaptureFixture[str
     path.write_bytes(i2b2([NAME_TAG.replace('"DOCTOR"', '"SURGEON"')]))
     assert main(["validate", str(path), "--schema", str(dtd)]) == 1
     assert "TYPE SURGEON is not in schema PHI" in capsys.readouterr().out
+
+
+def test_unreadable_paths(tmp_path: Path) -> None:
+    assert [p.code for p in validate_file(tmp_path)] == ["unreadable"]
+    (missing,) = validate_file(tmp_path / "gone.xml")
+    assert (missing.code, missing.one_line()) == ("unreadable", f"{tmp_path / 'gone.xml'}: no such file")
