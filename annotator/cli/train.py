@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--mapping", default=None, metavar="NAME", help="map the gold's annotations into the schema first (resources/mappings)"
     )
-    parser.add_argument("--iterations", type=int, default=None, metavar="N", help="training iterations (default 120)")
+    parser.add_argument("--iterations", type=int, default=None, metavar="N", help="training epochs (default 15)")
     parser.add_argument("--no-postprocess", action="store_true", help="score the CRF without the post-processing rules")
     add_json_flag(parser)
     parser.set_defaults(func=run)
@@ -118,12 +118,13 @@ def _print_cv(cv: dict[str, Any]) -> None:
     print(f"{cv['folds']}-fold cross-validation by patient (strict entity match, type level)")
     print(format_table(["type", "tp", "fp", "fn", "precision", "recall", "f1"], rows))
     print()
-    print("recall bias (relabel O tokens with P(O) < T)")
+    print("recall bias (relabel O tokens with P(O) < T): strict entity and tag-blind token scores")
+    keys = ("precision", "recall", "f1", "token_precision", "token_recall")
     curve = [
-        ["none" if p["threshold"] is None else p["threshold"], *(_num(p[k]) for k in ("precision", "recall", "f1"))]
+        ["none" if p["threshold"] is None else p["threshold"], *(_num(p[k]) for k in keys)]
         for p in cv["recall_bias_curve"]
     ]
-    print(format_table(["T", "precision", "recall", "f1"], curve))
+    print(format_table(["T", "precision", "recall", "f1", "token precision", "token recall"], curve))
     print()
 
 

@@ -20,7 +20,7 @@ from annotator.crf.labels import Prediction
 from annotator.crf.postprocess import postprocess_document
 from annotator.crf.tagger import CrfTagger, ScoredDocument, TrainingCancelled
 from annotator.errors import UsageError
-from annotator.evaluation.counts import Counts
+from annotator.evaluation.counts import Counts, none_if_nan
 from annotator.evaluation.engine import (
     DocumentPair,
     EvaluationResult,
@@ -52,6 +52,13 @@ def patient_folds(documents: Sequence[Document], k: int, seed: int = 0) -> list[
 
 @dataclass
 class CurvePoint:
+    """Micro scores at one recall-bias threshold (``None``: no bias).
+
+    ``precision``/``recall``/``f1`` are strict entity scores; ``token_precision`` and
+    ``token_recall`` are tag-blind token scores (was each PHI token caught at all), the
+    measure recall bias is meant to raise.
+    """
+
     threshold: float | None
     precision: float
     recall: float
@@ -59,16 +66,20 @@ class CurvePoint:
     tp: int
     fp: int
     fn: int
+    token_precision: float = float("nan")
+    token_recall: float = float("nan")
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "threshold": self.threshold,
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.f1,
+            "precision": none_if_nan(self.precision),
+            "recall": none_if_nan(self.recall),
+            "f1": none_if_nan(self.f1),
             "tp": self.tp,
             "fp": self.fp,
             "fn": self.fn,
+            "token_precision": none_if_nan(self.token_precision),
+            "token_recall": none_if_nan(self.token_recall),
         }
 
 
@@ -140,11 +151,25 @@ def decode_all(
 
 
 def evaluate_predictions(
-    documents: Sequence[Document], predictions: dict[str, list[Prediction]], schema: Schema | None = None
+    documents: Sequence[Document],
+    predictions: dict[str, list[Prediction]],
+    schema: Schema | None = None,
+    match: str = "strict",
 ) -> EvaluationResult:
-    """Strict entity, type-level comparison of predictions with the documents' gold."""
+    """Compare predictions with the documents' gold (strict entity, type level by default)."""
     schema = schema or load_schema()
-    return evaluate_pairs(_pairs(documents, predictions, schema), Options(match="strict", level="type"), details=False)
+    return evaluate_pairs(_pairs(documents, predictions, schema), Options(match=match, level="type"), details=False)
+
+
+def curve_point(
+    documents: Sequence[Document], predictions: dict[str, list[Prediction]], schema: Schema, threshold: float | None
+) -> CurvePoint:
+    """Strict entity and tag-blind token scores of one set of predictions."""
+    micro = evaluate_predictions(documents, predictions, schema).micro
+    tokens = evaluate_predictions(documents, predictions, schema, match="tagblind").micro
+    return CurvePoint(
+        threshold, micro.precision, micro.recall, micro.f1, micro.tp, micro.fp, micro.fn, tokens.precision, tokens.recall
+    )
 
 
 def cross_validate(
@@ -188,8 +213,5 @@ def cross_validate(
             progress(index + 1, k)
     all_documents = [d for fold in folds for d in fold]
     result = evaluate_predictions(all_documents, by_setting[None], schema)
-    curve = []
-    for setting in settings:
-        micro = evaluate_predictions(all_documents, by_setting[setting], schema).micro if setting is not None else result.micro
-        curve.append(CurvePoint(setting, micro.precision, micro.recall, micro.f1, micro.tp, micro.fp, micro.fn))
+    curve = [curve_point(all_documents, by_setting[setting], schema, setting) for setting in settings]
     return CrossValidation(k, result, curve, fold_f1)

@@ -65,10 +65,11 @@ def annotations_to_labels(tokens: Sequence[Token], annotations: Iterable[Annotat
 def labels_to_spans(
     tokens: Sequence[Token], labels: Sequence[str], probabilities: Sequence[float]
 ) -> list[Prediction]:
-    """Spans from BIO labels; an ``I-`` that does not continue its type starts a span."""
+    """Spans from BIO labels; an ``I-`` that does not continue its type, or that starts a
+    new line, starts a span."""
     spans: list[Prediction] = []
     current_type = ""
-    start = end = 0
+    start = end = line = 0
     scores: list[float] = []
 
     def close() -> None:
@@ -81,11 +82,12 @@ def labels_to_spans(
             current_type = ""
             continue
         kind = type_of(label)
-        if label.startswith("I-") and kind == current_type:
+        # A span never runs across a line break: PHI on consecutive lines is two mentions.
+        if label.startswith("I-") and kind == current_type and token.line == line:
             end = token.end
             scores.append(probability)
             continue
         close()
-        current_type, start, end, scores = kind, token.start, token.end, [probability]
+        current_type, start, end, line, scores = kind, token.start, token.end, token.line, [probability]
     close()
     return spans

@@ -96,6 +96,8 @@ def trim(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
         while start < end and (text[start].isspace() or text[start] in _EDGE):
             if text[start] in _OPENING and _CLOSING[text[start]] in text[start:end]:
                 break
+            if text[start] == "'" and start + 1 < end and text[start + 1].isdigit():
+                break  # '68: a two-digit year
             start += 1
         while end > start and (text[end - 1].isspace() or text[end - 1] in _EDGE):
             if text[end - 1] in _CLOSING.values() and _OPENING_OF[text[end - 1]] in text[start : end - 1]:
@@ -204,6 +206,43 @@ def name_lexicon_rule(
     return result
 
 
+def relabel_fax(text: str, predictions: Iterable[Prediction], allowed: set[str] | None) -> list[Prediction]:
+    """A phone number announced by "fax" is a FAX number."""
+    if allowed is not None and "FAX" not in allowed:
+        return list(predictions)
+    result = []
+    for prediction in predictions:
+        if prediction.type == "PHONE":
+            before = re.split(r"\d", text[max(0, prediction.start - 25) : prediction.start])[-1]
+            if _FAX_CONTEXT.search(before):
+                prediction = replace(prediction, type="FAX", origin="fax-context")
+        result.append(prediction)
+    return result
+
+
+_NAME_GAP = re.compile(r"^(?: |, | [A-Z]\. | [A-Z] )$")
+
+
+def merge_names(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
+    """Join pieces of one name found separately ("Felicia" + "Dickerson", "Sonya R." + "Dvořák")."""
+    merged: list[Prediction] = []
+    for prediction in sorted(predictions, key=lambda p: (p.start, p.end)):
+        if merged:
+            last = merged[-1]
+            if (
+                last.type == prediction.type
+                and last.type in NAME_TYPES
+                and last.end <= prediction.start
+                and _NAME_GAP.match(text[last.end : prediction.start])
+            ):
+                merged[-1] = replace(
+                    last, end=prediction.end, confidence=min(last.confidence, prediction.confidence), origin="merged"
+                )
+                continue
+        merged.append(prediction)
+    return merged
+
+
 def postprocess_document(
     text: str,
     tokens: Sequence[Token],
@@ -216,9 +255,10 @@ def postprocess_document(
     result = add_rule_spans(text, result, allowed_set)
     if allowed_set is None or allowed_set & NAME_TYPES:
         result = [p for p in name_lexicon_rule(text, tokens, result) if allowed_set is None or p.type in allowed_set]
+    result = relabel_fax(text, result, allowed_set)
     terms = trusted_terms(text, result, PROPAGATED_IN_NOTE, TRUSTED_IN_NOTE, with_parts=True)
     result = propagate(text, result, terms, "trusted-note")
-    return sorted(result, key=lambda p: (p.start, p.end))
+    return merge_names(text, result)
 
 
 def postprocess_patient(texts: Mapping[str, str], predictions: Mapping[str, list[Prediction]]) -> dict[str, list[Prediction]]:
@@ -243,7 +283,7 @@ def postprocess_patient(texts: Mapping[str, str], predictions: Mapping[str, list
     for term in conflicted:
         pooled.pop(term, None)
     return {
-        doc_id: sorted(propagate(text, predictions[doc_id], pooled, "trusted-patient"), key=lambda p: (p.start, p.end))
+        doc_id: merge_names(text, propagate(text, predictions[doc_id], pooled, "trusted-patient"))
         for doc_id, text in texts.items()
     }
 

@@ -39,6 +39,7 @@ from annotator.crf.tokenizer import Token, tokenize
 from annotator.errors import AnnotatorError, ModelError, UsageError
 
 MODEL_FORMAT = "phi-annotator-crf"
+ALGORITHMS = ("l2sgd", "lbfgs")
 # Full marginals are computed for tokens whose P(O) is under this, so recall bias works up
 # to this threshold without computing every label's marginal for every token.
 MARGINAL_CEILING = 0.999
@@ -116,10 +117,14 @@ class CrfTagger:
     ----------
     schema:
         The tag set (a :class:`Schema` or a bundled schema's name).
+    algorithm:
+        ``l2sgd`` (stochastic gradient descent, the default: a few passes over the data
+        converge, which keeps training on a few hundred thousand tokens within minutes) or
+        ``lbfgs`` (slower, sparser with L1).
     c1, c2:
-        L1 and L2 regularisation of L-BFGS training.
+        L1 (L-BFGS only) and L2 regularisation.
     max_iterations:
-        Training iterations (the progress callback counts them).
+        Training iterations or epochs (the progress callback counts them).
     postprocess:
         Apply the rules of :mod:`annotator.crf.postprocess` to predictions.
     """
@@ -127,12 +132,16 @@ class CrfTagger:
     def __init__(
         self,
         schema: Schema | str = "i2b2-2014",
+        algorithm: str = "l2sgd",
         c1: float = 0.05,
         c2: float = 0.01,
-        max_iterations: int = 120,
+        max_iterations: int = 15,
         postprocess: bool = True,
     ) -> None:
+        if algorithm not in ALGORITHMS:
+            raise UsageError(f"unknown training algorithm {algorithm!r} (choose from {', '.join(ALGORITHMS)})")
         self.schema = load_schema(schema) if isinstance(schema, str) else schema
+        self.algorithm = algorithm
         self.c1 = c1
         self.c2 = c2
         self.max_iterations = max_iterations
@@ -210,16 +219,19 @@ class CrfTagger:
                     if cancelled is not None and cancelled():
                         raise TrainingCancelled("training cancelled")
 
-        trainer = _Trainer(
-            algorithm="lbfgs",
-            params={
-                "c1": self.c1,
-                "c2": self.c2,
-                "max_iterations": self.max_iterations,
-                "feature.possible_transitions": True,
-            },
-            verbose=True,
-        )
+        params: dict[str, Any] = {
+            "c2": self.c2,
+            "max_iterations": self.max_iterations,
+            "feature.possible_transitions": True,
+        }
+        if self.algorithm == "lbfgs":
+            params["c1"] = self.c1
+        else:
+            # Learning-rate calibration on a sample of notes (crfsuite's default of 1,000
+            # notes x 10 candidate rates costs more than the training itself).
+            params["calibration.samples"] = min(200, len(documents))
+            params["calibration.candidates"] = 5
+        trainer = _Trainer(algorithm=self.algorithm, params=params, verbose=True)
         # Feature dicts are produced lazily, one note at a time, to keep memory flat.
         for xseq, yseq in zip(features(), labels, strict=True):
             trainer.append(xseq, yseq)
@@ -242,7 +254,7 @@ class CrfTagger:
             tokens=sum(len(t) for t in tokens_per_doc),
             annotations=kept,
             skipped_annotations=skipped,
-            params={"c1": self.c1, "c2": self.c2, "max_iterations": self.max_iterations, "algorithm": "lbfgs"},
+            params={"algorithm": self.algorithm, "c1": self.c1, "c2": self.c2, "max_iterations": self.max_iterations},
         )
         return self.metadata
 
@@ -311,9 +323,10 @@ class CrfTagger:
         params = metadata.params
         tagger = cls(
             schema,
+            algorithm=str(params.get("algorithm", "l2sgd")),
             c1=float(params.get("c1", 0.05)),
             c2=float(params.get("c2", 0.01)),
-            max_iterations=int(params.get("max_iterations", 120)),
+            max_iterations=int(params.get("max_iterations", 15)),
         )
         tagger._set_model(model_bytes, path)
         tagger.metadata = metadata
@@ -337,15 +350,17 @@ class CrfTagger:
         phi_labels = [label for label in labels if label != OUTSIDE]
         has_outside = OUTSIDE in labels
         scores = []
+        marginal = tagger.marginal
         for position, label in enumerate(viterbi):
-            p_outside = float(tagger.marginal(OUTSIDE, position)) if has_outside else 0.0
-            if label == OUTSIDE and p_outside >= MARGINAL_CEILING:
+            p_outside = marginal(OUTSIDE, position) if has_outside else 0.0
+            if label != OUTSIDE:
+                # Recall bias only relabels O tokens: a PHI token needs its own marginal only.
+                scores.append(TokenScore(label, marginal(label, position), p_outside))
+            elif p_outside >= MARGINAL_CEILING:
                 scores.append(TokenScore(label, p_outside, p_outside))
-                continue
-            marginals = {phi: float(tagger.marginal(phi, position)) for phi in phi_labels}
-            best = max(marginals, key=marginals.__getitem__) if marginals else ""
-            probability = p_outside if label == OUTSIDE else marginals[label]
-            scores.append(TokenScore(label, probability, p_outside, best, marginals.get(best, 0.0)))
+            else:
+                best, p_best = max(((marginal(phi, position), phi) for phi in phi_labels), default=(0.0, ""))[::-1]
+                scores.append(TokenScore(label, p_outside, p_outside, str(best), float(p_best)))
         return ScoredDocument(document, tokens, scores)
 
     @staticmethod

@@ -29,21 +29,23 @@ def model(gold_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_train_with_cross_validation_json(gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "cv.model"
-    assert main(["train", str(gold_dir), "-o", str(path), "--cv", "2", "--iterations", "10", "--json"]) == 0
+def test_train_json_reports_metadata(gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "m.model"
+    assert main(["train", str(gold_dir), "-o", str(path), "--iterations", "5", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["cross_validation"]["folds"] == 2
-    assert 0.0 <= report["cross_validation"]["micro"]["f1"] <= 1.0
-    assert report["cross_validation"]["recall_bias_curve"][0]["threshold"] is None
+    assert "cross_validation" not in report
     assert report["metadata"]["documents"] == len(list(gold_dir.glob("*.xml")))
+    assert report["metadata"]["feature_version"] >= 1 and "O" in report["metadata"]["labels"]
     assert path.is_file()
 
 
-def test_train_table_output(model: Path, gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_train_with_cross_validation_prints_tables(gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", str(gold_dir), "-o", str(tmp_path / "t.model"), "--cv", "2", "--iterations", "5"]) == 0
     printed = capsys.readouterr().out
-    assert "micro" in printed and "recall bias" in printed and "model written to" in printed
+    assert "2-fold cross-validation by patient" in printed
+    assert "micro" in printed and "DATE/DATE" in printed
+    assert "recall bias" in printed and "0.99" in printed
+    assert "model written to" in printed
 
 
 def test_preannotate_folder_keeps_human_annotations(model: Path, gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

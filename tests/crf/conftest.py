@@ -16,7 +16,7 @@ def gold_documents() -> list[Document]:
 
 @pytest.fixture(scope="session")
 def trained_tagger(gold_documents: list[Document]) -> CrfTagger:
-    tagger = CrfTagger(max_iterations=40)
+    tagger = CrfTagger(max_iterations=10)
     tagger.train([d for d in gold_documents if d.patient_id != "107"])
     return tagger
 

@@ -27,11 +27,12 @@ def test_too_few_patients_for_the_folds(gold_documents: list[Document]) -> None:
 
 def test_cross_validation_reports_per_type_and_curve(gold_documents: list[Document]) -> None:
     progress: list[tuple[int, int]] = []
+    documents = [d for d in gold_documents if d.patient_id in ("100", "101", "102", "103")]
     result = cross_validate(
-        gold_documents, 2, lambda: CrfTagger(max_iterations=15), thresholds=(0.5, 0.99), progress=lambda d, t: progress.append((d, t))
+        documents, 2, lambda: CrfTagger(max_iterations=8), thresholds=(0.5, 0.99), progress=lambda d, t: progress.append((d, t))
     )
     assert progress == [(1, 2), (2, 2)]
-    gold_count = sum(len(d) for d in gold_documents)
+    gold_count = sum(len(d) for d in documents)
     assert result.micro.tp + result.micro.fn == gold_count
     assert "DATE/DATE" in result.result.per_type
     assert [p.threshold for p in result.curve] == [None, 0.5, 0.99]

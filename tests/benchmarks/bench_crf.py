@@ -1,0 +1,214 @@
+"""CRF tagger figures: cross-validation, recall bias, cross-seed drop, baselines, speed.
+
+Run: ``python -m tests.benchmarks.bench_crf [cv] [seed] [baselines] [speed]`` (all by
+default). Corpora come from the synthetic generator: corpus A is 300 patients (seed 1),
+corpus B 100 patients (seed 2). Prints:
+
+* cv:        5-fold cross-validation by patient on A: strict entity micro P/R/F1 (type
+             level, through the evaluation engine), per type, and the recall-bias curve;
+* seed:      train on all of A, test on B, and the drop from the cross-validated F1;
+* baselines: the post-processing rules alone on A; philter-lite (a public
+             de-identification tool) when it is installed in a separate virtual
+             environment at $PHILTER_PYTHON (default /work/scratch_crf/venv/bin/python);
+* speed:     training time on about 300,000 tokens, tagging throughput (wall and CPU).
+
+Token-level scores are tag-blind (every alphanumeric token inside any PHI span counts),
+the only fair ground for philter, which types nothing but dates.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from annotator.core.document import Document
+from annotator.core.schema import load_schema
+from annotator.crf.crossval import cross_validate, evaluate_predictions
+from annotator.crf.labels import Prediction
+from annotator.crf.postprocess import rules_only_predictions
+from annotator.crf.tagger import CrfTagger
+from annotator.crf.tokenizer import tokenize
+from annotator.io.i2b2 import write_i2b2
+from annotator.synth.generator import generate_corpus
+
+SEED_A, SEED_B = 1, 2
+PHILTER_PYTHON = Path(os.environ.get("PHILTER_PYTHON", "/work/scratch_crf/venv/bin/python"))
+# Runs inside philter's own environment (never imported here): folder of i2b2 XML -> JSON spans.
+PHILTER_RUNNER = r'''
+# NLTK's POS tagger needs data that is not on PyPI (NLTK downloads it from its own site), so
+# nltk.pos_tag is replaced by a digit test: philter's config uses POS for one filter only,
+# which marks cardinal numbers (CD) as PHI.
+import json, os, sys, pathlib, re
+import xml.etree.ElementTree as ET
+import nltk
+
+def _pos_tag(tokens):
+    return [(t, "CD" if re.fullmatch(r"\d[\d.,/:-]*", t) else "NN") for t in tokens]
+
+nltk.pos_tag = _pos_tag
+import philter_lite
+from philter_lite import load_filters, detect_phi
+import philter_lite.philter as ph
+ph.nltk.pos_tag = _pos_tag
+cfg = os.path.join(os.path.dirname(philter_lite.__file__), "configs", "philter_delta.toml")
+filters = load_filters(cfg)
+out = {}
+for path in sorted(pathlib.Path(sys.argv[1]).glob("*.xml")):
+    text = ET.parse(path).getroot().find("TEXT").text or ""
+    inc, exc, tracker = detect_phi(text, patterns=filters)
+    out[path.stem] = [[p.start, p.stop, p.phi_type] for p in tracker.phi]
+json.dump(out, sys.stdout)
+'''
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4f}"
+
+
+def _scores(documents: Sequence[Document], predictions: dict[str, list[Prediction]], label: str) -> dict[str, float]:
+    strict = evaluate_predictions(documents, predictions).micro
+    tokens = evaluate_predictions(documents, predictions, match="tagblind").micro
+    print(
+        f"{label}: strict P {_fmt(strict.precision)} R {_fmt(strict.recall)} F1 {_fmt(strict.f1)} | "
+        f"tag-blind token P {_fmt(tokens.precision)} R {_fmt(tokens.recall)} F1 {_fmt(tokens.f1)}"
+    )
+    return {
+        "precision": strict.precision,
+        "recall": strict.recall,
+        "f1": strict.f1,
+        "token_precision": tokens.precision,
+        "token_recall": tokens.recall,
+        "token_f1": tokens.f1,
+    }
+
+
+def bench_cv(corpus_a: list[Document], results: dict[str, object]) -> None:
+    started = time.perf_counter()
+    cv = cross_validate(corpus_a, 5, progress=lambda d, t: print(f"  fold {d}/{t} done", flush=True))
+    micro = cv.micro
+    print(f"5-fold CV by patient ({time.perf_counter() - started:.0f} s): strict entity micro "
+          f"P {_fmt(micro.precision)} R {_fmt(micro.recall)} F1 {_fmt(micro.f1)}; folds "
+          + ", ".join(_fmt(f) for f in cv.fold_f1))
+    for label, counts in cv.result.per_type.items():
+        print(f"  {label:28s} tp {counts.tp:5d} fp {counts.fp:4d} fn {counts.fn:4d} F1 {_fmt(counts.f1)}")
+    print("  recall bias T: strict P / R / F1 | tag-blind token P / R")
+    for point in cv.curve:
+        name = "none" if point.threshold is None else f"{point.threshold:.2f}"
+        print(f"  {name:>5}: {_fmt(point.precision)} / {_fmt(point.recall)} / {_fmt(point.f1)} | "
+              f"{_fmt(point.token_precision)} / {_fmt(point.token_recall)}")
+    meeting = [p for p in cv.curve if p.threshold is not None and p.recall >= 0.97 and p.precision >= 0.85]
+    if meeting:
+        best = max(meeting, key=lambda p: p.recall)
+        print(f"  recall >= 0.97 at precision >= 0.85: T={best.threshold} gives R {_fmt(best.recall)} P {_fmt(best.precision)}")
+    else:
+        print("  no threshold reaches recall >= 0.97 at precision >= 0.85")
+    results["cv"] = cv.to_dict()
+
+
+def bench_seed(corpus_a: list[Document], corpus_b: list[Document], results: dict[str, object]) -> None:
+    tagger = CrfTagger()
+    started = time.perf_counter()
+    tagger.train(corpus_a)
+    print(f"trained on corpus A ({len(corpus_a)} documents) in {time.perf_counter() - started:.0f} s")
+    scores = _scores(corpus_b, tagger.predict_spans(corpus_b), f"train seed {SEED_A} -> test seed {SEED_B}")
+    cv = results.get("cv")
+    if isinstance(cv, dict):
+        cv_f1 = float(cv["micro"]["f1"])
+        print(f"  drop from cross-validated F1 {_fmt(cv_f1)}: {_fmt(cv_f1 - scores['f1'])}")
+        scores["drop_from_cv"] = cv_f1 - scores["f1"]
+    results["cross_seed"] = scores
+
+
+def bench_baselines(corpus_a: list[Document], results: dict[str, object]) -> None:
+    allowed = {t.name for t in load_schema().types}
+    rules = {d.doc_id: rules_only_predictions(d.text, allowed) for d in corpus_a}
+    results["rules_only"] = _scores(corpus_a, rules, "rules alone (corpus A)")
+    if not PHILTER_PYTHON.is_file():
+        print(f"philter-lite: not installed at {PHILTER_PYTHON}; skipped")
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        for document in corpus_a:
+            write_i2b2(Document(document.doc_id, document.text), Path(folder) / f"{document.doc_id}.xml")
+        runner = Path(folder) / "philter_runner.py.txt"
+        runner.write_text(PHILTER_RUNNER, encoding="utf-8")
+        started = time.perf_counter()
+        completed = subprocess.run(
+            [str(PHILTER_PYTHON), str(runner), folder], capture_output=True, text=True, check=False
+        )
+    if completed.returncode != 0:
+        print(f"philter-lite: failed (exit {completed.returncode}); skipped")
+        return
+    spans = json.loads(completed.stdout)
+    # Philter types only dates; everything else is "OTHER". Tag-blind scores compare fairly.
+    predictions = {
+        doc_id: [Prediction("DATE" if kind == "DATE" else "OTHER", start, end, 1.0) for start, end, kind in items]
+        for doc_id, items in spans.items()
+    }
+    print(f"philter-lite ran in {time.perf_counter() - started:.0f} s")
+    results["philter_lite"] = _scores(corpus_a, predictions, "philter-lite 0.6.0 (corpus A)")
+
+
+def bench_speed(corpus_a: list[Document], corpus_b: list[Document], results: dict[str, object]) -> None:
+    train: list[Document] = []
+    tokens = 0
+    for document in corpus_a:
+        if tokens >= 300_000:
+            break
+        train.append(document)
+        tokens += len(tokenize(document.text))
+    tagger = CrfTagger()
+    wall, cpu = time.perf_counter(), time.process_time()
+    tagger.train(train)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(f"training on {tokens} tokens ({len(train)} documents): {wall:.0f} s wall, {cpu:.0f} s CPU")
+    test_tokens = sum(len(tokenize(d.text)) for d in corpus_b)
+    tagger.predict_spans(corpus_b[:5])  # warm the feature caches' imports
+    tag_wall, tag_cpu = time.perf_counter(), time.process_time()
+    tagger.predict_spans(corpus_b)
+    tag_wall, tag_cpu = time.perf_counter() - tag_wall, time.process_time() - tag_cpu
+    print(
+        f"tagging {test_tokens} tokens (with post-processing): {test_tokens / tag_wall:,.0f} tokens/s wall, "
+        f"{test_tokens / tag_cpu:,.0f} tokens/s CPU"
+    )
+    load = os.getloadavg()[0]
+    print(f"(load average during the run: {load:.1f} on {os.cpu_count()} cores)")
+    results["speed"] = {
+        "train_tokens": tokens,
+        "train_seconds_wall": wall,
+        "train_seconds_cpu": cpu,
+        "tag_tokens": test_tokens,
+        "tag_tokens_per_second_wall": test_tokens / tag_wall,
+        "tag_tokens_per_second_cpu": test_tokens / tag_cpu,
+    }
+
+
+def main(argv: list[str]) -> None:
+    parts = [a for a in argv if not a.startswith("--")] or ["cv", "seed", "baselines", "speed"]
+    out = next((a.split("=", 1)[1] for a in argv if a.startswith("--json=")), None)
+    corpus_a = generate_corpus(300, SEED_A).gold
+    corpus_b = generate_corpus(100, SEED_B).gold
+    print(
+        f"corpus A: {len(corpus_a)} documents, {sum(len(tokenize(d.text)) for d in corpus_a)} tokens, "
+        f"{sum(len(d) for d in corpus_a)} PHI; corpus B: {len(corpus_b)} documents", flush=True
+    )
+    results: dict[str, object] = {}
+    if "cv" in parts:
+        bench_cv(corpus_a, results)
+    if "seed" in parts:
+        bench_seed(corpus_a, corpus_b, results)
+    if "baselines" in parts:
+        bench_baselines(corpus_a, results)
+    if "speed" in parts:
+        bench_speed(corpus_a, corpus_b, results)
+    if out:
+        Path(out).write_text(json.dumps(results, indent=2, default=str), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

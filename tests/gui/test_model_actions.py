@@ -1,0 +1,114 @@
+"""The Model menu: retrain from gold, pre-annotate a document or every document not started."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QPushButton, QWidget
+from pytestqt.qtbot import QtBot
+
+from annotator.core.annotation import Annotation, Source
+from annotator.core.document import Document
+from annotator.core.project import Project
+from annotator.gui.model_actions import ModelActions, not_started_documents
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.synth.generator import generate_corpus
+
+
+@pytest.fixture(scope="module")
+def synthetic() -> list[Document]:
+    return generate_corpus(patients=3, seed=21).gold
+
+
+def _project(root: Path, documents: list[Document]) -> Project:
+    project = Project.create(root, "Model test", annotators=["alice"])
+    for document in documents[:5]:
+        write_i2b2(document, project.gold_dir / f"{document.doc_id}.xml")
+    for document in documents:
+        write_i2b2(Document(document.doc_id, document.text), project.source_dir / f"{document.doc_id}.xml")
+    return project
+
+
+class _Window:
+    def __init__(self, qtbot: QtBot, project: Project, document: Document | None) -> None:
+        self.widget = QWidget()
+        qtbot.addWidget(self.widget)
+        self.document = document
+        self.applied: list[tuple[Document, list[Annotation]]] = []
+        self.actions = ModelActions(self.widget, project, lambda: self.document, self._apply)
+        self.actions.training_iterations = 8
+
+    def _apply(self, document: Document, suggestions: list[Annotation]) -> None:
+        self.applied.append((document, suggestions))
+
+
+def test_menu_offers_the_three_actions_and_needs_a_model(qtbot: QtBot, tmp_path: Path, synthetic: list[Document]) -> None:
+    window = _Window(qtbot, _project(tmp_path / "p", synthetic), None)
+    menu = window.actions.menu()
+    titles = [a.text() for a in menu.actions() if not a.isSeparator()]
+    assert titles == ["Pre-annotate this document", "Pre-annotate all documents not started", "Retrain from gold"]
+    menu.aboutToShow.emit()
+    assert not window.actions.preannotate_document_action.isEnabled()
+    assert not window.actions.preannotate_all_action.isEnabled()
+    assert window.actions.retrain_action.isEnabled()
+
+
+def test_retrain_then_preannotate_keeps_human_work(qtbot: QtBot, tmp_path: Path, synthetic: list[Document]) -> None:
+    project = _project(tmp_path / "p", synthetic)
+    target = synthetic[-1]
+    document = Document(target.doc_id, target.text)
+    human = target.annotations[0]
+    document.add(human)
+    window = _Window(qtbot, project, document)
+    actions = window.actions
+
+    with qtbot.waitSignal(actions.finished, timeout=60_000) as trained:
+        actions.retrain_action.trigger()
+    assert "retrained on 5 gold documents" in trained.args[0]
+    assert actions.model_path.is_file() and not actions.busy
+
+    with qtbot.waitSignal(actions.finished, timeout=60_000):
+        actions.preannotate_document_action.trigger()
+    [(applied_to, suggestions)] = window.applied
+    assert applied_to is document
+    assert suggestions and all(s.source is Source.MODEL and s.pending for s in suggestions)
+    assert not any(s.overlaps(human) for s in suggestions)
+    assert all(s.id not in document for s in suggestions)
+    assert document.annotations == [human]  # the window, not the action, adds them
+
+    # alice has opened the first source document: it is started and gets no pre-annotation file.
+    started = project.document_ids()[0]
+    project.annotations_dir("alice").mkdir(parents=True, exist_ok=True)
+    (project.annotations_dir("alice") / f"{started}.xml").write_bytes((project.source_dir / f"{started}.xml").read_bytes())
+    assert started not in not_started_documents(project)
+    with qtbot.waitSignal(actions.finished, timeout=60_000) as done:
+        actions.preannotate_all_action.trigger()
+    written = sorted(p.stem for p in project.preannotations_dir.glob("*.xml"))
+    assert written == [d for d in project.document_ids() if d != started]
+    assert f"pre-annotated {len(written)} documents" in done.args[0]
+    pre = read_i2b2(project.preannotations_dir / f"{written[0]}.xml")
+    assert len(pre) > 0 and all(a.source is Source.MODEL and a.pending for a in pre.annotations)
+
+
+def test_cancelled_retraining_reports_and_writes_no_model(qtbot: QtBot, tmp_path: Path, synthetic: list[Document]) -> None:
+    window = _Window(qtbot, _project(tmp_path / "p", synthetic), None)
+    actions = window.actions
+    actions.training_iterations = 500
+    with qtbot.waitSignal(actions.failed, timeout=60_000) as failed:
+        actions.retrain_action.trigger()
+        assert actions.busy
+        dialog = actions._dialog
+        assert dialog is not None
+        dialog.findChild(QPushButton).click()  # the dialog's Cancel button
+    assert "cancelled" in failed.args[0]
+    assert not actions.model_path.exists() and not actions.busy
+
+
+def test_retrain_without_gold_fails_cleanly(qtbot: QtBot, tmp_path: Path) -> None:
+    project = Project(root=tmp_path / "bare", name="bare")
+    (tmp_path / "bare").mkdir()
+    window = _Window(qtbot, project, None)
+    with qtbot.waitSignal(window.actions.failed, timeout=30_000) as failed:
+        window.actions.retrain_action.trigger()
+    assert "gold" in failed.args[0]
