@@ -34,7 +34,6 @@ class AnnotationPanel(QWidget):
         super().__init__(parent)
         self.model = AnnotationTableModel(schema, self)
         self.proxy = AnnotationFilterProxy(self)
-        self.proxy.setSourceModel(self.model)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
@@ -49,13 +48,14 @@ class AnnotationPanel(QWidget):
         bar.addStretch(1)
         layout.addLayout(bar)
         self.table = QTableView()
-        self.table.setModel(self.proxy)
+        self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setAlternatingRowColors(True)
@@ -65,8 +65,31 @@ class AnnotationPanel(QWidget):
         layout.addWidget(self.table)
         self._syncing = False
         self.category_box.currentIndexChanged.connect(self._on_category_box_current_index_changed)
-        self.pending_box.toggled.connect(self.proxy.set_pending_only)
+        self.pending_box.toggled.connect(self._on_pending_box_toggled)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
+
+    @property
+    def shown(self) -> AnnotationTableModel | AnnotationFilterProxy:
+        """What the table shows: the model itself, or the filter proxy while a filter is on."""
+        model = self.table.model()
+        assert isinstance(model, AnnotationTableModel | AnnotationFilterProxy)
+        return model
+
+    def _use_proxy(self, wanted: bool) -> None:
+        # Without a filter the table shows the model directly: a proxy would call back into
+        # Python for every row each time a document opens.
+        if wanted == (self.table.model() is self.proxy):
+            return
+        current = self.current_id()
+        self.proxy.setSourceModel(self.model if wanted else None)  # type: ignore[arg-type]
+        self.table.setModel(self.proxy if wanted else self.model)
+        self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
+        self.select_annotation(current)
+
+    def current_id(self) -> str | None:
+        index = self.table.selectionModel().currentIndex()
+        value = self.shown.data(index, ID_ROLE) if index.isValid() else None
+        return str(value) if value else None
 
     def set_document(self, document: Document | None) -> None:
         self.model.set_document(document)
@@ -77,7 +100,9 @@ class AnnotationPanel(QWidget):
         try:
             selection = self.table.selectionModel()
             row = self.model.row_of(annotation_id) if annotation_id else -1
-            proxy_index = self.proxy.mapFromSource(self.model.index(row, 0)) if row >= 0 else QModelIndex()
+            proxy_index = self.model.index(row, 0) if row >= 0 else QModelIndex()
+            if proxy_index.isValid() and self.shown is self.proxy:
+                proxy_index = self.proxy.mapFromSource(proxy_index)
             if proxy_index.isValid():
                 selection.setCurrentIndex(
                     proxy_index,
@@ -93,10 +118,15 @@ class AnnotationPanel(QWidget):
     def _on_category_box_current_index_changed(self, index: int) -> None:
         name = self.category_box.itemData(index)
         self.proxy.set_categories({name} if name else None)
+        self._use_proxy(bool(name) or self.pending_box.isChecked())
+
+    def _on_pending_box_toggled(self, pending_only: bool) -> None:
+        self.proxy.set_pending_only(pending_only)
+        self._use_proxy(pending_only or self.category_box.currentData() is not None)
 
     def _on_table_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._syncing or not current.isValid():
             return
-        annotation_id = self.proxy.data(current, ID_ROLE)
+        annotation_id = self.shown.data(current, ID_ROLE)
         if annotation_id:
             self.annotation_activated.emit(str(annotation_id))

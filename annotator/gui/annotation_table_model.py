@@ -34,6 +34,24 @@ def _status(annotation: Annotation) -> str:
     return "pending" if annotation.pending else "reviewed"
 
 
+def _cell(annotation: Annotation, column: int) -> object:
+    if column == 0:
+        return annotation.start
+    if column == 1:
+        return annotation.end
+    if column == 2:
+        return annotation.text.replace("\n", " ")
+    if column == 3:
+        return annotation.type
+    if column == 4:
+        return annotation.tag
+    if column == 5:
+        return _source(annotation)
+    if column == 6:
+        return _status(annotation)
+    return annotation.comment
+
+
 def _source(annotation: Annotation) -> str:
     if annotation.confidence is not None:
         return f"{annotation.source.value} {annotation.confidence:.2f}"
@@ -42,6 +60,10 @@ def _source(annotation: Annotation) -> str:
 
 class AnnotationTableModel(QAbstractTableModel):
     """Rows = annotations of a document; columns = :data:`COLUMNS`.
+
+    The model sorts itself (a Python key sort is ~100 times faster than letting a proxy
+    compare rows through ``data()``); rows start in offset order and an added annotation is
+    inserted where the current sort puts it.
 
     Parameters
     ----------
@@ -54,6 +76,8 @@ class AnnotationTableModel(QAbstractTableModel):
         self.schema = schema
         self.note: Document | None = None
         self._ids: list[str] = []
+        self._sort_column = 0
+        self._sort_order = Qt.SortOrder.AscendingOrder
 
     def set_document(self, document: Document | None) -> None:
         self.beginResetModel()
@@ -62,18 +86,64 @@ class AnnotationTableModel(QAbstractTableModel):
             self.note.annotation_removed.disconnect(self._on_document_annotation_removed)
             self.note.annotation_replaced.disconnect(self._on_document_annotation_replaced)
         self.note = document
-        self._ids = [a.id for a in document.annotations] if document is not None else []
+        self._ids = self._sorted_ids(document.annotations) if document is not None else []
         if document is not None:
             document.annotation_added.connect(self._on_document_annotation_added)
             document.annotation_removed.connect(self._on_document_annotation_removed)
             document.annotation_replaced.connect(self._on_document_annotation_replaced)
         self.endResetModel()
 
+    # -- sorting ----------------------------------------------------------------------------------
+    def _key(self, annotation: Annotation) -> tuple[Any, ...]:
+        column = self._sort_column
+        offsets = (annotation.start, annotation.end, annotation.id)
+        if column == 0:
+            return offsets
+        if column == 1:
+            return (annotation.end, annotation.start, annotation.id)
+        return (str(_cell(annotation, column)).lower(), *offsets)
+
+    def _sorted_ids(self, annotations: list[Annotation]) -> list[str]:
+        ordered = sorted(annotations, key=self._key, reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
+        return [a.id for a in ordered]
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(COLUMNS):
+            return
+        self.layoutAboutToBeChanged.emit()
+        old_ids = list(self._ids)
+        self._sort_column, self._sort_order = column, order
+        if self.note is not None:
+            self._ids = self._sorted_ids([self.note.get(i) for i in self._ids if i in self.note])
+        new_rows = {annotation_id: row for row, annotation_id in enumerate(self._ids)}
+        moved_from, moved_to = [], []
+        for index in self.persistentIndexList():
+            if 0 <= index.row() < len(old_ids) and old_ids[index.row()] in new_rows:
+                moved_from.append(index)
+                moved_to.append(self.index(new_rows[old_ids[index.row()]], index.column()))
+        self.changePersistentIndexList(moved_from, moved_to)
+        self.layoutChanged.emit()
+
+    def _insert_row(self, annotation: Annotation) -> int:
+        """Where an annotation goes in the current order (binary search over the rows)."""
+        assert self.note is not None
+        key = self._key(annotation)
+        descending = self._sort_order == Qt.SortOrder.DescendingOrder
+        lo, hi = 0, len(self._ids)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            other = self._key(self.note.get(self._ids[mid]))
+            if (other > key) if descending else (other < key):
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
     # -- document signals ---------------------------------------------------------------------
     def _on_document_annotation_added(self, annotation: Annotation) -> None:
-        row = len(self._ids)
+        row = self._insert_row(annotation)
         self.beginInsertRows(QModelIndex(), row, row)
-        self._ids.append(annotation.id)
+        self._ids.insert(row, annotation.id)
         self.endInsertRows()
 
     def _on_document_annotation_removed(self, annotation: Annotation) -> None:
@@ -90,8 +160,15 @@ class AnnotationTableModel(QAbstractTableModel):
             row = self._ids.index(old.id)
         except ValueError:
             return
-        self._ids[row] = new.id
-        self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+        if self._key(old) == self._key(new) or len(self._ids) == 1:
+            self._ids[row] = new.id
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+            return
+        # The sort key changed: move the row where it now belongs.
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._ids[row]
+        self.endRemoveRows()
+        self._on_document_annotation_added(new)
 
     # -- Qt model API -----------------------------------------------------------------------------
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
@@ -125,17 +202,7 @@ class AnnotationTableModel(QAbstractTableModel):
             return None
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            values = (
-                annotation.start,
-                annotation.end,
-                annotation.text.replace("\n", " "),
-                annotation.type,
-                annotation.tag,
-                _source(annotation),
-                _status(annotation),
-                annotation.comment,
-            )
-            return values[column]
+            return _cell(annotation, column)
         if role == SORT_ROLE:
             if column in (0, 1):
                 return annotation.start if column == 0 else annotation.end
@@ -159,7 +226,7 @@ class AnnotationTableModel(QAbstractTableModel):
 
 
 class AnnotationFilterProxy(QSortFilterProxyModel):
-    """Sorts by any column (numbers as numbers) and filters by category and review state."""
+    """Filters by category and review state; sorting is passed on to the source model."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -167,6 +234,13 @@ class AnnotationFilterProxy(QSortFilterProxyModel):
         self.setDynamicSortFilter(True)
         self._categories: set[str] | None = None
         self._pending_only = False
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        model = self.sourceModel()
+        if isinstance(model, AnnotationTableModel):
+            model.sort(column, order)
+        else:
+            super().sort(column, order)
 
     def set_categories(self, categories: set[str] | None) -> None:
         """Show only these categories (``None``: all)."""

@@ -9,7 +9,7 @@ every edit) are avoided on purpose.
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
+from bisect import bisect_left, bisect_right, insort
 
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
@@ -66,6 +66,10 @@ class SpanIndex:
 class AnnotationHighlighter(QSyntaxHighlighter):
     """Paints each annotation with its category colour; pending ones paler and dash-underlined.
 
+    The format ranges of every line are computed in one pass when a document is set (a
+    bisect per annotation over the line starts), so ``highlightBlock`` only looks its line
+    up; an edit recomputes and repaints just the lines it touches.
+
     Parameters
     ----------
     text_document:
@@ -85,6 +89,9 @@ class AnnotationHighlighter(QSyntaxHighlighter):
         self.index = SpanIndex()
         self.current_id: str | None = None
         self._formats: dict[tuple[str, bool, bool], QTextCharFormat] = {}
+        # Code-point offset where each line (QTextBlock) starts, and its format ranges.
+        self._line_starts: list[int] = [0]
+        self._ranges: dict[int, list[tuple[int, int, QTextCharFormat]]] = {}
         # How many blocks were painted: lets tests check that an edit repaints only its lines.
         self.blocks_highlighted = 0
 
@@ -98,7 +105,11 @@ class AnnotationHighlighter(QSyntaxHighlighter):
         self.note = document
         self.offsets = offsets
         self.current_id = None
-        self.index = SpanIndex(document.annotations if document is not None else [])
+        annotations = document.annotations if document is not None else []
+        self.index = SpanIndex(annotations)
+        text = document.text if document is not None else ""
+        self._line_starts = line_starts(text)
+        self._build_ranges(annotations)
         if document is not None:
             document.annotation_added.connect(self._on_document_annotation_added)
             document.annotation_removed.connect(self._on_document_annotation_removed)
@@ -107,6 +118,7 @@ class AnnotationHighlighter(QSyntaxHighlighter):
     def set_dark(self, dark: bool) -> None:
         self.dark = dark
         self._formats.clear()
+        self._build_ranges(self.note.annotations if self.note is not None else [])
         self.rehighlight()
 
     def set_current(self, annotation_id: str | None) -> None:
@@ -119,6 +131,63 @@ class AnnotationHighlighter(QSyntaxHighlighter):
             if ident is not None and self.note is not None and ident in self.note:
                 annotation = self.note.get(ident)
                 self.rehighlight_range(annotation.start, annotation.end)
+
+    # -- format ranges per line ----------------------------------------------------------------------
+    def _lines_of(self, start: int, end: int) -> range:
+        first = bisect_right(self._line_starts, start) - 1
+        last = bisect_right(self._line_starts, max(start, end - 1)) - 1
+        return range(max(first, 0), max(last, 0) + 1)
+
+    def _build_ranges(self, annotations: list[Annotation]) -> None:
+        ranges: dict[int, list[tuple[int, int, QTextCharFormat]]] = {}
+        starts = self._line_starts
+        n_lines = len(starts)
+        to_qt = self.offsets.to_qt
+        identity = self.offsets.identity
+        current = self.current_id
+        formats = self._formats
+        ordered = sorted(annotations, key=lambda a: a.start - a.end)  # longest first: inner tags win
+        for annotation in ordered:
+            key = (annotation.type, annotation.pending, annotation.id == current)
+            fmt = formats.get(key) or self._format(*key)
+            a_start, a_end = annotation.start, annotation.end
+            line = bisect_right(starts, a_start) - 1
+            line_start = starts[line]
+            next_start = starts[line + 1] if line + 1 < n_lines else a_end + 1
+            if a_end < next_start and identity:
+                # The usual case: the annotation sits on one line.
+                entry = (a_start - line_start, a_end - a_start, fmt)
+                found = ranges.get(line)
+                if found is None:
+                    ranges[line] = [entry]
+                else:
+                    found.append(entry)
+                continue
+            for line in self._lines_of(a_start, a_end):
+                line_start = starts[line]
+                line_end = starts[line + 1] - 1 if line + 1 < n_lines else a_end
+                s, e = max(a_start, line_start), min(a_end, line_end)
+                if e <= s:
+                    continue
+                base = to_qt(line_start)
+                ranges.setdefault(line, []).append((to_qt(s) - base, to_qt(e) - to_qt(s), fmt))
+        self._ranges = ranges
+
+    def _rebuild_lines(self, lines: range) -> None:
+        if not lines:
+            return
+        first, last = lines[0], lines[-1]
+        start = self._line_starts[first]
+        end = self._line_starts[last + 1] if last + 1 < len(self._line_starts) else start + 1 + 10**9
+        touching = self.index.overlapping(start, end)
+        for line in lines:
+            self._ranges.pop(line, None)
+        saved = self._ranges
+        self._ranges = {}
+        self._build_ranges(touching)
+        rebuilt = {line: r for line, r in self._ranges.items() if first <= line <= last}
+        self._ranges = saved
+        self._ranges.update(rebuilt)
 
     # -- document signals -----------------------------------------------------------------------
     def _on_document_annotation_added(self, annotation: Annotation) -> None:
@@ -137,15 +206,16 @@ class AnnotationHighlighter(QSyntaxHighlighter):
         self.rehighlight_range(min(old.start, new.start), max(old.end, new.end))
 
     def rehighlight_range(self, start: int, end: int) -> None:
-        """Re-highlight only the blocks covering ``[start, end)`` (code points)."""
+        """Recompute and repaint only the lines covering ``[start, end)`` (code points)."""
+        lines = self._lines_of(start, end)
+        self._rebuild_lines(lines)
         text_document = self.document()
         if text_document is None:
             return
-        block = text_document.findBlock(self.offsets.to_qt(start))
-        last = text_document.findBlock(self.offsets.to_qt(max(start, end - 1))).blockNumber()
-        while block.isValid() and block.blockNumber() <= last:
-            self.rehighlightBlock(block)
-            block = block.next()
+        for line in lines:
+            block = text_document.findBlockByNumber(line)
+            if block.isValid():
+                self.rehighlightBlock(block)
 
     # -- painting -------------------------------------------------------------------------------
     def _format(self, type_name: str, pending: bool, current: bool) -> QTextCharFormat:
@@ -170,23 +240,25 @@ class AnnotationHighlighter(QSyntaxHighlighter):
 
     def highlightBlock(self, text: str) -> None:
         self.blocks_highlighted += 1
-        if not self.index:
-            return
-        block = self.currentBlock()
-        position = block.position()
-        offsets = self.offsets
-        start = offsets.from_qt(position)
-        end = offsets.from_qt(position + block.length() - 1)
-        # An empty line still gets painted when a tag spans it: nothing to do then.
-        found = self.index.overlapping(start, max(end, start + 1))
-        if not found:
-            return
-        current = self.current_id
-        for annotation in found:
-            s = max(annotation.start, start)
-            e = min(annotation.end, end)
-            if e <= s:
-                continue
-            qs = offsets.to_qt(s) - position
-            qe = offsets.to_qt(e) - position
-            self.setFormat(qs, qe - qs, self._format(annotation.type, annotation.pending, annotation.id == current))
+        ranges = self._ranges.get(self.currentBlock().blockNumber())
+        if ranges:
+            set_format = self.setFormat
+            for start, length, fmt in ranges:
+                set_format(start, length, fmt)
+
+
+def line_starts(text: str) -> list[int]:
+    """Code-point offsets where each line of the text starts (QTextDocument's blocks).
+
+    Qt also starts a block at U+2029 (paragraph separator); it is counted like a line feed.
+    """
+    starts = [0]
+    find = text.find
+    for separator in ("\n", "\u2029"):
+        position = find(separator)
+        while position >= 0:
+            starts.append(position + 1)
+            position = find(separator, position + 1)
+    if len(starts) > 1 and "\u2029" in text:
+        starts.sort()
+    return starts

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
+from annotator.core.propagation import Scope, prepare_indexes
 from annotator.errors import AnnotatorError
 from annotator.gui.annotation_panel import AnnotationPanel
 from annotator.gui.attribute_editor import AttributeEditor
@@ -35,6 +36,7 @@ from annotator.gui.propagation_dialog import AnnotateAllDialog
 from annotator.gui.session import AnnotationSession
 from annotator.gui.status_bar import LockBanner, SessionStatusBar
 from annotator.gui.tag_palette import TagPalette
+from annotator.gui.workers import run_with_progress
 
 # Dialogs written by other parts of the project: (menu, label, module, class); a missing
 # module simply leaves its menu entry out.
@@ -175,7 +177,10 @@ class MainWindow(QMainWindow):
             return
         try:
             module = importlib.import_module("annotator.gui.model_actions")
-            self.model_actions = module.ModelActions(self)
+            s = self.session
+            self.model_actions = module.ModelActions(self, s.workspace.project, lambda: s.document,
+                                                     s.add_suggestions)
+            self.menuBar().addMenu(self.model_actions.menu())
         except (AnnotatorError, AttributeError, TypeError, ImportError):
             return
 
@@ -186,7 +191,6 @@ class MainWindow(QMainWindow):
         s.save_state_changed.connect(self.status.show_save_state)
         s.read_only_changed.connect(self.banner.show_lock)
         s.entry_changed.connect(self._on_session_entry_changed)
-        s.history.changed.connect(self._refresh_status)
         self.banner.override_requested.connect(self._on_banner_override_requested)
         self.documents.document_chosen.connect(self.open_document)
         self.view.tag_key_pressed.connect(self._on_view_tag_key_pressed)
@@ -229,6 +233,8 @@ class MainWindow(QMainWindow):
         s = self.session
         annotations, pending = s.workspace.counts(doc_id)
         self.documents.update_entry(doc_id, s.status(doc_id), annotations, pending, s.seconds(doc_id))
+        if doc_id == s.doc_id:
+            self._refresh_status(annotations, pending)
 
     # -- current annotation and keys ----------------------------------------------------------------------
     def _on_session_current_changed(self, annotation: Annotation | None) -> None:
@@ -266,10 +272,26 @@ class MainWindow(QMainWindow):
         if source is None or s.document is None or s.read_only:
             self.statusBar().showMessage("Select an annotation first (click it or press Tab).", 4000)
             return None
-        dialog = AnnotateAllDialog(source, s.document, s.load_scope, s.history, s.annotator, self)
+        dialog = AnnotateAllDialog(source, s.document, self._load_scope, s.history, s.annotator, self)
         self.last_dialog = dialog
         dialog.open()
         return dialog
+
+    def _load_scope(self, scope: Scope) -> list[Document]:
+        """Read the scope's documents; a large scope is read in a worker behind a progress dialog."""
+        workspace = self.session.workspace
+        missing = [i for i in self.session.scope_ids(scope) if i not in workspace.documents]
+        if len(missing) > 20:
+            def job(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> list[Document]:
+                documents = workspace.read_many(missing, progress, cancelled)
+                prepare_indexes(documents, cancelled=cancelled)
+                return documents
+
+            ok, result = run_with_progress(self, "Reading the project's documents…", job)
+            if not ok:
+                return [self.session.document] if self.session.document is not None else []
+            workspace.adopt(result)
+        return self.session.load_scope(scope)
 
     def _note_menu(self, position: int) -> QMenu:
         s = self.session
@@ -349,10 +371,11 @@ class MainWindow(QMainWindow):
             self.session.note_activity()
         return False
 
-    def _refresh_status(self) -> None:
+    def _refresh_status(self, annotations: int = -1, pending: int = -1) -> None:
         s = self.session
         doc_id = s.doc_id or ""
-        annotations, pending = s.workspace.counts(doc_id) if doc_id else (0, 0)
+        if annotations < 0:
+            annotations, pending = s.workspace.counts(doc_id) if doc_id else (0, 0)
         self.status.show_fields(doc_id, s.annotator, annotations, pending, s.seconds(doc_id) if doc_id else 0.0,
                                 s.status(doc_id) if doc_id else "")
         self.status.show_save_state(s.save_state)

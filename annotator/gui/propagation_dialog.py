@@ -63,10 +63,13 @@ class AnnotateAllDialog(QDialog):
         Where the one undo step goes.
     annotator:
         Recorded on the new tags.
+    scope, fuzzy:
+        The initial scope and whether fuzzy matches are searched.
     """
 
     def __init__(self, source: Annotation, current: Document, load_scope: ScopeLoader, history: History,
-                 annotator: str, parent: QWidget | None = None) -> None:
+                 annotator: str, parent: QWidget | None = None, scope: Scope = "patient",
+                 fuzzy: bool = True) -> None:
         super().__init__(parent)
         self.setWindowTitle("Annotate all")
         self.resize(860, 520)
@@ -88,13 +91,13 @@ class AnnotateAllDialog(QDialog):
         scope_row.addWidget(QLabel("Scope:"))
         self.scope_group = QButtonGroup(self)
         self.scope_buttons: dict[str, QRadioButton] = {}
-        for scope, label in (("document", "This document"), ("patient", f"Patient {current.patient_id}'s records"),
-                             ("project", "Whole project")):
+        for name, label in (("document", "This document"), ("patient", f"Patient {current.patient_id}'s records"),
+                            ("project", "Whole project")):
             button = QRadioButton(label)
             self.scope_group.addButton(button)
-            self.scope_buttons[scope] = button
+            self.scope_buttons[name] = button
             scope_row.addWidget(button)
-        self.scope_buttons["patient"].setChecked(True)
+        self.scope_buttons[scope].setChecked(True)
         scope_row.addStretch(1)
         layout.addLayout(scope_row)
         options = QHBoxLayout()
@@ -102,7 +105,7 @@ class AnnotateAllDialog(QDialog):
         self.word_box = QCheckBox("Whole word")
         self.word_box.setChecked(True)
         self.fuzzy_box = QCheckBox("Fuzzy matches, threshold")
-        self.fuzzy_box.setChecked(True)
+        self.fuzzy_box.setChecked(fuzzy)
         self.threshold = QSpinBox()
         self.threshold.setRange(50, 99)
         self.threshold.setValue(85)

@@ -24,7 +24,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
-from annotator.core.history import History
+from annotator.core.history import AddAnnotation, Command, History
 from annotator.core.propagation import Scope, scope_documents
 from annotator.core.worktime import WorkTimer
 from annotator.gui.editing import AnnotationEditor
@@ -79,6 +79,11 @@ class AnnotationSession(QObject):
         self._autosave_timer.timeout.connect(self._on_autosave_timer_timeout)
         self._autosave_timer.start()
         self.history.changed.connect(self._on_history_changed)
+        # The work state is written shortly after it changes, not while a document opens.
+        self._state_timer = QTimer(self)
+        self._state_timer.setSingleShot(True)
+        self._state_timer.setInterval(300)
+        self._state_timer.timeout.connect(self.flush_state)
 
     # -- documents --------------------------------------------------------------------------------
     @property
@@ -123,6 +128,9 @@ class AnnotationSession(QObject):
             self.scheduler.note_edit(self.clock())
         self._set_save_state()
         self.entry_changed.emit(doc_id)
+        ids = self.workspace.doc_ids()
+        here = ids.index(doc_id)
+        self.workspace.prefetch(ids[max(here - 1, 0): here + 2])
         return document
 
     def leave_document(self) -> None:
@@ -132,7 +140,6 @@ class AnnotationSession(QObject):
         doc_id = self.document.doc_id
         if self.workspace.is_dirty(doc_id) and not self.read_only:
             self.workspace.save(doc_id)
-        self.record_time()
         self.timer.stop(self.clock())
         self.record_time()
         self.document.annotation_removed.disconnect(self._on_document_annotation_removed)
@@ -153,18 +160,35 @@ class AnnotationSession(QObject):
         self.leave_document()
         self.document = None
         self._autosave_timer.stop()
+        self.flush_state()
         self.workspace.release_all()
+
+    def scope_ids(self, scope: Scope) -> list[str]:
+        """Ids of the documents of a scope around the open document."""
+        if self.document is None:
+            return []
+        if scope == "document":
+            return [self.document.doc_id]
+        return [e.doc_id for e in self.workspace.entries
+                if scope == "project" or e.patient_id == self.document.patient_id]
 
     def load_scope(self, scope: Scope) -> list[Document]:
         """The documents "annotate all" searches for a scope (read on demand)."""
         if self.document is None:
             return []
-        if scope == "document":
-            return [self.document]
-        ids = [e.doc_id for e in self.workspace.entries
-               if scope == "project" or e.patient_id == self.document.patient_id]
-        documents = self.workspace.load_many(ids)
+        documents = self.workspace.load_many(self.scope_ids(scope))
         return scope_documents(scope, self.document, documents)
+
+    def add_suggestions(self, document: Document, suggestions: list[Annotation]) -> int:
+        """Add model suggestions (pending) to a document as one undo step."""
+        if document is not self.document or self.editor is None or self.editor.read_only:
+            return 0
+        commands: list[Command] = [
+            AddAnnotation(document, a.replace(id=document.new_id(), pending=True)) for a in suggestions
+            if not document.overlapping(a.start, a.end)
+        ]
+        self.history.push_all(commands, "pre-annotate")
+        return len(commands)
 
     # -- current annotation -------------------------------------------------------------------------
     def current(self) -> Annotation | None:
@@ -316,4 +340,9 @@ class AnnotationSession(QObject):
             self.entry_changed.emit(self.doc_id)
 
     def _save_state(self) -> None:
+        self._state_timer.start()
+
+    def flush_state(self) -> None:
+        """Write the work state now (status and time), if anything is waiting."""
+        self._state_timer.stop()
         self.state.save()

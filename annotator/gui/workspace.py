@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,6 +101,10 @@ class Workspace:
         self.read_only: set[str] = set()
         self.autosave = AutosaveStore()
         self.single_file = False
+        # Reading a long record takes ~100 ms, so the neighbours of the open document are
+        # read ahead in a background thread (see prefetch).
+        self._executor: ThreadPoolExecutor | None = None
+        self._prefetched: dict[str, tuple[Future[Document], Path, tuple[int, int]]] = {}
 
     # -- opening ----------------------------------------------------------------------------------
     @classmethod
@@ -200,31 +205,88 @@ class Workspace:
         if recovered:
             document = self.autosave.load_recovery(entry.working_path)
         else:
-            path = entry.working_path if entry.working_path.exists() else (
-                entry.preannotation_path or entry.source_path)
-            document = read_i2b2(path)
-            if path != entry.working_path:
-                # Not copied yet (read-only view): never write over the source.
-                document.origin.path = entry.working_path
+            path = self._source_of(entry)
+            document = self._take_prefetched(doc_id) or read_i2b2(path)
+            # Saving always goes to the working copy, never over the source or suggestions.
+            document.origin.path = entry.working_path
         document.doc_id = doc_id
         self.documents[doc_id] = document
         return document
 
+    def _source_of(self, entry: DocumentEntry) -> Path:
+        if entry.working_path.exists():
+            return entry.working_path
+        return entry.preannotation_path or entry.source_path
+
+    def prefetch(self, doc_ids: Iterable[str]) -> None:
+        """Start reading documents in the background (used when they are opened next)."""
+        for doc_id in doc_ids:
+            if doc_id in self.documents or doc_id in self._prefetched or doc_id not in self._by_id:
+                continue
+            path = self._source_of(self.entry(doc_id))
+            try:
+                stamp = _stamp(path)
+            except OSError:
+                continue
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prefetch")
+            self._prefetched[doc_id] = (self._executor.submit(read_i2b2, path), path, stamp)
+
+    def _take_prefetched(self, doc_id: str) -> Document | None:
+        """A prefetched document, if its file has not changed since it was read."""
+        found = self._prefetched.pop(doc_id, None)
+        if found is None:
+            return None
+        future, path, stamp = found
+        try:
+            document = future.result()
+            if _stamp(path) != stamp:
+                return None
+        except (OSError, InputError):
+            return None
+        return document
+
+    def shutdown(self) -> None:
+        """Stop the background reader (at the end of a session)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+        self._prefetched.clear()
+
     def discard_recovery(self, doc_id: str) -> None:
         self.autosave.discard_recovery(self.entry(doc_id).working_path)
 
-    def load_many(self, doc_ids: Iterable[str], progress: Callable[[int, int], None] | None = None,
+    def read_many(self, doc_ids: Iterable[str], progress: Callable[[int, int], None] | None = None,
                   cancelled: Callable[[], bool] | None = None) -> list[Document]:
-        """Read several documents (for "annotate all" over a patient or the project)."""
-        wanted = list(doc_ids)
+        """Read documents not open yet (for "annotate all" over a patient or the project).
+
+        Safe to call from a worker thread: nothing of the workspace changes; hand the result
+        to :meth:`adopt` on the GUI thread.
+        """
+        wanted = [d for d in doc_ids if d not in self.documents]
         documents = []
         for done, doc_id in enumerate(wanted, 1):
             if cancelled is not None and cancelled():
                 break
-            documents.append(self.load(doc_id))
-            if progress is not None:
+            entry = self.entry(doc_id)
+            document = read_i2b2(self._source_of(entry))
+            document.doc_id = doc_id
+            document.origin.path = entry.working_path
+            documents.append(document)
+            if progress is not None and (done % 50 == 0 or done == len(wanted)):
                 progress(done, len(wanted))
         return documents
+
+    def adopt(self, documents: Iterable[Document]) -> None:
+        """Keep documents read by :meth:`read_many` (ones opened meanwhile win)."""
+        for document in documents:
+            self.documents.setdefault(document.doc_id, document)
+
+    def load_many(self, doc_ids: Iterable[str]) -> list[Document]:
+        """Read (if needed) and return several documents, on the calling thread."""
+        wanted = list(doc_ids)
+        self.adopt(self.read_many(wanted))
+        return [self.documents[d] for d in wanted if d in self.documents]
 
     def release(self, doc_id: str) -> None:
         lock = self.locks.pop(doc_id, None)
@@ -234,6 +296,7 @@ class Workspace:
     def release_all(self) -> None:
         for doc_id in list(self.locks):
             self.release(doc_id)
+        self.shutdown()
 
     # -- saving -----------------------------------------------------------------------------------
     def is_dirty(self, doc_id: str) -> bool:
@@ -286,6 +349,11 @@ class Workspace:
             if self.autosave.save_recovery(self.documents[doc_id], self.entry(doc_id).working_path):
                 written += 1
         return written
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    status = path.stat()
+    return status.st_mtime_ns, status.st_size
 
 
 def _plain_entry(path: Path) -> DocumentEntry:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPoint, Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
@@ -51,7 +51,7 @@ def test_proxy_sorts_by_offset_and_filters_by_category() -> None:
 
 def test_clicking_a_row_selects_the_text_and_clicking_text_selects_the_row(qtbot: QtBot, window: MainWindow) -> None:
     table = window.table.table
-    proxy = window.table.proxy
+    proxy = window.table.shown
     row = next(r for r in range(proxy.rowCount()) if proxy.data(proxy.index(r, 3)) == "DATE")
     rect = table.visualRect(proxy.index(row, 2))
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
@@ -67,8 +67,22 @@ def test_clicking_a_row_selects_the_text_and_clicking_text_selects_the_row(qtbot
     assert [proxy.data(i.siblingAtColumn(2)) for i in selected] == ["John Smith"]
 
 
+def test_header_click_sorts_and_keeps_the_selection(qtbot: QtBot, window: MainWindow) -> None:
+    window.view.select_span(0, 0)
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)
+    header = window.table.table.horizontalHeader()
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
+                     pos=header.rect().topLeft() + QPoint(header.sectionPosition(3) + 10, 5))
+    shown = window.table.shown
+    types = [shown.data(shown.index(r, 3)) for r in range(shown.rowCount())]
+    assert types == sorted(types) or types == sorted(types, reverse=True)
+    assert window.table.current_id() == window.session.current_id
+
+
 def test_category_filter_combo_hides_other_rows(qtbot: QtBot, window: MainWindow) -> None:
     combo = window.table.category_box
     combo.setCurrentIndex(combo.findData("DATE"))
-    proxy = window.table.proxy
+    proxy = window.table.shown
     assert [proxy.data(proxy.index(r, 4)) for r in range(proxy.rowCount())] == ["DATE"]
+    combo.setCurrentIndex(0)
+    assert window.table.shown.rowCount() == 2

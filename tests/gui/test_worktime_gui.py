@@ -26,6 +26,8 @@ def test_working_time_counts_activity_not_idle_time(qtbot: QtBot, window: MainWi
     clock.advance(10)
     qtbot.keyClick(window.view, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
     assert window.session.doc_id == "200-02"
+    # Written by itself shortly after the switch.
+    qtbot.waitUntil(lambda: (project.state_dir / "state.json").exists() and "200-02" in stored(project), timeout=3000)
     state = stored(project)
     assert state["200-01"]["seconds"] == 30 + 120 + 10
     assert state["200-01"]["status"] == "in progress"
@@ -35,8 +37,10 @@ def test_working_time_counts_activity_not_idle_time(qtbot: QtBot, window: MainWi
 
 def test_mark_done_is_recorded(qtbot: QtBot, window: MainWindow, project: Project) -> None:
     qtbot.keyClick(window.view, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+    window.session.flush_state()
     assert stored(project)["200-01"]["status"] == "done"
     item = window.documents._items["200-01"]
     assert "done" in item.text(1)
     qtbot.keyClick(window.view, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+    window.session.close()
     assert stored(project)["200-01"]["status"] == "in progress"
