@@ -13,6 +13,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEventLoop, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
+from annotator.core.annotation import Annotation
+from annotator.core.propagation import find_occurrences
 from annotator.errors import UsageError
 from annotator.gui.identity_dialog import choose_identity
 from annotator.gui.main_window import MainWindow
@@ -96,10 +98,17 @@ def screenshot(window: MainWindow, target: Path, view: str = "main") -> None:
     if window.session.current() is None:
         window.step(+1)
     if view == "annotate-all":
-        document = window.session.document
+        # Show a name that recurs in the patient's other records, so the preview has rows.
+        session = window.session
+        document = session.document
         names = [a for a in (document.sorted_annotations() if document else []) if a.tag == "NAME"]
-        if names:
-            window.session.set_current(names[0].id)
+        scope = session.load_scope("patient")
+        if names and document is not None:
+            def rows(annotation: Annotation) -> tuple[int, int]:
+                found = find_occurrences(annotation, scope, origin_doc_id=document.doc_id, fuzzy=True)
+                return len(found.matches) + len(found.fuzzy), len(found.conflicts)
+
+            session.set_current(max(names, key=rows).id)
         dialog = window.annotate_all()
         if dialog is None:
             raise UsageError("no annotation to propagate in this document")

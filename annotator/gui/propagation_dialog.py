@@ -45,7 +45,7 @@ SECTIONS = (
 
 
 def context_text(match: Match) -> str:
-    return f"…{match.left}【{match.text}】{match.right}…"
+    return f"…{match.left}«{match.text}»{match.right}…"
 
 
 class AnnotateAllDialog(QDialog):
@@ -188,7 +188,6 @@ class AnnotateAllDialog(QDialog):
             for key, label in SECTIONS:
                 matches: list[Match] = getattr(self.preview, key)
                 section = QTreeWidgetItem([f"{label} ({len(matches)})", "", "", ""])
-                section.setFirstColumnSpanned(True)
                 section.setFont(0, bold)
                 section.setFlags(Qt.ItemFlag.ItemIsEnabled)
                 checkable = key in ("matches", "fuzzy")
@@ -209,6 +208,7 @@ class AnnotateAllDialog(QDialog):
                     children.append(item)
                 section.addChildren(children)
                 self.tree.addTopLevelItem(section)
+                section.setFirstColumnSpanned(True)
                 section.setExpanded(key != "already")
                 self.section_items[key] = section
         finally:
