@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
@@ -113,9 +114,15 @@ def trim(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
     return trimmed
 
 
+@lru_cache(maxsize=20_000)
+def _term_pattern(term: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)")
+
+
 def _occurrences(text: str, term: str) -> Iterable[tuple[int, int]]:
-    pattern = re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)")
-    for match in pattern.finditer(text):
+    if term not in text:
+        return
+    for match in _term_pattern(term).finditer(text):
         yield match.span()
 
 

@@ -338,8 +338,15 @@ class CrfTagger:
             raise UsageError("the tagger has not been trained or loaded")
         return self._tagger
 
-    def score(self, document: Document) -> ScoredDocument:
-        """Tokenise, tag, and keep the marginals recall bias needs."""
+    def score(self, document: Document, ceiling: float | None = MARGINAL_CEILING) -> ScoredDocument:
+        """Tokenise, tag, and keep the marginals recall bias needs.
+
+        Parameters
+        ----------
+        ceiling:
+            O tokens whose P(O) is under this get every label's marginal, so they can be
+            decoded with any recall bias up to it; ``None`` skips that work (no recall bias).
+        """
         tagger = self._require_model()
         tokens = tokenize(document.text)
         if not tokens:
@@ -351,12 +358,21 @@ class CrfTagger:
         has_outside = OUTSIDE in labels
         scores = []
         marginal = tagger.marginal
+        if ceiling is None:
+            # No recall bias: only the PHI tokens' own marginals (their confidence) matter.
+            outside = TokenScore(OUTSIDE, 1.0, 1.0)
+            return ScoredDocument(
+                document,
+                tokens,
+                [outside if label == OUTSIDE else TokenScore(label, marginal(label, position), 0.0)
+                 for position, label in enumerate(viterbi)],
+            )
         for position, label in enumerate(viterbi):
             p_outside = marginal(OUTSIDE, position) if has_outside else 0.0
             if label != OUTSIDE:
                 # Recall bias only relabels O tokens: a PHI token needs its own marginal only.
                 scores.append(TokenScore(label, marginal(label, position), p_outside))
-            elif p_outside >= MARGINAL_CEILING:
+            elif p_outside >= ceiling:
                 scores.append(TokenScore(label, p_outside, p_outside))
             else:
                 best, p_best = max(((marginal(phi, position), phi) for phi in phi_labels), default=(0.0, ""))[::-1]
@@ -396,7 +412,7 @@ class CrfTagger:
         for index, document in enumerate(documents):
             if cancelled is not None and cancelled():
                 raise TrainingCancelled("pre-annotation cancelled")
-            scored = self.score(document)
+            scored = self.score(document, None if recall_bias is None else max(recall_bias, MARGINAL_CEILING))
             by_id[document.doc_id] = self._post(scored, self.decode(scored, recall_bias))
             if progress is not None:
                 progress(index + 1, len(documents))

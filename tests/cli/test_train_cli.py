@@ -118,3 +118,12 @@ def test_train_on_empty_folder_is_an_error(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main(["train", str(empty), "-o", str(tmp_path / "m.model")]) == 2
+
+
+def test_train_another_schema_through_a_mapping(gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "2006.model"
+    arguments = ["train", str(gold_dir), "-o", str(path), "--schema", "i2b2-2006", "--mapping", "i2b2-2014-to-i2b2-2006"]
+    assert main([*arguments, "--iterations", "3", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["metadata"]["schema"] == "i2b2-2006"
+    assert "B-DOCTOR" in report["metadata"]["labels"] and "B-MEDICALRECORD" not in report["metadata"]["labels"]
