@@ -185,3 +185,23 @@ def test_bad_options_are_usage_errors() -> None:
         Options(level="token")
     with pytest.raises(UsageError):
         Options(beta=0)
+
+
+def test_clean_fixes_case_punctuation_and_text_mismatch() -> None:
+    from annotator.core.annotation import Annotation
+    from annotator.core.document import Document
+    from annotator.evaluation.loading import pair_documents
+
+    text = "Seen - by John"
+    dash, john = at(text, "-"), at(text, "John")
+    gold = Document("1-01", text, [Annotation("P0", "NAME", "PATIENT", *john, "John"),
+                                   Annotation("P1", "OTHER", "OTHER", *dash, "-")])
+    system = Document("1-01", text, [Annotation("P0", "NAME", "patient", *john, "John")])
+    other = Document("1-02", "another text", [])
+    other_gold = Document("1-02", "different text", [])
+    loaded = pair_documents([gold, other_gold], [system, other])
+    assert loaded.skipped == ["1-02: reference and predicted TEXT differ"]
+    strict = evaluate_pairs(loaded.pairs, Options())
+    assert strict.micro == Counts(1, 0, 1)  # TYPE case ignored; the dash is a miss
+    tokens = evaluate_pairs(loaded.pairs, Options(match="token"))
+    assert tokens.micro == Counts(1, 0, 0)  # a punctuation-only tag has no token

@@ -253,3 +253,27 @@ def test_non_integer_offset_is_a_one_line_error(tmp_path: Path) -> None:
     write_doc(tmp_path / "s", "300-01.xml", "\nabc\n", [])
     with pytest.raises(InputError, match="300-01"):
         evaluate_official_folders(tmp_path / "g", tmp_path / "s")
+
+
+def test_relaxed_survivors_depend_on_parse_order(tmp_path: Path) -> None:
+    text = "\nJohn Smithsonian was here\n"
+    a, _ = at(text, "John")
+    gold = [("NAME", a, a + 12, "PATIENT"), ("NAME", a, a + 16, "PATIENT")]
+    # ends 12, 10, 14 in file order: 12 is kept first and swallows both others
+    first = _probe(tmp_path / "one", text, gold, [("NAME", a, a + e, "PATIENT") for e in (12, 10, 14)])
+    assert _doc_counts(first, "Relaxed") == (1, 0, 1)
+    # ends 10, 14, 12: 10 and 14 are 4 apart, both kept (12 collapses) and together cover both gold ends
+    second = _probe(tmp_path / "two", text, gold, [("NAME", a, a + e, "PATIENT") for e in (10, 14, 12)])
+    assert _doc_counts(second, "Relaxed") == (2, 0, 0)
+
+
+def test_hipaa_key_passes_when_any_item_with_that_key_passes(tmp_path: Path) -> None:
+    text = "\nJohn Smith\n"
+    span = at(text, "John Smith")
+    gold = [("NAME", *span, "PATIENT")]
+    # "patient" and "PATIENT" share one strict key; only the upper-case one passes HIPAA
+    system = [("NAME", *span, "patient"), ("NAME", *span, "PATIENT")]
+    run = _probe(tmp_path, text, gold, system)
+    assert _doc_counts(run, "Strict") == (1, 0, 0)
+    assert _doc_counts(run, "HIPAA Strict") == (1, 0, 0)
+    assert _doc_counts(run, "Token") == (2, 2, 0)  # the token key keeps TYPE as written
