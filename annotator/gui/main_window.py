@@ -10,10 +10,13 @@ import functools
 import importlib
 import importlib.util
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -36,6 +39,7 @@ from annotator.gui.propagation_dialog import AnnotateAllDialog
 from annotator.gui.session import AnnotationSession
 from annotator.gui.status_bar import LockBanner, SessionStatusBar
 from annotator.gui.tag_palette import TagPalette
+from annotator.gui.theme import apply_theme
 from annotator.gui.workers import run_with_progress
 
 # Dialogs written by other parts of the project: (menu, label, module, class); a missing
@@ -129,6 +133,7 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         s = self.session
         file_menu = bar.addMenu("&File")
+        self._action(file_menu, "open", "&Open project or folder…", self._open_other, ("Ctrl+O",))
         self._action(file_menu, "save", "&Save", self.save, ("Ctrl+S",))
         self._action(file_menu, "done", "&Mark document done", lambda: self._mark_done(), ("Ctrl+D",), True)
         self._action(file_menu, "override", "&Override lock…", self._on_banner_override_requested)
@@ -161,6 +166,8 @@ class MainWindow(QMainWindow):
         self._action(view, "pending_only", "Table: pending only",
                      lambda: self.table.pending_box.setChecked(self.actions_by_name["pending_only"].isChecked()),
                      (), True)
+        self._action(view, "dark", "&Dark theme", self._toggle_theme, ("Ctrl+Shift+T",), True)
+        self.actions_by_name["dark"].setChecked(self.dark)
         project_menus: dict[str, QMenu] = {}
         for menu_name, label, module, cls in PROJECT_DIALOGS:
             if importlib.util.find_spec(module) is None:
@@ -393,6 +400,30 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Not available: {type(error).__name__}", 4000)
             return
         dialog.show()
+
+    def _toggle_theme(self) -> None:
+        dark = self.actions_by_name["dark"].isChecked()
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, "dark" if dark else "light")
+        self.dark = dark
+        self.view.highlighter.set_dark(dark)
+        self.palette_widget.set_dark(dark)
+
+    def _open_other(self) -> None:
+        from annotator.gui.app import build_window  # the app module builds windows
+
+        folder = QFileDialog.getExistingDirectory(self, "Open a project or a folder of i2b2 XML files")
+        if not folder:
+            return
+        try:
+            successor = build_window(Path(folder), self.session.annotator, theme="dark" if self.dark else "light")
+        except AnnotatorError as error:
+            QMessageBox.warning(self, "Cannot open", error.one_line())
+            return
+        successor.show()
+        self.successor = successor
+        self.close()
 
     def _show_keys(self) -> None:
         from annotator.gui.shortcuts import shortcuts_html

@@ -49,18 +49,24 @@ class TagPalette(QScrollArea):
                 button = QPushButton(label)
                 button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
                 button.setToolTip(type_def.description or type_def.name)
-                background = highlight_colour(type_def.color, dark)
-                foreground = "#000000" if background.lightness() > 140 else "#ffffff"
-                border = QColor(type_def.color).name()
-                button.setStyleSheet(
-                    f"QPushButton {{ background: {background.name()}; color: {foreground};"
-                    f" border: 1px solid {border}; border-left: 5px solid {border};"
-                    " padding: 2px 6px; text-align: left; }"
-                    f"QPushButton:hover {{ border: 2px solid {border}; border-left: 5px solid {border}; }}"
-                )
                 button.clicked.connect(lambda _=False, name=type_def.name: self.type_chosen.emit(name))
                 grid.addWidget(button, i // 2, i % 2)
                 self.buttons[type_def.name] = button
             layout.addLayout(grid)
         layout.addStretch(1)
         self.setWidget(inner)
+        self.set_dark(dark)
+
+    def set_dark(self, dark: bool) -> None:
+        """Colour the buttons like the highlights on a light or dark page."""
+        for name, button in self.buttons.items():
+            colour = self.schema.color_of(name)
+            background = highlight_colour(colour, dark)
+            foreground = "#000000" if background.lightness() > 140 else "#ffffff"
+            border = QColor(colour).name()
+            button.setStyleSheet(
+                f"QPushButton {{ background: {background.name()}; color: {foreground};"
+                f" border: 1px solid {border}; border-left: 5px solid {border};"
+                " padding: 2px 6px; text-align: left; }"
+                f"QPushButton:hover {{ border: 2px solid {border}; border-left: 5px solid {border}; }}"
+            )

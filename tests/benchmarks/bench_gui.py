@@ -18,12 +18,12 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEvent, QObject  # noqa: E402 - the platform must be chosen first
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication
 
-from annotator.core.document import Document  # noqa: E402
-from annotator.core.schema import load_schema  # noqa: E402
-from annotator.io.i2b2 import write_i2b2  # noqa: E402
+from annotator.core.document import Document
+from annotator.core.schema import load_schema
+from annotator.io.i2b2 import write_i2b2
 
 CHARS = 200_000
 ANNOTATIONS = 5_000

@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from annotator.core.annotation import Source
@@ -57,6 +59,16 @@ def _user_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The identity file and the demo copy go to the test's folder, never the real home.
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
+@pytest.fixture(autouse=True)
+def _restore_theme(qapp: QApplication) -> Iterator[None]:
+    # Themes are application-wide: a test that switches to dark must not leak it.
+    palette = QPalette(qapp.palette())
+    style = qapp.style().name()
+    yield
+    qapp.setStyle(style)
+    qapp.setPalette(palette)
 
 
 def make_project(root: Path) -> Project:

@@ -1,0 +1,71 @@
+"""Find, theme switch, context menu and the background job runner."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from annotator.gui.main_window import MainWindow
+from annotator.gui.workers import run_with_progress
+from tests.gui.conftest import TEXT_200_01
+
+
+def test_find_selects_the_next_hit_ready_to_tag(qtbot: QtBot, window: MainWindow) -> None:
+    qtbot.keyClick(window.view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert window.find_bar.isVisible()
+    qtbot.keyClicks(window.find_bar.field, "jones")
+    first = TEXT_200_01.index("Jones")
+    assert window.view.selection_span() == (first, first + len("Jones"))
+    qtbot.keyClick(window.find_bar.field, Qt.Key.Key_Return)
+    second = TEXT_200_01.index("Jones", first + 1)
+    assert window.view.selection_span() == (second, second + len("Jones"))
+    qtbot.keyClick(window.find_bar.field, Qt.Key.Key_Escape)
+    assert not window.find_bar.isVisible()
+    qtbot.keyClick(window.view, "r")
+    document = window.session.document
+    assert document is not None
+    assert [a.text for a in document.annotations if a.start == second] == ["Jones"]
+
+
+def test_dark_theme_switch_recolours_highlights(qtbot: QtBot, window: MainWindow) -> None:
+    john = TEXT_200_01.index("John")
+    block = window.view.document().findBlock(john)
+    light = [r.format.background().color().name() for r in block.layout().formats()]
+    qtbot.keyClick(window.view, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.dark
+    dark = [r.format.background().color().name() for r in block.layout().formats()]
+    assert light and len(dark) == len(light) and dark != light
+    assert QApplication.palette().window().color().lightness() < 100
+
+
+def test_context_menu_offers_types_for_the_current_annotation(qtbot: QtBot, window: MainWindow) -> None:
+    john = TEXT_200_01.index("John")
+    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=window.view.point_of(john + 1))
+    menu = window._note_menu(john + 1)
+    titles = [a.text() for a in menu.actions()]
+    assert any(t.startswith("A&ccept") for t in titles) and "Change type to" in titles
+    change = next(a for a in menu.actions() if a.text() == "Change type to").menu()
+    name_menu = next(a for a in change.actions() if a.text() == "NAME").menu()
+    next(a for a in name_menu.actions() if a.text().startswith("DOCTOR")).trigger()
+    current = window.session.current()
+    assert current is not None and current.type == "DOCTOR" and not current.pending
+
+
+def test_run_with_progress_returns_the_result_and_honours_cancel(qtbot: QtBot) -> None:
+    seen: list[tuple[int, int]] = []
+
+    def job(progress, cancelled):  # type: ignore[no-untyped-def]
+        for i in range(1, 4):
+            progress(i, 3)
+            seen.append((i, 3))
+        return "done" if not cancelled() else "cancelled"
+
+    assert run_with_progress(None, "Working…", job) == (True, "done")
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+
+    def failing(progress, cancelled):  # type: ignore[no-untyped-def]
+        raise RuntimeError("boom")
+
+    ok, reason = run_with_progress(None, "Working…", failing)
+    assert not ok and reason == "internal error (RuntimeError)"
