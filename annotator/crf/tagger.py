@@ -375,8 +375,8 @@ class CrfTagger:
             elif p_outside >= ceiling:
                 scores.append(TokenScore(label, p_outside, p_outside))
             else:
-                best, p_best = max(((marginal(phi, position), phi) for phi in phi_labels), default=(0.0, ""))[::-1]
-                scores.append(TokenScore(label, p_outside, p_outside, str(best), float(p_best)))
+                p_best, best = max(((marginal(phi, position), phi) for phi in phi_labels), default=(0.0, ""))
+                scores.append(TokenScore(label, p_outside, p_outside, best, p_best))
         return ScoredDocument(document, tokens, scores)
 
     @staticmethod
@@ -412,7 +412,7 @@ class CrfTagger:
         for index, document in enumerate(documents):
             if cancelled is not None and cancelled():
                 raise TrainingCancelled("pre-annotation cancelled")
-            scored = self.score(document, None if recall_bias is None else max(recall_bias, MARGINAL_CEILING))
+            scored = self.score(document, recall_bias)
             by_id[document.doc_id] = self._post(scored, self.decode(scored, recall_bias))
             if progress is not None:
                 progress(index + 1, len(documents))

@@ -7,9 +7,10 @@ corpus B 100 patients (seed 2). Prints:
 * cv:        5-fold cross-validation by patient on A: strict entity micro P/R/F1 (type
              level, through the evaluation engine), per type, and the recall-bias curve;
 * seed:      train on all of A, test on B, and the drop from the cross-validated F1;
-* baselines: the post-processing rules alone on A; philter-lite (a public
-             de-identification tool) when it is installed in a separate virtual
-             environment at $PHILTER_PYTHON (default /work/scratch_crf/venv/bin/python);
+* baselines: on corpus B, beside the CRF trained on A: the post-processing rules alone,
+             and philter-lite (a public de-identification tool) when it is installed in a
+             separate virtual environment at $PHILTER_PYTHON (default
+             /work/scratch_crf/venv/bin/python);
 * speed:     training time on about 300,000 tokens, tagging throughput (wall and CPU).
 
 Token-level scores are tag-blind (every alphanumeric token inside any PHI span counts),
@@ -116,7 +117,7 @@ def bench_seed(corpus_a: list[Document], corpus_b: list[Document], results: dict
     started = time.perf_counter()
     tagger.train(corpus_a)
     print(f"trained on corpus A ({len(corpus_a)} documents) in {time.perf_counter() - started:.0f} s")
-    scores = _scores(corpus_b, tagger.predict_spans(corpus_b), f"train seed {SEED_A} -> test seed {SEED_B}")
+    scores = _scores(corpus_b, tagger.predict_spans(corpus_b), f"CRF trained on A (seed {SEED_A}), tested on B (seed {SEED_B})")
     cv = results.get("cv")
     if isinstance(cv, dict):
         cv_f1 = float(cv["micro"]["f1"])
@@ -125,15 +126,15 @@ def bench_seed(corpus_a: list[Document], corpus_b: list[Document], results: dict
     results["cross_seed"] = scores
 
 
-def bench_baselines(corpus_a: list[Document], results: dict[str, object]) -> None:
+def bench_baselines(corpus_b: list[Document], results: dict[str, object]) -> None:
     allowed = {t.name for t in load_schema().types}
-    rules = {d.doc_id: rules_only_predictions(d.text, allowed) for d in corpus_a}
-    results["rules_only"] = _scores(corpus_a, rules, "rules alone (corpus A)")
+    rules = {d.doc_id: rules_only_predictions(d.text, allowed) for d in corpus_b}
+    results["rules_only"] = _scores(corpus_b, rules, "rules alone (corpus B)")
     if not PHILTER_PYTHON.is_file():
         print(f"philter-lite: not installed at {PHILTER_PYTHON}; skipped")
         return
     with tempfile.TemporaryDirectory() as folder:
-        for document in corpus_a:
+        for document in corpus_b:
             write_i2b2(Document(document.doc_id, document.text), Path(folder) / f"{document.doc_id}.xml")
         runner = Path(folder) / "philter_runner.py.txt"
         runner.write_text(PHILTER_RUNNER, encoding="utf-8")
@@ -151,7 +152,7 @@ def bench_baselines(corpus_a: list[Document], results: dict[str, object]) -> Non
         for doc_id, items in spans.items()
     }
     print(f"philter-lite ran in {time.perf_counter() - started:.0f} s")
-    results["philter_lite"] = _scores(corpus_a, predictions, "philter-lite 0.6.0 (corpus A)")
+    results["philter_lite"] = _scores(corpus_b, predictions, "philter-lite 0.6.0 (corpus B)")
 
 
 def bench_speed(corpus_a: list[Document], corpus_b: list[Document], results: dict[str, object]) -> None:
@@ -203,7 +204,7 @@ def main(argv: list[str]) -> None:
     if "seed" in parts:
         bench_seed(corpus_a, corpus_b, results)
     if "baselines" in parts:
-        bench_baselines(corpus_a, results)
+        bench_baselines(corpus_b, results)
     if "speed" in parts:
         bench_speed(corpus_a, corpus_b, results)
     if out:

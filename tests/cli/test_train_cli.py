@@ -17,7 +17,7 @@ from annotator.synth.generator import generate_corpus
 @pytest.fixture(scope="module")
 def gold_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("gold")
-    for document in generate_corpus(patients=4, seed=5).gold:
+    for document in generate_corpus(patients=3, seed=5).gold:
         write_i2b2(document, folder / f"{document.doc_id}.xml")
     return folder
 
