@@ -254,6 +254,10 @@ class MainWindow(QMainWindow):
         annotation = self.session.apply_type(type_name, start, end, self.view.cursor_offset())
         if annotation is not None:
             self.view.select_span(annotation.start, annotation.end)
+        elif self.session.read_only:
+            self.statusBar().showMessage("Read-only: this document is locked by someone else.", 4000)
+        else:
+            self.statusBar().showMessage(f"Select text first, then press the key for {type_name}.", 4000)
         self.view.setFocus()
 
     def _on_view_position_clicked(self, position: int) -> None:

@@ -27,6 +27,7 @@ from annotator.core.document import Document
 from annotator.core.history import AddAnnotation, Command, History
 from annotator.core.propagation import Scope, scope_documents
 from annotator.core.worktime import WorkTimer
+from annotator.errors import StorageError
 from annotator.gui.editing import AnnotationEditor
 from annotator.gui.workspace import Workspace
 from annotator.io.autosave import AutosaveScheduler
@@ -105,7 +106,8 @@ class AnnotationSession(QObject):
             self.leave_document()
         opened = self.workspace.prepare(doc_id, force_lock=force_lock)
         recovered = False
-        if opened.recovery_available:
+        # A document already in memory with unsaved edits is newer than its recovery file.
+        if opened.recovery_available and not self.workspace.is_dirty(doc_id):
             recovered = ask_recovery(doc_id) if ask_recovery is not None else True
             if not recovered:
                 self.workspace.discard_recovery(doc_id)
@@ -139,7 +141,11 @@ class AnnotationSession(QObject):
             return
         doc_id = self.document.doc_id
         if self.workspace.is_dirty(doc_id) and not self.read_only:
-            self.workspace.save(doc_id)
+            try:
+                self.workspace.save(doc_id)
+            except StorageError:
+                # Not saved (e.g. the lock was taken over): keep the edits in the recovery file.
+                self.workspace.autosave_all()
         self.timer.stop(self.clock())
         self.record_time()
         self.document.annotation_removed.disconnect(self._on_document_annotation_removed)

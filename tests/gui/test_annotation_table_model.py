@@ -29,7 +29,12 @@ def test_table_model_passes_the_model_tester_through_edits(qtmodeltester: ModelT
     history.push(RemoveAnnotation(document, added.id))
     history.undo()
     qtmodeltester.check(model)
-    assert sorted(model.data(model.index(r, 3)) for r in range(model.rowCount())) == ["DATE", "PATIENT"]
+    model.sort(3, Qt.SortOrder.DescendingOrder)
+    assert [model.data(model.index(r, 3)) for r in range(model.rowCount())] == ["PATIENT", "DATE"]
+    third = TEXT_200_01.index("Marissa")
+    history.push(AddAnnotation(document, document.make_annotation("NAME", "DOCTOR", third, third + 7)))
+    assert [model.data(model.index(r, 3)) for r in range(model.rowCount())] == ["PATIENT", "DOCTOR", "DATE"]
+    qtmodeltester.check(model)
 
 
 def test_proxy_sorts_by_offset_and_filters_by_category() -> None:

@@ -8,6 +8,7 @@ from pytestqt.qtbot import QtBot
 from annotator.core.annotation import Source
 from annotator.gui.main_window import MainWindow
 from annotator.gui.propagation_dialog import AnnotateAllDialog
+from annotator.io.i2b2 import read_i2b2
 from tests.gui.conftest import TEXT_200_01, TEXT_200_02
 
 
@@ -98,3 +99,21 @@ def test_conflict_rows_cannot_be_ticked(qtbot: QtBot, window: MainWindow) -> Non
     assert [(i.text(1), bool(i.flags() & Qt.ItemFlag.ItemIsUserCheckable)) for i in conflicts] == [
         (f"{other_smith}–{other_smith + len('Smith')}", False)]
     assert not dialog.apply_button.isEnabled()
+
+
+def test_other_records_changed_by_annotate_all_are_saved_and_not_offered_as_recovery(
+        qtbot: QtBot, window: MainWindow) -> None:
+    dialog = open_dialog_on_doctor(qtbot, window)
+    dialog.match_items("fuzzy")[0].setCheckState(0, Qt.CheckState.Checked)
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    window.session.autosave_now()
+    asked: list[str] = []
+    window.ask_recovery = lambda doc_id: asked.append(doc_id) or True
+    qtbot.keyClick(window.view, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
+    assert window.session.doc_id == "200-02" and asked == []
+    document = window.session.document
+    assert document is not None and [a.type for a in document.annotations if a.type == "DOCTOR"] == ["DOCTOR"]
+    qtbot.keyClick(window.view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    path = window.session.workspace.entry("200-02").working_path
+    assert [a.source for a in read_i2b2(path).annotations if a.type == "DOCTOR"] == [Source.PROPAGATED]
+    assert not path.with_name(".200-02.xml.autosave").exists()
