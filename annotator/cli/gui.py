@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from annotator.cli.common import existing_path
@@ -38,6 +39,12 @@ def run(args: argparse.Namespace) -> int:
         folders = ([args.path] if args.path is not None else []) + list(args.adjudicate)
         if len(folders) < 2:
             raise UsageError("--adjudicate needs at least two folders")
+        from annotator.gui.app import NO_DISPLAY_HINT, display_available, get_application
+
+        if args.screenshot is None and not display_available():
+            print(f"annotator gui: {NO_DISPLAY_HINT}", file=sys.stderr)
+            return 1
+        get_application(offscreen=args.screenshot is not None)
         from annotator.gui.adjudication.window import launch_adjudication
 
         return int(launch_adjudication(folders, args.output, args.screenshot, args.document))

@@ -38,8 +38,8 @@ def display_available() -> bool:
 
 
 def get_application(offscreen: bool = False) -> QApplication:
-    """The QApplication (created once)."""
-    if offscreen and not display_available():
+    """The QApplication (created once); ``offscreen`` renders without any display."""
+    if offscreen and QApplication.instance() is None:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = QApplication.instance()
     if app is None:

@@ -52,3 +52,27 @@ def test_demo_no_gui_sets_up_the_project_and_prints_statistics(tmp_path: Path,
     out = capsys.readouterr().out
     assert str(dest) in out and "documents" in out
     assert (dest / "project.toml").is_file()
+
+
+def test_gui_adjudicate_screenshot_goes_to_the_adjudication_window(qtbot: QtBot, project: Project,
+                                                                    tmp_path: Path) -> None:
+    from annotator.core.document import Document
+    from annotator.io.i2b2 import read_i2b2, write_i2b2
+
+    text = read_i2b2(project.source_dir / "200-01.xml").text
+    for name, type_name in (("a", "PATIENT"), ("b", "DOCTOR")):
+        document = Document("200-01", text)
+        start = text.index("John Smith")
+        document.add(document.make_annotation("NAME", type_name, start, start + len("John Smith")))
+        (tmp_path / name).mkdir()
+        write_i2b2(document, tmp_path / name / "200-01.xml")
+    target = tmp_path / "adjudication.png"
+    code = main(["gui", "--adjudicate", str(tmp_path / "a"), str(tmp_path / "b"), "-o", str(tmp_path / "gold"),
+                 "--screenshot", str(target)])
+    assert code == 0
+    assert QImage(str(target)).width() >= 600
+
+
+def test_gui_adjudicate_needs_an_output_folder(project: Project, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["gui", "--adjudicate", str(project.source_dir), str(project.source_dir)]) == 2
+    assert "-o GOLD_DIR" in capsys.readouterr().err
