@@ -105,6 +105,7 @@ class Workspace:
         # read ahead in a background thread (see prefetch).
         self._executor: ThreadPoolExecutor | None = None
         self._prefetched: dict[str, tuple[Future[Document], Path, tuple[int, int]]] = {}
+        self._touched: set[str] = set()
 
     # -- opening ----------------------------------------------------------------------------------
     @classmethod
@@ -211,6 +212,7 @@ class Workspace:
             document.origin.path = entry.working_path
         document.doc_id = doc_id
         self.documents[doc_id] = document
+        self._watch(document)
         return document
 
     def _source_of(self, entry: DocumentEntry) -> Path:
@@ -280,7 +282,9 @@ class Workspace:
     def adopt(self, documents: Iterable[Document]) -> None:
         """Keep documents read by :meth:`read_many` (ones opened meanwhile win)."""
         for document in documents:
-            self.documents.setdefault(document.doc_id, document)
+            if document.doc_id not in self.documents:
+                self.documents[document.doc_id] = document
+                self._watch(document)
 
     def load_many(self, doc_ids: Iterable[str]) -> list[Document]:
         """Read (if needed) and return several documents, on the calling thread."""
@@ -303,8 +307,23 @@ class Workspace:
         document = self.documents.get(doc_id)
         return document is not None and not document.is_pristine()
 
+    def _watch(self, document: Document) -> None:
+        # Only documents that were edited can be dirty: checking just those keeps every
+        # edit cheap even with the whole project in memory after a project-wide search.
+        doc_id = document.doc_id
+
+        def touched(*_args: object) -> None:
+            self._touched.add(doc_id)
+
+        document.annotation_added.connect(touched)
+        document.annotation_removed.connect(touched)
+        document.annotation_replaced.connect(touched)
+        if not document.is_pristine():
+            self._touched.add(doc_id)
+
     def dirty(self) -> list[str]:
-        return [doc_id for doc_id, d in self.documents.items() if not d.is_pristine()]
+        """Ids of the documents with unsaved changes."""
+        return [d for d in sorted(self._touched) if d in self.documents and not self.documents[d].is_pristine()]
 
     def save(self, doc_id: str) -> None:
         """Write the working copy atomically (taking the lock first if needed)."""
