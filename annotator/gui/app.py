@@ -8,14 +8,22 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, Qt
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEventLoop,
+    QMessageLogContext,
+    Qt,
+    QtMsgType,
+    qInstallMessageHandler,
+)
 from PySide6.QtWidgets import QApplication, QWidget
 
 from annotator.core.annotation import Annotation
 from annotator.core.propagation import find_occurrences
-from annotator.errors import UsageError
+from annotator.errors import AnnotatorError, UsageError
 from annotator.gui.identity_dialog import choose_identity
 from annotator.gui.main_window import MainWindow
 from annotator.gui.session import AnnotationSession
@@ -43,6 +51,8 @@ def get_application(offscreen: bool = False) -> QApplication:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = QApplication.instance()
     if app is None:
+        if offscreen:
+            _quiet_offscreen_noise()
         QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
         app = QApplication(sys.argv[:1])
         app.setApplicationName("PHI Annotator")
@@ -51,18 +61,51 @@ def get_application(offscreen: bool = False) -> QApplication:
     return app
 
 
+OFFSCREEN_NOISE = ("This plugin does not support propagateSizeHints()",)
+
+
+def _quiet_offscreen_noise() -> None:
+    """Drop the offscreen platform's harmless warnings, pass every other message on.
+
+    A screenshot run then prints nothing but its own result or one error line.
+    """
+    previous: list[Callable[..., None] | None] = []
+
+    def handler(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
+        if message in OFFSCREEN_NOISE:
+            return
+        if previous and previous[0] is not None:
+            previous[0](mode, context, message)
+        else:
+            print(message, file=sys.stderr)
+
+    previous.append(qInstallMessageHandler(handler))
+
+
 def build_window(path: Path, annotator: str | None = None, document: str | None = None,
                  theme: ThemeName = "auto", ask: bool = True) -> MainWindow:
-    """Open a project, folder or file in a new main window (not shown yet)."""
+    """Open a project, folder or file in a new main window (not shown yet).
+
+    With ``ask=False`` (screenshots) nothing is asked and nothing is recorded: no identity
+    dialog, no recovery question (a recovery file is kept for later), no status or time.
+    A first document that cannot be read raises, with every lock released.
+    """
     app = get_application()
     dark = apply_theme(app, theme)
     name = choose_identity(None, annotator, ask=ask)
     workspace = Workspace.open(path, name)
     if document is not None and document not in workspace.doc_ids():
         raise UsageError(f"no document {document!r} in {path}")
-    session = AnnotationSession(workspace)
+    session = AnnotationSession(workspace, track=ask)
     window = MainWindow(session, dark)
-    window.open_document(document or _first_unfinished(session))
+    if not ask:
+        window.ask_recovery = lambda doc_id: None
+    try:
+        session.open_document(document or _first_unfinished(session), window.ask_recovery)
+    except AnnotatorError:
+        session.close()
+        window.deleteLater()
+        raise
     return window
 
 

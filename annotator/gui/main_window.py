@@ -71,7 +71,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"PHI Annotator — {project.name}")
         self.resize(1400, 860)
         # Questions the window asks; replaced in tests.
-        self.ask_recovery: Callable[[str], bool] = self._ask_recovery
+        self.ask_recovery: Callable[[str], bool | None] = self._ask_recovery
         self.confirm_close: Callable[[], str] = self._confirm_close
         self.confirm_override: Callable[[str], bool] = self._confirm_override
         self.documents = DocumentList()

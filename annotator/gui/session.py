@@ -27,14 +27,14 @@ from annotator.core.document import Document
 from annotator.core.history import AddAnnotation, Command, History
 from annotator.core.propagation import Scope, scope_documents
 from annotator.core.worktime import WorkTimer
-from annotator.errors import StorageError
+from annotator.errors import AnnotatorError, StorageError
 from annotator.gui.editing import AnnotationEditor
 from annotator.gui.workspace import Workspace
 from annotator.io.autosave import AutosaveScheduler
 from annotator.io.workstate import DONE, IN_PROGRESS, NOT_STARTED, WorkState
 
 Clock = Callable[[], float]
-RecoveryQuestion = Callable[[str], bool]
+RecoveryQuestion = Callable[[str], bool | None]
 
 
 class AnnotationSession(QObject):
@@ -50,6 +50,8 @@ class AnnotationSession(QObject):
         Quiet seconds after an edit before the recovery file is written.
     idle_after:
         A pause longer than this is not counted as working time.
+    track:
+        Record document status and working time (off for screenshots).
     """
 
     document_changed = Signal(object)
@@ -59,13 +61,14 @@ class AnnotationSession(QObject):
     entry_changed = Signal(str)
 
     def __init__(self, workspace: Workspace, clock: Clock = time.monotonic, autosave_delay: float = 3.0,
-                 idle_after: float = 120.0, parent: QObject | None = None) -> None:
+                 idle_after: float = 120.0, track: bool = True, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.workspace = workspace
         self.schema = workspace.schema
         self.annotator = workspace.annotator
         self.history = History()
         self.clock = clock
+        self.track = track
         self.state = WorkState.load(workspace.project)
         self.timer = WorkTimer(idle_after=idle_after)
         self.scheduler = AutosaveScheduler(delay=autosave_delay, max_wait=max(30.0, autosave_delay))
@@ -97,28 +100,37 @@ class AnnotationSession(QObject):
 
     def open_document(self, doc_id: str, ask_recovery: RecoveryQuestion | None = None,
                       force_lock: bool = False) -> Document:
-        """Leave the current document (saving it) and open another one.
+        """Open a document, then leave the current one (saving it).
 
         ``ask_recovery(doc_id)`` is asked when an autosaved version newer than the file
-        exists; True opens the recovered version, False discards it.
+        exists: True opens the recovered version, False discards it, None opens the saved
+        version and keeps the recovery file for later. A document that cannot be read
+        raises (its lock is released) and the current document stays open.
         """
-        if self.document is not None and doc_id != self.doc_id:
+        switching = self.document is not None and doc_id != self.doc_id
+        try:
+            opened = self.workspace.prepare(doc_id, force_lock=force_lock)
+            recovered = False
+            # A document already in memory with unsaved edits is newer than its recovery file.
+            if opened.recovery_available and not self.workspace.is_dirty(doc_id):
+                answer = ask_recovery(doc_id) if ask_recovery is not None else True
+                recovered = bool(answer)
+                if answer is False:
+                    self.workspace.discard_recovery(doc_id)
+            document = self.workspace.load(doc_id, recovered=recovered)
+        except AnnotatorError:
+            if doc_id != self.doc_id:
+                self.workspace.release(doc_id)
+            raise
+        if switching:
             self.leave_document()
-        opened = self.workspace.prepare(doc_id, force_lock=force_lock)
-        recovered = False
-        # A document already in memory with unsaved edits is newer than its recovery file.
-        if opened.recovery_available and not self.workspace.is_dirty(doc_id):
-            recovered = ask_recovery(doc_id) if ask_recovery is not None else True
-            if not recovered:
-                self.workspace.discard_recovery(doc_id)
-        document = self.workspace.load(doc_id, recovered=recovered)
         self.document = document
         self.editor = AnnotationEditor(document, self.history, self.schema, self.annotator, opened.read_only)
         self.editor.snap_to_words = self.snap_to_words
         self.lock_holder = opened.lock_holder
         document.annotation_removed.connect(self._on_document_annotation_removed)
         document.annotation_replaced.connect(self._on_document_annotation_replaced)
-        if not opened.read_only and self.state.status(doc_id, self.annotator) == NOT_STARTED:
+        if self.track and not opened.read_only and self.state.status(doc_id, self.annotator) == NOT_STARTED:
             self.state.set_status(doc_id, self.annotator, IN_PROGRESS)
             self._save_state()
         self.timer.activity(self.clock())
@@ -328,7 +340,7 @@ class AnnotationSession(QObject):
     def record_time(self) -> None:
         """Move the counted seconds into the work state and save it."""
         seconds = self.timer.take()
-        if seconds > 0 and self.doc_id is not None:
+        if seconds > 0 and self.doc_id is not None and self.track:
             self.state.add_seconds(self.doc_id, self.annotator, seconds)
             self._save_state()
 
@@ -351,4 +363,5 @@ class AnnotationSession(QObject):
     def flush_state(self) -> None:
         """Write the work state now (status and time), if anything is waiting."""
         self._state_timer.stop()
-        self.state.save()
+        if self.track:
+            self.state.save()

@@ -25,7 +25,7 @@ from pathlib import Path
 from annotator.core.document import Document, split_record_name
 from annotator.core.project import Project
 from annotator.core.schema import Schema, load_schema
-from annotator.errors import InputError, LockedError, StorageError
+from annotator.errors import AnnotatorError, InputError, LockedError, OffsetError, StorageError
 from annotator.io.autosave import AutosaveStore
 from annotator.io.corpus import list_document_files
 from annotator.io.i2b2 import read_i2b2, write_i2b2
@@ -63,6 +63,24 @@ class OpenState:
     read_only: bool = False
     lock_holder: str = ""
     recovery_available: bool = False
+
+
+def read_checked(path: Path) -> Document:
+    """Read an i2b2 file and refuse offsets that cannot be shown (outside the text).
+
+    The reader leaves offset checks to ``annotator validate``; the window cannot highlight
+    a tag that lies outside the note, so such a file is refused with the tag named.
+    """
+    document = read_i2b2(path)
+    length = len(document.text)
+    for annotation in document.annotations:
+        if not 0 <= annotation.start <= annotation.end <= length:
+            raise OffsetError(
+                f"tag {annotation.id} has offsets {annotation.start}-{annotation.end} outside the text "
+                f"(length {length}); check the file with 'annotator validate'",
+                path,
+            )
+    return document
 
 
 def quick_counts(path: Path) -> tuple[int, int]:
@@ -106,6 +124,7 @@ class Workspace:
         self._executor: ThreadPoolExecutor | None = None
         self._prefetched: dict[str, tuple[Future[Document], Path, tuple[int, int]]] = {}
         self._touched: set[str] = set()
+        self.unreadable: set[str] = set()
 
     # -- opening ----------------------------------------------------------------------------------
     @classmethod
@@ -191,7 +210,7 @@ class Workspace:
             self.read_only.discard(doc_id)
             if not entry.working_path.exists():
                 origin = entry.preannotation_path or entry.source_path
-                document = read_i2b2(origin)
+                document = read_checked(origin)
                 document.doc_id = doc_id
                 write_i2b2(document, entry.working_path)
         if not state.read_only:
@@ -207,7 +226,7 @@ class Workspace:
             document = self.autosave.load_recovery(entry.working_path)
         else:
             path = self._source_of(entry)
-            document = self._take_prefetched(doc_id) or read_i2b2(path)
+            document = self._take_prefetched(doc_id) or read_checked(path)
             # Saving always goes to the working copy, never over the source or suggestions.
             document.origin.path = entry.working_path
         document.doc_id = doc_id
@@ -232,7 +251,7 @@ class Workspace:
                 continue
             if self._executor is None:
                 self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prefetch")
-            self._prefetched[doc_id] = (self._executor.submit(read_i2b2, path), path, stamp)
+            self._prefetched[doc_id] = (self._executor.submit(read_checked, path), path, stamp)
 
     def _take_prefetched(self, doc_id: str) -> Document | None:
         """A prefetched document, if its file has not changed since it was read."""
@@ -271,7 +290,12 @@ class Workspace:
             if cancelled is not None and cancelled():
                 break
             entry = self.entry(doc_id)
-            document = read_i2b2(self._source_of(entry))
+            try:
+                document = read_checked(self._source_of(entry))
+            except AnnotatorError:
+                # One broken file must not stop a project-wide search; it is left out.
+                self.unreadable.add(doc_id)
+                continue
             document.doc_id = doc_id
             document.origin.path = entry.working_path
             documents.append(document)

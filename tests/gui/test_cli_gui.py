@@ -13,6 +13,8 @@ from pytestqt.qtbot import QtBot
 
 from annotator.cli.main import main
 from annotator.core.project import Project
+from annotator.io.autosave import AutosaveStore
+from annotator.io.i2b2 import read_i2b2, write_i2b2
 
 
 def test_gui_screenshot_renders_a_png_and_exits_zero(qtbot: QtBot, project: Project, tmp_path: Path) -> None:
@@ -57,7 +59,6 @@ def test_demo_no_gui_sets_up_the_project_and_prints_statistics(tmp_path: Path,
 def test_gui_adjudicate_screenshot_goes_to_the_adjudication_window(qtbot: QtBot, project: Project,
                                                                     tmp_path: Path) -> None:
     from annotator.core.document import Document
-    from annotator.io.i2b2 import read_i2b2, write_i2b2
 
     text = read_i2b2(project.source_dir / "200-01.xml").text
     for name, type_name in (("a", "PATIENT"), ("b", "DOCTOR")):
@@ -76,3 +77,39 @@ def test_gui_adjudicate_screenshot_goes_to_the_adjudication_window(qtbot: QtBot,
 def test_gui_adjudicate_needs_an_output_folder(project: Project, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["gui", "--adjudicate", str(project.source_dir), str(project.source_dir)]) == 2
     assert "-o GOLD_DIR" in capsys.readouterr().err
+
+
+def test_gui_screenshot_of_an_unreadable_file_fails_cleanly(project: Project, tmp_path: Path) -> None:
+    folder = tmp_path / "single"
+    folder.mkdir()
+    broken = folder / "500-01.xml"
+    broken.write_bytes(b"<?xml version='1.0'?><deid><TEXT><![CDATA[unfinished")
+    before = sorted(p.name for p in folder.iterdir())
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    result = subprocess.run(
+        [sys.executable, "-m", "annotator", "gui", str(broken), "--annotator", "qa", "--screenshot",
+         str(tmp_path / "shot.png")],
+        capture_output=True, text=True, env=env, timeout=60, cwd=Path(__file__).resolve().parents[2],
+    )
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "500-01.xml" in lines[0] and "Traceback" not in result.stderr
+    assert sorted(p.name for p in folder.iterdir()) == before
+    assert broken.read_bytes().endswith(b"unfinished")
+
+
+def test_gui_screenshot_records_nothing_and_keeps_recovery_files(project: Project, tmp_path: Path) -> None:
+    code = main(["gui", str(project.root), "--annotator", "alice", "--screenshot", str(tmp_path / "a.png")])
+    assert code == 0
+    working = project.annotations_dir("alice") / "200-01.xml"
+    recovery = working.with_name(".200-01.xml.autosave")
+    edited = read_i2b2(working)
+    start = edited.text.index("Marissa")
+    edited.add(edited.make_annotation("NAME", "DOCTOR", start, start + len("Marissa")))
+    write_i2b2(edited, recovery)
+    assert AutosaveStore().has_recovery(working)
+    assert main(["gui", str(project.root), "--annotator", "alice", "--screenshot", str(tmp_path / "b.png")]) == 0
+    assert recovery.exists()
+    assert not (project.state_dir / "state.json").exists()
+    assert not working.with_name(".200-01.xml.lock").exists()

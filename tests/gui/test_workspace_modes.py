@@ -102,3 +102,19 @@ def test_identity_is_chosen_once_and_remembered(given: str | None) -> None:
         assert choose_identity(None, given) == given
         assert load_identity() == given
         assert choose_identity(None, None, ask=False) == given
+
+
+def test_tag_outside_the_text_is_refused_and_the_current_document_stays(qtbot: QtBot, window: MainWindow,
+                                                                           project: Project) -> None:
+    from annotator.errors import OffsetError
+
+    path = project.source_dir / "201-01.xml"
+    data = path.read_bytes().replace(
+        b"<TAGS>", b'<TAGS>\n<DATE id="P9" start="5" end="999" text="x" TYPE="DATE" comment="" />', 1)
+    path.write_bytes(data)
+    with pytest.raises(OffsetError, match="P9"):
+        window.session.open_document("201-01")
+    assert window.session.doc_id == "200-01"
+    assert not (project.annotations_dir("alice") / ".201-01.xml.lock").exists()
+    assert not (project.annotations_dir("alice") / "201-01.xml").exists()
+    assert (project.annotations_dir("alice") / ".200-01.xml.lock").exists()
