@@ -316,8 +316,12 @@ class AnnotationSession(QObject):
         self.scheduler.note_edit(now)
         self.timer.activity(now)
         self._set_save_state()
+        # Annotate all and its undo change other records too: refresh every edited one.
+        changed = set(self.workspace.edited())
         if self.doc_id is not None:
-            self.entry_changed.emit(self.doc_id)
+            changed.add(self.doc_id)
+        for doc_id in sorted(changed):
+            self.entry_changed.emit(doc_id)
 
     def _set_save_state(self, forced: str | None = None) -> None:
         if self.read_only:

@@ -345,6 +345,10 @@ class Workspace:
         if not document.is_pristine():
             self._touched.add(doc_id)
 
+    def edited(self) -> set[str]:
+        """Ids of the documents edited at least once this session (saved or not)."""
+        return set(self._touched)
+
     def dirty(self) -> list[str]:
         """Ids of the documents with unsaved changes."""
         return [d for d in sorted(self._touched) if d in self.documents and not self.documents[d].is_pristine()]

@@ -117,3 +117,14 @@ def test_other_records_changed_by_annotate_all_are_saved_and_not_offered_as_reco
     path = window.session.workspace.entry("200-02").working_path
     assert [a.source for a in read_i2b2(path).annotations if a.type == "DOCTOR"] == [Source.PROPAGATED]
     assert not path.with_name(".200-02.xml.autosave").exists()
+
+
+def test_document_list_counts_follow_annotate_all_in_other_records(qtbot: QtBot, window: MainWindow) -> None:
+    item = window.documents._items["200-02"]
+    assert item.text(2) == "1"
+    dialog = open_dialog_on_doctor(qtbot, window)
+    dialog.match_items("fuzzy")[0].setCheckState(0, Qt.CheckState.Checked)
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert item.text(2) == "2"
+    qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert item.text(2) == "1"
