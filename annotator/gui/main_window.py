@@ -206,6 +206,8 @@ class MainWindow(QMainWindow):
         self.view.delete_pressed.connect(s.delete_current)
         self.view.navigate_pressed.connect(self.step)
         self.view.position_clicked.connect(self._on_view_position_clicked)
+        # Moving the caret into an annotation with the arrow keys makes it current too.
+        self.view.caret_moved.connect(self._on_view_position_clicked)
         self.view.escape_pressed.connect(lambda: s.set_current(None))
         self.table.annotation_activated.connect(self._on_table_annotation_activated)
 

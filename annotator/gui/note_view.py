@@ -13,6 +13,7 @@ accept_pressed()          Enter
 delete_pressed()          Delete or Backspace
 navigate_pressed(int)     Tab (+1) or Shift+Tab (-1)
 position_clicked(int)     a click without a selection, at a code-point offset
+caret_moved(int)          the caret moved with no selection (arrow keys, clicks), code points
 escape_pressed()
 """
 
@@ -49,6 +50,7 @@ class NoteView(QPlainTextEdit):
     delete_pressed = Signal()
     navigate_pressed = Signal(int)
     position_clicked = Signal(int)
+    caret_moved = Signal(int)
     escape_pressed = Signal()
 
     def __init__(self, schema: Schema, dark: bool = False, parent: QWidget | None = None) -> None:
@@ -68,6 +70,11 @@ class NoteView(QPlainTextEdit):
         self.highlighter = AnnotationHighlighter(self.document(), schema, dark)
         self.menu_factory: MenuFactory | None = None
         self._keys = {t.key: t.name for t in schema.types if t.key}
+        self.cursorPositionChanged.connect(self._on_self_cursor_position_changed)
+
+    def _on_self_cursor_position_changed(self) -> None:
+        if not self.textCursor().hasSelection():
+            self.caret_moved.emit(self.cursor_offset())
 
     # -- content ----------------------------------------------------------------------------
     def set_note(self, document: Document | None) -> None:

@@ -152,3 +152,16 @@ def test_snap_to_words_widens_a_partial_selection(qtbot: QtBot, window: MainWind
     document = window.session.document
     assert document is not None
     assert [a.text for a in document.annotations if a.type == "DOCTOR"] == ["Marissa Jones"]
+
+
+def test_arrow_keys_into_an_annotation_make_it_current(qtbot: QtBot, window: MainWindow) -> None:
+    john = TEXT_200_01.index("John")
+    window.view.select_span(john - 2, john - 2)
+    assert window.session.current() is None
+    qtbot.keyClick(window.view, Qt.Key.Key_Right)
+    qtbot.keyClick(window.view, Qt.Key.Key_Right)
+    qtbot.keyClick(window.view, Qt.Key.Key_Right)
+    current = window.session.current()
+    assert current is not None and current.text == "John Smith"
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    assert not window.session.document.get(current.id).pending  # type: ignore[union-attr]
