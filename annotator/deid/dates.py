@@ -345,8 +345,12 @@ def _render(field: str, original: str, new: dict[str, object], parsed: ParsedDat
 
 
 def _padded(parsed: ParsedDate) -> bool:
-    # One zero-padded number means the writer pads them all ("05/15/2067").
-    return parsed.kind == "compact" or any(
+    # One zero-padded number means the writer pads them all ("05/15/2067"); year-first
+    # dates with two-digit month and day are ISO style, which always pads.
+    numbers = [text for name, text in parsed.parts if name in ("month", "day") and text.isdigit()]
+    if parsed.kind == "compact" or (parsed.kind == "iso" and all(len(t) == 2 for t in numbers)):
+        return True
+    return any(
         name in ("month", "day") and len(text) >= 2 and text[0] == "0" for name, text in parsed.parts
     )
 

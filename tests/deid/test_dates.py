@@ -7,6 +7,8 @@ import itertools
 import random
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from annotator.deid.dates import DateShift, draw_shift, parse_date, reference_date, shift_date
 
@@ -72,3 +74,32 @@ def test_draw_shift_is_seeded_and_forward() -> None:
     first = draw_shift(random.Random(7))
     assert first == draw_shift(random.Random(7))
     assert first.total_days > 300 and 1 <= first.years <= 10
+
+
+FORMATS = [
+    "%Y-%m-%d",
+    "%m/%d/%Y",
+    "%-m/%-d/%Y",
+    "%B %-d, %Y",
+    "%-d %b %Y",
+    "%Y%m%d",
+    "%A, %B %-d, %Y",
+    "%a %m/%d/%Y",
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    day=st.dates(min_value=dt.date(1950, 1, 1), max_value=dt.date(2150, 12, 31)),
+    fmt=st.sampled_from(FORMATS),
+    total=st.integers(1, 6000),
+)
+def test_full_dates_move_by_the_shift_in_their_format(day: dt.date, fmt: str, total: int) -> None:
+    # "10/10/2067" does not say whether its writer pads ("11/01") or not ("11/1").
+    assume("%m/%d" not in fmt or day.month < 10 or day.day < 10)
+    original = day.strftime(fmt)
+    parsed = parse_date(original)
+    assert parsed is not None and reference_date(parsed) == day
+    shifted = shift_date(parsed, DateShift(0, 0, 0, total))
+    moved = day + dt.timedelta(days=total)
+    assert shifted == moved.strftime(fmt)

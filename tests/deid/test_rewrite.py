@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.deid.rewrite import rewrite_document
@@ -37,3 +40,28 @@ def test_overlapping_annotations_share_one_region() -> None:
     new, _ = rewrite_document(Document("1-01", text, [street, inner]), lambda a: Surrogate(f"<{a.type}>"))
     assert new.text == "Lives at <STREET> Boston."
     assert {new.text[a.start : a.end] for a in new} == {"<STREET>"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    text=st.text(alphabet="ab c\n", min_size=1, max_size=60),
+    spans=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 8)), max_size=8),
+    sizes=st.lists(st.integers(0, 12), min_size=8, max_size=8),
+)
+def test_every_tag_matches_its_text_after_rewrite(
+    text: str, spans: list[tuple[int, int]], sizes: list[int]
+) -> None:
+    annotations = []
+    for number, (start, length) in enumerate(spans):
+        start = min(start, len(text))
+        end = min(start + length, len(text))
+        annotations.append(Annotation(f"P{number}", "NAME", "DOCTOR", start, end, text[start:end]))
+    new, replaced = rewrite_document(
+        Document("1-01", text, annotations), lambda a: Surrogate("z" * sizes[int(a.id[1:]) % len(sizes)])
+    )
+    assert all(new.text[a.start : a.end] == a.text for a in new)
+    assert [a.id for a in new] == [a.id for a in annotations] == [r.original.id for r in replaced]
+    untouched = [c for i, c in enumerate(text) if not any(a.start <= i < a.end for a in annotations)]
+    assert "".join(untouched) == "".join(
+        c for i, c in enumerate(new.text) if not any(a.start <= i < a.end for a in new)
+    )
