@@ -97,6 +97,8 @@ FORMATS = [
 def test_full_dates_move_by_the_shift_in_their_format(day: dt.date, fmt: str, total: int) -> None:
     # "10/10/2067" does not say whether its writer pads ("11/01") or not ("11/1").
     assume("%m/%d" not in fmt or day.month < 10 or day.day < 10)
+    # Nor does "May" say whether it is the full name or the abbreviation (read as full).
+    assume("%b" not in fmt or day.month != 5)
     original = day.strftime(fmt)
     parsed = parse_date(original)
     assert parsed is not None and reference_date(parsed) == day
