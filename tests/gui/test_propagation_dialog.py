@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from annotator.core.annotation import Source
+from annotator.core.document import Document
 from annotator.gui.main_window import MainWindow
 from annotator.gui.propagation_dialog import AnnotateAllDialog
-from annotator.io.i2b2 import read_i2b2
-from tests.gui.conftest import TEXT_200_01, TEXT_200_02
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from tests.gui.conftest import TEXT_200_01, TEXT_200_02, make_window, show
 
 
 def open_dialog_on_doctor(qtbot: QtBot, window: MainWindow) -> AnnotateAllDialog:
@@ -128,3 +131,25 @@ def test_document_list_counts_follow_annotate_all_in_other_records(qtbot: QtBot,
     assert item.text(2) == "2"
     qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert item.text(2) == "1"
+
+
+def test_project_scope_reads_the_other_records_in_a_worker(qtbot: QtBot, tmp_path: Path) -> None:
+    text = "Seen by Dr. Marissa Jones today.\n"
+    for patient in range(30):
+        write_i2b2(Document(f"{600 + patient}-01", text), tmp_path / f"{600 + patient}-01.xml")
+    window = make_window(qtbot, tmp_path)
+    window.open_document("600-01")
+    show(qtbot, window)
+    start = text.index("Marissa Jones")
+    window.view.select_span(start, start + len("Marissa Jones"))
+    qtbot.keyClick(window.view, "r")
+    dialog = window.annotate_all()
+    assert dialog is not None
+    dialog.set_scope("project")
+    assert len(dialog.match_items("matches")) == 29
+    assert len(window.session.workspace.documents) == 30
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert sorted(window.session.workspace.dirty()) == [f"{600 + p}-01" for p in range(30)]
+    window.session.save()
+    assert [a.source for a in read_i2b2(tmp_path / "629-01.xml").annotations] == [Source.PROPAGATED]
+    window.session.close()
