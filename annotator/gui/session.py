@@ -107,6 +107,8 @@ class AnnotationSession(QObject):
         version and keeps the recovery file for later. A document that cannot be read
         raises (its lock is released) and the current document stays open.
         """
+        if doc_id == self.doc_id and not force_lock and self.document is not None:
+            return self.document
         switching = self.document is not None and doc_id != self.doc_id
         try:
             opened = self.workspace.prepare(doc_id, force_lock=force_lock)

@@ -118,3 +118,17 @@ def test_tag_outside_the_text_is_refused_and_the_current_document_stays(qtbot: Q
     assert not (project.annotations_dir("alice") / ".201-01.xml.lock").exists()
     assert not (project.annotations_dir("alice") / "201-01.xml").exists()
     assert (project.annotations_dir("alice") / ".200-01.xml.lock").exists()
+
+
+def test_reopening_the_current_document_changes_nothing(qtbot: QtBot, window: MainWindow) -> None:
+    document = window.session.document
+    start = TEXT_200_01.index("Marissa Jones")
+    window.view.select_span(start, start + len("Marissa Jones"))
+    qtbot.keyClick(window.view, "r")
+    item = window.documents._items["200-01"]
+    qtbot.mouseClick(window.documents.viewport(), Qt.MouseButton.LeftButton,
+                     pos=window.documents.visualItemRect(item).center())
+    assert window.session.document is document
+    assert window.session.current() is not None
+    qtbot.keyClick(window.view, Qt.Key.Key_Delete)
+    assert document is not None and [a for a in document.annotations if a.start == start] == []
