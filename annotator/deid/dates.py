@@ -350,9 +350,7 @@ def _padded(parsed: ParsedDate) -> bool:
     numbers = [text for name, text in parsed.parts if name in ("month", "day") and text.isdigit()]
     if parsed.kind == "compact" or (parsed.kind == "iso" and all(len(t) == 2 for t in numbers)):
         return True
-    return any(
-        name in ("month", "day") and len(text) >= 2 and text[0] == "0" for name, text in parsed.parts
-    )
+    return any(name in ("month", "day") and len(text) >= 2 and text[0] == "0" for name, text in parsed.parts)
 
 
 def _number_like(original: str, value: int, padded: bool) -> str:

@@ -19,6 +19,7 @@ from annotator.core.document import Document
 from annotator.deid import places, shapes
 from annotator.deid.dates import DateShift, ParsedDate, draw_shift, parse_date, reference_date, shift_date
 from annotator.deid.names import NameMapper, name_tokens
+from annotator.deid.textcase import apply_case, random_like
 
 # Annotation TYPE (or category, for schemes without types) -> surrogate kind.
 KINDS: dict[str, str] = {
@@ -178,16 +179,28 @@ class PatientSurrogates:
             if _AGE_WORDS_OVER_89.search(core):
                 return Surrogate(f"[**{annotation.type}**]", "age written in words, possibly over 89")
             return Surrogate(lead + _age(core) + trail)
+        if kind == "name":
+            # The name map keeps its own per-token memory and copies each token's case.
+            return Surrogate(lead + self.names.replace(core) + trail)
         key = (kind, normalise(core))
         if key not in self._memo:
-            self._memo[key] = self._generate(kind, core)
-        return Surrogate(lead + self._memo[key] + trail)
+            self._memo[key] = self._unlike(core, self._generate(kind, core), kind)
+        # "BOSTON" after "Boston": the same surrogate, in this occurrence's case.
+        return Surrogate(lead + apply_case(core, self._memo[key]) + trail)
+
+    def _unlike(self, original: str, surrogate: str, kind: str) -> str:
+        """A last guard: a surrogate equal to its original is re-drawn as random characters."""
+        if kind == "department" or normalise(surrogate) != normalise(original):
+            return surrogate
+        for _ in range(20):
+            candidate = random_like(original, self.rng)
+            if normalise(candidate) != normalise(original):
+                return candidate
+        return f"[**{kind.upper()}**]"
 
     def _generate(self, kind: str, text: str) -> str:
         rng = self.rng
         avoid = self.context.avoid(kind)
-        if kind == "name":
-            return self.names.replace(text)
         if kind == "initials":
             return "".join(self.names.initial(c) if c.isalpha() else c for c in text)
         if kind in ("id", "phone", "email", "url", "ip", "username"):

@@ -120,3 +120,15 @@ def test_masking_styles(style: str, expected: str) -> None:
     masked = deidentify_documents([OTHER_PATIENT], options).documents[0]
     assert masked.text == expected
     assert [masked.text[a.start : a.end] for a in masked] == [a.text for a in masked]
+
+
+def test_repeated_value_keeps_each_occurrences_case() -> None:
+    document = note(
+        "302-01", ("Boston", "CITY"), " / ", ("BOSTON", "CITY"), " / ", ("Smith", "PATIENT"), " / ",
+        ("SMITH", "PATIENT"), " / ", ("smith's", "PATIENT"),
+    )  # fmt: skip
+    city, city_upper, name, name_upper, name_lower = texts_by_type(
+        deidentify_documents([document], DeidOptions(seed=5)).documents[0], "CITY"
+    ) + texts_by_type(deidentify_documents([document], DeidOptions(seed=5)).documents[0], "PATIENT")
+    assert city_upper == city.upper() != "BOSTON"
+    assert name_upper == name.upper() and name_lower == f"{name.lower()}'s"
