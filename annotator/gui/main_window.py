@@ -166,6 +166,8 @@ class MainWindow(QMainWindow):
         self._action(view, "pending_only", "Table: pending only",
                      lambda: self.table.pending_box.setChecked(self.actions_by_name["pending_only"].isChecked()),
                      (), True)
+        self._action(view, "zoom_in", "Zoom &in", lambda: self.view.zoomIn(1), ("Ctrl++", "Ctrl+="))
+        self._action(view, "zoom_out", "Zoom &out", lambda: self.view.zoomOut(1), ("Ctrl+-",))
         self._action(view, "dark", "&Dark theme", self._toggle_theme, ("Ctrl+Shift+T",), True)
         self.actions_by_name["dark"].setChecked(self.dark)
         project_menus: dict[str, QMenu] = {}

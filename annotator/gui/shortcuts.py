@@ -24,6 +24,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+PgDown / Ctrl+PgUp", "next / previous document (the current one is saved first)"),
     ("Ctrl+S", "save (atomic; removes the recovery file)"),
     ("Ctrl+D", "mark the document done (again: back to in progress)"),
+    ("Ctrl++ / Ctrl+-", "larger / smaller note text"),
     ("Esc", "clear the selection and the current annotation"),
     ("F1", "this list"),
 )

@@ -69,3 +69,11 @@ def test_run_with_progress_returns_the_result_and_honours_cancel(qtbot: QtBot) -
 
     ok, reason = run_with_progress(None, "Working…", failing)
     assert not ok and reason == "internal error (RuntimeError)"
+
+
+def test_zoom_changes_the_note_font_only(qtbot: QtBot, window: MainWindow) -> None:
+    size = window.view.font().pointSizeF()
+    qtbot.keyClick(window.view, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
+    assert window.view.font().pointSizeF() > size
+    qtbot.keyClick(window.view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert window.view.font().pointSizeF() == size
