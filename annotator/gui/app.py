@@ -51,7 +51,7 @@ def get_application(offscreen: bool = False) -> QApplication:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = QApplication.instance()
     if app is None:
-        if offscreen:
+        if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
             _quiet_offscreen_noise()
         QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
         app = QApplication(sys.argv[:1])
