@@ -77,3 +77,21 @@ def test_zoom_changes_the_note_font_only(qtbot: QtBot, window: MainWindow) -> No
     assert window.view.font().pointSizeF() > size
     qtbot.keyClick(window.view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
     assert window.view.font().pointSizeF() == size
+
+
+def test_project_dialogs_open_from_the_menu(qtbot: QtBot, window: MainWindow) -> None:
+    from PySide6.QtWidgets import QDialog
+
+    opened = []
+    for name in ("ExportDialog", "ReportsDialog", "DashboardDialog"):
+        action = window.actions_by_name.get(name)
+        if action is None:
+            continue
+        action.trigger()
+        shown = [w for w in QApplication.topLevelWidgets()
+                 if isinstance(w, QDialog) and w.isVisible() and type(w).__name__ == name]
+        assert len(shown) == 1, window.statusBar().currentMessage()
+        shown[0].close()
+        opened.append(name)
+    assert "Model" in [a.text().replace("&", "") for a in window.menuBar().actions()]
+    assert opened
