@@ -42,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from annotator.gui.app import launch
 
-    return launch(root, args.annotator, args.screenshot, args.document, args.theme)
+    return launch(root, args.annotator, args.screenshot, args.document, args.theme,
+                  debug=bool(getattr(args, "debug", False)))
 
 
 def _describe(stats: dict[str, Any]) -> str:

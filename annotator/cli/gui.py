@@ -52,4 +52,5 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give a project folder, a folder of XML files or an XML file (or try: annotator demo)")
     from annotator.gui.app import launch
 
-    return launch(args.path, args.annotator, args.screenshot, args.document, args.theme, args.view)
+    return launch(args.path, args.annotator, args.screenshot, args.document, args.theme, args.view,
+                  debug=bool(getattr(args, "debug", False)))

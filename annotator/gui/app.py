@@ -162,8 +162,18 @@ def screenshot(window: MainWindow, target: Path, view: str = "main") -> None:
         save_screenshot(window, target)
 
 
+def _report_internal_error(kind: type[BaseException], error: BaseException, traceback: object) -> None:
+    """An exception escaping a slot: one line, no traceback and no message (it may quote data).
+
+    The window stays open; autosave keeps running, so nothing is lost.
+    """
+    print(f"annotator gui: internal error ({kind.__name__}); run with --debug for the traceback",
+          file=sys.stderr)
+
+
 def launch(path: Path, annotator: str | None = None, screenshot_path: Path | None = None,
-           document: str | None = None, theme: ThemeName = "auto", view: str = "main") -> int:
+           document: str | None = None, theme: ThemeName = "auto", view: str = "main",
+           debug: bool = False) -> int:
     """Run the GUI (or render a screenshot and return). Returns the exit code."""
     if screenshot_path is None and not display_available():
         print(f"annotator gui: {NO_DISPLAY_HINT}", file=sys.stderr)
@@ -177,5 +187,11 @@ def launch(path: Path, annotator: str | None = None, screenshot_path: Path | Non
             window.session.workspace.documents.clear()
             window.close()
         return 0
-    window.show()
-    return int(app.exec())
+    previous = sys.excepthook
+    if not debug:
+        sys.excepthook = _report_internal_error
+    try:
+        window.show()
+        return int(app.exec())
+    finally:
+        sys.excepthook = previous

@@ -113,3 +113,15 @@ def test_gui_screenshot_records_nothing_and_keeps_recovery_files(project: Projec
     assert recovery.exists()
     assert not (project.state_dir / "state.json").exists()
     assert not working.with_name(".200-01.xml.lock").exists()
+
+
+def test_exception_in_a_slot_is_reported_in_one_line_without_its_message(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from annotator.gui.app import _report_internal_error
+
+    try:
+        raise ValueError("Patient John Smith")
+    except ValueError as error:
+        _report_internal_error(ValueError, error, error.__traceback__)
+    err = capsys.readouterr().err
+    assert err.splitlines() == ["annotator gui: internal error (ValueError); run with --debug for the traceback"]
