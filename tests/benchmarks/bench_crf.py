@@ -1,6 +1,6 @@
 """CRF tagger figures: cross-validation, recall bias, cross-seed drop, baselines, speed.
 
-Run: ``python -m tests.benchmarks.bench_crf [cv] [seed] [baselines] [speed]`` (all by
+Run: ``python -m tests.benchmarks.bench_crf [cv] [seed] [baselines] [speed] [learning]`` (all by
 default). Corpora come from the synthetic generator: corpus A is 300 patients (seed 1),
 corpus B 100 patients (seed 2). Prints:
 
@@ -11,7 +11,9 @@ corpus B 100 patients (seed 2). Prints:
              and philter-lite (a public de-identification tool) when it is installed in a
              separate virtual environment at $PHILTER_PYTHON (default
              /work/scratch_crf/venv/bin/python);
-* speed:     training time on about 300,000 tokens, tagging throughput (wall and CPU).
+* speed:     training time on about 300,000 tokens, tagging throughput (wall and CPU);
+* learning:  strict F1 on B after training on the first 5, 10, 25 and 50 patients of A
+             (how much gold the first rounds of the pre-annotation loop need).
 
 Token-level scores are tag-blind (every alphanumeric token inside any PHI span counts),
 the only fair ground for philter, which types nothing but dates.
@@ -72,7 +74,7 @@ def _fmt(value: float) -> str:
     return f"{value:.4f}"
 
 
-def _scores(documents: Sequence[Document], predictions: dict[str, list[Prediction]], label: str) -> dict[str, float]:
+def _scores(documents: Sequence[Document], predictions: dict[str, list[Prediction]], label: str) -> dict[str, object]:
     strict = evaluate_predictions(documents, predictions).micro
     tokens = evaluate_predictions(documents, predictions, match="tagblind").micro
     print(
@@ -121,8 +123,9 @@ def bench_seed(corpus_a: list[Document], corpus_b: list[Document], results: dict
     cv = results.get("cv")
     if isinstance(cv, dict):
         cv_f1 = float(cv["micro"]["f1"])
-        print(f"  drop from cross-validated F1 {_fmt(cv_f1)}: {_fmt(cv_f1 - scores['f1'])}")
-        scores["drop_from_cv"] = cv_f1 - scores["f1"]
+        drop = cv_f1 - float(str(scores["f1"]))
+        print(f"  drop from cross-validated F1 {_fmt(cv_f1)}: {_fmt(drop)}")
+        scores["drop_from_cv"] = drop
     results["cross_seed"] = scores
 
 
@@ -189,8 +192,24 @@ def bench_speed(corpus_a: list[Document], corpus_b: list[Document], results: dic
     }
 
 
+def bench_learning(corpus_a: list[Document], corpus_b: list[Document], results: dict[str, object]) -> None:
+    patients = sorted({d.patient_id for d in corpus_a})
+    curve: dict[int, dict[str, object]] = {}
+    for count in (5, 10, 25, 50):
+        chosen = set(patients[:count])
+        train = [d for d in corpus_a if d.patient_id in chosen]
+        tagger = CrfTagger()
+        tagger.train(train)
+        curve[count] = _scores(corpus_b, tagger.predict_spans(corpus_b), f"trained on {count} patients ({len(train)} notes)")
+        for threshold in (0.9, 0.99):
+            curve[count][f"bias_{threshold}"] = _scores(
+                corpus_b, tagger.predict_spans(corpus_b, threshold), f"  same, recall bias {threshold}"
+            )
+    results["learning_curve"] = curve
+
+
 def main(argv: list[str]) -> None:
-    parts = [a for a in argv if not a.startswith("--")] or ["cv", "seed", "baselines", "speed"]
+    parts = [a for a in argv if not a.startswith("--")] or ["cv", "seed", "baselines", "speed", "learning"]
     out = next((a.split("=", 1)[1] for a in argv if a.startswith("--json=")), None)
     corpus_a = generate_corpus(300, SEED_A).gold
     corpus_b = generate_corpus(100, SEED_B).gold
@@ -207,6 +226,8 @@ def main(argv: list[str]) -> None:
         bench_baselines(corpus_b, results)
     if "speed" in parts:
         bench_speed(corpus_a, corpus_b, results)
+    if "learning" in parts:
+        bench_learning(corpus_a, corpus_b, results)
     if out:
         Path(out).write_text(json.dumps(results, indent=2, default=str), encoding="utf-8")
 
