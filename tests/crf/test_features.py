@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from annotator.crf.features import FEATURE_VERSION, document_features, short_shape, word_shape, zipf_bucket
+from annotator.crf.features import (
+    FEATURE_VERSION,
+    FeatureDict,
+    document_features,
+    short_shape,
+    word_shape,
+    zipf_bucket,
+)
 from annotator.crf.tokenizer import tokenize
 
 
-def _features(text: str, token_text: str) -> dict[str, object]:
+def _features(text: str, token_text: str) -> FeatureDict:
     tokens = tokenize(text)
     index = [t.text for t in tokens].index(token_text)
     return document_features(text, tokens)[index]

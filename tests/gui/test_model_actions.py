@@ -100,7 +100,9 @@ def test_cancelled_retraining_reports_and_writes_no_model(qtbot: QtBot, tmp_path
         assert actions.busy
         dialog = actions._dialog
         assert dialog is not None
-        dialog.findChild(QPushButton).click()  # the dialog's Cancel button
+        button = dialog.findChild(QPushButton)
+        assert button is not None
+        button.click()  # the dialog's Cancel button
     assert "cancelled" in failed.args[0]
     assert not actions.model_path.exists() and not actions.busy
 
