@@ -9,7 +9,8 @@ the GUI stays responsive. Results come back to the GUI thread:
 * "Pre-annotate all documents not started" writes ``preannotations/<doc>.xml`` (the source
   note plus suggestions) for every document no annotator has opened yet; their working
   copies are created from it on first open;
-* "Retrain from gold" trains on ``gold/`` and saves ``models/crf.model``.
+* "Retrain from gold" trains on ``gold/`` and saves ``models/crf.model``;
+* "Recall bias" picks the threshold used by both pre-annotation actions (off by default).
 
 Signals
 -------
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal
+from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QMessageBox, QProgressDialog, QWidget
 
 from annotator.core.annotation import Annotation
@@ -33,6 +35,8 @@ from annotator.core.project import Project
 from annotator.errors import AnnotatorError
 
 MODEL_FILE = "crf.model"
+# Thresholds offered in the menu: higher catches more PHI and suggests more false alarms.
+RECALL_BIAS_CHOICES: tuple[float | None, ...] = (None, 0.9, 0.95, 0.99)
 
 Job = Callable[[Callable[[int, int], None], Callable[[], bool]], Any]
 
@@ -117,6 +121,18 @@ class ModelActions(QObject):
         self._menu = QMenu("&Model", parent)
         self.preannotate_document_action = self._menu.addAction("Pre-annotate this document")
         self.preannotate_all_action = self._menu.addAction("Pre-annotate all documents not started")
+        bias_menu = self._menu.addMenu("Recall bias")
+        self._bias_group = QActionGroup(self)
+        self._bias_group.setExclusive(True)
+        self.bias_actions: dict[float | None, QAction] = {}
+        for value in RECALL_BIAS_CHOICES:
+            action = bias_menu.addAction("Off" if value is None else f"T = {value}")
+            action.setCheckable(True)
+            action.setChecked(value is None)
+            action.setData(value)
+            self._bias_group.addAction(action)
+            self.bias_actions[value] = action
+        self._bias_group.triggered.connect(self._on_bias_group_triggered)
         self._menu.addSeparator()
         self.retrain_action = self._menu.addAction("Retrain from gold")
         self.preannotate_document_action.triggered.connect(self._on_preannotate_document_action_triggered)
@@ -137,6 +153,10 @@ class ModelActions(QObject):
         return self._worker is not None
 
     # -- slots ---------------------------------------------------------------------------
+    def _on_bias_group_triggered(self, action: QAction) -> None:
+        value = action.data()
+        self.recall_bias = float(value) if value is not None else None
+
     def _on_menu_about_to_show(self) -> None:
         has_model = self.model_path.is_file()
         self.preannotate_document_action.setEnabled(not self.busy and has_model and self._current_document() is not None)

@@ -47,7 +47,12 @@ def test_menu_offers_the_three_actions_and_needs_a_model(qtbot: QtBot, tmp_path:
     window = _Window(qtbot, _project(tmp_path / "p", synthetic), None)
     menu = window.actions.menu()
     titles = [a.text() for a in menu.actions() if not a.isSeparator()]
-    assert titles == ["Pre-annotate this document", "Pre-annotate all documents not started", "Retrain from gold"]
+    assert titles == ["Pre-annotate this document", "Pre-annotate all documents not started", "Recall bias", "Retrain from gold"]
+    assert window.actions.recall_bias is None
+    window.actions.bias_actions[0.95].trigger()
+    assert window.actions.recall_bias == 0.95 and not window.actions.bias_actions[None].isChecked()
+    window.actions.bias_actions[None].trigger()
+    assert window.actions.recall_bias is None
     menu.aboutToShow.emit()
     assert not window.actions.preannotate_document_action.isEnabled()
     assert not window.actions.preannotate_all_action.isEnabled()
@@ -82,6 +87,7 @@ def test_retrain_then_preannotate_keeps_human_work(qtbot: QtBot, tmp_path: Path,
     project.annotations_dir("alice").mkdir(parents=True, exist_ok=True)
     (project.annotations_dir("alice") / f"{started}.xml").write_bytes((project.source_dir / f"{started}.xml").read_bytes())
     assert started not in not_started_documents(project)
+    actions.bias_actions[0.9].trigger()
     with qtbot.waitSignal(actions.finished, timeout=60_000) as done:
         actions.preannotate_all_action.trigger()
     written = sorted(p.stem for p in project.preannotations_dir.glob("*.xml"))
