@@ -17,10 +17,10 @@ Rules add spans only where the tagger found nothing: they never override a predi
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from functools import lru_cache
 
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
@@ -58,14 +58,32 @@ _OPENING = frozenset(_CLOSING)
 _OPENING_OF = {v: k for k, v in _CLOSING.items()}
 
 
-def _free(predictions: Sequence[Prediction], start: int, end: int) -> bool:
-    return not any(p.overlaps(start, end) for p in predictions)
+class _Taken:
+    """Disjoint occupied ranges, sorted, so each overlap check costs O(log n) on long notes."""
+
+    def __init__(self, predictions: Iterable[Prediction] = ()) -> None:
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+        for prediction in sorted(predictions, key=lambda p: p.start):
+            self.add(prediction.start, prediction.end)
+
+    def free(self, start: int, end: int) -> bool:
+        index = bisect.bisect_right(self._starts, start)
+        if index > 0 and self._ends[index - 1] > start:
+            return False
+        return not (index < len(self._starts) and self._starts[index] < end)
+
+    def add(self, start: int, end: int) -> None:
+        index = bisect.bisect_right(self._starts, start)
+        self._starts.insert(index, start)
+        self._ends.insert(index, end)
 
 
 def rule_predictions(text: str, allowed: Iterable[str] | None = None) -> list[Prediction]:
     """Spans matched by the rare-category patterns (first pattern wins on overlap)."""
     allowed_set = set(allowed) if allowed is not None else None
     found: list[Prediction] = []
+    taken = _Taken()
     for type_name, pattern in RULES:
         for match in pattern.finditer(text):
             start, end = match.span()
@@ -75,17 +93,20 @@ def rule_predictions(text: str, allowed: Iterable[str] | None = None) -> list[Pr
                 kind = "FAX"
             if allowed_set is not None and kind not in allowed_set:
                 continue
-            if _free(found, start, end):
+            if taken.free(start, end):
                 found.append(Prediction(kind, start, end, RULE_CONFIDENCE, "rule"))
+                taken.add(start, end)
     return found
 
 
 def add_rule_spans(text: str, predictions: list[Prediction], allowed: Iterable[str] | None) -> list[Prediction]:
     """Predictions plus every rule match that overlaps none of them."""
     result = list(predictions)
+    taken = _Taken(result)
     for candidate in rule_predictions(text, allowed):
-        if _free(result, candidate.start, candidate.end):
+        if taken.free(candidate.start, candidate.end):
             result.append(candidate)
+            taken.add(candidate.start, candidate.end)
     return result
 
 
@@ -112,18 +133,6 @@ def trim(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
         if end > start:
             trimmed.append(replace(prediction, start=start, end=end) if (start, end) != (prediction.start, prediction.end) else prediction)
     return trimmed
-
-
-@lru_cache(maxsize=20_000)
-def _term_pattern(term: str) -> re.Pattern[str]:
-    return re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)")
-
-
-def _occurrences(text: str, term: str) -> Iterable[tuple[int, int]]:
-    if term not in text:
-        return
-    for match in _term_pattern(term).finditer(text):
-        yield match.span()
 
 
 def _name_parts(term: str) -> list[str]:
@@ -161,13 +170,37 @@ def trusted_terms(
 
 
 def propagate(text: str, predictions: list[Prediction], terms: Mapping[str, tuple[str, float]], origin: str) -> list[Prediction]:
-    """Tag every free occurrence of each trusted term (longest terms first)."""
+    """Tag every free occurrence of each trusted term (longer terms win where they overlap).
+
+    All terms are found in one pass over the text (one alternation, longest first), so a
+    long note with thousands of trusted terms costs one scan, not one per term.
+    """
+    present = [term for term in terms if term in text]
+    if not present:
+        return list(predictions)
+    pattern = re.compile(
+        r"(?<!\w)(?:" + "|".join(re.escape(t) for t in sorted(present, key=len, reverse=True)) + r")(?!\w)"
+    )
+    # Where the longest term at a position is taken, a shorter one there may still be free.
+    by_prefix: dict[str, list[str]] = {}
+    for term in sorted(present, key=len, reverse=True):
+        by_prefix.setdefault(term[:2], []).append(term)
     result = list(predictions)
-    for term in sorted(terms, key=len, reverse=True):
-        type_name, confidence = terms[term]
-        for start, end in _occurrences(text, term):
-            if _free(result, start, end):
+    taken = _Taken(result)
+    position = 0
+    while (match := pattern.search(text, position)) is not None:
+        start = match.start()
+        position = start + 1
+        for term in by_prefix[match.group()[:2]]:
+            end = start + len(term)
+            if not text.startswith(term, start) or (end < len(text) and (text[end].isalnum() or text[end] == "_")):
+                continue
+            if taken.free(start, end):
+                type_name, confidence = terms[term]
                 result.append(Prediction(type_name, start, end, confidence, origin))
+                taken.add(start, end)
+                position = end
+                break
     return result
 
 
@@ -188,8 +221,12 @@ def name_lexicon_rule(
             and any(lexicons.contains(name, word) for name in NAME_LEXICONS)
         )
 
+    taken = _Taken(result)
+    # Name predictions by where they end and start, to find the one next to a token.
+    by_end = {p.end: i for i, p in enumerate(result) if p.type in NAME_TYPES}
+    by_start = {p.start: i for i, p in enumerate(result) if p.type in NAME_TYPES}
     for index, token in enumerate(tokens):
-        if not is_name(token) or not _free(result, token.start, token.end):
+        if not is_name(token) or not taken.free(token.start, token.end):
             continue
         # Right after a title: "Dr. Smith", "Mrs Jones".
         back = index - 1
@@ -197,19 +234,25 @@ def name_lexicon_rule(
             back -= 1
         if back >= 0 and tokens[back].text.lower() in _TITLES:
             result.append(Prediction(_TITLES[tokens[back].text.lower()], token.start, token.end, LEXICON_CONFIDENCE, "lexicon"))
+            taken.add(token.start, token.end)
+            by_end[token.end] = by_start[token.start] = len(result) - 1
             continue
-        # Next to a predicted name, separated by a space only: extend that name.
-        for position, prediction in enumerate(result):
-            if prediction.type not in NAME_TYPES:
-                continue
-            gap_before = text[prediction.end : token.start]
-            gap_after = text[token.end : prediction.start]
-            if prediction.end <= token.start and gap_before in (" ",):
-                result[position] = replace(prediction, end=token.end, origin="lexicon")
-                break
-            if token.end <= prediction.start and gap_after in (" ",):
-                result[position] = replace(prediction, start=token.start, origin="lexicon")
-                break
+        # Next to a predicted name, separated by one space only: extend that name.
+        position = by_end.get(token.start - 1, -1)
+        if position >= 0 and text[token.start - 1] == " ":
+            prediction = result[position]
+            result[position] = replace(prediction, end=token.end, origin="lexicon")
+            del by_end[prediction.end]
+            by_end[token.end] = position
+            taken.add(token.start, token.end)
+            continue
+        position = by_start.get(token.end + 1, -1)
+        if position >= 0 and text[token.end] == " ":
+            prediction = result[position]
+            result[position] = replace(prediction, start=token.start, origin="lexicon")
+            del by_start[prediction.start]
+            by_start[token.start] = position
+            taken.add(token.start, token.end)
     return result
 
 
@@ -334,9 +377,11 @@ def rules_only_predictions(text: str, allowed: Iterable[str] | None = None) -> l
     for type_name, pattern in _BASELINE_PATTERNS:
         if allowed_set is not None and type_name not in allowed_set:
             continue
+        taken = _Taken(predictions)
         for match in pattern.finditer(text):
-            if _free(predictions, *match.span()):
+            if taken.free(*match.span()):
                 predictions.append(Prediction(type_name, match.start(), match.end(), RULE_CONFIDENCE, "rule"))
+                taken.add(*match.span())
     predictions = trim(text, predictions)
     tokens = tokenize(text)
     predictions = name_lexicon_rule(text, tokens, predictions)
