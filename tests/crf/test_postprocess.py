@@ -8,6 +8,7 @@ from annotator.crf.labels import Prediction
 from annotator.crf.postprocess import (
     postprocess_document,
     postprocess_patient,
+    propagate,
     rule_predictions,
     rules_only_tagger,
     trim,
@@ -93,3 +94,18 @@ def test_rules_only_tagger_makes_pending_model_annotations() -> None:
     assert {("DATE", "2067-05-03"), ("DOCTOR", "Gonzalez"), ("MEDICALRECORD", "1234567"), ("PHONE", "617-555-0199"), ("AGE", "70")} <= kinds
     assert all(a.source is Source.MODEL and a.pending for a in annotations)
     assert len(document) == 0
+
+
+def test_propagation_falls_back_to_a_shorter_free_term() -> None:
+    text = "Sonya R. Dvorak signed. Later Dvorak called."
+    taken = [Prediction("DOCTOR", 0, len("Sonya"), 0.95)]
+    terms = {"Sonya R. Dvorak": ("DOCTOR", 0.95), "Dvorak": ("DOCTOR", 0.95)}
+    result = propagate(text, taken, terms, "test")
+    found = sorted((p.start, text[p.start : p.end]) for p in result)
+    assert found == [(0, "Sonya"), (len("Sonya R. "), "Dvorak"), (text.index("Later Dvorak") + len("Later "), "Dvorak")]
+
+
+def test_propagation_respects_word_boundaries() -> None:
+    text = "Lee met Leeds staff and Lee left."
+    result = propagate(text, [], {"Lee": ("PATIENT", 0.9)}, "test")
+    assert [p.start for p in result] == [0, text.index("and Lee") + len("and ")]
