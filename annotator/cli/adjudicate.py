@@ -7,7 +7,7 @@ import getpass
 import sys
 from typing import Any
 
-from annotator.cli.common import add_json_flag, format_table, print_json
+from annotator.cli.common import add_json_flag, format_table, print_json, require_documents
 
 NAME = "adjudicate"
 MAX_OFFSETS_SHOWN = 8
@@ -95,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
     for folder in [*args.folders, *([args.suggestions] if args.suggestions else [])]:
         if not Path(folder).is_dir():
             raise UsageError("not a folder", folder)
+    for folder in args.folders:
+        require_documents(folder)
     with _ProgressBar("reading") as reading:
         prepared = prepare_corpus(
             args.folders,

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from annotator.errors import UsageError
+from annotator.errors import InputError, UsageError
 
 T = TypeVar("T")
 
@@ -84,3 +84,11 @@ def require_folder(path: Path) -> Path:
     if not path.is_dir():
         raise UsageError("not a folder", path)
     return path
+
+
+def require_documents(path: Path | str) -> Path:
+    """A folder holding at least one ``.xml`` document (else a one-line input error)."""
+    folder = require_folder(Path(path))
+    if not any(p.is_file() and not p.name.startswith((".", "~")) for p in folder.glob("*.xml")):
+        raise InputError("no .xml documents in the folder", folder)
+    return folder

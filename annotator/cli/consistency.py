@@ -32,10 +32,10 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from annotator.adjudication.consistency import check_consistency
-    from annotator.cli.common import require_folder
+    from annotator.cli.common import require_documents
     from annotator.io.corpus import read_corpus
 
-    folder = require_folder(Path(args.gold_dir))
+    folder = require_documents(Path(args.gold_dir))
     corpus = read_corpus(folder)
     findings = check_consistency(corpus.documents, scope=args.scope)
     if args.json:

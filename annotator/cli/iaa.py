@@ -7,7 +7,7 @@ import math
 import sys
 from pathlib import Path
 
-from annotator.cli.common import existing_path, format_table, print_json
+from annotator.cli.common import existing_path, format_table, print_json, require_documents
 from annotator.cli.evaluate import add_scoring_options, build_mapping, build_options
 from annotator.errors import UsageError
 
@@ -53,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
     options = build_options(args)
     mapping = build_mapping(args)
     names = _names(args.folders)
+    for folder in [*args.folders, *([args.gold] if args.gold else [])]:
+        require_documents(folder)
     annotations = {name: read_folder(folder) for name, folder in zip(names, args.folders, strict=True)}
     gold = read_folder(args.gold) if args.gold else None
     report = agreement(annotations, gold, options, mapping)

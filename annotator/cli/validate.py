@@ -8,7 +8,7 @@ from pathlib import Path
 
 from annotator.cli.common import add_json_flag, existing_path, print_json
 from annotator.core.schema import Schema, load_schema
-from annotator.errors import AnnotatorError, SchemaError, UsageError
+from annotator.errors import AnnotatorError, InputError, SchemaError, UsageError
 from annotator.io.mae import read_mae_dtd
 from annotator.io.realign import RealignResult, realign_file
 from annotator.io.validate import Problem, problem, validate_file
@@ -52,14 +52,15 @@ def collect_files(paths: list[Path]) -> list[Path]:
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*.xml")
-                    if p.is_file()
-                    and not any(part.startswith((".", "~")) for part in p.relative_to(path).parts)
-                )
+            found = sorted(
+                p
+                for p in path.rglob("*.xml")
+                if p.is_file()
+                and not any(part.startswith((".", "~")) for part in p.relative_to(path).parts)
             )
+            if not found:
+                raise InputError("no .xml documents in the folder", path)
+            files.extend(found)
         else:
             files.append(path)
     return files

@@ -19,7 +19,7 @@ from lxml import etree
 from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin
-from annotator.errors import InputError, StorageError
+from annotator.errors import InputError, OffsetError, StorageError
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
 ROOT_TAG = "deIdi2b2"
@@ -151,13 +151,33 @@ def _float_or_none(value: str) -> float | None:
         return None
 
 
-def parse_i2b2(data: bytes, path: str | Path | None = None, doc_id: str | None = None) -> Document:
+def parse_i2b2(
+    data: bytes, path: str | Path | None = None, doc_id: str | None = None, check_offsets: bool = True
+) -> Document:
     """A document from the bytes of an i2b2 file.
 
     Tags without an id get a fresh one; a duplicate id, a missing TEXT or an inline TEXT
-    raise an :class:`InputError`. Offsets are not checked here: ``validate`` does that.
+    raise an :class:`InputError`. With ``check_offsets`` (the default) a tag whose offsets
+    cannot lie in the text raises an :class:`OffsetError`, so no tool scores, trains on or
+    merges a broken tag; ``validate`` and re-alignment read with ``check_offsets=False``.
+    A ``text`` attribute that disagrees with the offsets is left to ``validate``.
     """
-    return document_from_raw(parse_i2b2_raw(data, path), data, path, doc_id)
+    document = document_from_raw(parse_i2b2_raw(data, path), data, path, doc_id)
+    if check_offsets:
+        check_offsets_fit(document, path)
+    return document
+
+
+def check_offsets_fit(document: Document, path: str | Path | None = None) -> None:
+    """Raise an OffsetError for the first tag whose offsets fall outside the text."""
+    length = len(document.text)
+    for annotation in document.annotations:
+        if not 0 <= annotation.start <= annotation.end <= length:
+            raise OffsetError(
+                f"tag {annotation.id} offsets {annotation.start}-{annotation.end} outside the text "
+                f"(length {length}); run 'annotator validate --realign' on it",
+                path,
+            )
 
 
 def document_from_raw(
@@ -194,9 +214,9 @@ def document_from_raw(
     return document
 
 
-def read_i2b2(path: str | Path) -> Document:
-    """Read an i2b2 2014 XML file."""
-    return parse_i2b2(read_bytes(path), path)
+def read_i2b2(path: str | Path, check_offsets: bool = True) -> Document:
+    """Read an i2b2 2014 XML file (see :func:`parse_i2b2` for ``check_offsets``)."""
+    return parse_i2b2(read_bytes(path), path, check_offsets=check_offsets)
 
 
 def _attribute(value: str) -> str:

@@ -264,7 +264,7 @@ def realign_file(path: str | Path, write: bool = False, window: int = SEARCH_WIN
     InputError
         The file cannot be read as an i2b2 document; nothing is written.
     """
-    document = parse_i2b2(read_bytes(path), path)
+    document = parse_i2b2(read_bytes(path), path, check_offsets=False)
     result = realign_document(document, window)
     if write and result.repairs:
         apply_repairs(document, result.repairs)
