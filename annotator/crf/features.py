@@ -263,11 +263,12 @@ def document_features(text: str, tokens: Sequence[Token], lexicons: Lexicons | N
             features["re:" + name] = 1.0
         for name in phrase_lexicons[index]:
             features["phrase:" + name] = 1.0
-        for cue in before[index]:
+        # Sorted: the same note always gives the same feature order (reproducible training).
+        for cue in sorted(before[index]):
             features["trig<" + cue] = 1.0
-        for cue in after[index]:
+        for cue in sorted(after[index]):
             features["trig>" + cue] = 1.0
-        for cue in inside[index]:
+        for cue in sorted(inside[index]):
             features["trig=" + cue] = 1.0
         if chunks[index]:
             features["chunk"] = chunks[index]
