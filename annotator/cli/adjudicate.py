@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
-from typing import Any
 
-from annotator.cli.common import add_json_flag, format_table, print_json, require_documents
+from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar, require_documents
 
 NAME = "adjudicate"
 MAX_OFFSETS_SHOWN = 8
@@ -19,28 +18,6 @@ def _default_adjudicator() -> str:
     except (KeyError, OSError):  # no user database entry (containers)
         return "adjudicator"
 
-
-class _ProgressBar:
-    """A (done, total) callback drawing a bar on stderr when it is a terminal."""
-
-    def __init__(self, description: str) -> None:
-        self.description = description
-        self._bar: Any = None
-
-    def __enter__(self) -> _ProgressBar:
-        return self
-
-    def __call__(self, done: int, total: int) -> None:
-        if self._bar is None:
-            from tqdm import tqdm
-
-            self._bar = tqdm(total=total, desc=self.description, disable=None, file=sys.stderr, leave=False)
-        self._bar.n = done
-        self._bar.refresh()
-
-    def __exit__(self, *_exc: object) -> None:
-        if self._bar is not None:
-            self._bar.close()
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -97,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("not a folder", folder)
     for folder in args.folders:
         require_documents(folder)
-    with _ProgressBar("reading") as reading:
+    with progress_bar("reading") as reading:
         prepared = prepare_corpus(
             args.folders,
             gold_dir,
@@ -106,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
             suggestions_dir=args.suggestions,
             progress=reading,
         )
-    with _ProgressBar("adjudicating") as adjudicating:
+    with progress_bar("adjudicating") as adjudicating:
         report = adjudicate_corpus(
             prepared,
             adjudicator=args.adjudicator or _default_adjudicator(),

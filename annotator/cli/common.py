@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -70,6 +71,29 @@ def progress(items: Iterable[T], total: int | None = None, description: str = ""
     from tqdm import tqdm
 
     yield from tqdm(items, total=total, desc=description, unit="doc", disable=None, file=sys.stderr, leave=False)
+
+
+@contextmanager
+def progress_bar(description: str, unit: str = "doc") -> Iterator[Callable[[int, int], None]]:
+    """A ``(done, total)`` progress callback drawing a bar on stderr when it is a terminal.
+
+    Library functions report progress through such callbacks; the bar is closed on exit even
+    when the work raises.
+    """
+    from tqdm import tqdm
+
+    bar = tqdm(total=0, desc=description, unit=unit, disable=None, file=sys.stderr, leave=False)
+
+    def update(done: int, total: int) -> None:
+        if bar.total != total:
+            bar.reset(total=total)
+        bar.n = done
+        bar.refresh()
+
+    try:
+        yield update
+    finally:
+        bar.close()
 
 
 def existing_path(value: str) -> Path:

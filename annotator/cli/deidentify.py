@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from collections.abc import Callable
 from pathlib import Path
 
-from annotator.cli.common import add_json_flag, format_table, print_json
+from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,19 +58,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-def _bar(description: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
-    from tqdm import tqdm
-
-    bar = tqdm(total=0, desc=description, unit="doc", disable=None, file=sys.stderr, leave=False)
-
-    def update(done: int, total: int) -> None:
-        if bar.total != total:
-            bar.reset(total=total)
-        bar.n = done
-        bar.refresh()
-
-    return update, bar.close
-
 
 def run(args: argparse.Namespace) -> int:
     from annotator.deid.export import export_deidentified
@@ -90,13 +75,10 @@ def run(args: argparse.Namespace) -> int:
         mask_char=args.mask_char,
         min_leak_length=args.min_leak_length,
     )
-    update, close = _bar("de-identifying")
-    try:
+    with progress_bar("de-identifying") as update:
         report = export_deidentified(
             args.gold_dir, args.out, options, map_path=args.map, force=args.force, progress=update
         )
-    finally:
-        close()
     if args.json:
         print_json(report.to_dict())
         return 0

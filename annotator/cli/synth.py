@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from annotator.cli.common import add_json_flag, format_table, print_json
+from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar
 from annotator.errors import UsageError
 
 
@@ -31,20 +29,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-def _bar(description: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
-    """A tqdm bar on stderr (silent when stderr is not a terminal) as a progress callback."""
-    from tqdm import tqdm
-
-    bar = tqdm(total=0, desc=description, disable=None, file=sys.stderr, leave=False)
-
-    def update(done: int, total: int) -> None:
-        if bar.total != total:
-            bar.reset(total=total)
-        bar.n = done
-        bar.refresh()
-
-    return update, bar.close
-
 
 def run(args: argparse.Namespace) -> int:
     from annotator.core.schema import load_schema
@@ -58,16 +42,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("exists and is not a folder", out)
     if out.is_dir() and any(out.iterdir()) and not args.force:
         raise UsageError("folder is not empty (use --force to write into it anyway)", out)
-    update, close = _bar("generating")
-    try:
+    with progress_bar("generating") as update:
         corpus = generate_corpus(args.patients, args.seed, progress=update)
-    finally:
-        close()
-    update, close = _bar("writing")
-    try:
+    with progress_bar("writing") as update:
         write_corpus(corpus, out, progress=update)
-    finally:
-        close()
     schema = load_schema("i2b2-2014")
     versions = corpus.versions()
     result: dict[str, Any] = {

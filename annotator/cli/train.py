@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, require_folder
+from annotator.cli.common import (
+    add_json_flag,
+    existing_path,
+    format_table,
+    print_json,
+    progress_bar,
+    require_folder,
+)
 from annotator.errors import UsageError
 
 
@@ -34,19 +39,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_json_flag(parser)
     parser.set_defaults(func=run)
 
-
-def _bar(description: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
-    from tqdm import tqdm
-
-    bar = tqdm(total=0, desc=description, disable=None, file=sys.stderr, leave=False)
-
-    def update(done: int, total: int) -> None:
-        if bar.total != total:
-            bar.reset(total=total)
-        bar.n = done
-        bar.refresh()
-
-    return update, bar.close
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,18 +73,12 @@ def run(args: argparse.Namespace) -> int:
 
     report: dict[str, Any] = {"gold": str(gold_dir), "model": str(output), "documents": len(documents)}
     if args.cv:
-        update, close = _bar(f"{args.cv}-fold cross-validation")
-        try:
+        with progress_bar(f"{args.cv}-fold cross-validation") as update:
             cv = cross_validate(documents, args.cv, make_tagger, progress=update)
-        finally:
-            close()
         report["cross_validation"] = cv.to_dict()
-    update, close = _bar("training")
-    try:
+    with progress_bar("training") as update:
         tagger = make_tagger()
         metadata = tagger.train(documents, progress=update)
-    finally:
-        close()
     tagger.save(output)
     report["metadata"] = {k: v for k, v in metadata.to_dict().items() if k != "categories"}
     if args.json:
