@@ -29,7 +29,19 @@ class AnnotatorError(Exception):
 
     def one_line(self) -> str:
         text = " ".join(self.message.split())
-        return f"{self.path}: {text}" if self.path else text
+        return f"{printable_path(self.path)}: {text}" if self.path else text
+
+
+def printable_path(path: str | Path) -> str:
+    """A path safe to print on one terminal line: control characters shown escaped.
+
+    A file name may hold a newline (which would split or forge an error line) or a terminal
+    escape sequence; both are shown as ``\\n`` / ``\\x1b`` instead.
+    """
+    text = str(path)
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
 
 
 class UsageError(AnnotatorError):

@@ -105,7 +105,7 @@ def read_log(path: Path) -> list[dict[str, object]]:
             continue
         try:
             entry = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise InputError(f"line {number} is not valid JSON", path) from None
         if not isinstance(entry, dict):
             raise InputError(f"line {number} is not a JSON object", path)

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         schema = read_mae_dtd(args.schema) if args.schema.endswith(".dtd") else load_schema(args.schema)
     except SchemaError as error:
-        raise UsageError(error.message) from None
+        raise UsageError(error.message, error.path) from None
     warnings: list[str] = []
     documents = read_documents(args.input, args.source, schema, warnings)
     for document in documents:

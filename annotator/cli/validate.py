@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             schema = read_mae_dtd(args.schema) if args.schema.endswith(".dtd") else load_schema(args.schema)
         except SchemaError as error:
-            raise UsageError(error.message) from None
+            raise UsageError(error.message, error.path) from None
     files = collect_files(list(args.paths))
     report: list[dict[str, object]] = []
     errors = warnings = written = 0

@@ -305,7 +305,7 @@ class CrfTagger:
             raise ModelError(f"corrupt tagger model file ({type(error).__name__})", path) from None
         try:
             metadata_dict = json.loads(raw_metadata)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             raise ModelError("corrupt tagger model file: metadata is not valid JSON", path) from None
         if not isinstance(metadata_dict, dict) or metadata_dict.get("format") != MODEL_FORMAT:
             raise ModelError("not a tagger model file (unknown format)", path)
@@ -321,13 +321,17 @@ class CrfTagger:
         except AnnotatorError:
             raise ModelError(f"model uses schema {metadata.schema!r}, which is not available", path) from None
         params = metadata.params
-        tagger = cls(
-            schema,
-            algorithm=str(params.get("algorithm", "l2sgd")),
-            c1=float(params.get("c1", 0.05)),
-            c2=float(params.get("c2", 0.01)),
-            max_iterations=int(params.get("max_iterations", 15)),
-        )
+        try:
+            tagger = cls(
+                schema,
+                algorithm=str(params.get("algorithm", "l2sgd")),
+                c1=float(params.get("c1", 0.05)),
+                c2=float(params.get("c2", 0.01)),
+                max_iterations=int(params.get("max_iterations", 15)),
+            )
+        except (TypeError, ValueError, AttributeError):
+            raise ModelError("corrupt tagger model file: bad training parameters in its metadata", path) from None
+        _check_crfsuite_bytes(model_bytes, path)
         tagger._set_model(model_bytes, path)
         tagger.metadata = metadata
         return tagger
@@ -458,3 +462,18 @@ def _check_bias(recall_bias: float | None) -> None:
     if recall_bias is not None and not 0.0 < recall_bias <= MARGINAL_CEILING:
         raise UsageError(f"recall bias must be in (0, {MARGINAL_CEILING}], got {recall_bias}")
 
+
+def _check_crfsuite_bytes(model_bytes: bytes, path: Path) -> None:
+    """Refuse a truncated or foreign crfsuite model before the C library reads it.
+
+    A crfsuite model starts with the magic ``lCRF`` and its total size as a little-endian
+    uint32; the library trusts both and crashes the process on a truncated file.
+    """
+    if len(model_bytes) < 8 or model_bytes[:4] != b"lCRF":
+        raise ModelError("corrupt tagger model file: the CRF model is not a crfsuite model", path)
+    declared = int.from_bytes(model_bytes[4:8], "little")
+    if declared != len(model_bytes):
+        raise ModelError(
+            f"corrupt tagger model file: the CRF model is {len(model_bytes):,} bytes, its header says {declared:,}",
+            path,
+        )

@@ -209,6 +209,10 @@ def _check_paths(gold_dir: Path, out_dir: Path, map_path: Path | None, force: bo
             raise UsageError(
                 "the audit map holds PHI: write it outside the output and gold folders", map_path
             )
+        if target.is_dir():
+            raise UsageError("the audit map path is a folder; give a file name", map_path)
+        if target.exists() and not force:
+            raise UsageError("the audit map file exists (use --force to replace it)", map_path)
 
 
 def export_deidentified(

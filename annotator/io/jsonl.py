@@ -38,6 +38,8 @@ def parse_jsonl(data: bytes, path: str | Path | None = None, schema: Schema | No
             record = json.loads(line)
         except json.JSONDecodeError as error:
             raise InputError(f"line {number}: not valid JSON (column {error.colno})", path) from None
+        except RecursionError:
+            raise InputError(f"line {number}: not valid JSON (nested too deeply)", path) from None
         document = _document(record, number, stem, path, schema)
         if document.doc_id in seen:
             raise InputError(f"line {number}: a second document with id {document.doc_id}", path)

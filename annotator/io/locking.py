@@ -100,7 +100,7 @@ class LockInfo:
 def _parse(data: str, path: Path) -> LockInfo:
     try:
         raw = json.loads(data)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         raw = None
     if not isinstance(raw, dict):
         # Unreadable lock (e.g. a crash mid-write elsewhere): report it, do not guess a holder.

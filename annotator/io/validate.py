@@ -13,7 +13,7 @@ from typing import Literal, overload
 
 from annotator.core.document import Document
 from annotator.core.schema import Schema
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, printable_path
 from annotator.io.i2b2 import RawI2b2, document_from_raw, parse_i2b2_raw
 from annotator.io.realign import Realigner, text_matches
 from annotator.io.xmlsafe import MAX_FILE_BYTES, error_code, read_bytes
@@ -72,7 +72,7 @@ class Problem:
                 parts.append(f"{_offset(self.start)}-{_offset(self.end)}")
             where = "[" + " ".join(parts) + "] "
         kind = "warning: " if self.severity == "warning" else ""
-        return f"{self.path}: {where}{kind}{' '.join(self.message.split())}"
+        return f"{printable_path(self.path)}: {where}{kind}{' '.join(self.message.split())}"
 
     @property
     def is_error(self) -> bool:

@@ -65,6 +65,8 @@ def _read_state(path: Path) -> Entries:
         raise InputError(
             f"work state is not valid JSON (line {error.lineno}); fix or move the file away", path
         ) from None
+    except RecursionError:
+        raise InputError("work state is not valid JSON (nested too deeply); fix or move the file away", path) from None
     if not isinstance(raw, dict) or not isinstance(raw.get("documents", {}), dict):
         raise InputError("work state has an unexpected structure; fix or move the file away", path)
     documents: Entries = {}
@@ -207,6 +209,8 @@ def load_identity() -> str | None:
         return None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise InputError(f"cannot read the annotator identity: {error}", path) from None
+    except RecursionError:
+        raise InputError("cannot read the annotator identity: JSON nested too deeply", path) from None
     name = raw.get("annotator") if isinstance(raw, dict) else None
     if not isinstance(name, str) or not name.strip():
         raise InputError("the identity file has no annotator name", path)

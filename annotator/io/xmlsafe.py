@@ -8,6 +8,7 @@ line naming the file, the line and the problem, never the note text.
 from __future__ import annotations
 
 import re
+import stat
 from pathlib import Path
 from typing import TypeVar
 
@@ -59,13 +60,25 @@ def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
     """Read a file's bytes with a size cap and a clear message on failure."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > limit:
+        status = path.stat()
+        if stat.S_ISDIR(status.st_mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(status.st_mode):
+            raise coded(InputError("not a regular file (a device, pipe or socket)", path), "unreadable")
+        if status.st_size > limit:
             raise coded(
-                UnsafeInputError(f"file is {size:,} bytes, over the {limit:,}-byte limit for one document", path),
+                UnsafeInputError(
+                    f"file is {status.st_size:,} bytes, over the {limit:,}-byte limit for one document", path
+                ),
                 "too-large",
             )
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+        if len(data) > limit:
+            raise coded(
+                UnsafeInputError(f"file is over the {limit:,}-byte limit for one document", path), "too-large"
+            )
+        return data
     except IsADirectoryError:
         raise coded(InputError("is a folder, not a file", path), "unreadable") from None
     except FileNotFoundError:
