@@ -36,13 +36,16 @@ from annotator.crf.features import FEATURE_VERSION, FeatureDict, document_featur
 from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, labels_to_spans
 from annotator.crf.postprocess import postprocess_document, postprocess_patient, predictions_to_annotations
 from annotator.crf.tokenizer import Token, tokenize
-from annotator.errors import AnnotatorError, ModelError, UsageError
+from annotator.errors import AnnotatorError, InputError, ModelError, UsageError
+from annotator.io.xmlsafe import read_bytes
 
 MODEL_FORMAT = "phi-annotator-crf"
 ALGORITHMS = ("l2sgd", "lbfgs")
 # Full marginals are computed for tokens whose P(O) is under this, so recall bias works up
 # to this threshold without computing every label's marginal for every token.
 MARGINAL_CEILING = 0.999
+# Real models are a few MB; the cap keeps a wrong or hostile path from filling memory.
+MAX_MODEL_BYTES = 512 * 1024 * 1024
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
@@ -292,9 +295,9 @@ class CrfTagger:
         """
         path = Path(path)
         try:
-            data = path.read_bytes()
-        except OSError as error:
-            raise ModelError(f"cannot read model file: {error.strerror}", path) from None
+            data = read_bytes(path, limit=MAX_MODEL_BYTES)
+        except InputError as error:
+            raise ModelError(f"cannot read model file: {error.message}", path) from None
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
                 raw_metadata = archive.read("metadata.json")

@@ -20,6 +20,7 @@ from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.inline2006 import read_inline2006, write_inline2006
 from annotator.io.jsonl import read_jsonl, write_jsonl
 from annotator.io.mae import read_mae, write_mae
+from annotator.io.xmlsafe import read_bytes
 
 Reader = Callable[[Path, Schema | None, list[str]], list[Document]]
 
@@ -108,11 +109,7 @@ def detect_format(path: str | Path) -> str:
     if suffix == ".conll":
         return "conll"
     if suffix == ".xml":
-        try:
-            with path.open("rb") as handle:
-                head = handle.read(_SNIFF_BYTES)
-        except OSError as error:
-            raise InputError(f"cannot read: {error.strerror}", path) from None
+        head = read_bytes(path, head=_SNIFF_BYTES)
         if _INLINE_PHI.search(head) and b"<RECORD" in head:
             return "inline2006"
         if _MAE_SPANS.search(head) and not _START_ATTRIBUTE.search(head):

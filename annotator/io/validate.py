@@ -6,6 +6,7 @@ report many problems at once: a reader stops at the first one, the validator doe
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -401,23 +402,24 @@ def _mismatch(
 
 
 def _overlaps(placed: list[tuple[int, int, str]], path: str | Path | None) -> list[Problem]:
+    """One warning per tag that overlaps earlier-starting tags (naming one, counting the rest).
+
+    A sweep with a heap of the open tags' ends keeps this O(n log n) and the output linear,
+    even for a file with thousands of tags stacked on one span.
+    """
     problems: list[Problem] = []
     placed.sort()
-    # Sweep: the tags still open when the next one starts are the ones it overlaps.
-    open_tags: list[tuple[int, int, str]] = []
-    max_end = -1
+    open_ends: list[tuple[int, int, str]] = []  # (end, start, label) of tags still open
     for start, end, label in placed:
-        if start >= max_end:
-            open_tags = []
-        else:
-            open_tags = [t for t in open_tags if t[1] > start]
-            for other in open_tags:
-                problems.append(
-                    problem(
-                        path, "overlap", f"overlaps tag {other[2]} ({other[0]}-{other[1]})", label, start, end
-                    )
-                )
+        while open_ends and open_ends[0][0] <= start:
+            heapq.heappop(open_ends)
+        if open_ends:
+            other_end, other_start, other_label = open_ends[0]
+            more = len(open_ends) - 1
+            message = f"overlaps tag {other_label} ({other_start}-{other_end})"
+            if more:
+                message += f" and {more:,} more"
+            problems.append(problem(path, "overlap", message, label, start, end))
         if start < end:
-            open_tags.append((start, end, label))
-            max_end = max(max_end, end)
+            heapq.heappush(open_ends, (end, start, label))
     return problems

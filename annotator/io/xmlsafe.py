@@ -19,6 +19,8 @@ from annotator.errors import AnnotatorError, InputError, UnsafeInputError
 # Records reach ~200,000 characters; 64 MiB leaves room for any real note and stops a
 # runaway file before it is parsed.
 MAX_FILE_BYTES = 64 * 1024 * 1024
+# An annotation tag has a handful of attributes; thousands mean a hostile or broken file.
+MAX_ATTRIBUTES = 1000
 
 _ENTITY_DECLARATION = re.compile(rb"<!\s*ENTITY", re.IGNORECASE)
 _DOCTYPE = re.compile(rb"<!\s*DOCTYPE", re.IGNORECASE)
@@ -56,8 +58,12 @@ def _parser() -> etree.XMLParser:
     )
 
 
-def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
-    """Read a file's bytes with a size cap and a clear message on failure."""
+def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES, head: int | None = None) -> bytes:
+    """Read a regular file's bytes with a size cap and a clear message on failure.
+
+    With ``head``, only the first ``head`` bytes are read (for format sniffing); the file must
+    still be a regular file within the cap, so a pipe or device never blocks or floods us.
+    """
     path = Path(path)
     try:
         status = path.stat()
@@ -73,8 +79,8 @@ def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
                 "too-large",
             )
         with path.open("rb") as handle:
-            data = handle.read(limit + 1)
-        if len(data) > limit:
+            data = handle.read(limit + 1 if head is None else head)
+        if head is None and len(data) > limit:
             raise coded(
                 UnsafeInputError(f"file is over the {limit:,}-byte limit for one document", path), "too-large"
             )
@@ -134,6 +140,17 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
         raise coded(InputError(f"not parseable as XML: {error}", path), "not-well-formed") from None
     for node in root.iter(etree.Entity):
         raise coded(UnsafeInputError(f"undefined entity &{getattr(node, 'name', '?')}; is not allowed", path), "entity")
+    for element in root.iter():
+        # len() is linear but lxml's attribute access is quadratic in the count: check first.
+        if len(element.attrib) > MAX_ATTRIBUTES:
+            raise coded(
+                UnsafeInputError(
+                    f"element <{element.tag}> on line {element.sourceline} has {len(element.attrib):,} "
+                    f"attributes, over the limit of {MAX_ATTRIBUTES:,}",
+                    path,
+                ),
+                "too-large",
+            )
     return root
 
 
