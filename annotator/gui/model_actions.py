@@ -20,12 +20,11 @@ failed(str)     a job failed or was cancelled; a one-line reason
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QMessageBox, QProgressDialog, QWidget
 
@@ -33,38 +32,12 @@ from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.project import Project
 from annotator.errors import AnnotatorError
+from annotator.gui.workers import Job, JobThread
 
 MODEL_FILE = "crf.model"
 # Thresholds offered in the menu: higher catches more PHI and suggests more false alarms.
 RECALL_BIAS_CHOICES: tuple[float | None, ...] = (None, 0.9, 0.95, 0.99)
 
-Job = Callable[[Callable[[int, int], None], Callable[[], bool]], Any]
-
-
-class _Worker(QThread):
-    """Runs one job off the GUI thread; reports progress and the result through signals."""
-
-    progressed = Signal(int, int)
-    succeeded = Signal(object)
-    errored = Signal(str)
-
-    def __init__(self, job: Job, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._job = job
-        self._cancel = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    def run(self) -> None:  # Qt override, runs in the worker thread
-        try:
-            result = self._job(self.progressed.emit, self._cancel.is_set)
-        except AnnotatorError as error:
-            self.errored.emit(error.one_line())
-        except Exception as error:  # report, never crash the window or leak text
-            self.errored.emit(f"internal error ({type(error).__name__})")
-        else:
-            self.succeeded.emit(result)
 
 
 def not_started_documents(project: Project) -> list[str]:
@@ -116,7 +89,7 @@ class ModelActions(QObject):
         self._apply_suggestions = apply_suggestions
         self.recall_bias: float | None = None
         self.training_iterations: int | None = None
-        self._worker: _Worker | None = None
+        self._worker: JobThread | None = None
         self._dialog: QProgressDialog | None = None
         self._menu = QMenu("&Model", parent)
         self.preannotate_document_action = self._menu.addAction("Pre-annotate this document")
@@ -255,7 +228,7 @@ class ModelActions(QObject):
         dialog.setMinimumDuration(300)
         dialog.setAutoClose(False)
         dialog.setAutoReset(False)
-        worker = _Worker(job, self)
+        worker = JobThread(job, self)
         dialog.canceled.connect(worker.cancel)
         worker.progressed.connect(self._on_worker_progressed)
         worker.succeeded.connect(lambda result: self._on_done(lambda: on_success(result)))
