@@ -41,7 +41,9 @@ def printable_path(path: str | Path) -> str:
     text = str(path)
     if text.isprintable():
         return text
-    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text
+    )
 
 
 class UsageError(AnnotatorError):

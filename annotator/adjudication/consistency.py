@@ -45,10 +45,19 @@ def _evidence(finding: Inconsistency, documents: Mapping[str, Document]) -> tupl
     return tuple(evidence)
 
 
-def _candidate(doc_id: str, text: str, start: int, end: int, tag: str, type_: str,
-               evidence: tuple[Evidence, ...], n_versions: int) -> Unit:
-    suggestion = Annotation(id="", tag=tag, type=type_, start=start, end=end, text=text[start:end],
-                            source=Source.PROPAGATED)
+def _candidate(
+    doc_id: str,
+    text: str,
+    start: int,
+    end: int,
+    tag: str,
+    type_: str,
+    evidence: tuple[Evidence, ...],
+    n_versions: int,
+) -> Unit:
+    suggestion = Annotation(
+        id="", tag=tag, type=type_, start=start, end=end, text=text[start:end], source=Source.PROPAGATED
+    )
     return Unit(
         id=unit_id(doc_id, start, end, UnitKind.MISSED_CANDIDATE),
         doc_id=doc_id,
@@ -83,8 +92,7 @@ def missed_candidates(
     if scope not in ("patient", "corpus"):
         raise UsageError(f"unknown scope {scope!r}: use patient or corpus")
     unions = {
-        a.doc_id: union_document(a, [gold[a.doc_id]] if gold and a.doc_id in gold else [])
-        for a in alignments
+        a.doc_id: union_document(a, [gold[a.doc_id]] if gold and a.doc_id in gold else []) for a in alignments
     }
     by_id = {a.doc_id: a for a in alignments}
     found: dict[str, list[Unit]] = {a.doc_id: [] for a in alignments}
@@ -92,8 +100,16 @@ def missed_candidates(
         alignment = by_id[finding.doc_id]
         tag, type_ = finding.suggested
         found[finding.doc_id].append(
-            _candidate(finding.doc_id, alignment.text, finding.start, finding.end, tag, type_,
-                       _evidence(finding, unions), len(alignment.names))
+            _candidate(
+                finding.doc_id,
+                alignment.text,
+                finding.start,
+                finding.end,
+                tag,
+                type_,
+                _evidence(finding, unions),
+                len(alignment.names),
+            )
         )
     for doc_id, model_document in (suggestions or {}).items():
         union = unions.get(doc_id)
@@ -106,10 +122,20 @@ def missed_candidates(
                 continue
             if any(s < annotation.end and annotation.start < e for s, e in spans):
                 continue
-            evidence = (Evidence(doc_id, annotation.start, annotation.end, annotation.tag, annotation.type, "model"),)
+            evidence = (
+                Evidence(doc_id, annotation.start, annotation.end, annotation.tag, annotation.type, "model"),
+            )
             found[doc_id].append(
-                _candidate(doc_id, union.text, annotation.start, annotation.end, annotation.tag,
-                           annotation.type, evidence, len(by_id[doc_id].names))
+                _candidate(
+                    doc_id,
+                    union.text,
+                    annotation.start,
+                    annotation.end,
+                    annotation.tag,
+                    annotation.type,
+                    evidence,
+                    len(by_id[doc_id].names),
+                )
             )
     return found
 
@@ -138,7 +164,8 @@ class Finding:
             "types": self.types,
             "annotated_count": self.annotated_count,
             "annotated_at": [
-                {"doc_id": e.doc_id, "start": e.start, "end": e.end, "type": e.type} for e in self.annotated_at
+                {"doc_id": e.doc_id, "start": e.start, "end": e.end, "type": e.type}
+                for e in self.annotated_at
             ],
         }
         if include_text:

@@ -164,7 +164,9 @@ def session_report(session: AdjudicationSession, status: str = "written") -> Doc
         units=total,
         resolved=resolved,
         unresolved=counts,
-        unresolved_units=[{"id": u.id, "kind": u.kind.value, "start": u.start, "end": u.end} for u in pending],
+        unresolved_units=[
+            {"id": u.id, "kind": u.kind.value, "start": u.start, "end": u.end} for u in pending
+        ],
     )
 
 

@@ -246,7 +246,9 @@ class AdjudicationSession:
     def take(self, unit_id: str, version: int) -> Command:
         """Put version ``version``'s tags of the unit in the gold."""
         if not 0 <= version < len(self.names):
-            raise UsageError(f"document {self.doc_id}: no version {version + 1} (there are {len(self.names)})")
+            raise UsageError(
+                f"document {self.doc_id}: no version {version + 1} (there are {len(self.names)})"
+            )
         return self.decide(unit_id, Decision(DecisionKind.TAKE, version=version))
 
     def take_all(self, unit_id: str) -> Command:
@@ -364,9 +366,7 @@ class AdjudicationSession:
         commands.append(_SetResolution(self, unit, Resolution(decision, tuple(gold_ids))))
         return CompositeCommand(commands, f"{decision.kind.value} {unit.kind.value}")
 
-    def _set_resolution(
-        self, unit: Unit, resolution: Resolution | None, *, undo: bool
-    ) -> None:
+    def _set_resolution(self, unit: Unit, resolution: Resolution | None, *, undo: bool) -> None:
         if resolution is None:
             self.resolutions.pop(unit.id, None)
         else:
@@ -390,7 +390,9 @@ class AdjudicationSession:
             entry["version"] = self.names[decision.version]
             key_sets = [unit.keys_of(i) for i in range(len(self.names))]
             taken = key_sets[decision.version]
-            entry["versions"] = [name for name, keys in zip(self.names, key_sets, strict=True) if keys == taken]
+            entry["versions"] = [
+                name for name, keys in zip(self.names, key_sets, strict=True) if keys == taken
+            ]
         elif decision.kind is DecisionKind.ALL:
             entry["versions"] = [self.names[i] for i, annotations in enumerate(unit.versions) if annotations]
         elif decision.kind is DecisionKind.EDIT:

@@ -123,7 +123,9 @@ class Unit:
             "kind": self.kind.value,
             "start": self.start,
             "end": self.end,
-            "versions": {labels[i]: [tag(a) for a in annotations] for i, annotations in enumerate(self.versions)},
+            "versions": {
+                labels[i]: [tag(a) for a in annotations] for i, annotations in enumerate(self.versions)
+            },
         }
         if self.suggestion is not None:
             data["suggestion"] = tag(self.suggestion)
@@ -256,8 +258,13 @@ def align_documents(documents: Sequence[Document], names: Sequence[str] | None =
             first_key = cluster[0][4]
             if all(item[4] == first_key for item in cluster):
                 units.append(
-                    Unit(unit_id(doc_id, start, cluster_end), doc_id, UnitKind.AGREEMENT,
-                         Span(start, cluster_end), tuple((item[5],) for item in cluster))
+                    Unit(
+                        unit_id(doc_id, start, cluster_end),
+                        doc_id,
+                        UnitKind.AGREEMENT,
+                        Span(start, cluster_end),
+                        tuple((item[5],) for item in cluster),
+                    )
                 )
                 return
         per_version: list[list[Annotation]] = [[] for _ in range(n)]
@@ -267,8 +274,13 @@ def align_documents(documents: Sequence[Document], names: Sequence[str] | None =
             key_sets[item[2]].add(item[4])
         kind = _classify([frozenset(keys) for keys in key_sets])
         units.append(
-            Unit(unit_id(doc_id, start, cluster_end), doc_id, kind, Span(start, cluster_end),
-                 tuple(tuple(annotations) for annotations in per_version))
+            Unit(
+                unit_id(doc_id, start, cluster_end),
+                doc_id,
+                kind,
+                Span(start, cluster_end),
+                tuple(tuple(annotations) for annotations in per_version),
+            )
         )
 
     for item in tagged:

@@ -19,7 +19,6 @@ def _default_adjudicator() -> str:
         return "adjudicator"
 
 
-
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         NAME,
@@ -47,7 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="where to look for text annotated elsewhere (missed-PHI candidates)",
     )
     parser.add_argument("--no-candidates", action="store_true", help="do not look for missed-PHI candidates")
-    parser.add_argument("--suggestions", metavar="DIR", help="pre-annotated folder: model tags no one kept become candidates")
+    parser.add_argument(
+        "--suggestions", metavar="DIR", help="pre-annotated folder: model tags no one kept become candidates"
+    )
     parser.add_argument(
         "--force",
         action="store_true",
@@ -104,10 +105,21 @@ def run(args: argparse.Namespace) -> int:
             offsets += f" (+{extra})"
         kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(document.unresolved.items()))
         rows.append(
-            [document.doc_id, document.status, document.units, document.resolved,
-             document.units - document.resolved, kinds or "-", offsets or "-"]
+            [
+                document.doc_id,
+                document.status,
+                document.units,
+                document.resolved,
+                document.units - document.resolved,
+                kinds or "-",
+                offsets or "-",
+            ]
         )
-    print(format_table(["document", "status", "units", "resolved", "open", "open by kind", "open offsets"], rows))
+    print(
+        format_table(
+            ["document", "status", "units", "resolved", "open", "open by kind", "open offsets"], rows
+        )
+    )
     totals = report.to_dict()["totals"]
     assert isinstance(totals, dict)
     print(

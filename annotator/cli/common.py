@@ -44,7 +44,8 @@ def format_table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> st
 
     def line(cells: Sequence[str]) -> str:
         return "  ".join(
-            c.rjust(w) if numeric[i] else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=False))
+            c.rjust(w) if numeric[i] else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=False))
         ).rstrip()
 
     out = [line(headers), line(["-" * w for w in widths])]
@@ -70,7 +71,9 @@ def progress(items: Iterable[T], total: int | None = None, description: str = ""
     """A progress bar on stderr when it is a terminal; silent otherwise."""
     from tqdm import tqdm
 
-    yield from tqdm(items, total=total, desc=description, unit="doc", disable=None, file=sys.stderr, leave=False)
+    yield from tqdm(
+        items, total=total, desc=description, unit="doc", disable=None, file=sys.stderr, leave=False
+    )
 
 
 @contextmanager

@@ -22,7 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         ),
     )
     parser.add_argument("gold_dir", metavar="GOLD_DIR", help="folder of (gold) i2b2 files")
-    parser.add_argument("--scope", choices=("patient", "corpus"), default="patient", help="where to compare (default patient)")
+    parser.add_argument(
+        "--scope", choices=("patient", "corpus"), default="patient", help="where to compare (default patient)"
+    )
     parser.add_argument("--include-text", action="store_true", help="show the PHI text of each finding")
     add_json_flag(parser)
     parser.set_defaults(func=run)
@@ -65,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         rows.append(row)
     if rows:
         print(format_table(headers, rows))
-    print(f"{len(findings)} unannotated occurrence{'s' if len(findings) != 1 else ''} of PHI annotated elsewhere "
-          f"({len(corpus)} documents, scope {args.scope})")
+    print(
+        f"{len(findings)} unannotated occurrence{'s' if len(findings) != 1 else ''} of PHI annotated elsewhere "
+        f"({len(corpus)} documents, scope {args.scope})"
+    )
     return 1 if findings else 0

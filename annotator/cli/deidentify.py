@@ -58,7 +58,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-
 def run(args: argparse.Namespace) -> int:
     from annotator.deid.export import export_deidentified
     from annotator.deid.surrogates import DeidOptions

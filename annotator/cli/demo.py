@@ -18,10 +18,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "and what it holds, and open the annotation window on it."
         ),
     )
-    parser.add_argument("--dest", type=Path, metavar="DIR", help="where to put the demo project (default: a user folder)")
-    parser.add_argument("--no-gui", action="store_true", help="only set up the project and print its statistics")
+    parser.add_argument(
+        "--dest", type=Path, metavar="DIR", help="where to put the demo project (default: a user folder)"
+    )
+    parser.add_argument(
+        "--no-gui", action="store_true", help="only set up the project and print its statistics"
+    )
     parser.add_argument("--annotator", help="your annotator name (default: the remembered one)")
-    parser.add_argument("--screenshot", type=Path, metavar="FILE.png", help="render the window to a PNG and exit")
+    parser.add_argument(
+        "--screenshot", type=Path, metavar="FILE.png", help="render the window to a PNG and exit"
+    )
     parser.add_argument("--document", metavar="ID", help="open this document first")
     parser.add_argument("--theme", choices=("auto", "light", "dark"), default="auto")
     parser.set_defaults(func=run)
@@ -42,14 +48,22 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from annotator.gui.app import launch
 
-    return launch(root, args.annotator, args.screenshot, args.document, args.theme,
-                  debug=bool(getattr(args, "debug", False)))
+    return launch(
+        root,
+        args.annotator,
+        args.screenshot,
+        args.document,
+        args.theme,
+        debug=bool(getattr(args, "debug", False)),
+    )
 
 
 def _describe(stats: dict[str, Any]) -> str:
     scalars = [(key, value) for key, value in stats.items() if isinstance(value, int | float | str)]
     by_category = stats.get("by_category", {})
-    categories = [(name, count) for name, count in by_category.items()] if isinstance(by_category, dict) else []
+    categories = (
+        [(name, count) for name, count in by_category.items()] if isinstance(by_category, dict) else []
+    )
     text = format_table(("statistic", "value"), scalars)
     if categories:
         text += "\n\n" + format_table(("category", "annotations"), categories)

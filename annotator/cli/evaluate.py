@@ -25,10 +25,16 @@ def add_scoring_options(parser: argparse.ArgumentParser) -> None:
         default="strict",
         help="how items are matched (default: strict)",
     )
-    parser.add_argument("--level", choices=("type", "category"), default="type", help="label level (default: type)")
-    parser.add_argument("--filter", choices=("hipaa",), help="keep only the HIPAA subset (seed 001, IDNUM included)")
+    parser.add_argument(
+        "--level", choices=("type", "category"), default="type", help="label level (default: type)"
+    )
+    parser.add_argument(
+        "--filter", choices=("hipaa",), help="keep only the HIPAA subset (seed 001, IDNUM included)"
+    )
     parser.add_argument("--map", metavar="NAME", help="apply a tag-set mapping (bundled name or TOML file)")
-    parser.add_argument("--exclude", metavar="T,...", help="drop these types (TYPE or CATEGORY/TYPE, comma-separated)")
+    parser.add_argument(
+        "--exclude", metavar="T,...", help="drop these types (TYPE or CATEGORY/TYPE, comma-separated)"
+    )
     parser.add_argument("--beta", type=float, default=1.0, help="also report F-beta with this beta (e.g. 10)")
 
 
@@ -70,8 +76,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("--gold", type=existing_path, required=True, help="folder of gold files")
-    parser.add_argument("--system", type=existing_path, required=True, help="folder of system/annotator files")
-    parser.add_argument("--mode", choices=("clean", "i2b2"), default="clean", help="metric semantics (default: clean)")
+    parser.add_argument(
+        "--system", type=existing_path, required=True, help="folder of system/annotator files"
+    )
+    parser.add_argument(
+        "--mode", choices=("clean", "i2b2"), default="clean", help="metric semantics (default: clean)"
+    )
     add_scoring_options(parser)
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
@@ -79,7 +89,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     output.add_argument("--html", metavar="FILE", help="write a self-contained HTML report")
     output.add_argument("--format", choices=("table", "i2b2"), default="table", help="terminal output layout")
     parser.add_argument(
-        "--include-text", action="store_true", help="put PHI text into the disagreement lists (the report says so)"
+        "--include-text",
+        action="store_true",
+        help="put PHI text into the disagreement lists (the report says so)",
     )
     parser.set_defaults(func=run)
 
@@ -101,7 +113,14 @@ def run(args: argparse.Namespace) -> int:
 def _run_i2b2(args: argparse.Namespace) -> int:
     from annotator.evaluation.official import evaluate_official_folders, format_runs
 
-    if args.match != "strict" or args.level != "type" or args.filter or args.map or args.exclude or args.beta != 1.0:
+    if (
+        args.match != "strict"
+        or args.level != "type"
+        or args.filter
+        or args.map
+        or args.exclude
+        or args.beta != 1.0
+    ):
         raise UsageError(
             "--mode i2b2 computes the official tables only; --match, --level, --filter, --map, "
             "--exclude and --beta apply to --mode clean"
@@ -114,7 +133,8 @@ def _run_i2b2(args: argparse.Namespace) -> int:
             {
                 "schema": "phi-annotator/i2b2-tables/1",
                 "runs": [
-                    {"sys_id": run.sys_id, "tables": [table.to_dict() for table in run.tables]} for run in runs
+                    {"sys_id": run.sys_id, "tables": [table.to_dict() for table in run.tables]}
+                    for run in runs
                 ],
             }
         )
@@ -126,8 +146,21 @@ def _run_i2b2(args: argparse.Namespace) -> int:
 
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        header = ["table", "documents", "tp", "fp", "fn", "macro_precision", "macro_precision_sd",
-                  "macro_recall", "macro_recall_sd", "macro_f1", "micro_precision", "micro_recall", "micro_f1"]
+        header = [
+            "table",
+            "documents",
+            "tp",
+            "fp",
+            "fn",
+            "macro_precision",
+            "macro_precision_sd",
+            "macro_recall",
+            "macro_recall_sd",
+            "macro_f1",
+            "micro_precision",
+            "micro_recall",
+            "micro_f1",
+        ]
         writer.writerow(header)
         for run in runs:
             for table in run.tables:
@@ -147,7 +180,9 @@ def load_clean_pairs(args: argparse.Namespace) -> tuple[list[DocumentPair], list
     if loaded.only_reference:
         notes.append(f"{len(loaded.only_reference)} gold document(s) have no system file (counted as missed)")
     if loaded.only_predicted:
-        notes.append(f"{len(loaded.only_predicted)} system document(s) have no gold file (counted as spurious)")
+        notes.append(
+            f"{len(loaded.only_predicted)} system document(s) have no gold file (counted as spurious)"
+        )
     return loaded.pairs, notes
 
 
@@ -241,7 +276,12 @@ def _i2b2_block(label: str, result: EvaluationResult) -> str:
     lines = [
         row.format(f"{label} ({len(result.documents)})", "Measure", "Macro (SD)", "Micro (Primary)"),
         "-" * 75,
-        row.format("Total", "Precision", f"{fmt(macro['precision'])} ({fmt(sd(precisions), 2)})", fmt(micro.precision)),
+        row.format(
+            "Total",
+            "Precision",
+            f"{fmt(macro['precision'])} ({fmt(sd(precisions), 2)})",
+            fmt(micro.precision),
+        ),
         row.format("", "Recall", f"{fmt(macro['recall'])} ({fmt(sd(recalls), 2)})", fmt(micro.recall)),
         row.format("", "F1", fmt(macro["f1"]), fmt(micro.f1)),
         "",

@@ -19,16 +19,40 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "file. With --adjudicate, open the adjudication window on several annotators' versions."
         ),
     )
-    parser.add_argument("path", nargs="?", type=existing_path, help="project folder, folder of XML files, or XML file")
+    parser.add_argument(
+        "path", nargs="?", type=existing_path, help="project folder, folder of XML files, or XML file"
+    )
     parser.add_argument("--annotator", help="your annotator name (remembered for next time)")
-    parser.add_argument("--screenshot", type=Path, metavar="FILE.png", help="render the window to a PNG and exit")
+    parser.add_argument(
+        "--screenshot", type=Path, metavar="FILE.png", help="render the window to a PNG and exit"
+    )
     parser.add_argument("--document", metavar="ID", help="open this document first (e.g. 110-01)")
-    parser.add_argument("--theme", choices=("auto", "light", "dark"), default="auto", help="colour theme (default: follow the system)")
-    parser.add_argument("--view", choices=("main", "annotate-all"), default="main",
-                        help="with --screenshot: what to render (default: the main window)")
-    parser.add_argument("--adjudicate", nargs="+", type=existing_path, metavar="DIR",
-                        help="adjudicate these annotators' folders (two or more) instead")
-    parser.add_argument("-o", "--output", type=Path, metavar="GOLD_DIR", help="with --adjudicate: where the gold standard goes")
+    parser.add_argument(
+        "--theme",
+        choices=("auto", "light", "dark"),
+        default="auto",
+        help="colour theme (default: follow the system)",
+    )
+    parser.add_argument(
+        "--view",
+        choices=("main", "annotate-all"),
+        default="main",
+        help="with --screenshot: what to render (default: the main window)",
+    )
+    parser.add_argument(
+        "--adjudicate",
+        nargs="+",
+        type=existing_path,
+        metavar="DIR",
+        help="adjudicate these annotators' folders (two or more) instead",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="GOLD_DIR",
+        help="with --adjudicate: where the gold standard goes",
+    )
     parser.set_defaults(func=run)
 
 
@@ -49,8 +73,17 @@ def run(args: argparse.Namespace) -> int:
 
         return int(launch_adjudication(folders, args.output, args.screenshot, args.document))
     if args.path is None:
-        raise UsageError("give a project folder, a folder of XML files or an XML file (or try: annotator demo)")
+        raise UsageError(
+            "give a project folder, a folder of XML files or an XML file (or try: annotator demo)"
+        )
     from annotator.gui.app import launch
 
-    return launch(args.path, args.annotator, args.screenshot, args.document, args.theme, args.view,
-                  debug=bool(getattr(args, "debug", False)))
+    return launch(
+        args.path,
+        args.annotator,
+        args.screenshot,
+        args.document,
+        args.theme,
+        args.view,
+        debug=bool(getattr(args, "debug", False)),
+    )

@@ -24,7 +24,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "each annotator against gold and their average."
         ),
     )
-    parser.add_argument("folders", nargs="+", type=existing_path, metavar="DIR", help="annotator folders (2 or more)")
+    parser.add_argument(
+        "folders", nargs="+", type=existing_path, metavar="DIR", help="annotator folders (2 or more)"
+    )
     parser.add_argument("--gold", type=existing_path, help="gold folder")
     add_scoring_options(parser)
     output = parser.add_mutually_exclusive_group()
@@ -60,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     report = agreement(annotations, gold, options, mapping)
     for item in [*report.pairs, *report.versus_gold]:
         for note in item.result.skipped:
-            print(f"annotator iaa: note: {item.reference} vs {item.predicted}: skipped {note}", file=sys.stderr)
+            print(
+                f"annotator iaa: note: {item.reference} vs {item.predicted}: skipped {note}", file=sys.stderr
+            )
     if args.json:
         print_json(report.to_dict())
         return 0
@@ -70,9 +74,18 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     for item in [*report.pairs, *report.versus_gold]:
         micro = item.result.micro
-        row = [item.reference, item.predicted, str(len(item.result.documents)), str(micro.tp), str(micro.fp),
-               str(micro.fn), _score(micro.precision), _score(micro.recall), _score(micro.f1),
-               _score(item.result.kappa_labelled.kappa)]
+        row = [
+            item.reference,
+            item.predicted,
+            str(len(item.result.documents)),
+            str(micro.tp),
+            str(micro.fp),
+            str(micro.fn),
+            _score(micro.precision),
+            _score(micro.recall),
+            _score(micro.f1),
+            _score(item.result.kappa_labelled.kappa),
+        ]
         if options.beta != 1.0:
             row.append(_score(micro.f_beta(options.beta)))
         rows.append(row)
@@ -88,9 +101,18 @@ def run(args: argparse.Namespace) -> int:
         writer.writerows(rows)
         atomic_write_text(args.csv, buffer.getvalue())
         return 0
-    out = [f"match {options.match}, level {options.level}", format_table(headers, rows), "", "F1 matrix (symmetric):"]
+    out = [
+        f"match {options.match}, level {options.level}",
+        format_table(headers, rows),
+        "",
+        "F1 matrix (symmetric):",
+    ]
     matrix = report.matrix()
-    out.append(format_table(["", *names], [[name, *[_score(v) for v in row]] for name, row in zip(names, matrix, strict=True)]))
+    out.append(
+        format_table(
+            ["", *names], [[name, *[_score(v) for v in row]] for name, row in zip(names, matrix, strict=True)]
+        )
+    )
     out.append(f"\naverage pairwise F1: {_score(report.average_pairwise_f1())}")
     average = report.average_versus_gold()
     if average:

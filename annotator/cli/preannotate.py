@@ -18,13 +18,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Tag IN (an i2b2 XML file or a folder of them) with the tagger MODEL and write the notes with "
             "the model's suggestions to OUT (a file for a file, a folder for a folder). Suggestions carry "
-            "source=\"model\", a confidence and pending=\"yes\". Existing annotations are never changed or "
+            'source="model", a confidence and pending="yes". Existing annotations are never changed or '
             "removed; a suggestion overlapping one is dropped. IN is never overwritten."
         ),
     )
-    parser.add_argument("model", type=existing_path, metavar="MODEL", help="model file from 'annotator train'")
-    parser.add_argument("input", type=existing_path, metavar="IN", help="an i2b2 XML file or a folder of them")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT", help="output file or folder")
+    parser.add_argument(
+        "model", type=existing_path, metavar="MODEL", help="model file from 'annotator train'"
+    )
+    parser.add_argument(
+        "input", type=existing_path, metavar="IN", help="an i2b2 XML file or a folder of them"
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="OUT", help="output file or folder"
+    )
     parser.add_argument(
         "--recall-bias",
         type=float,
@@ -65,14 +71,18 @@ def run(args: argparse.Namespace) -> int:
     inputs, outputs = _targets(args.input, args.output)
     existing = [p for p in outputs if p.exists()]
     if existing and not args.force:
-        raise UsageError(f"{len(existing)} output file(s) exist already (use --force to overwrite)", existing[0])
+        raise UsageError(
+            f"{len(existing)} output file(s) exist already (use --force to overwrite)", existing[0]
+        )
     tagger = CrfTagger.load(args.model)
     # Read everything first: a bad input file stops the run before anything is written.
     documents = [read_i2b2(p) for p in inputs]
 
     from tqdm import tqdm
 
-    bar = tqdm(total=len(documents), desc="pre-annotating", unit="doc", disable=None, file=sys.stderr, leave=False)
+    bar = tqdm(
+        total=len(documents), desc="pre-annotating", unit="doc", disable=None, file=sys.stderr, leave=False
+    )
 
     def update(done: int, total: int) -> None:
         bar.n = done
@@ -87,7 +97,12 @@ def run(args: argparse.Namespace) -> int:
         add_suggestions(result.document, result.kept)
         write_i2b2(result.document, target)
         per_document.append(
-            {"document": result.document.doc_id, "output": str(target), "suggestions": len(result.kept), "dropped": result.dropped}
+            {
+                "document": result.document.doc_id,
+                "output": str(target),
+                "suggestions": len(result.kept),
+                "dropped": result.dropped,
+            }
         )
     report: dict[str, Any] = {
         "model": str(args.model),

@@ -26,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("system_b", type=existing_path, metavar="SYS_B", help="second system folder")
     parser.add_argument("--shuffles", type=int, default=9999, help="number of shuffles (default 9999)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="family-wise significance level (default 0.05)")
+    parser.add_argument(
+        "--alpha", type=float, default=0.05, help="family-wise significance level (default 0.05)"
+    )
     add_scoring_options(parser)
     add_json_flag(parser)
     parser.set_defaults(func=run)
@@ -57,8 +59,16 @@ def run(args: argparse.Namespace) -> int:
 
     rows = []
     for test in report.tests:
-        rows.append([test.name, score(test.counts_a.f1), score(test.counts_b.f1), score(test.difference),
-                     f"{test.p_value:.4g}", "yes" if test.p_value < report.threshold else "no"])
+        rows.append(
+            [
+                test.name,
+                score(test.counts_a.f1),
+                score(test.counts_b.f1),
+                score(test.difference),
+                f"{test.p_value:.4g}",
+                "yes" if test.p_value < report.threshold else "no",
+            ]
+        )
     print(format_table(["test", "F1 A", "F1 B", "|diff|", "p", "significant"], rows))
     print(
         f"\n{report.shuffles} shuffles, seed {report.seed}; Bonferroni threshold "

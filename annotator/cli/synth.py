@@ -22,12 +22,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("out", type=Path, metavar="OUT", help="output folder (must be empty or absent)")
-    parser.add_argument("--patients", type=int, default=10, metavar="N", help="number of patients (default 10)")
+    parser.add_argument(
+        "--patients", type=int, default=10, metavar="N", help="number of patients (default 10)"
+    )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     parser.add_argument("--force", action="store_true", help="write into a folder that is not empty")
     add_json_flag(parser)
     parser.set_defaults(func=run)
-
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,7 +61,9 @@ def run(args: argparse.Namespace) -> int:
         print_json(result)
         return 0
     gold = result["gold"]
-    print(f"Wrote {result['documents']} documents of {result['patients']} patients (seed {args.seed}) to {out}")
+    print(
+        f"Wrote {result['documents']} documents of {result['patients']} patients (seed {args.seed}) to {out}"
+    )
     print(
         format_table(
             ["folder", "documents", "annotations"],

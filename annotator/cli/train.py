@@ -28,17 +28,29 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("gold", type=existing_path, metavar="GOLD_DIR", help="folder of gold i2b2 XML files")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="MODEL", help="model file to write")
-    parser.add_argument("--cv", type=int, default=0, metavar="K", help="run K-fold cross-validation by patient first")
-    parser.add_argument("--schema", default="i2b2-2014", metavar="NAME", help="tag set to learn (default i2b2-2014)")
     parser.add_argument(
-        "--mapping", default=None, metavar="NAME", help="map the gold's annotations into the schema first (resources/mappings)"
+        "-o", "--output", type=Path, required=True, metavar="MODEL", help="model file to write"
     )
-    parser.add_argument("--iterations", type=int, default=None, metavar="N", help="training epochs (default 15)")
-    parser.add_argument("--no-postprocess", action="store_true", help="score the CRF without the post-processing rules")
+    parser.add_argument(
+        "--cv", type=int, default=0, metavar="K", help="run K-fold cross-validation by patient first"
+    )
+    parser.add_argument(
+        "--schema", default="i2b2-2014", metavar="NAME", help="tag set to learn (default i2b2-2014)"
+    )
+    parser.add_argument(
+        "--mapping",
+        default=None,
+        metavar="NAME",
+        help="map the gold's annotations into the schema first (resources/mappings)",
+    )
+    parser.add_argument(
+        "--iterations", type=int, default=None, metavar="N", help="training epochs (default 15)"
+    )
+    parser.add_argument(
+        "--no-postprocess", action="store_true", help="score the CRF without the post-processing rules"
+    )
     add_json_flag(parser)
     parser.set_defaults(func=run)
-
 
 
 def run(args: argparse.Namespace) -> int:
@@ -97,7 +109,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_cv(cv: dict[str, Any]) -> None:
     def row(name: str, counts: dict[str, Any]) -> list[object]:
-        return [name, counts["tp"], counts["fp"], counts["fn"], *(_num(counts[k]) for k in ("precision", "recall", "f1"))]
+        return [
+            name,
+            counts["tp"],
+            counts["fp"],
+            counts["fn"],
+            *(_num(counts[k]) for k in ("precision", "recall", "f1")),
+        ]
 
     rows = [row(label, counts) for label, counts in cv["per_type"].items()]
     rows.append(row("micro", cv["micro"]))

@@ -55,8 +55,7 @@ def collect_files(paths: list[Path]) -> list[Path]:
             found = sorted(
                 p
                 for p in path.rglob("*.xml")
-                if p.is_file()
-                and not any(part.startswith((".", "~")) for part in p.relative_to(path).parts)
+                if p.is_file() and not any(part.startswith((".", "~")) for part in p.relative_to(path).parts)
             )
             if not found:
                 raise InputError("no .xml documents in the folder", path)

@@ -141,9 +141,7 @@ class Document:
     # -- editing (prefer history commands, which make every edit undoable) --------------
     def _insert(self, annotation: Annotation) -> None:
         if annotation.id in self._annotations:
-            raise AnnotatorError(
-                f"duplicate annotation id {annotation.id!r} in document {self.doc_id}"
-            )
+            raise AnnotatorError(f"duplicate annotation id {annotation.id!r} in document {self.doc_id}")
         self._annotations[annotation.id] = annotation
         self._note_id(annotation.id)
 
@@ -173,14 +171,11 @@ class Document:
         self.annotation_replaced.emit(old, new)
         return old
 
-    def make_annotation(
-        self, tag: str, type_: str, start: int, end: int, **fields: object
-    ) -> Annotation:
+    def make_annotation(self, tag: str, type_: str, start: int, end: int, **fields: object) -> Annotation:
         """A new annotation over ``text[start:end]`` with a fresh id (not yet added)."""
         if not 0 <= start <= end <= len(self.text):
             raise AnnotatorError(
-                f"offsets {start}-{end} outside the text (length {len(self.text)}) "
-                f"of document {self.doc_id}"
+                f"offsets {start}-{end} outside the text (length {len(self.text)}) of document {self.doc_id}"
             )
         return Annotation(
             id=str(fields.pop("id", None) or self.new_id()),

@@ -60,7 +60,9 @@ class RemoveAnnotation(Command):
 class ReplaceAnnotation(Command):
     """Change type, boundaries, comment or review state: old and new share the id."""
 
-    def __init__(self, document: Document, old: Annotation, new: Annotation, description: str = "edit") -> None:
+    def __init__(
+        self, document: Document, old: Annotation, new: Annotation, description: str = "edit"
+    ) -> None:
         self.document = document
         self.old = old
         self.new = new

@@ -85,13 +85,21 @@ class Project:
         return sorted(p.stem for p in self.source_dir.glob("*.xml") if not p.name.startswith("."))
 
     @classmethod
-    def create(cls, root: str | Path, name: str, schema: str = "i2b2-2014", annotators: list[str] | None = None) -> Project:
+    def create(
+        cls, root: str | Path, name: str, schema: str = "i2b2-2014", annotators: list[str] | None = None
+    ) -> Project:
         """Make the folders and write ``project.toml`` (an existing project is an error)."""
         root = Path(root)
         if (root / PROJECT_FILE).exists():
             raise UsageError("a project already exists here", root / PROJECT_FILE)
         project = cls(root=root, name=name, schema=schema, annotators=list(annotators or []))
-        for folder in (project.source_dir, project.gold_dir, project.models_dir, project.reports_dir, project.state_dir):
+        for folder in (
+            project.source_dir,
+            project.gold_dir,
+            project.models_dir,
+            project.reports_dir,
+            project.state_dir,
+        ):
             folder.mkdir(parents=True, exist_ok=True)
         for annotator in project.annotators:
             project.annotations_dir(annotator).mkdir(parents=True, exist_ok=True)

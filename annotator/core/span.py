@@ -22,7 +22,12 @@ class Span:
     def overlaps(self, other: Span) -> bool:
         """True when the two spans share at least one code point."""
         # An empty span holds no code point, so it overlaps nothing (not even a span around it).
-        return self.start < other.end and other.start < self.end and self.start < self.end and other.start < other.end
+        return (
+            self.start < other.end
+            and other.start < self.end
+            and self.start < self.end
+            and other.start < other.end
+        )
 
     def contains(self, other: Span) -> bool:
         return self.start <= other.start and other.end <= self.end

@@ -36,11 +36,15 @@ def build(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
     counts: dict[str, int] = {}
     person = HEADER.format(version=version, provider="person.en_US")
     counts["first_names_male.txt"] = _write(out_dir / "first_names_male.txt", person, Person.first_names_male)
-    counts["first_names_female.txt"] = _write(out_dir / "first_names_female.txt", person, Person.first_names_female)
+    counts["first_names_female.txt"] = _write(
+        out_dir / "first_names_female.txt", person, Person.first_names_female
+    )
     counts["surnames.txt"] = _write(out_dir / "surnames.txt", person, Person.last_names)
     address = HEADER.format(version=version, provider="address.en_US")
     counts["us_states.txt"] = _write(out_dir / "us_states.txt", address, Address.states)
-    counts["us_state_abbreviations.txt"] = _write(out_dir / "us_state_abbreviations.txt", address, Address.states_abbr)
+    counts["us_state_abbreviations.txt"] = _write(
+        out_dir / "us_state_abbreviations.txt", address, Address.states_abbr
+    )
     counts["countries.txt"] = _write(out_dir / "countries.txt", address, Address.countries)
     job = HEADER.format(version=version, provider="job.en_US")
     # Faker writes "Engineer, civil (consulting)"; keep the words a note would use.

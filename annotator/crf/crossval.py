@@ -41,7 +41,9 @@ def patient_folds(documents: Sequence[Document], k: int, seed: int = 0) -> list[
     if k < 2:
         raise UsageError(f"cross-validation needs at least 2 folds, not {k}")
     if len(patients) < k:
-        raise UsageError(f"{k}-fold cross-validation needs at least {k} patients; the gold has {len(patients)}")
+        raise UsageError(
+            f"{k}-fold cross-validation needs at least {k} patients; the gold has {len(patients)}"
+        )
     random.Random(seed).shuffle(patients)
     fold_of = {patient: index % k for index, patient in enumerate(patients)}
     folds: list[list[Document]] = [[] for _ in range(k)]
@@ -119,10 +121,16 @@ class CrossValidation:
 
 
 def _items(predictions: Sequence[Prediction], schema: Schema) -> list[Item]:
-    return [Item(schema.category_of(p.type), p.type, p.start, p.end) for p in predictions if schema.has_type(p.type)]
+    return [
+        Item(schema.category_of(p.type), p.type, p.start, p.end)
+        for p in predictions
+        if schema.has_type(p.type)
+    ]
 
 
-def _pairs(documents: Sequence[Document], predictions: dict[str, list[Prediction]], schema: Schema) -> list[DocumentPair]:
+def _pairs(
+    documents: Sequence[Document], predictions: dict[str, list[Prediction]], schema: Schema
+) -> list[DocumentPair]:
     return [
         DocumentPair(
             d.doc_id,
@@ -158,17 +166,30 @@ def evaluate_predictions(
 ) -> EvaluationResult:
     """Compare predictions with the documents' gold (strict entity, type level by default)."""
     schema = schema or load_schema()
-    return evaluate_pairs(_pairs(documents, predictions, schema), Options(match=match, level="type"), details=False)
+    return evaluate_pairs(
+        _pairs(documents, predictions, schema), Options(match=match, level="type"), details=False
+    )
 
 
 def curve_point(
-    documents: Sequence[Document], predictions: dict[str, list[Prediction]], schema: Schema, threshold: float | None
+    documents: Sequence[Document],
+    predictions: dict[str, list[Prediction]],
+    schema: Schema,
+    threshold: float | None,
 ) -> CurvePoint:
     """Strict entity and tag-blind token scores of one set of predictions."""
     micro = evaluate_predictions(documents, predictions, schema).micro
     tokens = evaluate_predictions(documents, predictions, schema, match="tagblind").micro
     return CurvePoint(
-        threshold, micro.precision, micro.recall, micro.f1, micro.tp, micro.fp, micro.fn, tokens.precision, tokens.recall
+        threshold,
+        micro.precision,
+        micro.recall,
+        micro.f1,
+        micro.tp,
+        micro.fp,
+        micro.fn,
+        tokens.precision,
+        tokens.recall,
     )
 
 

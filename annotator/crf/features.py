@@ -29,32 +29,152 @@ FeatureDict = dict[str, FeatureValue]
 
 # Trigger phrases (lower-case token sequences, tokenised like the notes) by cue name.
 TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "TITLE_DR": (("dr",), ("doctor",), ("md",), ("m", ".", "d"), ("np",), ("pa",), ("rn",), ("attending",), ("pcp",)),
+    "TITLE_DR": (
+        ("dr",),
+        ("doctor",),
+        ("md",),
+        ("m", ".", "d"),
+        ("np",),
+        ("pa",),
+        ("rn",),
+        ("attending",),
+        ("pcp",),
+    ),
     "TITLE_PERSON": (("mr",), ("mrs",), ("ms",), ("miss",), ("mister",)),
     "SIGNED": (
-        ("dictated", "by"), ("transcribed", "by"), ("signed", "by"), ("electronically", "signed"),
-        ("cc",), ("dictated",), ("signed",), ("seen", "by"), ("referred", "by"), ("evaluated", "by"),
+        ("dictated", "by"),
+        ("transcribed", "by"),
+        ("signed", "by"),
+        ("electronically", "signed"),
+        ("cc",),
+        ("dictated",),
+        ("signed",),
+        ("seen", "by"),
+        ("referred", "by"),
+        ("evaluated", "by"),
     ),
-    "MRN": (("mrn",), ("mr", "#"), ("medical", "record"), ("record", "number"), ("unit", "no"), ("unit", "number")),
-    "ID": (("id",), ("acct",), ("account",), ("ssn",), ("social", "security"), ("license",), ("lic",),
-           ("policy",), ("member",), ("plan",), ("device",), ("serial",), ("vin",), ("no", "."), ("#",)),
-    "AGE": (("age",), ("aged",), ("y", "/", "o"), ("yo",), ("year", "old"), ("years", "old"), ("yr", "old"),
-            ("years",), ("year",), ("month", "old"), ("old",)),
-    "PHONE": (("phone",), ("tel",), ("telephone",), ("pager",), ("beeper",), ("cell",), ("ph",), ("call",),
-              ("contact",), ("mobile",), ("ext",), ("x",)),
+    "MRN": (
+        ("mrn",),
+        ("mr", "#"),
+        ("medical", "record"),
+        ("record", "number"),
+        ("unit", "no"),
+        ("unit", "number"),
+    ),
+    "ID": (
+        ("id",),
+        ("acct",),
+        ("account",),
+        ("ssn",),
+        ("social", "security"),
+        ("license",),
+        ("lic",),
+        ("policy",),
+        ("member",),
+        ("plan",),
+        ("device",),
+        ("serial",),
+        ("vin",),
+        ("no", "."),
+        ("#",),
+    ),
+    "AGE": (
+        ("age",),
+        ("aged",),
+        ("y", "/", "o"),
+        ("yo",),
+        ("year", "old"),
+        ("years", "old"),
+        ("yr", "old"),
+        ("years",),
+        ("year",),
+        ("month", "old"),
+        ("old",),
+    ),
+    "PHONE": (
+        ("phone",),
+        ("tel",),
+        ("telephone",),
+        ("pager",),
+        ("beeper",),
+        ("cell",),
+        ("ph",),
+        ("call",),
+        ("contact",),
+        ("mobile",),
+        ("ext",),
+        ("x",),
+    ),
     "FAX": (("fax",), ("facsimile",)),
     "EMAIL": (("email",), ("e", "-", "mail"), ("mail",)),
-    "ADDRESS": (("address",), ("lives", "in"), ("lives", "at"), ("resides", "in"), ("from",), ("moved", "to"),
-                ("street",), ("st",), ("ave",), ("avenue",), ("road",), ("rd",), ("blvd",), ("lane",), ("apt",)),
-    "HOSPITAL": (("hospital",), ("medical", "center"), ("clinic",), ("health", "center"), ("infirmary",),
-                 ("transferred", "from"), ("transferred", "to"), ("admitted", "to"), ("at",)),
+    "ADDRESS": (
+        ("address",),
+        ("lives", "in"),
+        ("lives", "at"),
+        ("resides", "in"),
+        ("from",),
+        ("moved", "to"),
+        ("street",),
+        ("st",),
+        ("ave",),
+        ("avenue",),
+        ("road",),
+        ("rd",),
+        ("blvd",),
+        ("lane",),
+        ("apt",),
+    ),
+    "HOSPITAL": (
+        ("hospital",),
+        ("medical", "center"),
+        ("clinic",),
+        ("health", "center"),
+        ("infirmary",),
+        ("transferred", "from"),
+        ("transferred", "to"),
+        ("admitted", "to"),
+        ("at",),
+    ),
     "ROOM": (("room",), ("rm",), ("bed",), ("floor",), ("suite",), ("unit",)),
-    "WORK": (("works", "as"), ("worked", "as"), ("occupation",), ("employed", "as"), ("retired",), ("job",),
-             ("works", "at"), ("profession",), ("employed", "by")),
-    "DATE": (("on",), ("dated",), ("date",), ("since",), ("until",), ("admission",), ("discharge",), ("dob",),
-             ("born",), ("in",), ("of",)),
-    "RELATION": (("wife",), ("husband",), ("son",), ("daughter",), ("mother",), ("father",), ("sister",),
-                 ("brother",), ("friend",), ("partner",), ("patient",), ("pt",), ("name",)),
+    "WORK": (
+        ("works", "as"),
+        ("worked", "as"),
+        ("occupation",),
+        ("employed", "as"),
+        ("retired",),
+        ("job",),
+        ("works", "at"),
+        ("profession",),
+        ("employed", "by"),
+    ),
+    "DATE": (
+        ("on",),
+        ("dated",),
+        ("date",),
+        ("since",),
+        ("until",),
+        ("admission",),
+        ("discharge",),
+        ("dob",),
+        ("born",),
+        ("in",),
+        ("of",),
+    ),
+    "RELATION": (
+        ("wife",),
+        ("husband",),
+        ("son",),
+        ("daughter",),
+        ("mother",),
+        ("father",),
+        ("sister",),
+        ("brother",),
+        ("friend",),
+        ("partner",),
+        ("patient",),
+        ("pt",),
+        ("name",),
+    ),
 }
 _TRIGGER_INDEX: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
 for _cue, _phrases in TRIGGERS.items():
@@ -62,8 +182,11 @@ for _cue, _phrases in TRIGGERS.items():
         _TRIGGER_INDEX.setdefault(_phrase[0], []).append((_cue, _phrase[1:]))
 
 _SHAPE_TABLE = str.maketrans(
-    {**{c: "X" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}, **{c: "x" for c in "abcdefghijklmnopqrstuvwxyz"},
-     **{c: "d" for c in "0123456789"}}
+    {
+        **{c: "X" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+        **{c: "x" for c in "abcdefghijklmnopqrstuvwxyz"},
+        **{c: "d" for c in "0123456789"},
+    }
 )
 _REPEATS = re.compile(r"(.)\1+")
 _CHUNK = re.compile(r"\S+")
@@ -211,7 +334,9 @@ def _chunk_shapes(text: str, tokens: Sequence[Token]) -> list[str]:
     return shapes
 
 
-def document_features(text: str, tokens: Sequence[Token], lexicons: Lexicons | None = None) -> list[FeatureDict]:
+def document_features(
+    text: str, tokens: Sequence[Token], lexicons: Lexicons | None = None
+) -> list[FeatureDict]:
     """The feature dictionary of every token of one note.
 
     Parameters

@@ -89,7 +89,11 @@ class Lexicons:
                     if end > len(tokens):
                         continue
                     exact = name in self._case_sensitive
-                    candidate = tuple(t.text for t in tokens[index + 1 : end]) if exact else tuple(lowers[index + 1 : end])
+                    candidate = (
+                        tuple(t.text for t in tokens[index + 1 : end])
+                        if exact
+                        else tuple(lowers[index + 1 : end])
+                    )
                     if candidate == rest:
                         for position in range(index, end):
                             covered[position].add(name)

@@ -36,22 +36,38 @@ TRUSTED_IN_NOTE = 0.8
 TRUSTED_IN_PATIENT = 0.9
 
 # Types whose strings are searched elsewhere in the note / in the patient's other records.
-PROPAGATED_IN_NOTE = frozenset({"PATIENT", "DOCTOR", "HOSPITAL", "USERNAME", "STREET", "CITY", "ORGANIZATION"})
+PROPAGATED_IN_NOTE = frozenset(
+    {"PATIENT", "DOCTOR", "HOSPITAL", "USERNAME", "STREET", "CITY", "ORGANIZATION"}
+)
 PROPAGATED_IN_PATIENT = frozenset({"PATIENT", "DOCTOR", "HOSPITAL"})
 NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
 
 _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
-_PHONE = re.compile(r"(?<![\w-])(?:\(\d{3}\)\s*|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?:\s*(?:x|ext\.?)\s*\d{2,5})?(?![\w-])")
+_PHONE = re.compile(
+    r"(?<![\w-])(?:\(\d{3}\)\s*|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?:\s*(?:x|ext\.?)\s*\d{2,5})?(?![\w-])"
+)
 RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("EMAIL", re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")),
     ("URL", re.compile(r"\b(?:https?://|www\.)[^\s<>\"]*[^\s<>\".,;:)]")),
-    ("URL", re.compile(r"(?<![@\w.-])(?:[A-Za-z0-9-]+\.)+(?:com|org|net|edu|gov|io)\b(?:/[^\s<>\"]*[^\s<>\".,;:)])?")),
+    (
+        "URL",
+        re.compile(
+            r"(?<![@\w.-])(?:[A-Za-z0-9-]+\.)+(?:com|org|net|edu|gov|io)\b(?:/[^\s<>\"]*[^\s<>\".,;:)])?"
+        ),
+    ),
     ("IPADDR", re.compile(rf"(?<![\d.]){_OCTET}(?:\.{_OCTET}){{3}}(?![\d.])")),
     ("SSN", re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")),
     ("PHONE", _PHONE),
 )
 _FAX_CONTEXT = re.compile(r"\bfax\b|\bfacsimile\b", re.IGNORECASE)
-_TITLES = {"dr": "DOCTOR", "doctor": "DOCTOR", "mr": "PATIENT", "mrs": "PATIENT", "ms": "PATIENT", "miss": "PATIENT"}
+_TITLES = {
+    "dr": "DOCTOR",
+    "doctor": "DOCTOR",
+    "mr": "PATIENT",
+    "mrs": "PATIENT",
+    "ms": "PATIENT",
+    "miss": "PATIENT",
+}
 _EDGE = ".,;:!?\"'()[]{}<>/\\-_*#"
 _CLOSING = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _OPENING = frozenset(_CLOSING)
@@ -99,7 +115,9 @@ def rule_predictions(text: str, allowed: Iterable[str] | None = None) -> list[Pr
     return found
 
 
-def add_rule_spans(text: str, predictions: list[Prediction], allowed: Iterable[str] | None) -> list[Prediction]:
+def add_rule_spans(
+    text: str, predictions: list[Prediction], allowed: Iterable[str] | None
+) -> list[Prediction]:
     """Predictions plus every rule match that overlaps none of them."""
     result = list(predictions)
     taken = _Taken(result)
@@ -126,12 +144,16 @@ def trim(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
                 break
             if text[end - 1] == "." and end - start >= 2 and text[end - 2].isalpha():
                 # "J." or "Jr." or "Mass." keeps its period only when the word is short.
-                word = text[start:end - 1].split()[-1] if text[start:end - 1].split() else ""
+                word = text[start : end - 1].split()[-1] if text[start : end - 1].split() else ""
                 if len(word) <= 3 and word[:1].isupper():
                     break
             end -= 1
         if end > start:
-            trimmed.append(replace(prediction, start=start, end=end) if (start, end) != (prediction.start, prediction.end) else prediction)
+            trimmed.append(
+                replace(prediction, start=start, end=end)
+                if (start, end) != (prediction.start, prediction.end)
+                else prediction
+            )
     return trimmed
 
 
@@ -140,7 +162,9 @@ def _name_parts(term: str) -> list[str]:
     words = re.findall(r"[A-Za-z][A-Za-z'-]+", term)
     if len(words) < 2:
         return []
-    return [w for w in words if len(w) >= 3 and w[0].isupper() and zipf_bucket(w.lower()) in ("0", "1", "2", "3")]
+    return [
+        w for w in words if len(w) >= 3 and w[0].isupper() and zipf_bucket(w.lower()) in ("0", "1", "2", "3")
+    ]
 
 
 def trusted_terms(
@@ -169,7 +193,9 @@ def trusted_terms(
     return terms
 
 
-def propagate(text: str, predictions: list[Prediction], terms: Mapping[str, tuple[str, float]], origin: str) -> list[Prediction]:
+def propagate(
+    text: str, predictions: list[Prediction], terms: Mapping[str, tuple[str, float]], origin: str
+) -> list[Prediction]:
     """Tag every free occurrence of each trusted term (longer terms win where they overlap).
 
     All terms are found in one pass over the text (one alternation, longest first), so a
@@ -193,7 +219,9 @@ def propagate(text: str, predictions: list[Prediction], terms: Mapping[str, tupl
         position = start + 1
         for term in by_prefix[match.group()[:2]]:
             end = start + len(term)
-            if not text.startswith(term, start) or (end < len(text) and (text[end].isalnum() or text[end] == "_")):
+            if not text.startswith(term, start) or (
+                end < len(text) and (text[end].isalnum() or text[end] == "_")
+            ):
                 continue
             if taken.free(start, end):
                 type_name, confidence = terms[term]
@@ -233,7 +261,11 @@ def name_lexicon_rule(
         if back >= 0 and tokens[back].text == ".":
             back -= 1
         if back >= 0 and tokens[back].text.lower() in _TITLES:
-            result.append(Prediction(_TITLES[tokens[back].text.lower()], token.start, token.end, LEXICON_CONFIDENCE, "lexicon"))
+            result.append(
+                Prediction(
+                    _TITLES[tokens[back].text.lower()], token.start, token.end, LEXICON_CONFIDENCE, "lexicon"
+                )
+            )
             taken.add(token.start, token.end)
             by_end[token.end] = by_start[token.start] = len(result) - 1
             continue
@@ -286,7 +318,10 @@ def merge_names(text: str, predictions: Iterable[Prediction]) -> list[Prediction
                 and _NAME_GAP.match(text[last.end : prediction.start])
             ):
                 merged[-1] = replace(
-                    last, end=prediction.end, confidence=min(last.confidence, prediction.confidence), origin="merged"
+                    last,
+                    end=prediction.end,
+                    confidence=min(last.confidence, prediction.confidence),
+                    origin="merged",
                 )
                 continue
         merged.append(prediction)
@@ -304,14 +339,18 @@ def postprocess_document(
     result = trim(text, predictions)
     result = add_rule_spans(text, result, allowed_set)
     if allowed_set is None or allowed_set & NAME_TYPES:
-        result = [p for p in name_lexicon_rule(text, tokens, result) if allowed_set is None or p.type in allowed_set]
+        result = [
+            p for p in name_lexicon_rule(text, tokens, result) if allowed_set is None or p.type in allowed_set
+        ]
     result = relabel_fax(text, result, allowed_set)
     terms = trusted_terms(text, result, PROPAGATED_IN_NOTE, TRUSTED_IN_NOTE, with_parts=True)
     result = propagate(text, result, terms, "trusted-note")
     return merge_names(text, result)
 
 
-def postprocess_patient(texts: Mapping[str, str], predictions: Mapping[str, list[Prediction]]) -> dict[str, list[Prediction]]:
+def postprocess_patient(
+    texts: Mapping[str, str], predictions: Mapping[str, list[Prediction]]
+) -> dict[str, list[Prediction]]:
     """Spread trusted names and hospitals across one patient's records.
 
     Parameters
@@ -338,7 +377,9 @@ def postprocess_patient(texts: Mapping[str, str], predictions: Mapping[str, list
     }
 
 
-def predictions_to_annotations(document: Document, predictions: Iterable[Prediction], schema: Schema) -> list[Annotation]:
+def predictions_to_annotations(
+    document: Document, predictions: Iterable[Prediction], schema: Schema
+) -> list[Annotation]:
     """Pending model annotations (new ids, not yet added to the document)."""
     annotations = []
     for prediction in predictions:
@@ -360,11 +401,25 @@ def predictions_to_annotations(document: Document, predictions: Iterable[Predict
 
 # -- the rules-only baseline ------------------------------------------------------------------
 _BASELINE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("DATE", re.compile(r"(?<![\d/-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})|\d{1,2}-\d{1,2}-\d{2,4})(?![\d/-])")),
-    ("DATE", re.compile(
-        r"\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?"
-        r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b")),
-    ("AGE", re.compile(r"\b\d{1,3}(?=\s*(?:-\s*)?(?:y/?o\b|yo|y\.o\.|years?[\s-]*old|yr[\s-]*old))", re.IGNORECASE)),
+    (
+        "DATE",
+        re.compile(
+            r"(?<![\d/-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})|\d{1,2}-\d{1,2}-\d{2,4})(?![\d/-])"
+        ),
+    ),
+    (
+        "DATE",
+        re.compile(
+            r"\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?"
+            r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b"
+        ),
+    ),
+    (
+        "AGE",
+        re.compile(
+            r"\b\d{1,3}(?=\s*(?:-\s*)?(?:y/?o\b|yo|y\.o\.|years?[\s-]*old|yr[\s-]*old))", re.IGNORECASE
+        ),
+    ),
     ("MEDICALRECORD", re.compile(r"(?<=MRN)[:#\s]*\d{5,10}\b|(?<=MRN: )\d{5,10}\b")),
     ("ZIP", re.compile(r"(?<=\b[A-Z]{2} )\d{5}(?:-\d{4})?\b")),
 )
@@ -394,4 +449,6 @@ def rules_only_predictions(text: str, allowed: Iterable[str] | None = None) -> l
 def rules_only_tagger(document: Document, schema: Schema | None = None) -> list[Annotation]:
     """Pre-annotations from the rules alone (no training data needed): the baseline."""
     schema = schema or load_schema()
-    return predictions_to_annotations(document, rules_only_predictions(document.text, {t.name for t in schema.types}), schema)
+    return predictions_to_annotations(
+        document, rules_only_predictions(document.text, {t.name for t in schema.types}), schema
+    )

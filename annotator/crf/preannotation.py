@@ -54,7 +54,9 @@ def suggest(
     return results
 
 
-def add_suggestions(document: Document, suggestions: Sequence[Annotation], history: History | None = None) -> None:
+def add_suggestions(
+    document: Document, suggestions: Sequence[Annotation], history: History | None = None
+) -> None:
     """Add suggestions to a document as one undoable step."""
     commands: list[Command] = [AddAnnotation(document, a) for a in suggestions]
     (history or History()).push_all(commands, f"pre-annotate ({len(commands)} suggestions)")

@@ -142,7 +142,9 @@ class CrfTagger:
         postprocess: bool = True,
     ) -> None:
         if algorithm not in ALGORITHMS:
-            raise UsageError(f"unknown training algorithm {algorithm!r} (choose from {', '.join(ALGORITHMS)})")
+            raise UsageError(
+                f"unknown training algorithm {algorithm!r} (choose from {', '.join(ALGORITHMS)})"
+            )
         self.schema = load_schema(schema) if isinstance(schema, str) else schema
         self.algorithm = algorithm
         self.c1 = c1
@@ -198,7 +200,9 @@ class CrfTagger:
             skipped += len(document.annotations) - len(known)
             labels.append(annotations_to_labels(tokens, known))
         if not any(label != OUTSIDE for sequence in labels for label in sequence):
-            raise UsageError(f"the {len(documents)} training documents hold no annotation of schema {self.schema.name}")
+            raise UsageError(
+                f"the {len(documents)} training documents hold no annotation of schema {self.schema.name}"
+            )
 
         def features() -> Iterable[list[FeatureDict]]:
             for index, (document, tokens) in enumerate(zip(documents, tokens_per_doc, strict=True)):
@@ -257,7 +261,12 @@ class CrfTagger:
             tokens=sum(len(t) for t in tokens_per_doc),
             annotations=kept,
             skipped_annotations=skipped,
-            params={"algorithm": self.algorithm, "c1": self.c1, "c2": self.c2, "max_iterations": self.max_iterations},
+            params={
+                "algorithm": self.algorithm,
+                "c1": self.c1,
+                "c2": self.c2,
+                "max_iterations": self.max_iterations,
+            },
         )
         return self.metadata
 
@@ -303,7 +312,9 @@ class CrfTagger:
                 raw_metadata = archive.read("metadata.json")
                 model_bytes = archive.read("model.crfsuite")
         except (zipfile.BadZipFile, KeyError, EOFError, zipfile.LargeZipFile) as error:
-            raise ModelError(f"not a tagger model file, or a corrupt one ({type(error).__name__})", path) from None
+            raise ModelError(
+                f"not a tagger model file, or a corrupt one ({type(error).__name__})", path
+            ) from None
         except (ZlibError, ValueError) as error:
             raise ModelError(f"corrupt tagger model file ({type(error).__name__})", path) from None
         try:
@@ -333,7 +344,9 @@ class CrfTagger:
                 max_iterations=int(params.get("max_iterations", 15)),
             )
         except (TypeError, ValueError, AttributeError):
-            raise ModelError("corrupt tagger model file: bad training parameters in its metadata", path) from None
+            raise ModelError(
+                "corrupt tagger model file: bad training parameters in its metadata", path
+            ) from None
         _check_crfsuite_bytes(model_bytes, path)
         tagger._set_model(model_bytes, path)
         tagger.metadata = metadata
@@ -371,8 +384,10 @@ class CrfTagger:
             return ScoredDocument(
                 document,
                 tokens,
-                [outside if label == OUTSIDE else TokenScore(label, marginal(label, position), 0.0)
-                 for position, label in enumerate(viterbi)],
+                [
+                    outside if label == OUTSIDE else TokenScore(label, marginal(label, position), 0.0)
+                    for position, label in enumerate(viterbi)
+                ],
             )
         for position, label in enumerate(viterbi):
             p_outside = marginal(OUTSIDE, position) if has_outside else 0.0
@@ -392,7 +407,12 @@ class CrfTagger:
         labels = []
         probabilities = []
         for score in scored.scores:
-            if recall_bias is not None and score.label == OUTSIDE and score.best_phi and score.p_outside < recall_bias:
+            if (
+                recall_bias is not None
+                and score.label == OUTSIDE
+                and score.best_phi
+                and score.p_outside < recall_bias
+            ):
                 labels.append(score.best_phi)
                 probabilities.append(score.p_best_phi)
             else:
@@ -428,7 +448,9 @@ class CrfTagger:
         return by_id
 
     @staticmethod
-    def propagate_patients(documents: Sequence[Document], by_id: dict[str, list[Prediction]]) -> dict[str, list[Prediction]]:
+    def propagate_patients(
+        documents: Sequence[Document], by_id: dict[str, list[Prediction]]
+    ) -> dict[str, list[Prediction]]:
         """Apply :func:`postprocess_patient` to each patient's records."""
         patients: dict[str, list[Document]] = {}
         for document in documents:
@@ -436,7 +458,11 @@ class CrfTagger:
         result = dict(by_id)
         for records in patients.values():
             if len(records) > 1:
-                result.update(postprocess_patient({d.doc_id: d.text for d in records}, {d.doc_id: by_id[d.doc_id] for d in records}))
+                result.update(
+                    postprocess_patient(
+                        {d.doc_id: d.text for d in records}, {d.doc_id: by_id[d.doc_id] for d in records}
+                    )
+                )
         return result
 
     def predict(self, document: Document, recall_bias: float | None = None) -> list[Annotation]:

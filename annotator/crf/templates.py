@@ -24,7 +24,9 @@ TEMPLATES: dict[str, re.Pattern[str]] = {
     "DATE_MY": re.compile(r"(?<![\d/])\d{1,2}/(?:\d{4}|'?\d{2})(?![\d/])"),
     "DATE_MD": re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}(?![\d/])"),
     "DATE_MONTH_DAY": re.compile(rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR}\b)?"),
-    "DATE_DAY_MONTH": re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?[\s-]*(?:of\s+)?{_MONTH}\.?(?![a-z])(?:[,\s-]*{_YEAR}\b)?"),
+    "DATE_DAY_MONTH": re.compile(
+        rf"\b\d{{1,2}}(?:st|nd|rd|th)?[\s-]*(?:of\s+)?{_MONTH}\.?(?![a-z])(?:[,\s-]*{_YEAR}\b)?"
+    ),
     "DATE_MONTH_YEAR": re.compile(rf"\b{_MONTH}\.?[\s,-]+(?:of\s+)?(?:\d{{4}}|'\d{{2}})\b"),
     "DATE_YEAR": re.compile(r"\b(?:1[89]|2[01])\d{2}\b"),
     "DATE_DECADE": re.compile(r"(?:\b\d{2,4}|')\d?'?s\b"),
@@ -48,7 +50,9 @@ TEMPLATES: dict[str, re.Pattern[str]] = {
     "USERNAME": re.compile(r"\b[A-Za-z]{2,3}\d{1,3}\b"),
     "INITIALS": re.compile(r"\b[A-Z]\.?\s?[A-Z]\.?(?:\s?[A-Z]\.?)?(?=[\s/,;:]|$)"),
     "EMAIL": re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
-    "URL": re.compile(r"\b(?:https?://|www\.)[^\s<>\"]+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov)\b(?:/[^\s]*)?"),
+    "URL": re.compile(
+        r"\b(?:https?://|www\.)[^\s<>\"]+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov)\b(?:/[^\s]*)?"
+    ),
     "IPADDR": re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
     "TIME": re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?![\d:])", re.IGNORECASE),
     "DOSE": re.compile(

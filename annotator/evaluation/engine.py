@@ -377,7 +377,9 @@ def max_overlap_matching(reference: Sequence[Item], predicted: Sequence[Item]) -
         if item.start == item.end:  # an empty item overlaps only an item at the same place
             candidates = [k for k in range(len(predicted)) if predicted[k].start == item.start]
         # Prefer the prediction sharing the most characters, so pairs look natural.
-        candidates.sort(key=lambda k: -(min(item.end, predicted[k].end) - max(item.start, predicted[k].start)))
+        candidates.sort(
+            key=lambda k: -(min(item.end, predicted[k].end) - max(item.start, predicted[k].start))
+        )
         adjacency.append(candidates)
     match_of_pred: dict[int, int] = {}
 
@@ -513,8 +515,12 @@ def _disagreements(pair: DocumentPair) -> list[Disagreement]:
         ref, pred = left_ref[r], left_pred[p]
         kind = "type" if (ref.start, ref.end) == (pred.start, pred.end) else "boundary"
         out.append(Disagreement(pair.doc_id, kind, ref, pred))
-    out.extend(Disagreement(pair.doc_id, "missed", i, None) for k, i in enumerate(left_ref) if k not in used_ref)
-    out.extend(Disagreement(pair.doc_id, "spurious", None, i) for k, i in enumerate(left_pred) if k not in used_pred)
+    out.extend(
+        Disagreement(pair.doc_id, "missed", i, None) for k, i in enumerate(left_ref) if k not in used_ref
+    )
+    out.extend(
+        Disagreement(pair.doc_id, "spurious", None, i) for k, i in enumerate(left_pred) if k not in used_pred
+    )
     out.sort(key=lambda d: ((d.reference or d.predicted).start, (d.reference or d.predicted).end))  # type: ignore[union-attr]
     return out
 
@@ -587,7 +593,9 @@ def evaluate_pairs(
             document_pairs = Counter(zip(ref_labels, pred_labels, strict=True))
             kappa_pairs.update(document_pairs)
             for (a, b), count in document_pairs.items():
-                blind_pairs[(TAGBLIND_LABEL if a != OUTSIDE else OUTSIDE, TAGBLIND_LABEL if b != OUTSIDE else OUTSIDE)] += count
+                blind_pairs[
+                    (TAGBLIND_LABEL if a != OUTSIDE else OUTSIDE, TAGBLIND_LABEL if b != OUTSIDE else OUTSIDE)
+                ] += count
         if progress is not None:
             progress(index + 1, len(pairs))
     confusion_labels = sorted({label for pair in cells for label in pair if label != NONE_LABEL})

@@ -86,7 +86,9 @@ class AgreementReport:
             keys["f_beta"].append(micro.f_beta(beta))
         if beta == 1.0:
             del keys["f_beta"]
-        return {k: (math.fsum(v) / len(v) if not any(math.isnan(x) for x in v) else NAN) for k, v in keys.items()}
+        return {
+            k: (math.fsum(v) / len(v) if not any(math.isnan(x) for x in v) else NAN) for k, v in keys.items()
+        }
 
     def average_pairwise_f1(self) -> float:
         values = [item.result.micro.f1 for item in self.pairs]

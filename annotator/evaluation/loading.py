@@ -59,19 +59,25 @@ def pair_documents(
                 result.skipped.append(f"{doc_id}: reference and predicted TEXT differ")
                 continue
             result.pairs.append(
-                DocumentPair(doc_id, ref.text, _items(ref.annotations, mapping), _items(pred.annotations, mapping))
+                DocumentPair(
+                    doc_id, ref.text, _items(ref.annotations, mapping), _items(pred.annotations, mapping)
+                )
             )
         elif ref is not None:
             result.only_reference.append(doc_id)
             if not intersection_only:
                 result.pairs.append(
-                    DocumentPair(doc_id, ref.text, _items(ref.annotations, mapping), [], predicted_present=False)
+                    DocumentPair(
+                        doc_id, ref.text, _items(ref.annotations, mapping), [], predicted_present=False
+                    )
                 )
         elif pred is not None:
             result.only_predicted.append(doc_id)
             if not intersection_only:
                 result.pairs.append(
-                    DocumentPair(doc_id, pred.text, [], _items(pred.annotations, mapping), reference_present=False)
+                    DocumentPair(
+                        doc_id, pred.text, [], _items(pred.annotations, mapping), reference_present=False
+                    )
                 )
     return result
 

@@ -285,7 +285,17 @@ _Derived = tuple[
 class _Side:
     """One side's sets for one document: every key, and the keys of HIPAA-passing items."""
 
-    __slots__ = ("binary", "binary_h", "btokens", "btokens_h", "relaxed", "strict", "strict_h", "tokens", "tokens_h")
+    __slots__ = (
+        "binary",
+        "binary_h",
+        "btokens",
+        "btokens_h",
+        "relaxed",
+        "strict",
+        "strict_h",
+        "tokens",
+        "tokens_h",
+    )
 
     def __init__(self) -> None:
         self.strict: set[tuple[str, ...]] = set()
@@ -422,7 +432,9 @@ def _partnered(
             other = candidates[0]
             n += sum(1 for e in ends if -RELAXED_DISTANCE <= e - other <= RELAXED_DISTANCE)
         else:
-            n += sum(1 for e in ends if any(-RELAXED_DISTANCE <= e - o <= RELAXED_DISTANCE for o in candidates))
+            n += sum(
+                1 for e in ends if any(-RELAXED_DISTANCE <= e - o <= RELAXED_DISTANCE for o in candidates)
+            )
     return n
 
 

@@ -20,7 +20,9 @@ from annotator.core.atomic import atomic_write_text
 from annotator.evaluation.counts import Counts
 from annotator.evaluation.engine import NONE_LABEL, EvaluationResult
 
-TEXT_WARNING = "This report CONTAINS PHI TEXT (--include-text was given). Handle it like the notes themselves."
+TEXT_WARNING = (
+    "This report CONTAINS PHI TEXT (--include-text was given). Handle it like the notes themselves."
+)
 NO_TEXT_NOTE = "PHI text is left out of this report: items are given by category, type and offsets only."
 SCORE_HEADERS = ("tp", "fp", "fn", "precision", "recall", "f1")
 
@@ -49,7 +51,16 @@ def summary_rows(result: EvaluationResult) -> list[list[str]]:
     beta = result.options.beta
     rows = [["micro", *counts_row("all", result.micro, beta)]]
     macro = result.macro()
-    macro_row = ["macro", "all", "", "", "", _score(macro["precision"]), _score(macro["recall"]), _score(macro["f1"])]
+    macro_row = [
+        "macro",
+        "all",
+        "",
+        "",
+        "",
+        _score(macro["precision"]),
+        _score(macro["recall"]),
+        _score(macro["f1"]),
+    ]
     if beta != 1.0:
         macro_row.append(_score(macro["f_beta"]))
     rows.append(macro_row)
@@ -162,7 +173,10 @@ def _charts(result: EvaluationResult) -> tuple[str | None, str | None]:
 
 
 def render_html(
-    result: EvaluationResult, title: str = "PHI evaluation report", include_text: bool = False, max_disagreements: int = 2000
+    result: EvaluationResult,
+    title: str = "PHI evaluation report",
+    include_text: bool = False,
+    max_disagreements: int = 2000,
 ) -> str:
     """A self-contained HTML page (inline CSS, charts as base64 PNG)."""
     beta = result.options.beta
@@ -195,7 +209,9 @@ def render_html(
     if bars:
         parts.append(f"<h2>F1 per label</h2><img alt='F1 per label' src='data:image/png;base64,{bars}'>")
     if heat:
-        parts.append(f"<h2>Type confusion</h2><img alt='confusion heatmap' src='data:image/png;base64,{heat}'>")
+        parts.append(
+            f"<h2>Type confusion</h2><img alt='confusion heatmap' src='data:image/png;base64,{heat}'>"
+        )
         labels = result.confusion.rows()
         rows = [[r, *[result.confusion.count(r, c) for c in labels]] for r in labels]
         parts.append(_table(["reference \\ predicted", *labels], rows))
@@ -222,7 +238,10 @@ def render_html(
 
 
 def write_html(
-    result: EvaluationResult, path: str | Path, title: str = "PHI evaluation report", include_text: bool = False
+    result: EvaluationResult,
+    path: str | Path,
+    title: str = "PHI evaluation report",
+    include_text: bool = False,
 ) -> None:
     atomic_write_text(path, render_html(result, title, include_text))
 

@@ -31,8 +31,7 @@ from annotator.gui.theme import ThemeName, apply_theme
 from annotator.gui.workspace import Workspace
 
 NO_DISPLAY_HINT = (
-    "no display available: use --screenshot FILE.png to render offscreen, "
-    "or set QT_QPA_PLATFORM=offscreen"
+    "no display available: use --screenshot FILE.png to render offscreen, or set QT_QPA_PLATFORM=offscreen"
 )
 
 
@@ -82,8 +81,13 @@ def _quiet_offscreen_noise() -> None:
     previous.append(qInstallMessageHandler(handler))
 
 
-def build_window(path: Path, annotator: str | None = None, document: str | None = None,
-                 theme: ThemeName = "auto", ask: bool = True) -> MainWindow:
+def build_window(
+    path: Path,
+    annotator: str | None = None,
+    document: str | None = None,
+    theme: ThemeName = "auto",
+    ask: bool = True,
+) -> MainWindow:
     """Open a project, folder or file in a new main window (not shown yet).
 
     With ``ask=False`` (screenshots) nothing is asked and nothing is recorded: no identity
@@ -147,6 +151,7 @@ def screenshot(window: MainWindow, target: Path, view: str = "main") -> None:
         names = [a for a in (document.sorted_annotations() if document else []) if a.tag == "NAME"]
         scope = session.load_scope("patient")
         if names and document is not None:
+
             def rows(annotation: Annotation) -> tuple[int, int]:
                 found = find_occurrences(annotation, scope, origin_doc_id=document.doc_id, fuzzy=True)
                 return len(found.matches) + len(found.fuzzy), len(found.conflicts)
@@ -167,13 +172,21 @@ def _report_internal_error(kind: type[BaseException], error: BaseException, trac
 
     The window stays open; autosave keeps running, so nothing is lost.
     """
-    print(f"annotator gui: internal error ({kind.__name__}); run with --debug for the traceback",
-          file=sys.stderr)
+    print(
+        f"annotator gui: internal error ({kind.__name__}); run with --debug for the traceback",
+        file=sys.stderr,
+    )
 
 
-def launch(path: Path, annotator: str | None = None, screenshot_path: Path | None = None,
-           document: str | None = None, theme: ThemeName = "auto", view: str = "main",
-           debug: bool = False) -> int:
+def launch(
+    path: Path,
+    annotator: str | None = None,
+    screenshot_path: Path | None = None,
+    document: str | None = None,
+    theme: ThemeName = "auto",
+    view: str = "main",
+    debug: bool = False,
+) -> int:
     """Run the GUI (or render a screenshot and return). Returns the exit code."""
     if screenshot_path is None and not display_available():
         print(f"annotator gui: {NO_DISPLAY_HINT}", file=sys.stderr)

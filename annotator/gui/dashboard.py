@@ -32,8 +32,15 @@ from annotator.io.i2b2 import read_i2b2
 from annotator.io.workstate import DONE, IN_PROGRESS, NOT_STARTED, WorkState
 
 PROGRESS_HEADERS = ["annotator", "done", "in progress", "not started", "active time"]
-AGREEMENT_HEADERS = ["annotator A", "annotator B", "documents done by both", "F1 (strict)", "precision A→B",
-                     "recall A→B", "token kappa"]
+AGREEMENT_HEADERS = [
+    "annotator A",
+    "annotator B",
+    "documents done by both",
+    "F1 (strict)",
+    "precision A→B",
+    "recall A→B",
+    "token kappa",
+]
 
 
 def format_duration(seconds: float) -> str:
@@ -106,10 +113,17 @@ class DashboardDialog(QDialog):
                 seconds += state.seconds(doc_id, annotator)
             done[annotator] = [d for d in doc_ids if state.status(d, annotator) == DONE]
             total_seconds += seconds
-            self.progress_model.appendRow(_row([
-                annotator, str(counts[DONE]), str(counts[IN_PROGRESS]), str(counts[NOT_STARTED]),
-                format_duration(seconds),
-            ]))
+            self.progress_model.appendRow(
+                _row(
+                    [
+                        annotator,
+                        str(counts[DONE]),
+                        str(counts[IN_PROGRESS]),
+                        str(counts[NOT_STARTED]),
+                        format_duration(seconds),
+                    ]
+                )
+            )
         self.agreement_model.clear()
         self.agreement_model.setHorizontalHeaderLabels(AGREEMENT_HEADERS)
         problems = []
@@ -124,19 +138,32 @@ class DashboardDialog(QDialog):
             pairs = pair_documents(docs_a, docs_b, intersection_only=True).pairs
             result = evaluate_pairs(pairs, Options(match="strict"))
             micro = result.micro
-            self.agreement_model.appendRow(_row([
-                a, b, str(len(pairs)), _fmt(micro.f1), _fmt(micro.precision), _fmt(micro.recall),
-                _fmt(result.kappa_labelled.kappa),
-            ]))
-        text = f"{len(doc_ids)} documents, {len(self.project.annotators)} annotators, " \
-               f"{format_duration(total_seconds)} of active work in total."
+            self.agreement_model.appendRow(
+                _row(
+                    [
+                        a,
+                        b,
+                        str(len(pairs)),
+                        _fmt(micro.f1),
+                        _fmt(micro.precision),
+                        _fmt(micro.recall),
+                        _fmt(result.kappa_labelled.kappa),
+                    ]
+                )
+            )
+        text = (
+            f"{len(doc_ids)} documents, {len(self.project.annotators)} annotators, "
+            f"{format_duration(total_seconds)} of active work in total."
+        )
         if problems:
             text += " Unreadable: " + "; ".join(problems)
         self.summary_label.setText(text)
 
     def _read(self, annotator: str, doc_ids: list[str]) -> list[Document]:
         folder = self.project.annotations_dir(annotator)
-        return [read_i2b2(folder / f"{doc_id}.xml") for doc_id in doc_ids if (folder / f"{doc_id}.xml").is_file()]
+        return [
+            read_i2b2(folder / f"{doc_id}.xml") for doc_id in doc_ids if (folder / f"{doc_id}.xml").is_file()
+        ]
 
     def _on_refresh_button_clicked(self) -> None:
         self.refresh()

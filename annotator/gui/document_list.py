@@ -63,8 +63,13 @@ class DocumentList(QTreeWidget):
                 item.setTextAlignment(3, Qt.AlignmentFlag.AlignRight)
                 self._items[entry.doc_id] = item
                 annotations, pending = workspace.counts(entry.doc_id)
-                self.update_entry(entry.doc_id, statuses.get(entry.doc_id, "not started"),
-                                  annotations, pending, seconds.get(entry.doc_id, 0.0))
+                self.update_entry(
+                    entry.doc_id,
+                    statuses.get(entry.doc_id, "not started"),
+                    annotations,
+                    pending,
+                    seconds.get(entry.doc_id, 0.0),
+                )
             parent.setExpanded(True)
 
     def update_entry(self, doc_id: str, status: str, annotations: int, pending: int, seconds: float) -> None:

@@ -104,14 +104,23 @@ class AnnotationEditor:
         if start >= end or self.read_only:
             return None
         annotation = self.document.make_annotation(
-            self.schema.category_of(type_name), type_name, start, end,
-            source=Source.HUMAN, annotator=self.annotator,
+            self.schema.category_of(type_name),
+            type_name,
+            start,
+            end,
+            source=Source.HUMAN,
+            annotator=self.annotator,
         )
         self._push(AddAnnotation(self.document, annotation))
         return annotation
 
-    def change(self, annotation_id: str, type_name: str | None = None,
-               start: int | None = None, end: int | None = None) -> Annotation | None:
+    def change(
+        self,
+        annotation_id: str,
+        type_name: str | None = None,
+        start: int | None = None,
+        end: int | None = None,
+    ) -> Annotation | None:
         """Change the type and/or boundaries of an annotation (one undo step)."""
         old = self.document.get(annotation_id)
         new_start = old.start if start is None else start
@@ -176,8 +185,9 @@ class AnnotationEditor:
         return len(chosen)
 
     # -- navigation helpers -----------------------------------------------------------------
-    def neighbour(self, position: int, direction: int, pending_only: bool = False,
-                  current_id: str | None = None) -> Annotation | None:
+    def neighbour(
+        self, position: int, direction: int, pending_only: bool = False, current_id: str | None = None
+    ) -> Annotation | None:
         """The next (+1) or previous (-1) annotation from ``position``, wrapping around."""
         ordered = [a for a in self.document.sorted_annotations() if a.pending or not pending_only]
         if not ordered:

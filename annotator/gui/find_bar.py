@@ -95,7 +95,10 @@ class FindBar(QWidget):
         if event.key() == Qt.Key.Key_Escape:
             self.close_bar()
             return
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+        if (
+            event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        ):
             self.find_text(-1)
             return
         super().keyPressEvent(event)

@@ -26,9 +26,12 @@ def choose_identity(parent: QWidget | None = None, override: str | None = None, 
     if not ask:
         return default
     while True:
-        name, ok = QInputDialog.getText(parent, "Who is annotating?",
-                                        "Your annotator name (used for your folder of annotations):",
-                                        text=default)
+        name, ok = QInputDialog.getText(
+            parent,
+            "Who is annotating?",
+            "Your annotator name (used for your folder of annotations):",
+            text=default,
+        )
         if not ok:
             return default
         try:

@@ -107,8 +107,11 @@ class MainWindow(QMainWindow):
         self.actions_by_name: dict[str, QAction] = {}
         self._build_menus()
         self._connect()
-        self.documents.populate(session.workspace, session.state.statuses(session.annotator),
-                                {e.doc_id: session.seconds(e.doc_id) for e in session.workspace.entries})
+        self.documents.populate(
+            session.workspace,
+            session.state.statuses(session.annotator),
+            {e.doc_id: session.seconds(e.doc_id) for e in session.workspace.entries},
+        )
         self._clock_timer = QTimer(self)
         self._clock_timer.setInterval(5000)
         self._clock_timer.timeout.connect(self._refresh_status)
@@ -117,8 +120,15 @@ class MainWindow(QMainWindow):
             widget.installEventFilter(self)
 
     # -- building -----------------------------------------------------------------------------------
-    def _action(self, menu: QMenu, name: str, text: str, slot: Callable[[], object],
-                shortcuts: tuple[str, ...] = (), checkable: bool = False) -> QAction:
+    def _action(
+        self,
+        menu: QMenu,
+        name: str,
+        text: str,
+        slot: Callable[[], object],
+        shortcuts: tuple[str, ...] = (),
+        checkable: bool = False,
+    ) -> QAction:
         action = QAction(text, self)
         if shortcuts:
             action.setShortcuts([QKeySequence(s) for s in shortcuts])
@@ -146,26 +156,54 @@ class MainWindow(QMainWindow):
         self._action(edit, "annotate_all", "Annotate &all occurrences…", self.annotate_all, ("Ctrl+Shift+A",))
         self._action(edit, "accept", "A&ccept pre-annotation\tEnter", s.accept_current)
         self._action(edit, "delete", "&Delete / reject\tDel", s.delete_current)
-        self._action(edit, "accept_type", "Accept all pending of this &type", lambda: s.accept_all(True),
-                     ("Ctrl+Shift+Return",))
-        self._action(edit, "accept_every", "Accept all pending in document", lambda: s.accept_all(False),
-                     ("Ctrl+Alt+Return",))
+        self._action(
+            edit,
+            "accept_type",
+            "Accept all pending of this &type",
+            lambda: s.accept_all(True),
+            ("Ctrl+Shift+Return",),
+        )
+        self._action(
+            edit,
+            "accept_every",
+            "Accept all pending in document",
+            lambda: s.accept_all(False),
+            ("Ctrl+Alt+Return",),
+        )
         edit.addSeparator()
         self._action(edit, "find", "&Find…", self.find_bar.open_bar, ("Ctrl+F",))
         nav = bar.addMenu("&Navigate")
         self._action(nav, "next", "Next annotation\tTab", lambda: self.step(+1))
         self._action(nav, "previous", "Previous annotation\tShift+Tab", lambda: self.step(-1))
-        self._action(nav, "next_pending", "Next unreviewed pre-annotation", lambda: self.step(+1, True), ("F8",))
-        self._action(nav, "previous_pending", "Previous unreviewed pre-annotation", lambda: self.step(-1, True),
-                     ("Shift+F8",))
+        self._action(
+            nav, "next_pending", "Next unreviewed pre-annotation", lambda: self.step(+1, True), ("F8",)
+        )
+        self._action(
+            nav,
+            "previous_pending",
+            "Previous unreviewed pre-annotation",
+            lambda: self.step(-1, True),
+            ("Shift+F8",),
+        )
         self._action(nav, "next_doc", "Next document", lambda: self.step_document(+1), ("Ctrl+PgDown",))
         self._action(nav, "previous_doc", "Previous document", lambda: self.step_document(-1), ("Ctrl+PgUp",))
         view = bar.addMenu("&View")
-        self._action(view, "snap", "&Snap selection to word boundaries",
-                     lambda: s.set_snap_to_words(self.actions_by_name["snap"].isChecked()), ("Ctrl+Shift+W",), True)
-        self._action(view, "pending_only", "Table: pending only",
-                     lambda: self.table.pending_box.setChecked(self.actions_by_name["pending_only"].isChecked()),
-                     (), True)
+        self._action(
+            view,
+            "snap",
+            "&Snap selection to word boundaries",
+            lambda: s.set_snap_to_words(self.actions_by_name["snap"].isChecked()),
+            ("Ctrl+Shift+W",),
+            True,
+        )
+        self._action(
+            view,
+            "pending_only",
+            "Table: pending only",
+            lambda: self.table.pending_box.setChecked(self.actions_by_name["pending_only"].isChecked()),
+            (),
+            True,
+        )
         self._action(view, "zoom_in", "Zoom &in", lambda: self.view.zoomIn(1), ("Ctrl++", "Ctrl+="))
         self._action(view, "zoom_out", "Zoom &out", lambda: self.view.zoomOut(1), ("Ctrl+-",))
         self._action(view, "dark", "&Dark theme", self._toggle_theme, ("Ctrl+Shift+T",), True)
@@ -187,8 +225,9 @@ class MainWindow(QMainWindow):
         try:
             module = importlib.import_module("annotator.gui.model_actions")
             s = self.session
-            self.model_actions = module.ModelActions(self, s.workspace.project, lambda: s.document,
-                                                     s.add_suggestions)
+            self.model_actions = module.ModelActions(
+                self, s.workspace.project, lambda: s.document, s.add_suggestions
+            )
             self.menuBar().addMenu(self.model_actions.menu())
         except (AnnotatorError, AttributeError, TypeError, ImportError):
             return
@@ -297,6 +336,7 @@ class MainWindow(QMainWindow):
         workspace = self.session.workspace
         missing = [i for i in self.session.scope_ids(scope) if i not in workspace.documents]
         if len(missing) > 20:
+
             def job(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> list[Document]:
                 documents = workspace.read_many(missing, progress, cancelled)
                 prepare_indexes(documents, cancelled=cancelled)
@@ -330,8 +370,13 @@ class MainWindow(QMainWindow):
     def save(self) -> None:
         failed = self.session.save()
         if failed:
-            QMessageBox.warning(self, "Not saved", "Could not save: " + ", ".join(failed) +
-                                " (locked by someone else or read-only). Your edits stay in the recovery file.")
+            QMessageBox.warning(
+                self,
+                "Not saved",
+                "Could not save: "
+                + ", ".join(failed)
+                + " (locked by someone else or read-only). Your edits stay in the recovery file.",
+            )
         self._refresh_status()
 
     def _mark_done(self) -> None:
@@ -345,24 +390,34 @@ class MainWindow(QMainWindow):
 
     def _confirm_override(self, holder: str) -> bool:
         answer = QMessageBox.question(
-            self, "Override lock", f"{holder}.\nTake the document over? Their unsaved edits may be lost.")
+            self, "Override lock", f"{holder}.\nTake the document over? Their unsaved edits may be lost."
+        )
         return answer == QMessageBox.StandardButton.Yes
 
     def _ask_recovery(self, doc_id: str) -> bool:
         answer = QMessageBox.question(
-            self, "Recover unsaved work",
+            self,
+            "Recover unsaved work",
             f"Document {doc_id} has autosaved changes that were never saved (the program did not close "
             "normally).\nOpen the recovered version?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes,
+        )
         return answer == QMessageBox.StandardButton.Yes
 
     def _confirm_close(self) -> str:
         answer = QMessageBox.question(
-            self, "Unsaved changes", "Save your changes before closing?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save)
+            self,
+            "Unsaved changes",
+            "Save your changes before closing?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
         return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(
-            answer, "cancel")
+            answer, "cancel"
+        )
 
     def closeEvent(self, event: QCloseEvent) -> None:
         s = self.session
@@ -391,8 +446,14 @@ class MainWindow(QMainWindow):
         doc_id = s.doc_id or ""
         if annotations < 0:
             annotations, pending = s.workspace.counts(doc_id) if doc_id else (0, 0)
-        self.status.show_fields(doc_id, s.annotator, annotations, pending, s.seconds(doc_id) if doc_id else 0.0,
-                                s.status(doc_id) if doc_id else "")
+        self.status.show_fields(
+            doc_id,
+            s.annotator,
+            annotations,
+            pending,
+            s.seconds(doc_id) if doc_id else 0.0,
+            s.status(doc_id) if doc_id else "",
+        )
         self.status.show_save_state(s.save_state)
         history = s.history
         self.actions_by_name["undo"].setEnabled(history.can_undo)
@@ -425,7 +486,9 @@ class MainWindow(QMainWindow):
         if not folder:
             return
         try:
-            successor = build_window(Path(folder), self.session.annotator, theme="dark" if self.dark else "light")
+            successor = build_window(
+                Path(folder), self.session.annotator, theme="dark" if self.dark else "light"
+            )
         except AnnotatorError as error:
             QMessageBox.warning(self, "Cannot open", error.one_line())
             return

@@ -39,7 +39,6 @@ MODEL_FILE = "crf.model"
 RECALL_BIAS_CHOICES: tuple[float | None, ...] = (None, 0.9, 0.95, 0.99)
 
 
-
 def not_started_documents(project: Project) -> list[str]:
     """Ids of source documents that no annotator has a working copy or a status for."""
     from annotator.io.workstate import NOT_STARTED, WorkState
@@ -132,7 +131,9 @@ class ModelActions(QObject):
 
     def _on_menu_about_to_show(self) -> None:
         has_model = self.model_path.is_file()
-        self.preannotate_document_action.setEnabled(not self.busy and has_model and self._current_document() is not None)
+        self.preannotate_document_action.setEnabled(
+            not self.busy and has_model and self._current_document() is not None
+        )
         self.preannotate_all_action.setEnabled(not self.busy and has_model)
         self.retrain_action.setEnabled(not self.busy)
 
@@ -159,7 +160,9 @@ class ModelActions(QObject):
             kept = [a.replace(id=document.new_id()) for a in kept]
             if kept:
                 self._apply_suggestions(document, kept)
-            self.finished.emit(f"{len(kept)} suggestions added, {dropped} dropped for overlapping annotations")
+            self.finished.emit(
+                f"{len(kept)} suggestions added, {dropped} dropped for overlapping annotations"
+            )
 
         self._start("Pre-annotating the document…", job, done)
 
@@ -213,7 +216,9 @@ class ModelActions(QObject):
                 tagger.max_iterations = iterations
             metadata = tagger.train(documents, progress, cancelled)
             tagger.save(model_path)
-            return f"model retrained on {metadata.documents} gold documents ({metadata.annotations} annotations)"
+            return (
+                f"model retrained on {metadata.documents} gold documents ({metadata.annotations} annotations)"
+            )
 
         self._start("Retraining the tagger from gold…", job, self.finished.emit)
 
@@ -255,6 +260,8 @@ class ModelActions(QObject):
 
     def _fail(self, message: str) -> None:
         self.failed.emit(message)
-        box = QMessageBox(QMessageBox.Icon.Warning, "Model", message, QMessageBox.StandardButton.Ok, self._parent)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning, "Model", message, QMessageBox.StandardButton.Ok, self._parent
+        )
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()

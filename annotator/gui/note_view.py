@@ -147,8 +147,9 @@ class NoteView(QPlainTextEdit):
             self.navigate_pressed.emit(-1 if backwards else 1)
             return
         if key in (Qt.Key.Key_Left, Qt.Key.Key_Right) and mods & Qt.KeyboardModifier.AltModifier:
-            self.shrink_selection(from_end=key == Qt.Key.Key_Left,
-                                  by_word=bool(mods & Qt.KeyboardModifier.ControlModifier))
+            self.shrink_selection(
+                from_end=key == Qt.Key.Key_Left, by_word=bool(mods & Qt.KeyboardModifier.ControlModifier)
+            )
             return
         word_extend = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
         if key in (Qt.Key.Key_Left, Qt.Key.Key_Right) and mods == word_extend:

@@ -67,9 +67,17 @@ class AnnotateAllDialog(QDialog):
         The initial scope and whether fuzzy matches are searched.
     """
 
-    def __init__(self, source: Annotation, current: Document, load_scope: ScopeLoader, history: History,
-                 annotator: str, parent: QWidget | None = None, scope: Scope = "patient",
-                 fuzzy: bool = True) -> None:
+    def __init__(
+        self,
+        source: Annotation,
+        current: Document,
+        load_scope: ScopeLoader,
+        history: History,
+        annotator: str,
+        parent: QWidget | None = None,
+        scope: Scope = "patient",
+        fuzzy: bool = True,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Annotate all")
         self.resize(860, 520)
@@ -91,8 +99,11 @@ class AnnotateAllDialog(QDialog):
         scope_row.addWidget(QLabel("Scope:"))
         self.scope_group = QButtonGroup(self)
         self.scope_buttons: dict[str, QRadioButton] = {}
-        for name, label in (("document", "This document"), ("patient", f"Patient {current.patient_id}'s records"),
-                            ("project", "Whole project")):
+        for name, label in (
+            ("document", "This document"),
+            ("patient", f"Patient {current.patient_id}'s records"),
+            ("project", "Whole project"),
+        ):
             button = QRadioButton(label)
             self.scope_group.addButton(button)
             self.scope_buttons[name] = button
@@ -169,9 +180,13 @@ class AnnotateAllDialog(QDialog):
         documents = self.load_scope(self.scope())
         self.documents = {d.doc_id: d for d in documents}
         self.preview = find_occurrences(
-            self.source, documents, origin_doc_id=self.current.doc_id,
-            case_sensitive=self.case_box.isChecked(), whole_word=self.word_box.isChecked(),
-            fuzzy=self.fuzzy_box.isChecked(), fuzzy_threshold=float(self.threshold.value()),
+            self.source,
+            documents,
+            origin_doc_id=self.current.doc_id,
+            case_sensitive=self.case_box.isChecked(),
+            whole_word=self.word_box.isChecked(),
+            fuzzy=self.fuzzy_box.isChecked(),
+            fuzzy_threshold=float(self.threshold.value()),
         )
         self.fill()
 
@@ -193,12 +208,20 @@ class AnnotateAllDialog(QDialog):
                 checkable = key in ("matches", "fuzzy")
                 children = []
                 for match in matches:
-                    item = QTreeWidgetItem([match.doc_id, f"{match.start}–{match.end}",
-                                            f"{match.score:.0f}", context_text(match)])
+                    item = QTreeWidgetItem(
+                        [
+                            match.doc_id,
+                            f"{match.start}–{match.end}",
+                            f"{match.score:.0f}",
+                            context_text(match),
+                        ]
+                    )
                     item.setData(0, MATCH_ROLE, match)
                     if checkable:
                         item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
-                        item.setCheckState(0, Qt.CheckState.Checked if match.selected else Qt.CheckState.Unchecked)
+                        item.setCheckState(
+                            0, Qt.CheckState.Checked if match.selected else Qt.CheckState.Unchecked
+                        )
                     else:
                         item.setFlags(Qt.ItemFlag.ItemIsEnabled)
                         for column in range(4):
@@ -253,8 +276,9 @@ class AnnotateAllDialog(QDialog):
 
     def apply(self) -> None:
         """Tag every ticked occurrence as one undo step and close."""
-        self.applied = apply_propagation(self.history, self.preview, self.documents, self.source,
-                                         annotator=self.annotator)
+        self.applied = apply_propagation(
+            self.history, self.preview, self.documents, self.source, annotator=self.annotator
+        )
         self.accept()
 
 

@@ -49,7 +49,16 @@ from annotator.evaluation.report import (
 )
 
 NO_MAPPING = "(none)"
-OFFICIAL_HEADERS = ["table", "docs", "macro P (SD)", "macro R (SD)", "macro F1", "micro P", "micro R", "micro F1"]
+OFFICIAL_HEADERS = [
+    "table",
+    "docs",
+    "macro P (SD)",
+    "macro R (SD)",
+    "macro F1",
+    "micro P",
+    "micro R",
+    "micro F1",
+]
 
 
 def _fmt(value: float) -> str:
@@ -73,7 +82,9 @@ def _fill(model: QStandardItemModel, headers: list[str], rows: list[list[str]]) 
 class _FolderField(QWidget):
     """An editable combo of the project's folders plus a Browse button."""
 
-    def __init__(self, choices: list[tuple[str, Path]], default: Path | None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, choices: list[tuple[str, Path]], default: Path | None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.combo = QComboBox(self)
         self.combo.setEditable(True)
@@ -194,7 +205,12 @@ class ReportsDialog(QDialog):
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addStretch(1)
-        for button in (self.export_json_button, self.export_csv_button, self.export_html_button, self.close_button):
+        for button in (
+            self.export_json_button,
+            self.export_csv_button,
+            self.export_html_button,
+            self.close_button,
+        ):
             buttons.addWidget(button)
 
         layout = QVBoxLayout(self)
@@ -236,8 +252,14 @@ class ReportsDialog(QDialog):
 
     def _update_enabled(self) -> None:
         clean = self.mode_combo.currentText() == "clean"
-        for widget in (self.match_combo, self.level_combo, self.hipaa_check, self.mapping_combo,
-                       self.exclude_edit, self.beta_spin):
+        for widget in (
+            self.match_combo,
+            self.level_combo,
+            self.hipaa_check,
+            self.mapping_combo,
+            self.exclude_edit,
+            self.beta_spin,
+        ):
             widget.setEnabled(clean)
         has_result = self.evaluation_result is not None or self.official is not None
         self.export_json_button.setEnabled(has_result)
@@ -272,7 +294,9 @@ class ReportsDialog(QDialog):
     def _on_run_button_clicked(self) -> None:
         self.evaluate()
 
-    def _show_result(self, result: EvaluationResult, only_reference: list[str], only_predicted: list[str]) -> None:
+    def _show_result(
+        self, result: EvaluationResult, only_reference: list[str], only_predicted: list[str]
+    ) -> None:
         beta = result.options.beta
         _fill(self.summary_model, ["scope", "name", *score_headers(beta)], summary_rows(result))
         _fill(self.documents_model, ["document", *score_headers(beta), "note"], document_rows(result))
@@ -282,9 +306,13 @@ class ReportsDialog(QDialog):
             f"token kappa {_fmt(result.kappa_labelled.kappa)} (F1 is the primary measure for spans)"
         ]
         if only_reference:
-            notes.append(f"{len(only_reference)} reference document(s) without a predicted file count as missed")
+            notes.append(
+                f"{len(only_reference)} reference document(s) without a predicted file count as missed"
+            )
         if only_predicted:
-            notes.append(f"{len(only_predicted)} predicted document(s) without a reference file count as spurious")
+            notes.append(
+                f"{len(only_predicted)} predicted document(s) without a reference file count as spurious"
+            )
         if result.skipped:
             notes.append("skipped: " + "; ".join(result.skipped))
         self.status_label.setText(". ".join(notes))
@@ -294,16 +322,18 @@ class ReportsDialog(QDialog):
         for run in runs:
             for table in run.tables:
                 s = table.scores()
-                rows.append([
-                    table.label,
-                    str(table.n),
-                    f"{_fmt(s['macro_precision'])} ({_fmt(s['macro_precision_sd'])})",
-                    f"{_fmt(s['macro_recall'])} ({_fmt(s['macro_recall_sd'])})",
-                    _fmt(s["macro_f1"]),
-                    _fmt(s["micro_precision"]),
-                    _fmt(s["micro_recall"]),
-                    _fmt(s["micro_f1"]),
-                ])
+                rows.append(
+                    [
+                        table.label,
+                        str(table.n),
+                        f"{_fmt(s['macro_precision'])} ({_fmt(s['macro_precision_sd'])})",
+                        f"{_fmt(s['macro_recall'])} ({_fmt(s['macro_recall_sd'])})",
+                        _fmt(s["macro_f1"]),
+                        _fmt(s["micro_precision"]),
+                        _fmt(s["micro_recall"]),
+                        _fmt(s["micro_f1"]),
+                    ]
+                )
         _fill(self.summary_model, OFFICIAL_HEADERS, rows)
         _fill(self.documents_model, ["document"], [])
         self.status_label.setText(
@@ -323,7 +353,9 @@ class ReportsDialog(QDialog):
 
             tables = [t.to_dict() for run in self.official for t in run.tables]
             if kind == "json":
-                atomic_write_text(path, json.dumps({"schema": "phi-annotator/i2b2-tables/1", "tables": tables}, indent=2))
+                atomic_write_text(
+                    path, json.dumps({"schema": "phi-annotator/i2b2-tables/1", "tables": tables}, indent=2)
+                )
             else:
                 buffer = io.StringIO()
                 writer = csv.DictWriter(buffer, fieldnames=list(tables[0]), lineterminator="\n")
@@ -338,7 +370,12 @@ class ReportsDialog(QDialog):
         elif kind == "csv":
             write_csv(self.evaluation_result, path, include_text)
         elif kind == "html":
-            write_html(self.evaluation_result, path, title=f"{self.project.name}: evaluation", include_text=include_text)
+            write_html(
+                self.evaluation_result,
+                path,
+                title=f"{self.project.name}: evaluation",
+                include_text=include_text,
+            )
         else:
             raise AnnotatorError(f"unknown export format {kind!r}")
 

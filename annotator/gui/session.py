@@ -60,8 +60,15 @@ class AnnotationSession(QObject):
     read_only_changed = Signal(bool, str)
     entry_changed = Signal(str)
 
-    def __init__(self, workspace: Workspace, clock: Clock = time.monotonic, autosave_delay: float = 3.0,
-                 idle_after: float = 120.0, track: bool = True, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        workspace: Workspace,
+        clock: Clock = time.monotonic,
+        autosave_delay: float = 3.0,
+        idle_after: float = 120.0,
+        track: bool = True,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.workspace = workspace
         self.schema = workspace.schema
@@ -98,8 +105,9 @@ class AnnotationSession(QObject):
     def read_only(self) -> bool:
         return self.doc_id is not None and self.doc_id in self.workspace.read_only
 
-    def open_document(self, doc_id: str, ask_recovery: RecoveryQuestion | None = None,
-                      force_lock: bool = False) -> Document:
+    def open_document(
+        self, doc_id: str, ask_recovery: RecoveryQuestion | None = None, force_lock: bool = False
+    ) -> Document:
         """Open a document, then leave the current one (saving it).
 
         ``ask_recovery(doc_id)`` is asked when an autosaved version newer than the file
@@ -146,7 +154,7 @@ class AnnotationSession(QObject):
         self.entry_changed.emit(doc_id)
         ids = self.workspace.doc_ids()
         here = ids.index(doc_id)
-        self.workspace.prefetch(ids[max(here - 1, 0): here + 2])
+        self.workspace.prefetch(ids[max(here - 1, 0) : here + 2])
         return document
 
     def leave_document(self) -> None:
@@ -189,8 +197,11 @@ class AnnotationSession(QObject):
             return []
         if scope == "document":
             return [self.document.doc_id]
-        return [e.doc_id for e in self.workspace.entries
-                if scope == "project" or e.patient_id == self.document.patient_id]
+        return [
+            e.doc_id
+            for e in self.workspace.entries
+            if scope == "project" or e.patient_id == self.document.patient_id
+        ]
 
     def load_scope(self, scope: Scope) -> list[Document]:
         """The documents "annotate all" searches for a scope (read on demand)."""
@@ -204,7 +215,8 @@ class AnnotationSession(QObject):
         if document is not self.document or self.editor is None or self.editor.read_only:
             return 0
         commands: list[Command] = [
-            AddAnnotation(document, a.replace(id=document.new_id(), pending=True)) for a in suggestions
+            AddAnnotation(document, a.replace(id=document.new_id(), pending=True))
+            for a in suggestions
             if not document.overlapping(a.start, a.end)
         ]
         self.history.push_all(commands, "pre-annotate")
@@ -245,8 +257,11 @@ class AnnotationSession(QObject):
             return None
         current = self.current()
         if start == end:
-            target = current if current is not None and current.start <= cursor <= current.end else \
-                editor.innermost_at(cursor)
+            target = (
+                current
+                if current is not None and current.start <= cursor <= current.end
+                else editor.innermost_at(cursor)
+            )
             if target is None:
                 return None
             result = editor.change(target.id, type_name=type_name)

@@ -5,8 +5,14 @@ from __future__ import annotations
 from annotator.core.schema import Schema
 
 SHORTCUTS: tuple[tuple[str, str], ...] = (
-    ("a type's key (p, r, d, h …)", "tag the selection; with no selection, or on the selected annotation: change its type"),
-    ("select + a type's key over the current annotation", "move its boundaries to the selection (and set the type)"),
+    (
+        "a type's key (p, r, d, h …)",
+        "tag the selection; with no selection, or on the selected annotation: change its type",
+    ),
+    (
+        "select + a type's key over the current annotation",
+        "move its boundaries to the selection (and set the type)",
+    ),
     ("Shift+Left / Shift+Right", "extend the selection by one character"),
     ("Ctrl+Shift+Left / Ctrl+Shift+Right", "extend the selection by one word"),
     ("Alt+Left / Alt+Right", "shrink the selection by one character from the end / the start"),

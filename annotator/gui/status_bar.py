@@ -30,13 +30,19 @@ class SessionStatusBar(QStatusBar):
         self.counts_label = QLabel()
         self.save_label = QLabel()
         self.time_label = QLabel()
-        for label in (self.document_label, self.annotator_label, self.counts_label, self.time_label,
-                      self.save_label):
+        for label in (
+            self.document_label,
+            self.annotator_label,
+            self.counts_label,
+            self.time_label,
+            self.save_label,
+        ):
             label.setContentsMargins(6, 0, 6, 0)
             self.addPermanentWidget(label)
 
-    def show_fields(self, doc_id: str, annotator: str, annotations: int, pending: int, seconds: float,
-                    status: str) -> None:
+    def show_fields(
+        self, doc_id: str, annotator: str, annotations: int, pending: int, seconds: float, status: str
+    ) -> None:
         self.document_label.setText(f"Document {doc_id} ({status})" if doc_id else "No document")
         self.annotator_label.setText(f"Annotator: {annotator}")
         self.counts_label.setText(f"{annotations} annotations, {pending} to review")
@@ -54,8 +60,10 @@ class LockBanner(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("lockBanner")
-        self.setStyleSheet("#lockBanner { background: #fff3cd; border: 1px solid #d39e00; }"
-                           "#lockBanner QLabel { color: #5c4400; }")
+        self.setStyleSheet(
+            "#lockBanner { background: #fff3cd; border: 1px solid #d39e00; }"
+            "#lockBanner QLabel { color: #5c4400; }"
+        )
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         self.label = QLabel()
@@ -69,6 +77,8 @@ class LockBanner(QFrame):
 
     def show_lock(self, read_only: bool, holder: str) -> None:
         if read_only:
-            self.label.setText(f"Read-only: this document is {holder.removeprefix('document is ')}. "
-                               "Your changes cannot be saved unless you override the lock.")
+            self.label.setText(
+                f"Read-only: this document is {holder.removeprefix('document is ')}. "
+                "Your changes cannot be saved unless you override the lock."
+            )
         self.setVisible(read_only)

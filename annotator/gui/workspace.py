@@ -148,7 +148,9 @@ class Workspace:
                 pre = project.preannotations_dir / f"{doc_id}.xml"
                 entries.append(
                     DocumentEntry(
-                        doc_id, patient, record,
+                        doc_id,
+                        patient,
+                        record,
                         project.source_dir / f"{doc_id}.xml",
                         project.annotations_dir(annotator) / f"{doc_id}.xml",
                         pre if pre.is_file() else None,
@@ -277,8 +279,12 @@ class Workspace:
     def discard_recovery(self, doc_id: str) -> None:
         self.autosave.discard_recovery(self.entry(doc_id).working_path)
 
-    def read_many(self, doc_ids: Iterable[str], progress: Callable[[int, int], None] | None = None,
-                  cancelled: Callable[[], bool] | None = None) -> list[Document]:
+    def read_many(
+        self,
+        doc_ids: Iterable[str],
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> list[Document]:
         """Read documents not open yet (for "annotate all" over a patient or the project).
 
         Safe to call from a worker thread: nothing of the workspace changes; hand the result
@@ -351,13 +357,17 @@ class Workspace:
 
     def dirty(self) -> list[str]:
         """Ids of the documents with unsaved changes."""
-        return [d for d in sorted(self._touched) if d in self.documents and not self.documents[d].is_pristine()]
+        return [
+            d for d in sorted(self._touched) if d in self.documents and not self.documents[d].is_pristine()
+        ]
 
     def save(self, doc_id: str) -> None:
         """Write the working copy atomically (taking the lock first if needed)."""
         if doc_id in self.read_only:
-            raise LockedError("document is open read-only (locked by someone else); override the lock to save",
-                              self.entry(doc_id).working_path)
+            raise LockedError(
+                "document is open read-only (locked by someone else); override the lock to save",
+                self.entry(doc_id).working_path,
+            )
         document = self.documents[doc_id]
         entry = self.entry(doc_id)
         if doc_id not in self.locks:
@@ -372,8 +382,11 @@ class Workspace:
             if not lock.held:
                 holder = read_lock_info(entry.working_path)
                 who = holder.describe() if holder is not None else "nobody"
-                raise LockedError(f"the lock was taken over (now held by {who}); not saved, to avoid "
-                                  "overwriting their work", entry.working_path)
+                raise LockedError(
+                    f"the lock was taken over (now held by {who}); not saved, to avoid "
+                    "overwriting their work",
+                    entry.working_path,
+                )
             write_i2b2(document, entry.working_path)
         self.autosave.discard_recovery(entry.working_path)
 

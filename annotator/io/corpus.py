@@ -15,9 +15,7 @@ DocumentReader = Callable[[Path], Document]
 
 def list_document_files(folder: Path, pattern: str = "*.xml") -> list[Path]:
     """Annotation files directly in ``folder``, sorted, hidden and temporary files skipped."""
-    return sorted(
-        p for p in folder.glob(pattern) if p.is_file() and not p.name.startswith((".", "~"))
-    )
+    return sorted(p for p in folder.glob(pattern) if p.is_file() and not p.name.startswith((".", "~")))
 
 
 def read_corpus(

@@ -106,7 +106,9 @@ def raw_tag_to_annotation(raw_tag: RawTag, path: str | Path | None = None) -> An
             if value is None:
                 raise InputError(f"tag {label} ({raw_tag.tag}) has no {name} attribute", path) from None
             if not _is_int(value):
-                raise InputError(f"tag {label} ({raw_tag.tag}) has a non-integer {name} offset", path) from None
+                raise InputError(
+                    f"tag {label} ({raw_tag.tag}) has a non-integer {name} offset", path
+                ) from None
         raise
     source = _SOURCES.get(get("source", "human"))
     confidence_value = get("confidence")
@@ -306,7 +308,9 @@ def document_to_i2b2(document: Document, reuse_original: bool = True) -> bytes:
             lines.append("<TAGS>")
             for annotation in document.annotations:
                 _check_xml_chars(annotation.text + annotation.comment, document)
-                attributes = " ".join(f'{name}="{_attribute(value)}"' for name, value in annotation_attributes(annotation))
+                attributes = " ".join(
+                    f'{name}="{_attribute(value)}"' for name, value in annotation_attributes(annotation)
+                )
                 lines.append(f"<{annotation.tag} {attributes} />")
             lines.append("</TAGS>")
         else:

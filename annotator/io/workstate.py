@@ -66,7 +66,9 @@ def _read_state(path: Path) -> Entries:
             f"work state is not valid JSON (line {error.lineno}); fix or move the file away", path
         ) from None
     except RecursionError:
-        raise InputError("work state is not valid JSON (nested too deeply); fix or move the file away", path) from None
+        raise InputError(
+            "work state is not valid JSON (nested too deeply); fix or move the file away", path
+        ) from None
     if not isinstance(raw, dict) or not isinstance(raw.get("documents", {}), dict):
         raise InputError("work state has an unexpected structure; fix or move the file away", path)
     documents: Entries = {}

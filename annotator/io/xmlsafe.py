@@ -121,7 +121,9 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
         Entity declarations, or a document over the size limit.
     """
     if len(data) > limit:
-        raise coded(UnsafeInputError(f"file is {len(data):,} bytes, over the {limit:,}-byte limit", path), "too-large")
+        raise coded(
+            UnsafeInputError(f"file is {len(data):,} bytes, over the {limit:,}-byte limit", path), "too-large"
+        )
     problem = sniff_problem_code(data)
     if problem:
         raise coded(InputError(problem[1], path), problem[0])
@@ -139,7 +141,10 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
     except ValueError as error:  # lxml: e.g. unicode strings with an encoding declaration
         raise coded(InputError(f"not parseable as XML: {error}", path), "not-well-formed") from None
     for node in root.iter(etree.Entity):
-        raise coded(UnsafeInputError(f"undefined entity &{getattr(node, 'name', '?')}; is not allowed", path), "entity")
+        raise coded(
+            UnsafeInputError(f"undefined entity &{getattr(node, 'name', '?')}; is not allowed", path),
+            "entity",
+        )
     for element in root.iter():
         # len() is linear but lxml's attribute access is quadratic in the count: check first.
         if len(element.attrib) > MAX_ATTRIBUTES:
@@ -236,7 +241,9 @@ def _describe_syntax_error(error: etree.XMLSyntaxError, data: bytes = b"") -> tu
         return "encoding", f"wrong encoding: the file declares {declared} but is not UTF-16"
     if "not proper utf-8" in lowered or "invalid utf-8" in lowered or "encoding" in lowered:
         if "unsupported encoding" in lowered:
-            return "encoding", f"unsupported encoding {declared or ''} in the XML declaration".replace("  ", " ")
+            return "encoding", f"unsupported encoding {declared or ''} in the XML declaration".replace(
+                "  ", " "
+            )
         if declared is None:
             return (
                 "encoding",
@@ -247,7 +254,10 @@ def _describe_syntax_error(error: etree.XMLSyntaxError, data: bytes = b"") -> tu
             f"wrong encoding (line {line}): the bytes are not valid {declared}; save the file as UTF-8 or declare its real encoding",
         )
     if data and _looks_truncated(data):
-        return "truncated", f"truncated file (line {line}): the document ends before its root element is closed"
+        return (
+            "truncated",
+            f"truncated file (line {line}): the document ends before its root element is closed",
+        )
     if "premature end" in lowered:
         return "truncated", f"truncated or unfinished XML (line {line}): {message}"
     if "entity" in lowered:

@@ -17,19 +17,49 @@ from annotator.synth.builder import Decoy, GoldSpan
 
 # Types annotators agree on least (seed 001 Table 10) get more misses.
 HARD_TYPES = {
-    "DEPARTMENT": 0.35, "ORGANIZATION": 0.3, "PROFESSION": 0.22, "ROOM": 0.25, "OTHER": 0.35,
-    "LOCATION-OTHER": 0.3, "COUNTRY": 0.12, "BIOID": 0.3, "DEVICE": 0.25, "VEHICLE": 0.25,
-    "URL": 0.2, "IPADDR": 0.2, "ACCOUNT": 0.15, "LICENSE": 0.2, "HEALTHPLAN": 0.15, "USERNAME": 0.08,
-    "IDNUM": 0.08, "FAX": 0.1, "EMAIL": 0.1, "SSN": 0.05,
+    "DEPARTMENT": 0.35,
+    "ORGANIZATION": 0.3,
+    "PROFESSION": 0.22,
+    "ROOM": 0.25,
+    "OTHER": 0.35,
+    "LOCATION-OTHER": 0.3,
+    "COUNTRY": 0.12,
+    "BIOID": 0.3,
+    "DEVICE": 0.25,
+    "VEHICLE": 0.25,
+    "URL": 0.2,
+    "IPADDR": 0.2,
+    "ACCOUNT": 0.15,
+    "LICENSE": 0.2,
+    "HEALTHPLAN": 0.15,
+    "USERNAME": 0.08,
+    "IDNUM": 0.08,
+    "FAX": 0.1,
+    "EMAIL": 0.1,
+    "SSN": 0.05,
 }
 CONFUSIONS = {
-    "DOCTOR": ("PATIENT",), "PATIENT": ("DOCTOR",), "USERNAME": ("DOCTOR",),
-    "HOSPITAL": ("ORGANIZATION", "DEPARTMENT"), "ORGANIZATION": ("HOSPITAL",),
-    "DEPARTMENT": ("HOSPITAL", "ORGANIZATION"), "IDNUM": ("MEDICALRECORD",),
-    "MEDICALRECORD": ("IDNUM",), "BIOID": ("MEDICALRECORD", "IDNUM"), "DEVICE": ("IDNUM",),
-    "ACCOUNT": ("IDNUM",), "HEALTHPLAN": ("IDNUM",), "LICENSE": ("IDNUM",), "VEHICLE": ("IDNUM",),
-    "CITY": ("LOCATION-OTHER", "STATE"), "LOCATION-OTHER": ("CITY",), "COUNTRY": ("LOCATION-OTHER",),
-    "PHONE": ("FAX",), "FAX": ("PHONE",), "ROOM": ("LOCATION-OTHER",), "OTHER": ("LOCATION-OTHER",),
+    "DOCTOR": ("PATIENT",),
+    "PATIENT": ("DOCTOR",),
+    "USERNAME": ("DOCTOR",),
+    "HOSPITAL": ("ORGANIZATION", "DEPARTMENT"),
+    "ORGANIZATION": ("HOSPITAL",),
+    "DEPARTMENT": ("HOSPITAL", "ORGANIZATION"),
+    "IDNUM": ("MEDICALRECORD",),
+    "MEDICALRECORD": ("IDNUM",),
+    "BIOID": ("MEDICALRECORD", "IDNUM"),
+    "DEVICE": ("IDNUM",),
+    "ACCOUNT": ("IDNUM",),
+    "HEALTHPLAN": ("IDNUM",),
+    "LICENSE": ("IDNUM",),
+    "VEHICLE": ("IDNUM",),
+    "CITY": ("LOCATION-OTHER", "STATE"),
+    "LOCATION-OTHER": ("CITY",),
+    "COUNTRY": ("LOCATION-OTHER",),
+    "PHONE": ("FAX",),
+    "FAX": ("PHONE",),
+    "ROOM": ("LOCATION-OTHER",),
+    "OTHER": ("LOCATION-OTHER",),
 }
 # Per-type extra chance of a type confusion, where annotators often hesitate.
 CONFUSION_RATE = {"ORGANIZATION": 0.25, "DEPARTMENT": 0.3, "BIOID": 0.3, "ROOM": 0.15, "LOCATION-OTHER": 0.15}
@@ -51,7 +81,9 @@ class AnnotatorProfile:
 
 HUMAN_A = AnnotatorProfile(miss=0.02, confusion=0.012, boundary=0.022, split=0.035, false_positive=0.09)
 HUMAN_B = AnnotatorProfile(miss=0.024, confusion=0.014, boundary=0.025, split=0.03, false_positive=0.11)
-MODEL = AnnotatorProfile(miss=0.045, hard_miss_scale=1.3, confusion=0.03, boundary=0.04, split=0.02, false_positive=0.3)
+MODEL = AnnotatorProfile(
+    miss=0.045, hard_miss_scale=1.3, confusion=0.03, boundary=0.04, split=0.02, false_positive=0.3
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,7 +68,9 @@ class SyntheticCorpus:
 
     def versions(self) -> dict[str, list[Document]]:
         """Folder name to documents, in the order ``write_corpus`` writes them."""
-        return dict(zip(FOLDERS, (self.gold, self.annotator_a, self.annotator_b, self.preannotated), strict=True))
+        return dict(
+            zip(FOLDERS, (self.gold, self.annotator_a, self.annotator_b, self.preannotated), strict=True)
+        )
 
     @property
     def patients(self) -> int:
@@ -110,7 +112,9 @@ def generate_notes(
             kinds.extend(kind for kind in guaranteed.get(record, []) if kind not in kinds)
             rare_block(builder, world, rng, kinds)
             notes.append(
-                SyntheticNote(f"{patient_id}-{record + 1:02d}", note_type, builder.text(), builder.spans, builder.decoys)
+                SyntheticNote(
+                    f"{patient_id}-{record + 1:02d}", note_type, builder.text(), builder.spans, builder.decoys
+                )
             )
         if progress is not None:
             progress(index + 1, patients)
@@ -196,7 +200,9 @@ def _document(
     return Document(note.doc_id, text, annotations)
 
 
-def write_corpus(corpus: SyntheticCorpus, out_dir: str | Path, progress: Progress | None = None) -> list[Path]:
+def write_corpus(
+    corpus: SyntheticCorpus, out_dir: str | Path, progress: Progress | None = None
+) -> list[Path]:
     """Write ``out_dir/{gold,annotator_a,annotator_b,preannotated}/PPP-RR.xml``; returns the paths."""
     out = Path(out_dir)
     jobs: list[tuple[Document, Path]] = []

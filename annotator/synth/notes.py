@@ -44,7 +44,9 @@ def record_date_line(b: NoteBuilder, day: dt.date, rng: random.Random) -> None:
 def demographics(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
     b.add("Patient: ")
     write_patient(b, w, rng, formal=True)
-    b.add(rng.choice(("    MRN: ", "   MR#: ", "\nMedical Record Number: ", "  Unit No: "))).phi(w.mrn, "MEDICALRECORD")
+    b.add(rng.choice(("    MRN: ", "   MR#: ", "\nMedical Record Number: ", "  Unit No: "))).phi(
+        w.mrn, "MEDICALRECORD"
+    )
     if rng.random() < 0.3:
         b.add("\n")
         address_block(b, w, rng)
@@ -75,7 +77,9 @@ def hospital_mention(b: NoteBuilder, w: PatientWorld, rng: random.Random) -> Non
     b.phi(w.hospital_short if rng.random() < 0.3 else w.hospital, "HOSPITAL")
 
 
-def signature(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random, role: str = "attending") -> None:
+def signature(
+    b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random, role: str = "attending"
+) -> None:
     doc = w.doctor(role)
     form = rng.random()
     b.add("\n")
@@ -120,7 +124,9 @@ def signature(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random,
 
 def lookalike(b: NoteBuilder, rng: random.Random) -> None:
     """A sentence holding something that looks like PHI but is not (a decoy for the annotators)."""
-    choices = [item for item in lx.LOOKALIKE_SENTENCES if item[0] not in b.used] or list(lx.LOOKALIKE_SENTENCES)
+    choices = [item for item in lx.LOOKALIKE_SENTENCES if item[0] not in b.used] or list(
+        lx.LOOKALIKE_SENTENCES
+    )
     sentence, part, type_ = rng.choice(choices)
     b.used.add(sentence)
     if part:
@@ -129,7 +135,15 @@ def lookalike(b: NoteBuilder, rng: random.Random) -> None:
         b.add(sentence)
 
 
-CLINICS = ("Cardiology", "Endocrinology", "Nephrology", "Primary Care", "Vascular Surgery", "Urology", "Neurology")
+CLINICS = (
+    "Cardiology",
+    "Endocrinology",
+    "Nephrology",
+    "Primary Care",
+    "Vascular Surgery",
+    "Urology",
+    "Neurology",
+)
 
 
 def generic_department(b: NoteBuilder, rng: random.Random) -> None:
@@ -149,7 +163,11 @@ def hpi(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> No
         b.add(" to ")
         hospital_mention(b, w, rng)
     b.add(" with ")
-    b.add(rng.choice(("chest pain", "shortness of breath", "a foot ulcer", "dizziness", "hyperglycemia", "fatigue")))
+    b.add(
+        rng.choice(
+            ("chest pain", "shortness of breath", "a foot ulcer", "dizziness", "hyperglycemia", "fatigue")
+        )
+    )
     b.add(" since ")
     b.phi(lx.WEEKDAYS[_days(day, -rng.randint(1, 6)).weekday()], "DATE")
     b.add(". ")
@@ -235,7 +253,9 @@ def family_history(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Ra
         if older and (relative.age > 90 or rng.random() < 0.5):
             oldest = min(relative.age, 96)
             died = str(rng.randint(min(50, oldest), oldest))
-            b.add(" died at ").phi(died, "AGE").add(f" of {rng.choice(('MI', 'stroke', 'colon cancer', 'CHF'))}")
+            b.add(" died at ").phi(died, "AGE").add(
+                f" of {rng.choice(('MI', 'stroke', 'colon cancer', 'CHF'))}"
+            )
         elif rng.random() < 0.2:
             b.add(" in her " if relative.person.sex == "F" else " in his ")
             b.phi(f"{relative.age // 10 * 10}s", "AGE").add(f" with {rng.choice(lx.PROBLEMS)}")
@@ -250,9 +270,16 @@ def medications(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Rando
     for name, dose, freq in rng.sample(lx.MEDICATIONS, rng.randint(4, 8)):
         b.add(f"  {name:<24}{dose:<14}{freq}")
         if rng.random() < 0.4:
-            b.add("   started ").phi(format_date(_days(day, -rng.randint(10, 900)), rng.choice(("m/d/yy", "mm/dd/yyyy", "m/yyyy"))), "DATE")
+            b.add("   started ").phi(
+                format_date(
+                    _days(day, -rng.randint(10, 900)), rng.choice(("m/d/yy", "mm/dd/yyyy", "m/yyyy"))
+                ),
+                "DATE",
+            )
         b.add("\n")
-    b.add("ALLERGIES: ").add(rng.choice(("NKDA", "penicillin (rash)", "sulfa", "codeine (nausea)"))).add("\n\n")
+    b.add("ALLERGIES: ").add(rng.choice(("NKDA", "penicillin (rash)", "sulfa", "codeine (nausea)"))).add(
+        "\n\n"
+    )
 
 
 def labs(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
@@ -279,7 +306,9 @@ def labs(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> N
 
 def exam(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
     b.add("PHYSICAL EXAM:\n")
-    b.add(f"T {rng.uniform(97.0, 101.2):.1f}  BP {rng.randint(100, 170)}/{rng.randint(55, 100)}  HR {rng.randint(55, 110)}  RR {rng.randint(12, 24)}  SpO2 {rng.randint(90, 100)}% RA\n")
+    b.add(
+        f"T {rng.uniform(97.0, 101.2):.1f}  BP {rng.randint(100, 170)}/{rng.randint(55, 100)}  HR {rng.randint(55, 110)}  RR {rng.randint(12, 24)}  SpO2 {rng.randint(90, 100)}% RA\n"
+    )
     b.add("Gen: NAD, A&O x3. HEENT: PERRL. CV: RRR. ")
     lookalike(b, rng)
     b.add(" Lungs: CTAB. ")
@@ -300,7 +329,9 @@ def assessment_plan(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.R
     b.add(" ")
     narrative(b, rng, 2, 7)
     b.add("\n1. Continue current regimen; recheck ")
-    b.add(rng.choice(("BMP", "HbA1c", "lipids", "CBC"))).add(" in ").add(str(rng.randint(2, 12))).add(" weeks.\n")
+    b.add(rng.choice(("BMP", "HbA1c", "lipids", "CBC"))).add(" in ").add(str(rng.randint(2, 12))).add(
+        " weeks.\n"
+    )
     if rng.random() < 0.6:
         b.add("Discussed with ")
         write_doctor(b, w.doctor(rng.choice(("attending", "consultant", "surgeon"))), rng)
@@ -329,15 +360,19 @@ def hospital_course(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.R
         b.add("On ")
         write_date(b, _days(day, offset), rng, ("m/d", "m/d/yy", "mm/dd/yyyy", "Month dth"))
         b.add(", ")
-        b.add(rng.choice((
-            "the patient was diuresed with IV furosemide",
-            "cardiology was consulted",
-            "insulin was titrated",
-            "a TTE showed EF 45%",
-            "PT evaluated and recommended rehab",
-            "the Foley catheter was removed",
-            "troponins were trended and peaked at 0.3",
-        )))
+        b.add(
+            rng.choice(
+                (
+                    "the patient was diuresed with IV furosemide",
+                    "cardiology was consulted",
+                    "insulin was titrated",
+                    "a TTE showed EF 45%",
+                    "PT evaluated and recommended rehab",
+                    "the Foley catheter was removed",
+                    "troponins were trended and peaked at 0.3",
+                )
+            )
+        )
         if rng.random() < 0.5:
             b.add(" by ")
             write_doctor(b, w.doctor(rng.choice(("consultant", "resident", "surgeon"))), rng)
@@ -373,9 +408,16 @@ def interval_history(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.
 
 
 STUDIES = (
-    "Echo: LVEF 45%, mild MR", "ETT: no ischemia at 7 METs", "CXR: no infiltrate", "ABI 0.7 on the right",
-    "Cath: 80% LAD lesion, stented", "CT abdomen: unremarkable", "Carotid US: <50% stenosis bilaterally",
-    "MRI foot: no osteomyelitis", "Holter: rare PVCs", "PFTs: FEV1 68% predicted",
+    "Echo: LVEF 45%, mild MR",
+    "ETT: no ischemia at 7 METs",
+    "CXR: no infiltrate",
+    "ABI 0.7 on the right",
+    "Cath: 80% LAD lesion, stented",
+    "CT abdomen: unremarkable",
+    "Carotid US: <50% stenosis bilaterally",
+    "MRI foot: no osteomyelitis",
+    "Holter: rare PVCs",
+    "PFTs: FEV1 68% predicted",
 )
 
 
@@ -384,7 +426,9 @@ def studies(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -
     for study in rng.sample(STUDIES, rng.randint(2, 5)):
         name, _, result = study.partition(": ")
         b.add(f"{name} (")
-        write_date(b, _days(day, -rng.randint(5, 1500)), rng, ("m/d/yy", "mm/dd/yyyy", "m/yyyy", "Month yyyy", "iso"))
+        write_date(
+            b, _days(day, -rng.randint(5, 1500)), rng, ("m/d/yy", "mm/dd/yyyy", "m/yyyy", "Month yyyy", "iso")
+        )
         b.add(f"): {result}")
         if rng.random() < 0.25:
             b.add(" at ")
@@ -398,8 +442,16 @@ def studies(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -
 
 
 SECTIONS: tuple[Section, ...] = (
-    hpi, past_history, social_history, family_history, medications, labs, exam, review_of_systems,
-    interval_history, studies,
+    hpi,
+    past_history,
+    social_history,
+    family_history,
+    medications,
+    labs,
+    exam,
+    review_of_systems,
+    interval_history,
+    studies,
 )
 
 

@@ -72,7 +72,9 @@ def ed_note(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -
     hospital_mention(b, w, rng)
     b.add(" EMERGENCY DEPARTMENT NOTE\n")
     demographics(b, w, day, rng)
-    b.add("Arrival: ").phi(format_date(day, "mm/dd/yyyy"), "DATE").add(f" {rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}")
+    b.add("Arrival: ").phi(format_date(day, "mm/dd/yyyy"), "DATE").add(
+        f" {rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}"
+    )
     if rng.random() < 0.4:
         b.add("   Room ").phi(f"{rng.choice('ABCDE')}{rng.randint(1, 30)}", "ROOM")
     b.add("\nPCP: ")
@@ -86,7 +88,11 @@ def ed_note(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -
 
 def progress_note(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
     record_date_line(b, day, rng)
-    b.add(rng.choice(("INTERNAL MEDICINE PROGRESS NOTE", "Progress Note", "DIABETES FOLLOW-UP", "CARDIOLOGY CLINIC"))).add("\n")
+    b.add(
+        rng.choice(
+            ("INTERNAL MEDICINE PROGRESS NOTE", "Progress Note", "DIABETES FOLLOW-UP", "CARDIOLOGY CLINIC")
+        )
+    ).add("\n")
     if rng.random() < 0.5:
         hospital_mention(b, w, rng)
         b.add("\n")
@@ -128,24 +134,32 @@ def telephone_encounter(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: rand
     b.add("\nMRN: ").phi(w.mrn, "MEDICALRECORD").add("\n\n")
     write_patient(b, w, rng)
     b.add(" called on ").phi(lx.WEEKDAYS[day.weekday()], "DATE")
-    b.add(f" reporting {rng.choice(('blood sugars in the 300s', 'ankle swelling', 'a cough x3 days', 'pain 6/10 in the left foot'))}. ")
-    b.add("Advised to ").add(rng.choice(("increase glargine by 2 units", "hold furosemide for 1 day", "come to the ED")))
+    b.add(
+        f" reporting {rng.choice(('blood sugars in the 300s', 'ankle swelling', 'a cough x3 days', 'pain 6/10 in the left foot'))}. "
+    )
+    b.add("Advised to ").add(
+        rng.choice(("increase glargine by 2 units", "hold furosemide for 1 day", "come to the ED"))
+    )
     b.add(". Appointment made with ")
     write_doctor(b, w.doctor("pcp"), rng)
     b.add(" for ")
     write_date(b, _days(day, rng.randint(2, 14)), rng, ("m/d", "Month dth", "m/d/yy"))
     b.add(".\n")
     if rng.random() < 0.35:
-        b.add(f"Message from patient: \"Thank you so much {rng.choice(('🙂', '🙏', '👍', '😊'))}\"\n")
+        b.add(f'Message from patient: "Thank you so much {rng.choice(("🙂", "🙏", "👍", "😊"))}"\n')
     b.add("\n")
-    b.phi(w.doctor("nurse").person.full, "DOCTOR").add(", RN\n").phi(w.doctor("nurse").username, "USERNAME").add("\n")
+    b.phi(w.doctor("nurse").person.full, "DOCTOR").add(", RN\n").phi(
+        w.doctor("nurse").username, "USERNAME"
+    ).add("\n")
 
 
 def letter(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) -> None:
     b.phi(w.hospital, "HOSPITAL").add("\n")
     if rng.random() < 0.5:
         b.phi(f"{rng.randint(1, 999)} {rng.choice(lx.STREET_ROOTS)} Boulevard", "STREET").add("\n")
-        b.phi(w.city, "CITY").add(", ").phi(w.state_abbr, "STATE").add(" ").phi(w.zip_code[:5], "ZIP").add("\n")
+        b.phi(w.city, "CITY").add(", ").phi(w.state_abbr, "STATE").add(" ").phi(w.zip_code[:5], "ZIP").add(
+            "\n"
+        )
     b.add("Tel ").phi(make_phone(rng), "PHONE").add("\n\n")
     write_date(b, day, rng, ("Month d, yyyy", "d Month yyyy", "mm/dd/yyyy"))
     consultant = w.doctor("consultant")
@@ -166,7 +180,9 @@ def letter(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Random) ->
     lookalike(b, rng)
     b.add("\n\n")
     body(b, w, day, rng, rng.randint(1, 3))
-    b.add("Please do not hesitate to call me at ").phi(w.doctor("pcp").pager if rng.random() < 0.3 else make_phone(rng), "PHONE").add(".\n\n")
+    b.add("Please do not hesitate to call me at ").phi(
+        w.doctor("pcp").pager if rng.random() < 0.3 else make_phone(rng), "PHONE"
+    ).add(".\n\n")
     b.add("Sincerely,\n\n")
     write_doctor(b, w.doctor("pcp"), rng, "signature")
     b.add("\n")
@@ -186,7 +202,16 @@ def operative_report(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.
     write_doctor(b, w.doctor("surgeon"), rng, "full")
     b.add("\nASSISTANT: ")
     write_doctor(b, w.doctor("resident"), rng, "full")
-    b.add("\nPROCEDURE: ").add(rng.choice(("right transmetatarsal amputation", "CABG x3 (LIMA-LAD, SVG-OM, SVG-PDA)", "laparoscopic cholecystectomy", "AV fistula creation")))
+    b.add("\nPROCEDURE: ").add(
+        rng.choice(
+            (
+                "right transmetatarsal amputation",
+                "CABG x3 (LIMA-LAD, SVG-OM, SVG-PDA)",
+                "laparoscopic cholecystectomy",
+                "AV fistula creation",
+            )
+        )
+    )
     b.add("\nINDICATION: ")
     write_age(b, w.age_on(day), rng, w.person.sex)
     b.add(f" with {rng.choice(lx.PROBLEMS)}. ")
@@ -196,7 +221,9 @@ def operative_report(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.
         b.add("OR ").phi(str(rng.randint(1, 24)), "ROOM")
     else:
         generic_department(b, rng)
-    b.add(" and placed supine. A ").decoy("Foley catheter", "DOCTOR", "Foley").add(" was placed. EBL 150 cc. ")
+    b.add(" and placed supine. A ").decoy("Foley catheter", "DOCTOR", "Foley").add(
+        " was placed. EBL 150 cc. "
+    )
     b.add("Implant: ").decoy("25 mm Carpentier-Edwards valve", "DOCTOR", "Carpentier").add(". ")
     b.add("The patient tolerated the procedure well.\n")
     signature(b, w, day, rng, "surgeon")
@@ -206,9 +233,13 @@ def radiology_report(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.
     hospital_mention(b, w, rng)
     b.add(" RADIOLOGY   Accession ").phi(f"{letters(rng, 1)}{digits(rng, 8)}", "IDNUM").add("\n")
     demographics(b, w, day, rng)
-    b.add("EXAM: ").add(rng.choice(("CXR PA/LAT", "CT head w/o contrast", "MRI L-spine", "RLE arterial duplex")))
+    b.add("EXAM: ").add(
+        rng.choice(("CXR PA/LAT", "CT head w/o contrast", "MRI L-spine", "RLE arterial duplex"))
+    )
     b.add("   DATE: ").phi(format_date(day, rng.choice(HEADER_DATES)), "DATE").add("\n")
-    b.add("COMPARISON: ").phi(format_date(_days(day, -rng.randint(30, 900)), rng.choice(HEADER_DATES)), "DATE")
+    b.add("COMPARISON: ").phi(
+        format_date(_days(day, -rng.randint(30, 900)), rng.choice(HEADER_DATES)), "DATE"
+    )
     b.add("\nINDICATION: ")
     write_age(b, w.age_on(day), rng, w.person.sex)
     b.add(f" with {rng.choice(lx.PROBLEMS)}.\nFINDINGS: No acute process. ")
@@ -225,7 +256,9 @@ def nursing_note(b: NoteBuilder, w: PatientWorld, day: dt.date, rng: random.Rand
     record_date_line(b, day, rng)
     b.add("NURSING NOTE  ")
     generic_department(b, rng)
-    b.add("  Bed ").phi(f"{rng.randint(2, 9)}{rng.randint(0, 4)}{rng.randint(1, 9)}{rng.choice('AB')}", "ROOM").add("\n")
+    b.add("  Bed ").phi(
+        f"{rng.randint(2, 9)}{rng.randint(0, 4)}{rng.randint(1, 9)}{rng.choice('AB')}", "ROOM"
+    ).add("\n")
     b.add("Patient: ")
     write_patient(b, w, rng, formal=True)
     b.add("\n")
@@ -280,7 +313,9 @@ def _rare_email(b: NoteBuilder, w: PatientWorld, rng: random.Random) -> None:
 
 
 def _rare_url(b: NoteBuilder, w: PatientWorld, rng: random.Random) -> None:
-    b.add("Enrolled in the support group at ").phi(f"www.{rng.choice(lx.URL_WORDS)}-{w.city.split()[0].lower()}.org", "URL").add(".")
+    b.add("Enrolled in the support group at ").phi(
+        f"www.{rng.choice(lx.URL_WORDS)}-{w.city.split()[0].lower()}.org", "URL"
+    ).add(".")
 
 
 def _rare_ip(b: NoteBuilder, w: PatientWorld, rng: random.Random) -> None:
@@ -308,7 +343,9 @@ def _rare_license(b: NoteBuilder, w: PatientWorld, rng: random.Random) -> None:
 
 
 def _rare_vehicle(b: NoteBuilder, w: PatientWorld, rng: random.Random) -> None:
-    b.add("Struck while parked; plate ").phi(f"{digits(rng, 1)}{letters(rng, 3)} {digits(rng, 3)}", "VEHICLE").add(".")
+    b.add("Struck while parked; plate ").phi(
+        f"{digits(rng, 1)}{letters(rng, 3)} {digits(rng, 3)}", "VEHICLE"
+    ).add(".")
 
 
 def _rare_device(b: NoteBuilder, w: PatientWorld, rng: random.Random) -> None:
@@ -332,7 +369,9 @@ def _rare_department(b: NoteBuilder, w: PatientWorld, rng: random.Random) -> Non
 
 
 def _rare_other(b: NoteBuilder, w: PatientWorld, rng: random.Random) -> None:
-    b.add(f"{w.pronoun.capitalize()} is proud to have won the ").phi(f"{w.city} county fair pie contest", "OTHER").add(" ")
+    b.add(f"{w.pronoun.capitalize()} is proud to have won the ").phi(
+        f"{w.city} county fair pie contest", "OTHER"
+    ).add(" ")
     write_vague_date(b, w.record_dates[0], rng)
     b.add(".")
 

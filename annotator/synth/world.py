@@ -95,15 +95,23 @@ class PatientWorld:
 
 RELATIONS = ("mother", "father", "sister", "brother", "daughter", "son", "spouse", "spouse", "aunt", "uncle")
 _RELATIVE_AGE_GAP = {
-    "mother": (18, 35), "father": (18, 38), "daughter": (-40, -18), "son": (-40, -18),
-    "wife": (-8, 5), "husband": (-5, 8), "aunt": (10, 25), "uncle": (10, 25),
+    "mother": (18, 35),
+    "father": (18, 38),
+    "daughter": (-40, -18),
+    "son": (-40, -18),
+    "wife": (-8, 5),
+    "husband": (-5, 8),
+    "aunt": (10, 25),
+    "uncle": (10, 25),
 }
 
 
 def article(word: str) -> str:
     """ "a" or "an" before a word or a number as it is read aloud."""
     if word[:1].isdigit():
-        return "an" if word.startswith("8") or word in ("11", "18") or word.startswith(("11-", "18-")) else "a"
+        return (
+            "an" if word.startswith("8") or word in ("11", "18") or word.startswith(("11-", "18-")) else "a"
+        )
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
@@ -157,7 +165,9 @@ def make_phone(rng: random.Random) -> str:
 def make_clinician(rng: random.Random, role: str) -> Clinician:
     person = make_person(rng)
     username = (person.first[0] + person.middle + person.last[0]).lower() + str(rng.randint(1, 99))
-    credential = {"nurse": "RN", "np": "NP", "pa": "PA-C"}.get(role, rng.choice(("MD", "M.D.", "MD, PhD", "DO")))
+    credential = {"nurse": "RN", "np": "NP", "pa": "PA-C"}.get(
+        role, rng.choice(("MD", "M.D.", "MD, PhD", "DO"))
+    )
     pager = str(rng.randint(10000, 99999)) if rng.random() < 0.6 else make_phone(rng)
     return Clinician(person, role, username, digits(rng, rng.choice((5, 6, 7))), pager, credential)
 
@@ -195,7 +205,9 @@ def make_world(rng: random.Random, patient_id: str, records: int) -> PatientWorl
         low, high = _RELATIVE_AGE_GAP.get(relation, (-10, 10))
         relative_age = max(1, min(104, age + rng.randint(low, high)))
         same_last = relation not in ("aunt", "uncle", "grandmother", "grandfather", "sister", "daughter")
-        relatives.append(Relative(relation, make_person(rng, sex, person.last if same_last else None), relative_age))
+        relatives.append(
+            Relative(relation, make_person(rng, sex, person.last if same_last else None), relative_age)
+        )
     state_index = rng.randrange(len(lx.STATES))
     world = PatientWorld(
         patient_id=patient_id,
@@ -309,15 +321,36 @@ def write_age(b: NoteBuilder, age: int, rng: random.Random, sex: str, with_artic
 
 
 DATE_FORMATS = (
-    "m/d/yy", "mm/dd/yyyy", "iso", "Month d, yyyy", "d Month yyyy", "Mon d, yyyy", "d-Mon-yyyy",
-    "m/d", "Month yyyy", "m/yyyy", "mm-dd-yyyy", "yyyy", "'yy", "Month dth", "compact",
+    "m/d/yy",
+    "mm/dd/yyyy",
+    "iso",
+    "Month d, yyyy",
+    "d Month yyyy",
+    "Mon d, yyyy",
+    "d-Mon-yyyy",
+    "m/d",
+    "Month yyyy",
+    "m/yyyy",
+    "mm-dd-yyyy",
+    "yyyy",
+    "'yy",
+    "Month dth",
+    "compact",
 )
 
 
 # Forms that name a day, for "on <date>".
 DAY_DATE_FORMATS = (
-    "m/d/yy", "mm/dd/yyyy", "iso", "Month d, yyyy", "d Month yyyy", "Mon d, yyyy", "d-Mon-yyyy", "m/d",
-    "mm-dd-yyyy", "Month dth",
+    "m/d/yy",
+    "mm/dd/yyyy",
+    "iso",
+    "Month d, yyyy",
+    "d Month yyyy",
+    "Mon d, yyyy",
+    "d-Mon-yyyy",
+    "m/d",
+    "mm-dd-yyyy",
+    "Month dth",
 )
 
 
@@ -351,7 +384,9 @@ def _ordinal(day: int) -> str:
     return {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
 
 
-def write_date(b: NoteBuilder, day: dt.date, rng: random.Random, forms: tuple[str, ...] = DATE_FORMATS) -> None:
+def write_date(
+    b: NoteBuilder, day: dt.date, rng: random.Random, forms: tuple[str, ...] = DATE_FORMATS
+) -> None:
     b.phi(format_date(day, rng.choice(forms)), "DATE")
 
 

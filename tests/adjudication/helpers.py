@@ -22,14 +22,20 @@ def at(text: str, piece: str, occurrence: int = 0) -> tuple[int, int]:
     return start, start + len(piece)
 
 
-def tag(text: str, piece: str, tag_: str, type_: str, number: int, occurrence: int = 0, **fields: object) -> Annotation:
+def tag(
+    text: str, piece: str, tag_: str, type_: str, number: int, occurrence: int = 0, **fields: object
+) -> Annotation:
     start, end = at(text, piece, occurrence)
     return Annotation(f"P{number}", tag_, type_, start, end, text[start:end], **fields)  # type: ignore[arg-type]
 
 
 def version(doc_id: str, text: str, *tags: tuple[str, str, str]) -> Document:
     """A document with tags given as (piece, category, type)."""
-    return Document(doc_id, text, [tag(text, piece, category, type_, i) for i, (piece, category, type_) in enumerate(tags)])
+    return Document(
+        doc_id,
+        text,
+        [tag(text, piece, category, type_, i) for i, (piece, category, type_) in enumerate(tags)],
+    )
 
 
 def write_versions(root: Path, versions: dict[str, list[Document]]) -> list[Path]:

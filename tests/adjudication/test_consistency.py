@@ -15,7 +15,9 @@ OTHER_PATIENT = "Visit by Hendrickson family.\n"
 
 
 def test_candidates_from_the_patients_other_records() -> None:
-    one = [version("100-01", FIRST, ("Ora Hendrickson", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY"))] * 2
+    one = [
+        version("100-01", FIRST, ("Ora Hendrickson", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY"))
+    ] * 2
     # Nobody tagged anything in the second record; the other patient's note is out of scope.
     two = [version("100-02", SECOND)] * 2
     three = [version("101-01", OTHER_PATIENT)] * 2
@@ -29,7 +31,9 @@ def test_candidates_from_the_patients_other_records() -> None:
 
 
 def test_candidates_become_units_and_can_be_accepted_or_dismissed() -> None:
-    one = [version("100-01", FIRST, ("Ora Hendrickson", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY"))] * 2
+    one = [
+        version("100-01", FIRST, ("Ora Hendrickson", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY"))
+    ] * 2
     two = [version("100-02", SECOND, ("Boston", "LOCATION", "CITY")), version("100-02", SECOND)]
     alignments = [align_documents(v, ["a", "b"]) for v in (one, two)]
     found = missed_candidates(alignments)
@@ -48,10 +52,16 @@ def test_candidates_become_units_and_can_be_accepted_or_dismissed() -> None:
 def test_model_suggestions_nobody_kept_become_candidates() -> None:
     versions = [version("100-01", FIRST, ("Boston", "LOCATION", "CITY"))] * 2
     start, end = at(FIRST, "Hendrickson")
-    model = Document("100-01", FIRST, [
-        Annotation("P0", "NAME", "PATIENT", start, end, FIRST[start:end], source=Source.MODEL, pending=True),
-        Annotation("P1", "LOCATION", "CITY", *at(FIRST, "Boston"), "Boston", source=Source.MODEL),
-    ])
+    model = Document(
+        "100-01",
+        FIRST,
+        [
+            Annotation(
+                "P0", "NAME", "PATIENT", start, end, FIRST[start:end], source=Source.MODEL, pending=True
+            ),
+            Annotation("P1", "LOCATION", "CITY", *at(FIRST, "Boston"), "Boston", source=Source.MODEL),
+        ],
+    )
     alignment = align_documents(versions, ["a", "b"])
     found = missed_candidates([alignment], suggestions={"100-01": model})["100-01"]
     assert [(u.start, u.end, u.evidence[0].origin) for u in found] == [(start, end, "model")]
@@ -63,9 +73,13 @@ def test_consistency_check_finds_unannotated_occurrences_without_text_in_dict() 
         version("100-02", SECOND, ("Ora Hendrickson", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY")),
     ]
     findings = check_consistency(gold, scope="patient")
-    assert [(f.doc_id, f.start, f.end, f.type) for f in findings] == [("100-01", *at(FIRST, "Boston"), "CITY")]
+    assert [(f.doc_id, f.start, f.end, f.type) for f in findings] == [
+        ("100-01", *at(FIRST, "Boston"), "CITY")
+    ]
     data = findings[0].to_dict()
     assert "text" not in data and "Boston" not in str(data)
-    assert data["annotated_at"] == [{"doc_id": "100-02", "start": at(SECOND, "Boston")[0], "end": at(SECOND, "Boston")[1], "type": "CITY"}]
+    assert data["annotated_at"] == [
+        {"doc_id": "100-02", "start": at(SECOND, "Boston")[0], "end": at(SECOND, "Boston")[1], "type": "CITY"}
+    ]
     assert findings[0].to_dict(include_text=True)["text"] == "Boston"
     assert check_consistency([gold[1]]) == []

@@ -44,7 +44,8 @@ def planted(corpus: SyntheticCorpus) -> tuple[list[Document], list[Document], di
         for tag in gold:
             text = gold.text[tag.start : tag.end].lower()
             if (
-                tag.key in a_by_key and tag.key in b_by_key
+                tag.key in a_by_key
+                and tag.key in b_by_key
                 and tagged[gold.patient_id][text] >= 3  # still tagged elsewhere after removal
                 and _word_bounded(gold.text, tag.start, tag.end)
                 and rng.random() < 0.05

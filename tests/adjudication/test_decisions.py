@@ -25,13 +25,19 @@ DOC = "100-01"
 def alignment(n: int = 2) -> Alignment:
     """Agreement on the date, a split name, a type conflict, Boston only in alice's version."""
     alice = version(
-        DOC, NOTE,
-        ("John Smith", "NAME", "DOCTOR"), ("2067-05-03", "DATE", "DATE"),
-        ("Ora Hendrickson", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY"),
+        DOC,
+        NOTE,
+        ("John Smith", "NAME", "DOCTOR"),
+        ("2067-05-03", "DATE", "DATE"),
+        ("Ora Hendrickson", "NAME", "PATIENT"),
+        ("Boston", "LOCATION", "CITY"),
     )
     bob = version(
-        DOC, NOTE,
-        ("John", "NAME", "DOCTOR"), ("Smith", "NAME", "DOCTOR"), ("2067-05-03", "DATE", "DATE"),
+        DOC,
+        NOTE,
+        ("John", "NAME", "DOCTOR"),
+        ("Smith", "NAME", "DOCTOR"),
+        ("2067-05-03", "DATE", "DATE"),
         ("Ora Hendrickson", "NAME", "DOCTOR"),
     )
     versions = [alice, bob, alice.copy()][:n]
@@ -113,7 +119,11 @@ def test_take_all_neither_and_edit() -> None:
     assert session.is_resolved(ora.id)
     session.edit(ora.id, [("NAME", "PATIENT", span[0], span[0] + len("Ora"))])
     edited = next(a for a in session.gold if a.start == span[0])
-    assert (edited.end, edited.text, dict(edited.extra).get("agreed_by")) == (span[0] + len("Ora"), "Ora", None)
+    assert (edited.end, edited.text, dict(edited.extra).get("agreed_by")) == (
+        span[0] + len("Ora"),
+        "Ora",
+        None,
+    )
 
 
 def test_edit_rejects_offsets_outside_the_text() -> None:
@@ -159,8 +169,13 @@ def test_gold_round_trip_keeps_provenance_and_log_has_no_text(tmp_path: Path) ->
     entries = [json.loads(line) for line in log_text.splitlines()]
     assert [e["decision"] for e in entries] == ["take", "take", "neither"]
     assert entries[1] | {"time": ""} == {
-        "unit": unit_at(session, "John").id, "kind": "boundary_conflict", "decision": "take",
-        "version": "alice", "versions": ["alice"], "adjudicator": "dana", "time": "",
+        "unit": unit_at(session, "John").id,
+        "kind": "boundary_conflict",
+        "decision": "take",
+        "version": "alice",
+        "versions": ["alice"],
+        "adjudicator": "dana",
+        "time": "",
     }
     for piece in ("John", "Smith", "Boston", "2067"):
         assert piece not in log_text

@@ -44,13 +44,17 @@ def test_units_split_tag_is_one_boundary_conflict() -> None:
     a = version(DOC, NOTE, ("John", "NAME", "DOCTOR"), ("Smith", "NAME", "DOCTOR"))
     b = version(DOC, NOTE, ("John Smith", "NAME", "DOCTOR"))
     units = align_documents([a, b], ["alice", "bob"]).units
-    assert [(u.kind, u.start, u.end) for u in units] == [(UnitKind.BOUNDARY_CONFLICT, *at(NOTE, "John Smith"))]
+    assert [(u.kind, u.start, u.end) for u in units] == [
+        (UnitKind.BOUNDARY_CONFLICT, *at(NOTE, "John Smith"))
+    ]
     assert [len(v) for v in units[0].versions] == [2, 1]
 
 
 def test_units_nested_tags_cluster_together() -> None:
     # Alice tags the hospital and, nested in it, the city; Bob only the city.
-    a = version(DOC, NOTE, ("Springfield Medical Center", "LOCATION", "HOSPITAL"), ("Springfield", "LOCATION", "CITY"))
+    a = version(
+        DOC, NOTE, ("Springfield Medical Center", "LOCATION", "HOSPITAL"), ("Springfield", "LOCATION", "CITY")
+    )
     b = version(DOC, NOTE, ("Springfield", "LOCATION", "CITY"))
     assert kinds([a, b]) == [(UnitKind.BOUNDARY_CONFLICT, *at(NOTE, "Springfield Medical Center"))]
 
@@ -117,7 +121,13 @@ def test_units_majority_of_three() -> None:
 
 
 def test_units_ids_are_stable_and_unique() -> None:
-    a = version(DOC, NOTE, ("John Smith", "NAME", "DOCTOR"), ("Boston", "LOCATION", "CITY"), ("617-555-0199", "CONTACT", "PHONE"))
+    a = version(
+        DOC,
+        NOTE,
+        ("John Smith", "NAME", "DOCTOR"),
+        ("Boston", "LOCATION", "CITY"),
+        ("617-555-0199", "CONTACT", "PHONE"),
+    )
     b = version(DOC, NOTE, ("John", "NAME", "DOCTOR"), ("2067-05-03", "DATE", "DATE"))
     first = [u.id for u in align_documents([a, b]).units]
     # A reread gives other Python objects and another order of tags: same ids.
@@ -145,7 +155,9 @@ def test_units_text_mismatch_when_one_is_a_prefix() -> None:
         check_same_text([Document(DOC, NOTE), Document(DOC, NOTE + "more")], ["a", "b"])
 
 
-@pytest.mark.parametrize(("a", "b", "expected"), [("abc", "abc", -1), ("abc", "abd", 2), ("", "x", 0), ("xy", "x", 1)])
+@pytest.mark.parametrize(
+    ("a", "b", "expected"), [("abc", "abc", -1), ("abc", "abd", 2), ("", "x", 0), ("xy", "x", 1)]
+)
 def test_first_difference(a: str, b: str, expected: int) -> None:
     assert first_difference(a, b) == expected
 
@@ -162,13 +174,20 @@ _spans = st.lists(
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(_spans, min_size=2, max_size=4))
-def test_units_partition_every_tag_into_disjoint_sorted_units(versions: list[list[tuple[int, int, str]]]) -> None:
+def test_units_partition_every_tag_into_disjoint_sorted_units(
+    versions: list[list[tuple[int, int, str]]],
+) -> None:
     text = "x" * 80
     category = {"DATE": "DATE", "AGE": "AGE", "CITY": "LOCATION"}
     documents = [
-        Document(DOC, text, [
-            Annotation(f"P{i}", category[t], t, s, s + n, text[s : s + n]) for i, (s, n, t) in enumerate(spans)
-        ])
+        Document(
+            DOC,
+            text,
+            [
+                Annotation(f"P{i}", category[t], t, s, s + n, text[s : s + n])
+                for i, (s, n, t) in enumerate(spans)
+            ],
+        )
         for spans in versions
     ]
     units = align_documents(documents).units

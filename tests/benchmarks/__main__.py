@@ -22,7 +22,9 @@ def main(names: list[str]) -> int:
     for module in modules:
         print(f"== {module}", flush=True)
         started = time.perf_counter()
-        result = subprocess.run([sys.executable, "-m", f"tests.benchmarks.{module}"], cwd=HERE.parent.parent, check=False)
+        result = subprocess.run(
+            [sys.executable, "-m", f"tests.benchmarks.{module}"], cwd=HERE.parent.parent, check=False
+        )
         print(f"   ({time.perf_counter() - started:.1f} s wall, exit {result.returncode})\n", flush=True)
         failures += result.returncode != 0
     return 1 if failures else 0

@@ -39,7 +39,9 @@ def main(patients: int = 360) -> None:
     found = missed_candidates(alignments, scope="patient")
     for alignment in alignments:
         add_candidates(alignment, found[alignment.doc_id])
-    print(f"candidates:  {time.perf_counter() - started:.3f} s  ({sum(len(v) for v in found.values())} found, patient scope)")
+    print(
+        f"candidates:  {time.perf_counter() - started:.3f} s  ({sum(len(v) for v in found.values())} found, patient scope)"
+    )
 
     started = time.perf_counter()
     sessions = [AdjudicationSession(alignment, "bench") for alignment in alignments]
@@ -48,7 +50,9 @@ def main(patients: int = 360) -> None:
 
     started = time.perf_counter()
     findings = check_consistency(corpus.gold, scope="corpus")
-    print(f"consistency: {time.perf_counter() - started:.3f} s  ({len(findings)} findings on the gold, corpus scope)")
+    print(
+        f"consistency: {time.perf_counter() - started:.3f} s  ({len(findings)} findings on the gold, corpus scope)"
+    )
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ from annotator.synth.generator import generate_corpus
 SEED_A, SEED_B = 1, 2
 PHILTER_PYTHON = Path(os.environ.get("PHILTER_PYTHON", "/work/scratch_crf/venv/bin/python"))
 # Runs inside philter's own environment (never imported here): folder of i2b2 XML -> JSON spans.
-PHILTER_RUNNER = r'''
+PHILTER_RUNNER = r"""
 # NLTK's POS tagger needs data that is not on PyPI (NLTK downloads it from its own site), so
 # nltk.pos_tag is replaced by a digit test: philter's config uses POS for one filter only,
 # which marks cardinal numbers (CD) as PHI.
@@ -67,14 +67,16 @@ for path in sorted(pathlib.Path(sys.argv[1]).glob("*.xml")):
     inc, exc, tracker = detect_phi(text, patterns=filters)
     out[path.stem] = [[p.start, p.stop, p.phi_type] for p in tracker.phi]
 json.dump(out, sys.stdout)
-'''
+"""
 
 
 def _fmt(value: float) -> str:
     return f"{value:.4f}"
 
 
-def _scores(documents: Sequence[Document], predictions: dict[str, list[Prediction]], label: str) -> dict[str, object]:
+def _scores(
+    documents: Sequence[Document], predictions: dict[str, list[Prediction]], label: str
+) -> dict[str, object]:
     strict = evaluate_predictions(documents, predictions).micro
     tokens = evaluate_predictions(documents, predictions, match="tagblind").micro
     print(
@@ -95,20 +97,26 @@ def bench_cv(corpus_a: list[Document], results: dict[str, object]) -> None:
     started = time.perf_counter()
     cv = cross_validate(corpus_a, 5, progress=lambda d, t: print(f"  fold {d}/{t} done", flush=True))
     micro = cv.micro
-    print(f"5-fold CV by patient ({time.perf_counter() - started:.0f} s): strict entity micro "
-          f"P {_fmt(micro.precision)} R {_fmt(micro.recall)} F1 {_fmt(micro.f1)}; folds "
-          + ", ".join(_fmt(f) for f in cv.fold_f1))
+    print(
+        f"5-fold CV by patient ({time.perf_counter() - started:.0f} s): strict entity micro "
+        f"P {_fmt(micro.precision)} R {_fmt(micro.recall)} F1 {_fmt(micro.f1)}; folds "
+        + ", ".join(_fmt(f) for f in cv.fold_f1)
+    )
     for label, counts in cv.result.per_type.items():
         print(f"  {label:28s} tp {counts.tp:5d} fp {counts.fp:4d} fn {counts.fn:4d} F1 {_fmt(counts.f1)}")
     print("  recall bias T: strict P / R / F1 | tag-blind token P / R")
     for point in cv.curve:
         name = "none" if point.threshold is None else f"{point.threshold:.2f}"
-        print(f"  {name:>5}: {_fmt(point.precision)} / {_fmt(point.recall)} / {_fmt(point.f1)} | "
-              f"{_fmt(point.token_precision)} / {_fmt(point.token_recall)}")
+        print(
+            f"  {name:>5}: {_fmt(point.precision)} / {_fmt(point.recall)} / {_fmt(point.f1)} | "
+            f"{_fmt(point.token_precision)} / {_fmt(point.token_recall)}"
+        )
     meeting = [p for p in cv.curve if p.threshold is not None and p.recall >= 0.97 and p.precision >= 0.85]
     if meeting:
         best = max(meeting, key=lambda p: p.recall)
-        print(f"  recall >= 0.97 at precision >= 0.85: T={best.threshold} gives R {_fmt(best.recall)} P {_fmt(best.precision)}")
+        print(
+            f"  recall >= 0.97 at precision >= 0.85: T={best.threshold} gives R {_fmt(best.recall)} P {_fmt(best.precision)}"
+        )
     else:
         print("  no threshold reaches recall >= 0.97 at precision >= 0.85")
     results["cv"] = cv.to_dict()
@@ -119,7 +127,11 @@ def bench_seed(corpus_a: list[Document], corpus_b: list[Document], results: dict
     started = time.perf_counter()
     tagger.train(corpus_a)
     print(f"trained on corpus A ({len(corpus_a)} documents) in {time.perf_counter() - started:.0f} s")
-    scores = _scores(corpus_b, tagger.predict_spans(corpus_b), f"CRF trained on A (seed {SEED_A}), tested on B (seed {SEED_B})")
+    scores = _scores(
+        corpus_b,
+        tagger.predict_spans(corpus_b),
+        f"CRF trained on A (seed {SEED_A}), tested on B (seed {SEED_B})",
+    )
     cv = results.get("cv")
     if isinstance(cv, dict):
         cv_f1 = float(cv["micro"]["f1"])
@@ -151,7 +163,9 @@ def bench_baselines(corpus_b: list[Document], results: dict[str, object]) -> Non
     spans = json.loads(completed.stdout)
     # Philter types only dates; everything else is "OTHER". Tag-blind scores compare fairly.
     predictions = {
-        doc_id: [Prediction("DATE" if kind == "DATE" else "OTHER", start, end, 1.0) for start, end, kind in items]
+        doc_id: [
+            Prediction("DATE" if kind == "DATE" else "OTHER", start, end, 1.0) for start, end, kind in items
+        ]
         for doc_id, items in spans.items()
     }
     print(f"philter-lite ran in {time.perf_counter() - started:.0f} s")
@@ -200,7 +214,9 @@ def bench_learning(corpus_a: list[Document], corpus_b: list[Document], results: 
         train = [d for d in corpus_a if d.patient_id in chosen]
         tagger = CrfTagger()
         tagger.train(train)
-        curve[count] = _scores(corpus_b, tagger.predict_spans(corpus_b), f"trained on {count} patients ({len(train)} notes)")
+        curve[count] = _scores(
+            corpus_b, tagger.predict_spans(corpus_b), f"trained on {count} patients ({len(train)} notes)"
+        )
         for threshold in (0.9, 0.99):
             curve[count][f"bias_{threshold}"] = _scores(
                 corpus_b, tagger.predict_spans(corpus_b, threshold), f"  same, recall bias {threshold}"
@@ -215,7 +231,8 @@ def main(argv: list[str]) -> None:
     corpus_b = generate_corpus(100, SEED_B).gold
     print(
         f"corpus A: {len(corpus_a)} documents, {sum(len(tokenize(d.text)) for d in corpus_a)} tokens, "
-        f"{sum(len(d) for d in corpus_a)} PHI; corpus B: {len(corpus_b)} documents", flush=True
+        f"{sum(len(d) for d in corpus_a)} PHI; corpus B: {len(corpus_b)} documents",
+        flush=True,
     )
     results: dict[str, object] = {}
     if "cv" in parts:

@@ -48,7 +48,9 @@ def _best_of(repeats: int, func):  # type: ignore[no-untyped-def]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="i2b2 evaluation benchmark")
-    parser.add_argument("--patients", type=int, default=365, help="synthetic patients (365 ~ 1,300 documents)")
+    parser.add_argument(
+        "--patients", type=int, default=365, help="synthetic patients (365 ~ 1,300 documents)"
+    )
     parser.add_argument("--seed", type=int, default=2014)
     parser.add_argument("--official", type=Path, help="folder of the official evaluate.py, to time it too")
     parser.add_argument("--python", default="python2")
@@ -59,7 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     out = args.keep or Path(tempfile.mkdtemp(prefix="bench-eval-"))
     gold_dir, system_dir = _corpus(out, args.patients, args.seed)
 
-    read_s, read_cpu, docs = _best_of(3, lambda: (read_official_folder(gold_dir), read_official_folder(system_dir)))
+    read_s, read_cpu, docs = _best_of(
+        3, lambda: (read_official_folder(gold_dir), read_official_folder(system_dir))
+    )
     gold, system = docs
     n_gold_tags = sum(len(d.tags) for d in gold)
     n_system_tags = sum(len(d.tags) for d in system)
@@ -69,12 +73,18 @@ def main(argv: list[str] | None = None) -> int:
     total_cpu = read_cpu + score_cpu + format_cpu
     n_tables = sum(len(run.tables) for run in runs)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"documents: gold {len(gold)}, system {len(system)}; tags: gold {n_gold_tags}, system {n_system_tags}")
-    print(f"all {n_tables} i2b2 tables (single thread), wall: read {read_s:.3f} s + score {score_s:.3f} s + "
-          f"format {format_s:.3f} s = {total:.3f} s")
-    print(f"  CPU time of this process: read {read_cpu:.3f} s + score {score_cpu:.3f} s + format {format_cpu:.3f} s "
-          f"= {total_cpu:.3f} s; target < {TARGET_SECONDS:.0f} s: {'OK' if total_cpu < TARGET_SECONDS else 'MISSED'} "
-          f"(load average {load:.1f} on {os.cpu_count()} CPUs; wall time suffers when the machine is busy)")
+    print(
+        f"documents: gold {len(gold)}, system {len(system)}; tags: gold {n_gold_tags}, system {n_system_tags}"
+    )
+    print(
+        f"all {n_tables} i2b2 tables (single thread), wall: read {read_s:.3f} s + score {score_s:.3f} s + "
+        f"format {format_s:.3f} s = {total:.3f} s"
+    )
+    print(
+        f"  CPU time of this process: read {read_cpu:.3f} s + score {score_cpu:.3f} s + format {format_cpu:.3f} s "
+        f"= {total_cpu:.3f} s; target < {TARGET_SECONDS:.0f} s: {'OK' if total_cpu < TARGET_SECONDS else 'MISSED'} "
+        f"(load average {load:.1f} on {os.cpu_count()} CPUs; wall time suffers when the machine is busy)"
+    )
 
     from annotator.evaluation.engine import Options, evaluate_pairs
     from annotator.evaluation.loading import load_pairs
@@ -82,8 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     load_s, _, loaded = _best_of(1, lambda: load_pairs(gold_dir, system_dir))
     for match in ("strict", "token"):
         clean_s, clean_cpu, _ = _best_of(1, lambda m=match: evaluate_pairs(loaded.pairs, Options(match=m)))
-        print(f"clean mode, {match}, with confusion/kappa/disagreements: {clean_s:.3f} s wall, {clean_cpu:.3f} s CPU "
-              f"(+ {load_s:.3f} s reading)")
+        print(
+            f"clean mode, {match}, with confusion/kappa/disagreements: {clean_s:.3f} s wall, {clean_cpu:.3f} s CPU "
+            f"(+ {load_s:.3f} s reading)"
+        )
 
     if args.official:
         env = dict(os.environ)
@@ -92,16 +104,26 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         result = subprocess.run(
             [args.python, "evaluate.py", "phi", f"{system_dir}/", f"{gold_dir}/"],
-            cwd=args.official, env=env, capture_output=True, text=True, check=True,
+            cwd=args.official,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         official_s = time.perf_counter() - started
-        cleaned = "".join(line + "\n" for line in result.stdout.splitlines() if not line.startswith("WARNING"))
-        print(f"official script on the same folders: {official_s:.1f} s wall; ratio {official_s / total:.0f}x (wall to "
-              f"wall); output byte-identical: {cleaned == text}")
+        cleaned = "".join(
+            line + "\n" for line in result.stdout.splitlines() if not line.startswith("WARNING")
+        )
+        print(
+            f"official script on the same folders: {official_s:.1f} s wall; ratio {official_s / total:.0f}x (wall to "
+            f"wall); output byte-identical: {cleaned == text}"
+        )
     else:
         estimate = REFERENCE_SECONDS * n_gold_tags / REFERENCE_TAGS
-        print(f"official script not run; reference figure {REFERENCE_SECONDS:.0f} s per {REFERENCE_TAGS} gold tags "
-              f"scales to ~{estimate:.0f} s here: ratio ~{estimate / total_cpu:.0f}x against our CPU time (estimate)")
+        print(
+            f"official script not run; reference figure {REFERENCE_SECONDS:.0f} s per {REFERENCE_TAGS} gold tags "
+            f"scales to ~{estimate:.0f} s here: ratio ~{estimate / total_cpu:.0f}x against our CPU time (estimate)"
+        )
     return 0
 
 

@@ -53,8 +53,9 @@ def long_record() -> Document:
         while end < len(text) and text[end].isalpha():
             end += 1
         type_name = TYPES[i % len(TYPES)]
-        document.add(document.make_annotation(schema.category_of(type_name), type_name, start, end,
-                                              pending=i % 3 == 0))
+        document.add(
+            document.make_annotation(schema.category_of(type_name), type_name, start, end, pending=i % 3 == 0)
+        )
     return document
 
 
@@ -86,8 +87,10 @@ def bench_open_and_edit(app: QApplication, folder: Path) -> None:
     document = long_record()
     write_i2b2(document, folder / "900-01.xml")
     write_i2b2(Document("900-02", "A short second record.\n"), folder / "900-02.xml")
-    print(f"record: {len(document.text):,} characters, {len(document):,} annotations, "
-          f"{document.text.count(chr(10)) + 1:,} lines")
+    print(
+        f"record: {len(document.text):,} characters, {len(document):,} annotations, "
+        f"{document.text.count(chr(10)) + 1:,} lines"
+    )
     session = AnnotationSession(Workspace.open(folder, "bench"))
     window = MainWindow(session)
     window.ask_recovery = lambda doc_id: False
@@ -105,8 +108,12 @@ def bench_open_and_edit(app: QApplication, folder: Path) -> None:
     opened = time.perf_counter()
     wait_painted(app, watcher)
     painted = time.perf_counter()
-    print(f"first open, file not read ahead (read + parse + lock + view + table): {(opened - started) * 1000:6.1f} ms")
-    print(f"  ... to the next painted frame:                                      {(painted - started) * 1000:6.1f} ms")
+    print(
+        f"first open, file not read ahead (read + parse + lock + view + table): {(opened - started) * 1000:6.1f} ms"
+    )
+    print(
+        f"  ... to the next painted frame:                                      {(painted - started) * 1000:6.1f} ms"
+    )
 
     # The usual way in: Ctrl+PgDown from the previous record, which was read ahead meanwhile.
     times = []
@@ -123,8 +130,10 @@ def bench_open_and_edit(app: QApplication, folder: Path) -> None:
         wait_painted(app, watcher)
         times.append((time.perf_counter() - started) * 1000)
         cpu.append((time.process_time() - started_cpu) * 1000)
-    print(f"open the next record (read ahead) to painted, median of 5:            {statistics.median(times):6.1f} ms  "
-          f"(goal < 150); CPU time {statistics.median(cpu):.1f} ms")
+    print(
+        f"open the next record (read ahead) to painted, median of 5:            {statistics.median(times):6.1f} ms  "
+        f"(goal < 150); CPU time {statistics.median(cpu):.1f} ms"
+    )
 
     # Warm: switch away and back (document cached; view, highlighter and table rebuilt).
     times = []
@@ -163,8 +172,10 @@ def bench_open_and_edit(app: QApplication, folder: Path) -> None:
         work.append((time.perf_counter() - began) * 1000)
         cpu.append((time.process_time() - began_cpu) * 1000)
         app.processEvents()
-    print(f"one tag edit: key to repainted text + table (synchronous), median of {len(work)}: "
-          f"{statistics.median(work):5.1f} ms  (goal < 16; max {max(work):.1f}); CPU time {statistics.median(cpu):.1f} ms")
+    print(
+        f"one tag edit: key to repainted text + table (synchronous), median of {len(work)}: "
+        f"{statistics.median(work):5.1f} ms  (goal < 16; max {max(work):.1f}); CPU time {statistics.median(cpu):.1f} ms"
+    )
     undo = []
     for _ in range(10):
         began = time.perf_counter()
@@ -189,7 +200,9 @@ def bench_annotate_all(app: QApplication) -> None:
     source = next(a for a in source_doc.annotations if a.type in ("DOCTOR", "PATIENT"))
     started = time.perf_counter()
     prepare_indexes(documents)
-    print(f"prepare search indexes (once, background-able):            {(time.perf_counter() - started) * 1000:7.1f} ms")
+    print(
+        f"prepare search indexes (once, background-able):            {(time.perf_counter() - started) * 1000:7.1f} ms"
+    )
     history = History()
     for fuzzy in (False, True):
         runs = []
@@ -197,8 +210,9 @@ def bench_annotate_all(app: QApplication) -> None:
         rows = 0
         for _ in range(5):
             began = time.perf_counter()
-            dialog = AnnotateAllDialog(source, source_doc, lambda scope: documents, history, "bench",
-                                       scope="project", fuzzy=fuzzy)
+            dialog = AnnotateAllDialog(
+                source, source_doc, lambda scope: documents, history, "bench", scope="project", fuzzy=fuzzy
+            )
             runs.append((time.perf_counter() - began) * 1000)
             began = time.perf_counter()
             dialog.fill()
@@ -207,8 +221,10 @@ def bench_annotate_all(app: QApplication) -> None:
             dialog.deleteLater()
             app.processEvents()
         label = "exact + fuzzy" if fuzzy else "exact only"
-        print(f"annotate all over the project, {label}: dialog + search + preview ({rows} rows), median of 5: "
-              f"{statistics.median(runs):6.1f} ms  (goal < 200); preview fill alone {statistics.median(fills):.1f} ms")
+        print(
+            f"annotate all over the project, {label}: dialog + search + preview ({rows} rows), median of 5: "
+            f"{statistics.median(runs):6.1f} ms  (goal < 200); preview fill alone {statistics.median(fills):.1f} ms"
+        )
 
 
 def main() -> int:

@@ -46,7 +46,9 @@ def parse_tables(stdout: str) -> dict[str, list[str]]:
     return tables
 
 
-def run_official(scorer: Path, python: str, pythonpath: str | None, gold: Path, system: Path) -> tuple[str, float]:
+def run_official(
+    scorer: Path, python: str, pythonpath: str | None, gold: Path, system: Path
+) -> tuple[str, float]:
     env = dict(os.environ)
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
@@ -108,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         f"gold files {n_gold}, system files {n_system}; tables official {len(official)}, ours {len(ours)}; "
         f"mismatching rows {mismatches}; stdout byte-identical: {identical}"
     )
-    print(f"official {official_seconds:.2f} s, ours {ours_seconds:.3f} s, ratio {official_seconds / ours_seconds:.0f}x")
+    print(
+        f"official {official_seconds:.2f} s, ours {ours_seconds:.3f} s, ratio {official_seconds / ours_seconds:.0f}x"
+    )
     return 0 if mismatches == 0 else 1
 
 

@@ -18,18 +18,32 @@ from tests.adjudication.helpers import NOTE, at, version, write_versions
 @pytest.fixture
 def folders(tmp_path: Path) -> list[Path]:
     alice = [
-        version("100-01", NOTE, ("John Smith", "NAME", "DOCTOR"), ("2067-05-03", "DATE", "DATE"), ("Boston", "LOCATION", "CITY")),
+        version(
+            "100-01",
+            NOTE,
+            ("John Smith", "NAME", "DOCTOR"),
+            ("2067-05-03", "DATE", "DATE"),
+            ("Boston", "LOCATION", "CITY"),
+        ),
         version("100-02", NOTE, ("2067-05-03", "DATE", "DATE")),
         version("100-03", NOTE),
     ]
     bob = [
-        version("100-01", NOTE, ("John", "NAME", "DOCTOR"), ("Smith", "NAME", "DOCTOR"), ("2067-05-03", "DATE", "DATE")),
+        version(
+            "100-01",
+            NOTE,
+            ("John", "NAME", "DOCTOR"),
+            ("Smith", "NAME", "DOCTOR"),
+            ("2067-05-03", "DATE", "DATE"),
+        ),
         version("100-02", NOTE, ("2067-05-03", "DATE", "DATE")),
     ]
     return write_versions(tmp_path, {"alice": alice, "bob": bob})
 
 
-def test_adjudicate_writes_agreed_gold_and_reports_json(folders: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_adjudicate_writes_agreed_gold_and_reports_json(
+    folders: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     gold_dir = tmp_path / "gold"
     code = main(["adjudicate", *map(str, folders), "-o", str(gold_dir), "--adjudicator", "dana", "--json"])
     assert code == 0
@@ -39,22 +53,34 @@ def test_adjudicate_writes_agreed_gold_and_reports_json(folders: list[Path], tmp
     first = by_doc["100-01"]
     # The split name and Boston (only alice) are open; the date is agreed.
     assert first["unresolved"] == {"boundary_conflict": 1, "partial": 1}
-    assert [(u["start"], u["end"]) for u in first["unresolved_units"]] == [at(NOTE, "John Smith"), at(NOTE, "Boston")]
+    assert [(u["start"], u["end"]) for u in first["unresolved_units"]] == [
+        at(NOTE, "John Smith"),
+        at(NOTE, "Boston"),
+    ]
     # In 100-02 only the date is tagged; the name and Boston were tagged in 100-01 (the longer
     # "John Smith" wins over its parts).
     second = by_doc["100-02"]
     assert second["unresolved"] == {"missed_candidate": 2}
-    assert [(u["start"], u["end"]) for u in second["unresolved_units"]] == [at(NOTE, "John Smith"), at(NOTE, "Boston")]
+    assert [(u["start"], u["end"]) for u in second["unresolved_units"]] == [
+        at(NOTE, "John Smith"),
+        at(NOTE, "Boston"),
+    ]
     assert "Boston" not in json.dumps(report) and "John" not in json.dumps(report)
     gold = read_i2b2(gold_dir / "100-01.xml")
     [date] = gold.annotations
-    assert (date.start, date.end, date.source, date.annotator) == (*at(NOTE, "2067-05-03"), Source.ADJUDICATED, "dana")
+    assert (date.start, date.end, date.source, date.annotator) == (
+        *at(NOTE, "2067-05-03"),
+        Source.ADJUDICATED,
+        "dana",
+    )
     assert dict(date.extra)["agreed_by"] == "alice,bob"
     assert log_path(gold_dir, "100-01").exists()
     assert not (gold_dir / "100-03.xml").exists()
 
 
-def test_adjudicate_table_output_and_majority_option(folders: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_adjudicate_table_output_and_majority_option(
+    folders: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code = main(["adjudicate", *map(str, folders), "-o", str(tmp_path / "gold"), "--auto-agreements", "off"])
     captured = capsys.readouterr()
     assert code == 0
@@ -63,11 +89,15 @@ def test_adjudicate_table_output_and_majority_option(folders: list[Path], tmp_pa
     assert len(read_i2b2(tmp_path / "gold" / "100-02.xml")) == 0
 
 
-def test_adjudicate_keeps_finalised_gold_unless_forced(folders: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_adjudicate_keeps_finalised_gold_unless_forced(
+    folders: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     gold_dir = tmp_path / "gold"
     assert main(["adjudicate", *map(str, folders), "-o", str(gold_dir), "--no-candidates"]) == 0
     versions = [read_i2b2(folder / "100-02.xml") for folder in folders]
-    session = AdjudicationSession(align_documents(versions, ["alice", "bob"]), log=read_log(log_path(gold_dir, "100-02")))
+    session = AdjudicationSession(
+        align_documents(versions, ["alice", "bob"]), log=read_log(log_path(gold_dir, "100-02"))
+    )
     session.finalise()
     session.save(gold_dir)
     before = (gold_dir / "100-02.xml").read_bytes(), log_path(gold_dir, "100-02").read_bytes()
@@ -82,9 +112,12 @@ def test_adjudicate_keeps_finalised_gold_unless_forced(folders: list[Path], tmp_
     assert log_path(gold_dir, "100-02").read_bytes() != before[1]
 
 
-def test_adjudicate_text_mismatch_exits_1_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_adjudicate_text_mismatch_exits_1_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folders = write_versions(
-        tmp_path, {"alice": [version("100-01", NOTE)], "bob": [version("100-01", NOTE.replace("Boston", "Austin"))]}
+        tmp_path,
+        {"alice": [version("100-01", NOTE)], "bob": [version("100-01", NOTE.replace("Boston", "Austin"))]},
     )
     code = main(["adjudicate", *map(str, folders), "-o", str(tmp_path / "gold")])
     err = capsys.readouterr().err
@@ -94,14 +127,18 @@ def test_adjudicate_text_mismatch_exits_1_and_writes_nothing(tmp_path: Path, cap
 
 
 @pytest.mark.parametrize("argv", [["one"], ["missing_a", "missing_b"]])
-def test_adjudicate_usage_errors_exit_2(tmp_path: Path, argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_adjudicate_usage_errors_exit_2(
+    tmp_path: Path, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "one").mkdir()
     code = main(["adjudicate", *[str(tmp_path / a) for a in argv], "-o", str(tmp_path / "gold")])
     assert code == 2
     assert "error" in capsys.readouterr().err
 
 
-def test_adjudicate_never_overwrites_gold_it_did_not_write(folders: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_adjudicate_never_overwrites_gold_it_did_not_write(
+    folders: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     gold_dir = tmp_path / "gold"
     gold_dir.mkdir()
     hand_made = version("100-02", NOTE, ("Boston", "LOCATION", "CITY"))

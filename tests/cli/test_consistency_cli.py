@@ -17,16 +17,24 @@ SECOND = "Ora Hendrickson returns. Lives near Boston.\n"
 def test_consistency_reports_findings_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     [gold] = write_versions(
         tmp_path,
-        {"gold": [
-            version("100-01", FIRST, ("Ora Hendrickson", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY")),
-            version("100-02", SECOND, ("Ora Hendrickson", "NAME", "PATIENT")),
-        ]},
+        {
+            "gold": [
+                version(
+                    "100-01", FIRST, ("Ora Hendrickson", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY")
+                ),
+                version("100-02", SECOND, ("Ora Hendrickson", "NAME", "PATIENT")),
+            ]
+        },
     )
     assert main(["consistency", str(gold), "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["count"] == 1 and report["includes_text"] is False
     [finding] = report["findings"]
-    assert (finding["doc_id"], finding["start"], finding["end"], finding["type"]) == ("100-02", *at(SECOND, "Boston"), "CITY")
+    assert (finding["doc_id"], finding["start"], finding["end"], finding["type"]) == (
+        "100-02",
+        *at(SECOND, "Boston"),
+        "CITY",
+    )
     assert finding["annotated_at"][0]["doc_id"] == "100-01"
     assert "Boston" not in json.dumps(report)
 
@@ -42,10 +50,14 @@ def test_consistency_reports_findings_and_exits_1(tmp_path: Path, capsys: pytest
 def test_consistency_clean_corpus_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     [gold] = write_versions(
         tmp_path,
-        {"gold": [
-            version("100-01", FIRST, ("Ora Hendrickson", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY")),
-            version("101-01", SECOND, ("Ora Hendrickson", "NAME", "PATIENT")),
-        ]},
+        {
+            "gold": [
+                version(
+                    "100-01", FIRST, ("Ora Hendrickson", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY")
+                ),
+                version("101-01", SECOND, ("Ora Hendrickson", "NAME", "PATIENT")),
+            ]
+        },
     )
     # Boston is unannotated in 101-01, but that is another patient: only the corpus scope sees it.
     assert main(["consistency", str(gold)]) == 0

@@ -16,14 +16,29 @@ TEXT = "\nSeen by Amy Lee on 2069-04-07 in Boston.\n"
 @pytest.fixture
 def folders(tmp_path: Path) -> tuple[Path, Path]:
     gold, system = tmp_path / "gold", tmp_path / "system"
-    write_doc(gold, "100-01.xml", TEXT, [("NAME", *at(TEXT, "Amy Lee"), "DOCTOR"), ("DATE", *at(TEXT, "2069-04-07"), "DATE"),
-                                         ("LOCATION", *at(TEXT, "Boston"), "CITY")])
-    write_doc(system, "100-01.xml", TEXT, [("NAME", *at(TEXT, "Amy Lee"), "DOCTOR"), ("DATE", *at(TEXT, "2069-04-07"), "DATE")])
+    write_doc(
+        gold,
+        "100-01.xml",
+        TEXT,
+        [
+            ("NAME", *at(TEXT, "Amy Lee"), "DOCTOR"),
+            ("DATE", *at(TEXT, "2069-04-07"), "DATE"),
+            ("LOCATION", *at(TEXT, "Boston"), "CITY"),
+        ],
+    )
+    write_doc(
+        system,
+        "100-01.xml",
+        TEXT,
+        [("NAME", *at(TEXT, "Amy Lee"), "DOCTOR"), ("DATE", *at(TEXT, "2069-04-07"), "DATE")],
+    )
     write_doc(gold, "100-02.xml", TEXT, [("NAME", *at(TEXT, "Amy Lee"), "PATIENT")])  # no system file
     return gold, system
 
 
-def test_json_clean_mode_counts_missing_documents(folders: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_clean_mode_counts_missing_documents(
+    folders: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     gold, system = folders
     assert main(["evaluate", "--gold", str(gold), "--system", str(system), "--json"]) == 0
     out = capsys.readouterr()
@@ -39,14 +54,28 @@ def test_filter_map_exclude(folders: tuple[Path, Path], capsys: pytest.CaptureFi
     data = json.loads(capsys.readouterr().out)
     # HIPAA keeps DATE, LOCATION/CITY and NAME/PATIENT; drops the DOCTOR on both sides
     assert (data["micro"]["tp"], data["micro"]["fp"], data["micro"]["fn"]) == (1, 0, 2)
-    main(["evaluate", "--gold", str(gold), "--system", str(system), "--json", "--exclude", "CITY,PATIENT",
-          "--map", "merge-names"])
+    main(
+        [
+            "evaluate",
+            "--gold",
+            str(gold),
+            "--system",
+            str(system),
+            "--json",
+            "--exclude",
+            "CITY,PATIENT",
+            "--map",
+            "merge-names",
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert (data["micro"]["tp"], data["micro"]["fp"], data["micro"]["fn"]) == (2, 0, 0)
     assert "NAME/NAME" in data["per_type"]
 
 
-def test_i2b2_mode_prints_the_official_tables(folders: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_i2b2_mode_prints_the_official_tables(
+    folders: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     gold, system = folders
     assert main(["evaluate", "--gold", str(gold), "--system", str(system), "--mode", "i2b2"]) == 0
     out = capsys.readouterr().out
@@ -58,7 +87,9 @@ def test_i2b2_mode_prints_the_official_tables(folders: tuple[Path, Path], capsys
     assert strict["label"] == "Strict" and (strict["tp"], strict["fn"]) == (2, 1)
 
 
-def test_clean_format_i2b2_and_outputs(folders: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_clean_format_i2b2_and_outputs(
+    folders: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     gold, system = folders
     assert main(["evaluate", "--gold", str(gold), "--system", str(system), "--format", "i2b2"]) == 0
     out = capsys.readouterr().out
@@ -67,12 +98,28 @@ def test_clean_format_i2b2_and_outputs(folders: tuple[Path, Path], tmp_path: Pat
     html, csv_path = tmp_path / "r.html", tmp_path / "r.csv"
     assert main(["evaluate", "--gold", str(gold), "--system", str(system), "--html", str(html)]) == 0
     assert "data:image/png;base64," in html.read_text()
-    assert main(["evaluate", "--gold", str(gold), "--system", str(system), "--csv", str(csv_path), "--match", "token"]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--gold",
+                str(gold),
+                "--system",
+                str(system),
+                "--csv",
+                str(csv_path),
+                "--match",
+                "token",
+            ]
+        )
+        == 0
+    )
     assert csv_path.read_text().startswith("scope,name,tp,fp,fn")
 
 
-def test_bad_input_is_one_line_without_traceback(folders: tuple[Path, Path], tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_is_one_line_without_traceback(
+    folders: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     gold, system = folders
     (system / "100-03.xml").write_text("<deIdi2b2><TEXT>", encoding="utf-8")
     assert main(["evaluate", "--gold", str(gold), "--system", str(system)]) == 1
@@ -80,14 +127,22 @@ def test_bad_input_is_one_line_without_traceback(folders: tuple[Path, Path], tmp
     assert "100-03.xml" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert main(["evaluate", "--gold", str(gold / "100-01.xml"), "--system", str(system)]) == 2
     assert "must be a folder" in capsys.readouterr().err
-    assert main(["evaluate", "--gold", str(gold), "--system", str(system), "--mode", "i2b2", "--match", "token"]) == 2
+    assert (
+        main(["evaluate", "--gold", str(gold), "--system", str(system), "--mode", "i2b2", "--match", "token"])
+        == 2
+    )
 
 
-def test_significance_cli(folders: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_significance_cli(
+    folders: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     gold, system = folders
     other = tmp_path / "other"
     write_doc(other, "100-01.xml", TEXT, [])
-    assert main(["significance", "--gold", str(gold), str(system), str(other), "--shuffles", "999", "--json"]) == 0
+    assert (
+        main(["significance", "--gold", str(gold), str(system), str(other), "--shuffles", "999", "--json"])
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["shuffles"] == 999
     assert data["results"][0]["name"] == "overall"

@@ -22,7 +22,14 @@ def test_iaa_three_annotators_with_gold(tmp_path: Path, capsys: pytest.CaptureFi
     }
     for name, needles in tags.items():
         write_doc(tmp_path / name, "100-01.xml", TEXT, [("NAME", *at(TEXT, n), "PATIENT") for n in needles])
-    args = ["iaa", str(tmp_path / "anna"), str(tmp_path / "ben"), str(tmp_path / "cleo"), "--gold", str(tmp_path / "gold")]
+    args = [
+        "iaa",
+        str(tmp_path / "anna"),
+        str(tmp_path / "ben"),
+        str(tmp_path / "cleo"),
+        "--gold",
+        str(tmp_path / "gold"),
+    ]
     assert main([*args, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["annotators"] == ["anna", "ben", "cleo"]

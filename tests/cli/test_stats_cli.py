@@ -22,7 +22,9 @@ def _write_sample(folder: Path) -> Path:
         "100-01",
         text,
         [
-            Annotation("P0", "NAME", "DOCTOR", len(prefix), len(prefix) + len("Kai Yamamoto"), "Kai Yamamoto"),
+            Annotation(
+                "P0", "NAME", "DOCTOR", len(prefix), len(prefix) + len("Kai Yamamoto"), "Kai Yamamoto"
+            ),
             Annotation("P1", "DATE", "DATE", len(date_prefix), len(date_prefix) + len("5/3/67"), "5/3/67"),
         ],
     )
@@ -64,7 +66,9 @@ def test_stats_counts_a_file_named_twice_once(tmp_path: Path, capsys: pytest.Cap
     [b"<deIdi2b2><TEXT>unterminated", b"", b"\x00\x01\x02binary", b"<other/>"],
     ids=["truncated", "empty", "binary", "no-text"],
 )
-def test_stats_bad_file_one_line_error(tmp_path: Path, content: bytes, capsys: pytest.CaptureFixture[str]) -> None:
+def test_stats_bad_file_one_line_error(
+    tmp_path: Path, content: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = _write_sample(tmp_path / "notes")
     bad = folder / "102-01.xml"
     bad.write_bytes(content)

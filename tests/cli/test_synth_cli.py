@@ -14,7 +14,10 @@ from annotator.io.i2b2 import read_i2b2
 def test_synth_writes_four_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "corpus"
     assert main(["synth", str(out), "--patients", "3", "--seed", "2"]) == 0
-    names = {folder: sorted(p.name for p in (out / folder).glob("*.xml")) for folder in ("gold", "annotator_a", "annotator_b", "preannotated")}
+    names = {
+        folder: sorted(p.name for p in (out / folder).glob("*.xml"))
+        for folder in ("gold", "annotator_a", "annotator_b", "preannotated")
+    }
     assert names["gold"] and all(files == names["gold"] for files in names.values())
     assert all(name[:3].isdigit() and name[3] == "-" for name in names["gold"])
     document = read_i2b2(out / "gold" / names["gold"][0])
@@ -51,7 +54,9 @@ def test_synth_refuses_non_empty_folder(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 @pytest.mark.parametrize("patients", ["0", "-1", "901"])
-def test_synth_rejects_bad_patient_counts(tmp_path: Path, patients: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_synth_rejects_bad_patient_counts(
+    tmp_path: Path, patients: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["synth", str(tmp_path / "x"), "--patients", patients]) == 2
     assert "--patients" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()

@@ -29,7 +29,9 @@ def model(gold_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_train_json_reports_metadata(gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_train_json_reports_metadata(
+    gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "m.model"
     assert main(["train", str(gold_dir), "-o", str(path), "--iterations", "5", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -39,8 +41,12 @@ def test_train_json_reports_metadata(gold_dir: Path, tmp_path: Path, capsys: pyt
     assert path.is_file()
 
 
-def test_train_with_cross_validation_prints_tables(gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["train", str(gold_dir), "-o", str(tmp_path / "t.model"), "--cv", "2", "--iterations", "5"]) == 0
+def test_train_with_cross_validation_prints_tables(
+    gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["train", str(gold_dir), "-o", str(tmp_path / "t.model"), "--cv", "2", "--iterations", "5"]) == 0
+    )
     printed = capsys.readouterr().out
     assert "2-fold cross-validation by patient" in printed
     assert "micro" in printed and "DATE/DATE" in printed
@@ -48,7 +54,9 @@ def test_train_with_cross_validation_prints_tables(gold_dir: Path, tmp_path: Pat
     assert "model written to" in printed
 
 
-def test_preannotate_folder_keeps_human_annotations(model: Path, gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_preannotate_folder_keeps_human_annotations(
+    model: Path, gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = tmp_path / "in"
     source.mkdir()
     originals = {}
@@ -59,7 +67,9 @@ def test_preannotate_folder_keeps_human_annotations(model: Path, gold_dir: Path,
         write_i2b2(Document(gold.doc_id, gold.text, kept), source / path.name)
         originals[path.name] = ((source / path.name).read_bytes(), kept)
     out = tmp_path / "out"
-    assert main(["preannotate", str(model), str(source), "-o", str(out), "--recall-bias", "0.9", "--json"]) == 0
+    assert (
+        main(["preannotate", str(model), str(source), "-o", str(out), "--recall-bias", "0.9", "--json"]) == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert report["documents"] == 3 and report["suggestions"] > 0
     for name, (raw, kept) in originals.items():
@@ -67,7 +77,9 @@ def test_preannotate_folder_keeps_human_annotations(model: Path, gold_dir: Path,
         document = read_i2b2(out / name)
         assert document.annotations[: len(kept)] == [a for a in kept]
         for suggestion in document.annotations[len(kept) :]:
-            assert suggestion.source is Source.MODEL and suggestion.pending and suggestion.confidence is not None
+            assert (
+                suggestion.source is Source.MODEL and suggestion.pending and suggestion.confidence is not None
+            )
             assert not any(suggestion.overlaps(h) for h in kept)
 
 
@@ -79,7 +91,9 @@ def test_preannotate_single_file_into_folder(model: Path, gold_dir: Path, tmp_pa
     assert (out / source.name).is_file()
 
 
-def test_preannotate_refuses_to_overwrite_its_input(model: Path, gold_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_preannotate_refuses_to_overwrite_its_input(
+    model: Path, gold_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = sorted(gold_dir.glob("*.xml"))[0]
     before = source.read_bytes()
     assert main(["preannotate", str(model), str(source), "-o", str(source)]) == 2
@@ -88,7 +102,9 @@ def test_preannotate_refuses_to_overwrite_its_input(model: Path, gold_dir: Path,
     assert "never overwrites" in capsys.readouterr().err
 
 
-def test_preannotate_with_corrupt_model_exits_1(gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_preannotate_with_corrupt_model_exits_1(
+    gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.model"
     bad.write_bytes(b"nonsense")
     assert main(["preannotate", str(bad), str(gold_dir), "-o", str(tmp_path / "out")]) == 1
@@ -120,10 +136,23 @@ def test_train_on_empty_folder_is_an_error(tmp_path: Path) -> None:
     assert main(["train", str(empty), "-o", str(tmp_path / "m.model")]) == 2
 
 
-def test_train_another_schema_through_a_mapping(gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_train_another_schema_through_a_mapping(
+    gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "2006.model"
-    arguments = ["train", str(gold_dir), "-o", str(path), "--schema", "i2b2-2006", "--mapping", "i2b2-2014-to-i2b2-2006"]
+    arguments = [
+        "train",
+        str(gold_dir),
+        "-o",
+        str(path),
+        "--schema",
+        "i2b2-2006",
+        "--mapping",
+        "i2b2-2014-to-i2b2-2006",
+    ]
     assert main([*arguments, "--iterations", "3", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["metadata"]["schema"] == "i2b2-2006"
-    assert "B-DOCTOR" in report["metadata"]["labels"] and "B-MEDICALRECORD" not in report["metadata"]["labels"]
+    assert (
+        "B-DOCTOR" in report["metadata"]["labels"] and "B-MEDICALRECORD" not in report["metadata"]["labels"]
+    )

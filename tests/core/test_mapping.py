@@ -14,7 +14,13 @@ from annotator.errors import SchemaError
 
 def test_bundled_mappings_load() -> None:
     names = available_mappings()
-    for name in ("hipaa", "merge-names", "i2b2-2014-to-cchmc-12", "i2b2-2006-to-i2b2-2014", "i2b2-2014-to-i2b2-2006"):
+    for name in (
+        "hipaa",
+        "merge-names",
+        "i2b2-2014-to-cchmc-12",
+        "i2b2-2006-to-i2b2-2014",
+        "i2b2-2014-to-i2b2-2006",
+    ):
         assert name in names
         load_mapping(name)
 
@@ -25,8 +31,13 @@ def test_hipaa_subset_includes_idnum_and_drops_non_hipaa() -> None:
     assert hipaa.map("NAME", "patient") == ("NAME", "patient")  # TYPE case ignored
     assert hipaa.map("ID", "IDNUM") == ("ID", "IDNUM")
     assert hipaa.map("AGE", "AGE") == ("AGE", "AGE")
-    for category, type_ in (("NAME", "DOCTOR"), ("LOCATION", "HOSPITAL"), ("PROFESSION", "PROFESSION"),
-                            ("CONTACT", "URL"), ("OTHER", "OTHER")):
+    for category, type_ in (
+        ("NAME", "DOCTOR"),
+        ("LOCATION", "HOSPITAL"),
+        ("PROFESSION", "PROFESSION"),
+        ("CONTACT", "URL"),
+        ("OTHER", "OTHER"),
+    ):
         assert hipaa.map(category, type_) is None
 
 

@@ -22,7 +22,14 @@ def _documents() -> list[Document]:
         [
             _tag(first, "P0", "NAME", "DOCTOR", "Seen by Dr. ", "Kai Yamamoto"),
             _tag(first, "P1", "DATE", "DATE", "Seen by Dr. Kai Yamamoto on ", "2067-05-03"),
-            _tag(first, "P2", "LOCATION", "HOSPITAL", "Seen by Dr. Kai Yamamoto on 2067-05-03 at ", "Mercy Hospital"),
+            _tag(
+                first,
+                "P2",
+                "LOCATION",
+                "HOSPITAL",
+                "Seen by Dr. Kai Yamamoto on 2067-05-03 at ",
+                "Mercy Hospital",
+            ),
         ],
     )
     second = "Follow up 5/3.\nAge 67."
@@ -76,7 +83,11 @@ def test_schema_lists_every_type_in_order_with_zeros() -> None:
     assert name == {
         "category": "NAME",
         "count": 1,
-        "types": [{"type": "PATIENT", "count": 0}, {"type": "DOCTOR", "count": 1}, {"type": "USERNAME", "count": 0}],
+        "types": [
+            {"type": "PATIENT", "count": 0},
+            {"type": "DOCTOR", "count": 1},
+            {"type": "USERNAME", "count": 0},
+        ],
     }
 
 
@@ -84,7 +95,11 @@ def test_unknown_types_follow_the_schema() -> None:
     text = "Badge 12345."
     document = Document("102-01", text, [_tag(text, "P0", "BADGE", "BADGE", "Badge ", "12345")])
     stats = corpus_statistics([document], load_schema("i2b2-2014"))
-    assert stats["categories"][-1] == {"category": "BADGE", "count": 1, "types": [{"type": "BADGE", "count": 1}]}
+    assert stats["categories"][-1] == {
+        "category": "BADGE",
+        "count": 1,
+        "types": [{"type": "BADGE", "count": 1}],
+    }
 
 
 def test_empty_input() -> None:

@@ -29,7 +29,11 @@ def test_cross_validation_reports_per_type_and_curve(gold_documents: list[Docume
     progress: list[tuple[int, int]] = []
     documents = [d for d in gold_documents if d.patient_id in ("100", "101", "102", "103")]
     result = cross_validate(
-        documents, 2, lambda: CrfTagger(max_iterations=8), thresholds=(0.5, 0.99), progress=lambda d, t: progress.append((d, t))
+        documents,
+        2,
+        lambda: CrfTagger(max_iterations=8),
+        thresholds=(0.5, 0.99),
+        progress=lambda d, t: progress.append((d, t)),
     )
     assert progress == [(1, 2), (2, 2)]
     gold_count = sum(len(d) for d in documents)

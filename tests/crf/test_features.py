@@ -39,7 +39,9 @@ def test_features_of_a_date_template_cover_every_piece() -> None:
     text = "Admitted on 2067-05-03 for pain."
     tokens = tokenize(text)
     features = document_features(text, tokens)
-    pieces = [f for t, f in zip(tokens, features, strict=True) if text.index("2067") <= t.start < text.index(" for")]
+    pieces = [
+        f for t, f in zip(tokens, features, strict=True) if text.index("2067") <= t.start < text.index(" for")
+    ]
     assert len(pieces) == 5
     assert "re:DATE_ISO" in pieces[0] and all("re:DATE_ISO+" in f for f in pieces[1:])
     assert pieces[0]["chunk"] == "dddd-dd-dd"

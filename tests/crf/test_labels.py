@@ -16,7 +16,9 @@ def test_annotations_become_bio_labels() -> None:
     date = text.index("3/2080")
     document.add(document.make_annotation("DATE", "DATE", date, date + len("3/2080")))
     tokens = tokenize(text)
-    labels = dict(zip([t.text for t in tokens], annotations_to_labels(tokens, document.annotations), strict=True))
+    labels = dict(
+        zip([t.text for t in tokens], annotations_to_labels(tokens, document.annotations), strict=True)
+    )
     assert labels["Beth"] == "B-DOCTOR" and labels["Peters"] == "I-DOCTOR"
     assert labels["70"] == "B-AGE" and labels["yo"] == "O" and labels["M"] == "O"
     assert labels["3"] == "B-DATE" and labels["/"] == "I-DATE" and labels["2080"] == "I-DATE"
@@ -28,7 +30,10 @@ def test_spans_from_labels_keep_offsets_and_stop_at_line_breaks() -> None:
     tokens = tokenize(text)
     labels = ["B-PATIENT", "I-PATIENT", "I-PATIENT", "I-PATIENT", "I-PATIENT", "O", "O"]
     spans = labels_to_spans(tokens, labels, [0.9, 0.8, 0.7, 0.6, 0.5, 1.0, 1.0])
-    assert [(text[s.start : s.end], s.type) for s in spans] == [("Gallegos, Kirk", "PATIENT"), ("Kirk Gallegos", "PATIENT")]
+    assert [(text[s.start : s.end], s.type) for s in spans] == [
+        ("Gallegos, Kirk", "PATIENT"),
+        ("Kirk Gallegos", "PATIENT"),
+    ]
     assert abs(spans[0].confidence - 0.8) < 1e-9
 
 

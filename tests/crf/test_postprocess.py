@@ -81,7 +81,10 @@ def test_census_name_next_to_a_name_extends_it() -> None:
 def test_patient_records_share_trusted_names() -> None:
     texts = {"100-01": "Hospital: Calder Health Center.", "100-02": "Back at Calder Health Center today."}
     start = texts["100-01"].index("Calder")
-    predictions = {"100-01": [Prediction("HOSPITAL", start, start + len("Calder Health Center"), 0.97)], "100-02": []}
+    predictions = {
+        "100-01": [Prediction("HOSPITAL", start, start + len("Calder Health Center"), 0.97)],
+        "100-02": [],
+    }
     result = postprocess_patient(texts, predictions)
     assert _typed(texts["100-02"], result["100-02"]) == {("HOSPITAL", "Calder Health Center")}
 
@@ -91,7 +94,13 @@ def test_rules_only_tagger_makes_pending_model_annotations() -> None:
     document = Document("100-01", text)
     annotations = rules_only_tagger(document)
     kinds = {(a.type, a.text) for a in annotations}
-    assert {("DATE", "2067-05-03"), ("DOCTOR", "Gonzalez"), ("MEDICALRECORD", "1234567"), ("PHONE", "617-555-0199"), ("AGE", "70")} <= kinds
+    assert {
+        ("DATE", "2067-05-03"),
+        ("DOCTOR", "Gonzalez"),
+        ("MEDICALRECORD", "1234567"),
+        ("PHONE", "617-555-0199"),
+        ("AGE", "70"),
+    } <= kinds
     assert all(a.source is Source.MODEL and a.pending for a in annotations)
     assert len(document) == 0
 
@@ -102,7 +111,11 @@ def test_propagation_falls_back_to_a_shorter_free_term() -> None:
     terms = {"Sonya R. Dvorak": ("DOCTOR", 0.95), "Dvorak": ("DOCTOR", 0.95)}
     result = propagate(text, taken, terms, "test")
     found = sorted((p.start, text[p.start : p.end]) for p in result)
-    assert found == [(0, "Sonya"), (len("Sonya R. "), "Dvorak"), (text.index("Later Dvorak") + len("Later "), "Dvorak")]
+    assert found == [
+        (0, "Sonya"),
+        (len("Sonya R. "), "Dvorak"),
+        (text.index("Later Dvorak") + len("Later "), "Dvorak"),
+    ]
 
 
 def test_propagation_respects_word_boundaries() -> None:

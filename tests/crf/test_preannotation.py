@@ -8,7 +8,9 @@ from annotator.crf.preannotation import add_suggestions, non_overlapping, sugges
 from annotator.crf.tagger import CrfTagger
 
 
-def test_suggestions_overlapping_human_annotations_are_dropped(trained_tagger: CrfTagger, held_out: list[Document]) -> None:
+def test_suggestions_overlapping_human_annotations_are_dropped(
+    trained_tagger: CrfTagger, held_out: list[Document]
+) -> None:
     gold = held_out[0]
     # A human annotated the first half of the gold spans, one of them with a different type.
     document = Document(gold.doc_id, gold.text)

@@ -16,15 +16,21 @@ from annotator.crf.tagger import CrfTagger, ModelMetadata, TrainingCancelled, tr
 from annotator.errors import ModelError, UsageError
 
 
-def test_tagger_finds_most_gold_phi_in_a_held_out_patient(trained_tagger: CrfTagger, held_out: list[Document]) -> None:
+def test_tagger_finds_most_gold_phi_in_a_held_out_patient(
+    trained_tagger: CrfTagger, held_out: list[Document]
+) -> None:
     predicted = trained_tagger.predict_corpus(held_out)
     gold = {(d.doc_id, a.type, a.start, a.end) for d in held_out for a in d.annotations}
-    found = {(doc_id, a.type, a.start, a.end) for doc_id, annotations in predicted.items() for a in annotations}
+    found = {
+        (doc_id, a.type, a.start, a.end) for doc_id, annotations in predicted.items() for a in annotations
+    }
     assert len(gold & found) / len(gold) > 0.6
     assert len(gold & found) / len(found) > 0.6
 
 
-def test_predictions_are_pending_model_annotations_with_confidence(trained_tagger: CrfTagger, held_out: list[Document]) -> None:
+def test_predictions_are_pending_model_annotations_with_confidence(
+    trained_tagger: CrfTagger, held_out: list[Document]
+) -> None:
     document = held_out[0]
     annotations = trained_tagger.predict(document)
     assert annotations
@@ -36,7 +42,9 @@ def test_predictions_are_pending_model_annotations_with_confidence(trained_tagge
     assert len({a.id for a in annotations}) == len(annotations)
 
 
-def test_recall_grows_with_the_recall_bias_threshold(trained_tagger: CrfTagger, held_out: list[Document]) -> None:
+def test_recall_grows_with_the_recall_bias_threshold(
+    trained_tagger: CrfTagger, held_out: list[Document]
+) -> None:
     trained_tagger.postprocess = False
     try:
         scored = [trained_tagger.score(d) for d in held_out]
@@ -45,21 +53,29 @@ def test_recall_grows_with_the_recall_bias_threshold(trained_tagger: CrfTagger, 
     gold_tokens = set()
     for item in scored:
         for annotation in item.document.annotations:
-            gold_tokens |= {(item.document.doc_id, t.start) for t in item.tokens if annotation.start <= t.start < annotation.end}
+            gold_tokens |= {
+                (item.document.doc_id, t.start)
+                for t in item.tokens
+                if annotation.start <= t.start < annotation.end
+            }
     recalls = []
     predicted_counts = []
     for threshold in (None, 0.5, 0.8, 0.95, 0.99):
         tagged = set()
         for item in scored:
             for span in trained_tagger.decode(item, threshold):
-                tagged |= {(item.document.doc_id, t.start) for t in item.tokens if span.start <= t.start < span.end}
+                tagged |= {
+                    (item.document.doc_id, t.start) for t in item.tokens if span.start <= t.start < span.end
+                }
         recalls.append(len(tagged & gold_tokens) / len(gold_tokens))
         predicted_counts.append(len(tagged))
     assert recalls == sorted(recalls)
     assert predicted_counts == sorted(predicted_counts) and predicted_counts[-1] > predicted_counts[0]
 
 
-def test_model_file_round_trip_keeps_metadata_and_predictions(trained_tagger: CrfTagger, held_out: list[Document], tmp_path: Path) -> None:
+def test_model_file_round_trip_keeps_metadata_and_predictions(
+    trained_tagger: CrfTagger, held_out: list[Document], tmp_path: Path
+) -> None:
     path = tmp_path / "tagger.model"
     trained_tagger.save(path)
     loaded = CrfTagger.load(path)
@@ -88,7 +104,9 @@ def _rewrite_metadata(source: Path, target: Path, **changes: object) -> None:
 def test_model_from_another_feature_version_is_refused(trained_tagger: CrfTagger, tmp_path: Path) -> None:
     trained_tagger.save(tmp_path / "good.model")
     old = tmp_path / "old.model"
-    _rewrite_metadata(tmp_path / "good.model", old, feature_version=FEATURE_VERSION - 1 if FEATURE_VERSION > 1 else 99)
+    _rewrite_metadata(
+        tmp_path / "good.model", old, feature_version=FEATURE_VERSION - 1 if FEATURE_VERSION > 1 else 99
+    )
     with pytest.raises(ModelError, match="feature version") as error:
         CrfTagger.load(old)
     assert str(old) in str(error.value) and "retrain" in str(error.value)
@@ -132,7 +150,9 @@ def test_training_can_be_cancelled(gold_documents: list[Document]) -> None:
         calls.append((done, total))
 
     with pytest.raises(TrainingCancelled):
-        CrfTagger(max_iterations=50).train(gold_documents[:3], progress=progress, cancelled=lambda: len(calls) >= 5)
+        CrfTagger(max_iterations=50).train(
+            gold_documents[:3], progress=progress, cancelled=lambda: len(calls) >= 5
+        )
     assert calls and all(total == 3 + 50 for _, total in calls)
 
 

@@ -19,7 +19,12 @@ def at(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
 
 def write_doc(folder: Path, name: str, text: str, tags: list[RawTag]) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    lines = ['<?xml version="1.0" encoding="UTF-8" ?>', "<deIdi2b2>", f"<TEXT><![CDATA[{text}]]></TEXT>", "<TAGS>"]
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8" ?>',
+        "<deIdi2b2>",
+        f"<TEXT><![CDATA[{text}]]></TEXT>",
+        "<TAGS>",
+    ]
     for i, (category, start, end, type_) in enumerate(tags):
         try:
             snippet = text[int(str(start)) : int(str(end))]

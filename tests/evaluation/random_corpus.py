@@ -15,17 +15,60 @@ from xml.sax.saxutils import quoteattr
 TYPES = {
     "NAME": ["PATIENT", "DOCTOR", "USERNAME"],
     "PROFESSION": ["PROFESSION"],
-    "LOCATION": ["ROOM", "DEPARTMENT", "HOSPITAL", "ORGANIZATION", "STREET", "CITY", "STATE", "COUNTRY", "ZIP",
-                 "LOCATION-OTHER"],
+    "LOCATION": [
+        "ROOM",
+        "DEPARTMENT",
+        "HOSPITAL",
+        "ORGANIZATION",
+        "STREET",
+        "CITY",
+        "STATE",
+        "COUNTRY",
+        "ZIP",
+        "LOCATION-OTHER",
+    ],
     "AGE": ["AGE"],
     "DATE": ["DATE"],
     "CONTACT": ["PHONE", "FAX", "EMAIL", "URL", "IPADDR"],
     "ID": ["SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"],
     "OTHER": ["OTHER"],
 }
-WORDS = ["patient", "seen", "Smith", "Boston", "2069-04-07", "(617)", "555-1234", "José", "Müller", "Dr.Lee",
-         "a_b", "-", "MRN", "1234567", "age", "45", "St.", "Mass", "General", "on", "the", "with", "'s", "O'Neil",
-         "x", "--", "#12", "e-mail", "lee@x.org", "10.0.0.1", "Springfield", "Ave", "ZIP", "02114"]
+WORDS = [
+    "patient",
+    "seen",
+    "Smith",
+    "Boston",
+    "2069-04-07",
+    "(617)",
+    "555-1234",
+    "José",
+    "Müller",
+    "Dr.Lee",
+    "a_b",
+    "-",
+    "MRN",
+    "1234567",
+    "age",
+    "45",
+    "St.",
+    "Mass",
+    "General",
+    "on",
+    "the",
+    "with",
+    "'s",
+    "O'Neil",
+    "x",
+    "--",
+    "#12",
+    "e-mail",
+    "lee@x.org",
+    "10.0.0.1",
+    "Springfield",
+    "Ave",
+    "ZIP",
+    "02114",
+]
 Tag = tuple[str, int, int, str, str]  # category, start, end, TYPE, start string
 
 
@@ -90,7 +133,12 @@ def _system_tags(rng: random.Random, gold: list[Tag], text_length: int) -> list[
 
 def _xml(text: str, tags: list[Tag]) -> str:
     norm = text.replace("\r\n", "\n")
-    lines = ['<?xml version="1.0" encoding="UTF-8" ?>', "<deIdi2b2>", f"<TEXT><![CDATA[{text}]]></TEXT>", "<TAGS>"]
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8" ?>',
+        "<deIdi2b2>",
+        f"<TEXT><![CDATA[{text}]]></TEXT>",
+        "<TAGS>",
+    ]
     for i, (category, s, e, type_, s_str) in enumerate(tags):
         lines.append(
             f'<{category} id="P{i}" start="{s_str}" end="{e}" text={quoteattr(norm[s:e])} TYPE="{type_}" comment="" />'

@@ -194,8 +194,11 @@ def test_clean_fixes_case_punctuation_and_text_mismatch() -> None:
 
     text = "Seen - by John"
     dash, john = at(text, "-"), at(text, "John")
-    gold = Document("1-01", text, [Annotation("P0", "NAME", "PATIENT", *john, "John"),
-                                   Annotation("P1", "OTHER", "OTHER", *dash, "-")])
+    gold = Document(
+        "1-01",
+        text,
+        [Annotation("P0", "NAME", "PATIENT", *john, "John"), Annotation("P1", "OTHER", "OTHER", *dash, "-")],
+    )
     system = Document("1-01", text, [Annotation("P0", "NAME", "patient", *john, "John")])
     other = Document("1-02", "another text", [])
     other_gold = Document("1-02", "different text", [])

@@ -61,7 +61,12 @@ def _main_set(tmp_path: Path) -> tuple[Path, Path]:
     write_doc(gold, "100-03.xml", T3, both)
     write_doc(system, "100-03.xml", T3, both)
     # gold only: skipped, not counted as misses
-    write_doc(gold, "101-01.xml", T4, [("NAME", *at(T4, "Mary"), "PATIENT"), ("CONTACT", *at(T4, "555-0000"), "PHONE")])
+    write_doc(
+        gold,
+        "101-01.xml",
+        T4,
+        [("NAME", *at(T4, "Mary"), "PATIENT"), ("CONTACT", *at(T4, "555-0000"), "PHONE")],
+    )
     return gold, system
 
 
@@ -86,7 +91,12 @@ def test_prints_42_tables_in_the_script_order(main_run: OfficialRun) -> None:
     labels = [t.label for t in main_run.tables]
     assert len(labels) == 42
     assert labels[:10] == list(TABLE_LABELS[:10])
-    assert labels[10:14] == ["CONTACT Token", "CONTACT Strict", "CONTACT HIPPA Token", "CONTACT Binary HIPAA Strict"]
+    assert labels[10:14] == [
+        "CONTACT Token",
+        "CONTACT Strict",
+        "CONTACT HIPPA Token",
+        "CONTACT Binary HIPAA Strict",
+    ]
     assert labels[-1] == "LOCATION Binary HIPAA Strict"
 
 
@@ -139,8 +149,12 @@ def test_counts_are_set_counts_and_missing_documents_are_skipped(main_run: Offic
     assert (token.tp[0], token.fp[0], token.fn[0]) == (12, 3, 3)
 
 
-def _probe(tmp_path: Path, text: str, gold: list[tuple[str, object, object, str]],
-           system: list[tuple[str, object, object, str]]) -> OfficialRun:
+def _probe(
+    tmp_path: Path,
+    text: str,
+    gold: list[tuple[str, object, object, str]],
+    system: list[tuple[str, object, object, str]],
+) -> OfficialRun:
     write_doc(tmp_path / "g", "200-01.xml", text, gold)
     write_doc(tmp_path / "s", "200-01.xml", text, system)
     return evaluate_official_folders(tmp_path / "g", tmp_path / "s")[0]

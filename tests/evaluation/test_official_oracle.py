@@ -19,10 +19,22 @@ PYTHON = os.environ.get("I2B2_PY27")
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (SCORER and PYTHON), reason="official scorer not configured (I2B2_SCORER_DIR, I2B2_PY27)")
+@pytest.mark.skipif(
+    not (SCORER and PYTHON), reason="official scorer not configured (I2B2_SCORER_DIR, I2B2_PY27)"
+)
 @pytest.mark.parametrize("seed", [11, 12])
 def test_every_table_equals_the_official_script(tmp_path: Path, seed: int) -> None:
-    args = [str(SCORER), "--python", str(PYTHON), "--generate", "120", "--seed", str(seed), "--out", str(tmp_path)]
+    args = [
+        str(SCORER),
+        "--python",
+        str(PYTHON),
+        "--generate",
+        "120",
+        "--seed",
+        str(seed),
+        "--out",
+        str(tmp_path),
+    ]
     if os.environ.get("I2B2_PY27_PATH"):
         args += ["--pythonpath", os.environ["I2B2_PY27_PATH"]]
     assert compare(args) == 0

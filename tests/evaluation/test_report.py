@@ -18,7 +18,11 @@ def _result():  # type: ignore[no-untyped-def]
         start = len(TEXT[: TEXT.index(needle)])
         return Item(category, type_, start, start + len(needle), needle)
 
-    reference = [item("NAME", "DOCTOR", "Amy Lee"), item("DATE", "DATE", "Monday"), item("LOCATION", "CITY", "Boston")]
+    reference = [
+        item("NAME", "DOCTOR", "Amy Lee"),
+        item("DATE", "DATE", "Monday"),
+        item("LOCATION", "CITY", "Boston"),
+    ]
     predicted = [item("NAME", "DOCTOR", "Amy Lee"), item("LOCATION", "HOSPITAL", "Boston")]
     return evaluate_pairs([DocumentPair("100-01", TEXT, reference, predicted)], Options())
 
@@ -27,7 +31,16 @@ def test_json_schema_has_the_documented_keys(tmp_path: Path) -> None:
     path = tmp_path / "r.json"
     write_json(_result(), path)
     data = json.loads(path.read_text())
-    for key in ("documents", "micro", "macro", "per_category", "per_type", "per_document", "confusion", "kappa"):
+    for key in (
+        "documents",
+        "micro",
+        "macro",
+        "per_category",
+        "per_type",
+        "per_document",
+        "confusion",
+        "kappa",
+    ):
         assert key in data
     for block in (data["micro"], data["macro"]):
         for key in ("precision", "recall", "f1"):

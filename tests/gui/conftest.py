@@ -81,16 +81,30 @@ def make_project(root: Path) -> Project:
     second.add(second.make_annotation("NAME", "PATIENT", smith, smith + len("Smith")))
     third = Document("201-01", TEXT_201_01)
     for document in (first, second, third):
-        text_only = Document(document.doc_id, document.text, document.annotations if document is second else [])
+        text_only = Document(
+            document.doc_id, document.text, document.annotations if document is second else []
+        )
         write_i2b2(text_only, project.source_dir / f"{document.doc_id}.xml")
     # Model suggestions for 200-01: the first "John Smith" and the date, pending review.
     pre = Document("200-01", TEXT_200_01)
     start = TEXT_200_01.index("John Smith")
-    pre.add(pre.make_annotation("NAME", "PATIENT", start, start + len("John Smith"),
-                                source=Source.MODEL, confidence=0.91, pending=True))
+    pre.add(
+        pre.make_annotation(
+            "NAME",
+            "PATIENT",
+            start,
+            start + len("John Smith"),
+            source=Source.MODEL,
+            confidence=0.91,
+            pending=True,
+        )
+    )
     date = TEXT_200_01.index("2060-01-02")
-    pre.add(pre.make_annotation("DATE", "DATE", date, date + len("2060-01-02"),
-                                source=Source.MODEL, confidence=0.88, pending=True))
+    pre.add(
+        pre.make_annotation(
+            "DATE", "DATE", date, date + len("2060-01-02"), source=Source.MODEL, confidence=0.88, pending=True
+        )
+    )
     project.preannotations_dir.mkdir(parents=True, exist_ok=True)
     write_i2b2(pre, project.preannotations_dir / "200-01.xml")
     return project
@@ -106,9 +120,13 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-def make_window(qtbot: QtBot, path: Path, clock: FakeClock | None = None, annotator: str = "alice") -> MainWindow:
+def make_window(
+    qtbot: QtBot, path: Path, clock: FakeClock | None = None, annotator: str = "alice"
+) -> MainWindow:
     """A main window on a project, folder or file (no document open yet)."""
-    session = AnnotationSession(Workspace.open(path, annotator), clock=clock or FakeClock(), autosave_delay=0.2)
+    session = AnnotationSession(
+        Workspace.open(path, annotator), clock=clock or FakeClock(), autosave_delay=0.2
+    )
     main = MainWindow(session)
     main.ask_recovery = lambda doc_id: True
     main.confirm_close = lambda: "save"

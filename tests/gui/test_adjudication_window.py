@@ -24,13 +24,25 @@ pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateS
 @pytest.fixture
 def folders(tmp_path: Path) -> list[Path]:
     alice = [
-        version("100-01", NOTE, ("John Smith", "NAME", "DOCTOR"), ("2067-05-03", "DATE", "DATE"),
-                ("Ora Hendrickson", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY")),
+        version(
+            "100-01",
+            NOTE,
+            ("John Smith", "NAME", "DOCTOR"),
+            ("2067-05-03", "DATE", "DATE"),
+            ("Ora Hendrickson", "NAME", "PATIENT"),
+            ("Boston", "LOCATION", "CITY"),
+        ),
         version("100-02", NOTE, ("2067-05-03", "DATE", "DATE")),
     ]
     bob = [
-        version("100-01", NOTE, ("John", "NAME", "DOCTOR"), ("Smith", "NAME", "DOCTOR"),
-                ("2067-05-03", "DATE", "DATE"), ("Ora Hendrickson", "NAME", "DOCTOR")),
+        version(
+            "100-01",
+            NOTE,
+            ("John", "NAME", "DOCTOR"),
+            ("Smith", "NAME", "DOCTOR"),
+            ("2067-05-03", "DATE", "DATE"),
+            ("Ora Hendrickson", "NAME", "DOCTOR"),
+        ),
         version("100-02", NOTE, ("2067-05-03", "DATE", "DATE")),
     ]
     return write_versions(tmp_path, {"alice": alice, "bob": bob})
@@ -48,7 +60,12 @@ def window(qtbot: QtBot, folders: list[Path], tmp_path: Path) -> AdjudicationWin
     return widget
 
 
-def press(qtbot: QtBot, window: AdjudicationWindow, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+def press(
+    qtbot: QtBot,
+    window: AdjudicationWindow,
+    key: Qt.Key,
+    modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier,
+) -> None:
     qtbot.keyClick(window.note_view, key, modifier)
 
 
@@ -100,7 +117,9 @@ def test_keyboard_walk_to_finalised_gold(qtbot: QtBot, window: AdjudicationWindo
     assert "✔" in window.document_list.item(0).text()
 
 
-def test_candidate_accept_key_and_next_document(qtbot: QtBot, window: AdjudicationWindow, tmp_path: Path) -> None:
+def test_candidate_accept_key_and_next_document(
+    qtbot: QtBot, window: AdjudicationWindow, tmp_path: Path
+) -> None:
     press(qtbot, window, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
     session = window.session
     assert session is not None and session.doc_id == "100-02"
@@ -154,7 +173,9 @@ def test_edit_key_uses_the_selection_and_chosen_type(qtbot: QtBot, window: Adjud
     assert session.is_resolved(unit.id)
 
 
-def test_existing_gold_without_log_is_not_overwritten(qtbot: QtBot, folders: list[Path], tmp_path: Path) -> None:
+def test_existing_gold_without_log_is_not_overwritten(
+    qtbot: QtBot, folders: list[Path], tmp_path: Path
+) -> None:
     gold_dir = tmp_path / "gold"
     write_versions(tmp_path, {"gold": [version("100-01", NOTE, ("Boston", "LOCATION", "CITY"))]})
     before = (gold_dir / "100-01.xml").read_bytes()

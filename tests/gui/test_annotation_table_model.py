@@ -54,7 +54,9 @@ def test_proxy_sorts_by_offset_and_filters_by_category() -> None:
     assert proxy.rowCount(QModelIndex()) == 1
 
 
-def test_clicking_a_row_selects_the_text_and_clicking_text_selects_the_row(qtbot: QtBot, window: MainWindow) -> None:
+def test_clicking_a_row_selects_the_text_and_clicking_text_selects_the_row(
+    qtbot: QtBot, window: MainWindow
+) -> None:
     table = window.table.table
     proxy = window.table.shown
     row = next(r for r in range(proxy.rowCount()) if proxy.data(proxy.index(r, 3)) == "DATE")
@@ -76,8 +78,11 @@ def test_header_click_sorts_and_keeps_the_selection(qtbot: QtBot, window: MainWi
     window.view.select_span(0, 0)
     qtbot.keyClick(window.view, Qt.Key.Key_Tab)
     header = window.table.table.horizontalHeader()
-    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
-                     pos=header.rect().topLeft() + QPoint(header.sectionPosition(3) + 10, 5))
+    qtbot.mouseClick(
+        header.viewport(),
+        Qt.MouseButton.LeftButton,
+        pos=header.rect().topLeft() + QPoint(header.sectionPosition(3) + 10, 5),
+    )
     shown = window.table.shown
     types = [shown.data(shown.index(r, 3)) for r in range(shown.rowCount())]
     assert types == sorted(types) or types == sorted(types, reverse=True)

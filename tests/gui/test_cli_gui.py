@@ -19,8 +19,20 @@ from annotator.io.i2b2 import read_i2b2, write_i2b2
 
 def test_gui_screenshot_renders_a_png_and_exits_zero(qtbot: QtBot, project: Project, tmp_path: Path) -> None:
     target = tmp_path / "shot.png"
-    code = main(["gui", str(project.root), "--annotator", "alice", "--screenshot", str(target),
-                 "--document", "200-02", "--theme", "dark"])
+    code = main(
+        [
+            "gui",
+            str(project.root),
+            "--annotator",
+            "alice",
+            "--screenshot",
+            str(target),
+            "--document",
+            "200-02",
+            "--theme",
+            "dark",
+        ]
+    )
     assert code == 0
     image = QImage(str(target))
     assert image.width() >= 800 and image.height() >= 500
@@ -28,10 +40,21 @@ def test_gui_screenshot_renders_a_png_and_exits_zero(qtbot: QtBot, project: Proj
     assert image.pixelColor(5, image.height() // 2).lightness() < 100
 
 
-def test_gui_unknown_document_is_a_usage_error(qtbot: QtBot, project: Project, tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["gui", str(project.root), "--annotator", "alice", "--screenshot", str(tmp_path / "x.png"),
-                 "--document", "999-01"])
+def test_gui_unknown_document_is_a_usage_error(
+    qtbot: QtBot, project: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "gui",
+            str(project.root),
+            "--annotator",
+            "alice",
+            "--screenshot",
+            str(tmp_path / "x.png"),
+            "--document",
+            "999-01",
+        ]
+    )
     assert code == 2
     assert "999-01" in capsys.readouterr().err
 
@@ -40,15 +63,20 @@ def test_gui_without_display_prints_a_hint_not_a_traceback(project: Project) -> 
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     result = subprocess.run(
         [sys.executable, "-m", "annotator", "gui", str(project.root), "--annotator", "alice"],
-        capture_output=True, text=True, env=env, timeout=60, cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
     )
     assert result.returncode == 1
     assert "--screenshot" in result.stderr and "QT_QPA_PLATFORM=offscreen" in result.stderr
     assert "Traceback" not in result.stderr
 
 
-def test_demo_no_gui_sets_up_the_project_and_prints_statistics(tmp_path: Path,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_no_gui_sets_up_the_project_and_prints_statistics(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     dest = tmp_path / "demo"
     assert main(["demo", "--no-gui", "--dest", str(dest)]) == 0
     out = capsys.readouterr().out
@@ -56,8 +84,9 @@ def test_demo_no_gui_sets_up_the_project_and_prints_statistics(tmp_path: Path,
     assert (dest / "project.toml").is_file()
 
 
-def test_gui_adjudicate_screenshot_goes_to_the_adjudication_window(qtbot: QtBot, project: Project,
-                                                                    tmp_path: Path) -> None:
+def test_gui_adjudicate_screenshot_goes_to_the_adjudication_window(
+    qtbot: QtBot, project: Project, tmp_path: Path
+) -> None:
     from annotator.core.document import Document
 
     text = read_i2b2(project.source_dir / "200-01.xml").text
@@ -68,8 +97,18 @@ def test_gui_adjudicate_screenshot_goes_to_the_adjudication_window(qtbot: QtBot,
         (tmp_path / name).mkdir()
         write_i2b2(document, tmp_path / name / "200-01.xml")
     target = tmp_path / "adjudication.png"
-    code = main(["gui", "--adjudicate", str(tmp_path / "a"), str(tmp_path / "b"), "-o", str(tmp_path / "gold"),
-                 "--screenshot", str(target)])
+    code = main(
+        [
+            "gui",
+            "--adjudicate",
+            str(tmp_path / "a"),
+            str(tmp_path / "b"),
+            "-o",
+            str(tmp_path / "gold"),
+            "--screenshot",
+            str(target),
+        ]
+    )
     assert code == 0
     assert QImage(str(target)).width() >= 600
 
@@ -88,9 +127,22 @@ def test_gui_screenshot_of_an_unreadable_file_fails_cleanly(project: Project, tm
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
     result = subprocess.run(
-        [sys.executable, "-m", "annotator", "gui", str(broken), "--annotator", "qa", "--screenshot",
-         str(tmp_path / "shot.png")],
-        capture_output=True, text=True, env=env, timeout=60, cwd=Path(__file__).resolve().parents[2],
+        [
+            sys.executable,
+            "-m",
+            "annotator",
+            "gui",
+            str(broken),
+            "--annotator",
+            "qa",
+            "--screenshot",
+            str(tmp_path / "shot.png"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
     )
     assert result.returncode == 1
     lines = result.stderr.splitlines()
@@ -109,14 +161,17 @@ def test_gui_screenshot_records_nothing_and_keeps_recovery_files(project: Projec
     edited.add(edited.make_annotation("NAME", "DOCTOR", start, start + len("Marissa")))
     write_i2b2(edited, recovery)
     assert AutosaveStore().has_recovery(working)
-    assert main(["gui", str(project.root), "--annotator", "alice", "--screenshot", str(tmp_path / "b.png")]) == 0
+    assert (
+        main(["gui", str(project.root), "--annotator", "alice", "--screenshot", str(tmp_path / "b.png")]) == 0
+    )
     assert recovery.exists()
     assert not (project.state_dir / "state.json").exists()
     assert not working.with_name(".200-01.xml.lock").exists()
 
 
 def test_exception_in_a_slot_is_reported_in_one_line_without_its_message(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from annotator.gui.app import _report_internal_error
 
     try:
@@ -124,4 +179,6 @@ def test_exception_in_a_slot_is_reported_in_one_line_without_its_message(
     except ValueError as error:
         _report_internal_error(ValueError, error, error.__traceback__)
     err = capsys.readouterr().err
-    assert err.splitlines() == ["annotator gui: internal error (ValueError); run with --debug for the traceback"]
+    assert err.splitlines() == [
+        "annotator gui: internal error (ValueError); run with --debug for the traceback"
+    ]

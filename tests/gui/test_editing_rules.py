@@ -25,13 +25,16 @@ def test_offset_map_round_trips_every_position(text: str) -> None:
         assert offsets.from_qt(position) == offset
 
 
-@given(st.lists(st.tuples(st.integers(0, 60), st.integers(1, 25)), max_size=30),
-       st.integers(0, 80), st.integers(1, 30))
+@given(
+    st.lists(st.tuples(st.integers(0, 60), st.integers(1, 25)), max_size=30),
+    st.integers(0, 80),
+    st.integers(1, 30),
+)
 def test_span_index_matches_a_brute_force_scan(spans: list[tuple[int, int]], start: int, width: int) -> None:
     document = Document("400-01", "x" * 100)
     annotations = [document.make_annotation("DATE", "DATE", s, s + w) for s, w in spans]
     index = SpanIndex(annotations[: len(annotations) // 2])
-    for annotation in annotations[len(annotations) // 2:]:
+    for annotation in annotations[len(annotations) // 2 :]:
         index.add(annotation)
     if annotations:
         index.remove(annotations[0])
@@ -49,7 +52,9 @@ def test_snap_to_words_trims_spaces_and_widens_to_words() -> None:
     text = "seen by Dr. Marissa Jones today"
     start = text.index("rissa")
     assert snap_to_words(text, start - 1, start + len("rissa Jo")) == (
-        text.index("Marissa"), text.index("Marissa") + len("Marissa Jones"))
+        text.index("Marissa"),
+        text.index("Marissa") + len("Marissa Jones"),
+    )
     space = text.index(" Jones")
     assert snap_to_words(text, space, space + 1) == (space + 1, space + 1)
 
@@ -65,8 +70,17 @@ def make_editor() -> tuple[AnnotationEditor, Document]:
     text = "Patient John Smith seen on 2060-01-02."
     document = Document("400-02", text)
     start = text.index("John Smith")
-    document.add(document.make_annotation("NAME", "DOCTOR", start, start + len("John Smith"),
-                                          source=Source.MODEL, confidence=0.7, pending=True))
+    document.add(
+        document.make_annotation(
+            "NAME",
+            "DOCTOR",
+            start,
+            start + len("John Smith"),
+            source=Source.MODEL,
+            confidence=0.7,
+            pending=True,
+        )
+    )
     return AnnotationEditor(document, History(), load_schema(), "alice"), document
 
 
@@ -75,11 +89,21 @@ def test_editing_a_suggestion_makes_it_human_and_accepting_keeps_model() -> None
     (suggestion,) = document.annotations
     editor.change(suggestion.id, type_name="PATIENT")
     changed = document.get(suggestion.id)
-    assert (changed.type, changed.source, changed.pending, changed.annotator) == ("PATIENT", Source.HUMAN, False, "alice")
+    assert (changed.type, changed.source, changed.pending, changed.annotator) == (
+        "PATIENT",
+        Source.HUMAN,
+        False,
+        "alice",
+    )
     editor.history.undo()
     editor.accept(suggestion.id)
     accepted = document.get(suggestion.id)
-    assert (accepted.type, accepted.source, accepted.confidence, accepted.pending) == ("DOCTOR", Source.MODEL, 0.7, False)
+    assert (accepted.type, accepted.source, accepted.confidence, accepted.pending) == (
+        "DOCTOR",
+        Source.MODEL,
+        0.7,
+        False,
+    )
 
 
 def test_read_only_editor_changes_nothing() -> None:

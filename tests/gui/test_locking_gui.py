@@ -55,7 +55,8 @@ def test_save_refused_after_someone_overrode_our_lock(qtbot: QtBot, project: Pro
     assert path.read_bytes() == their_version
     # Nothing lost either: the edit is still in memory and goes to the recovery file.
     assert window.session.autosave_now() == 1
-    assert [a.type for a in read_i2b2(path.with_name(".200-01.xml.autosave")).annotations if a.type == "DOCTOR"] == [
-        "DOCTOR"]
+    assert [
+        a.type for a in read_i2b2(path.with_name(".200-01.xml.autosave")).annotations if a.type == "DOCTOR"
+    ] == ["DOCTOR"]
     window.session.workspace.documents.clear()
     intruder.release()

@@ -43,11 +43,18 @@ class _Window:
         self.applied.append((document, suggestions))
 
 
-def test_menu_offers_the_three_actions_and_needs_a_model(qtbot: QtBot, tmp_path: Path, synthetic: list[Document]) -> None:
+def test_menu_offers_the_three_actions_and_needs_a_model(
+    qtbot: QtBot, tmp_path: Path, synthetic: list[Document]
+) -> None:
     window = _Window(qtbot, _project(tmp_path / "p", synthetic), None)
     menu = window.actions.menu()
     titles = [a.text() for a in menu.actions() if not a.isSeparator()]
-    assert titles == ["Pre-annotate this document", "Pre-annotate all documents not started", "Recall bias", "Retrain from gold"]
+    assert titles == [
+        "Pre-annotate this document",
+        "Pre-annotate all documents not started",
+        "Recall bias",
+        "Retrain from gold",
+    ]
     assert window.actions.recall_bias is None
     window.actions.bias_actions[0.95].trigger()
     assert window.actions.recall_bias == 0.95 and not window.actions.bias_actions[None].isChecked()
@@ -59,7 +66,9 @@ def test_menu_offers_the_three_actions_and_needs_a_model(qtbot: QtBot, tmp_path:
     assert window.actions.retrain_action.isEnabled()
 
 
-def test_retrain_then_preannotate_keeps_human_work(qtbot: QtBot, tmp_path: Path, synthetic: list[Document]) -> None:
+def test_retrain_then_preannotate_keeps_human_work(
+    qtbot: QtBot, tmp_path: Path, synthetic: list[Document]
+) -> None:
     project = _project(tmp_path / "p", synthetic)
     target = synthetic[-1]
     document = Document(target.doc_id, target.text)
@@ -85,7 +94,9 @@ def test_retrain_then_preannotate_keeps_human_work(qtbot: QtBot, tmp_path: Path,
     # alice has opened the first source document: it is started and gets no pre-annotation file.
     started = project.document_ids()[0]
     project.annotations_dir("alice").mkdir(parents=True, exist_ok=True)
-    (project.annotations_dir("alice") / f"{started}.xml").write_bytes((project.source_dir / f"{started}.xml").read_bytes())
+    (project.annotations_dir("alice") / f"{started}.xml").write_bytes(
+        (project.source_dir / f"{started}.xml").read_bytes()
+    )
     assert started not in not_started_documents(project)
     actions.bias_actions[0.9].trigger()
     with qtbot.waitSignal(actions.finished, timeout=60_000) as done:
@@ -97,7 +108,9 @@ def test_retrain_then_preannotate_keeps_human_work(qtbot: QtBot, tmp_path: Path,
     assert len(pre) > 0 and all(a.source is Source.MODEL and a.pending for a in pre.annotations)
 
 
-def test_cancelled_retraining_reports_and_writes_no_model(qtbot: QtBot, tmp_path: Path, synthetic: list[Document]) -> None:
+def test_cancelled_retraining_reports_and_writes_no_model(
+    qtbot: QtBot, tmp_path: Path, synthetic: list[Document]
+) -> None:
     window = _Window(qtbot, _project(tmp_path / "p", synthetic), None)
     actions = window.actions
     actions.training_iterations = 500

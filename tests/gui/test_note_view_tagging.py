@@ -16,7 +16,11 @@ def select_words(qtbot: QtBot, window: MainWindow, start: int, words: int) -> No
     """Put the cursor at ``start`` and extend the selection word by word with the keyboard."""
     window.view.select_span(start, start)
     for _ in range(words):
-        qtbot.keyClick(window.view, Qt.Key.Key_Right, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+        qtbot.keyClick(
+            window.view,
+            Qt.Key.Key_Right,
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+        )
 
 
 def test_tag_selection_with_type_key(qtbot: QtBot, window: MainWindow) -> None:
@@ -39,11 +43,15 @@ def test_shift_arrows_extend_and_alt_arrows_shrink(qtbot: QtBot, window: MainWin
     assert window.view.selection_span() == (DOCTOR, DOCTOR + len("Marissa Jone"))
     qtbot.keyClick(window.view, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)
     assert window.view.selection_span() == (DOCTOR + 1, DOCTOR + len("Marissa Jone"))
-    qtbot.keyClick(window.view, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(
+        window.view, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier
+    )
     assert window.view.selection_span() == (DOCTOR + 1, DOCTOR + len("Marissa "))
 
 
-def test_type_key_on_current_annotation_changes_type_and_undo_restores(qtbot: QtBot, window: MainWindow) -> None:
+def test_type_key_on_current_annotation_changes_type_and_undo_restores(
+    qtbot: QtBot, window: MainWindow
+) -> None:
     select_words(qtbot, window, DOCTOR, 2)
     qtbot.keyClick(window.view, "r")
     document = window.session.document
@@ -57,7 +65,9 @@ def test_type_key_on_current_annotation_changes_type_and_undo_restores(qtbot: Qt
     assert [a for a in document.annotations if a.start == DOCTOR] == []
     qtbot.keyClick(window.view, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
     assert [a.type for a in document.annotations if a.start == DOCTOR] == ["DOCTOR"]
-    qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(
+        window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
     assert [a.type for a in document.annotations if a.start == DOCTOR] == ["PATIENT"]
 
 
@@ -66,7 +76,9 @@ def test_selection_over_current_annotation_moves_its_boundaries(qtbot: QtBot, wi
     qtbot.keyClick(window.view, "r")
     document = window.session.document
     assert document is not None
-    qtbot.keyClick(window.view, Qt.Key.Key_Right, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(
+        window.view, Qt.Key.Key_Right, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
     qtbot.keyClick(window.view, "r")
     resized = [a for a in document.annotations if a.start == DOCTOR]
     assert [(a.text, a.type) for a in resized] == [("Marissa Jones", "DOCTOR")]
@@ -93,7 +105,11 @@ def test_tab_goes_to_next_annotation_and_enter_accepts_it(qtbot: QtBot, window: 
     qtbot.keyClick(window.view, Qt.Key.Key_Return)
     accepted = document.get(first.id)
     assert (accepted.pending, accepted.source, accepted.confidence, accepted.annotator) == (
-        False, Source.MODEL, 0.91, "alice")
+        False,
+        Source.MODEL,
+        0.91,
+        "alice",
+    )
     qtbot.keyClick(window.view, Qt.Key.Key_Tab)
     second = window.session.current()
     assert second is not None and second.type == "DATE"
@@ -122,9 +138,15 @@ def test_accept_all_of_a_type_is_one_undo_step(qtbot: QtBot, window: MainWindow)
     assert document is not None
     window.view.select_span(0, 0)
     qtbot.keyClick(window.view, Qt.Key.Key_Tab)
-    qtbot.keyClick(window.view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(
+        window.view,
+        Qt.Key.Key_Return,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
     assert [a.type for a in document.annotations if a.pending] == ["DATE"]
-    qtbot.keyClick(window.view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+    qtbot.keyClick(
+        window.view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+    )
     assert [a for a in document.annotations if a.pending] == []
     qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert [a.type for a in document.annotations if a.pending] == ["DATE"]
@@ -145,7 +167,9 @@ def test_palette_click_tags_the_mouse_selection(qtbot: QtBot, window: MainWindow
 
 
 def test_snap_to_words_widens_a_partial_selection(qtbot: QtBot, window: MainWindow) -> None:
-    qtbot.keyClick(window.view, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(
+        window.view, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
     assert window.session.snap_to_words
     window.view.select_span(DOCTOR + 2, DOCTOR + len("Marissa Jo"))
     qtbot.keyClick(window.view, "r")

@@ -20,7 +20,9 @@ def open_dialog_on_doctor(qtbot: QtBot, window: MainWindow) -> AnnotateAllDialog
     start = TEXT_200_01.index("Marissa Jones")
     window.view.select_span(start, start + len("Marissa Jones"))
     qtbot.keyClick(window.view, "r")
-    qtbot.keyClick(window.view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(
+        window.view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
     dialog = window.last_dialog
     assert isinstance(dialog, AnnotateAllDialog) and dialog.isVisible()
     return dialog
@@ -43,10 +45,15 @@ def test_annotate_all_across_the_patients_records_is_one_undo_step(qtbot: QtBot,
     assert [a.text for a in other.annotations if a.type == "DOCTOR"] == []
     window.session.history.undo()
     assert [a for a in document.annotations if a.start == second] == []
-    assert window.session.history.undo_text == "change type DOCTOR" or window.session.history.undo_text.startswith("add")
+    assert (
+        window.session.history.undo_text == "change type DOCTOR"
+        or window.session.history.undo_text.startswith("add")
+    )
 
 
-def test_fuzzy_match_is_listed_unticked_and_applied_only_when_ticked(qtbot: QtBot, window: MainWindow) -> None:
+def test_fuzzy_match_is_listed_unticked_and_applied_only_when_ticked(
+    qtbot: QtBot, window: MainWindow
+) -> None:
     dialog = open_dialog_on_doctor(qtbot, window)
     fuzzy = dialog.match_items("fuzzy")
     assert [(i.text(0), i.checkState(0)) for i in fuzzy] == [("200-02", Qt.CheckState.Unchecked)]
@@ -56,7 +63,8 @@ def test_fuzzy_match_is_listed_unticked_and_applied_only_when_ticked(qtbot: QtBo
     other = window.session.workspace.documents["200-02"]
     start = TEXT_200_02.index("Marrisa Jones")
     assert [(a.start, a.end, a.source) for a in other.annotations if a.type == "DOCTOR"] == [
-        (start, start + len("Marrisa Jones"), Source.PROPAGATED)]
+        (start, start + len("Marrisa Jones"), Source.PROPAGATED)
+    ]
     # Both documents changed in one step: one undo reverts both.
     window.session.history.undo()
     assert [a for a in other.annotations if a.type == "DOCTOR"] == []
@@ -100,12 +108,14 @@ def test_conflict_rows_cannot_be_ticked(qtbot: QtBot, window: MainWindow) -> Non
     dialog.set_scope("document")
     conflicts = dialog.match_items("conflicts")
     assert [(i.text(1), bool(i.flags() & Qt.ItemFlag.ItemIsUserCheckable)) for i in conflicts] == [
-        (f"{other_smith}–{other_smith + len('Smith')}", False)]
+        (f"{other_smith}–{other_smith + len('Smith')}", False)
+    ]
     assert not dialog.apply_button.isEnabled()
 
 
 def test_other_records_changed_by_annotate_all_are_saved_and_not_offered_as_recovery(
-        qtbot: QtBot, window: MainWindow) -> None:
+    qtbot: QtBot, window: MainWindow
+) -> None:
     dialog = open_dialog_on_doctor(qtbot, window)
     dialog.match_items("fuzzy")[0].setCheckState(0, Qt.CheckState.Checked)
     qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)

@@ -45,7 +45,10 @@ def test_killed_session_is_recovered_with_nothing_lost(qtbot: QtBot, project: Pr
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(project.root), str(start)],
-        stdout=subprocess.PIPE, text=True, env=env, cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
     )
     try:
         assert child.stdout is not None

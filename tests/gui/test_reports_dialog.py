@@ -17,8 +17,11 @@ TEXT = "\nSeen by Amy Lee on 2069-04-07 in Boston.\n"
 
 def _project(root: Path) -> Project:
     project = Project.create(root, "Eval", annotators=["alice", "bob"])
-    gold_tags = [("NAME", *at(TEXT, "Amy Lee"), "DOCTOR"), ("DATE", *at(TEXT, "2069-04-07"), "DATE"),
-                 ("LOCATION", *at(TEXT, "Boston"), "CITY")]
+    gold_tags = [
+        ("NAME", *at(TEXT, "Amy Lee"), "DOCTOR"),
+        ("DATE", *at(TEXT, "2069-04-07"), "DATE"),
+        ("LOCATION", *at(TEXT, "Boston"), "CITY"),
+    ]
     write_doc(project.gold_dir, "100-01.xml", TEXT, gold_tags)
     write_doc(project.annotations_dir("alice"), "100-01.xml", TEXT, gold_tags[:2])
     write_doc(project.annotations_dir("bob"), "100-01.xml", TEXT, gold_tags)

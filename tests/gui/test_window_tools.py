@@ -32,7 +32,9 @@ def test_dark_theme_switch_recolours_highlights(qtbot: QtBot, window: MainWindow
     john = TEXT_200_01.index("John")
     block = window.view.document().findBlock(john)
     light = [r.format.background().color().name() for r in block.layout().formats()]
-    qtbot.keyClick(window.view, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(
+        window.view, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
     assert window.dark
     dark = [r.format.background().color().name() for r in block.layout().formats()]
     assert light and len(dark) == len(light) and dark != light
@@ -88,8 +90,11 @@ def test_project_dialogs_open_from_the_menu(qtbot: QtBot, window: MainWindow) ->
         if action is None:
             continue
         action.trigger()
-        shown = [w for w in QApplication.topLevelWidgets()
-                 if isinstance(w, QDialog) and w.isVisible() and type(w).__name__ == name]
+        shown = [
+            w
+            for w in QApplication.topLevelWidgets()
+            if isinstance(w, QDialog) and w.isVisible() and type(w).__name__ == name
+        ]
         assert len(shown) == 1, window.statusBar().currentMessage()
         shown[0].close()
         opened.append(name)

@@ -55,10 +55,14 @@ def test_plain_folder_lists_every_file(qtbot: QtBot, tmp_path: Path) -> None:
         write_i2b2(Document(doc_id, TEXT_200_01), tmp_path / f"{doc_id}.xml")
     workspace = Workspace.open(tmp_path, "alice")
     assert [(p, [e.doc_id for e in entries]) for p, entries in workspace.patients().items()] == [
-        ("300", ["300-01", "300-02"]), ("301", ["301-01"])]
+        ("300", ["300-01", "300-02"]),
+        ("301", ["301-01"]),
+    ]
 
 
-def test_closing_with_unsaved_changes_asks_and_saves(qtbot: QtBot, window: MainWindow, project: Project) -> None:
+def test_closing_with_unsaved_changes_asks_and_saves(
+    qtbot: QtBot, window: MainWindow, project: Project
+) -> None:
     asked: list[str] = []
     window.confirm_close = lambda: asked.append("close") or "save"
     start = TEXT_200_01.index("Marissa Jones")
@@ -104,13 +108,15 @@ def test_identity_is_chosen_once_and_remembered(given: str | None) -> None:
         assert choose_identity(None, None, ask=False) == given
 
 
-def test_tag_outside_the_text_is_refused_and_the_current_document_stays(qtbot: QtBot, window: MainWindow,
-                                                                           project: Project) -> None:
+def test_tag_outside_the_text_is_refused_and_the_current_document_stays(
+    qtbot: QtBot, window: MainWindow, project: Project
+) -> None:
     from annotator.errors import OffsetError
 
     path = project.source_dir / "201-01.xml"
     data = path.read_bytes().replace(
-        b"<TAGS>", b'<TAGS>\n<DATE id="P9" start="5" end="999" text="x" TYPE="DATE" comment="" />', 1)
+        b"<TAGS>", b'<TAGS>\n<DATE id="P9" start="5" end="999" text="x" TYPE="DATE" comment="" />', 1
+    )
     path.write_bytes(data)
     with pytest.raises(OffsetError, match="P9"):
         window.session.open_document("201-01")
@@ -126,8 +132,11 @@ def test_reopening_the_current_document_changes_nothing(qtbot: QtBot, window: Ma
     window.view.select_span(start, start + len("Marissa Jones"))
     qtbot.keyClick(window.view, "r")
     item = window.documents._items["200-01"]
-    qtbot.mouseClick(window.documents.viewport(), Qt.MouseButton.LeftButton,
-                     pos=window.documents.visualItemRect(item).center())
+    qtbot.mouseClick(
+        window.documents.viewport(),
+        Qt.MouseButton.LeftButton,
+        pos=window.documents.visualItemRect(item).center(),
+    )
     assert window.session.document is document
     assert window.session.current() is not None
     qtbot.keyClick(window.view, Qt.Key.Key_Delete)

@@ -17,8 +17,9 @@ def stored(project: Project) -> dict[str, dict[str, object]]:
     return {doc_id: entry["alice"] for doc_id, entry in data["documents"].items()}
 
 
-def test_working_time_counts_activity_not_idle_time(qtbot: QtBot, window: MainWindow, project: Project,
-                                                     clock: FakeClock) -> None:
+def test_working_time_counts_activity_not_idle_time(
+    qtbot: QtBot, window: MainWindow, project: Project, clock: FakeClock
+) -> None:
     clock.advance(30)
     qtbot.keyClick(window.view, Qt.Key.Key_Right)
     clock.advance(3600)  # an hour away: only the idle limit (120 s) counts
@@ -27,7 +28,9 @@ def test_working_time_counts_activity_not_idle_time(qtbot: QtBot, window: MainWi
     qtbot.keyClick(window.view, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
     assert window.session.doc_id == "200-02"
     # Written by itself shortly after the switch.
-    qtbot.waitUntil(lambda: (project.state_dir / "state.json").exists() and "200-02" in stored(project), timeout=3000)
+    qtbot.waitUntil(
+        lambda: (project.state_dir / "state.json").exists() and "200-02" in stored(project), timeout=3000
+    )
     state = stored(project)
     assert state["200-01"]["seconds"] == 30 + 120 + 10
     assert state["200-01"]["status"] == "in progress"

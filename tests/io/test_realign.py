@@ -195,7 +195,9 @@ def test_cli_json_reports_repairs(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 @settings(max_examples=80, deadline=None)
 @given(
-    st.lists(st.sampled_from(["😀", "\n", "Smith", " ", "𝔘", "ab"]) | xml_chars, min_size=1, max_size=40).map("".join),
+    st.lists(st.sampled_from(["😀", "\n", "Smith", " ", "𝔘", "ab"]) | xml_chars, min_size=1, max_size=40).map(
+        "".join
+    ),
     st.data(),
 )
 def test_utf16_shifted_tags_land_on_their_text(text: str, data: st.DataObject) -> None:

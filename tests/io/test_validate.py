@@ -339,7 +339,9 @@ def test_every_problem_code_is_documented() -> None:
         f"Patient <![CDATA[{SECRET} Jones",
     ],
 )
-def test_parser_messages_never_quote_the_note(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
+def test_parser_messages_never_quote_the_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
     # A plain-text TEXT (no CDATA) with a stray "<" or "&": libxml2 would name what follows.
     path, _data, _mtime = _write(tmp_path, i2b2(body=f"<TEXT>{text}</TEXT>\n<TAGS></TAGS>"))
     assert main(["validate", str(path)]) == 1

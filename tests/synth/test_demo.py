@@ -24,7 +24,12 @@ def test_bundled_demo_project_layout() -> None:
     names = _xml_files(project.source_dir)
     assert 20 <= len(names) <= 50
     assert len({n[:3] for n in names}) == 10
-    for folder in (project.preannotations_dir, project.gold_dir, project.annotations_dir("alice"), project.annotations_dir("bob")):
+    for folder in (
+        project.preannotations_dir,
+        project.gold_dir,
+        project.annotations_dir("alice"),
+        project.annotations_dir("bob"),
+    ):
         assert _xml_files(folder) == names
     source = read_i2b2(project.source_dir / names[0])
     gold = read_i2b2(project.gold_dir / names[0])

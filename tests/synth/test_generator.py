@@ -111,7 +111,8 @@ def test_patient_name_and_mrn_recur_across_records(corpus50: SyntheticCorpus) ->
     for documents in by_patient.values():
         # The patient's surname (or first name) appears in every record of the patient.
         patient_words = [
-            {w.lower() for a in d for w in a.text.replace(",", " ").split() if a.type == "PATIENT"} for d in documents
+            {w.lower() for a in d for w in a.text.replace(",", " ").split() if a.type == "PATIENT"}
+            for d in documents
         ]
         assert all(patient_words)
         shared = set.intersection(*patient_words)
@@ -172,7 +173,9 @@ def test_preannotations_look_like_a_model(corpus50: SyntheticCorpus) -> None:
 def test_written_files_read_back_equal(tmp_path: Path) -> None:
     corpus = generate_corpus(4, seed=8)
     paths = write_corpus(corpus, tmp_path)
-    assert sorted(p.name for p in (tmp_path / "gold").iterdir()) == sorted(f"{d.doc_id}.xml" for d in corpus.gold)
+    assert sorted(p.name for p in (tmp_path / "gold").iterdir()) == sorted(
+        f"{d.doc_id}.xml" for d in corpus.gold
+    )
     assert len(paths) == 4 * len(corpus.gold)
     for folder, documents in corpus.versions().items():
         for document in documents:

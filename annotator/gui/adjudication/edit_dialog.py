@@ -51,7 +51,9 @@ class EditUnitDialog(QDialog):
         layout.addRow("Start", self.start_box)
         layout.addRow("End", self.end_box)
         layout.addRow("Text", self.preview)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addRow(buttons)

@@ -54,7 +54,9 @@ def unit_html(session: AdjudicationSession, unit: Unit | None) -> str:
         parts.append("<table cellpadding='3'>")
         for number, (name, annotations) in enumerate(zip(session.names, unit.versions, strict=True), 1):
             body = "<br>".join(_tag_line(a) for a in annotations) or "<i>nothing</i>"
-            parts.append(f"<tr><td valign='top'><b>{number}</b></td><td valign='top'>{escape(name)}</td><td>{body}</td></tr>")
+            parts.append(
+                f"<tr><td valign='top'><b>{number}</b></td><td valign='top'>{escape(name)}</td><td>{body}</td></tr>"
+            )
         parts.append("</table>")
     resolution = session.resolutions.get(unit.id)
     if resolution is None:

@@ -77,7 +77,9 @@ class AdjudicationWindow(QMainWindow):
         self._build_widgets()
         self._build_actions()
         for doc_id, session in self.sessions.items():
-            session.resolution_changed.connect(lambda unit_id, d=doc_id: self._on_session_resolution_changed(d, unit_id))
+            session.resolution_changed.connect(
+                lambda unit_id, d=doc_id: self._on_session_resolution_changed(d, unit_id)
+            )
             session.finalised_changed.connect(lambda _value, d=doc_id: self._on_session_finalised_changed(d))
         self._refresh_corpus_progress()
         if self.sessions:
@@ -178,7 +180,9 @@ class AdjudicationWindow(QMainWindow):
                 return
         raise AnnotatorError(f"no document {doc_id!r} in the adjudication")
 
-    def _on_document_list_current_item_changed(self, current: QListWidgetItem | None, _previous: object) -> None:
+    def _on_document_list_current_item_changed(
+        self, current: QListWidgetItem | None, _previous: object
+    ) -> None:
         if current is None:
             return
         doc_id = str(current.data(Qt.ItemDataRole.UserRole))
