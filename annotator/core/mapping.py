@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from annotator.core.annotation import Annotation
-from annotator.core.schema import RESOURCES
+from annotator.core.resources import resource_path
 from annotator.errors import SchemaError
 
-MAPPING_DIR = RESOURCES / "mappings"
+MAPPING_DIR = resource_path("mappings")
 WILDCARD = "*"
 
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from annotator.core.resources import resource_path
 from annotator.errors import SchemaError
 
-RESOURCES = Path(__file__).resolve().parent.parent.parent / "resources"
-SCHEMA_DIR = RESOURCES / "schemas"
+SCHEMA_DIR = resource_path("schemas")
 DEFAULT_SCHEMA = "i2b2-2014"
 
 

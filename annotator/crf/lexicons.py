@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from annotator.core.schema import RESOURCES
+from annotator.core.resources import resource_path
 from annotator.crf.tokenizer import Token, tokenize
 from annotator.errors import ModelError
 
-LEXICON_DIR = RESOURCES / "lexicons"
+LEXICON_DIR = resource_path("lexicons")
 
 # Feature name -> (files, case-sensitive).
 LEXICON_FILES: dict[str, tuple[tuple[str, ...], bool]] = {

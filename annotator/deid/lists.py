@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
+from annotator.core.resources import resource_path
 from annotator.errors import InputError
 
-SURROGATES_DIR = Path(__file__).resolve().parent.parent.parent / "resources" / "surrogates"
+SURROGATES_DIR = resource_path("surrogates")
 
 
 @cache

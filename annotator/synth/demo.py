@@ -14,10 +14,11 @@ from pathlib import Path
 
 from annotator.core.document import Document
 from annotator.core.project import PROJECT_FILE, Project
+from annotator.core.resources import resource_path
 from annotator.errors import StorageError
 from annotator.synth.generator import generate_corpus, write_documents
 
-DEMO_DIR = Path(__file__).resolve().parent.parent.parent / "resources" / "demo"
+DEMO_DIR = resource_path("demo")
 DEMO_NAME = "Demo"
 DEMO_ANNOTATORS = ("alice", "bob")
 DEMO_PATIENTS = 10

@@ -8,13 +8,13 @@ draws every value from our own seeded :class:`random.Random`.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 from faker.providers.address.en_US import Provider as AddressProvider
 from faker.providers.person.en_US import Provider as PersonProvider
 
-RESOURCES = Path(__file__).resolve().parent.parent.parent / "resources"
-GENERIC_DEPARTMENTS_FILE = RESOURCES / "synth" / "generic_departments.txt"
+from annotator.core.resources import resource_path
+
+GENERIC_DEPARTMENTS_FILE = resource_path("synth", "generic_departments.txt")
 
 FIRST_NAMES_FEMALE: tuple[str, ...] = tuple(PersonProvider.first_names_female)
 FIRST_NAMES_MALE: tuple[str, ...] = tuple(PersonProvider.first_names_male)
