@@ -30,6 +30,7 @@ SUBCOMMANDS = (
     "train",
     "preannotate",
     "deidentify",
+    "batch",
 )
 
 

@@ -179,7 +179,7 @@ def audit_map(result: DeidResult, options: DeidOptions) -> dict[str, Any]:
     return {"warning": MAP_WARNING, "method": options.method, "seed": options.seed, "patients": patients}
 
 
-def _check_originals(documents: list[Document]) -> None:
+def check_originals(documents: list[Document]) -> None:
     for document in documents:
         for annotation in document:
             if not 0 <= annotation.start <= annotation.end <= len(document.text):
@@ -242,7 +242,7 @@ def export_deidentified(
     documents = read_corpus(gold_dir).documents
     if not documents:
         raise InputError("no .xml documents in the folder", gold_dir)
-    _check_originals(documents)
+    check_originals(documents)
     total = 2 * len(documents)
 
     def first_half(done: int, _total: int) -> None:
@@ -295,7 +295,12 @@ def export_deidentified(
 
 def _verified(path: Path) -> Document:
     """Read an output file back; every tag must point at its text."""
-    document = read_i2b2(path)
+    return verified(read_i2b2(path))
+
+
+def verified(document: Document) -> Document:
+    """An output document whose every tag points at its text (else an error naming the tag)."""
+    path = document.origin.path
     for annotation in document:
         if document.text[annotation.start : annotation.end] != annotation.text:
             raise AnnotatorError(f"output tag {annotation.id} does not match TEXT[start:end]", path)
