@@ -29,9 +29,9 @@ from annotator.batch.partitions import (
     shard_patients,
 )
 from annotator.core.mapping import Mapping
-from annotator.errors import AnnotatorError, InputError, UsageError
+from annotator.errors import AnnotatorError, InputError, LockedError, UsageError
 from annotator.io.corpus import list_document_files
-from annotator.io.locking import DocumentLock
+from annotator.io.locking import DocumentLock, DocumentLockedError
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -190,12 +190,20 @@ def _run_publishing_job(
         }
         out_dir.parent.mkdir(parents=True, exist_ok=True)
         lock = DocumentLock(out_dir, getpass.getuser())
-        with lock:
+        try:
+            lock.acquire()
+        except DocumentLockedError as error:
+            raise LockedError(
+                f"another job is writing this output: locked by {error.holder.describe()}", out_dir
+            ) from None
+        try:
             published = prepare_output(out_dir, job, partitions, resume, force)
             todo = [p for p in partitions if p.index not in published]
             outcomes = submit(client, todo, partitions)
             report = _summarise(name, out_dir, partitions, len(published), outcomes, started, dashboard)
             write_manifest(out_dir, job, partitions, complete=not report.failures, summary=report.to_dict())
+        finally:
+            lock.release()
     if progress is not None and not todo:
         progress(len(partitions), len(partitions))
     return report
