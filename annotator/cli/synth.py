@@ -38,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
         print_json(result.to_dict())
         return 0
     gold = result.gold
-    print(f"Wrote {result.documents} documents of {result.patients} patients (seed {args.seed}) to {args.out}")
+    print(
+        f"Wrote {result.documents} documents of {result.patients} patients (seed {args.seed}) to {args.out}"
+    )
     print(
         format_table(
             ["folder", "documents", "annotations"],

@@ -65,7 +65,7 @@ class ModelActions(QObject):
         parent: QWidget,
         project: Project,
         current_document: Callable[[], Document | None],
-        apply_suggestions: Callable[[Document, list[Annotation]], None],
+        apply_suggestions: Callable[[Document, list[Annotation]], object],
     ) -> None:
         super().__init__(parent)
         self._parent = parent
@@ -178,7 +178,9 @@ class ModelActions(QObject):
 
         def job(progress: Progress, cancelled: Cancelled) -> str:
             metadata = train(request, progress, cancelled).metadata
-            return f"model retrained on {metadata.documents} gold documents ({metadata.annotations} annotations)"
+            return (
+                f"model retrained on {metadata.documents} gold documents ({metadata.annotations} annotations)"
+            )
 
         self._start("Retraining the tagger from gold…", job, self.finished.emit)
 

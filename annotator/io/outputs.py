@@ -93,7 +93,9 @@ def plan_files(
         raise UsageError(input_clash, clashing[0])
     existing = tuple(t for t in planned if t.exists())
     if existing and not force:
-        raise UsageError(f"{len(existing)} output file(s) exist already (use --force to overwrite)", existing[0])
+        raise UsageError(
+            f"{len(existing)} output file(s) exist already (use --force to overwrite)", existing[0]
+        )
     return OutputPlan(planned, existing)
 
 

@@ -130,7 +130,9 @@ def export_report(result: EvaluateResult, request: ExportRequest) -> Path:
     if result.mode is EvaluationMode.I2B2:
         if request.format is ReportFormat.HTML:
             raise UsageError("--html is available with --mode clean")
-        text = official_json(result.runs) if request.format is ReportFormat.JSON else official_csv(result.runs)
+        text = (
+            official_json(result.runs) if request.format is ReportFormat.JSON else official_csv(result.runs)
+        )
         plan.publish_text(request.path, text)
         return request.path
     evaluation = result.evaluation

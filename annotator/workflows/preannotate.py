@@ -69,7 +69,12 @@ class PreannotateResult:
             "suggestions": self.suggestions,
             "dropped_overlapping": self.dropped,
             "per_document": [
-                {"document": d.doc_id, "output": str(d.output), "suggestions": d.suggestions, "dropped": d.dropped}
+                {
+                    "document": d.doc_id,
+                    "output": str(d.output),
+                    "suggestions": d.suggestions,
+                    "dropped": d.dropped,
+                }
                 for d in self.documents
             ],
         }

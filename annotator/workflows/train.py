@@ -47,14 +47,20 @@ class TrainResult:
     notes: list[Note] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"gold": str(self.gold_dir), "model": str(self.model), "documents": self.documents}
+        data: dict[str, Any] = {
+            "gold": str(self.gold_dir),
+            "model": str(self.model),
+            "documents": self.documents,
+        }
         if self.cross_validation is not None:
             data["cross_validation"] = self.cross_validation.to_dict()
         data["metadata"] = {k: v for k, v in self.metadata.to_dict().items() if k != "categories"}
         return data
 
 
-def train(request: TrainRequest, progress: Progress | None = None, cancelled: Cancelled | None = None) -> TrainResult:
+def train(
+    request: TrainRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
+) -> TrainResult:
     """Train (after cross-validating, if asked) and save the model atomically.
 
     Progress restarts for each phase (cross-validation, then training).
@@ -89,5 +95,7 @@ def train(request: TrainRequest, progress: Progress | None = None, cancelled: Ca
     plan.publish_bytes(request.model, tagger.to_bytes())
     notes = []
     if metadata.skipped_annotations:
-        notes.append(Note(NoteKind.UNKNOWN_TYPES_SKIPPED, count=metadata.skipped_annotations, detail=schema.name))
+        notes.append(
+            Note(NoteKind.UNKNOWN_TYPES_SKIPPED, count=metadata.skipped_annotations, detail=schema.name)
+        )
     return TrainResult(gold_dir, request.model, len(documents), metadata, schema.name, cv, notes)
