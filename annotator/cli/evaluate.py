@@ -12,7 +12,7 @@ from annotator.cli.common import existing_path, format_table, print_json
 from annotator.errors import UsageError
 
 if TYPE_CHECKING:
-    from annotator.evaluation.engine import DocumentPair, EvaluationResult, Options
+    from annotator.evaluation.engine import EvaluationResult
     from annotator.workflows.scoring import ScoringRequest
 
 NAME = "evaluate"
@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         EvaluationMode,
         ExportRequest,
         ReportFormat,
+        clean_official_layout,
         evaluate,
         export_report,
         official_tables,
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         assert outcome.evaluation is not None
         sys.stdout.write(write_json(outcome.evaluation, None, args.include_text))
     elif args.format == "i2b2":
-        sys.stdout.write(format_clean_i2b2(outcome.pairs, request.scoring.options()))
+        sys.stdout.write(format_clean_i2b2(clean_official_layout(outcome.pairs, request.scoring.options())))
     else:
         assert outcome.evaluation is not None
         print(render_terminal(outcome.evaluation))
@@ -141,34 +142,9 @@ def render_terminal(result: EvaluationResult) -> str:
     return "\n".join(lines)
 
 
-def format_clean_i2b2(pairs: list[DocumentPair], options: Options) -> str:
+def format_clean_i2b2(blocks: list[tuple[str, EvaluationResult]]) -> str:
     """The official table layout filled with clean-mode numbers (corrected labels)."""
-    from dataclasses import replace
-
-    from annotator.core.mapping import load_mapping
-    from annotator.evaluation.engine import evaluate_pairs
-
-    hipaa = load_mapping("hipaa")
-
-    def hipaa_pairs() -> list[DocumentPair]:
-        out = []
-        for pair in pairs:
-            out.append(
-                replace(
-                    pair,
-                    reference=[i for i in pair.reference if hipaa.keeps(i.category, i.type)],
-                    predicted=[i for i in pair.predicted if hipaa.keeps(i.category, i.type)],
-                )
-            )
-        return out
-
-    blocks = []
-    hipaa_set = hipaa_pairs()
-    for prefix, subset in (("", pairs), ("HIPAA ", hipaa_set)):
-        for match, label in (("token", "Token"), ("strict", "Strict"), ("relaxed", "Relaxed")):
-            result = evaluate_pairs(subset, replace(options, match=match), details=False)
-            blocks.append(_i2b2_block(f"{prefix}{label}", result))
-    return "".join(blocks)
+    return "".join(_i2b2_block(label, result) for label, result in blocks)
 
 
 def _i2b2_block(label: str, result: EvaluationResult) -> str:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
+from annotator.core.mapping import load_mapping
 from annotator.errors import UsageError
-from annotator.evaluation.engine import DocumentPair, EvaluationResult, evaluate_pairs
+from annotator.evaluation.engine import DocumentPair, EvaluationResult, Options, evaluate_pairs
 from annotator.evaluation.loading import load_pairs
 from annotator.evaluation.official import OfficialRun, evaluate_official_folders
 from annotator.evaluation.report import render_html, write_csv, write_json
@@ -107,6 +108,26 @@ def evaluate(
     evaluation.skipped = list(loaded.skipped)
     _report(progress, 2, 2)
     return EvaluateResult(request.mode, evaluation, loaded.pairs, notes=notes)
+
+
+def clean_official_layout(pairs: list[DocumentPair], options: Options) -> list[tuple[str, EvaluationResult]]:
+    """Clean-mode results for the six blocks of the official layout (Token, Strict, Relaxed;
+    then the same on the HIPAA subset), labelled as the official script labels them."""
+    hipaa = load_mapping("hipaa")
+    hipaa_pairs = [
+        replace(
+            pair,
+            reference=[i for i in pair.reference if hipaa.keeps(i.category, i.type)],
+            predicted=[i for i in pair.predicted if hipaa.keeps(i.category, i.type)],
+        )
+        for pair in pairs
+    ]
+    blocks = []
+    for prefix, subset in (("", pairs), ("HIPAA ", hipaa_pairs)):
+        for match, label in (("token", "Token"), ("strict", "Strict"), ("relaxed", "Relaxed")):
+            result = evaluate_pairs(subset, replace(options, match=match), details=False)
+            blocks.append((f"{prefix}{label}", result))
+    return blocks
 
 
 def _report(progress: Progress | None, done: int, total: int) -> None:
