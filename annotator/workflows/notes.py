@@ -68,17 +68,15 @@ class Note:
 
     def message(self) -> str:
         """The note as one line for people (never note text)."""
-        kind = self.kind
-        if kind is NoteKind.TEXT_DIFFERS:
-            return f"{self.subject}: reference and predicted TEXT differ"
-        if kind is NoteKind.ONLY_REFERENCE:
-            return f"{self.count} gold document(s) have no system file (counted as missed)"
-        if kind is NoteKind.ONLY_PREDICTED:
-            return f"{self.count} system document(s) have no gold file (counted as spurious)"
-        if kind is NoteKind.MISSING_VERSION:
-            return f"document {self.subject} is missing from {self.detail}; skipped"
-        if kind is NoteKind.NOT_REALIGNED:
-            return f"{self.subject}: not realigned: fix the other errors of this file first"
-        if kind is NoteKind.UNKNOWN_TYPES_SKIPPED:
-            return f"skipped {self.count} annotations whose type is not in schema {self.detail}"
-        return self.detail
+        return _MESSAGES[self.kind].format(subject=self.subject, count=self.count, detail=self.detail)
+
+
+_MESSAGES = {
+    NoteKind.TEXT_DIFFERS: "{subject}: reference and predicted TEXT differ",
+    NoteKind.ONLY_REFERENCE: "{count} gold document(s) have no system file (counted as missed)",
+    NoteKind.ONLY_PREDICTED: "{count} system document(s) have no gold file (counted as spurious)",
+    NoteKind.MISSING_VERSION: "document {subject} is missing from {detail}; skipped",
+    NoteKind.INPUT_WARNING: "{detail}",
+    NoteKind.NOT_REALIGNED: "{subject}: not realigned: fix the other errors of this file first",
+    NoteKind.UNKNOWN_TYPES_SKIPPED: "skipped {count} annotations whose type is not in schema {detail}",
+}

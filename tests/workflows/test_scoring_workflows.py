@@ -144,3 +144,9 @@ def test_consistency_of_gold_and_of_a_partial_annotator(corpus: SynthResult) -> 
     partial = consistency(ConsistencyRequest(folder(corpus, "annotator_b"), scope="corpus"))
     assert gold.documents == partial.documents == corpus.documents
     assert len(partial.findings) >= len(gold.findings)
+
+
+@pytest.mark.parametrize("kind", list(NoteKind))
+def test_every_note_kind_reads_as_one_line(kind: NoteKind) -> None:
+    text = Note(kind, "100-01", 2, "annotator_b").message()
+    assert text and "\n" not in text and "{" not in text
