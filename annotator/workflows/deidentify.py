@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from annotator.deid.export import DeidReport, export_deidentified
+from annotator.deid.leakcheck import LeakCheckOptions
 from annotator.deid.surrogates import DeidOptions
 from annotator.errors import UsageError
 from annotator.workflows.notes import Cancelled, Progress
@@ -19,7 +20,8 @@ from annotator.workflows.notes import Cancelled, Progress
 class DeidentifyRequest:
     """De-identify ``gold_dir`` into ``out_dir`` (new or empty unless ``force``).
 
-    ``map_path`` also writes the original -> surrogate audit map (it holds PHI).
+    ``map_path`` also writes the original -> surrogate audit map (it holds PHI);
+    ``leak_options`` tunes the leak check (default: from ``options.min_leak_length``).
     """
 
     gold_dir: Path
@@ -27,6 +29,7 @@ class DeidentifyRequest:
     options: DeidOptions = field(default_factory=DeidOptions)
     map_path: Path | None = None
     force: bool = False
+    leak_options: LeakCheckOptions | None = None
 
 
 def deidentify(
@@ -46,4 +49,5 @@ def deidentify(
         force=request.force,
         progress=progress,
         cancelled=cancelled,
+        leak_options=request.leak_options,
     )
