@@ -28,17 +28,17 @@ from annotator.batch.partitions import (
     plan_xml,
     shard_patients,
 )
-from annotator.core.mapping import Mapping
 from annotator.errors import AnnotatorError, InputError, LockedError, UsageError
 from annotator.io.corpus import list_document_files
 from annotator.io.locking import DocumentLock, DocumentLockedError
+from annotator.workflows.scoring import ScoringRequest
 
 if TYPE_CHECKING:
     from distributed import Client
 
     from annotator.deid.leakcheck import LeakCheckOptions
     from annotator.deid.surrogates import CorpusContext, DeidOptions
-    from annotator.evaluation.engine import EvaluationResult, Options
+    from annotator.evaluation.engine import EvaluationResult
 
 Progress = Callable[[int, int], None]
 
@@ -338,8 +338,7 @@ class BatchScore:
 def batch_evaluate(
     gold_dir: Path,
     system_dir: Path,
-    options: Options,
-    mapping: Mapping | None = None,
+    scoring: ScoringRequest | None = None,
     cluster: ClusterOptions | None = None,
     progress: Progress | None = None,
     on_dashboard: Callable[[str], None] | None = None,
@@ -350,6 +349,8 @@ def batch_evaluate(
 
     started = time.perf_counter()
     cluster = cluster or ClusterOptions()
+    scoring = scoring or ScoringRequest()
+    options, mapping = scoring.options(), scoring.mapping_chain()
     if cluster.partition_size < 1:
         raise UsageError("--partition-size must be at least 1")
     for folder in (gold_dir, system_dir):

@@ -60,14 +60,12 @@ def load_tagger(path: str) -> Any:
 def preannotate_partition(
     partition: Partition, model: str, recall_bias: float | None, out_dir: str
 ) -> Outcome:
-    from annotator.crf.preannotation import add_suggestions, suggest
+    from annotator.workflows.preannotate import tag_documents
 
     try:
         tagger = load_tagger(model)
         documents = read_partition(partition)
-        results = suggest(tagger, documents, recall_bias)
-        for result in results:
-            add_suggestions(result.document, result.kept)
+        results = tag_documents(tagger, documents, recall_bias)
         publish(documents, Path(out_dir), partition)
     except AnnotatorError as error:
         return PartitionFailure(partition.index, error.one_line())

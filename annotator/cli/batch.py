@@ -184,7 +184,7 @@ def run_deidentify(args: argparse.Namespace) -> int:
 
 def run_evaluate(args: argparse.Namespace) -> int:
     from annotator.batch.jobs import batch_evaluate
-    from annotator.cli.evaluate import build_mapping, build_options, render_terminal
+    from annotator.cli.evaluate import render_terminal, scoring_request
     from annotator.evaluation.report import write_json
 
     cluster = _cluster(args)
@@ -192,8 +192,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         score = batch_evaluate(
             args.gold,
             args.system,
-            build_options(args),
-            build_mapping(args),
+            scoring_request(args),
             cluster,
             update,
             _announce_dashboard,

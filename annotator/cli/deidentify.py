@@ -59,14 +59,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.deid.export import export_deidentified
     from annotator.deid.surrogates import DeidOptions
-    from annotator.errors import UsageError
+    from annotator.workflows.deidentify import DeidentifyRequest, deidentify
 
-    if len(args.mask_char) != 1:
-        raise UsageError("--mask-char must be one character")
-    if args.min_leak_length < 1:
-        raise UsageError("--min-leak-length must be at least 1")
     options = DeidOptions(
         method=args.method,
         seed=args.seed,
@@ -75,8 +70,8 @@ def run(args: argparse.Namespace) -> int:
         min_leak_length=args.min_leak_length,
     )
     with progress_bar("de-identifying") as update:
-        report = export_deidentified(
-            args.gold_dir, args.out, options, map_path=args.map, force=args.force, progress=update
+        report = deidentify(
+            DeidentifyRequest(args.gold_dir, args.out, options, args.map, args.force), progress=update
         )
     if args.json:
         print_json(report.to_dict())

@@ -101,7 +101,7 @@ def build_window(
     if document is not None and document not in workspace.doc_ids():
         raise UsageError(f"no document {document!r} in {path}")
     session = AnnotationSession(workspace, track=ask)
-    window = MainWindow(session, dark)
+    window = MainWindow(session, dark, open_project=_open_project)
     if not ask:
         window.ask_recovery = lambda doc_id: None
     try:
@@ -111,6 +111,11 @@ def build_window(
         window.deleteLater()
         raise
     return window
+
+
+def _open_project(path: Path, annotator: str, theme: ThemeName) -> MainWindow:
+    """File > Open: the next window, for the same annotator, in the same theme."""
+    return build_window(path, annotator, theme=theme)
 
 
 def _first_unfinished(session: AnnotationSession) -> str:
