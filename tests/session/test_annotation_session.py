@@ -40,6 +40,14 @@ def _session(project: Project, timers: ManualTimers, clock: Clock) -> Annotation
     )
 
 
+def _tag(session: AnnotationSession, type_name: str, phrase: str) -> Path:
+    """Open 300-01, tag ``phrase`` with ``type_name``; the document's working file."""
+    session.open_document("300-01")
+    start = TEXT.index(phrase)
+    session.apply_type(type_name, start, start + len(phrase), start)
+    return session.workspace.entry("300-01").working_path
+
+
 def test_signals_announce_document_current_and_save_state(project: Project) -> None:
     timers, clock = ManualTimers(), Clock()
     session = _session(project, timers, clock)
@@ -60,10 +68,7 @@ def test_signals_announce_document_current_and_save_state(project: Project) -> N
 def test_autosave_fires_from_the_injected_timer_after_the_delay(project: Project) -> None:
     timers, clock = ManualTimers(), Clock()
     session = _session(project, timers, clock)
-    session.open_document("300-01")
-    start = TEXT.index("Marissa Jones")
-    session.apply_type("DOCTOR", start, start + len("Marissa Jones"), start)
-    working = session.workspace.entry("300-01").working_path
+    working = _tag(session, "DOCTOR", "Marissa Jones")
     timers.fire_all()
     assert not recovery_path(working).exists()  # not quiet long enough yet
     clock.now += 1.5
@@ -76,10 +81,7 @@ def test_autosave_fires_from_the_injected_timer_after_the_delay(project: Project
 def test_a_failed_save_keeps_the_edit_in_the_recovery_file(project: Project) -> None:
     timers, clock = ManualTimers(), Clock()
     session = _session(project, timers, clock)
-    session.open_document("300-01")
-    start = TEXT.index("John Smith")
-    session.apply_type("PATIENT", start, start + len("John Smith"), start)
-    working = session.workspace.entry("300-01").working_path
+    working = _tag(session, "PATIENT", "John Smith")
     # Someone else overrides the lock: our save must fail and say so, not pretend.
     DocumentLock(working, "bob").acquire(force=True)
     failed = session.save()
@@ -93,13 +95,10 @@ def test_a_failed_save_keeps_the_edit_in_the_recovery_file(project: Project) -> 
 def test_saving_folds_the_edit_into_the_file_and_drops_the_recovery(project: Project) -> None:
     timers, clock = ManualTimers(), Clock()
     session = _session(project, timers, clock)
-    session.open_document("300-01")
-    start = TEXT.index("2060-01-02")
-    session.apply_type("DATE", start, start + len("2060-01-02"), start)
+    working = _tag(session, "DATE", "2060-01-02")
     clock.now += 2
     timers.fire_all()
     assert session.save() == []
-    working = session.workspace.entry("300-01").working_path
     assert [a.type for a in read_i2b2(working).annotations] == ["DATE"]
     assert not recovery_path(working).exists()
     assert session.save_state == "saved"
