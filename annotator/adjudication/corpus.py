@@ -185,14 +185,17 @@ def adjudicate_corpus(
     auto: AutoAccept | str = AutoAccept.UNANIMOUS,
     force: bool = False,
     progress: Progress | None = None,
+    stage: Callable[[Path], Path] | None = None,
 ) -> AdjudicationReport:
     """Auto-merge every document and write its gold file and decision log.
 
     A document whose decision log says it was finalised, or whose gold file was not written
     by an adjudication session (no decision log beside it), is left untouched unless
     ``force``; then it is adjudicated afresh (its old log replaced). Other documents resume
-    their log.
+    their log. ``stage`` maps the gold folder to where files are written for now (the
+    caller publishes them together, see annotator.io.publish).
     """
+    target = stage(prepared.gold_dir) if stage is not None else prepared.gold_dir
     reports = []
     doc_ids = prepared.doc_ids
     for number, doc_id in enumerate(doc_ids, 1):
@@ -203,7 +206,7 @@ def adjudicate_corpus(
             reports.append(session_report(session, "finalised" if finalised else "existing"))
         else:
             session = prepared.open_session(doc_id, adjudicator, auto, resume=not finalised)
-            session.save(prepared.gold_dir)
+            session.save(target)
             reports.append(session_report(session))
         if progress is not None:
             progress(number, len(doc_ids))
