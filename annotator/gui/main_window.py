@@ -28,6 +28,7 @@ from annotator.core.document import Document
 from annotator.core.propagation import Scope, prepare_indexes
 from annotator.errors import AnnotatorError
 from annotator.gui.annotation_panel import AnnotationPanel
+from annotator.gui.kept_tags_list import KeptTagsList
 from annotator.gui.attribute_editor import AttributeEditor
 from annotator.gui.document_list import DocumentList
 from annotator.gui.find_bar import FindBar
@@ -81,6 +82,7 @@ class MainWindow(QMainWindow):
         self.palette_widget = TagPalette(schema, dark)
         self.attributes = AttributeEditor(schema, lambda: self.session.editor)
         self.table = AnnotationPanel(schema)
+        self.kept_tags = KeptTagsList()
         self.status = SessionStatusBar()
         self.setStatusBar(self.status)
         centre = QWidget()
@@ -94,6 +96,7 @@ class MainWindow(QMainWindow):
         right.addWidget(_titled("Tags (select text, then press the key)", self.palette_widget))
         right.addWidget(_titled("Current annotation", self.attributes))
         right.addWidget(_titled("Annotations", self.table))
+        right.addWidget(self.kept_tags)
         right.setSizes([300, 170, 390])
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(_titled("Documents", self.documents))
@@ -262,6 +265,7 @@ class MainWindow(QMainWindow):
     def _on_session_document_changed(self, document: Document | None) -> None:
         self.view.set_note(document)
         self.table.set_document(document)
+        self.kept_tags.set_document(document)
         self.attributes.show_annotation(None)
         if document is not None:
             self.documents.set_current(document.doc_id)

@@ -1,0 +1,37 @@
+"""A MedTator folder in the window: its task's palette, its links listed read-only."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pytestqt.qtbot import QtBot
+
+from tests.gui.conftest import make_window
+
+MAE_DATA = Path(__file__).resolve().parent.parent / "data" / "mae"
+
+
+def test_medtator_folder_opens_with_its_task_and_lists_kept_tags(qtbot: QtBot, tmp_path: Path) -> None:
+    folder = tmp_path / "A"
+    shutil.copytree(MAE_DATA / "A", folder)
+    shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)
+    main = make_window(qtbot, folder)
+    assert main.session.workspace.schema.name == "VAX_TASK"
+    main.open_document("A_note-01")
+    lines = [main.kept_tags.item(row).text() for row in range(main.kept_tags.count())]
+    assert lines[0].startswith("L0  LK_AE_SVRT  [link]") and "link_AE→A2" in lines[0]
+    assert [line.split()[0] for line in lines] == ["L0", "A3", "F0"]
+    assert not main.kept_tags.isHidden()
+    assert all("headache" not in line for line in lines)  # no note text in the list
+
+
+def test_project_toml_names_a_dtd_task(tmp_path: Path) -> None:
+    from annotator.core.project import Project
+    from annotator.gui.workspace import Workspace
+
+    Project.create(tmp_path / "p", "VAX", schema="VAX_TASK.dtd", annotators=["alice"])
+    shutil.copy(MAE_DATA / "VAX_TASK.dtd", tmp_path / "p")
+    schema = Workspace.open(tmp_path / "p", "alice").schema
+    assert schema.category_names == ["AE", "SVRT", "FEVER_DOC"]
+    assert schema.task is not None and schema.task.tag("AE") is not None
