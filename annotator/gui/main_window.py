@@ -28,10 +28,10 @@ from annotator.core.document import Document
 from annotator.core.propagation import Scope, prepare_indexes
 from annotator.errors import AnnotatorError
 from annotator.gui.annotation_panel import AnnotationPanel
-from annotator.gui.kept_tags_list import KeptTagsList
 from annotator.gui.attribute_editor import AttributeEditor
 from annotator.gui.document_list import DocumentList
 from annotator.gui.find_bar import FindBar
+from annotator.gui.kept_tags_list import KeptTagsList
 from annotator.gui.note_view import NoteView
 from annotator.gui.propagation_dialog import AnnotateAllDialog
 from annotator.gui.session import AnnotationSession

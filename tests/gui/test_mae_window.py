@@ -30,8 +30,9 @@ def test_project_toml_names_a_dtd_task(tmp_path: Path) -> None:
     from annotator.core.project import Project
     from annotator.gui.workspace import Workspace
 
-    Project.create(tmp_path / "p", "VAX", schema="VAX_TASK.dtd", annotators=["alice"])
+    project = Project.create(tmp_path / "p", "VAX", schema="VAX_TASK.dtd", annotators=["alice"])
     shutil.copy(MAE_DATA / "VAX_TASK.dtd", tmp_path / "p")
+    shutil.copy(MAE_DATA / "A" / "A_note-01.xml", project.source_dir / "note-01.xml")
     schema = Workspace.open(tmp_path / "p", "alice").schema
     assert schema.category_names == ["AE", "SVRT", "FEVER_DOC"]
     assert schema.task is not None and schema.task.tag("AE") is not None
