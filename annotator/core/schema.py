@@ -159,13 +159,18 @@ def read_schema(path: str | Path) -> Schema:
 def load_schema(name: str = DEFAULT_SCHEMA) -> Schema:
     """A bundled schema by name (``i2b2-2014``, ``i2b2-2006``, ``cchmc-12``) or a file path.
 
-    A path to a MAE DTD or a MedTator YAML/JSON task gives that task's palette.
+    A path to a MAE DTD, a MedTator YAML/JSON task or a brat ``annotation.conf`` gives
+    that task's palette.
     """
     # Imported here: annotator.core.task builds on this module's classes.
     from annotator.core.task import is_task_file, load_task_schema
 
     if is_task_file(name) and Path(name).is_file():
         return load_task_schema(name)
+    if Path(name).name == "annotation.conf" and Path(name).is_file():
+        from annotator.core.brat_conf import read_brat_conf
+
+        return read_brat_conf(name)
     candidate = SCHEMA_DIR / f"{name}.toml"
     if candidate.is_file():
         return read_schema(candidate)

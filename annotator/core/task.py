@@ -241,7 +241,7 @@ def task_to_schema(task: TaskDefinition) -> Schema:
             names = [tag.name] if tag.name not in taken_types else []
         types = []
         for name in names:
-            key = _free_key(name, taken_keys)
+            key = free_key(name, taken_keys)
             taken_types.add(name)
             types.append(TypeDef(name, tag.name, key, color))
         if types:
@@ -249,7 +249,8 @@ def task_to_schema(task: TaskDefinition) -> Schema:
     return Schema(name=task.name, title=task.name, categories=tuple(categories), task=task)
 
 
-def _free_key(name: str, taken: set[str]) -> str:
+def free_key(name: str, taken: set[str]) -> str:
+    """The first letter of ``name`` (else a digit) not yet taken; taken afterwards."""
     for char in [c.lower() for c in name if c.isalpha()] + list("1234567890"):
         if char not in taken:
             taken.add(char)

@@ -12,10 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from annotator.core.atomic import atomic_write
+from annotator.core.brat_conf import CONF_NAME
 from annotator.core.document import Document
 from annotator.core.schema import Schema
 from annotator.errors import InputError, UsageError
-from annotator.io.brat import brat_paths, read_brat, write_brat
+from annotator.io.brat import brat_conf_for, brat_paths, read_brat, write_brat
 from annotator.io.conll import write_conll
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.inline2006 import read_inline2006, write_inline2006
@@ -226,4 +228,8 @@ def write_documents(
     else:
         assert spec.write_all is not None
         spec.write_all(list(documents), output_paths(documents, out, format)[0])
-    return output_paths(documents, out, format)
+    written = output_paths(documents, out, format)
+    if format == "brat" and _is_folder_target(out):
+        atomic_write(out / CONF_NAME, brat_conf_for(documents, schema).encode("utf-8"))
+        written.append(out / CONF_NAME)
+    return written

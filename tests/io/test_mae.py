@@ -182,3 +182,35 @@ def test_medtator_prefixed_folders_pair_in_adjudication_and_evaluation() -> None
 def test_evaluate_takes_two_files() -> None:
     loaded = load_pairs(NOTE, DATA / "B" / "B_note-01.xml")
     assert len(loaded.pairs) == 1 and loaded.pairs[0].reference
+
+
+# -- brat: relations, events, attributes and notes kept; annotation.conf read and written --
+BRAT = Path(__file__).resolve().parent.parent / "data" / "brat"
+
+
+def test_brat_round_trip_keeps_relations_and_whole_discontinuous_spans(tmp_path: Path) -> None:
+    from annotator.io.brat import document_to_brat, read_brat
+
+    ann = (BRAT / "180-01.ann").read_text(encoding="utf-8")
+    shutil.copy(BRAT / "180-01.txt", tmp_path)
+    (tmp_path / "180-01.ann").write_text(
+        ann + "E1\tVisit:T2 Who:T1\nA1\tNegated E1\nN1\tReference T1 Wiki:1\t\n#2\tAnnotatorNotes R1\tsure\n",
+        encoding="utf-8",
+    )
+    document = read_brat(tmp_path / "180-01.txt")
+    document.origin.fingerprint = None
+    written = document_to_brat(document)[1].decode().splitlines()
+    assert sorted(written) == sorted((tmp_path / "180-01.ann").read_text(encoding="utf-8").splitlines())
+    document.remove("T1")
+    after = document_to_brat(document)[1].decode()
+    assert "R1\t" not in after and "E1\t" not in after and "T3\tHOSPITAL 47 49;50 52" in after
+
+
+def test_brat_annotation_conf_written_and_read_as_a_schema(tmp_path: Path) -> None:
+    documents = read_documents(BRAT)
+    written = write_documents(documents, tmp_path, "brat", load_schema("i2b2-2014"))
+    assert tmp_path / "annotation.conf" in written
+    conf = (tmp_path / "annotation.conf").read_text(encoding="utf-8")
+    assert "\tDOCTOR" in conf and "Same\tArg1:<ANY>, Arg2:<ANY>" in conf
+    schema = load_schema(str(tmp_path / "annotation.conf"))
+    assert schema.category_of("DOCTOR") == "NAME" and schema.category_of("HOSPITAL") == "LOCATION"
