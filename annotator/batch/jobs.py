@@ -57,6 +57,28 @@ class ClusterOptions:
     partition_size: int = 200
 
 
+@dataclass(frozen=True)
+class BatchRun:
+    """How a job runs: on which cluster, over what output state, reporting to whom.
+
+    resume: finish a killed job into the same output (published partitions are skipped).
+    force: replace whatever the output holds.
+    progress: ``(partitions done, partitions)`` as they finish.
+    on_dashboard: given the dask dashboard's address when there is one.
+    """
+
+    cluster: ClusterOptions = field(default_factory=ClusterOptions)
+    resume: bool = False
+    force: bool = False
+    progress: Progress | None = None
+    on_dashboard: Callable[[str], None] | None = None
+
+    def announce(self, client: Client) -> None:
+        link = dashboard_link(client)
+        if link and self.on_dashboard is not None:
+            self.on_dashboard(link)
+
+
 @dataclass
 class BatchReport:
     """What a batch job did (counts only, no text)."""
@@ -69,7 +91,6 @@ class BatchReport:
     counts: dict[str, int]
     failures: list[tasks.PartitionFailure]
     seconds: float
-    dashboard: str | None = None
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -130,7 +151,6 @@ def _summarise(
     resumed: int,
     outcomes: Sequence[tasks.Outcome],
     started: float,
-    dashboard: str | None,
 ) -> BatchReport:
     counts: dict[str, int] = {}
     documents = 0
@@ -149,7 +169,6 @@ def _summarise(
         counts=dict(sorted(counts.items())),
         failures=failures,
         seconds=time.perf_counter() - started,
-        dashboard=dashboard,
     )
 
 
@@ -164,22 +183,17 @@ def _run_publishing_job(
     input_dir: Path,
     out_dir: Path,
     parameters: dict[str, Any],
-    cluster: ClusterOptions,
-    resume: bool,
-    force: bool,
-    progress: Progress | None,
+    run: BatchRun,
     submit: Callable[[Client, list[Partition], list[Partition]], list[Any]],
-    on_dashboard: Callable[[str], None] | None,
 ) -> BatchReport:
     """The frame every writing job shares: plan, lock and claim the output, run, record."""
     started = time.perf_counter()
     if not input_dir.is_dir():
         raise InputError("not a folder", input_dir)
     _check_out_dir(input_dir, out_dir)
+    cluster = run.cluster
     with open_client(cluster.scheduler, cluster.workers) as client:
-        dashboard = dashboard_link(client)
-        if dashboard and on_dashboard is not None:
-            on_dashboard(dashboard)
+        run.announce(client)
         partitions = plan_inputs(client, input_dir, cluster.partition_size)
         job = {
             "command": name,
@@ -197,15 +211,15 @@ def _run_publishing_job(
                 f"another job is writing this output: locked by {error.holder.describe()}", out_dir
             ) from None
         try:
-            published = prepare_output(out_dir, job, partitions, resume, force)
+            published = prepare_output(out_dir, job, partitions, run.resume, run.force)
             todo = [p for p in partitions if p.index not in published]
             outcomes = submit(client, todo, partitions)
-            report = _summarise(name, out_dir, partitions, len(published), outcomes, started, dashboard)
+            report = _summarise(name, out_dir, partitions, len(published), outcomes, started)
             write_manifest(out_dir, job, partitions, complete=not report.failures, summary=report.to_dict())
         finally:
             lock.release()
-    if progress is not None and not todo:
-        progress(len(partitions), len(partitions))
+    if run.progress is not None and not todo:
+        run.progress(len(partitions), len(partitions))
     return report
 
 
@@ -214,14 +228,10 @@ def batch_preannotate(
     input_dir: Path,
     out_dir: Path,
     recall_bias: float | None = None,
-    cluster: ClusterOptions | None = None,
-    resume: bool = False,
-    force: bool = False,
-    progress: Progress | None = None,
-    on_dashboard: Callable[[str], None] | None = None,
+    run: BatchRun | None = None,
 ) -> BatchReport:
     """Model suggestions for every note of an archive (the tagger loads once per worker)."""
-    cluster = cluster or ClusterOptions()
+    run = run or BatchRun()
     if not model.is_file():
         raise InputError("not a model file", model)
     stat = model.stat()
@@ -233,11 +243,9 @@ def batch_preannotate(
 
     def submit(client: Client, todo: list[Partition], _everything: list[Partition]) -> list[Any]:
         arguments = (str(model.resolve()), recall_bias, str(out_dir.resolve()))
-        return _run(client, tasks.preannotate_partition, todo, arguments, progress)
+        return _run(client, tasks.preannotate_partition, todo, arguments, run.progress)
 
-    return _run_publishing_job(
-        "preannotate", input_dir, out_dir, parameters, cluster, resume, force, progress, submit, on_dashboard
-    )
+    return _run_publishing_job("preannotate", input_dir, out_dir, parameters, run, submit)
 
 
 def merge_contexts(contexts: Sequence[CorpusContext]) -> CorpusContext:
@@ -259,18 +267,16 @@ def batch_deidentify(
     options: DeidOptions,
     leak_options: LeakCheckOptions | None = None,
     map_dir: Path | None = None,
-    cluster: ClusterOptions | None = None,
-    resume: bool = False,
-    force: bool = False,
-    progress: Progress | None = None,
-    on_dashboard: Callable[[str], None] | None = None,
+    run: BatchRun | None = None,
 ) -> BatchReport:
     """Masked or surrogate copies of an archive, each partition leak-checked before it is
     published; one surrogate map and date shift per patient, the corpus's values to avoid
     gathered first and broadcast to every worker."""
     from annotator.deid.leakcheck import LeakCheckOptions
+    from annotator.workflows.deidentify import check_options
 
-    cluster = cluster or ClusterOptions()
+    check_options(options)
+    run = run or BatchRun()
     leak_options = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
     if map_dir is not None:
         _check_map_dir(map_dir, input_dir, out_dir)
@@ -291,11 +297,9 @@ def batch_deidentify(
             leak_options,
             str(map_dir.resolve()) if map_dir is not None else None,
         )
-        return _run(client, tasks.deidentify_partition, todo, arguments, progress)
+        return _run(client, tasks.deidentify_partition, todo, arguments, run.progress)
 
-    return _run_publishing_job(
-        "deidentify", input_dir, out_dir, parameters, cluster, resume, force, progress, submit, on_dashboard
-    )
+    return _run_publishing_job("deidentify", input_dir, out_dir, parameters, run, submit)
 
 
 def _check_map_dir(map_dir: Path, input_dir: Path, out_dir: Path) -> None:
@@ -339,16 +343,15 @@ def batch_evaluate(
     gold_dir: Path,
     system_dir: Path,
     scoring: ScoringRequest | None = None,
-    cluster: ClusterOptions | None = None,
-    progress: Progress | None = None,
-    on_dashboard: Callable[[str], None] | None = None,
+    run: BatchRun | None = None,
 ) -> BatchScore:
     """System against gold, scored by partition and merged: the same numbers as
     ``annotator evaluate`` on the same folders."""
     from annotator.evaluation.merge import merge_results
 
     started = time.perf_counter()
-    cluster = cluster or ClusterOptions()
+    run = run or BatchRun()
+    cluster = run.cluster
     scoring = scoring or ScoringRequest()
     options, mapping = scoring.options(), scoring.mapping_chain()
     if cluster.partition_size < 1:
@@ -362,10 +365,8 @@ def batch_evaluate(
         raise InputError("no .xml documents in either folder", gold_dir)
     partitions = plan_scoring(gold, system, cluster.partition_size)
     with open_client(cluster.scheduler, cluster.workers) as client:
-        dashboard = dashboard_link(client)
-        if dashboard and on_dashboard is not None:
-            on_dashboard(dashboard)
-        outcomes = _run(client, tasks.score_partition, partitions, (options, mapping), progress)
+        run.announce(client)
+        outcomes = _run(client, tasks.score_partition, partitions, (options, mapping), run.progress)
     scores = [o for o in outcomes if isinstance(o, tasks.PartitionScore)]
     failures = [o for o in outcomes if isinstance(o, tasks.PartitionFailure)]
     if failures:

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, progress_bar
-from annotator.errors import UsageError, printable_path
+from annotator.errors import printable_path
 
 if TYPE_CHECKING:
-    from annotator.batch.jobs import BatchReport, ClusterOptions
+    from annotator.batch.jobs import BatchReport, BatchRun
 
 EPILOG = (
     "Inputs: a folder of i2b2 XML files (PPP-RR.xml) or of JSON Lines shards (*.jsonl, many notes "
@@ -112,10 +113,16 @@ def _register_evaluate(jobs: argparse._SubParsersAction[argparse.ArgumentParser]
     parser.set_defaults(func=run_evaluate)
 
 
-def _cluster(args: argparse.Namespace) -> ClusterOptions:
-    from annotator.batch.jobs import ClusterOptions
+def _batch_run(args: argparse.Namespace, progress: Callable[[int, int], None]) -> BatchRun:
+    from annotator.batch.jobs import BatchRun, ClusterOptions
 
-    return ClusterOptions(args.scheduler, args.workers, args.partition_size)
+    return BatchRun(
+        ClusterOptions(args.scheduler, args.workers, args.partition_size),
+        resume=getattr(args, "resume", False),
+        force=getattr(args, "force", False),
+        progress=progress,
+        on_dashboard=_announce_dashboard,
+    )
 
 
 def _announce_dashboard(link: str) -> None:
@@ -145,36 +152,21 @@ def _print_report(report: BatchReport, json_output: bool) -> int:
 def run_preannotate(args: argparse.Namespace) -> int:
     from annotator.batch.jobs import batch_preannotate
 
-    cluster = _cluster(args)
     with progress_bar("pre-annotating", unit="partition") as update:
         report = batch_preannotate(
-            args.model, args.input, args.output, args.recall_bias, cluster, args.resume, args.force,
-            update, _announce_dashboard,
-        )  # fmt: skip
+            args.model, args.input, args.output, args.recall_bias, _batch_run(args, update)
+        )
     return _print_report(report, args.json)
 
 
 def run_deidentify(args: argparse.Namespace) -> int:
     from annotator.batch.jobs import batch_deidentify
-    from annotator.deid.surrogates import DeidOptions
+    from annotator.cli.deidentify import deid_options
 
-    if len(args.mask_char) != 1:
-        raise UsageError("--mask-char must be one character")
-    if args.min_leak_length < 1:
-        raise UsageError("--min-leak-length must be at least 1")
-    options = DeidOptions(
-        method=args.method,
-        seed=args.seed,
-        mask_style=args.mask_style,
-        mask_char=args.mask_char,
-        min_leak_length=args.min_leak_length,
-    )
-    cluster = _cluster(args)
     with progress_bar("de-identifying", unit="partition") as update:
         report = batch_deidentify(
-            args.input, args.output, options, None, args.map_dir, cluster, args.resume, args.force,
-            update, _announce_dashboard,
-        )  # fmt: skip
+            args.input, args.output, deid_options(args), None, args.map_dir, _batch_run(args, update)
+        )
     if args.map_dir is not None and not args.json:
         print(
             f"audit maps in {printable_path(args.map_dir)}: they contain the original PHI, keep them private"
@@ -187,16 +179,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from annotator.cli.evaluate import render_terminal, scoring_request
     from annotator.evaluation.report import write_json
 
-    cluster = _cluster(args)
     with progress_bar("scoring", unit="partition") as update:
-        score = batch_evaluate(
-            args.gold,
-            args.system,
-            scoring_request(args),
-            cluster,
-            update,
-            _announce_dashboard,
-        )
+        score = batch_evaluate(args.gold, args.system, scoring_request(args), _batch_run(args, update))
     for note in score.notes:
         print(f"annotator batch evaluate: note: {note}", file=sys.stderr)
     if args.json:

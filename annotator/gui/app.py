@@ -26,9 +26,10 @@ from annotator.core.propagation import find_occurrences
 from annotator.errors import AnnotatorError, UsageError
 from annotator.gui.identity_dialog import choose_identity
 from annotator.gui.main_window import MainWindow
-from annotator.gui.session import AnnotationSession
+from annotator.gui.qt_timers import qt_timers
 from annotator.gui.theme import ThemeName, apply_theme
-from annotator.gui.workspace import Workspace
+from annotator.session.annotation_session import AnnotationSession
+from annotator.session.workspace import Workspace
 
 NO_DISPLAY_HINT = (
     "no display available: use --screenshot FILE.png to render offscreen, or set QT_QPA_PLATFORM=offscreen"
@@ -100,7 +101,7 @@ def build_window(
     workspace = Workspace.open(path, name)
     if document is not None and document not in workspace.doc_ids():
         raise UsageError(f"no document {document!r} in {path}")
-    session = AnnotationSession(workspace, track=ask)
+    session = AnnotationSession(workspace, track=ask, timers=qt_timers())
     window = MainWindow(session, dark, open_project=_open_project)
     if not ask:
         window.ask_recovery = lambda doc_id: None

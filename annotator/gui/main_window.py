@@ -34,11 +34,11 @@ from annotator.gui.find_bar import FindBar
 from annotator.gui.kept_tags_list import KeptTagsList
 from annotator.gui.note_view import NoteView
 from annotator.gui.propagation_dialog import AnnotateAllDialog
-from annotator.gui.session import AnnotationSession
 from annotator.gui.status_bar import LockBanner, SessionStatusBar
 from annotator.gui.tag_palette import TagPalette
 from annotator.gui.theme import ThemeName, apply_theme
 from annotator.gui.workers import run_with_progress
+from annotator.session.annotation_session import AnnotationSession
 
 # Opens a project, folder or file in a new window: (path, annotator, theme) -> window.
 # Injected by the app module, which builds windows (so this module need not import it).

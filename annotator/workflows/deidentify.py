@@ -32,19 +32,23 @@ class DeidentifyRequest:
     leak_options: LeakCheckOptions | None = None
 
 
-def deidentify(
-    request: DeidentifyRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
-) -> DeidReport:
-    """Write the de-identified copy; raises LeakError (nothing written) on surviving PHI."""
-    options = request.options
+def check_options(options: DeidOptions) -> None:
+    """Refuse options no export can honour (also checked by ``annotator batch deidentify``)."""
     if len(options.mask_char) != 1:
         raise UsageError("--mask-char must be one character")
     if options.min_leak_length < 1:
         raise UsageError("--min-leak-length must be at least 1")
+
+
+def deidentify(
+    request: DeidentifyRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
+) -> DeidReport:
+    """Write the de-identified copy; raises LeakError (nothing written) on surviving PHI."""
+    check_options(request.options)
     return export_deidentified(
         request.gold_dir,
         request.out_dir,
-        options,
+        request.options,
         map_path=request.map_path,
         force=request.force,
         progress=progress,

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from annotator.batch.cluster import open_client
-from annotator.batch.jobs import ClusterOptions, batch_preannotate
+from annotator.batch.jobs import BatchRun, ClusterOptions, batch_preannotate
 from annotator.core.document import Document
 from annotator.crf.tagger import CrfTagger
 from annotator.io.i2b2 import write_i2b2
@@ -50,7 +50,7 @@ def main(notes: int) -> None:
                 spin_up = time.perf_counter() - started
                 cluster = ClusterOptions(client.scheduler.address, workers, PARTITION)
                 started = time.perf_counter()
-                report = batch_preannotate(model, source, root / f"out-{workers}", cluster=cluster)
+                report = batch_preannotate(model, source, root / f"out-{workers}", run=BatchRun(cluster))
                 seconds = time.perf_counter() - started
                 peaks = client.run(_peak_rss_mb)
             rates[workers] = report.documents / seconds
