@@ -28,7 +28,7 @@ def test_medtator_folder_opens_with_its_task_and_lists_kept_tags(qtbot: QtBot, t
 
 def test_project_toml_names_a_dtd_task(tmp_path: Path) -> None:
     from annotator.core.project import Project
-    from annotator.gui.workspace import Workspace
+    from annotator.session.workspace import Workspace
 
     project = Project.create(tmp_path / "p", "VAX", schema="VAX_TASK.dtd", annotators=["alice"])
     shutil.copy(MAE_DATA / "VAX_TASK.dtd", tmp_path / "p")

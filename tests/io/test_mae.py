@@ -12,12 +12,12 @@ from annotator.adjudication.versions import load_versions
 from annotator.core.history import AddAnnotation, History, RemoveAnnotation, ReplaceAnnotation
 from annotator.core.schema import load_schema
 from annotator.evaluation.loading import load_pairs
-from annotator.gui.workspace import Workspace
 from annotator.io.formats import detect_format, read_documents, write_documents
 from annotator.io.i2b2 import read_i2b2
 from annotator.io.mae import document_to_mae, parse_mae, read_mae
 from annotator.io.mae_layout import kept_tags
 from annotator.io.pairing import pairing_keys
+from annotator.session.workspace import Workspace
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "mae"
 NOTE = DATA / "A" / "A_note-01.xml"
