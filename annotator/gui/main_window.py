@@ -36,6 +36,7 @@ from annotator.gui.note_view import NoteView
 from annotator.gui.propagation_dialog import AnnotateAllDialog
 from annotator.gui.status_bar import LockBanner, SessionStatusBar
 from annotator.gui.tag_palette import TagPalette
+from annotator.gui.task_attributes import TaskAttributeEditor
 from annotator.gui.theme import ThemeName, apply_theme
 from annotator.gui.workers import run_with_progress
 from annotator.session.annotation_session import AnnotationSession
@@ -83,6 +84,7 @@ class MainWindow(QMainWindow):
         self.attributes = AttributeEditor(schema, lambda: self.session.editor)
         self.table = AnnotationPanel(schema)
         self.kept_tags = KeptTagsList()
+        self.task_attributes = TaskAttributeEditor(schema, lambda: self.session.editor)
         self.status = SessionStatusBar()
         self.setStatusBar(self.status)
         centre = QWidget()
@@ -94,7 +96,12 @@ class MainWindow(QMainWindow):
         centre_layout.addWidget(self.find_bar)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(_titled("Tags (select text, then press the key)", self.palette_widget))
-        right.addWidget(_titled("Current annotation", self.attributes))
+        current = QWidget()
+        current_layout = QVBoxLayout(current)
+        current_layout.setContentsMargins(0, 0, 0, 0)
+        current_layout.addWidget(self.attributes)
+        current_layout.addWidget(self.task_attributes)
+        right.addWidget(_titled("Current annotation", current))
         right.addWidget(_titled("Annotations", self.table))
         right.addWidget(self.kept_tags)
         right.setSizes([300, 170, 390])
@@ -267,6 +274,7 @@ class MainWindow(QMainWindow):
         self.table.set_document(document)
         self.kept_tags.set_document(document)
         self.attributes.show_annotation(None)
+        self.task_attributes.show_annotation(None)
         if document is not None:
             self.documents.set_current(document.doc_id)
             self.actions_by_name["done"].setChecked(self.session.status(document.doc_id) == "done")
@@ -284,6 +292,7 @@ class MainWindow(QMainWindow):
     def _on_session_current_changed(self, annotation: Annotation | None) -> None:
         self.view.highlighter.set_current(annotation.id if annotation else None)
         self.attributes.show_annotation(annotation)
+        self.task_attributes.show_annotation(annotation)
         self.table.select_annotation(annotation.id if annotation else None)
 
     def _on_view_tag_key_pressed(self, type_name: str) -> None:

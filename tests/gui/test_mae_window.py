@@ -36,3 +36,28 @@ def test_project_toml_names_a_dtd_task(tmp_path: Path) -> None:
     schema = Workspace.open(tmp_path / "p", "alice").schema
     assert schema.category_names == ["AE", "SVRT", "FEVER_DOC"]
     assert schema.task is not None and schema.task.tag("AE") is not None
+
+
+def test_task_attribute_is_editable_and_saved_as_mae(qtbot: QtBot, tmp_path: Path) -> None:
+    from lxml import etree
+
+    folder = tmp_path / "A"
+    shutil.copytree(MAE_DATA / "A", folder)
+    shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)
+    main = make_window(qtbot, folder)
+    main.open_document("A_note-01")
+    main.session.set_current("A0")
+    box = main.task_attributes.fields["certainty"]
+    assert not main.task_attributes.isHidden() and box.currentText() == "positive"
+    assert box.count() == 3
+    box.setCurrentIndex(box.findText("negated"))
+    box.activated.emit(box.currentIndex())
+    document = main.session.editor.document
+    assert dict(document.get("A0").extra)["certainty"] == "negated"
+    main.session.editor.history.undo()
+    assert dict(document.get("A0").extra)["certainty"] == "positive"
+    main.session.editor.history.redo()
+    main.session.workspace.save("A_note-01")
+    saved = etree.fromstring((folder / "A_note-01.xml").read_bytes())
+    fever = next(e for e in saved.find("TAGS") if e.get("id") == "A0")
+    assert saved.tag == "VAX_TASK" and fever.get("certainty") == "negated" and fever.get("type") == "symptom"
