@@ -20,6 +20,7 @@ from annotator.core.document import Document
 from annotator.errors import InputError
 from annotator.io.corpus import list_document_files
 from annotator.io.i2b2 import read_i2b2
+from annotator.io.journal import JournalWriter
 
 Progress = Callable[[int, int], None]
 
@@ -60,10 +61,15 @@ class PreparedCorpus:
         adjudicator: str = "adjudicator",
         auto: AutoAccept | str = AutoAccept.UNANIMOUS,
         resume: bool = True,
+        journal: JournalWriter | None = None,
     ) -> AdjudicationSession:
-        """A session for one document, replaying its decision log when ``resume``."""
+        """A session for one document, replaying its decision log when ``resume``; with a
+        ``journal`` writer, each decision is appended to the log on disk as it is made."""
         log = self.existing_log(doc_id) if resume else []
-        return AdjudicationSession(self.alignments[doc_id], adjudicator, auto, log)
+        session = AdjudicationSession(self.alignments[doc_id], adjudicator, auto, log)
+        if journal is not None:
+            session.journal_to(journal, log_path(self.gold_dir, doc_id))
+        return session
 
 
 def _read_suggestions(folder: Path, doc_ids: Sequence[str]) -> dict[str, Document]:

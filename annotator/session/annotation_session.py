@@ -15,6 +15,8 @@ current_changed(object)         the current annotation (an Annotation, or None)
 save_state_changed(str)         "saved", "unsaved", "autosaved" or "read-only"
 read_only_changed(bool, str)    read-only and who holds the lock
 entry_changed(str)              a document's status, counts or time changed (doc id)
+notice(str)                     something the user must be told (recovered edits, where
+                                declined edits were kept)
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ class AnnotationSession:
     save_state_changed = Signal(str)
     read_only_changed = Signal(bool, str)
     entry_changed = Signal(str)
+    notice = Signal(str)
 
     def __init__(
         self,
@@ -122,12 +125,16 @@ class AnnotationSession:
         try:
             opened = self.workspace.prepare(doc_id, force_lock=force_lock)
             recovered = False
+            kept_aside = None
             # A document already in memory with unsaved edits is newer than its recovery file.
             if opened.recovery_available and not self.workspace.is_dirty(doc_id):
                 answer = ask_recovery(doc_id) if ask_recovery is not None else True
                 recovered = bool(answer)
                 if answer is False:
-                    self.workspace.discard_recovery(doc_id)
+                    kept_aside = self.workspace.discard_recovery(doc_id)
+                elif answer is None:
+                    # New edits start a new journal; the old one is kept for later.
+                    kept_aside = self.workspace.set_journal_aside(doc_id)
             document = self.workspace.load(doc_id, recovered=recovered)
         except AnnotatorError:
             if doc_id != self.doc_id:
@@ -151,6 +158,11 @@ class AnnotationSession:
         self.read_only_changed.emit(opened.read_only, opened.lock_holder)
         if recovered:
             self.scheduler.note_edit(self.clock())
+            count = self.workspace.recovered_edits.pop(doc_id, None)
+            if count is not None:
+                self.notice.emit(f"Recovered {count} unsaved edit(s) of {doc_id} from its edit journal.")
+        if kept_aside is not None:
+            self.notice.emit(f"The unsaved edits of {doc_id} were kept in {kept_aside.name}.")
         self._set_save_state()
         self.entry_changed.emit(doc_id)
         ids = self.workspace.doc_ids()

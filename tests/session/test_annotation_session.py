@@ -10,6 +10,7 @@ from annotator.core.document import Document
 from annotator.core.project import Project
 from annotator.io.autosave import recovery_path
 from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.io.journal import journal_path, read_journal
 from annotator.io.locking import DocumentLock
 from annotator.session.annotation_session import AnnotationSession
 from annotator.session.timers import ManualTimers
@@ -116,3 +117,45 @@ def test_the_work_state_is_written_by_the_delayed_timer(project: Project) -> Non
     timers.fire_all()
     assert _session(project, ManualTimers(), Clock()).status("300-02") == "done"
     session.close()
+
+
+def _crash(session: AnnotationSession) -> None:
+    """What a crash leaves: whatever the journal writer had synced, nothing saved; the dead
+    process's lock is stale, which is what releasing it stands for here."""
+    assert session.workspace.journal.flush()
+    for lock in session.workspace.locks.values():
+        lock.release()
+
+
+def test_a_crash_is_recovered_from_the_journal_and_the_session_says_so(project: Project) -> None:
+    session = _session(project, ManualTimers(), Clock())
+    working = _tag(session, "PATIENT", "John Smith")
+    _crash(session)
+    assert not recovery_path(working).exists()  # no autosave happened: only the journal has it
+    reopened = _session(project, ManualTimers(), Clock())
+    notices: list[str] = []
+    reopened.notice.connect(notices.append)
+    document = reopened.open_document("300-01", ask_recovery=lambda doc_id: True)
+    assert [a.text for a in document.annotations] == ["John Smith"]
+    assert reopened.save_state == "unsaved"
+    assert notices == ["Recovered 1 unsaved edit(s) of 300-01 from its edit journal."]
+    assert reopened.save() == []
+    assert not journal_path(working).exists()  # folded into the file
+    assert [a.text for a in read_i2b2(working).annotations] == ["John Smith"]
+    reopened.close()
+
+
+def test_declining_a_recovery_keeps_the_journal_aside_and_says_where(project: Project) -> None:
+    session = _session(project, ManualTimers(), Clock())
+    working = _tag(session, "PATIENT", "John Smith")
+    _crash(session)
+    reopened = _session(project, ManualTimers(), Clock())
+    notices: list[str] = []
+    reopened.notice.connect(notices.append)
+    document = reopened.open_document("300-01", ask_recovery=lambda doc_id: False)
+    assert document.annotations == []
+    (kept,) = working.parent.glob(".300-01.xml.journal.declined-*")
+    assert notices == [f"The unsaved edits of 300-01 were kept in {kept.name}."]
+    assert [e["op"] for e in read_journal(kept)] == ["add"]
+    assert not journal_path(working).exists()
+    reopened.close()
