@@ -67,7 +67,9 @@ class PreparedCorpus:
         ``journal`` writer, each decision is appended to the log on disk as it is made."""
         log = self.existing_log(doc_id) if resume else []
         session = AdjudicationSession(self.alignments[doc_id], adjudicator, auto, log)
-        if journal is not None:
+        # A gold file no session wrote is never overwritten, so its decisions are not logged
+        # either (a log beside it would make it look like ours).
+        if journal is not None and not self.has_foreign_gold(doc_id):
             session.journal_to(journal, log_path(self.gold_dir, doc_id))
         return session
 

@@ -36,7 +36,7 @@ from annotator.io.autosave import AutosaveScheduler
 from annotator.io.workstate import DONE, IN_PROGRESS, NOT_STARTED, WorkState
 from annotator.session.editing import AnnotationEditor
 from annotator.session.timers import ManualTimers, TimerFactory
-from annotator.session.workspace import Workspace
+from annotator.session.workspace import HEARTBEAT_SECONDS, Workspace
 
 Clock = Callable[[], float]
 RecoveryQuestion = Callable[[str], bool | None]
@@ -93,6 +93,7 @@ class AnnotationSession:
         self.snap_to_words = False
         self.save_state = "saved"
         self.lock_holder = ""
+        self._last_heartbeat = clock()
         make_timer = timers or ManualTimers()
         self._autosave_timer = make_timer(0.25, False, self._on_autosave_timer_timeout)
         self._autosave_timer.start()
@@ -163,6 +164,8 @@ class AnnotationSession:
                 self.notice.emit(f"Recovered {count} unsaved edit(s) of {doc_id} from its edit journal.")
         if kept_aside is not None:
             self.notice.emit(f"The unsaved edits of {doc_id} were kept in {kept_aside.name}.")
+        if opened.taken_over:
+            self.notice.emit(f"Took over the stale lock on {doc_id} held by {opened.taken_over}.")
         self._set_save_state()
         self.entry_changed.emit(doc_id)
         ids = self.workspace.doc_ids()
@@ -343,8 +346,12 @@ class AnnotationSession:
         return written
 
     def _on_autosave_timer_timeout(self) -> None:
-        if self.scheduler.due(self.clock()):
+        now = self.clock()
+        if self.scheduler.due(now):
             self.autosave_now()
+        if now - self._last_heartbeat >= HEARTBEAT_SECONDS:
+            self._last_heartbeat = now
+            self.workspace.heartbeat()
 
     def _on_history_changed(self) -> None:
         now = self.clock()

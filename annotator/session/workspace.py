@@ -60,6 +60,10 @@ class DocumentEntry:
     preannotation_path: Path | None = None
 
 
+LOCK_STALE_AFTER = 600.0
+HEARTBEAT_SECONDS = 60.0
+
+
 @dataclass
 class OpenState:
     """What the window needs to know before showing a document."""
@@ -67,6 +71,8 @@ class OpenState:
     read_only: bool = False
     lock_holder: str = ""
     recovery_available: bool = False
+    # Who held the stale lock this open took over ("" when none was taken over).
+    taken_over: str = ""
 
 
 def read_checked(path: Path) -> Document:
@@ -132,6 +138,10 @@ class Workspace:
         # Every edit goes to the document's write-ahead journal (fsynced off this thread).
         self.journal = JournalWriter()
         self.recovered_edits: dict[str, int] = {}
+        # A document lock whose holder has not touched it for this long is stale (a crashed
+        # session on another machine, or a reused process id); ours are touched every
+        # HEARTBEAT_SECONDS while open.
+        self.lock_stale_after = LOCK_STALE_AFTER
 
     # -- opening ----------------------------------------------------------------------------------
     @classmethod
@@ -217,7 +227,9 @@ class Workspace:
         """Lock the working copy (or note who holds it) and create it if it does not exist."""
         entry = self.entry(doc_id)
         state = OpenState()
-        lock = self.locks.get(doc_id) or DocumentLock(entry.working_path, self.annotator)
+        lock = self.locks.get(doc_id) or DocumentLock(
+            entry.working_path, self.annotator, stale_after=self.lock_stale_after
+        )
         try:
             lock.acquire(force=force_lock)
         except LockedError as error:
@@ -227,11 +239,17 @@ class Workspace:
         else:
             self.locks[doc_id] = lock
             self.read_only.discard(doc_id)
+            if lock.taken_over is not None and not force_lock:
+                state.taken_over = lock.taken_over.describe()
             if not entry.working_path.exists():
                 origin = entry.preannotation_path or entry.source_path
                 document = read_checked(origin)
                 document.doc_id = doc_id
                 write_i2b2(document, entry.working_path)
+                # A new working copy is as readable as the folder it lives in (a shared
+                # project folder stays shared); saves then keep whatever mode it has.
+                folder_mode = entry.working_path.parent.stat().st_mode
+                os.chmod(entry.working_path, folder_mode & 0o666)
         if not state.read_only:
             state.recovery_available = self.has_journal(doc_id) or self.autosave.has_recovery(
                 entry.working_path
@@ -372,6 +390,11 @@ class Workspace:
         lock = self.locks.pop(doc_id, None)
         if lock is not None:
             lock.release()
+
+    def heartbeat(self) -> None:
+        """Touch every lock we hold, so nobody takes them over as stale."""
+        for lock in self.locks.values():
+            lock.heartbeat()
 
     def release_all(self) -> None:
         for doc_id in list(self.locks):

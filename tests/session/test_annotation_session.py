@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import stat
+import time
 from pathlib import Path
 
 import pytest
@@ -11,7 +14,7 @@ from annotator.core.project import Project
 from annotator.io.autosave import recovery_path
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.journal import journal_path, read_journal
-from annotator.io.locking import DocumentLock
+from annotator.io.locking import DocumentLock, lock_path, read_lock_info
 from annotator.session.annotation_session import AnnotationSession
 from annotator.session.timers import ManualTimers
 from annotator.session.workspace import Workspace
@@ -159,3 +162,49 @@ def test_declining_a_recovery_keeps_the_journal_aside_and_says_where(project: Pr
     assert [e["op"] for e in read_journal(kept)] == ["add"]
     assert not journal_path(working).exists()
     reopened.close()
+
+
+def test_a_stale_lock_is_taken_over_with_a_message(project: Project) -> None:
+    working = project.annotations_dir("alice") / "300-01.xml"
+    working.parent.mkdir(parents=True, exist_ok=True)
+    write_i2b2(Document("300-01", TEXT), working)
+    DocumentLock(working, "bob", host="gone-host").acquire()
+    old = time.time() - 3600
+    os.utime(lock_path(working), (old, old))  # no heartbeat for an hour
+    session = _session(project, ManualTimers(), Clock())
+    notices: list[str] = []
+    session.notice.connect(notices.append)
+    session.open_document("300-01")
+    assert not session.read_only
+    assert len(notices) == 1 and notices[0].startswith("Took over the stale lock on 300-01 held by bob")
+    session.close()
+
+
+def test_the_session_heartbeats_its_locks(project: Project) -> None:
+    timers, clock = ManualTimers(), Clock()
+    session = _session(project, timers, clock)
+    session.open_document("300-01")
+    working = session.workspace.entry("300-01").working_path
+    old = time.time() - 3600
+    os.utime(lock_path(working), (old, old))
+    clock.now += 61
+    timers.fire_all()
+    info = read_lock_info(working)
+    assert info is not None and info.age < 60
+    session.close()
+
+
+@pytest.mark.parametrize(("folder_mode", "file_mode"), [(0o700, 0o600), (0o755, 0o644), (0o770, 0o660)])
+def test_a_new_working_copy_follows_its_folder_and_saves_keep_its_mode(
+    project: Project, folder_mode: int, file_mode: int
+) -> None:
+    folder = project.annotations_dir("alice")
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(folder_mode)
+    session = _session(project, ManualTimers(), Clock())
+    working = _tag(session, "PATIENT", "John Smith")
+    assert stat.S_IMODE(working.stat().st_mode) == file_mode
+    working.chmod(0o640)  # the team changed it: saving must not undo that
+    assert session.save() == []
+    assert stat.S_IMODE(working.stat().st_mode) == 0o640
+    session.close()
