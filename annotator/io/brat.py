@@ -181,6 +181,8 @@ def _live_lines(lines: Sequence[str], present: set[str]) -> list[str]:
 
 def brat_conf_for(documents: Sequence[Document], schema: Schema | None = None) -> str:
     """An ``annotation.conf`` declaring the documents' labels and kept relation/event types."""
+    if schema is not None and not all(schema.has_type(a.type) for d in documents for a in d.annotations):
+        schema = None  # declare the labels the documents use, not a tag set they do not follow
     if schema is None:
         by_category: dict[str, list[str]] = {}
         for document in documents:

@@ -56,7 +56,8 @@ def convert(
         force=request.force,
     )
     check_cancel(cancelled, "conversion")
-    written = write_documents(documents, request.output, request.to)
+    # The schema gives MAE output its task root and attribute set, brat its annotation.conf.
+    written = write_documents(documents, request.output, request.to, schema)
     if progress is not None:
         progress(len(documents), len(documents))
     notes = [Note(NoteKind.INPUT_WARNING, detail=warning) for warning in warnings]

@@ -214,3 +214,12 @@ def test_brat_annotation_conf_written_and_read_as_a_schema(tmp_path: Path) -> No
     assert "\tDOCTOR" in conf and "Same\tArg1:<ANY>, Arg2:<ANY>" in conf
     schema = load_schema(str(tmp_path / "annotation.conf"))
     assert schema.category_of("DOCTOR") == "NAME" and schema.category_of("HOSPITAL") == "LOCATION"
+
+
+def test_convert_to_mae_with_a_dtd_writes_the_task_root(tmp_path: Path) -> None:
+    from annotator.workflows.convert import ConvertRequest, convert
+
+    write_documents([read_mae(NOTE)], tmp_path / "i2b2", "i2b2")
+    convert(ConvertRequest(source=tmp_path / "i2b2", output=tmp_path / "mae", to="mae", schema=str(TASK)))
+    written = (tmp_path / "mae" / "A_note-01.xml").read_bytes()
+    assert etree.fromstring(written).tag == "VAX_TASK"
