@@ -11,6 +11,7 @@ from annotator.core.document import Document
 from annotator.errors import InputError, UsageError
 from annotator.io.corpus import list_document_files
 from annotator.io.i2b2 import read_i2b2
+from annotator.io.pairing import pairing_keys
 
 Progress = Callable[[int, int], None]
 
@@ -77,7 +78,11 @@ def load_versions(
         if not path.is_dir():
             raise InputError("not a folder", path)
     labels = list(names) if names is not None else version_names(paths)
-    listings = [{p.stem: p for p in list_document_files(path)} for path in paths]
+    by_stem = [{p.stem: p for p in list_document_files(path)} for path in paths]
+    keys = pairing_keys([list(listing) for listing in by_stem])
+    listings = [
+        {key[stem]: p for stem, p in listing.items()} for key, listing in zip(keys, by_stem, strict=True)
+    ]
     all_ids = sorted(set().union(*listings))
     versions = VersionSet(labels, paths)
     total = sum(len(listing) for listing in listings)
@@ -88,6 +93,8 @@ def load_versions(
             versions.missing[doc_id] = lacking
             continue
         documents = [read_i2b2(listing[doc_id]) for listing in listings]
+        for document in documents:
+            document.doc_id = doc_id  # without the annotator prefix, if pairing dropped one
         check_same_text(documents, labels)
         versions.documents[doc_id] = documents
         done += len(documents)

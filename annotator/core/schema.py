@@ -11,9 +11,13 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from annotator.core.resources import resource_path
 from annotator.errors import SchemaError
+
+if TYPE_CHECKING:
+    from annotator.core.task import TaskDefinition
 
 SCHEMA_DIR = resource_path("schemas")
 DEFAULT_SCHEMA = "i2b2-2014"
@@ -47,11 +51,14 @@ class Schema:
     name: short identifier (``i2b2-2014``).
     title: a human-readable title.
     categories: in display order.
+    task: the MAE / MedTator task behind a schema read from a DTD, YAML or JSON task file.
     """
 
     name: str
     title: str
     categories: tuple[Category, ...]
+    # The MAE / MedTator task this schema was read from (its attributes, links, root name).
+    task: TaskDefinition | None = field(default=None, compare=False)
     _types: dict[str, TypeDef] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -150,7 +157,20 @@ def read_schema(path: str | Path) -> Schema:
 
 @cache
 def load_schema(name: str = DEFAULT_SCHEMA) -> Schema:
-    """A bundled schema by name (``i2b2-2014``, ``i2b2-2006``, ``cchmc-12``) or a file path."""
+    """A bundled schema by name (``i2b2-2014``, ``i2b2-2006``, ``cchmc-12``) or a file path.
+
+    A path to a MAE DTD, a MedTator YAML/JSON task or a brat ``annotation.conf`` gives
+    that task's palette.
+    """
+    # Imported here: annotator.core.task builds on this module's classes.
+    from annotator.core.task import is_task_file, load_task_schema
+
+    if is_task_file(name) and Path(name).is_file():
+        return load_task_schema(name)
+    if Path(name).name == "annotation.conf" and Path(name).is_file():
+        from annotator.core.brat_conf import read_brat_conf
+
+        return read_brat_conf(name)
     candidate = SCHEMA_DIR / f"{name}.toml"
     if candidate.is_file():
         return read_schema(candidate)

@@ -12,6 +12,8 @@ from annotator.core.mapping import Mapping
 from annotator.errors import InputError
 from annotator.evaluation.engine import DocumentPair, Item
 from annotator.io.corpus import read_corpus
+from annotator.io.i2b2 import read_i2b2
+from annotator.io.pairing import align_annotator_prefixes
 
 
 @dataclass
@@ -99,9 +101,17 @@ def load_pairs(
     mapping: Mapping | None = None,
     intersection_only: bool = False,
 ) -> LoadedPairs:
-    """Read two folders and pair their documents (see :func:`pair_documents`)."""
+    """Read two folders (or two files) and pair their documents (see :func:`pair_documents`).
+
+    Two files are one pair whatever their names, as the official scorer takes them.
+    """
+    if Path(reference_dir).is_file() and Path(predicted_dir).is_file():
+        reference, predicted = [read_i2b2(reference_dir)], [read_i2b2(predicted_dir)]
+        predicted[0].doc_id = reference[0].doc_id
+        return pair_documents(reference, predicted, mapping, intersection_only)
     reference = read_folder(reference_dir)
     predicted = read_folder(predicted_dir)
+    align_annotator_prefixes([reference, predicted])
     if not reference and not predicted:
         raise InputError("no .xml documents in either folder", reference_dir)
     return pair_documents(reference, predicted, mapping, intersection_only)

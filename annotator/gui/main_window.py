@@ -31,10 +31,12 @@ from annotator.gui.annotation_panel import AnnotationPanel
 from annotator.gui.attribute_editor import AttributeEditor
 from annotator.gui.document_list import DocumentList
 from annotator.gui.find_bar import FindBar
+from annotator.gui.kept_tags_list import KeptTagsList
 from annotator.gui.note_view import NoteView
 from annotator.gui.propagation_dialog import AnnotateAllDialog
 from annotator.gui.status_bar import LockBanner, SessionStatusBar
 from annotator.gui.tag_palette import TagPalette
+from annotator.gui.task_attributes import TaskAttributeEditor
 from annotator.gui.theme import ThemeName, apply_theme
 from annotator.gui.workers import run_with_progress
 from annotator.session.annotation_session import AnnotationSession
@@ -81,6 +83,8 @@ class MainWindow(QMainWindow):
         self.palette_widget = TagPalette(schema, dark)
         self.attributes = AttributeEditor(schema, lambda: self.session.editor)
         self.table = AnnotationPanel(schema)
+        self.kept_tags = KeptTagsList()
+        self.task_attributes = TaskAttributeEditor(schema, lambda: self.session.editor)
         self.status = SessionStatusBar()
         self.setStatusBar(self.status)
         centre = QWidget()
@@ -92,8 +96,14 @@ class MainWindow(QMainWindow):
         centre_layout.addWidget(self.find_bar)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(_titled("Tags (select text, then press the key)", self.palette_widget))
-        right.addWidget(_titled("Current annotation", self.attributes))
+        current = QWidget()
+        current_layout = QVBoxLayout(current)
+        current_layout.setContentsMargins(0, 0, 0, 0)
+        current_layout.addWidget(self.attributes)
+        current_layout.addWidget(self.task_attributes)
+        right.addWidget(_titled("Current annotation", current))
         right.addWidget(_titled("Annotations", self.table))
+        right.addWidget(self.kept_tags)
         right.setSizes([300, 170, 390])
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(_titled("Documents", self.documents))
@@ -263,7 +273,9 @@ class MainWindow(QMainWindow):
     def _on_session_document_changed(self, document: Document | None) -> None:
         self.view.set_note(document)
         self.table.set_document(document)
+        self.kept_tags.set_document(document)
         self.attributes.show_annotation(None)
+        self.task_attributes.show_annotation(None)
         if document is not None:
             self.documents.set_current(document.doc_id)
             self.actions_by_name["done"].setChecked(self.session.status(document.doc_id) == "done")
@@ -284,6 +296,7 @@ class MainWindow(QMainWindow):
     def _on_session_current_changed(self, annotation: Annotation | None) -> None:
         self.view.highlighter.set_current(annotation.id if annotation else None)
         self.attributes.show_annotation(annotation)
+        self.task_attributes.show_annotation(annotation)
         self.table.select_annotation(annotation.id if annotation else None)
 
     def _on_view_tag_key_pressed(self, type_name: str) -> None:

@@ -6,15 +6,18 @@ into a folder; corpus formats (``inline2006``, ``jsonl``, ``conll``) write one f
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from annotator.core.atomic import atomic_write
+from annotator.core.brat_conf import CONF_NAME
 from annotator.core.document import Document
 from annotator.core.schema import Schema
 from annotator.errors import InputError, UsageError
-from annotator.io.brat import brat_paths, read_brat, write_brat
+from annotator.io.brat import brat_conf_for, brat_paths, read_brat, write_brat
 from annotator.io.conll import write_conll
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.inline2006 import read_inline2006, write_inline2006
@@ -56,6 +59,11 @@ def _read_mae(path: Path, _schema: Schema | None, warnings: list[str]) -> list[D
     return [read_mae(path, warnings)]
 
 
+def _write_i2b2(document: Document, path: Path) -> None:
+    # Converting to i2b2 means i2b2, even for a document read from a MAE file.
+    write_i2b2(document, path, native=False)
+
+
 def _read_brat(path: Path, schema: Schema | None, warnings: list[str]) -> list[Document]:
     return [read_brat(path, schema, warnings)]
 
@@ -71,7 +79,7 @@ def _read_jsonl(path: Path, schema: Schema | None, _warnings: list[str]) -> list
 FORMATS: dict[str, Format] = {
     f.name: f
     for f in (
-        Format("i2b2", ".xml", True, "i2b2 2014 standoff XML", _read_i2b2, write_i2b2),
+        Format("i2b2", ".xml", True, "i2b2 2014 standoff XML", _read_i2b2, _write_i2b2),
         Format("mae", ".xml", True, "MAE 2 / MedTator XML (spans in UTF-16 units)", _read_mae, write_mae),
         Format("brat", ".ann", True, "brat standoff (.txt + .ann)", _read_brat, write_brat),
         Format("inline2006", ".xml", False, "i2b2 2006 inline PHI", _read_inline, None, write_inline2006),
@@ -196,22 +204,32 @@ def _is_folder_target(out: Path) -> bool:
     return out.is_dir() or not out.suffix
 
 
-def write_documents(documents: Sequence[Document], out: str | Path, format: str) -> list[Path]:
+def write_documents(
+    documents: Sequence[Document], out: str | Path, format: str, schema: Schema | None = None
+) -> list[Path]:
     """Write documents in a format; returns the paths written.
 
     Per-document formats write ``out/<doc_id><suffix>`` (or ``out`` itself when it is a
     file name and there is one document); corpus formats write ``out`` (or
-    ``out/documents<suffix>`` when ``out`` is a folder).
+    ``out/documents<suffix>`` when ``out`` is a folder). A schema read from a task file
+    gives MAE files its root name and attribute set, and brat an ``annotation.conf``.
     """
     spec = get_format(format)
     out = Path(out)
     if spec.per_document:
-        assert spec.write_one is not None
+        write_one = spec.write_one
+        assert write_one is not None
+        if format == "mae" and schema is not None and schema.task is not None:
+            write_one = functools.partial(write_mae, schema=schema)
         single = len(documents) == 1 and out.suffix.lower() in (".xml", ".ann", ".txt")
         for document in documents:
             target = out if single else out / f"{document.doc_id}{spec.suffix}"
-            spec.write_one(document, target)
+            write_one(document, target)
     else:
         assert spec.write_all is not None
         spec.write_all(list(documents), output_paths(documents, out, format)[0])
-    return output_paths(documents, out, format)
+    written = output_paths(documents, out, format)
+    if format == "brat" and _is_folder_target(out):
+        atomic_write(out / CONF_NAME, brat_conf_for(documents, schema).encode("utf-8"))
+        written.append(out / CONF_NAME)
+    return written

@@ -164,7 +164,14 @@ def parse_i2b2(
     merges a broken tag; ``validate`` and re-alignment read with ``check_offsets=False``.
     A ``text`` attribute that disagrees with the offsets is left to ``validate``.
     """
-    document = document_from_raw(parse_i2b2_raw(data, path), data, path, doc_id)
+    raw = parse_i2b2_raw(data, path)
+    if any("spans" in tag.attributes and "start" not in tag.attributes for tag in raw.tags):
+        # A MAE / MedTator file: every tool that reads i2b2 files reads those too. Imported
+        # here because the MAE reader builds on this module.
+        from annotator.io.mae import parse_mae
+
+        return parse_mae(data, path, doc_id)
+    document = document_from_raw(raw, data, path, doc_id)
     if check_offsets:
         check_offsets_fit(document, path)
     return document
@@ -272,7 +279,7 @@ def format_confidence(confidence: float) -> str:
     return short if float(short) == confidence else repr(confidence)
 
 
-def document_to_i2b2(document: Document, reuse_original: bool = True) -> bytes:
+def document_to_i2b2(document: Document, reuse_original: bool = True, native: bool = True) -> bytes:
     """The i2b2 bytes of a document.
 
     Parameters
@@ -280,7 +287,14 @@ def document_to_i2b2(document: Document, reuse_original: bool = True) -> bytes:
     reuse_original:
         When true (the default) an unchanged document read from an i2b2 file gives back the
         very bytes read; when false the canonical serialisation is always produced.
+    native:
+        When true (the default) a document read from a MAE / MedTator file is written back
+        as MAE, so saving, autosave and recovery keep its task, links and META.
     """
+    if native and document.origin.format == "mae":
+        from annotator.io.mae_writer import document_to_mae
+
+        return document_to_mae(document)
     if (
         reuse_original
         and document.is_pristine()
@@ -319,11 +333,14 @@ def document_to_i2b2(document: Document, reuse_original: bool = True) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def write_i2b2(document: Document, path: str | Path) -> None:
-    """Save a document as i2b2 XML, atomically; it then counts as unchanged."""
-    data = document_to_i2b2(document)
+def write_i2b2(document: Document, path: str | Path, native: bool = True) -> None:
+    """Save a document as i2b2 XML, atomically; it then counts as unchanged.
+
+    A document read from a MAE / MedTator file is saved as MAE unless ``native`` is false.
+    """
+    data = document_to_i2b2(document, native=native)
     atomic_write(path, data)
-    if document.origin.format == "i2b2":
+    if document.origin.format == "i2b2" or (native and document.origin.format == "mae"):
         document.origin.raw = data
         document.origin.path = Path(path)
         document.mark_pristine()

@@ -1,13 +1,15 @@
-"""MAE 2 / MedTator XML and their DTD task files.
+"""MAE 2 / MedTator XML: read every tag, write files MAE and MedTator open again.
 
 A MAE file looks like an i2b2 file whose root is named after the task and whose tags carry
 ``spans="start~end"`` instead of ``start``/``end``. MAE (Java) and MedTator (JavaScript)
 count offsets in UTF-16 code units: we convert to code points on reading (and back on
 writing), so characters outside the Basic Multilingual Plane do not shift tags.
 
-Discontinuous tags (``spans="1~5,9~12"``) keep their first fragment, with a warning;
-non-consuming tags (``spans="-1~-1"`` or empty) and link tags have no place in a
-PHI document and are skipped, with a warning.
+As MAE does, ``spans`` is trusted: a ``text`` attribute that disagrees is reported (a note
+when only the case differs, a warning otherwise), never a reason to refuse the file. Each
+fragment of a discontinuous tag (``spans="1~5,9~12"``) becomes an annotation, so masking
+covers all of them; links, non-consuming and document-level tags, ``<META>`` and every
+attribute are carried on the document (:mod:`annotator.io.mae_layout`) and written back.
 """
 
 from __future__ import annotations
@@ -15,25 +17,59 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from lxml import etree
+
+from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin
-from annotator.core.schema import Category, Schema, TypeDef
-from annotator.errors import InputError, SchemaError
-from annotator.io.i2b2 import (
-    RawTag,
-    annotation_attributes,
-    cdata_section,
-    check_xml_chars,
-    raw_tag_to_annotation,
-    xml_attribute,
+from annotator.core.schema import Schema
+from annotator.core.task import (
+    TYPE_ATTRIBUTES,
+    TaskAttribute,
+    TaskDefinition,
+    TaskTag,
+    load_task_schema,
+    parse_dtd,
+    task_to_dtd,
+    task_to_schema,
 )
+from annotator.errors import InputError
+from annotator.io.i2b2 import RawTag, raw_tag_to_annotation
+from annotator.io.mae_layout import LAYOUT_KEY, KeptTag, MaeLayout, OriginalTag
+from annotator.io.mae_writer import document_to_mae
 from annotator.io.realign import text_matches, utf16_map
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
-DEFAULT_TASK = "PHI"
+__all__ = [
+    "document_to_mae",
+    "is_mae_root",
+    "parse_mae",
+    "parse_mae_dtd",
+    "read_mae",
+    "read_mae_dtd",
+    "schema_to_mae_dtd",
+    "write_mae",
+]
+
 _SPAN = re.compile(r"^\s*(-?\d+)\s*~\s*(-?\d+)\s*$")
-# Okabe-Ito, then greys: distinguishable with the common colour-vision deficiencies.
-_PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999", "#000000")
+# Attributes the reader turns into annotation fields (the type attribute is added per tag).
+_FIELDS = ("id", "spans", "text", "comment")
+# How MAE and MedTator join the pieces of a discontinuous tag in its text attribute.
+_JOINS = (" ... ", " ", "")
+
+
+def is_mae_root(root: etree._Element) -> bool:
+    """True when a parsed file's tags use MAE ``spans`` rather than i2b2 ``start``/``end``."""
+    tags = root.find("TAGS")
+    if tags is None:
+        return False
+    for element in tags:
+        if isinstance(element.tag, str):
+            if "spans" in element.attrib:
+                return True
+            if "start" in element.attrib:
+                return False
+    return False
 
 
 def parse_mae(
@@ -44,77 +80,150 @@ def parse_mae(
     Parameters
     ----------
     warnings:
-        Receives one line per tag that could not be kept as it stood.
+        Receives one line per tag whose ``text`` attribute disagrees with its ``spans``
+        (``note:`` when only the case differs).
     """
     notes = warnings if warnings is not None else []
     root = parse_xml(data, path)
     text_element = root.find("TEXT")
     if text_element is None:
         raise InputError(f"no TEXT element under <{root.tag}>", path)
+    if len(text_element) > 0:
+        raise InputError("TEXT contains elements (inline markup); it is not a MAE file", path)
     text = text_element.text or ""
-    unit_map = utf16_map(text)
-    tags = root.find("TAGS")
+    layout = MaeLayout(
+        root_tag=str(root.tag),
+        text=text,
+        root_attributes=tuple((str(k), str(v)) for k, v in root.attrib.items()),
+    )
+    tags_element = None
+    for child in root:
+        if isinstance(child.tag, str) and child.tag == "TEXT" and child is text_element:
+            continue
+        if isinstance(child.tag, str) and child.tag == "TAGS" and tags_element is None:
+            tags_element = child
+            continue
+        serialised = etree.tostring(child, encoding="unicode", with_tail=False)
+        (layout.before if tags_element is None else layout.after).append(serialised)
+    elements = [e for e in (tags_element if tags_element is not None else []) if isinstance(e.tag, str)]
+    used_ids = {str(e.get("id")) for e in elements if e.get("id")}
+    reader = _TagReader(text, path, notes, used_ids)
     annotations = []
-    for index, element in enumerate(tags if tags is not None else []):
-        if not isinstance(element.tag, str):
+    for index, element in enumerate(elements):
+        attributes = tuple((str(k), str(v)) for k, v in element.items())
+        tag = str(element.tag)
+        layout.attribute_sets.setdefault(tag, tuple(name for name, _ in attributes))
+        read = reader.read(index, tag, attributes)
+        if isinstance(read, KeptTag):
+            layout.order.append(read)
             continue
-        attributes = {str(k): str(v) for k, v in element.attrib.items()}
-        label = attributes.get("id") or f"#{index + 1}"
-        spans = attributes.pop("spans", None)
-        if spans is not None:
-            fragments = [f for f in spans.split(",") if f.strip()]
-            matched = [_SPAN.match(f) for f in fragments]
-            if not fragments or not matched[0] or int(matched[0].group(1)) < 0:
-                notes.append(f"{path}: tag {label} ({element.tag}) has no extent (non-consuming); skipped")
-                continue
-            if not all(matched):
-                raise InputError(f"tag {label} ({element.tag}) has malformed spans", path)
-            if len(fragments) > 1:
-                notes.append(f"{path}: tag {label} is discontinuous; only its first fragment is kept")
-                attributes.pop("text", None)
-            first = matched[0]
-            assert first is not None
-            start, end = int(first.group(1)), int(first.group(2))
-        elif "start" in attributes and "end" in attributes:
-            try:
-                start, end = int(attributes["start"]), int(attributes["end"])
-            except ValueError:
-                raise InputError(f"tag {label} ({element.tag}) has a non-integer offset", path) from None
-        else:
-            notes.append(f"{path}: tag {label} ({element.tag}) is a link or has no span; skipped")
-            continue
-        start, end = _to_codepoints(
-            text, unit_map.to_codepoint(start), unit_map.to_codepoint(end), start, end, attributes
-        )
-        if not 0 <= start <= end <= len(text):
-            raise InputError(f"tag {label} ({element.tag}) offsets {start}-{end} do not fit the text", path)
-        attributes["start"], attributes["end"] = str(start), str(end)
-        attributes.setdefault("text", text[start:end])
-        annotations.append(raw_tag_to_annotation(RawTag(index, str(element.tag), attributes), path))
+        original, pieces = read
+        layout.order.append(pieces[0].id)
+        layout.originals[pieces[0].id] = original
+        for piece in pieces[1:]:
+            layout.fragment_of[piece.id] = pieces[0].id
+        annotations.extend(pieces)
     stem = doc_id or (Path(path).stem if path is not None else "document")
-    document = Document(stem, text, [a for a in annotations if a.id], Origin(format="mae", raw=data))
+    document = Document(stem, text, annotations, Origin(format="mae", raw=data))
     document.origin.path = Path(path) if path is not None else None
-    document.origin.layout = {"root_tag": str(root.tag)}
-    for annotation in annotations:
-        if not annotation.id:
-            document.add(annotation.replace(id=document.new_id()))
+    document.origin.layout = {"root_tag": layout.root_tag, LAYOUT_KEY: layout}
     document.mark_pristine()
     return document
 
 
-def _to_codepoints(
-    text: str, start16: int | None, end16: int | None, start: int, end: int, attributes: dict[str, str]
-) -> tuple[int, int]:
-    # Some tools write code points although the format counts UTF-16 units: trust whichever
-    # reading makes the text attribute match, preferring the documented UTF-16 one.
-    expected = attributes.get("text")
-    if start16 is not None and end16 is not None:
-        if expected is None or text_matches(text, start16, end16, expected):
+class _TagReader:
+    """Turns one TAGS child into annotations (one per fragment) or a kept tag."""
+
+    def __init__(self, text: str, path: str | Path | None, notes: list[str], used_ids: set[str]) -> None:
+        self.text = text
+        self.path = path
+        self.notes = notes
+        self.used_ids = used_ids
+        self.unit_map = utf16_map(text)
+        self.number = 0
+
+    def _fresh_id(self, stem: str) -> str:
+        while True:
+            candidate = f"{stem}{self.number}"
+            self.number += 1
+            if candidate not in self.used_ids:
+                self.used_ids.add(candidate)
+                return candidate
+
+    def read(
+        self, index: int, tag: str, attributes: tuple[tuple[str, str], ...]
+    ) -> KeptTag | tuple[OriginalTag, list[Annotation]]:
+        values = dict(attributes)
+        label = values.get("id") or f"#{index + 1}"
+        spans = values.get("spans")
+        if spans is None:
+            arguments = KeptTag(tag, attributes, "link").arguments()
+            return KeptTag(tag, attributes, "link" if arguments else "document")
+        fragments = [f for f in spans.split(",") if f.strip()]
+        matched = [_SPAN.match(f) for f in fragments]
+        if not all(matched):
+            raise InputError(f"tag {label} ({tag}) has malformed spans", self.path)
+        units = [(int(m.group(1)), int(m.group(2))) for m in matched if m is not None]
+        if not units or any(start < 0 or end < 0 for start, end in units):
+            return KeptTag(tag, attributes, "non-consuming")
+        expected = values.get("text")
+        points = [self._to_codepoints(s, e, expected if len(units) == 1 else None) for s, e in units]
+        for start, end in points:
+            if not 0 <= start <= end <= len(self.text):
+                raise InputError(f"tag {label} ({tag}) offsets {start}-{end} do not fit the text", self.path)
+        if expected is not None:
+            self._check_text(label, tag, expected, [self.text[s:e] for s, e in points])
+        first_id = values.get("id") or self._fresh_id("T")
+        type_attribute = next((n for n in TYPE_ATTRIBUTES if values.get(n)), "")
+        fields = {
+            name: value
+            for name, value in attributes
+            if name not in _FIELDS
+            and name != type_attribute
+            and not (name in TYPE_ATTRIBUTES and not value)
+            and name not in ("start", "end")
+        }
+        base = {
+            "TYPE": values[type_attribute] if type_attribute else tag,
+            "comment": values.get("comment", ""),
+        }
+        pieces = []
+        ids = [first_id] + [self._fresh_id(f"{first_id}.") for _ in points[1:]]
+        for piece_id, (start, end) in zip(ids, points, strict=True):
+            raw = {"id": piece_id, "start": str(start), "end": str(end), "text": self.text[start:end]}
+            raw.update(base)
+            raw.update(fields)
+            pieces.append(raw_tag_to_annotation(RawTag(index, tag, raw), self.path))
+        original = OriginalTag(tag, attributes, spans, tuple(points), tuple(ids[1:]), type_attribute)
+        return original, pieces
+
+    def _to_codepoints(self, start: int, end: int, expected: str | None) -> tuple[int, int]:
+        # Some tools write code points although the format counts UTF-16 units: trust whichever
+        # reading makes the text attribute match, preferring the documented UTF-16 one.
+        start16, end16 = self.unit_map.to_codepoint(start), self.unit_map.to_codepoint(end)
+        if start16 is None or end16 is None:
+            return start, end
+        if expected is None or text_matches(self.text, start16, end16, expected):
             return start16, end16
-        if text_matches(text, start, end, expected):
+        if text_matches(self.text, start, end, expected):
             return start, end
         return start16, end16
-    return start, end
+
+    def _check_text(self, label: str, tag: str, expected: str, pieces: list[str]) -> None:
+        stated = " ".join(expected.split())
+        candidates = [" ".join(joiner.join(pieces).split()) for joiner in _JOINS]
+        if stated in candidates:
+            return
+        if stated.casefold() in [c.casefold() for c in candidates]:
+            self.notes.append(
+                f"{self.path}: note: tag {label} ({tag}) text attribute differs from its spans "
+                "only in case; spans kept, as MAE does"
+            )
+            return
+        self.notes.append(
+            f"{self.path}: warning: tag {label} ({tag}) text attribute disagrees with its spans; "
+            "spans kept, as MAE does"
+        )
 
 
 def read_mae(path: str | Path, warnings: list[str] | None = None) -> Document:
@@ -122,91 +231,41 @@ def read_mae(path: str | Path, warnings: list[str] | None = None) -> Document:
     return parse_mae(read_bytes(path), path, warnings=warnings)
 
 
-def document_to_mae(document: Document, task: str | None = None) -> bytes:
-    """MAE XML bytes: ``spans`` in UTF-16 units, then our attributes (TYPE, provenance...)."""
-    if task is None and document.is_pristine() and document.origin.format == "mae" and document.origin.raw:
-        return document.origin.raw
-    check_xml_chars(document.text, document)
-    root = task or str(document.origin.layout.get("root_tag") or DEFAULT_TASK)
-    unit_map = utf16_map(document.text)
-    lines = [
-        '<?xml version="1.0" encoding="UTF-8" ?>',
-        f"<{root}>",
-        f"<TEXT>{cdata_section(document.text)}</TEXT>",
-        "<TAGS>",
-    ]
-    for annotation in document.annotations:
-        check_xml_chars(annotation.text + annotation.comment, document)
-        spans = f"{unit_map.from_codepoint(annotation.start)}~{unit_map.from_codepoint(annotation.end)}"
-        attributes = [
-            ("spans", spans) if name == "start" else (name, value)
-            for name, value in annotation_attributes(annotation)
-            if name != "end"
-        ]
-        body = " ".join(f'{name}="{xml_attribute(value)}"' for name, value in attributes)
-        lines.append(f"<{annotation.tag} {body} />")
-    lines += ["</TAGS>", f"</{root}>"]
-    return ("\n".join(lines) + "\n").encode("utf-8")
+def write_mae(
+    document: Document, path: str | Path, task: str | None = None, schema: Schema | None = None
+) -> None:
+    """Save a document as MAE XML, atomically; a document read from MAE then counts as saved."""
+    data = document_to_mae(document, task, schema)
+    atomic_write(path, data)
+    if document.origin.format == "mae" and task is None and schema is None:
+        document.origin.raw = data
+        document.origin.path = Path(path)
+        document.mark_pristine()
 
 
-def write_mae(document: Document, path: str | Path, task: str | None = None) -> None:
-    """Save a document as MAE XML, atomically."""
-    atomic_write(path, document_to_mae(document, task))
-
-
-# -- DTD task files -----------------------------------------------------------------------
-_TASK_NAME = re.compile(r"""<!ENTITY\s+name\s+["']([^"']+)["']\s*>""")
-_EXTENT_ELEMENT = re.compile(r"<!ELEMENT\s+([\w.-]+)\s*\(\s*#PCDATA\s*\)\s*>")
-_TYPE_LIST = re.compile(r"<!ATTLIST\s+([\w.-]+)\s+TYPE\s*\(([^)]*)\)")
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-
-
+# -- DTD task files (kept for callers that want a Schema straight from a DTD) -------------------
 def parse_mae_dtd(text: str, source: str = "<dtd>") -> Schema:
-    """A schema from a MAE DTD task file, read as text (never with an XML DTD loader).
-
-    Extent elements (``#PCDATA``) become categories; a ``TYPE`` value list gives their
-    types; an element without one is a category with a single type of its own name.
-    """
-    text = _COMMENT.sub("", text)
-    task = _TASK_NAME.search(text)
-    elements = _EXTENT_ELEMENT.findall(text)
-    if not elements:
-        raise SchemaError("no extent tags (<!ELEMENT NAME ( #PCDATA ) >) in the DTD", source)
-    types: dict[str, list[str]] = {}
-    for element, values in _TYPE_LIST.findall(text):
-        types[element] = [v.strip() for v in values.split("|") if v.strip()]
-    categories = []
-    for number, element in enumerate(dict.fromkeys(elements)):
-        color = _PALETTE[number % len(_PALETTE)]
-        names = types.get(element) or [element]
-        categories.append(
-            Category(name=element, color=color, types=tuple(TypeDef(n, element, "", color) for n in names))
-        )
-    name = task.group(1) if task else Path(source).stem
-    return Schema(name=name, title=name, categories=tuple(categories))
+    """A schema from a MAE DTD task file, read as text (never with an XML DTD loader)."""
+    return task_to_schema(parse_dtd(text, source))
 
 
 def read_mae_dtd(path: str | Path) -> Schema:
-    """Read a MAE DTD task file into a schema."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise SchemaError(f"cannot read DTD: {error.strerror}", path) from None
-    except UnicodeDecodeError:
-        raise SchemaError("the DTD is not UTF-8 text", path) from None
-    return parse_mae_dtd(text, str(path))
+    """Read a MAE DTD (or MedTator YAML / JSON) task file into a schema."""
+    return load_task_schema(path)
 
 
 def schema_to_mae_dtd(schema: Schema, task: str | None = None) -> str:
-    """A MAE DTD task file for a schema (extent tags with a TYPE list and a comment)."""
-    lines = [f'<!ENTITY name "{task or schema.name}">', ""]
-    for category in schema.categories:
-        prefix = category.name[:1].upper() or "T"
-        lines.append(f"<!ELEMENT {category.name} ( #PCDATA ) >")
-        lines.append(f'<!ATTLIST {category.name} id ID prefix="{prefix}" #REQUIRED >')
-        lines.append(
-            f"<!ATTLIST {category.name} TYPE ( {' | '.join(t.name for t in category.types)} ) #IMPLIED >"
+    """A MAE DTD task file for a schema: its own task's, or extent tags with a TYPE list."""
+    if schema.task is not None and task in (None, schema.task.name):
+        return task_to_dtd(schema.task)
+    tags = tuple(
+        TaskTag(
+            category.name,
+            attributes=(
+                TaskAttribute("TYPE", tuple(t.name for t in category.types)),
+                TaskAttribute("comment"),
+            ),
         )
-        lines.append(f"<!ATTLIST {category.name} comment CDATA #IMPLIED >")
-        lines.append("")
-    return "\n".join(lines)
+        for category in schema.categories
+    )
+    return task_to_dtd(TaskDefinition(task or schema.name, tags))

@@ -15,11 +15,12 @@ from typing import Literal, overload
 from annotator.core.document import Document
 from annotator.core.schema import Schema
 from annotator.errors import AnnotatorError, printable_path
-from annotator.io.i2b2 import RawI2b2, document_from_raw, parse_i2b2_raw
+from annotator.io.i2b2 import RawI2b2, RawTag, document_from_raw, parse_i2b2_raw
+from annotator.io.mae import parse_mae
 from annotator.io.realign import Realigner, text_matches
 from annotator.io.xmlsafe import MAX_FILE_BYTES, error_code, read_bytes
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "note"]
 
 # Every problem code, its severity and what it means (docs/formats.md lists the same).
 CODES: dict[str, tuple[Severity, str]] = {
@@ -43,6 +44,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "start-after-end": ("error", "start is greater than end"),
     "offset-beyond-text": ("error", "an offset lies beyond the end of TEXT"),
     "text-mismatch": ("error", "the text attribute differs from TEXT[start:end]"),
+    "mae-text-case": ("note", "MAE: the text attribute differs from the spans only in case (spans kept)"),
+    "mae-text-mismatch": ("warning", "MAE: the text attribute disagrees with the spans (spans kept)"),
     "unknown-tag": ("error", "the tag (category) is not in the schema"),
     "unknown-type": ("error", "the TYPE is not in the schema"),
     "type-not-in-category": ("error", "the TYPE exists but belongs to another category"),
@@ -72,7 +75,7 @@ class Problem:
             if self.start is not None or self.end is not None:
                 parts.append(f"{_offset(self.start)}-{_offset(self.end)}")
             where = "[" + " ".join(parts) + "] "
-        kind = "warning: " if self.severity == "warning" else ""
+        kind = f"{self.severity}: " if self.severity != "error" else ""
         return f"{printable_path(self.path)}: {where}{kind}{' '.join(self.message.split())}"
 
     @property
@@ -145,6 +148,8 @@ def read_and_validate(
     if raw is None or any(p.code in _STRUCTURAL for p in problems):
         return None, problems
     try:
+        if any(p.code.startswith("mae-") for p in problems) or is_mae_raw(parse_i2b2_raw(data, path)):
+            return parse_mae(data, path), problems
         return document_from_raw(raw, data, path), problems
     except AnnotatorError:
         return None, problems
@@ -172,8 +177,42 @@ def validate_bytes(
             problem(path, "too-large", f"file is {len(data):,} bytes, over the {limit:,}-byte limit")
         )
         return problems, None
+    if is_mae_raw(raw):
+        mae_raw = _mae_as_raw(data, path, problems)
+        if mae_raw is None:
+            return problems, None
+        raw = mae_raw
     problems.extend(validate_raw(raw, path, schema))
     return problems, raw
+
+
+def is_mae_raw(raw: RawI2b2) -> bool:
+    """True when the tags carry MAE ``spans`` instead of i2b2 offsets."""
+    return any("spans" in tag.attributes and "start" not in tag.attributes for tag in raw.tags)
+
+
+def _mae_as_raw(data: bytes, path: str | Path | None, problems: list[Problem]) -> RawI2b2 | None:
+    # A MAE file is checked as MAE reads it: spans (UTF-16) trusted, text attributes
+    # reported, links and non-consuming tags kept aside (the DTD declares them).
+    lines: list[str] = []
+    try:
+        document = parse_mae(data, path, warnings=lines)
+    except AnnotatorError as error:
+        problems.append(problem(path, error_code(error, "bad-offset"), error.message))
+        return None
+    for line in lines:
+        for marker, code in (("note: ", "mae-text-case"), ("warning: ", "mae-text-mismatch")):
+            if marker in line:
+                problems.append(problem(path, code, line[line.index(marker) + len(marker) :]))
+    tags = [
+        RawTag(
+            index,
+            a.tag,
+            {"id": a.id, "start": str(a.start), "end": str(a.end), "text": a.text, "TYPE": a.type},
+        )
+        for index, a in enumerate(document.annotations)
+    ]
+    return RawI2b2(root_tag=str(document.origin.layout.get("root_tag")), text=document.text, tags=tags)
 
 
 def validate_raw(raw: RawI2b2, path: str | Path | None = None, schema: Schema | None = None) -> list[Problem]:

@@ -152,6 +152,16 @@ class AnnotationEditor:
         if old.comment != comment:
             self._push(ReplaceAnnotation(self.document, old, old.replace(comment=comment), "comment"))
 
+    def set_attribute(self, annotation_id: str, name: str, value: str) -> None:
+        """Set one of a task's extra attributes (MAE / MedTator ``certainty``...), one undo step."""
+        old = self.document.get(annotation_id)
+        extra = dict(old.extra)
+        if extra.get(name) == value:
+            return
+        extra[name] = value
+        new = old.replace(extra=tuple(extra.items()))
+        self._push(ReplaceAnnotation(self.document, old, new, f"set {name}"))
+
     def delete(self, annotation_id: str) -> None:
         """Delete an annotation; for a pending pre-annotation this is "reject"."""
         self._push(RemoveAnnotation(self.document, annotation_id))

@@ -26,7 +26,8 @@ from pathlib import Path
 
 from annotator.core.document import Document, split_record_name
 from annotator.core.project import Project
-from annotator.core.schema import Schema, load_schema
+from annotator.core.schema import DEFAULT_SCHEMA, Schema, load_schema
+from annotator.core.task import is_task_file
 from annotator.errors import AnnotatorError, InputError, LockedError, OffsetError, StorageError
 from annotator.io.autosave import AutosaveStore
 from annotator.io.corpus import list_document_files
@@ -179,7 +180,17 @@ class Workspace:
 
     @property
     def schema(self) -> Schema:
-        return load_schema(self.project.schema)
+        name = self.project.schema
+        if is_task_file(name) and not Path(name).is_absolute():
+            name = str(self.project.root / name)  # a DTD / YAML task named in project.toml
+        elif self.project.plain_folder and name == DEFAULT_SCHEMA:
+            # A MAE / MedTator folder usually sits with its task file: use it when alone.
+            tasks = [
+                p for p in sorted(self.project.root.glob("*")) if p.suffix.lower() == ".dtd" and p.is_file()
+            ]
+            if len(tasks) == 1:
+                name = str(tasks[0])
+        return load_schema(name)
 
     @property
     def state_dir(self) -> Path:

@@ -57,9 +57,11 @@ def convert(
         force=request.force,
     )
     check_cancel(cancelled, "conversion")
-    with publishing(common_folder(plan.targets), plan.fresh) as staged:
-        write_documents(documents, staged(request.output), request.to)
-    written = list(plan.targets)
+    # The schema gives MAE output its task root and attribute set, brat its annotation.conf.
+    root = common_folder(plan.targets)
+    with publishing(root, plan.fresh) as staged:
+        staged_paths = write_documents(documents, staged(request.output), request.to, schema)
+        written = [root / Path(path).relative_to(staged(root)) for path in staged_paths]
     if progress is not None:
         progress(len(documents), len(documents))
     notes = [Note(NoteKind.INPUT_WARNING, detail=warning) for warning in warnings]

@@ -83,9 +83,10 @@ def evaluate(
     UsageError: a side is not a folder, or i2b2 mode is asked for with scoring choices.
     InputError: a file cannot be read.
     """
+    two_files = Path(request.reference).is_file() and Path(request.predicted).is_file()
     for flag, path in (("gold", request.reference), ("system", request.predicted)):
-        if not Path(path).is_dir():
-            raise UsageError(f"--{flag} must be a folder", path)
+        if not Path(path).is_dir() and not (two_files and request.mode is not EvaluationMode.I2B2):
+            raise UsageError(f"--{flag} must be a folder (or both sides files, in clean mode)", path)
     if request.mode is EvaluationMode.I2B2:
         if not request.scoring.is_default:
             raise UsageError(

@@ -9,6 +9,7 @@ from pathlib import Path
 from annotator.errors import UsageError
 from annotator.evaluation.iaa import AgreementReport, agreement
 from annotator.evaluation.loading import read_folder
+from annotator.io.pairing import align_annotator_prefixes
 from annotator.workflows.inputs import require_documents
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
 from annotator.workflows.scoring import ScoringRequest
@@ -53,6 +54,7 @@ def inter_annotator_agreement(
         require_documents(Path(folder))
     annotations = {name: read_folder(folder) for name, folder in zip(names, request.folders, strict=True)}
     gold = read_folder(request.gold) if request.gold else None
+    align_annotator_prefixes(list(annotations.values()))  # MedTator's A_doc / B_doc names
     check_cancel(cancelled, "agreement")
     report = agreement(annotations, gold, options, mapping, progress)
     notes = [

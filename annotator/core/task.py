@@ -1,0 +1,263 @@
+"""MAE / MedTator annotation tasks: the tags, their attributes and links, as a schema.
+
+A task comes from a MAE DTD file (``<!ELEMENT AE ( #PCDATA ) >``), or from a MedTator
+YAML or JSON schema (``etags:`` / ``rtags:``). It is read as text, never by an XML DTD
+loader, so a task file cannot pull in external entities.
+
+Extent tags become categories of the palette; the values of an attribute named ``TYPE``
+or ``type`` become their types (MAE's ``<!ATTLIST NOUN type ( person | place ) >``), and a
+tag without one is a category with a single type of its own name. Every other attribute
+(``certainty``, ``severity``...) stays an attribute, with its value list and default, for
+the attribute editor and for writing files MAE and MedTator open again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from annotator.core.schema import Category, Schema, TypeDef
+from annotator.errors import SchemaError
+
+TYPE_ATTRIBUTES = ("TYPE", "type")
+# Okabe-Ito, then greys: distinguishable with the common colour-vision deficiencies.
+PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999", "#000000")
+TASK_SUFFIXES = (".dtd", ".yaml", ".yml", ".json")
+
+
+@dataclass(frozen=True)
+class TaskAttribute:
+    """One attribute of a tag.
+
+    Attributes
+    ----------
+    values: the allowed values (empty: free text).
+    default: written on a new tag when nothing else is known.
+    idref: a link argument (it holds the id of an extent tag).
+    prefix: MAE's argument name for an IDREF (``agent`` gives ``agentID`` / ``agentText``).
+    """
+
+    name: str
+    values: tuple[str, ...] = ()
+    default: str = ""
+    idref: bool = False
+    prefix: str = ""
+
+    @property
+    def argument(self) -> str:
+        """The stem of a link argument's attributes (``agent`` -> ``agentID``)."""
+        return self.prefix or self.name
+
+
+@dataclass(frozen=True)
+class TaskTag:
+    """A tag of the task: an extent tag (``link`` False) or a link tag."""
+
+    name: str
+    link: bool = False
+    attributes: tuple[TaskAttribute, ...] = ()
+    non_consuming: bool = False
+
+    def attribute(self, name: str) -> TaskAttribute | None:
+        return next((a for a in self.attributes if a.name == name), None)
+
+    @property
+    def type_attribute(self) -> TaskAttribute | None:
+        """The attribute whose values are the tag's types (``TYPE`` or ``type``), if any."""
+        for name in TYPE_ATTRIBUTES:
+            attribute = self.attribute(name)
+            if attribute is not None and attribute.values:
+                return attribute
+        return None
+
+
+@dataclass(frozen=True)
+class TaskDefinition:
+    """A task: its name (the root element of its files) and its tags, in file order."""
+
+    name: str
+    tags: tuple[TaskTag, ...]
+
+    def tag(self, name: str) -> TaskTag | None:
+        return next((t for t in self.tags if t.name == name), None)
+
+    @property
+    def extent_tags(self) -> list[TaskTag]:
+        return [t for t in self.tags if not t.link]
+
+    @property
+    def link_tags(self) -> list[TaskTag]:
+        return [t for t in self.tags if t.link]
+
+
+# -- DTD --------------------------------------------------------------------------------
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_TASK_NAME = re.compile(r"""<!ENTITY\s+name\s+["']([^"']+)["']\s*>""")
+_ELEMENT = re.compile(r"<!ELEMENT\s+([\w.:-]+)\s*(\(\s*#PCDATA\s*\)|EMPTY)\s*>")
+_ATTLIST = re.compile(r"<!ATTLIST\s+([\w.:-]+)\s+([\w.:-]+)\s*(.*?)>", re.DOTALL)
+_VALUE_LIST = re.compile(r"\(([^)]*)\)")
+_PREFIX = re.compile(r"""prefix\s*=\s*["']([^"']*)["']""")
+_QUOTED = re.compile(r"""["']([^"']*)["']""")
+
+
+def parse_dtd(text: str, source: str = "<dtd>") -> TaskDefinition:
+    """A task from the text of a MAE / MedTator DTD file."""
+    text = _COMMENT.sub("", text)
+    elements = {name: kind != "EMPTY" for name, kind in _ELEMENT.findall(text)}
+    if not any(elements.values()):
+        raise SchemaError("no extent tags (<!ELEMENT NAME ( #PCDATA ) >) in the DTD", source)
+    attributes: dict[str, list[TaskAttribute]] = {name: [] for name in elements}
+    non_consuming: set[str] = set()
+    for element, name, rest in _ATTLIST.findall(text):
+        if element not in elements or name == "id":
+            continue
+        if name == "spans":
+            non_consuming.add(element)
+            continue
+        values_match = _VALUE_LIST.search(rest)
+        values = (
+            tuple(v.strip() for v in values_match.group(1).split("|") if v.strip()) if values_match else ()
+        )
+        remainder = rest[values_match.end() :] if values_match else rest
+        prefix_match = _PREFIX.search(remainder)
+        without_prefix = _PREFIX.sub("", remainder)
+        default_match = _QUOTED.search(without_prefix)
+        attributes[element].append(
+            TaskAttribute(
+                name=name,
+                values=values,
+                default=default_match.group(1) if default_match else "",
+                idref=bool(re.match(r"\s*IDREF\b", rest)),
+                prefix=prefix_match.group(1) if prefix_match else "",
+            )
+        )
+    task_name = _TASK_NAME.search(text)
+    tags = tuple(
+        TaskTag(
+            name, link=not extent, attributes=tuple(attributes[name]), non_consuming=name in non_consuming
+        )
+        for name, extent in elements.items()
+    )
+    return TaskDefinition(task_name.group(1) if task_name else Path(source).stem, tags)
+
+
+# -- MedTator YAML / JSON ---------------------------------------------------------------
+def task_from_dict(data: object, source: str = "<task>") -> TaskDefinition:
+    """A task from a MedTator schema structure (``name``, ``etags``, ``rtags``)."""
+    if not isinstance(data, dict) or "name" not in data:
+        raise SchemaError("not a MedTator schema (no 'name' at the top level)", source)
+    tags: list[TaskTag] = []
+    try:
+        for link, key in ((False, "etags"), (True, "rtags")):
+            for raw_tag in data.get(key) or []:
+                tag_attributes = []
+                for raw in raw_tag.get("attrs") or []:
+                    vtype = str(raw.get("vtype", "text"))
+                    tag_attributes.append(
+                        TaskAttribute(
+                            name=str(raw["name"]),
+                            values=tuple(str(v) for v in raw.get("values") or ()) if vtype == "list" else (),
+                            default=str(raw.get("default_value", "") or ""),
+                            idref=vtype == "idref",
+                        )
+                    )
+                tags.append(
+                    TaskTag(
+                        str(raw_tag["name"]),
+                        link=link,
+                        attributes=tuple(tag_attributes),
+                        non_consuming=bool(raw_tag.get("is_non_consuming", False)),
+                    )
+                )
+    except (KeyError, TypeError, AttributeError) as error:
+        raise SchemaError(f"MedTator schema is missing or misusing field {error}", source) from None
+    if not any(not t.link for t in tags):
+        raise SchemaError("no entity tags (etags) in the MedTator schema", source)
+    return TaskDefinition(str(data["name"]), tuple(tags))
+
+
+def read_task(path: str | Path) -> TaskDefinition:
+    """Read a DTD, YAML or JSON task file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise SchemaError(f"cannot read task file: {error.strerror}", path) from None
+    except UnicodeDecodeError:
+        raise SchemaError("the task file is not UTF-8 text", path) from None
+    suffix = path.suffix.lower()
+    if suffix == ".dtd":
+        return parse_dtd(text, str(path))
+    try:
+        data = json.loads(text) if suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as error:
+        first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise SchemaError(f"not a valid task file: {first_line}", path) from None
+    return task_from_dict(data, str(path))
+
+
+def is_task_file(name: str | Path) -> bool:
+    return Path(name).suffix.lower() in TASK_SUFFIXES
+
+
+def task_to_dtd(task: TaskDefinition) -> str:
+    """A DTD file for a task, in the layout MAE and MedTator write."""
+    lines = [f'<!ENTITY name "{task.name}">', ""]
+    for tag in task.tags:
+        lines.append(f"<!ELEMENT {tag.name} {'EMPTY' if tag.link else '( #PCDATA )'} >")
+        if tag.non_consuming:
+            lines.append(f"<!ATTLIST {tag.name} spans #IMPLIED >")
+        for attribute in tag.attributes:
+            if attribute.idref:
+                prefix = f' prefix="{attribute.prefix}"' if attribute.prefix else ""
+                lines.append(f"<!ATTLIST {tag.name} {attribute.name} IDREF{prefix} #IMPLIED >")
+                continue
+            kind = f"( {' | '.join(attribute.values)} )" if attribute.values else "CDATA"
+            default = f' "{attribute.default}"' if attribute.default else ""
+            lines.append(f"<!ATTLIST {tag.name} {attribute.name} {kind} #IMPLIED{default} >")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def task_to_schema(task: TaskDefinition) -> Schema:
+    """The palette of a task: its extent tags as categories, their type values as types.
+
+    Keys are given in order (the first free letter of each type's name, else a digit),
+    colours from a colour-blind-safe palette; a type value another tag already uses stays
+    an attribute of the later tag (type names are unique in a schema).
+    """
+    taken_keys: set[str] = set()
+    taken_types: set[str] = set()
+    categories = []
+    for number, tag in enumerate(task.extent_tags):
+        color = PALETTE[number % len(PALETTE)]
+        type_attribute = tag.type_attribute
+        names = [v for v in type_attribute.values if v not in taken_types] if type_attribute else []
+        if not names or (type_attribute and len(names) < len(type_attribute.values)):
+            names = [tag.name] if tag.name not in taken_types else []
+        types = []
+        for name in names:
+            key = free_key(name, taken_keys)
+            taken_types.add(name)
+            types.append(TypeDef(name, tag.name, key, color))
+        if types:
+            categories.append(Category(name=tag.name, color=color, types=tuple(types)))
+    return Schema(name=task.name, title=task.name, categories=tuple(categories), task=task)
+
+
+def free_key(name: str, taken: set[str]) -> str:
+    """The first letter of ``name`` (else a digit) not yet taken; taken afterwards."""
+    for char in [c.lower() for c in name if c.isalpha()] + list("1234567890"):
+        if char not in taken:
+            taken.add(char)
+            return char
+    return ""
+
+
+def load_task_schema(path: str | Path) -> Schema:
+    """A schema from a DTD, YAML or JSON task file."""
+    return task_to_schema(read_task(path))

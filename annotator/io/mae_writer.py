@@ -1,0 +1,194 @@
+"""Writing MAE / MedTator XML that MAE and MedTator open again.
+
+The root is the task name (both tools refuse any other); a tag read from a file keeps its
+attributes in their order, with the fields we edit (spans, text, type, comment and the
+attributes in ``extra``) updated; a new tag gets the attribute set of the task's DTD (or of
+its kind's tags in the file), with the DTD's defaults. Links, non-consuming and
+document-level tags and ``<META>`` come back from the document's
+:class:`~annotator.io.mae_layout.MaeLayout`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
+from annotator.core.schema import Schema
+from annotator.core.task import TYPE_ATTRIBUTES, TaskTag
+from annotator.io.i2b2 import annotation_attributes, cdata_section, check_xml_chars, xml_attribute
+from annotator.io.mae_layout import KeptTag, MaeLayout, OriginalTag, mae_layout
+from annotator.io.realign import UnitMap, utf16_map
+
+DEFAULT_TASK = "PHI"
+_PROVENANCE = ("source", "confidence", "annotator", "pending")
+
+
+def document_to_mae(document: Document, task: str | None = None, schema: Schema | None = None) -> bytes:
+    """MAE XML bytes for a document.
+
+    Parameters
+    ----------
+    task:
+        The root element (the task name); default the schema's task, else the root read.
+    schema:
+        A schema read from a task file: new tags get its attribute set and defaults.
+    """
+    task_definition = schema.task if schema is not None else None
+    if (
+        task is None
+        and task_definition is None
+        and document.is_pristine()
+        and document.origin.format == "mae"
+        and document.origin.raw
+    ):
+        return document.origin.raw
+    check_xml_chars(document.text, document)
+    layout = mae_layout(document)
+    root = (
+        task
+        or (task_definition.name if task_definition is not None else None)
+        or (layout.root_tag if layout is not None else None)
+        or str(document.origin.layout.get("root_tag") or DEFAULT_TASK)
+    )
+    writer = _TagWriter(document, layout, schema)
+    root_attributes = "".join(
+        f' {name}="{xml_attribute(value)}"' for name, value in (layout.root_attributes if layout else ())
+    )
+    lines = ['<?xml version="1.0" encoding="UTF-8" ?>', f"<{root}{root_attributes}>"]
+    lines.append(f"<TEXT>{cdata_section(document.text)}</TEXT>")
+    lines.extend(layout.before if layout else ())
+    lines.append("<TAGS>")
+    lines.extend(writer.lines())
+    lines.append("</TAGS>")
+    lines.extend(layout.after if layout else ())
+    lines.append(f"</{root}>")
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _element(tag: str, attributes: Iterable[tuple[str, str]]) -> str:
+    body = " ".join(f'{name}="{xml_attribute(value)}"' for name, value in attributes)
+    return f"<{tag} {body} />"
+
+
+class _TagWriter:
+    def __init__(self, document: Document, layout: MaeLayout | None, schema: Schema | None) -> None:
+        self.document = document
+        self.layout = layout
+        self.task = schema.task if schema is not None else None
+        self.units: UnitMap = utf16_map(document.text)
+        self.written: set[str] = set()
+
+    def lines(self) -> list[str]:
+        out = []
+        if self.layout is not None:
+            for item in self.layout.order:
+                if isinstance(item, KeptTag):
+                    out.append(_element(item.tag, item.attributes))
+                elif item in self.document and item not in self.written:
+                    out.append(self._annotation(self.document.get(item)))
+        for annotation in self.document.annotations:
+            if annotation.id not in self.written:
+                out.append(self._annotation(annotation))
+        return out
+
+    def _spans(self, spans: list[tuple[int, int]]) -> str:
+        return ",".join(
+            f"{self.units.from_codepoint(start)}~{self.units.from_codepoint(end)}" for start, end in spans
+        )
+
+    def _annotation(self, annotation: Annotation) -> str:
+        check_xml_chars(annotation.text + annotation.comment, self.document)
+        self.written.add(annotation.id)
+        original = self.layout.originals.get(annotation.id) if self.layout is not None else None
+        if original is not None and original.tag == annotation.tag:
+            return _element(annotation.tag, self._as_read(annotation, original))
+        return _element(annotation.tag, self._new(annotation))
+
+    def _fragments(self, annotation: Annotation, original: OriginalTag) -> list[tuple[int, int]]:
+        fragments = [(annotation.start, annotation.end)]
+        for fragment_id in original.fragment_ids:
+            if fragment_id in self.document and fragment_id not in self.written:
+                piece = self.document.get(fragment_id)
+                if piece.tag == annotation.tag:
+                    fragments.append((piece.start, piece.end))
+                    self.written.add(fragment_id)
+        return fragments
+
+    def _as_read(self, annotation: Annotation, original: OriginalTag) -> list[tuple[str, str]]:
+        fragments = self._fragments(annotation, original)
+        unchanged = tuple(fragments) == original.fragments
+        stated = dict(original.attributes)
+        text = (
+            stated.get("text", "")
+            if unchanged
+            else " ... ".join(self.document.text[s:e] for s, e in fragments)
+        )
+        extra = dict(annotation.extra)
+        provenance = dict(p for p in annotation_attributes(annotation) if p[0] in _PROVENANCE)
+        out: list[tuple[str, str]] = []
+        for name, value in original.attributes:
+            if name == "id":
+                out.append((name, annotation.id))
+            elif name == "spans":
+                out.append((name, original.spans if unchanged else self._spans(fragments)))
+            elif name == "text":
+                out.append((name, text))
+            elif name == original.type_attribute:
+                out.append((name, annotation.type))
+            elif name in TYPE_ATTRIBUTES and not value:
+                # An empty type attribute stays empty while the type is the tag's own name.
+                keep_empty = original.type_attribute or annotation.type == annotation.tag
+                out.append((name, "" if keep_empty else annotation.type))
+            elif name == "comment":
+                out.append((name, annotation.comment))
+            elif name in extra:
+                out.append((name, extra.pop(name)))
+            elif name in provenance:
+                out.append((name, provenance.pop(name)))
+        names = {name for name, _ in out}
+        if annotation.type != annotation.tag and not names & set(TYPE_ATTRIBUTES):
+            out.append(("TYPE", annotation.type))
+        if annotation.comment and "comment" not in names:
+            out.append(("comment", annotation.comment))
+        out.extend(provenance.items())
+        out.extend(extra.items())
+        return out
+
+    def _attribute_set(self, tag: str) -> tuple[list[str], TaskTag | None]:
+        task_tag = self.task.tag(tag) if self.task is not None else None
+        if task_tag is not None:
+            return [a.name for a in task_tag.attributes if not a.idref], task_tag
+        if self.layout is not None and tag in self.layout.attribute_sets:
+            names = [n for n in self.layout.attribute_sets[tag] if n not in ("id", "spans", "text")]
+            return names, None
+        return ["TYPE", "comment"], None
+
+    def _new(self, annotation: Annotation) -> list[tuple[str, str]]:
+        names, task_tag = self._attribute_set(annotation.tag)
+        extra = dict(annotation.extra)
+        provenance = dict(p for p in annotation_attributes(annotation) if p[0] in _PROVENANCE)
+        out = [
+            ("id", annotation.id),
+            ("spans", self._spans([(annotation.start, annotation.end)])),
+            ("text", self.document.text[annotation.start : annotation.end]),
+        ]
+        type_name = next((n for n in names if n in TYPE_ATTRIBUTES), "")
+        for name in names:
+            declared = task_tag.attribute(name) if task_tag is not None else None
+            default = declared.default if declared is not None else ""
+            if name == type_name:
+                out.append((name, "" if annotation.type == annotation.tag else annotation.type))
+            elif name == "comment":
+                out.append((name, annotation.comment or default))
+            elif name in extra:
+                out.append((name, extra.pop(name)))
+            elif name in provenance:
+                out.append((name, provenance.pop(name)))
+            else:
+                out.append((name, default))
+        if not type_name and annotation.type != annotation.tag:
+            out.append(("TYPE", annotation.type))
+        out.extend(provenance.items())
+        out.extend(extra.items())
+        return out
