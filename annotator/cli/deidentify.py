@@ -76,13 +76,27 @@ def deid_options(args: argparse.Namespace) -> DeidOptions:
 
 
 def run(args: argparse.Namespace) -> int:
+    from annotator.deid.leakcheck import LeakError
     from annotator.workflows.deidentify import DeidentifyRequest, deidentify
 
     options = deid_options(args)
-    with progress_bar("de-identifying") as update:
-        report = deidentify(
-            DeidentifyRequest(args.gold_dir, args.out, options, args.map, args.force), progress=update
+    try:
+        with progress_bar("de-identifying") as update:
+            report = deidentify(
+                DeidentifyRequest(args.gold_dir, args.out, options, args.map, args.force), progress=update
+            )
+    except LeakError as error:
+        if not args.json:
+            raise
+        # A refusal the data owner can act on: every finding, with its rule, never the text.
+        print_json(
+            {
+                "written": False,
+                "error": error.one_line(),
+                "findings": [leak.to_dict() for leak in error.leaks],
+            }
         )
+        return 1
     if args.json:
         print_json(report.to_dict())
         return 0

@@ -49,7 +49,14 @@ _AGE_NUMBER = re.compile(r"\d+")
 
 
 class LeakError(AnnotatorError):
-    """The leak check found original PHI in the output; nothing was written."""
+    """The leak check found original PHI in the output; nothing was written.
+
+    ``leaks`` lists every finding (document, source tag, type, rule; never the text).
+    """
+
+    def __init__(self, message: str, leaks: list[Leak] | None = None) -> None:
+        super().__init__(message)
+        self.leaks = list(leaks or [])
 
 
 @dataclass(frozen=True)
@@ -314,5 +321,6 @@ def leak_error(leaks: list[Leak]) -> LeakError:
     shown = ", ".join(documents[:10]) + (f" and {len(documents) - 10} more" if len(documents) > 10 else "")
     return LeakError(
         f"leak check failed: {len(leaks)} original PHI occurrence(s) in output document(s) {shown}; "
-        "nothing was written"
+        "nothing was written (--json lists every finding)",
+        leaks,
     )

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from annotator.core.atomic import atomic_write
 from annotator.errors import StorageError, UsageError
-from annotator.io.publish import output_lock
+from annotator.io.publish import STAGING_PREFIX, output_lock
 
 
 class FolderMode(Enum):
@@ -129,7 +129,8 @@ def plan_folder(
             raise UsageError(protected_clash, folder)
     if folder.exists() and not folder.is_dir():
         raise UsageError("exists and is not a folder", folder)
-    occupied = folder.is_dir() and any(folder.iterdir())
+    # A killed run's staging is not output: the job removes it once it holds the lock.
+    occupied = folder.is_dir() and any(not p.name.startswith(STAGING_PREFIX) for p in folder.iterdir())
     if occupied and not force:
         raise UsageError(_NOT_EMPTY[mode], folder)
     return OutputPlan((folder,), (folder,) if occupied else ())

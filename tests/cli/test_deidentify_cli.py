@@ -80,6 +80,24 @@ def test_leak_exit_1_names_document(gold: Path, tmp_path: Path, capsys: pytest.C
     assert not out.exists()
 
 
+def test_a_refusal_in_json_lists_every_finding_without_text(
+    gold: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_i2b2(
+        note("601-01", "Patient ", ("Zebulon Quist", "PATIENT"), ". Quist called. Quist again."),
+        gold / "601-01.xml",
+    )
+    assert main(["deidentify", str(gold), "-o", str(tmp_path / "out"), "--json"]) == 1
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["written"] is False
+    findings = report["findings"]
+    assert findings and {f["doc_id"] for f in findings} == {"601-01"}
+    assert {f["type"] for f in findings} == {"PATIENT"} and all(f["where"] for f in findings)
+    assert "Quist" not in captured.out + captured.err
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize(
     ("extra", "code"),
     [(["-o", "{gold}"], 2), (["-o", "{tmp}/out", "--mask-char", "ab"], 2),
