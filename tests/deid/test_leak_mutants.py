@@ -64,3 +64,91 @@ def test_ordinal_suffix_of_a_shifted_day(original: str, days: int, shifted: str)
     parsed = parse_date(original)
     assert parsed is not None
     assert shift_date(parsed, DateShift(0, 0, days, days)) == shifted
+
+
+def records(originals: list, outputs: list) -> list[dict[str, str]]:  # type: ignore[type-arg]
+    return [leak.to_dict() for leak in find_leaks(originals, outputs)]
+
+
+def test_leaks_are_reported_whole_and_in_order() -> None:
+    original = note(
+        "400-01", "Seen by ", ("Dr. Hendrickson", "DOCTOR"), " with ", ("Ora Quist", "PATIENT"), "."
+    )
+    output_b = note("401-01", "QUIST called; Hendrickson agreed.")
+    output_a = note(
+        "400-01", "Seen by ", ("Dr. Mallory", "DOCTOR"), " with ", ("Ann Bell", "PATIENT"), ". Quist."
+    )
+    assert records([original, note("401-01", "x")], [output_b, output_a]) == [
+        {
+            "doc_id": "400-01",
+            "source_doc_id": "400-01",
+            "tag_id": "P1",
+            "type": "PATIENT",
+            "where": "unreplaced text",
+        },
+        {
+            "doc_id": "401-01",
+            "source_doc_id": "400-01",
+            "tag_id": "P0",
+            "type": "DOCTOR",
+            "where": "unreplaced text",
+        },
+        {
+            "doc_id": "401-01",
+            "source_doc_id": "400-01",
+            "tag_id": "P1",
+            "type": "PATIENT",
+            "where": "unreplaced text",
+        },
+    ]
+
+
+def test_age_leak_record() -> None:
+    original = note("400-01", "A ", ("93", "AGE"), " year old.")
+    assert records([original], [original]) == [
+        {
+            "doc_id": "400-01",
+            "source_doc_id": "400-01",
+            "tag_id": "P0",
+            "type": "AGE",
+            "where": "surrogate repeats the patient's original",
+        }
+    ]
+
+
+def test_a_name_matches_in_its_own_case_or_capitals_only() -> None:
+    original = note("400-01", "Seen by ", ("Dr. Summers", "DOCTOR"), ".")
+    surrogate = note("400-01", "Seen by ", ("Dr. Mallory", "DOCTOR"), ".")
+    for text, leaks in (
+        ("Summers", True),
+        ("SUMMERS", True),
+        ("summers", False),
+        ("the summers were hot", False),
+    ):
+        other = note("401-01", text)
+        found = [(leak.doc_id, leak.where) for leak in find_leaks([original, other], [surrogate, other])]
+        assert found == ([("401-01", "unreplaced text")] if leaks else []), text
+
+
+def test_a_multi_word_phrase_matches_from_its_first_token() -> None:
+    original = note("400-01", "Works at ", ("Springfield Medical Center", "HOSPITAL"), ".")
+    surrogate = note("400-01", "Works at ", ("Lakeside Clinic", "HOSPITAL"), ".")
+    cases = {
+        "Springfield Medical Center called": True,
+        "springfield medical center called": True,  # not a name: case-insensitive
+        "Medical Center called": False,
+        "Springfield Medical called": False,
+    }
+    for text, leaks in cases.items():
+        other = note("401-01", text)
+        found = [(leak.doc_id, leak.where) for leak in find_leaks([original, other], [surrogate, other])]
+        assert found == ([("401-01", "unreplaced text")] if leaks else []), text
+
+
+def test_a_common_word_profession_is_not_looked_for_but_a_rare_one_is() -> None:
+    for profession, leaks in (("teacher", False), ("ichthyologist", True)):
+        original = note("400-01", "Works as ", (profession, "PROFESSION"), ".")
+        surrogate = note("400-01", "Works as ", ("clerk", "PROFESSION"), ".")
+        other = note("401-01", f"The {profession} came.")
+        found = [(leak.doc_id, leak.where) for leak in find_leaks([original, other], [surrogate, other])]
+        assert found == ([("401-01", "unreplaced text")] if leaks else []), profession
