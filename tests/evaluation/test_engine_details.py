@@ -159,3 +159,43 @@ def test_items_from_annotations() -> None:
 def test_bad_match_mode_names_the_choices() -> None:
     with pytest.raises(UsageError, match=r"choose from strict, relaxed, overlap, token, tagblind\)"):
         Options(match="fuzzy")
+
+
+def test_repeated_confusion_cells_add_up() -> None:
+    reference = [it(PATIENT, 0, 2), it(PATIENT, 3, 5), it(DATE, 6, 8), it(DATE, 9, 11)]
+    predicted = [it(DATE, 0, 2), it(DATE, 3, 5), it(PATIENT, 15, 17), it(PATIENT, 18, 20)]
+    cells = evaluate_pairs([DocumentPair("d", TEXT, reference, predicted)]).confusion.cells
+    assert cells == {
+        ("NAME/PATIENT", "DATE/DATE"): 2,
+        ("DATE/DATE", "(none)"): 2,
+        ("(none)", "NAME/PATIENT"): 2,
+    }
+
+
+def test_relaxed_with_many_items_at_one_start() -> None:
+    reference = [Item("NAME", "PATIENT", 0, end) for end in (3, 6, 9, 12)]
+    predicted = [Item("NAME", "PATIENT", 0, end) for end in (4, 7, 10, 13)]
+    result = evaluate_pairs([DocumentPair("d", TEXT, reference, predicted)], Options(match="relaxed"))
+    assert result.micro == Counts(4, 0, 0)
+    shifted = [Item("NAME", "PATIENT", 0, end) for end in (1, 2, 5, 8, 11)]
+    result = evaluate_pairs([DocumentPair("d", TEXT, reference, shifted)], Options(match="relaxed"))
+    assert result.micro == Counts(4, 1, 0)
+    # identical items: each side's pointer must move on from every pair it made
+    three, four = [Item("NAME", "PATIENT", 0, 5)] * 3, [Item("NAME", "PATIENT", 0, 6)] * 4
+    assert evaluate_pairs([DocumentPair("d", TEXT, three, four)], Options(match="relaxed")).micro == Counts(
+        3, 1, 0
+    )
+    assert evaluate_pairs([DocumentPair("d", TEXT, four, three)], Options(match="relaxed")).micro == Counts(
+        3, 0, 1
+    )
+    far = [Item("NAME", "PATIENT", 0, 1), Item("NAME", "PATIENT", 0, 2), *four]
+    assert evaluate_pairs([DocumentPair("d", TEXT, three, far)], Options(match="relaxed")).micro == Counts(
+        3, 3, 0
+    )
+
+
+def test_overlap_matching_reassigns_when_a_longer_overlap_is_taken() -> None:
+    # r0 overlaps only p0; r1 overlaps p0 most, but p1 too: the maximum pairs r1 with p1
+    reference = [Item("X", "X", 0, 2), Item("X", "X", 2, 10)]
+    predicted = [Item("X", "X", 0, 10), Item("X", "X", 9, 12)]
+    assert max_overlap_matching(reference, predicted) == [(0, 0), (1, 1)]

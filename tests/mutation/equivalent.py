@@ -7,6 +7,7 @@ from __future__ import annotations
 
 _ENGINE = "annotator.evaluation.engine."
 _SIG = "annotator.evaluation.significance."
+_LEVEL = "Item.label treats every level other than 'category' as type level"
 _DTYPE = "float64 is numpy's default, and integer input gives the same float results"
 _F1_GUARD = "where the denominator is 0 or 1, tp is 0, so every branch gives F1 = 0"
 
@@ -61,4 +62,16 @@ EQUIVALENT: dict[str, str] = {
     + "x_compare_systems__mutmut_19": "per_category of a tag-blind result is empty, so the guard only saves work",
     _SIG + "x_compare_systems__mutmut_20": "same",
     "annotator.evaluation.counts.x_f_beta_from_scores__mutmut_1": "nan in either score makes the formula nan anyway",
+    _ENGINE + "x__confusion_update__mutmut_10": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_11": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_12": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_13": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_14": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_15": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_21": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_22": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_23": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_29": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_30": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_31": _LEVEL,
 }
