@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 
-from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar, require_documents
+from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar
 
 NAME = "adjudicate"
 MAX_OFFSETS_SHOWN = 8
-
-
-def _default_adjudicator() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):  # no user database entry (containers)
-        return "adjudicator"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -61,42 +53,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from annotator.adjudication.corpus import adjudicate_corpus, prepare_corpus
-    from annotator.errors import UsageError
+    from annotator.adjudication.decisions import AutoAccept
+    from annotator.workflows.adjudicate import AdjudicateRequest, adjudicate
 
-    if len(args.folders) < 2:
-        raise UsageError("adjudicate needs at least two annotator folders")
-    gold_dir = Path(args.output)
-    resolved_inputs = {Path(f).resolve() for f in args.folders}
-    if gold_dir.resolve() in resolved_inputs:
-        raise UsageError("the gold folder must not be one of the annotator folders", gold_dir)
-    for folder in [*args.folders, *([args.suggestions] if args.suggestions else [])]:
-        if not Path(folder).is_dir():
-            raise UsageError("not a folder", folder)
-    for folder in args.folders:
-        require_documents(folder)
-    with progress_bar("reading") as reading:
-        prepared = prepare_corpus(
-            args.folders,
-            gold_dir,
-            candidates=not args.no_candidates,
-            scope=args.scope,
-            suggestions_dir=args.suggestions,
-            progress=reading,
-        )
-    with progress_bar("adjudicating") as adjudicating:
-        report = adjudicate_corpus(
-            prepared,
-            adjudicator=args.adjudicator or _default_adjudicator(),
-            auto=args.auto_agreements,
-            force=args.force,
-            progress=adjudicating,
-        )
+    request = AdjudicateRequest(
+        folders=tuple(Path(f) for f in args.folders),
+        gold_dir=Path(args.output),
+        auto=AutoAccept(args.auto_agreements),
+        adjudicator=args.adjudicator,
+        scope=args.scope,
+        candidates=not args.no_candidates,
+        suggestions=Path(args.suggestions) if args.suggestions else None,
+        force=args.force,
+    )
+    with progress_bar("adjudicating") as update:
+        outcome = adjudicate(request, progress=update)
+    report, gold_dir = outcome.report, request.gold_dir
     if args.json:
         print_json(report.to_dict())
         return 0
-    for doc_id, lacking in sorted(report.missing.items()):
-        print(f"warning: document {doc_id} is missing from {', '.join(lacking)}; skipped", file=sys.stderr)
+    for note in outcome.notes:
+        print(f"warning: {note.message()}", file=sys.stderr)
     rows = []
     for document in report.documents:
         offsets = ", ".join(f"{u['start']}-{u['end']}" for u in document.unresolved_units[:MAX_OFFSETS_SHOWN])

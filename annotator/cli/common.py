@@ -10,8 +10,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from annotator.errors import InputError, UsageError
-
 T = TypeVar("T")
 
 
@@ -67,15 +65,6 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def progress(items: Iterable[T], total: int | None = None, description: str = "") -> Iterator[T]:
-    """A progress bar on stderr when it is a terminal; silent otherwise."""
-    from tqdm import tqdm
-
-    yield from tqdm(
-        items, total=total, desc=description, unit="doc", disable=None, file=sys.stderr, leave=False
-    )
-
-
 @contextmanager
 def progress_bar(description: str, unit: str = "doc") -> Iterator[Callable[[int, int], None]]:
     """A ``(done, total)`` progress callback drawing a bar on stderr when it is a terminal.
@@ -105,17 +94,3 @@ def existing_path(value: str) -> Path:
     if not path.exists():
         raise argparse.ArgumentTypeError(f"{value}: no such file or folder")
     return path
-
-
-def require_folder(path: Path) -> Path:
-    if not path.is_dir():
-        raise UsageError("not a folder", path)
-    return path
-
-
-def require_documents(path: Path | str) -> Path:
-    """A folder holding at least one ``.xml`` document (else a one-line input error)."""
-    folder = require_folder(Path(path))
-    if not any(p.is_file() and not p.name.startswith((".", "~")) for p in folder.glob("*.xml")):
-        raise InputError("no .xml documents in the folder", folder)
-    return folder

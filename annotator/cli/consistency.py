@@ -33,18 +33,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from annotator.adjudication.consistency import check_consistency
-    from annotator.cli.common import require_documents
-    from annotator.io.corpus import read_corpus
+    from annotator.workflows.consistency import ConsistencyRequest, consistency
 
-    folder = require_documents(Path(args.gold_dir))
-    corpus = read_corpus(folder)
-    findings = check_consistency(corpus.documents, scope=args.scope)
+    outcome = consistency(ConsistencyRequest(Path(args.gold_dir), args.scope))
+    findings, documents = outcome.findings, outcome.documents
     if args.json:
         print_json(
             {
                 "scope": args.scope,
-                "documents": len(corpus),
+                "documents": documents,
                 "includes_text": bool(args.include_text),
                 "count": len(findings),
                 "findings": [f.to_dict(include_text=args.include_text) for f in findings],
@@ -69,6 +66,6 @@ def run(args: argparse.Namespace) -> int:
         print(format_table(headers, rows))
     print(
         f"{len(findings)} unannotated occurrence{'s' if len(findings) != 1 else ''} of PHI annotated elsewhere "
-        f"({len(corpus)} documents, scope {args.scope})"
+        f"({documents} documents, scope {args.scope})"
     )
     return 1 if findings else 0

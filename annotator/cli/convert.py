@@ -7,9 +7,6 @@ import sys
 from pathlib import Path
 
 from annotator.cli.common import existing_path
-from annotator.core.schema import Schema, load_schema
-from annotator.errors import InputError, SchemaError, UsageError
-from annotator.io.mae import read_mae_dtd
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,42 +39,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.io.formats import input_files, output_paths, read_documents, write_documents
-    from annotator.io.validate import validate_document
+    from annotator.workflows.convert import ConvertRequest, convert
 
-    schema: Schema | None
-    try:
-        schema = read_mae_dtd(args.schema) if args.schema.endswith(".dtd") else load_schema(args.schema)
-    except SchemaError as error:
-        raise UsageError(error.message, error.path) from None
-    warnings: list[str] = []
-    documents = read_documents(args.input, args.source, schema, warnings)
-    for document in documents:
-        # A tag whose text does not match its offsets would be silently moved by formats
-        # that re-slice the text: refuse, and point at validate --realign.
-        errors = [p for p in validate_document(document) if p.is_error]
-        if errors:
-            raise InputError(f"{errors[0].one_line()} (nothing written; see annotator validate --realign)")
-    targets = output_paths(documents, args.output, args.to)
-    inputs = {p.resolve() for p in input_files(args.input, args.source or _detected(args.input))}
-    clashing = [t for t in targets if t.resolve() in inputs]
-    if clashing:
-        raise UsageError("would overwrite an input file; choose another output", clashing[0])
-    existing = [t for t in targets if t.exists()]
-    if existing and not args.force:
-        raise UsageError(
-            f"{len(existing)} output file(s) exist already (use --force to overwrite)", existing[0]
-        )
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    written = write_documents(documents, args.output, args.to)
+    request = ConvertRequest(args.input, args.output, args.to, args.source, args.schema, args.force)
+    result = convert(request)
+    for note in result.notes:
+        print(f"warning: {note.message()}", file=sys.stderr)
     print(
-        f"{len(documents)} document(s) converted to {args.to}: {len(written)} file(s) written under {args.output}"
+        f"{result.documents} document(s) converted to {args.to}: {len(result.written)} file(s) written under {args.output}"
     )
     return 0
-
-
-def _detected(path: Path) -> str:
-    from annotator.io.formats import detect_format
-
-    return detect_format(path)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar
+
+if TYPE_CHECKING:
+    from annotator.deid.surrogates import DeidOptions
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,25 +62,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from annotator.deid.export import export_deidentified
+def deid_options(args: argparse.Namespace) -> DeidOptions:
+    """The de-identification options given on the command line (also used by ``batch``)."""
     from annotator.deid.surrogates import DeidOptions
-    from annotator.errors import UsageError
 
-    if len(args.mask_char) != 1:
-        raise UsageError("--mask-char must be one character")
-    if args.min_leak_length < 1:
-        raise UsageError("--min-leak-length must be at least 1")
-    options = DeidOptions(
+    return DeidOptions(
         method=args.method,
         seed=args.seed,
         mask_style=args.mask_style,
         mask_char=args.mask_char,
         min_leak_length=args.min_leak_length,
     )
+
+
+def run(args: argparse.Namespace) -> int:
+    from annotator.workflows.deidentify import DeidentifyRequest, deidentify
+
+    options = deid_options(args)
     with progress_bar("de-identifying") as update:
-        report = export_deidentified(
-            args.gold_dir, args.out, options, map_path=args.map, force=args.force, progress=update
+        report = deidentify(
+            DeidentifyRequest(args.gold_dir, args.out, options, args.map, args.force), progress=update
         )
     if args.json:
         print_json(report.to_dict())

@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annotator.cli.common import existing_path, format_table, print_json
 from annotator.errors import UsageError
 
 if TYPE_CHECKING:
-    from annotator.core.mapping import Mapping
-    from annotator.evaluation.engine import DocumentPair, EvaluationResult, Options
+    from annotator.evaluation.engine import EvaluationResult
+    from annotator.workflows.scoring import ScoringRequest
 
 NAME = "evaluate"
 
@@ -38,31 +39,18 @@ def add_scoring_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--beta", type=float, default=1.0, help="also report F-beta with this beta (e.g. 10)")
 
 
-def build_mapping(args: argparse.Namespace) -> Mapping | None:
-    """The exclude -> filter -> map chain the options ask for, or None."""
-    from annotator.core.mapping import Mapping, load_mapping
+def scoring_request(args: argparse.Namespace) -> ScoringRequest:
+    """The scoring options as a request (shared by evaluate, iaa and significance)."""
+    from annotator.workflows.scoring import ScoringRequest
 
-    chain: list[Mapping] = []
-    if getattr(args, "exclude", None):
-        chain.append(Mapping.excluding(args.exclude.split(",")))
-    if getattr(args, "filter", None):
-        chain.append(load_mapping(args.filter))
-    if getattr(args, "map", None):
-        chain.append(load_mapping(args.map))
-    if not chain:
-        return None
-    mapping = chain[0]
-    for nxt in chain[1:]:
-        mapping = mapping.compose(nxt)
-    return mapping
-
-
-def build_options(args: argparse.Namespace) -> Options:
-    from annotator.evaluation.engine import Options
-
-    if not args.beta > 0 or math.isinf(args.beta):
-        raise UsageError(f"--beta must be a positive number, not {args.beta}")
-    return Options(match=args.match, level=args.level, beta=args.beta)
+    return ScoringRequest(
+        match=args.match,
+        level=args.level,
+        beta=args.beta,
+        exclude=tuple(args.exclude.split(",")) if args.exclude else (),
+        hipaa=args.filter == "hipaa",
+        mapping=args.map,
+    )
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -96,117 +84,43 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-def _require_folders(args: argparse.Namespace) -> None:
-    for name in ("gold", "system"):
-        path = getattr(args, name)
-        if not path.is_dir():
-            raise UsageError(f"--{name} must be a folder", path)
-
-
 def run(args: argparse.Namespace) -> int:
-    _require_folders(args)
-    if args.mode == "i2b2":
-        return _run_i2b2(args)
-    return _run_clean(args)
+    from annotator.evaluation.official import format_runs
+    from annotator.evaluation.report import write_json
+    from annotator.workflows.evaluate import (
+        EvaluateRequest,
+        EvaluationMode,
+        ExportRequest,
+        ReportFormat,
+        clean_official_layout,
+        evaluate,
+        export_report,
+        official_tables,
+    )
 
-
-def _run_i2b2(args: argparse.Namespace) -> int:
-    from annotator.evaluation.official import evaluate_official_folders, format_runs
-
-    if (
-        args.match != "strict"
-        or args.level != "type"
-        or args.filter
-        or args.map
-        or args.exclude
-        or args.beta != 1.0
-    ):
-        raise UsageError(
-            "--mode i2b2 computes the official tables only; --match, --level, --filter, --map, "
-            "--exclude and --beta apply to --mode clean"
-        )
-    if args.html:
+    mode = EvaluationMode(args.mode)
+    if mode is EvaluationMode.I2B2 and args.html:
         raise UsageError("--html is available with --mode clean")
-    runs = evaluate_official_folders(args.gold, args.system)
-    if args.json:
-        print_json(
-            {
-                "schema": "phi-annotator/i2b2-tables/1",
-                "runs": [
-                    {"sys_id": run.sys_id, "tables": [table.to_dict() for table in run.tables]}
-                    for run in runs
-                ],
-            }
-        )
-    elif args.csv:
-        import csv
-        import io
-
-        from annotator.core.atomic import atomic_write_text
-
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        header = [
-            "table",
-            "documents",
-            "tp",
-            "fp",
-            "fn",
-            "macro_precision",
-            "macro_precision_sd",
-            "macro_recall",
-            "macro_recall_sd",
-            "macro_f1",
-            "micro_precision",
-            "micro_recall",
-            "micro_f1",
-        ]
-        writer.writerow(header)
-        for run in runs:
-            for table in run.tables:
-                data = table.to_dict()
-                writer.writerow([data["label"]] + [data[h] for h in header[1:]])
-        atomic_write_text(args.csv, buffer.getvalue())
+    request = EvaluateRequest(args.gold, args.system, mode, scoring_request(args))
+    outcome = evaluate(request)
+    for note in outcome.notes:
+        print(f"annotator evaluate: note: {note.message()}", file=sys.stderr)
+    if args.csv or args.html:
+        kind, path = (ReportFormat.CSV, args.csv) if args.csv else (ReportFormat.HTML, args.html)
+        export_report(outcome, ExportRequest(Path(path), kind, args.include_text))
+    elif mode is EvaluationMode.I2B2:
+        if args.json:
+            print_json(official_tables(outcome.runs))
+        else:
+            sys.stdout.write(format_runs(outcome.runs))
+    elif args.json:
+        assert outcome.evaluation is not None
+        sys.stdout.write(write_json(outcome.evaluation, None, args.include_text))
+    elif args.format == "i2b2":
+        sys.stdout.write(format_clean_i2b2(clean_official_layout(outcome.pairs, request.scoring.options())))
     else:
-        sys.stdout.write(format_runs(runs))
-    return 0
-
-
-def load_clean_pairs(args: argparse.Namespace) -> tuple[list[DocumentPair], list[str]]:
-    from annotator.evaluation.loading import load_pairs
-
-    loaded = load_pairs(args.gold, args.system, build_mapping(args))
-    notes = list(loaded.skipped)
-    if loaded.only_reference:
-        notes.append(f"{len(loaded.only_reference)} gold document(s) have no system file (counted as missed)")
-    if loaded.only_predicted:
-        notes.append(
-            f"{len(loaded.only_predicted)} system document(s) have no gold file (counted as spurious)"
-        )
-    return loaded.pairs, notes
-
-
-def _run_clean(args: argparse.Namespace) -> int:
-    from annotator.evaluation.engine import evaluate_pairs
-    from annotator.evaluation.report import write_csv, write_html, write_json
-
-    options = build_options(args)
-    pairs, notes = load_clean_pairs(args)
-    for note in notes:
-        print(f"annotator evaluate: note: {note}", file=sys.stderr)
-    if args.format == "i2b2" and not (args.json or args.csv or args.html):
-        sys.stdout.write(format_clean_i2b2(pairs, options))
-        return 0
-    result = evaluate_pairs(pairs, options)
-    result.skipped = [n for n in notes if "TEXT differ" in n]
-    if args.json:
-        sys.stdout.write(write_json(result, None, args.include_text))
-    elif args.csv:
-        write_csv(result, args.csv, args.include_text)
-    elif args.html:
-        write_html(result, args.html, include_text=args.include_text)
-    else:
-        print(render_terminal(result))
+        assert outcome.evaluation is not None
+        print(render_terminal(outcome.evaluation))
     return 0
 
 
@@ -228,34 +142,9 @@ def render_terminal(result: EvaluationResult) -> str:
     return "\n".join(lines)
 
 
-def format_clean_i2b2(pairs: list[DocumentPair], options: Options) -> str:
+def format_clean_i2b2(blocks: list[tuple[str, EvaluationResult]]) -> str:
     """The official table layout filled with clean-mode numbers (corrected labels)."""
-    from dataclasses import replace
-
-    from annotator.core.mapping import load_mapping
-    from annotator.evaluation.engine import evaluate_pairs
-
-    hipaa = load_mapping("hipaa")
-
-    def hipaa_pairs() -> list[DocumentPair]:
-        out = []
-        for pair in pairs:
-            out.append(
-                replace(
-                    pair,
-                    reference=[i for i in pair.reference if hipaa.keeps(i.category, i.type)],
-                    predicted=[i for i in pair.predicted if hipaa.keeps(i.category, i.type)],
-                )
-            )
-        return out
-
-    blocks = []
-    hipaa_set = hipaa_pairs()
-    for prefix, subset in (("", pairs), ("HIPAA ", hipaa_set)):
-        for match, label in (("token", "Token"), ("strict", "Strict"), ("relaxed", "Relaxed")):
-            result = evaluate_pairs(subset, replace(options, match=match), details=False)
-            blocks.append(_i2b2_block(f"{prefix}{label}", result))
-    return "".join(blocks)
+    return "".join(_i2b2_block(label, result) for label, result in blocks)
 
 
 def _i2b2_block(label: str, result: EvaluationResult) -> str:

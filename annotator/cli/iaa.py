@@ -7,9 +7,8 @@ import math
 import sys
 from pathlib import Path
 
-from annotator.cli.common import existing_path, format_table, print_json, require_documents
-from annotator.cli.evaluate import add_scoring_options, build_mapping, build_options
-from annotator.errors import UsageError
+from annotator.cli.common import existing_path, format_table, print_json
+from annotator.cli.evaluate import add_scoring_options, scoring_request
 
 NAME = "iaa"
 
@@ -35,42 +34,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-def _names(folders: list[Path]) -> list[str]:
-    names = [folder.resolve().name or str(folder) for folder in folders]
-    if len(set(names)) < len(names):
-        names = [str(folder) for folder in folders]
-    return names
-
-
 def _score(value: float) -> str:
     return "nan" if math.isnan(value) else f"{value:.4f}"
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.evaluation.iaa import agreement
-    from annotator.evaluation.loading import read_folder
+    from annotator.workflows.iaa import IaaRequest, inter_annotator_agreement
 
-    if len(args.folders) < 2:
-        raise UsageError("give at least two annotator folders")
-    options = build_options(args)
-    mapping = build_mapping(args)
-    names = _names(args.folders)
-    for folder in [*args.folders, *([args.gold] if args.gold else [])]:
-        require_documents(folder)
-    annotations = {name: read_folder(folder) for name, folder in zip(names, args.folders, strict=True)}
-    gold = read_folder(args.gold) if args.gold else None
-    report = agreement(annotations, gold, options, mapping)
-    for item in [*report.pairs, *report.versus_gold]:
-        for note in item.result.skipped:
-            print(
-                f"annotator iaa: note: {item.reference} vs {item.predicted}: skipped {note}", file=sys.stderr
-            )
+    request = IaaRequest(tuple(args.folders), args.gold, scoring_request(args))
+    outcome = inter_annotator_agreement(request)
+    report, names = outcome.report, outcome.names
+    for note in outcome.notes:
+        print(f"annotator iaa: note: {note.detail}: skipped {note.message()}", file=sys.stderr)
     if args.json:
         print_json(report.to_dict())
         return 0
+    beta = report.options.beta
     headers = ["reference", "predicted", "docs", "tp", "fp", "fn", "precision", "recall", "f1", "kappa"]
-    if options.beta != 1.0:
-        headers.append(f"f{options.beta:g}")
+    if beta != 1.0:
+        headers.append(f"f{beta:g}")
     rows = []
     for item in [*report.pairs, *report.versus_gold]:
         micro = item.result.micro
@@ -86,23 +68,14 @@ def run(args: argparse.Namespace) -> int:
             _score(micro.f1),
             _score(item.result.kappa_labelled.kappa),
         ]
-        if options.beta != 1.0:
-            row.append(_score(micro.f_beta(options.beta)))
+        if beta != 1.0:
+            row.append(_score(micro.f_beta(beta)))
         rows.append(row)
     if args.csv:
-        import csv
-        import io
-
-        from annotator.core.atomic import atomic_write_text
-
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(headers)
-        writer.writerows(rows)
-        atomic_write_text(args.csv, buffer.getvalue())
+        _write_csv(Path(args.csv), headers, rows)
         return 0
     out = [
-        f"match {options.match}, level {options.level}",
+        f"match {report.options.match}, level {report.options.level}",
         format_table(headers, rows),
         "",
         "F1 matrix (symmetric):",
@@ -123,3 +96,16 @@ def run(args: argparse.Namespace) -> int:
     out.append("F1 is the primary agreement measure for spans; kappa counts every token, PHI or not.")
     sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def _write_csv(path: Path, headers: list[str], rows: list[list[str]]) -> None:
+    import csv
+    import io
+
+    from annotator.io.outputs import plan_files
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(headers)
+    writer.writerows(rows)
+    plan_files([path], force=True).publish_text(path, buffer.getvalue())

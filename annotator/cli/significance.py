@@ -6,8 +6,7 @@ import argparse
 import math
 
 from annotator.cli.common import add_json_flag, existing_path, format_table, print_json
-from annotator.cli.evaluate import add_scoring_options, build_mapping, build_options
-from annotator.errors import UsageError
+from annotator.cli.evaluate import add_scoring_options, scoring_request
 
 NAME = "significance"
 
@@ -35,21 +34,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.evaluation.engine import evaluate_pairs
-    from annotator.evaluation.loading import load_pairs
-    from annotator.evaluation.significance import compare_systems
+    from annotator.workflows.significance import SignificanceRequest, significance
 
-    if args.shuffles < 1:
-        raise UsageError("--shuffles must be at least 1")
-    if not 0 < args.alpha < 1:
-        raise UsageError("--alpha must be between 0 and 1")
-    options = build_options(args)
-    mapping = build_mapping(args)
-    results = []
-    for folder in (args.system_a, args.system_b):
-        pairs = load_pairs(args.gold, folder, mapping).pairs
-        results.append(evaluate_pairs(pairs, options, details=False))
-    report = compare_systems(results[0], results[1], args.shuffles, args.seed, args.alpha)
+    request = SignificanceRequest(
+        args.gold, args.system_a, args.system_b, args.shuffles, args.seed, args.alpha, scoring_request(args)
+    )
+    report = significance(request)
     if args.json:
         print_json(report.to_dict())
         return 0

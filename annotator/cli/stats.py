@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, progress
-from annotator.errors import InputError
+from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, progress_bar
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,27 +24,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--by-type", action="store_true", help="also list every type within its category")
     add_json_flag(parser)
     parser.set_defaults(func=run)
-
-
-def collect_files(paths: list[Path]) -> list[Path]:
-    """The files named and the ``*.xml`` files directly inside the folders named, once each."""
-    from annotator.io.corpus import list_document_files
-
-    files: list[Path] = []
-    seen: set[Path] = set()
-    for path in paths:
-        if path.is_dir():
-            found = list_document_files(path)
-            if not found:
-                raise InputError("no i2b2 XML files (*.xml) directly in this folder", path)
-        else:
-            found = [path]
-        for file in found:
-            key = file.resolve()
-            if key not in seen:
-                seen.add(key)
-                files.append(file)
-    return files
 
 
 def format_statistics(stats: dict[str, Any], by_type: bool = False) -> str:
@@ -76,13 +53,10 @@ def format_statistics(stats: dict[str, Any], by_type: bool = False) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.core.schema import load_schema
-    from annotator.core.statistics import corpus_statistics
-    from annotator.io.i2b2 import read_i2b2
+    from annotator.workflows.stats import StatsRequest, statistics
 
-    files = collect_files(list(args.paths))
-    documents = [read_i2b2(path) for path in progress(files, total=len(files), description="reading")]
-    stats = corpus_statistics(documents, load_schema("i2b2-2014"))
+    with progress_bar("reading") as update:
+        stats = statistics(StatsRequest(tuple(args.paths)), progress=update)
     if args.json:
         print_json(stats)
     else:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar
-from annotator.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,42 +30,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.core.schema import load_schema
-    from annotator.core.statistics import corpus_statistics
-    from annotator.synth.generator import MAX_PATIENTS, generate_corpus, write_corpus
+    from annotator.workflows.synth import SynthRequest, synthesize
 
-    out: Path = args.out
-    if not 1 <= args.patients <= MAX_PATIENTS:
-        raise UsageError(f"--patients must be between 1 and {MAX_PATIENTS}")
-    if out.exists() and not out.is_dir():
-        raise UsageError("exists and is not a folder", out)
-    if out.is_dir() and any(out.iterdir()) and not args.force:
-        raise UsageError("folder is not empty (use --force to write into it anyway)", out)
-    with progress_bar("generating") as update:
-        corpus = generate_corpus(args.patients, args.seed, progress=update)
-    with progress_bar("writing") as update:
-        write_corpus(corpus, out, progress=update)
-    schema = load_schema("i2b2-2014")
-    versions = corpus.versions()
-    result: dict[str, Any] = {
-        "out": str(out),
-        "seed": args.seed,
-        "patients": corpus.patients,
-        "documents": len(corpus.gold),
-        "annotations": {name: sum(len(d) for d in docs) for name, docs in versions.items()},
-        "gold": corpus_statistics(corpus.gold, schema),
-    }
+    with progress_bar("generating, then writing") as update:
+        result = synthesize(SynthRequest(args.out, args.patients, args.seed, args.force), progress=update)
     if args.json:
-        print_json(result)
+        print_json(result.to_dict())
         return 0
-    gold = result["gold"]
+    gold = result.gold
     print(
-        f"Wrote {result['documents']} documents of {result['patients']} patients (seed {args.seed}) to {out}"
+        f"Wrote {result.documents} documents of {result.patients} patients (seed {args.seed}) to {args.out}"
     )
     print(
         format_table(
             ["folder", "documents", "annotations"],
-            [[name, len(docs), result["annotations"][name]] for name, docs in versions.items()],
+            [[name, count, result.annotations[name]] for name, count in result.folders.items()],
         )
     )
     print()

@@ -6,15 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from annotator.cli.common import (
-    add_json_flag,
-    existing_path,
-    format_table,
-    print_json,
-    progress_bar,
-    require_folder,
-)
-from annotator.errors import UsageError
+from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, progress_bar
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,56 +46,32 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.core.document import Document
-    from annotator.core.mapping import load_mapping
-    from annotator.core.schema import load_schema
-    from annotator.crf.crossval import cross_validate
-    from annotator.crf.tagger import CrfTagger
-    from annotator.io.corpus import read_corpus
+    from annotator.workflows.train import TrainRequest, train
 
-    gold_dir = require_folder(args.gold)
-    output: Path = args.output
-    if output.is_dir():
-        raise UsageError("is a folder; give the model file to write", output)
-    if args.cv == 1 or args.cv < 0:
-        raise UsageError("--cv needs at least 2 folds")
-    if args.iterations is not None and args.iterations < 1:
-        raise UsageError("--iterations must be at least 1")
-    schema = load_schema(args.schema)
-    documents: list[Document] = read_corpus(gold_dir).documents
-    if not documents:
-        raise UsageError("no .xml files", gold_dir)
-    if args.mapping:
-        mapping = load_mapping(args.mapping)
-        documents = [Document(d.doc_id, d.text, mapping.map_annotations(d.annotations)) for d in documents]
-
-    def make_tagger() -> CrfTagger:
-        tagger = CrfTagger(schema, postprocess=not args.no_postprocess)
-        if args.iterations is not None:
-            tagger.max_iterations = args.iterations
-        return tagger
-
-    report: dict[str, Any] = {"gold": str(gold_dir), "model": str(output), "documents": len(documents)}
-    if args.cv:
-        with progress_bar(f"{args.cv}-fold cross-validation") as update:
-            cv = cross_validate(documents, args.cv, make_tagger, progress=update)
-        report["cross_validation"] = cv.to_dict()
-    with progress_bar("training") as update:
-        tagger = make_tagger()
-        metadata = tagger.train(documents, progress=update)
-    tagger.save(output)
-    report["metadata"] = {k: v for k, v in metadata.to_dict().items() if k != "categories"}
+    request = TrainRequest(
+        gold_dir=args.gold,
+        model=args.output,
+        schema=args.schema,
+        mapping=args.mapping,
+        iterations=args.iterations,
+        cv_folds=args.cv,
+        postprocess=not args.no_postprocess,
+    )
+    with progress_bar(f"{args.cv}-fold cross-validation, then training" if args.cv else "training") as update:
+        result = train(request, progress=update)
+    report = result.to_dict()
     if args.json:
         print_json(report)
         return 0
     if args.cv:
         _print_cv(report["cross_validation"])
+    metadata = result.metadata
     print(
         f"trained on {metadata.documents} documents, {metadata.tokens} tokens, {metadata.annotations} annotations "
-        f"({len(metadata.labels)} labels); model written to {output}"
+        f"({len(metadata.labels)} labels); model written to {result.model}"
     )
-    if metadata.skipped_annotations:
-        print(f"skipped {metadata.skipped_annotations} annotations whose type is not in schema {schema.name}")
+    for note in result.notes:
+        print(note.message())
     return 0
 
 

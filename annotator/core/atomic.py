@@ -37,10 +37,10 @@ def atomic_write(path: str | Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise StorageError(f"cannot write: {error.strerror}", path) from None
-    _fsync_folder(folder)
+    fsync_folder(folder)
 
 
-def _fsync_folder(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
     # Makes the rename itself durable; not possible on every platform, hence best effort.
     with contextlib.suppress(OSError):
         descriptor = os.open(folder, os.O_RDONLY)

@@ -282,15 +282,19 @@ class CrfTagger:
         self._tagger = tagger
 
     # -- files -------------------------------------------------------------------------
-    def save(self, path: str | Path) -> None:
-        """Write the model file atomically (zip: ``metadata.json`` + ``model.crfsuite``)."""
+    def to_bytes(self) -> bytes:
+        """The model file's bytes (zip: ``metadata.json`` + ``model.crfsuite``)."""
         if self._model_bytes is None or self.metadata is None:
             raise UsageError("the tagger has not been trained")
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
             archive.writestr("metadata.json", json.dumps(self.metadata.to_dict(), indent=2))
             archive.writestr("model.crfsuite", self._model_bytes)
-        atomic_write(path, buffer.getvalue())
+        return buffer.getvalue()
+
+    def save(self, path: str | Path) -> None:
+        """Write the model file atomically."""
+        atomic_write(path, self.to_bytes())
 
     @classmethod
     def load(cls, path: str | Path) -> CrfTagger:

@@ -9,10 +9,6 @@ A failure at any step leaves the target as it was.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,9 +21,10 @@ from annotator.deid.dates import DateShift
 from annotator.deid.leakcheck import Leak, LeakCheckOptions, find_leaks, leak_error
 from annotator.deid.rewrite import Replaced, mask_text, rewrite_document
 from annotator.deid.surrogates import CorpusContext, DeidOptions, PatientSurrogates, Surrogate
-from annotator.errors import AnnotatorError, InputError, StorageError, UsageError
+from annotator.errors import AnnotatorError, InputError, UsageError
 from annotator.io.corpus import read_corpus
 from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.io.outputs import FolderMode, OutputPlan, plan_folder, staged_folder
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
@@ -179,7 +176,7 @@ def audit_map(result: DeidResult, options: DeidOptions) -> dict[str, Any]:
     return {"warning": MAP_WARNING, "method": options.method, "seed": options.seed, "patients": patients}
 
 
-def _check_originals(documents: list[Document]) -> None:
+def check_originals(documents: list[Document]) -> None:
     for document in documents:
         for annotation in document:
             if not 0 <= annotation.start <= annotation.end <= len(document.text):
@@ -195,17 +192,17 @@ def _check_originals(documents: list[Document]) -> None:
                 )
 
 
-def _check_paths(gold_dir: Path, out_dir: Path, map_path: Path | None, force: bool) -> None:
-    gold, out = gold_dir.resolve(), out_dir.resolve()
-    if out == gold or out.is_relative_to(gold) or gold.is_relative_to(out):
-        raise UsageError("refusing to write the export into (or around) the gold folder", out_dir)
-    if out.exists() and not out.is_dir():
-        raise UsageError("output exists and is not a folder", out_dir)
-    if out.exists() and any(out.iterdir()) and not force:
-        raise UsageError("output folder is not empty (use --force to replace it)", out_dir)
+def _check_paths(gold_dir: Path, out_dir: Path, map_path: Path | None, force: bool) -> OutputPlan:
+    plan = plan_folder(
+        out_dir,
+        mode=FolderMode.REPLACE,
+        force=force,
+        protected=[gold_dir],
+        protected_clash="refusing to write the export into (or around) the gold folder",
+    )
     if map_path is not None:
         target = map_path.resolve()
-        if target.is_relative_to(out) or target.is_relative_to(gold):
+        if target.is_relative_to(out_dir.resolve()) or target.is_relative_to(gold_dir.resolve()):
             raise UsageError(
                 "the audit map holds PHI: write it outside the output and gold folders", map_path
             )
@@ -213,6 +210,7 @@ def _check_paths(gold_dir: Path, out_dir: Path, map_path: Path | None, force: bo
             raise UsageError("the audit map path is a folder; give a file name", map_path)
         if target.exists() and not force:
             raise UsageError("the audit map file exists (use --force to replace it)", map_path)
+    return plan
 
 
 def export_deidentified(
@@ -238,11 +236,11 @@ def export_deidentified(
     map_file = Path(map_path) if map_path is not None else None
     if not gold_dir.is_dir():
         raise InputError("not a folder", gold_dir)
-    _check_paths(gold_dir, out_dir, map_file, force)
+    plan = _check_paths(gold_dir, out_dir, map_file, force)
     documents = read_corpus(gold_dir).documents
     if not documents:
         raise InputError("no .xml documents in the folder", gold_dir)
-    _check_originals(documents)
+    check_originals(documents)
     total = 2 * len(documents)
 
     def first_half(done: int, _total: int) -> None:
@@ -250,9 +248,7 @@ def export_deidentified(
             progress(done, total)
 
     result = deidentify_documents(documents, options, progress=first_half, cancelled=cancelled)
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
-    try:
+    with staged_folder(plan) as staging:
         written: list[Document] = []
         for done, document in enumerate(result.documents, start=len(documents) + 1):
             _check_cancel(cancelled)
@@ -266,13 +262,6 @@ def export_deidentified(
         )
         if leaks:
             raise leak_error(leaks)
-        try:
-            _move_into_place(staging, out_dir)
-        except OSError as error:
-            raise StorageError(f"cannot move the export into place: {error.strerror}", out_dir) from None
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
     if map_file is not None:
         import json
 
@@ -295,25 +284,13 @@ def export_deidentified(
 
 def _verified(path: Path) -> Document:
     """Read an output file back; every tag must point at its text."""
-    document = read_i2b2(path)
+    return verified(read_i2b2(path))
+
+
+def verified(document: Document) -> Document:
+    """An output document whose every tag points at its text (else an error naming the tag)."""
+    path = document.origin.path
     for annotation in document:
         if document.text[annotation.start : annotation.end] != annotation.text:
             raise AnnotatorError(f"output tag {annotation.id} does not match TEXT[start:end]", path)
     return document
-
-
-def _move_into_place(staging: Path, out_dir: Path) -> None:
-    if not out_dir.exists():
-        os.replace(staging, out_dir)
-        return
-    # Swap the folders, so the old output stays whole until the new one is in place.
-    backup = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".old", dir=out_dir.parent))
-    backup.rmdir()
-    os.replace(out_dir, backup)
-    try:
-        os.replace(staging, out_dir)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.replace(backup, out_dir)
-        raise
-    shutil.rmtree(backup, ignore_errors=True)

@@ -223,6 +223,10 @@ class EvaluationResult:
     disagreements: list[Disagreement] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     category_of: dict[str, str] = field(default_factory=dict)
+    # The token label pairs behind the two kappas, kept so results of parts of a corpus can be
+    # merged exactly (evaluation.merge).
+    kappa_pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
+    tagblind_pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     @property
     def micro(self) -> Counts:
@@ -607,6 +611,8 @@ def evaluate_pairs(
         kappa_tagblind=kappa_from_counts(blind_pairs),
         disagreements=disagreements,
         category_of=category_of,
+        kappa_pairs=kappa_pairs,
+        tagblind_pairs=blind_pairs,
     )
 
 

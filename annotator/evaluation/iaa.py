@@ -31,6 +31,8 @@ class PairAgreement:
     reference: str
     predicted: str
     result: EvaluationResult
+    #: ids of the documents left out because the two sides' TEXT differs
+    text_differs: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
         micro = self.result.micro
@@ -129,7 +131,7 @@ def agreement(
         loaded = pair_documents(annotations[a], annotations[b], mapping, intersection_only=True)
         result = evaluate_pairs(loaded.pairs, options)
         result.skipped = list(loaded.skipped)
-        report.pairs.append(PairAgreement(a, b, result))
+        report.pairs.append(PairAgreement(a, b, result, list(loaded.text_differs)))
         done += 1
         if progress is not None:
             progress(done, jobs)
@@ -140,7 +142,7 @@ def agreement(
             loaded = pair_documents(gold, docs, mapping)
             result = evaluate_pairs(loaded.pairs, options)
             result.skipped = list(loaded.skipped)
-            report.versus_gold.append(PairAgreement("gold", name, result))
+            report.versus_gold.append(PairAgreement("gold", name, result, list(loaded.text_differs)))
             done += 1
             if progress is not None:
                 progress(done, jobs)

@@ -22,6 +22,8 @@ class LoadedPairs:
     skipped: list[str] = field(default_factory=list)
     only_reference: list[str] = field(default_factory=list)
     only_predicted: list[str] = field(default_factory=list)
+    #: ids of the pairs left out because their TEXT differs (``skipped`` says it in words)
+    text_differs: list[str] = field(default_factory=list)
 
 
 def _items(annotations: Sequence[Annotation], mapping: Mapping | None) -> list[Item]:
@@ -57,6 +59,7 @@ def pair_documents(
         if ref is not None and pred is not None:
             if ref.text != pred.text:
                 result.skipped.append(f"{doc_id}: reference and predicted TEXT differ")
+                result.text_differs.append(doc_id)
                 continue
             result.pairs.append(
                 DocumentPair(

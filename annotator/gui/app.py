@@ -26,9 +26,10 @@ from annotator.core.propagation import find_occurrences
 from annotator.errors import AnnotatorError, UsageError
 from annotator.gui.identity_dialog import choose_identity
 from annotator.gui.main_window import MainWindow
-from annotator.gui.session import AnnotationSession
+from annotator.gui.qt_timers import qt_timers
 from annotator.gui.theme import ThemeName, apply_theme
-from annotator.gui.workspace import Workspace
+from annotator.session.annotation_session import AnnotationSession
+from annotator.session.workspace import Workspace
 
 NO_DISPLAY_HINT = (
     "no display available: use --screenshot FILE.png to render offscreen, or set QT_QPA_PLATFORM=offscreen"
@@ -100,8 +101,8 @@ def build_window(
     workspace = Workspace.open(path, name)
     if document is not None and document not in workspace.doc_ids():
         raise UsageError(f"no document {document!r} in {path}")
-    session = AnnotationSession(workspace, track=ask)
-    window = MainWindow(session, dark)
+    session = AnnotationSession(workspace, track=ask, timers=qt_timers())
+    window = MainWindow(session, dark, open_project=_open_project)
     if not ask:
         window.ask_recovery = lambda doc_id: None
     try:
@@ -111,6 +112,11 @@ def build_window(
         window.deleteLater()
         raise
     return window
+
+
+def _open_project(path: Path, annotator: str, theme: ThemeName) -> MainWindow:
+    """File > Open: the next window, for the same annotator, in the same theme."""
+    return build_window(path, annotator, theme=theme)
 
 
 def _first_unfinished(session: AnnotationSession) -> str:

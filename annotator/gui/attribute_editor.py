@@ -1,6 +1,6 @@
 """The current annotation's details: type, offsets, provenance, review state, comment.
 
-Edits go to the core through the :class:`~annotator.gui.editing.AnnotationEditor` the
+Edits go to the core through the :class:`~annotator.session.editing.AnnotationEditor` the
 window passes in; the editor re-reads the annotation when the document changes.
 """
 
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from annotator.core.annotation import Annotation
 from annotator.core.schema import Schema
-from annotator.gui.editing import AnnotationEditor
+from annotator.session.editing import AnnotationEditor
 
 EditorGetter = Callable[[], AnnotationEditor | None]
 

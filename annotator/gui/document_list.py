@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
-from annotator.gui.workspace import Workspace
+from annotator.session.workspace import Workspace
 
 STATUS_MARK = {"not started": "○", "in progress": "◐", "done": "●"}
 STATUS_COLOUR = {"not started": "#8a8a8a", "in progress": "#d08700", "done": "#1a8f3c"}

@@ -8,11 +8,9 @@ failed(str): the one-line error of a failed export (leak, unsafe folder, bad inp
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
-from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QCloseEvent, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -33,38 +31,13 @@ from PySide6.QtWidgets import (
 
 from annotator.core.document import Document
 from annotator.core.project import Project
-from annotator.deid.export import DeidReport, deidentify_documents, export_deidentified
+from annotator.deid.export import DeidReport, deidentify_documents
 from annotator.deid.surrogates import CorpusContext, DeidOptions
 from annotator.errors import AnnotatorError
+from annotator.gui.workers import JobThread
 from annotator.io.corpus import read_corpus
-
-
-class _ExportWorker(QThread):
-    """Runs :func:`export_deidentified` off the GUI thread."""
-
-    progressed = Signal(int, int)
-    succeeded = Signal(object)
-    errored = Signal(str)
-
-    def __init__(self, arguments: dict[str, Any], parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._arguments = arguments
-        self._cancel = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    def run(self) -> None:  # Qt override, runs in the worker thread
-        try:
-            report = export_deidentified(
-                **self._arguments, progress=self.progressed.emit, cancelled=self._cancel.is_set
-            )
-        except AnnotatorError as error:
-            self.errored.emit(error.one_line())
-        except Exception as error:  # report, never crash the window or leak text
-            self.errored.emit(f"internal error ({type(error).__name__})")
-        else:
-            self.succeeded.emit(report)
+from annotator.workflows.deidentify import DeidentifyRequest, deidentify
+from annotator.workflows.notes import Cancelled, Progress
 
 
 class ExportDialog(QDialog):
@@ -83,7 +56,7 @@ class ExportDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("De-identified export")
         self.project = project
-        self._worker: _ExportWorker | None = None
+        self._worker: JobThread | None = None
         self._documents: list[Document] = []
         self._context = CorpusContext()
         self.report: DeidReport | None = None
@@ -235,14 +208,18 @@ class ExportDialog(QDialog):
             self._on_worker_errored("choose an output folder")
             return
         map_text = self.map_edit.text().strip()
-        arguments: dict[str, Any] = {
-            "gold_dir": self.project.gold_dir,
-            "out_dir": Path(out),
-            "options": self.options(),
-            "map_path": Path(map_text) if map_text else None,
-            "force": self.force_check.isChecked(),
-        }
-        worker = _ExportWorker(arguments, self)
+        request = DeidentifyRequest(
+            gold_dir=self.project.gold_dir,
+            out_dir=Path(out),
+            options=self.options(),
+            map_path=Path(map_text) if map_text else None,
+            force=self.force_check.isChecked(),
+        )
+
+        def job(progress: Progress, cancelled: Cancelled) -> DeidReport:
+            return deidentify(request, progress, cancelled)
+
+        worker = JobThread(job, self)
         worker.progressed.connect(self._on_worker_progressed)
         worker.succeeded.connect(self._on_worker_succeeded)
         worker.errored.connect(self._on_worker_errored)

@@ -6,9 +6,6 @@ session or the document's editor, and the views follow the core's signals.
 
 from __future__ import annotations
 
-import functools
-import importlib
-import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,19 +33,15 @@ from annotator.gui.document_list import DocumentList
 from annotator.gui.find_bar import FindBar
 from annotator.gui.note_view import NoteView
 from annotator.gui.propagation_dialog import AnnotateAllDialog
-from annotator.gui.session import AnnotationSession
 from annotator.gui.status_bar import LockBanner, SessionStatusBar
 from annotator.gui.tag_palette import TagPalette
-from annotator.gui.theme import apply_theme
+from annotator.gui.theme import ThemeName, apply_theme
 from annotator.gui.workers import run_with_progress
+from annotator.session.annotation_session import AnnotationSession
 
-# Dialogs written by other parts of the project: (menu, label, module, class); a missing
-# module simply leaves its menu entry out.
-PROJECT_DIALOGS = (
-    ("&Project", "&Export de-identified copies…", "annotator.gui.export_dialog", "ExportDialog"),
-    ("&Project", "Agreement &reports…", "annotator.gui.reports_dialog", "ReportsDialog"),
-    ("&Project", "Progress &dashboard…", "annotator.gui.dashboard", "DashboardDialog"),
-)
+# Opens a project, folder or file in a new window: (path, annotator, theme) -> window.
+# Injected by the app module, which builds windows (so this module need not import it).
+OpenProject = Callable[[Path, str, ThemeName], QMainWindow]
 
 
 class MainWindow(QMainWindow):
@@ -60,12 +53,17 @@ class MainWindow(QMainWindow):
         The annotation session (workspace, history, autosave, time).
     dark:
         Whether the theme is dark (highlight colours follow it).
+    open_project:
+        Builds the window for another project (File > Open); without it the action is off.
     """
 
-    def __init__(self, session: AnnotationSession, dark: bool = False) -> None:
+    def __init__(
+        self, session: AnnotationSession, dark: bool = False, open_project: OpenProject | None = None
+    ) -> None:
         super().__init__()
         self.session = session
         self.dark = dark
+        self._open_project = open_project
         schema = session.schema
         project = session.workspace.project
         self.setWindowTitle(f"PHI Annotator — {project.name}")
@@ -144,6 +142,7 @@ class MainWindow(QMainWindow):
         s = self.session
         file_menu = bar.addMenu("&File")
         self._action(file_menu, "open", "&Open project or folder…", self._open_other, ("Ctrl+O",))
+        self.actions_by_name["open"].setEnabled(self._open_project is not None)
         self._action(file_menu, "save", "&Save", self.save, ("Ctrl+S",))
         self._action(file_menu, "done", "&Mark document done", lambda: self._mark_done(), ("Ctrl+D",), True)
         self._action(file_menu, "override", "&Override lock…", self._on_banner_override_requested)
@@ -208,29 +207,20 @@ class MainWindow(QMainWindow):
         self._action(view, "zoom_out", "Zoom &out", lambda: self.view.zoomOut(1), ("Ctrl+-",))
         self._action(view, "dark", "&Dark theme", self._toggle_theme, ("Ctrl+Shift+T",), True)
         self.actions_by_name["dark"].setChecked(self.dark)
-        project_menus: dict[str, QMenu] = {}
-        for menu_name, label, module, cls in PROJECT_DIALOGS:
-            if importlib.util.find_spec(module) is None:
-                continue
-            menu = project_menus.get(menu_name) or bar.addMenu(menu_name)
-            project_menus[menu_name] = menu
-            self._action(menu, cls, label, functools.partial(self._open_dialog, module, cls))
+        project_menu = bar.addMenu("&Project")
+        self._action(project_menu, "ExportDialog", "&Export de-identified copies…", self._open_export_dialog)
+        self._action(project_menu, "ReportsDialog", "Agreement &reports…", self._open_reports_dialog)
+        self._action(project_menu, "DashboardDialog", "Progress &dashboard…", self._open_dashboard)
         self._add_model_menu()
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "keys", "&Keyboard shortcuts", self._show_keys, ("F1",))
 
     def _add_model_menu(self) -> None:
-        if importlib.util.find_spec("annotator.gui.model_actions") is None:
-            return
-        try:
-            module = importlib.import_module("annotator.gui.model_actions")
-            s = self.session
-            self.model_actions = module.ModelActions(
-                self, s.workspace.project, lambda: s.document, s.add_suggestions
-            )
-            self.menuBar().addMenu(self.model_actions.menu())
-        except (AnnotatorError, AttributeError, TypeError, ImportError):
-            return
+        from annotator.gui.model_actions import ModelActions
+
+        s = self.session
+        self.model_actions = ModelActions(self, s.workspace.project, lambda: s.document, s.add_suggestions)
+        self.menuBar().addMenu(self.model_actions.menu())
 
     def _connect(self) -> None:
         s = self.session
@@ -461,14 +451,22 @@ class MainWindow(QMainWindow):
         self.actions_by_name["undo"].setText(f"&Undo {history.undo_text}".rstrip())
         self.actions_by_name["redo"].setText(f"&Redo {history.redo_text}".rstrip())
 
-    def _open_dialog(self, module_name: str, class_name: str) -> None:
-        try:
-            module = importlib.import_module(module_name)
-            dialog = getattr(module, class_name)(self.session.workspace.project, self)
-        except (ImportError, AttributeError) as error:
-            self.statusBar().showMessage(f"Not available: {type(error).__name__}", 4000)
-            return
-        dialog.show()
+    # The dialogs are imported when first opened: they pull in the evaluation and
+    # de-identification code, which the window does not need to open.
+    def _open_export_dialog(self) -> None:
+        from annotator.gui.export_dialog import ExportDialog
+
+        ExportDialog(self.session.workspace.project, self).show()
+
+    def _open_reports_dialog(self) -> None:
+        from annotator.gui.reports_dialog import ReportsDialog
+
+        ReportsDialog(self.session.workspace.project, self).show()
+
+    def _open_dashboard(self) -> None:
+        from annotator.gui.dashboard import DashboardDialog
+
+        DashboardDialog(self.session.workspace.project, self).show()
 
     def _toggle_theme(self) -> None:
         dark = self.actions_by_name["dark"].isChecked()
@@ -480,14 +478,14 @@ class MainWindow(QMainWindow):
         self.palette_widget.set_dark(dark)
 
     def _open_other(self) -> None:
-        from annotator.gui.app import build_window  # the app module builds windows
-
+        if self._open_project is None:
+            return
         folder = QFileDialog.getExistingDirectory(self, "Open a project or a folder of i2b2 XML files")
         if not folder:
             return
         try:
-            successor = build_window(
-                Path(folder), self.session.annotator, theme="dark" if self.dark else "light"
+            successor = self._open_project(
+                Path(folder), self.session.annotator, "dark" if self.dark else "light"
             )
         except AnnotatorError as error:
             QMessageBox.warning(self, "Cannot open", error.one_line())

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup
@@ -31,29 +31,15 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QProgressDialog, QWidget
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.project import Project
-from annotator.errors import AnnotatorError
 from annotator.gui.workers import Job, JobThread
+from annotator.workflows.notes import Cancelled, Progress
+
+if TYPE_CHECKING:
+    from annotator.workflows.preannotate import PreannotateResult
 
 MODEL_FILE = "crf.model"
 # Thresholds offered in the menu: higher catches more PHI and suggests more false alarms.
 RECALL_BIAS_CHOICES: tuple[float | None, ...] = (None, 0.9, 0.95, 0.99)
-
-
-def not_started_documents(project: Project) -> list[str]:
-    """Ids of source documents that no annotator has a working copy or a status for."""
-    from annotator.io.workstate import NOT_STARTED, WorkState
-
-    annotations_root = project.root / "annotations"
-    started: set[str] = set()
-    if annotations_root.is_dir() and not project.plain_folder:
-        started = {p.stem for p in annotations_root.glob("*/*.xml")}
-    try:
-        state = WorkState.load(project)
-        for annotator in project.annotators:
-            started |= {doc for doc, status in state.statuses(annotator).items() if status != NOT_STARTED}
-    except AnnotatorError:
-        pass
-    return [doc_id for doc_id in project.document_ids() if doc_id not in started]
 
 
 class ModelActions(QObject):
@@ -79,7 +65,7 @@ class ModelActions(QObject):
         parent: QWidget,
         project: Project,
         current_document: Callable[[], Document | None],
-        apply_suggestions: Callable[[Document, list[Annotation]], None],
+        apply_suggestions: Callable[[Document, list[Annotation]], object],
     ) -> None:
         super().__init__(parent)
         self._parent = parent
@@ -137,7 +123,11 @@ class ModelActions(QObject):
         self.preannotate_all_action.setEnabled(not self.busy and has_model)
         self.retrain_action.setEnabled(not self.busy)
 
+    # The workflows import the CRF (scikit-learn): imported on use, so the window opens fast.
     def _on_preannotate_document_action_triggered(self) -> None:
+        from annotator.crf.preannotation import non_overlapping
+        from annotator.workflows.preannotate import suggest_for_document
+
         document = self._current_document()
         if document is None:
             self._fail("no document is open")
@@ -146,15 +136,10 @@ class ModelActions(QObject):
         model_path = self.model_path
         recall_bias = self.recall_bias
 
-        def job(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> list[Annotation]:
-            from annotator.crf.tagger import CrfTagger
-
-            tagger = CrfTagger.load(model_path)
-            return tagger.predict_corpus([snapshot], recall_bias, progress, cancelled)[snapshot.doc_id]
+        def job(progress: Progress, cancelled: Cancelled) -> list[Annotation]:
+            return suggest_for_document(model_path, snapshot, recall_bias, progress, cancelled)
 
         def done(suggestions: list[Annotation]) -> None:
-            from annotator.crf.preannotation import non_overlapping
-
             # The document may have changed while the tagger ran: check against it as it is now.
             kept, dropped = non_overlapping(document, suggestions)
             kept = [a.replace(id=document.new_id()) for a in kept]
@@ -167,55 +152,32 @@ class ModelActions(QObject):
         self._start("Pre-annotating the document…", job, done)
 
     def _on_preannotate_all_action_triggered(self) -> None:
-        project = self.project
-        model_path = self.model_path
-        recall_bias = self.recall_bias
-        doc_ids = not_started_documents(project)
+        from annotator.workflows.preannotate import preannotate, project_request
 
-        def job(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> tuple[int, int]:
-            from annotator.crf.preannotation import add_suggestions, suggest
-            from annotator.crf.tagger import CrfTagger
-            from annotator.io.i2b2 import read_i2b2, write_i2b2
-
-            tagger = CrfTagger.load(model_path)
-            documents = [read_i2b2(project.source_dir / f"{doc_id}.xml") for doc_id in doc_ids]
-            results = suggest(tagger, documents, recall_bias, progress, cancelled)
-            if cancelled():
-                return 0, 0
-            count = 0
-            for result in results:
-                add_suggestions(result.document, result.kept)
-                write_i2b2(result.document, project.preannotations_dir / f"{result.document.doc_id}.xml")
-                count += len(result.kept)
-            return len(results), count
-
-        def done(result: tuple[int, int]) -> None:
-            self.finished.emit(f"pre-annotated {result[0]} documents not started ({result[1]} suggestions)")
-
-        if not doc_ids:
+        request = project_request(self.project, self.model_path, self.recall_bias)
+        if not request.inputs:
             self.finished.emit("every document has been started: nothing to pre-annotate")
             return
-        self._start(f"Pre-annotating {len(doc_ids)} documents…", job, done)
+
+        def job(progress: Progress, cancelled: Cancelled) -> PreannotateResult:
+            return preannotate(request, progress, cancelled)
+
+        def done(result: PreannotateResult) -> None:
+            self.finished.emit(
+                f"pre-annotated {len(result.documents)} documents not started ({result.suggestions} suggestions)"
+            )
+
+        self._start(f"Pre-annotating {len(request.inputs)} documents…", job, done)
 
     def _on_retrain_action_triggered(self) -> None:
-        gold_dir = self.project.gold_dir
-        model_path = self.model_path
-        schema = self.project.schema
-        iterations = self.training_iterations
+        from annotator.workflows.train import TrainRequest, train
 
-        def job(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> str:
-            from annotator.crf.tagger import CrfTagger
-            from annotator.errors import UsageError
-            from annotator.io.corpus import read_corpus
+        request = TrainRequest(
+            self.project.gold_dir, self.model_path, self.project.schema, iterations=self.training_iterations
+        )
 
-            if not gold_dir.is_dir():
-                raise UsageError("the project has no gold folder yet", gold_dir)
-            documents = read_corpus(gold_dir).documents
-            tagger = CrfTagger(schema)
-            if iterations is not None:
-                tagger.max_iterations = iterations
-            metadata = tagger.train(documents, progress, cancelled)
-            tagger.save(model_path)
+        def job(progress: Progress, cancelled: Cancelled) -> str:
+            metadata = train(request, progress, cancelled).metadata
             return (
                 f"model retrained on {metadata.documents} gold documents ({metadata.annotations} annotations)"
             )

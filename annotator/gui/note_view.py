@@ -27,9 +27,9 @@ from PySide6.QtWidgets import QMenu, QPlainTextEdit, QWidget
 
 from annotator.core.document import Document
 from annotator.core.schema import Schema
-from annotator.gui.editing import word_step
 from annotator.gui.highlighter import AnnotationHighlighter
 from annotator.gui.offsets import OffsetMap
+from annotator.session.editing import word_step
 
 MenuFactory = Callable[[int], QMenu | None]
 

@@ -33,20 +33,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.core.mapping import Mapping, available_mappings, load_mapping
+from annotator.core.mapping import available_mappings
 from annotator.core.project import Project
 from annotator.errors import AnnotatorError
-from annotator.evaluation.engine import LEVELS, MATCH_MODES, EvaluationResult, Options, evaluate_pairs
-from annotator.evaluation.loading import load_pairs
-from annotator.evaluation.official import OfficialRun, evaluate_official_folders
-from annotator.evaluation.report import (
-    document_rows,
-    score_headers,
-    summary_rows,
-    write_csv,
-    write_html,
-    write_json,
+from annotator.evaluation.engine import LEVELS, MATCH_MODES, EvaluationResult
+from annotator.evaluation.official import OfficialRun
+from annotator.evaluation.report import document_rows, score_headers, summary_rows
+from annotator.gui.workers import run_with_progress
+from annotator.workflows.evaluate import (
+    EvaluateRequest,
+    EvaluateResult,
+    EvaluationMode,
+    ExportRequest,
+    ReportFormat,
+    evaluate,
+    export_report,
 )
+from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress
+from annotator.workflows.scoring import ScoringRequest
 
 NO_MAPPING = "(none)"
 OFFICIAL_HEADERS = [
@@ -138,6 +142,7 @@ class ReportsDialog(QDialog):
         self.setWindowTitle(f"Evaluation reports — {project.name}")
         self.evaluation_result: EvaluationResult | None = None
         self.official: list[OfficialRun] | None = None
+        self.outcome: EvaluateResult | None = None
 
         choices: list[tuple[str, Path]] = [("gold", project.gold_dir)]
         choices += [(f"annotations/{name}", project.annotations_dir(name)) for name in project.annotators]
@@ -223,28 +228,19 @@ class ReportsDialog(QDialog):
         self.resize(900, 700)
 
     # -- options -------------------------------------------------------------------------
-    def options(self) -> Options:
-        return Options(
+    def scoring(self) -> ScoringRequest:
+        """The scoring choices as the widgets show them (defaults in i2b2 mode, which has none)."""
+        if self.mode_combo.currentText() == "i2b2":
+            return ScoringRequest()
+        mapping = self.mapping_combo.currentText()
+        return ScoringRequest(
             match=self.match_combo.currentText(),
             level=self.level_combo.currentText(),
             beta=round(self.beta_spin.value(), 4),
+            exclude=tuple(t.strip() for t in self.exclude_edit.text().split(",") if t.strip()),
+            hipaa=self.hipaa_check.isChecked(),
+            mapping=None if mapping == NO_MAPPING else mapping,
         )
-
-    def mapping(self) -> Mapping | None:
-        chain: list[Mapping] = []
-        exclude = [t for t in self.exclude_edit.text().split(",") if t.strip()]
-        if exclude:
-            chain.append(Mapping.excluding(exclude))
-        if self.hipaa_check.isChecked():
-            chain.append(load_mapping("hipaa"))
-        if self.mapping_combo.currentText() != NO_MAPPING:
-            chain.append(load_mapping(self.mapping_combo.currentText()))
-        if not chain:
-            return None
-        mapping = chain[0]
-        for nxt in chain[1:]:
-            mapping = mapping.compose(nxt)
-        return mapping
 
     def set_folders(self, reference: Path, predicted: Path) -> None:
         self.reference_field.set_path(reference)
@@ -271,32 +267,39 @@ class ReportsDialog(QDialog):
 
     # -- running -------------------------------------------------------------------------
     def evaluate(self) -> bool:
-        """Run the evaluation with the current choices; False (and a message) on bad input."""
-        reference, predicted = self.reference_field.path(), self.predicted_field.path()
+        """Run the evaluation (in a worker) with the current choices; False and a message on bad input."""
+        request = EvaluateRequest(
+            self.reference_field.path(),
+            self.predicted_field.path(),
+            EvaluationMode(self.mode_combo.currentText()),
+            self.scoring(),
+        )
+        self.outcome = None
         self.evaluation_result = None
         self.official = None
-        try:
-            if self.mode_combo.currentText() == "i2b2":
-                self.official = evaluate_official_folders(reference, predicted)
-                self._show_official(self.official)
-            else:
-                loaded = load_pairs(reference, predicted, self.mapping())
-                self.evaluation_result = evaluate_pairs(loaded.pairs, self.options())
-                self.evaluation_result.skipped = list(loaded.skipped)
-                self._show_result(self.evaluation_result, loaded.only_reference, loaded.only_predicted)
-        except AnnotatorError as error:
-            self.status_label.setText(f"Cannot evaluate: {error.one_line()}")
+
+        def job(progress: Progress, cancelled: Cancelled) -> EvaluateResult:
+            return evaluate(request, progress, cancelled)
+
+        ok, result = run_with_progress(self, "Evaluating…", job)
+        if not ok:
+            self.status_label.setText(f"Cannot evaluate: {result or 'cancelled'}")
             self._update_enabled()
             return False
+        self.outcome = result
+        if result.mode is EvaluationMode.I2B2:
+            self.official = result.runs
+            self._show_official(result.runs)
+        else:
+            self.evaluation_result = result.evaluation
+            self._show_result(result.evaluation, result.notes)
         self._update_enabled()
         return True
 
     def _on_run_button_clicked(self) -> None:
         self.evaluate()
 
-    def _show_result(
-        self, result: EvaluationResult, only_reference: list[str], only_predicted: list[str]
-    ) -> None:
+    def _show_result(self, result: EvaluationResult, found: list[Note]) -> None:
         beta = result.options.beta
         _fill(self.summary_model, ["scope", "name", *score_headers(beta)], summary_rows(result))
         _fill(self.documents_model, ["document", *score_headers(beta), "note"], document_rows(result))
@@ -305,14 +308,11 @@ class ReportsDialog(QDialog):
             f"{len(result.documents)} documents; micro F1 {_fmt(micro.f1)}; "
             f"token kappa {_fmt(result.kappa_labelled.kappa)} (F1 is the primary measure for spans)"
         ]
-        if only_reference:
-            notes.append(
-                f"{len(only_reference)} reference document(s) without a predicted file count as missed"
-            )
-        if only_predicted:
-            notes.append(
-                f"{len(only_predicted)} predicted document(s) without a reference file count as spurious"
-            )
+        for note in found:
+            if note.kind is NoteKind.ONLY_REFERENCE:
+                notes.append(f"{note.count} reference document(s) without a predicted file count as missed")
+            elif note.kind is NoteKind.ONLY_PREDICTED:
+                notes.append(f"{note.count} predicted document(s) without a reference file count as spurious")
         if result.skipped:
             notes.append("skipped: " + "; ".join(result.skipped))
         self.status_label.setText(". ".join(notes))
@@ -343,41 +343,15 @@ class ReportsDialog(QDialog):
     # -- export --------------------------------------------------------------------------
     def export(self, kind: str, path: Path) -> None:
         """Write the current result as ``json``, ``csv`` or ``html`` to ``path``."""
-        include_text = self.include_text_check.isChecked()
-        if self.official is not None and kind in ("json", "csv"):
-            import csv
-            import io
-            import json
-
-            from annotator.core.atomic import atomic_write_text
-
-            tables = [t.to_dict() for run in self.official for t in run.tables]
-            if kind == "json":
-                atomic_write_text(
-                    path, json.dumps({"schema": "phi-annotator/i2b2-tables/1", "tables": tables}, indent=2)
-                )
-            else:
-                buffer = io.StringIO()
-                writer = csv.DictWriter(buffer, fieldnames=list(tables[0]), lineterminator="\n")
-                writer.writeheader()
-                writer.writerows(tables)
-                atomic_write_text(path, buffer.getvalue())
-            return
-        if self.evaluation_result is None:
+        if self.outcome is None:
             raise AnnotatorError("nothing to export: run the evaluation first")
-        if kind == "json":
-            write_json(self.evaluation_result, path, include_text)
-        elif kind == "csv":
-            write_csv(self.evaluation_result, path, include_text)
-        elif kind == "html":
-            write_html(
-                self.evaluation_result,
-                path,
-                title=f"{self.project.name}: evaluation",
-                include_text=include_text,
-            )
-        else:
-            raise AnnotatorError(f"unknown export format {kind!r}")
+        request = ExportRequest(
+            path,
+            ReportFormat(kind),
+            include_text=self.include_text_check.isChecked(),
+            title=f"{self.project.name}: evaluation",
+        )
+        export_report(self.outcome, request)
 
     def _export_to_chosen(self, kind: str, pattern: str) -> None:
         default = self.project.reports_dir / f"evaluation.{kind}"

@@ -81,8 +81,9 @@ def wait_painted(app: QApplication, watcher: PaintWatcher) -> None:
 
 def bench_open_and_edit(app: QApplication, folder: Path) -> None:
     from annotator.gui.main_window import MainWindow
-    from annotator.gui.session import AnnotationSession
-    from annotator.gui.workspace import Workspace
+    from annotator.gui.qt_timers import qt_timers
+    from annotator.session.annotation_session import AnnotationSession
+    from annotator.session.workspace import Workspace
 
     document = long_record()
     write_i2b2(document, folder / "900-01.xml")
@@ -91,7 +92,7 @@ def bench_open_and_edit(app: QApplication, folder: Path) -> None:
         f"record: {len(document.text):,} characters, {len(document):,} annotations, "
         f"{document.text.count(chr(10)) + 1:,} lines"
     )
-    session = AnnotationSession(Workspace.open(folder, "bench"))
+    session = AnnotationSession(Workspace.open(folder, "bench"), timers=qt_timers())
     window = MainWindow(session)
     window.ask_recovery = lambda doc_id: False
     window.resize(1400, 860)

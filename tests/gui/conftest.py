@@ -14,9 +14,10 @@ from annotator.core.annotation import Source
 from annotator.core.document import Document
 from annotator.core.project import Project
 from annotator.gui.main_window import MainWindow
-from annotator.gui.session import AnnotationSession
-from annotator.gui.workspace import Workspace
+from annotator.gui.qt_timers import qt_timers
 from annotator.io.i2b2 import write_i2b2
+from annotator.session.annotation_session import AnnotationSession
+from annotator.session.workspace import Workspace
 
 # Notes of patient 200 (two records) and 201 (one), with a misspelling for fuzzy matching.
 TEXT_200_01 = (
@@ -125,7 +126,7 @@ def make_window(
 ) -> MainWindow:
     """A main window on a project, folder or file (no document open yet)."""
     session = AnnotationSession(
-        Workspace.open(path, annotator), clock=clock or FakeClock(), autosave_delay=0.2
+        Workspace.open(path, annotator), clock=clock or FakeClock(), autosave_delay=0.2, timers=qt_timers()
     )
     main = MainWindow(session)
     main.ask_recovery = lambda doc_id: True

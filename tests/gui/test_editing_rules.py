@@ -9,9 +9,9 @@ from annotator.core.annotation import Source
 from annotator.core.document import Document
 from annotator.core.history import History
 from annotator.core.schema import load_schema
-from annotator.gui.editing import AnnotationEditor, snap_to_words, word_step
 from annotator.gui.highlighter import SpanIndex, line_starts
 from annotator.gui.offsets import OffsetMap
+from annotator.session.editing import AnnotationEditor, snap_to_words, word_step
 
 TEXTS = st.text(alphabet=st.sampled_from(["a", " ", "\n", "é", "😀", "𝔸", "x"]), max_size=40)
 

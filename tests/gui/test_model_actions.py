@@ -11,9 +11,10 @@ from pytestqt.qtbot import QtBot
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.project import Project
-from annotator.gui.model_actions import ModelActions, not_started_documents
+from annotator.gui.model_actions import ModelActions
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.synth.generator import generate_corpus
+from annotator.workflows.preannotate import not_started_documents
 
 
 @pytest.fixture(scope="module")

@@ -21,11 +21,12 @@ CHILD = textwrap.dedent(
     """
     import sys, time
     from PySide6.QtWidgets import QApplication
-    from annotator.gui.session import AnnotationSession
-    from annotator.gui.workspace import Workspace
+    from annotator.gui.qt_timers import qt_timers
+    from annotator.session.annotation_session import AnnotationSession
+    from annotator.session.workspace import Workspace
 
     app = QApplication([])
-    session = AnnotationSession(Workspace.open(sys.argv[1], "alice"), autosave_delay=0.1)
+    session = AnnotationSession(Workspace.open(sys.argv[1], "alice"), autosave_delay=0.1, timers=qt_timers())
     session.open_document("200-01")
     start = int(sys.argv[2])
     session.apply_type("DOCTOR", start, start + len("Marissa Jones"), start)

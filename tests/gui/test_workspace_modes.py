@@ -12,9 +12,9 @@ from annotator.core.document import Document
 from annotator.core.project import Project
 from annotator.gui.identity_dialog import choose_identity
 from annotator.gui.main_window import MainWindow
-from annotator.gui.workspace import Workspace
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.workstate import load_identity
+from annotator.session.workspace import Workspace
 from tests.gui.conftest import TEXT_200_01, TEXT_200_02, make_window, show
 
 

@@ -7,7 +7,6 @@ views subscribe to.
 
 from __future__ import annotations
 
-import getpass
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -37,6 +36,7 @@ from annotator.gui.adjudication.edit_dialog import EditUnitDialog
 from annotator.gui.adjudication.highlighter import STATE_COLOURS, STATE_LABELS, UnitHighlighter, unit_state
 from annotator.gui.adjudication.unit_panel import UnitPanel
 from annotator.gui.offsets import OffsetMap
+from annotator.workflows.adjudicate import default_adjudicator
 
 
 class AdjudicationWindow(QMainWindow):
@@ -410,13 +410,6 @@ class AdjudicationWindow(QMainWindow):
         super().closeEvent(event)
 
 
-def _login_name() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):  # no user database entry (containers)
-        return "adjudicator"
-
-
 def launch_adjudication(
     version_dirs: list[Path],
     output_dir: Path,
@@ -433,7 +426,7 @@ def launch_adjudication(
     """
     app = QApplication.instance() or QApplication([])
     prepared = prepare_corpus(version_dirs, output_dir)
-    window = AdjudicationWindow(prepared, adjudicator=adjudicator or _login_name(), auto=auto)
+    window = AdjudicationWindow(prepared, adjudicator=adjudicator or default_adjudicator(), auto=auto)
     if document_id is not None:
         window.open_document(document_id)
     window.resize(1500, 900)

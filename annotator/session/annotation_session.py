@@ -1,10 +1,12 @@
 """The annotation session: which document is open, what is selected, and keeping work safe.
 
 :class:`AnnotationSession` is the window's brain without widgets: it opens documents
-through the :class:`~annotator.gui.workspace.Workspace`, owns the undo history, decides
+through the :class:`~annotator.session.workspace.Workspace`, owns the undo history, decides
 what a tag key means for the current selection, autosaves a few seconds after each edit,
-counts active working time and records the document status. Widgets subscribe to its
-signals and the core's; it never touches a widget.
+counts active working time and records the document status. It is Qt-free: it announces
+changes with psygnal signals, and its timers come from the face that runs it (Qt timers in
+the window, :class:`~annotator.session.timers.ManualTimers` in tests). Widgets subscribe to
+its signals and the core's; it never touches a widget.
 
 Signals
 -------
@@ -20,7 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from psygnal import Signal
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
@@ -28,16 +30,17 @@ from annotator.core.history import AddAnnotation, Command, History
 from annotator.core.propagation import Scope, scope_documents
 from annotator.core.worktime import WorkTimer
 from annotator.errors import AnnotatorError, StorageError
-from annotator.gui.editing import AnnotationEditor
-from annotator.gui.workspace import Workspace
 from annotator.io.autosave import AutosaveScheduler
 from annotator.io.workstate import DONE, IN_PROGRESS, NOT_STARTED, WorkState
+from annotator.session.editing import AnnotationEditor
+from annotator.session.timers import ManualTimers, TimerFactory
+from annotator.session.workspace import Workspace
 
 Clock = Callable[[], float]
 RecoveryQuestion = Callable[[str], bool | None]
 
 
-class AnnotationSession(QObject):
+class AnnotationSession:
     """One annotator's session on a workspace.
 
     Parameters
@@ -52,6 +55,9 @@ class AnnotationSession(QObject):
         A pause longer than this is not counted as working time.
     track:
         Record document status and working time (off for screenshots).
+    timers:
+        Makes the autosave poll and the delayed work-state write (the window passes Qt
+        timers; by default they fire only when told to, see ManualTimers).
     """
 
     document_changed = Signal(object)
@@ -67,9 +73,8 @@ class AnnotationSession(QObject):
         autosave_delay: float = 3.0,
         idle_after: float = 120.0,
         track: bool = True,
-        parent: QObject | None = None,
+        timers: TimerFactory | None = None,
     ) -> None:
-        super().__init__(parent)
         self.workspace = workspace
         self.schema = workspace.schema
         self.annotator = workspace.annotator
@@ -85,16 +90,12 @@ class AnnotationSession(QObject):
         self.snap_to_words = False
         self.save_state = "saved"
         self.lock_holder = ""
-        self._autosave_timer = QTimer(self)
-        self._autosave_timer.setInterval(250)
-        self._autosave_timer.timeout.connect(self._on_autosave_timer_timeout)
+        make_timer = timers or ManualTimers()
+        self._autosave_timer = make_timer(0.25, False, self._on_autosave_timer_timeout)
         self._autosave_timer.start()
         self.history.changed.connect(self._on_history_changed)
         # The work state is written shortly after it changes, not while a document opens.
-        self._state_timer = QTimer(self)
-        self._state_timer.setSingleShot(True)
-        self._state_timer.setInterval(300)
-        self._state_timer.timeout.connect(self.flush_state)
+        self._state_timer = make_timer(0.3, True, self.flush_state)
 
     # -- documents --------------------------------------------------------------------------------
     @property
@@ -312,7 +313,12 @@ class AnnotationSession(QObject):
     def save(self) -> list[str]:
         """Save every modified document (Ctrl+S); returns ids that could not be saved."""
         failed = self.workspace.save_all()
-        self.scheduler.saved()
+        if failed:
+            # What could not be saved (e.g. the lock was taken over) goes to the recovery file
+            # now, and the scheduler keeps counting it as unsaved.
+            self.workspace.autosave_all()
+        else:
+            self.scheduler.saved()
         self._set_save_state()
         for doc_id in self.workspace.documents:
             self.entry_changed.emit(doc_id)

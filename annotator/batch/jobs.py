@@ -1,0 +1,387 @@
+"""The batch jobs: plan partitions of whole patients, run them on the cluster, merge.
+
+Each job returns a typed report; the CLI (annotator.cli.batch) only parses and prints. The
+per-partition work is in annotator.batch.tasks and calls the same library functions as the
+single-process commands, so a batch job's files are byte-identical to theirs and its scores
+identical.
+"""
+
+from __future__ import annotations
+
+import getpass
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from annotator.batch import tasks
+from annotator.batch.cluster import dashboard_link, open_client
+from annotator.batch.output import prepare_output, write_manifest
+from annotator.batch.partitions import (
+    XML,
+    Partition,
+    input_kind,
+    patient_of_file,
+    plan_digest,
+    plan_jsonl,
+    plan_xml,
+    shard_patients,
+)
+from annotator.errors import AnnotatorError, InputError, LockedError, UsageError
+from annotator.io.corpus import list_document_files
+from annotator.io.locking import DocumentLock, DocumentLockedError
+from annotator.workflows.scoring import ScoringRequest
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+    from annotator.deid.leakcheck import LeakCheckOptions
+    from annotator.deid.surrogates import CorpusContext, DeidOptions
+    from annotator.evaluation.engine import EvaluationResult
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class ClusterOptions:
+    """Where the work runs and how it is cut.
+
+    scheduler: ``tcp://HOST:PORT`` of a running dask scheduler; None starts a local cluster.
+    workers: processes of the local cluster.
+    partition_size: about this many documents per partition (whole patients; XML input).
+    """
+
+    scheduler: str | None = None
+    workers: int = 2
+    partition_size: int = 200
+
+
+@dataclass(frozen=True)
+class BatchRun:
+    """How a job runs: on which cluster, over what output state, reporting to whom.
+
+    resume: finish a killed job into the same output (published partitions are skipped).
+    force: replace whatever the output holds.
+    progress: ``(partitions done, partitions)`` as they finish.
+    on_dashboard: given the dask dashboard's address when there is one.
+    """
+
+    cluster: ClusterOptions = field(default_factory=ClusterOptions)
+    resume: bool = False
+    force: bool = False
+    progress: Progress | None = None
+    on_dashboard: Callable[[str], None] | None = None
+
+    def announce(self, client: Client) -> None:
+        link = dashboard_link(client)
+        if link and self.on_dashboard is not None:
+            self.on_dashboard(link)
+
+
+@dataclass
+class BatchReport:
+    """What a batch job did (counts only, no text)."""
+
+    job: str
+    out_dir: str | None
+    partitions: int
+    resumed: int
+    documents: int
+    counts: dict[str, int]
+    failures: list[tasks.PartitionFailure]
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "job": self.job,
+            "out_dir": self.out_dir,
+            "partitions": self.partitions,
+            "resumed": self.resumed,
+            "documents": self.documents,
+            "counts": self.counts,
+            "failures": [{"partition": f.index, "message": f.message} for f in self.failures],
+            "seconds": round(self.seconds, 3),
+            "notes": self.notes,
+        }
+
+
+def plan_inputs(client: Client, folder: Path, partition_size: int) -> list[Partition]:
+    if partition_size < 1:
+        raise UsageError("--partition-size must be at least 1")
+    if input_kind(folder) == XML:
+        return plan_xml(list_document_files(folder, "*.xml"), partition_size)
+    shards = list_document_files(folder, "*.jsonl")
+    found = client.gather(client.map(shard_patients, [str(s) for s in shards], pure=False))
+    return plan_jsonl(shards, found)
+
+
+def _run(
+    client: Client,
+    function: Callable[..., Any],
+    items: Sequence[Any],
+    arguments: Sequence[Any],
+    progress: Progress | None,
+    done_before: int = 0,
+) -> list[Any]:
+    """Submit one task per item; outcomes in item order. A task that kept killing its worker
+    (dask retries it elsewhere first) becomes a failure, not a crash of the job."""
+    from distributed import as_completed
+    from distributed.scheduler import KilledWorker
+
+    total = done_before + len(items)
+    futures = {client.submit(function, item, *arguments, pure=False): item for item in items}
+    outcomes: dict[int, Any] = {}
+    for count, future in enumerate(as_completed(futures), start=done_before + 1):
+        item = futures[future]
+        try:
+            outcomes[item.index] = future.result()
+        except KilledWorker:
+            outcomes[item.index] = tasks.PartitionFailure(item.index, "the task killed its workers")
+        if progress is not None:
+            progress(count, total)
+    return [outcomes[item.index] for item in items]
+
+
+def _summarise(
+    job: str,
+    out_dir: Path,
+    partitions: Sequence[Partition],
+    resumed: int,
+    outcomes: Sequence[tasks.Outcome],
+    started: float,
+) -> BatchReport:
+    counts: dict[str, int] = {}
+    documents = 0
+    for outcome in outcomes:
+        if isinstance(outcome, tasks.PartitionDone):
+            documents += outcome.documents
+            for key, value in outcome.counts.items():
+                counts[key] = counts.get(key, 0) + value
+    failures = [o for o in outcomes if isinstance(o, tasks.PartitionFailure)]
+    return BatchReport(
+        job=job,
+        out_dir=str(out_dir),
+        partitions=len(partitions),
+        resumed=resumed,
+        documents=documents,
+        counts=dict(sorted(counts.items())),
+        failures=failures,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _check_out_dir(input_dir: Path, out_dir: Path) -> None:
+    source, target = input_dir.resolve(), out_dir.resolve()
+    if target == source or target.is_relative_to(source) or source.is_relative_to(target):
+        raise UsageError("the output must be outside the input folder", out_dir)
+
+
+def _run_publishing_job(
+    name: str,
+    input_dir: Path,
+    out_dir: Path,
+    parameters: dict[str, Any],
+    run: BatchRun,
+    submit: Callable[[Client, list[Partition], list[Partition]], list[Any]],
+) -> BatchReport:
+    """The frame every writing job shares: plan, lock and claim the output, run, record."""
+    started = time.perf_counter()
+    if not input_dir.is_dir():
+        raise InputError("not a folder", input_dir)
+    _check_out_dir(input_dir, out_dir)
+    cluster = run.cluster
+    with open_client(cluster.scheduler, cluster.workers) as client:
+        run.announce(client)
+        partitions = plan_inputs(client, input_dir, cluster.partition_size)
+        job = {
+            "command": name,
+            "input": str(input_dir.resolve()),
+            "inputs": plan_digest(partitions),
+            "partition_size": cluster.partition_size,
+            **parameters,
+        }
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        lock = DocumentLock(out_dir, getpass.getuser())
+        try:
+            lock.acquire()
+        except DocumentLockedError as error:
+            raise LockedError(
+                f"another job is writing this output: locked by {error.holder.describe()}", out_dir
+            ) from None
+        try:
+            published = prepare_output(out_dir, job, partitions, run.resume, run.force)
+            todo = [p for p in partitions if p.index not in published]
+            outcomes = submit(client, todo, partitions)
+            report = _summarise(name, out_dir, partitions, len(published), outcomes, started)
+            write_manifest(out_dir, job, partitions, complete=not report.failures, summary=report.to_dict())
+        finally:
+            lock.release()
+    if run.progress is not None and not todo:
+        run.progress(len(partitions), len(partitions))
+    return report
+
+
+def batch_preannotate(
+    model: Path,
+    input_dir: Path,
+    out_dir: Path,
+    recall_bias: float | None = None,
+    run: BatchRun | None = None,
+) -> BatchReport:
+    """Model suggestions for every note of an archive (the tagger loads once per worker)."""
+    run = run or BatchRun()
+    if not model.is_file():
+        raise InputError("not a model file", model)
+    stat = model.stat()
+    parameters = {
+        "model": str(model.resolve()),
+        "model_stamp": [stat.st_size, stat.st_mtime_ns],
+        "recall_bias": recall_bias,
+    }
+
+    def submit(client: Client, todo: list[Partition], _everything: list[Partition]) -> list[Any]:
+        arguments = (str(model.resolve()), recall_bias, str(out_dir.resolve()))
+        return _run(client, tasks.preannotate_partition, todo, arguments, run.progress)
+
+    return _run_publishing_job("preannotate", input_dir, out_dir, parameters, run, submit)
+
+
+def merge_contexts(contexts: Sequence[CorpusContext]) -> CorpusContext:
+    """The corpus's context from its partitions' (a union, as over the whole corpus at once)."""
+    from annotator.deid.surrogates import CorpusContext
+
+    tokens: set[str] = set()
+    values: dict[str, set[str]] = {}
+    for context in contexts:
+        tokens.update(context.name_tokens)
+        for kind, strings in context.values.items():
+            values.setdefault(kind, set()).update(strings)
+    return CorpusContext(frozenset(tokens), {k: frozenset(v) for k, v in values.items()})
+
+
+def batch_deidentify(
+    input_dir: Path,
+    out_dir: Path,
+    options: DeidOptions,
+    leak_options: LeakCheckOptions | None = None,
+    map_dir: Path | None = None,
+    run: BatchRun | None = None,
+) -> BatchReport:
+    """Masked or surrogate copies of an archive, each partition leak-checked before it is
+    published; one surrogate map and date shift per patient, the corpus's values to avoid
+    gathered first and broadcast to every worker."""
+    from annotator.deid.leakcheck import LeakCheckOptions
+    from annotator.workflows.deidentify import check_options
+
+    check_options(options)
+    run = run or BatchRun()
+    leak_options = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
+    if map_dir is not None:
+        _check_map_dir(map_dir, input_dir, out_dir)
+    parameters = {"options": repr(options), "leak_options": repr(leak_options)}
+
+    def submit(client: Client, todo: list[Partition], everything: list[Partition]) -> list[Any]:
+        found = _run(client, tasks.context_of_partition, everything, (), None)
+        failed = [f for f in found if isinstance(f, tasks.PartitionFailure)]
+        if failed:
+            return failed
+        context = client.scatter(merge_contexts(found), broadcast=True)
+        if map_dir is not None:
+            map_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        arguments = (
+            str(out_dir.resolve()),
+            options,
+            context,
+            leak_options,
+            str(map_dir.resolve()) if map_dir is not None else None,
+        )
+        return _run(client, tasks.deidentify_partition, todo, arguments, run.progress)
+
+    return _run_publishing_job("deidentify", input_dir, out_dir, parameters, run, submit)
+
+
+def _check_map_dir(map_dir: Path, input_dir: Path, out_dir: Path) -> None:
+    target = map_dir.resolve()
+    for other in (input_dir.resolve(), out_dir.resolve()):
+        if target == other or target.is_relative_to(other) or other.is_relative_to(target):
+            raise UsageError(
+                "the audit maps hold PHI: write them outside the input and output folders", map_dir
+            )
+
+
+def plan_scoring(gold: Sequence[Path], system: Sequence[Path], target: int) -> list[tasks.ScoringPartition]:
+    """Gold and system files of whole patients, about ``target`` documents a partition."""
+    by_patient: dict[str, tuple[list[str], list[str]]] = {}
+    for side, files in enumerate((gold, system)):
+        for path in sorted(files, key=lambda p: p.name):
+            by_patient.setdefault(patient_of_file(path), ([], []))[side].append(str(path))
+    partitions: list[tasks.ScoringPartition] = []
+    current: tuple[list[str], list[str]] = ([], [])
+    for patient in sorted(by_patient):
+        current[0].extend(by_patient[patient][0])
+        current[1].extend(by_patient[patient][1])
+        if max(len(current[0]), len(current[1])) >= target:
+            partitions.append(tasks.ScoringPartition(len(partitions), tuple(current[0]), tuple(current[1])))
+            current = ([], [])
+    if current[0] or current[1]:
+        partitions.append(tasks.ScoringPartition(len(partitions), tuple(current[0]), tuple(current[1])))
+    return partitions
+
+
+@dataclass
+class BatchScore:
+    result: EvaluationResult
+    notes: list[str]
+    failures: list[tasks.PartitionFailure]
+    partitions: int
+    seconds: float
+
+
+def batch_evaluate(
+    gold_dir: Path,
+    system_dir: Path,
+    scoring: ScoringRequest | None = None,
+    run: BatchRun | None = None,
+) -> BatchScore:
+    """System against gold, scored by partition and merged: the same numbers as
+    ``annotator evaluate`` on the same folders."""
+    from annotator.evaluation.merge import merge_results
+
+    started = time.perf_counter()
+    run = run or BatchRun()
+    cluster = run.cluster
+    scoring = scoring or ScoringRequest()
+    options, mapping = scoring.options(), scoring.mapping_chain()
+    if cluster.partition_size < 1:
+        raise UsageError("--partition-size must be at least 1")
+    for folder in (gold_dir, system_dir):
+        if not folder.is_dir():
+            raise InputError("not a folder", folder)
+    gold = list_document_files(gold_dir, "*.xml")
+    system = list_document_files(system_dir, "*.xml")
+    if not gold and not system:
+        raise InputError("no .xml documents in either folder", gold_dir)
+    partitions = plan_scoring(gold, system, cluster.partition_size)
+    with open_client(cluster.scheduler, cluster.workers) as client:
+        run.announce(client)
+        outcomes = _run(client, tasks.score_partition, partitions, (options, mapping), run.progress)
+    scores = [o for o in outcomes if isinstance(o, tasks.PartitionScore)]
+    failures = [o for o in outcomes if isinstance(o, tasks.PartitionFailure)]
+    if failures:
+        raise AnnotatorError(failures[0].message)
+    notes = [s for score in scores for s in score.result.skipped]
+    only_reference = sum(s.only_reference for s in scores)
+    only_predicted = sum(s.only_predicted for s in scores)
+    if only_reference:
+        notes.append(f"{only_reference} gold document(s) have no system file (counted as missed)")
+    if only_predicted:
+        notes.append(f"{only_predicted} system document(s) have no gold file (counted as spurious)")
+    return BatchScore(
+        merge_results([s.result for s in scores], options),
+        notes,
+        failures,
+        len(partitions),
+        time.perf_counter() - started,
+    )

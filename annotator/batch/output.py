@@ -1,0 +1,149 @@
+"""Where a batch job's results land: one output per partition, published atomically, and a
+manifest so that a killed job resumes where it stopped.
+
+A partition's XML files are written into a private staging folder inside the output
+(``.staging-part-00007-XXXX``, mode 0700) and published by renaming it to ``part-00007``; a
+JSONL partition is one shard ``part-00007.jsonl`` written to a temporary file and renamed. So
+an output either exists whole under its final name or not at all: the published outputs are
+the record of what is done, and ``batch-manifest.json`` records which job (parameters, input
+fingerprint) they belong to, so ``--resume`` never mixes two jobs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from annotator.batch.partitions import JSONL, Partition
+from annotator.core.atomic import atomic_write, atomic_write_text, fsync_folder
+from annotator.core.document import Document
+from annotator.errors import UsageError
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.io.jsonl import documents_to_jsonl, parse_jsonl
+
+MANIFEST = "batch-manifest.json"
+STAGING_PREFIX = ".staging-"
+
+
+def published_name(partition: Partition) -> str:
+    return f"{partition.name}.jsonl" if partition.kind == JSONL else partition.name
+
+
+def _manifest(out_dir: Path) -> dict[str, Any] | None:
+    path = out_dir / MANIFEST
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise UsageError("the batch manifest is unreadable; use --force to start over", path) from None
+    return data if isinstance(data, dict) else None
+
+
+def _clear(out_dir: Path) -> None:
+    for entry in out_dir.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+
+
+def prepare_output(
+    out_dir: Path, job: dict[str, Any], partitions: Sequence[Partition], resume: bool, force: bool
+) -> set[int]:
+    """Check, clean and claim the output folder; the indexes of partitions already published.
+
+    ``job`` holds the job's name, parameters and input fingerprint; a resume must match it.
+    """
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UsageError("output exists and is not a folder", out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    manifest = _manifest(out_dir)
+    occupied = any(out_dir.iterdir())
+    if resume:
+        if manifest is None:
+            if occupied:
+                raise UsageError("no batch manifest here to resume (use --force to start over)", out_dir)
+        elif manifest.get("job") != job:
+            raise UsageError(
+                "the output holds another batch job (other inputs or options); use --force to replace it",
+                out_dir,
+            )
+    elif occupied:
+        if not force:
+            if manifest is None:
+                raise UsageError("output folder is not empty (use --force to replace it)", out_dir)
+            if manifest.get("complete"):
+                raise UsageError(
+                    "output folder holds a finished batch job (use --force to replace it)", out_dir
+                )
+            raise UsageError(
+                "output folder holds an unfinished batch job (use --resume to finish it or --force "
+                "to replace it)",
+                out_dir,
+            )
+        _clear(out_dir)
+    for leftover in out_dir.glob(f"{STAGING_PREFIX}*"):
+        # A killed run's half-written partition: never output, removed before anything else.
+        shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink()
+    write_manifest(out_dir, job, partitions, complete=False)
+    return {p.index for p in partitions if (out_dir / published_name(p)).exists()}
+
+
+def write_manifest(
+    out_dir: Path,
+    job: dict[str, Any],
+    partitions: Sequence[Partition],
+    complete: bool,
+    summary: dict[str, Any] | None = None,
+) -> None:
+    data = {
+        "job": job,
+        "partitions": [{"name": published_name(p), "inputs": len(p.files)} for p in partitions],
+        "complete": complete,
+        "summary": summary or {},
+    }
+    atomic_write_text(out_dir / MANIFEST, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def publish(
+    documents: Sequence[Document],
+    out_dir: Path,
+    partition: Partition,
+    check: Callable[[Sequence[Document]], None] | None = None,
+) -> None:
+    """Write a partition's documents under their final name in one atomic step.
+
+    ``check`` sees the documents as read back from what was written (the de-identified
+    export's leak check); if it raises, nothing is published and the staging is removed.
+    """
+    target = out_dir / published_name(partition)
+    if partition.kind == JSONL:
+        data = documents_to_jsonl(list(documents))
+        if check is not None:
+            check(parse_jsonl(data, target))
+        atomic_write(target, data)
+        return
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{partition.name}-", dir=out_dir))
+    try:
+        paths = [staging / f"{document.doc_id}.xml" for document in documents]
+        for document, path in zip(documents, paths, strict=True):
+            write_i2b2(document, path)
+        if check is not None:
+            check([read_i2b2(path) for path in paths])
+        try:
+            os.replace(staging, target)
+        except OSError:
+            # Already published by an earlier attempt of this task (a worker presumed dead that
+            # finished after all): the outputs are deterministic, so that copy is the same.
+            if not target.is_dir():
+                raise
+        fsync_folder(out_dir)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)

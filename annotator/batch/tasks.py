@@ -1,0 +1,161 @@
+"""The work done on the cluster's workers, one call per partition.
+
+Each function is importable by name (workers unpickle it by reference), reads its own inputs
+from the shared file system, calls the same library functions as the single-process
+command, and publishes its output atomically (annotator.batch.output). A user error (an
+unreadable file, a leak) comes back as a :class:`PartitionFailure`, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from annotator.batch.output import publish
+from annotator.batch.partitions import Partition, read_partition
+from annotator.core.document import Document
+from annotator.core.mapping import Mapping
+from annotator.errors import AnnotatorError
+from annotator.io.i2b2 import read_i2b2
+
+
+@dataclass
+class PartitionDone:
+    """What one partition produced (counts only, no text)."""
+
+    index: int
+    documents: int
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class PartitionFailure:
+    """A partition left unpublished, and why (one line naming a file, never note text)."""
+
+    index: int
+    message: str
+
+
+Outcome = PartitionDone | PartitionFailure
+
+
+@functools.lru_cache(maxsize=2)
+def _tagger(path: str, stamp: tuple[int, int]) -> Any:
+    # Loaded once per worker process and reused for every partition it tags (the stamp makes
+    # a replaced model file load again).
+    from annotator.crf.tagger import CrfTagger
+
+    return CrfTagger.load(path)
+
+
+def load_tagger(path: str) -> Any:
+    stat = os.stat(path)
+    return _tagger(path, (stat.st_size, stat.st_mtime_ns))
+
+
+def preannotate_partition(
+    partition: Partition, model: str, recall_bias: float | None, out_dir: str
+) -> Outcome:
+    from annotator.workflows.preannotate import tag_documents
+
+    try:
+        tagger = load_tagger(model)
+        documents = read_partition(partition)
+        results = tag_documents(tagger, documents, recall_bias)
+        publish(documents, Path(out_dir), partition)
+    except AnnotatorError as error:
+        return PartitionFailure(partition.index, error.one_line())
+    return PartitionDone(
+        partition.index,
+        len(documents),
+        {
+            "suggestions": sum(len(r.kept) for r in results),
+            "dropped_overlapping": sum(r.dropped for r in results),
+        },
+    )
+
+
+def context_of_partition(partition: Partition) -> Any:
+    """The original values of a partition (merged on the client into the corpus's context)."""
+    from annotator.deid.surrogates import CorpusContext
+
+    try:
+        return CorpusContext.from_documents(read_partition(partition))
+    except AnnotatorError as error:
+        return PartitionFailure(partition.index, error.one_line())
+
+
+def deidentify_partition(
+    partition: Partition,
+    out_dir: str,
+    options: Any,
+    context: Any,
+    leak_options: Any,
+    map_dir: str | None,
+) -> Outcome:
+    """Surrogates for whole patients, checked (read back, leak check) before publication."""
+    import json
+
+    from annotator.core.atomic import atomic_write_text
+    from annotator.deid.export import audit_map, check_originals, deidentify_documents, verified
+    from annotator.deid.leakcheck import find_leaks, leak_error
+
+    try:
+        originals = read_partition(partition)
+        check_originals(originals)
+        result = deidentify_documents(originals, options, context=context)
+
+        def check(written: Sequence[Document]) -> None:
+            for document in written:
+                verified(document)
+            leaks = find_leaks(originals, written, leak_options)
+            if leaks:
+                raise leak_error(leaks)
+
+        publish(result.documents, Path(out_dir), partition, check)
+        if map_dir is not None:
+            atomic_write_text(
+                Path(map_dir) / f"{partition.name}.json",
+                json.dumps(audit_map(result, options), indent=1, ensure_ascii=False) + "\n",
+            )
+    except AnnotatorError as error:
+        return PartitionFailure(partition.index, error.one_line())
+    return PartitionDone(partition.index, len(originals), result.counts())
+
+
+@dataclass(frozen=True)
+class ScoringPartition:
+    """The gold and system files of whole patients."""
+
+    index: int
+    gold: tuple[str, ...]
+    system: tuple[str, ...]
+
+
+@dataclass
+class PartitionScore:
+    index: int
+    result: Any
+    only_reference: int
+    only_predicted: int
+
+
+def score_partition(
+    partition: ScoringPartition, options: Any, mapping: Mapping | None
+) -> PartitionScore | PartitionFailure:
+    from annotator.evaluation.engine import evaluate_pairs
+    from annotator.evaluation.loading import pair_documents
+
+    try:
+        reference = [read_i2b2(name) for name in partition.gold]
+        predicted = [read_i2b2(name) for name in partition.system]
+    except AnnotatorError as error:
+        return PartitionFailure(partition.index, error.one_line())
+    loaded = pair_documents(reference, predicted, mapping)
+    result = evaluate_pairs(loaded.pairs, options)
+    result.skipped = list(loaded.skipped)
+    return PartitionScore(partition.index, result, len(loaded.only_reference), len(loaded.only_predicted))

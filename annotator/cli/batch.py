@@ -1,0 +1,190 @@
+"""``annotator batch preannotate|deidentify|evaluate``: the same jobs over an archive, on a
+dask.distributed cluster (a local one by default), partitioned by patient."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, progress_bar
+from annotator.errors import printable_path
+
+if TYPE_CHECKING:
+    from annotator.batch.jobs import BatchReport, BatchRun
+
+EPILOG = (
+    "Inputs: a folder of i2b2 XML files (PPP-RR.xml) or of JSON Lines shards (*.jsonl, many notes "
+    "per file). Outputs: one part-NNNNN folder (XML) or part-NNNNN.jsonl shard per partition, each "
+    "published atomically, and batch-manifest.json; --resume finishes a killed job. On a cluster, "
+    "inputs and outputs must be on a file system every worker sees."
+)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "batch",
+        help="pre-annotate, de-identify or score an archive on a dask cluster",
+        description="Run pre-annotation, de-identification or scoring over an archive, partitioned by "
+        "patient, on dask.distributed: --scheduler tcp://HOST:PORT uses a running cluster, "
+        "otherwise a local cluster of --workers processes starts (listening on 127.0.0.1 only).",
+        epilog=EPILOG,
+    )
+    jobs = parser.add_subparsers(dest="job", metavar="JOB", parser_class=type(parser), required=True)
+    _register_preannotate(jobs)
+    _register_deidentify(jobs)
+    _register_evaluate(jobs)
+
+
+def _add_cluster_options(parser: argparse.ArgumentParser, writes: bool = True) -> None:
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="address of a running dask scheduler")
+    parser.add_argument(
+        "--workers", type=int, default=2, metavar="N", help="processes of the local cluster (default 2)"
+    )
+    parser.add_argument(
+        "--partition-size",
+        type=int,
+        default=200,
+        metavar="N",
+        help="about N documents per partition, whole patients (default 200)",
+    )
+    if writes:
+        parser.add_argument("--resume", action="store_true", help="finish a killed job into the same OUT")
+        parser.add_argument("--force", action="store_true", help="replace what OUT holds")
+    add_json_flag(parser)
+
+
+def _register_preannotate(jobs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = jobs.add_parser("preannotate", help="model suggestions for every note", description=EPILOG)
+    parser.add_argument(
+        "model", type=existing_path, metavar="MODEL", help="model file from 'annotator train'"
+    )
+    parser.add_argument("input", type=existing_path, metavar="IN", help="folder of XML files or JSONL shards")
+    parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT", help="output folder")
+    parser.add_argument(
+        "--recall-bias", type=float, default=None, metavar="T", help="as in 'annotator preannotate'"
+    )
+    _add_cluster_options(parser)
+    parser.set_defaults(func=run_preannotate)
+
+
+def _register_deidentify(jobs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = jobs.add_parser(
+        "deidentify", help="masked or surrogate copies, leak-checked per partition", description=EPILOG
+    )
+    parser.add_argument(
+        "input", type=existing_path, metavar="IN", help="folder of gold XML files or JSONL shards"
+    )
+    parser.add_argument(
+        "-o", "--output", "--out", type=Path, required=True, metavar="OUT", help="output folder"
+    )
+    parser.add_argument(
+        "--method", choices=("mask", "surrogate"), default="surrogate", help="default: surrogate"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="random seed for surrogates (default 0)"
+    )
+    parser.add_argument("--mask-style", choices=("brackets", "chars"), default="brackets")
+    parser.add_argument("--mask-char", default="X", metavar="X")
+    parser.add_argument("--min-leak-length", type=int, default=3, metavar="N")
+    parser.add_argument(
+        "--map-dir",
+        type=Path,
+        metavar="DIR",
+        help="also write each partition's original -> surrogate audit map here (PHI: keep it private)",
+    )
+    _add_cluster_options(parser)
+    parser.set_defaults(func=run_deidentify)
+
+
+def _register_evaluate(jobs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from annotator.cli.evaluate import add_scoring_options
+
+    parser = jobs.add_parser("evaluate", help="score a system against gold, partitioned", description=EPILOG)
+    parser.add_argument("--gold", type=existing_path, required=True, help="folder of gold XML files")
+    parser.add_argument("--system", type=existing_path, required=True, help="folder of system XML files")
+    add_scoring_options(parser)
+    parser.add_argument(
+        "--include-text", action="store_true", help="put PHI text into the JSON disagreements"
+    )
+    _add_cluster_options(parser, writes=False)
+    parser.set_defaults(func=run_evaluate)
+
+
+def _batch_run(args: argparse.Namespace, progress: Callable[[int, int], None]) -> BatchRun:
+    from annotator.batch.jobs import BatchRun, ClusterOptions
+
+    return BatchRun(
+        ClusterOptions(args.scheduler, args.workers, args.partition_size),
+        resume=getattr(args, "resume", False),
+        force=getattr(args, "force", False),
+        progress=progress,
+        on_dashboard=_announce_dashboard,
+    )
+
+
+def _announce_dashboard(link: str) -> None:
+    print(f"dask dashboard: {link}", file=sys.stderr)
+
+
+def _print_report(report: BatchReport, json_output: bool) -> int:
+    if json_output:
+        print_json(report.to_dict())
+    else:
+        done = report.partitions - len(report.failures)
+        print(
+            f"{report.job}: {done} of {report.partitions} partition(s) in {printable_path(report.out_dir or '')} "
+            f"({report.resumed} done by an earlier run), {report.documents} document(s) this run, "
+            f"{report.seconds:.1f} s"
+        )
+        if report.counts:
+            print(format_table(["count", "value"], sorted(report.counts.items())))
+    for failure in report.failures:
+        print(
+            f"annotator batch: partition {failure.index:05d} not published: {failure.message}",
+            file=sys.stderr,
+        )
+    return 1 if report.failures else 0
+
+
+def run_preannotate(args: argparse.Namespace) -> int:
+    from annotator.batch.jobs import batch_preannotate
+
+    with progress_bar("pre-annotating", unit="partition") as update:
+        report = batch_preannotate(
+            args.model, args.input, args.output, args.recall_bias, _batch_run(args, update)
+        )
+    return _print_report(report, args.json)
+
+
+def run_deidentify(args: argparse.Namespace) -> int:
+    from annotator.batch.jobs import batch_deidentify
+    from annotator.cli.deidentify import deid_options
+
+    with progress_bar("de-identifying", unit="partition") as update:
+        report = batch_deidentify(
+            args.input, args.output, deid_options(args), None, args.map_dir, _batch_run(args, update)
+        )
+    if args.map_dir is not None and not args.json:
+        print(
+            f"audit maps in {printable_path(args.map_dir)}: they contain the original PHI, keep them private"
+        )
+    return _print_report(report, args.json)
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from annotator.batch.jobs import batch_evaluate
+    from annotator.cli.evaluate import render_terminal, scoring_request
+    from annotator.evaluation.report import write_json
+
+    with progress_bar("scoring", unit="partition") as update:
+        score = batch_evaluate(args.gold, args.system, scoring_request(args), _batch_run(args, update))
+    for note in score.notes:
+        print(f"annotator batch evaluate: note: {note}", file=sys.stderr)
+    if args.json:
+        sys.stdout.write(write_json(score.result, None, args.include_text))
+    else:
+        print(render_terminal(score.result))
+    return 0

@@ -1,0 +1,95 @@
+"""Adjudicate: auto-merge two or more annotators' folders into gold files, report the rest."""
+
+from __future__ import annotations
+
+import getpass
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from annotator.adjudication.consistency import Scope
+from annotator.adjudication.corpus import AdjudicationReport, adjudicate_corpus, prepare_corpus
+from annotator.adjudication.decisions import AutoAccept
+from annotator.errors import UsageError
+from annotator.workflows.inputs import require_documents, require_folder
+from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
+
+
+def default_adjudicator() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no user database entry (containers)
+        return "adjudicator"
+
+
+@dataclass(frozen=True)
+class AdjudicateRequest:
+    """Merge ``folders`` into ``gold_dir``.
+
+    ``force`` redoes documents already finalised and overwrites gold files that no
+    adjudication wrote; without it they are reported and left alone.
+    """
+
+    folders: tuple[Path, ...]
+    gold_dir: Path
+    auto: AutoAccept = AutoAccept.UNANIMOUS
+    adjudicator: str | None = None
+    scope: Scope = "patient"
+    candidates: bool = True
+    suggestions: Path | None = None
+    force: bool = False
+
+
+@dataclass
+class AdjudicateResult:
+    report: AdjudicationReport
+    notes: list[Note] = field(default_factory=list)
+
+
+def adjudicate(
+    request: AdjudicateRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
+) -> AdjudicateResult:
+    """Read and align every document, then auto-merge and write each gold file and its log.
+
+    Progress runs over both phases: reading is the first half, adjudicating the second.
+    """
+    if len(request.folders) < 2:
+        raise UsageError("adjudicate needs at least two annotator folders")
+    resolved_inputs = {Path(f).resolve() for f in request.folders}
+    if request.gold_dir.resolve() in resolved_inputs:
+        raise UsageError("the gold folder must not be one of the annotator folders", request.gold_dir)
+    for folder in [*request.folders, *([request.suggestions] if request.suggestions else [])]:
+        require_folder(Path(folder))
+    for folder in request.folders:
+        require_documents(Path(folder))
+
+    def reading(done: int, total: int) -> None:
+        check_cancel(cancelled, "adjudication")
+        if progress is not None:
+            progress(done, 2 * total)
+
+    prepared = prepare_corpus(
+        list(request.folders),
+        request.gold_dir,
+        candidates=request.candidates,
+        scope=request.scope,
+        suggestions_dir=request.suggestions,
+        progress=reading,
+    )
+    check_cancel(cancelled, "adjudication")
+
+    def adjudicating(done: int, total: int) -> None:
+        if progress is not None:
+            progress(total + done, 2 * total)
+
+    report = adjudicate_corpus(
+        prepared,
+        adjudicator=request.adjudicator or default_adjudicator(),
+        auto=request.auto,
+        force=request.force,
+        progress=adjudicating,
+    )
+    notes = [
+        Note(NoteKind.MISSING_VERSION, doc_id, detail=", ".join(lacking))
+        for doc_id, lacking in sorted(report.missing.items())
+    ]
+    return AdjudicateResult(report, notes)

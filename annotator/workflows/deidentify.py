@@ -1,0 +1,57 @@
+"""De-identify: a masked or surrogate copy of a gold folder, leak-checked, all or nothing.
+
+The work is :func:`annotator.deid.export.export_deidentified`; this module gives it the
+request/result shape of the other workflows so both faces call it the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from annotator.deid.export import DeidReport, export_deidentified
+from annotator.deid.leakcheck import LeakCheckOptions
+from annotator.deid.surrogates import DeidOptions
+from annotator.errors import UsageError
+from annotator.workflows.notes import Cancelled, Progress
+
+
+@dataclass(frozen=True)
+class DeidentifyRequest:
+    """De-identify ``gold_dir`` into ``out_dir`` (new or empty unless ``force``).
+
+    ``map_path`` also writes the original -> surrogate audit map (it holds PHI);
+    ``leak_options`` tunes the leak check (default: from ``options.min_leak_length``).
+    """
+
+    gold_dir: Path
+    out_dir: Path
+    options: DeidOptions = field(default_factory=DeidOptions)
+    map_path: Path | None = None
+    force: bool = False
+    leak_options: LeakCheckOptions | None = None
+
+
+def check_options(options: DeidOptions) -> None:
+    """Refuse options no export can honour (also checked by ``annotator batch deidentify``)."""
+    if len(options.mask_char) != 1:
+        raise UsageError("--mask-char must be one character")
+    if options.min_leak_length < 1:
+        raise UsageError("--min-leak-length must be at least 1")
+
+
+def deidentify(
+    request: DeidentifyRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
+) -> DeidReport:
+    """Write the de-identified copy; raises LeakError (nothing written) on surviving PHI."""
+    check_options(request.options)
+    return export_deidentified(
+        request.gold_dir,
+        request.out_dir,
+        request.options,
+        map_path=request.map_path,
+        force=request.force,
+        progress=progress,
+        cancelled=cancelled,
+        leak_options=request.leak_options,
+    )

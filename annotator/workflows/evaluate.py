@@ -1,0 +1,190 @@
+"""Evaluate: score a system (or an annotator) folder against a gold folder, and export it.
+
+``clean`` mode pairs the documents by id and scores them with the engine (P/R/F, kappa);
+``i2b2`` mode reproduces the official 2014 tables. :func:`export_report` writes either
+result as JSON, CSV or HTML, the same bytes from the CLI and the GUI.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from pathlib import Path
+
+from annotator.core.mapping import load_mapping
+from annotator.errors import UsageError
+from annotator.evaluation.engine import DocumentPair, EvaluationResult, Options, evaluate_pairs
+from annotator.evaluation.loading import load_pairs
+from annotator.evaluation.official import OfficialRun, evaluate_official_folders
+from annotator.evaluation.report import render_html, write_csv, write_json
+from annotator.io.outputs import plan_files
+from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
+from annotator.workflows.scoring import ScoringRequest
+
+OFFICIAL_SCHEMA = "phi-annotator/i2b2-tables/1"
+OFFICIAL_CSV_COLUMNS = (
+    "documents",
+    "tp",
+    "fp",
+    "fn",
+    "macro_precision",
+    "macro_precision_sd",
+    "macro_recall",
+    "macro_recall_sd",
+    "macro_f1",
+    "micro_precision",
+    "micro_recall",
+    "micro_f1",
+)
+
+
+class EvaluationMode(Enum):
+    CLEAN = "clean"
+    I2B2 = "i2b2"
+
+
+class ReportFormat(Enum):
+    JSON = "json"
+    CSV = "csv"
+    HTML = "html"
+
+
+@dataclass(frozen=True)
+class EvaluateRequest:
+    """Score ``predicted`` against ``reference`` (folders of i2b2 files, paired by name)."""
+
+    reference: Path
+    predicted: Path
+    mode: EvaluationMode = EvaluationMode.CLEAN
+    scoring: ScoringRequest = field(default_factory=ScoringRequest)
+
+
+@dataclass
+class EvaluateResult:
+    """A clean-mode ``evaluation`` (with its ``pairs``) or the official ``runs``; and notes."""
+
+    mode: EvaluationMode
+    evaluation: EvaluationResult | None = None
+    pairs: list[DocumentPair] = field(default_factory=list)
+    runs: list[OfficialRun] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+
+
+def evaluate(
+    request: EvaluateRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
+) -> EvaluateResult:
+    """Run one evaluation.
+
+    Raises
+    ------
+    UsageError: a side is not a folder, or i2b2 mode is asked for with scoring choices.
+    InputError: a file cannot be read.
+    """
+    for flag, path in (("gold", request.reference), ("system", request.predicted)):
+        if not Path(path).is_dir():
+            raise UsageError(f"--{flag} must be a folder", path)
+    if request.mode is EvaluationMode.I2B2:
+        if not request.scoring.is_default:
+            raise UsageError(
+                "--mode i2b2 computes the official tables only; --match, --level, --filter, --map, "
+                "--exclude and --beta apply to --mode clean"
+            )
+        runs = evaluate_official_folders(request.reference, request.predicted)
+        _report(progress, 1, 1)
+        return EvaluateResult(request.mode, runs=runs)
+    options = request.scoring.options()
+    loaded = load_pairs(request.reference, request.predicted, request.scoring.mapping_chain())
+    _report(progress, 1, 2)
+    check_cancel(cancelled, "evaluation")
+    notes = [Note(NoteKind.TEXT_DIFFERS, doc_id) for doc_id in loaded.text_differs]
+    if loaded.only_reference:
+        notes.append(Note(NoteKind.ONLY_REFERENCE, count=len(loaded.only_reference)))
+    if loaded.only_predicted:
+        notes.append(Note(NoteKind.ONLY_PREDICTED, count=len(loaded.only_predicted)))
+    evaluation = evaluate_pairs(loaded.pairs, options)
+    evaluation.skipped = list(loaded.skipped)
+    _report(progress, 2, 2)
+    return EvaluateResult(request.mode, evaluation, loaded.pairs, notes=notes)
+
+
+def clean_official_layout(pairs: list[DocumentPair], options: Options) -> list[tuple[str, EvaluationResult]]:
+    """Clean-mode results for the six blocks of the official layout (Token, Strict, Relaxed;
+    then the same on the HIPAA subset), labelled as the official script labels them."""
+    hipaa = load_mapping("hipaa")
+    hipaa_pairs = [
+        replace(
+            pair,
+            reference=[i for i in pair.reference if hipaa.keeps(i.category, i.type)],
+            predicted=[i for i in pair.predicted if hipaa.keeps(i.category, i.type)],
+        )
+        for pair in pairs
+    ]
+    blocks = []
+    for prefix, subset in (("", pairs), ("HIPAA ", hipaa_pairs)):
+        for match, label in (("token", "Token"), ("strict", "Strict"), ("relaxed", "Relaxed")):
+            result = evaluate_pairs(subset, replace(options, match=match), details=False)
+            blocks.append((f"{prefix}{label}", result))
+    return blocks
+
+
+def _report(progress: Progress | None, done: int, total: int) -> None:
+    if progress is not None:
+        progress(done, total)
+
+
+@dataclass(frozen=True)
+class ExportRequest:
+    """Write ``result`` to ``path``; PHI text goes in only with ``include_text``."""
+
+    path: Path
+    format: ReportFormat
+    include_text: bool = False
+    title: str = "PHI evaluation report"
+
+
+def export_report(result: EvaluateResult, request: ExportRequest) -> Path:
+    """Write a report of an evaluation (replacing an earlier report at that path)."""
+    plan = plan_files([request.path], force=True)
+    if result.mode is EvaluationMode.I2B2:
+        if request.format is ReportFormat.HTML:
+            raise UsageError("--html is available with --mode clean")
+        text = (
+            official_json(result.runs) if request.format is ReportFormat.JSON else official_csv(result.runs)
+        )
+        plan.publish_text(request.path, text)
+        return request.path
+    evaluation = result.evaluation
+    if evaluation is None:
+        raise UsageError("nothing to export: run the evaluation first")
+    if request.format is ReportFormat.JSON:
+        plan.publish_text(request.path, write_json(evaluation, None, request.include_text))
+    elif request.format is ReportFormat.CSV:
+        plan.publish_text(request.path, write_csv(evaluation, None, request.include_text))
+    else:
+        plan.publish_text(request.path, render_html(evaluation, request.title, request.include_text))
+    return request.path
+
+
+def official_tables(runs: list[OfficialRun]) -> dict[str, object]:
+    return {
+        "schema": OFFICIAL_SCHEMA,
+        "runs": [{"sys_id": run.sys_id, "tables": [table.to_dict() for table in run.tables]} for run in runs],
+    }
+
+
+def official_json(runs: list[OfficialRun]) -> str:
+    return json.dumps(official_tables(runs), indent=2) + "\n"
+
+
+def official_csv(runs: list[OfficialRun]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["table", *OFFICIAL_CSV_COLUMNS])
+    for run in runs:
+        for table in run.tables:
+            data = table.to_dict()
+            writer.writerow([data["label"], *(data[column] for column in OFFICIAL_CSV_COLUMNS)])
+    return buffer.getvalue()

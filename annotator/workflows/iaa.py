@@ -1,0 +1,63 @@
+"""IAA: agreement between two or more annotators' folders, optionally each against gold."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from annotator.errors import UsageError
+from annotator.evaluation.iaa import AgreementReport, agreement
+from annotator.evaluation.loading import read_folder
+from annotator.workflows.inputs import require_documents
+from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
+from annotator.workflows.scoring import ScoringRequest
+
+
+@dataclass(frozen=True)
+class IaaRequest:
+    """Compare the annotators of ``folders`` (two or more) with each other and with ``gold``."""
+
+    folders: tuple[Path, ...]
+    gold: Path | None = None
+    scoring: ScoringRequest = field(default_factory=ScoringRequest)
+
+
+@dataclass
+class IaaResult:
+    """The agreement report, the annotators' display names, and notes."""
+
+    report: AgreementReport
+    names: list[str]
+    notes: list[Note] = field(default_factory=list)
+
+
+def annotator_names(folders: Sequence[Path]) -> list[str]:
+    """Folder names, or whole paths when two folders share a name."""
+    names = [folder.resolve().name or str(folder) for folder in folders]
+    if len(set(names)) < len(names):
+        names = [str(folder) for folder in folders]
+    return names
+
+
+def inter_annotator_agreement(
+    request: IaaRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
+) -> IaaResult:
+    """Pairwise agreement (each pair on the documents both have) and each annotator vs gold."""
+    if len(request.folders) < 2:
+        raise UsageError("give at least two annotator folders")
+    options = request.scoring.options()
+    mapping = request.scoring.mapping_chain()
+    names = annotator_names(request.folders)
+    for folder in [*request.folders, *([request.gold] if request.gold else [])]:
+        require_documents(Path(folder))
+    annotations = {name: read_folder(folder) for name, folder in zip(names, request.folders, strict=True)}
+    gold = read_folder(request.gold) if request.gold else None
+    check_cancel(cancelled, "agreement")
+    report = agreement(annotations, gold, options, mapping, progress)
+    notes = [
+        Note(NoteKind.TEXT_DIFFERS, doc_id, detail=f"{item.reference} vs {item.predicted}")
+        for item in [*report.pairs, *report.versus_gold]
+        for doc_id in item.text_differs
+    ]
+    return IaaResult(report, names, notes)

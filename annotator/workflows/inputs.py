@@ -1,0 +1,69 @@
+"""Checking a job's input paths before any work: one clear line naming the path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from annotator.core.schema import Schema, load_schema
+from annotator.errors import InputError, SchemaError, UsageError
+from annotator.io.corpus import list_document_files
+from annotator.io.mae import read_mae_dtd
+
+
+def require_folder(path: Path) -> Path:
+    if not Path(path).is_dir():
+        raise UsageError("not a folder", path)
+    return Path(path)
+
+
+def require_documents(path: Path) -> Path:
+    """A folder holding at least one ``.xml`` document (else a one-line input error)."""
+    folder = require_folder(path)
+    if not list_document_files(folder):
+        raise InputError("no .xml documents in the folder", folder)
+    return folder
+
+
+def document_files(
+    paths: Iterable[Path],
+    recursive: bool = False,
+    once: bool = True,
+    empty: str = "no .xml documents in the folder",
+) -> list[Path]:
+    """The files named and the ``*.xml`` files of the folders named.
+
+    ``recursive`` searches sub-folders too (hidden ones skipped); ``once`` lists a file
+    named twice once; a folder without any document is an error (message ``empty``).
+    """
+    files: list[Path] = []
+    seen: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            found = _recursive_files(path) if recursive else list_document_files(path)
+            if not found:
+                raise InputError(empty, path)
+        else:
+            found = [path]
+        for file in found:
+            key = file.resolve()
+            if key not in seen or not once:
+                seen.add(key)
+                files.append(file)
+    return files
+
+
+def _recursive_files(folder: Path) -> list[Path]:
+    return sorted(
+        p
+        for p in folder.rglob("*.xml")
+        if p.is_file() and not any(part.startswith((".", "~")) for part in p.relative_to(folder).parts)
+    )
+
+
+def schema_by_name(name: str) -> Schema:
+    """A bundled schema name, a schema ``.toml`` file or a MAE ``.dtd`` task file."""
+    try:
+        return read_mae_dtd(name) if name.endswith(".dtd") else load_schema(name)
+    except SchemaError as error:
+        raise UsageError(error.message, error.path) from None

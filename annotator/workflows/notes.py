@@ -1,0 +1,82 @@
+"""What a workflow tells its caller besides the result: typed notes and the callbacks.
+
+A note has a :class:`NoteKind` and the facts (a document id, a count, a path); the faces
+decide how to show it (:meth:`Note.message` is the CLI's and the GUI's wording), and code
+that reacts to a note branches on its ``kind``, never on its text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from annotator.errors import AnnotatorError
+
+Progress = Callable[[int, int], None]
+Cancelled = Callable[[], bool]
+
+
+class WorkflowCancelled(AnnotatorError):
+    """The user cancelled the job; nothing was written."""
+
+
+def check_cancel(cancelled: Cancelled | None, what: str = "job") -> None:
+    if cancelled is not None and cancelled():
+        raise WorkflowCancelled(f"{what} cancelled; nothing was written")
+
+
+class NoteKind(Enum):
+    """Every kind of note a workflow gives."""
+
+    #: a document pair was not scored: reference and predicted TEXT differ (``subject``: doc id)
+    TEXT_DIFFERS = "text-differs"
+    #: ``count`` reference documents have no predicted file (counted as missed)
+    ONLY_REFERENCE = "only-reference"
+    #: ``count`` predicted documents have no reference file (counted as spurious)
+    ONLY_PREDICTED = "only-predicted"
+    #: a document is missing from some versions (``subject``: doc id, ``detail``: the versions)
+    MISSING_VERSION = "missing-version"
+    #: a reader's warning about an input file (``detail``: its one-line text, no note text)
+    INPUT_WARNING = "input-warning"
+    #: a file's offsets are wrong but other errors keep it from being realigned
+    NOT_REALIGNED = "not-realigned"
+    #: ``count`` gold annotations have types the schema lacks (``detail``: the schema)
+    UNKNOWN_TYPES_SKIPPED = "unknown-types-skipped"
+
+
+@dataclass(frozen=True)
+class Note:
+    """One typed note.
+
+    Attributes
+    ----------
+    kind:
+        What happened.
+    subject:
+        The document id or path it concerns ("" for the whole job).
+    count:
+        How many, where the kind counts something.
+    detail:
+        A further fact (a version list, a schema name, a reader's warning).
+    """
+
+    kind: NoteKind
+    subject: str = ""
+    count: int = 0
+    detail: str = ""
+
+    def message(self) -> str:
+        """The note as one line for people (never note text)."""
+        return _MESSAGES[self.kind].format(subject=self.subject, count=self.count, detail=self.detail)
+
+
+_MESSAGES = {
+    NoteKind.TEXT_DIFFERS: "{subject}: reference and predicted TEXT differ",
+    NoteKind.ONLY_REFERENCE: "{count} gold document(s) have no system file (counted as missed)",
+    NoteKind.ONLY_PREDICTED: "{count} system document(s) have no gold file (counted as spurious)",
+    NoteKind.MISSING_VERSION: "document {subject} is missing from {detail}; skipped",
+    NoteKind.INPUT_WARNING: "{detail}",
+    NoteKind.NOT_REALIGNED: "{subject}: not realigned: fix the other errors of this file first",
+    NoteKind.UNKNOWN_TYPES_SKIPPED: "skipped {count} annotations whose type is not in schema {detail}",
+}

@@ -1,0 +1,194 @@
+"""Pre-annotate: add CRF suggestions to notes, never changing or removing an existing tag.
+
+Three uses, one tagger path: files to files (``annotator preannotate``), every document of
+a project that no annotator has started (the GUI's Model menu writes
+``preannotations/<doc>.xml``), and one open document in memory (the GUI adds the
+suggestions as one undo step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
+from annotator.core.project import Project
+from annotator.crf.preannotation import Suggestions, add_suggestions, suggest
+from annotator.crf.tagger import MARGINAL_CEILING, CrfTagger
+from annotator.errors import AnnotatorError, UsageError
+from annotator.io.corpus import list_document_files
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.io.outputs import plan_files
+from annotator.io.workstate import NOT_STARTED, WorkState
+from annotator.workflows.notes import Cancelled, Progress, check_cancel
+
+
+@dataclass(frozen=True)
+class PreannotateRequest:
+    """Tag each of ``inputs`` with the tagger ``model`` and write it to the matching output.
+
+    ``force`` lets existing output files be replaced; an input is never overwritten.
+    """
+
+    model: Path
+    inputs: tuple[Path, ...]
+    outputs: tuple[Path, ...]
+    recall_bias: float | None = None
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class DocumentSuggestions:
+    doc_id: str
+    output: Path
+    suggestions: int
+    dropped: int
+
+
+@dataclass
+class PreannotateResult:
+    model: Path
+    recall_bias: float | None
+    documents: list[DocumentSuggestions] = field(default_factory=list)
+
+    @property
+    def suggestions(self) -> int:
+        return sum(d.suggestions for d in self.documents)
+
+    @property
+    def dropped(self) -> int:
+        return sum(d.dropped for d in self.documents)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": str(self.model),
+            "recall_bias": self.recall_bias,
+            "documents": len(self.documents),
+            "suggestions": self.suggestions,
+            "dropped_overlapping": self.dropped,
+            "per_document": [
+                {
+                    "document": d.doc_id,
+                    "output": str(d.output),
+                    "suggestions": d.suggestions,
+                    "dropped": d.dropped,
+                }
+                for d in self.documents
+            ],
+        }
+
+
+def files_request(
+    model: Path, source: Path, output: Path, recall_bias: float | None = None, force: bool = False
+) -> PreannotateRequest:
+    """``source`` (a file or a folder of i2b2 files) to ``output`` (a file or a folder)."""
+    if source.is_dir():
+        if output.exists() and not output.is_dir():
+            raise UsageError("IN is a folder, so OUT must be a folder", output)
+        if output.resolve() == source.resolve():
+            raise UsageError("OUT is the input folder; pre-annotation never overwrites its input", output)
+        inputs = list_document_files(source)
+        if not inputs:
+            raise UsageError("no .xml files", source)
+        return PreannotateRequest(
+            model, tuple(inputs), tuple(output / p.name for p in inputs), recall_bias, force
+        )
+    target = output / source.name if output.is_dir() else output
+    if target.resolve() == source.resolve():
+        raise UsageError("OUT is the input file; pre-annotation never overwrites its input", output)
+    return PreannotateRequest(model, (source,), (target,), recall_bias, force)
+
+
+def not_started_documents(project: Project) -> list[str]:
+    """Ids of source documents that no annotator has a working copy or a status for."""
+    annotations_root = project.root / "annotations"
+    started: set[str] = set()
+    if annotations_root.is_dir() and not project.plain_folder:
+        started = {p.stem for p in annotations_root.glob("*/*.xml")}
+    try:
+        state = WorkState.load(project)
+        for annotator in project.annotators:
+            started |= {doc for doc, status in state.statuses(annotator).items() if status != NOT_STARTED}
+    except AnnotatorError:
+        pass  # no readable work state yet: only the working copies tell who started what
+    return [doc_id for doc_id in project.document_ids() if doc_id not in started]
+
+
+def project_request(project: Project, model: Path, recall_bias: float | None = None) -> PreannotateRequest:
+    """Every document not started, from ``source/`` to ``preannotations/`` (replacing older ones)."""
+    doc_ids = not_started_documents(project)
+    return PreannotateRequest(
+        model,
+        tuple(project.source_dir / f"{doc_id}.xml" for doc_id in doc_ids),
+        tuple(project.preannotations_dir / f"{doc_id}.xml" for doc_id in doc_ids),
+        recall_bias,
+        force=True,
+    )
+
+
+def _check_bias(recall_bias: float | None) -> None:
+    if recall_bias is not None and not 0 < recall_bias <= MARGINAL_CEILING:
+        raise UsageError(f"--recall-bias must be in (0, {MARGINAL_CEILING}]")
+
+
+def preannotate(
+    request: PreannotateRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
+) -> PreannotateResult:
+    """Read every input, tag them (patients together), then write every output.
+
+    A bad input file stops the run before anything is written; so does a cancel.
+    """
+    _check_bias(request.recall_bias)
+    plan = plan_files(request.outputs, inputs=request.inputs, force=request.force)
+    tagger = CrfTagger.load(request.model)
+    documents = [read_i2b2(p) for p in request.inputs]
+    results = tag_documents(tagger, documents, request.recall_bias, progress, cancelled)
+    outcome = PreannotateResult(request.model, request.recall_bias)
+    for result, target in zip(results, plan.targets, strict=True):
+        write_i2b2(result.document, target)
+        outcome.documents.append(
+            DocumentSuggestions(result.document.doc_id, target, len(result.kept), result.dropped)
+        )
+    return outcome
+
+
+def tag_documents(
+    tagger: CrfTagger,
+    documents: Sequence[Document],
+    recall_bias: float | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> list[Suggestions]:
+    """Add the tagger's suggestions to documents (patients together), in place.
+
+    The step every face shares: this command, the GUI's Model menu and each partition of
+    ``annotator batch preannotate``.
+    """
+    _check_bias(recall_bias)
+    results = suggest(tagger, documents, recall_bias, progress, cancelled)
+    check_cancel(cancelled, "pre-annotation")
+    for result in results:
+        add_suggestions(result.document, result.kept)
+    return results
+
+
+def suggest_for_document(
+    model: Path,
+    document: Document,
+    recall_bias: float | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> list[Annotation]:
+    """The tagger's raw suggestions for one document (a snapshot: it is not changed).
+
+    The caller drops those overlapping the document as it is by then
+    (:func:`annotator.crf.preannotation.non_overlapping`): it may have been edited meanwhile.
+    """
+    _check_bias(recall_bias)
+    tagger = CrfTagger.load(model)
+    suggestions = tagger.predict_corpus([document], recall_bias, progress, cancelled)[document.doc_id]
+    check_cancel(cancelled, "pre-annotation")
+    return suggestions

@@ -1,0 +1,71 @@
+"""Synth: a synthetic corpus (gold, two simulated annotators, pre-annotations), all invented."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from annotator.core.schema import load_schema
+from annotator.core.statistics import corpus_statistics
+from annotator.errors import UsageError
+from annotator.io.outputs import FolderMode, plan_folder
+from annotator.synth.generator import MAX_PATIENTS, generate_corpus, write_corpus
+from annotator.workflows.notes import Cancelled, Progress, check_cancel
+
+
+@dataclass(frozen=True)
+class SynthRequest:
+    """Write ``patients`` patients' notes (seeded) to ``out`` (empty or absent unless ``force``)."""
+
+    out: Path
+    patients: int = 10
+    seed: int = 0
+    force: bool = False
+
+
+@dataclass
+class SynthResult:
+    out: Path
+    seed: int
+    patients: int
+    documents: int
+    annotations: dict[str, int]
+    #: document counts per folder (gold, annotator_a, ...)
+    folders: dict[str, int]
+    gold: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "out": str(self.out),
+            "seed": self.seed,
+            "patients": self.patients,
+            "documents": self.documents,
+            "annotations": self.annotations,
+            "gold": self.gold,
+        }
+
+
+def synthesize(
+    request: SynthRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
+) -> SynthResult:
+    """Generate, then write ``out/{gold,annotator_a,annotator_b,preannotated}/PPP-RR.xml``.
+
+    Progress restarts for each phase (generating, then writing).
+    """
+    if not 1 <= request.patients <= MAX_PATIENTS:
+        raise UsageError(f"--patients must be between 1 and {MAX_PATIENTS}")
+    plan_folder(request.out, mode=FolderMode.MERGE, force=request.force)
+    corpus = generate_corpus(request.patients, request.seed, progress=progress)
+    check_cancel(cancelled, "synthetic corpus")
+    write_corpus(corpus, request.out, progress=progress)
+    versions = corpus.versions()
+    return SynthResult(
+        out=request.out,
+        seed=request.seed,
+        patients=corpus.patients,
+        documents=len(corpus.gold),
+        annotations={name: sum(len(d) for d in docs) for name, docs in versions.items()},
+        folders={name: len(docs) for name, docs in versions.items()},
+        gold=corpus_statistics(corpus.gold, load_schema("i2b2-2014")),
+    )

@@ -1,0 +1,147 @@
+"""The batch commands end to end on a real cluster (``dask scheduler`` + two ``dask worker``
+processes on 127.0.0.1): the same files and scores as the single-process commands, a killed
+worker or a killed job that still ends with complete, identical output, one writer per output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from annotator.io.jsonl import read_jsonl
+from annotator.io.locking import DocumentLock
+from tests.batch.conftest import Archive, Cluster, dask_cluster, published_files, run_cli
+
+
+def _single_process_files(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.glob("*.xml"))}
+
+
+def test_preannotate_matches_the_single_process_command(
+    archive: Archive, cluster: Cluster, tmp_path: Path
+) -> None:
+    run_cli("preannotate", archive.model, archive.notes, "-o", tmp_path / "single")
+    result = run_cli(
+        "batch", "preannotate", archive.model, archive.notes, "-o", tmp_path / "batch",
+        "--scheduler", cluster.address, "--partition-size", "4", "--json",
+    )  # fmt: skip
+    report = json.loads(result.stdout)
+    expected = _single_process_files(tmp_path / "single")
+    assert published_files(tmp_path / "batch") == expected
+    assert report["documents"] == len(expected)
+    assert report["counts"]["suggestions"] > 0
+    assert report["failures"] == []
+    manifest = json.loads((tmp_path / "batch" / "batch-manifest.json").read_text())
+    assert manifest["complete"] is True
+
+
+def test_deidentify_matches_the_single_process_command(
+    archive: Archive, cluster: Cluster, tmp_path: Path
+) -> None:
+    run_cli("deidentify", archive.gold, "-o", tmp_path / "single", "--seed", "7")
+    run_cli(
+        "batch", "deidentify", archive.gold, "-o", tmp_path / "batch", "--seed", "7",
+        "--map-dir", tmp_path / "maps", "--scheduler", cluster.address, "--partition-size", "3",
+    )  # fmt: skip
+    assert published_files(tmp_path / "batch") == _single_process_files(tmp_path / "single")
+    maps = sorted((tmp_path / "maps").glob("part-*.json"))
+    assert len(maps) == len(list((tmp_path / "batch").glob("part-*")))
+    assert all(path.stat().st_mode & 0o077 == 0 for path in maps)
+
+
+def test_evaluate_scores_equal_the_single_process_command(archive: Archive, cluster: Cluster) -> None:
+    single = run_cli("evaluate", "--gold", archive.gold, "--system", archive.system, "--json")
+    batch = run_cli(
+        "batch", "evaluate", "--gold", archive.gold, "--system", archive.system, "--json",
+        "--scheduler", cluster.address, "--partition-size", "2",
+    )  # fmt: skip
+    assert batch.stdout == single.stdout
+
+
+def test_jsonl_shards_in_jsonl_shards_out(archive: Archive, cluster: Cluster, tmp_path: Path) -> None:
+    run_cli("preannotate", archive.model, archive.notes, "-o", tmp_path / "single")
+    run_cli(
+        "batch", "preannotate", archive.model, archive.shards, "-o", tmp_path / "batch",
+        "--scheduler", cluster.address,
+    )  # fmt: skip
+    shards = sorted((tmp_path / "batch").glob("part-*.jsonl"))
+    assert len(shards) == 2  # three export shards, two of them sharing a patient
+    from annotator.io.i2b2 import read_i2b2
+
+    expected = {p.stem: read_i2b2(p) for p in (tmp_path / "single").glob("*.xml")}
+    got = {d.doc_id: d for shard in shards for d in read_jsonl(shard)}
+    assert got.keys() == expected.keys()
+    for doc_id, document in got.items():
+        want = expected[doc_id]
+        assert document.text == want.text
+        assert [(a.start, a.end, a.type, a.confidence) for a in document.annotations] == [
+            (a.start, a.end, a.type, a.confidence) for a in want.annotations
+        ]
+
+
+def test_a_second_writer_to_the_same_output_is_refused(
+    archive: Archive, cluster: Cluster, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    with DocumentLock(out, "someone-else"):
+        refused = run_cli(
+            "batch", "preannotate", archive.model, archive.notes, "-o", out,
+            "--scheduler", cluster.address, check=False,
+        )  # fmt: skip
+    assert refused.returncode == 1
+    assert "locked by someone-else" in refused.stderr and "Traceback" not in refused.stderr
+    assert not out.exists()
+
+
+def test_a_resumed_job_finishes_with_identical_output(
+    archive: Archive, cluster: Cluster, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    argv = ["batch", "deidentify", archive.gold, "-o", out, "--scheduler", cluster.address,
+            "--partition-size", "1"]  # fmt: skip
+    run_cli(*argv)
+    complete = published_files(out)
+    # A killed job: some partitions published, one half-written staging folder, unfinished manifest.
+    parts = sorted(out.glob("part-*"))
+    for part in parts[len(parts) // 2 :]:
+        for path in part.iterdir():
+            path.unlink()
+        part.rmdir()
+    (out / ".staging-part-00009-abc").mkdir()
+    manifest = json.loads((out / "batch-manifest.json").read_text())
+    manifest["complete"] = False
+    (out / "batch-manifest.json").write_text(json.dumps(manifest))
+    refused = run_cli(*argv, check=False)
+    assert refused.returncode == 2 and "--resume" in refused.stderr  # a usage error, as for every writer
+    resumed = json.loads(run_cli(*argv, "--resume", "--json").stdout)
+    assert resumed["resumed"] == len(parts) // 2
+    assert published_files(out) == complete
+    assert not list(out.glob(".staging-*"))
+
+
+def test_a_killed_worker_does_not_lose_partitions(archive: Archive, tmp_path: Path) -> None:
+    # Four copies of the notes under other patient ids: enough partitions to outlive the kill.
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for copy in range(4):
+        for path in archive.notes.glob("*.xml"):
+            (notes / f"{copy}{path.name}").write_bytes(path.read_bytes())
+    with dask_cluster(tmp_path / "own-cluster") as own:
+        out = tmp_path / "out"
+        command = [
+            sys.executable, "-m", "annotator", "batch", "preannotate", str(archive.model),
+            str(notes), "-o", str(out), "--scheduler", own.address, "--partition-size", "1", "--json",
+        ]  # fmt: skip
+        job = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while not list(out.glob("part-*")) and job.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert job.poll() is None, "the job ended before a worker could be killed"
+        own.kill_worker(0)
+        stdout, stderr = job.communicate(timeout=300)
+    assert job.returncode == 0, stderr
+    assert json.loads(stdout)["failures"] == []
+    run_cli("preannotate", archive.model, notes, "-o", tmp_path / "single")
+    assert published_files(out) == _single_process_files(tmp_path / "single")

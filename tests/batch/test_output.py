@@ -1,0 +1,95 @@
+"""Publishing partitions: all or nothing under the final name, resume only the same job."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from annotator.batch.output import MANIFEST, prepare_output, publish
+from annotator.batch.partitions import JSONL, XML, Partition
+from annotator.core.document import Document
+from annotator.errors import AnnotatorError, UsageError
+from annotator.io.jsonl import read_jsonl
+
+JOB = {"command": "test", "inputs": "abc"}
+
+
+def _documents() -> list[Document]:
+    return [Document("101-01", "Seen by Dr. Kim."), Document("101-02", "Follow-up.")]
+
+
+def test_xml_partition_is_published_whole(tmp_path: Path) -> None:
+    partition = Partition(3, XML, ())
+    publish(_documents(), tmp_path, partition)
+    assert sorted(p.name for p in (tmp_path / "part-00003").iterdir()) == ["101-01.xml", "101-02.xml"]
+    assert not list(tmp_path.glob(".staging-*"))
+
+
+def test_failed_check_publishes_nothing_and_leaves_no_staging(tmp_path: Path) -> None:
+    seen: list[int] = []
+
+    def refuse(written: Sequence[Document]) -> None:
+        seen.append(len(written))
+        raise AnnotatorError("leak found")
+
+    for kind in (XML, JSONL):
+        with pytest.raises(AnnotatorError, match="leak found"):
+            publish(_documents(), tmp_path, Partition(0, kind, ()), refuse)
+    assert seen == [2, 2]  # the check saw what was written, read back
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_jsonl_partition_is_one_shard(tmp_path: Path) -> None:
+    publish(_documents(), tmp_path, Partition(0, JSONL, ()))
+    assert [d.doc_id for d in read_jsonl(tmp_path / "part-00000.jsonl")] == ["101-01", "101-02"]
+
+
+def test_staging_is_private(tmp_path: Path) -> None:
+    modes: list[int] = []
+
+    def look(_written: Sequence[Document]) -> None:
+        (staging,) = tmp_path.glob(".staging-*")
+        modes.append(stat.S_IMODE(staging.stat().st_mode))
+
+    publish(_documents(), tmp_path, Partition(0, XML, ()), look)
+    assert modes == [0o700]
+
+
+def test_prepare_refuses_foreign_files_without_force(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(UsageError, match="use --force"):
+        prepare_output(tmp_path, JOB, [], resume=False, force=False)
+    assert (tmp_path / "notes.txt").exists()
+    prepare_output(tmp_path, JOB, [], resume=False, force=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST]
+
+
+def test_resume_skips_published_partitions_and_removes_leftover_staging(tmp_path: Path) -> None:
+    partitions = [Partition(0, XML, ()), Partition(1, XML, ())]
+    prepare_output(tmp_path, JOB, partitions, resume=False, force=False)
+    publish(_documents(), tmp_path, partitions[0])
+    (tmp_path / ".staging-part-00001-x").mkdir()  # a killed run's half-written partition
+    with pytest.raises(UsageError, match="--resume"):
+        prepare_output(tmp_path, JOB, partitions, resume=False, force=False)
+    assert prepare_output(tmp_path, JOB, partitions, resume=True, force=False) == {0}
+    assert not list(tmp_path.glob(".staging-*"))
+
+
+def test_resume_refuses_another_job(tmp_path: Path) -> None:
+    prepare_output(tmp_path, JOB, [], resume=False, force=False)
+    with pytest.raises(UsageError, match="another batch job"):
+        prepare_output(tmp_path, {**JOB, "inputs": "changed"}, [], resume=True, force=False)
+
+
+def test_a_late_duplicate_publication_keeps_the_first(tmp_path: Path) -> None:
+    partition = Partition(0, XML, ())
+    publish(_documents(), tmp_path, partition)
+    before = {p.name: p.read_bytes() for p in (tmp_path / "part-00000").iterdir()}
+    publish(_documents(), tmp_path, partition)  # a worker presumed dead finishing late
+    after = {p.name: p.read_bytes() for p in (tmp_path / "part-00000").iterdir()}
+    assert before == after
+    assert sorted(os.listdir(tmp_path)) == ["part-00000"]

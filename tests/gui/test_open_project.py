@@ -1,0 +1,49 @@
+"""File > Open builds the next window through the callable the app injects (no import circle)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QFileDialog, QMainWindow
+from pytestqt.qtbot import QtBot
+
+from annotator.core.project import Project
+from annotator.gui import app
+from annotator.gui.main_window import MainWindow
+from annotator.gui.theme import ThemeName
+from tests.gui.conftest import make_project
+
+
+def test_open_goes_through_the_injected_callable(
+    qtbot: QtBot, project: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = make_project(tmp_path / "other")
+    opened: list[tuple[Path, str, ThemeName]] = []
+
+    def open_project(path: Path, annotator: str, theme: ThemeName) -> QMainWindow:
+        opened.append((path, annotator, theme))
+        return app.build_window(path, annotator, theme=theme, ask=False)
+
+    window = app.build_window(project.root, "alice", ask=False)
+    qtbot.addWidget(window)
+    window._open_project = open_project  # the app's own callable, recorded
+    # The folder chooser is a native modal dialog: answer it with the other project.
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args: str(other.root))
+    window.actions_by_name["open"].trigger()
+    assert opened == [(other.root, "alice", "light")]
+    successor = window.successor
+    qtbot.addWidget(successor)
+    assert isinstance(successor, MainWindow) and successor.session.workspace.project.root == other.root
+    assert successor.actions_by_name["open"].isEnabled()
+    successor.close()
+
+
+def test_a_window_without_open_project_offers_no_open(qtbot: QtBot, project: Project) -> None:
+    window = app.build_window(project.root, "alice", ask=False)
+    qtbot.addWidget(window)
+    assert window.actions_by_name["open"].isEnabled()
+    bare = MainWindow(window.session)
+    qtbot.addWidget(bare)
+    assert not bare.actions_by_name["open"].isEnabled()
+    window.close()

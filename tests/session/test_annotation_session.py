@@ -1,0 +1,118 @@
+"""The annotation session without Qt: psygnal signals, injected timers, autosave, saving."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from annotator.core.document import Document
+from annotator.core.project import Project
+from annotator.io.autosave import recovery_path
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.io.locking import DocumentLock
+from annotator.session.annotation_session import AnnotationSession
+from annotator.session.timers import ManualTimers
+from annotator.session.workspace import Workspace
+
+TEXT = "Patient John Smith was seen by Dr. Marissa Jones on 2060-01-02.\n"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 500.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    project = Project.create(tmp_path / "p", "Tiny", annotators=["alice"])
+    write_i2b2(Document("300-01", TEXT), project.source_dir / "300-01.xml")
+    write_i2b2(Document("300-02", "Follow-up for John Smith.\n"), project.source_dir / "300-02.xml")
+    return project
+
+
+def _session(project: Project, timers: ManualTimers, clock: Clock) -> AnnotationSession:
+    return AnnotationSession(
+        Workspace.open(project.root, "alice"), clock=clock, autosave_delay=1.0, timers=timers
+    )
+
+
+def _tag(session: AnnotationSession, type_name: str, phrase: str) -> Path:
+    """Open 300-01, tag ``phrase`` with ``type_name``; the document's working file."""
+    session.open_document("300-01")
+    start = TEXT.index(phrase)
+    session.apply_type(type_name, start, start + len(phrase), start)
+    return session.workspace.entry("300-01").working_path
+
+
+def test_signals_announce_document_current_and_save_state(project: Project) -> None:
+    timers, clock = ManualTimers(), Clock()
+    session = _session(project, timers, clock)
+    seen: list[tuple[str, object]] = []
+    session.document_changed.connect(lambda d: seen.append(("document", d.doc_id)))
+    session.current_changed.connect(lambda a: seen.append(("current", a.type if a else None)))
+    session.save_state_changed.connect(lambda s: seen.append(("state", s)))
+    session.open_document("300-01")
+    start = TEXT.index("John Smith")
+    tagged = session.apply_type("PATIENT", start, start + len("John Smith"), start)
+    assert tagged is not None and tagged.text == "John Smith"
+    assert ("document", "300-01") in seen
+    assert ("current", "PATIENT") in seen
+    assert ("state", "unsaved") in seen and session.save_state == "unsaved"
+    session.close()
+
+
+def test_autosave_fires_from_the_injected_timer_after_the_delay(project: Project) -> None:
+    timers, clock = ManualTimers(), Clock()
+    session = _session(project, timers, clock)
+    working = _tag(session, "DOCTOR", "Marissa Jones")
+    timers.fire_all()
+    assert not recovery_path(working).exists()  # not quiet long enough yet
+    clock.now += 1.5
+    timers.fire_all()
+    assert recovery_path(working).exists()
+    assert session.save_state == "autosaved"
+    session.close()
+
+
+def test_a_failed_save_keeps_the_edit_in_the_recovery_file(project: Project) -> None:
+    timers, clock = ManualTimers(), Clock()
+    session = _session(project, timers, clock)
+    working = _tag(session, "PATIENT", "John Smith")
+    # Someone else overrides the lock: our save must fail and say so, not pretend.
+    DocumentLock(working, "bob").acquire(force=True)
+    failed = session.save()
+    assert failed == ["300-01"]
+    assert session.save_state == "unsaved"
+    recovered = read_i2b2(recovery_path(working))
+    assert [a.text for a in recovered.annotations] == ["John Smith"]
+    assert session.scheduler.pending
+
+
+def test_saving_folds_the_edit_into_the_file_and_drops_the_recovery(project: Project) -> None:
+    timers, clock = ManualTimers(), Clock()
+    session = _session(project, timers, clock)
+    working = _tag(session, "DATE", "2060-01-02")
+    clock.now += 2
+    timers.fire_all()
+    assert session.save() == []
+    assert [a.type for a in read_i2b2(working).annotations] == ["DATE"]
+    assert not recovery_path(working).exists()
+    assert session.save_state == "saved"
+    session.close()
+
+
+def test_the_work_state_is_written_by_the_delayed_timer(project: Project) -> None:
+    timers, clock = ManualTimers(), Clock()
+    session = _session(project, timers, clock)
+    session.open_document("300-02")
+    session.mark_done()
+    assert session.status("300-02") == "done"
+    reopened = _session(project, ManualTimers(), Clock())
+    assert reopened.status("300-02") != "done"  # not flushed yet
+    timers.fire_all()
+    assert _session(project, ManualTimers(), Clock()).status("300-02") == "done"
+    session.close()
