@@ -61,7 +61,7 @@ EQUIVALENT: dict[str, str] = {
     _SIG
     + "x_compare_systems__mutmut_19": "per_category of a tag-blind result is empty, so the guard only saves work",
     _SIG + "x_compare_systems__mutmut_20": "same",
-    "annotator.evaluation.counts.x_f_beta_from_scores__mutmut_1": "nan in either score makes the formula nan anyway",
+    "annotator.evaluation.counts.x_f_beta_from_scores__mutmut_2": "nan in either score makes the formula nan anyway",
     _ENGINE + "x__confusion_update__mutmut_10": _LEVEL,
     _ENGINE + "x__confusion_update__mutmut_11": _LEVEL,
     _ENGINE + "x__confusion_update__mutmut_12": _LEVEL,
