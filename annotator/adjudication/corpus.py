@@ -20,6 +20,7 @@ from annotator.core.document import Document
 from annotator.errors import InputError
 from annotator.io.corpus import list_document_files
 from annotator.io.i2b2 import read_i2b2
+from annotator.io.journal import JournalWriter
 
 Progress = Callable[[int, int], None]
 
@@ -60,10 +61,17 @@ class PreparedCorpus:
         adjudicator: str = "adjudicator",
         auto: AutoAccept | str = AutoAccept.UNANIMOUS,
         resume: bool = True,
+        journal: JournalWriter | None = None,
     ) -> AdjudicationSession:
-        """A session for one document, replaying its decision log when ``resume``."""
+        """A session for one document, replaying its decision log when ``resume``; with a
+        ``journal`` writer, each decision is appended to the log on disk as it is made."""
         log = self.existing_log(doc_id) if resume else []
-        return AdjudicationSession(self.alignments[doc_id], adjudicator, auto, log)
+        session = AdjudicationSession(self.alignments[doc_id], adjudicator, auto, log)
+        # A gold file no session wrote is never overwritten, so its decisions are not logged
+        # either (a log beside it would make it look like ours).
+        if journal is not None and not self.has_foreign_gold(doc_id):
+            session.journal_to(journal, log_path(self.gold_dir, doc_id))
+        return session
 
 
 def _read_suggestions(folder: Path, doc_ids: Sequence[str]) -> dict[str, Document]:
@@ -177,14 +185,17 @@ def adjudicate_corpus(
     auto: AutoAccept | str = AutoAccept.UNANIMOUS,
     force: bool = False,
     progress: Progress | None = None,
+    stage: Callable[[Path], Path] | None = None,
 ) -> AdjudicationReport:
     """Auto-merge every document and write its gold file and decision log.
 
     A document whose decision log says it was finalised, or whose gold file was not written
     by an adjudication session (no decision log beside it), is left untouched unless
     ``force``; then it is adjudicated afresh (its old log replaced). Other documents resume
-    their log.
+    their log. ``stage`` maps the gold folder to where files are written for now (the
+    caller publishes them together, see annotator.io.publish).
     """
+    target = stage(prepared.gold_dir) if stage is not None else prepared.gold_dir
     reports = []
     doc_ids = prepared.doc_ids
     for number, doc_id in enumerate(doc_ids, 1):
@@ -195,7 +206,7 @@ def adjudicate_corpus(
             reports.append(session_report(session, "finalised" if finalised else "existing"))
         else:
             session = prepared.open_session(doc_id, adjudicator, auto, resume=not finalised)
-            session.save(prepared.gold_dir)
+            session.save(target)
             reports.append(session_report(session))
         if progress is not None:
             progress(number, len(doc_ids))

@@ -37,6 +37,7 @@ from annotator.core.document import Document, Origin
 from annotator.core.history import AddAnnotation, Command, CompositeCommand, History, RemoveAnnotation
 from annotator.errors import AnnotatorError, InputError, UsageError
 from annotator.io.i2b2 import write_i2b2
+from annotator.io.journal import JournalWriter
 
 LOG_SUFFIX = ".decisions.jsonl"
 MAX_LISTED_OFFSETS = 10
@@ -192,6 +193,7 @@ class AdjudicationSession:
         self._logging = True
         self._stack: list[str] = []
         self.finalised = False
+        self._journal: tuple[JournalWriter, Path] | None = None
         if self.log:
             self._replay(self.log)
         self.finalised = log_is_finalised(self.log)
@@ -407,6 +409,14 @@ class AdjudicationSession:
         entry["adjudicator"] = self.adjudicator
         entry["time"] = _now()
         self.log.append(entry)
+        if self._journal is not None:
+            writer, path = self._journal
+            writer.append(path, entry)
+
+    def journal_to(self, writer: JournalWriter, path: Path) -> None:
+        """Append every decision from now on to the decision log ``path`` as it is made
+        (fsynced by ``writer``), so a crash loses no decision; :meth:`save` rewrites it whole."""
+        self._journal = (writer, path)
 
     def _set_finalised(self, value: bool) -> None:
         if self.finalised == value:
@@ -432,6 +442,9 @@ class AdjudicationSession:
         folder = Path(gold_dir)
         path = folder / f"{self.doc_id}.xml"
         write_i2b2(self.gold, path)
+        if self._journal is not None:
+            # Appends so far reach the old file before the whole log replaces it.
+            self._journal[0].close_file(self._journal[1])
         text = "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in self.log)
         atomic_write_text(log_path(folder, self.doc_id), text)
         return path

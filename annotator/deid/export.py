@@ -134,6 +134,7 @@ def deidentify_documents(
     done, total = 0, len(documents)
     for patient_id, records in patients.items():
         replace: Callable[[Any], Surrogate]
+        surrogates: PatientSurrogates | None = None
         if options.method == "mask":
 
             def replace(a: Any) -> Surrogate:
@@ -144,6 +145,8 @@ def deidentify_documents(
             replace = surrogates.surrogate
         for document in records:
             _check_cancel(cancelled)
+            if surrogates is not None:
+                surrogates.begin_document(document)
             new, replaced = rewrite_document(document, replace)
             result.documents.append(new)
             result.replaced[document.doc_id] = replaced

@@ -149,7 +149,14 @@ class NameMapper:
     def replace(self, text: str) -> str:
         """The surrogate of a whole name string, keeping its surface form."""
         matches = list(_TOKEN.finditer(text))
-        words = [m for m in matches if not self._kept(m.group())]
+        # A particle ("de", "van", "le") is kept only before the name it belongs to; as the
+        # last word it is the surname itself ("J. Le") and is replaced like any other.
+        last = max((m.start() for m in matches if len(m.group()) > 1 and not is_title(m.group())), default=-1)
+
+        def kept(match: re.Match[str], token: str) -> bool:
+            return self._kept(token) and not (match.start() == last and token.lower() in PARTICLES)
+
+        words = [m for m in matches if not kept(m, m.group())]
         initials_only = (
             len(matches) == 1
             and words
@@ -166,7 +173,7 @@ class NameMapper:
             token = match.group()
             possessive = _POSSESSIVE.search(token) if len(token) > 3 else None
             base = token[: possessive.start()] if possessive else token
-            if self._kept(base):
+            if kept(match, base):
                 pieces.append(token)
             elif initials_only or self._is_initial(base):
                 pieces.append("".join(self.initial(c) if c.isalpha() else c for c in base))

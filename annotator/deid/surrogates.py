@@ -129,7 +129,42 @@ class PatientSurrogates:
         self._dates = self._parse_dates(documents)
         reference = min((d for p in self._dates.values() if p and (d := reference_date(p))), default=None)
         self.default_year = reference.year if reference else 2000
+        self._note_dates = {d.doc_id: self._full_dates(d) for d in documents}
+        self._current_dates: list[dt.date] = []
         self.shift = self._draw_shift(reference)
+
+    def begin_document(self, document: Document) -> None:
+        """Dates without a year in this document are read in the year of its own full dates."""
+        self._current_dates = self._note_dates.get(document.doc_id, [])
+
+    def _full_dates(self, document: Document) -> list[dt.date]:
+        found = []
+        for annotation in document:
+            if kind_of(annotation) == "date":
+                parsed = self._dates.get(annotation.text.strip())
+                full = reference_date(parsed) if parsed is not None else None
+                if full is not None:
+                    found.append(full)
+        return found
+
+    def _year_for(self, parsed: ParsedDate) -> int:
+        """The year a year-less date most likely has: the one that puts it nearest to a full
+        date of the same note (so "11/24" beside "12/01/2093" is 2093-11-24, 7 days before)."""
+        if parsed.year is not None:
+            return parsed.year
+        if parsed.month is None or not self._current_dates:
+            return self.default_year
+        day = parsed.day or 15
+        best: tuple[int, int] | None = None
+        for note_date in self._current_dates:
+            for year in (note_date.year - 1, note_date.year, note_date.year + 1):
+                try:
+                    gap = abs((dt.date(year, parsed.month, day) - note_date).days)
+                except ValueError:
+                    continue  # 29 February in a common year
+                if best is None or gap < best[0]:
+                    best = (gap, year)
+        return best[1] if best is not None else self.default_year
 
     # -- dates ---------------------------------------------------------------------------
     def _parse_dates(self, documents: list[Document]) -> dict[str, ParsedDate | None]:
@@ -174,14 +209,19 @@ class PatientSurrogates:
             parsed = self._dates.get(core) or parse_date(core, self.options.short_numeric_dates)
             if parsed is None:
                 return Surrogate(f"[**{annotation.type}**]", "date format not recognised or ambiguous")
-            return Surrogate(lead + shift_date(parsed, self.shift, self.default_year) + trail)
+            return Surrogate(lead + shift_date(parsed, self.shift, self._year_for(parsed)) + trail)
         if kind == "age":
             if _AGE_WORDS_OVER_89.search(core):
                 return Surrogate(f"[**{annotation.type}**]", "age written in words, possibly over 89")
             return Surrogate(lead + _age(core) + trail)
         if kind == "name":
             # The name map keeps its own per-token memory and copies each token's case.
-            return Surrogate(lead + self.names.replace(core) + trail)
+            replaced = self.names.replace(core)
+            if normalise(replaced) == normalise(core):
+                # Never publish a "surrogate" that is the original (e.g. a lone initial and a
+                # two-letter surname both kept): mask it and say so.
+                return Surrogate(f"[**{annotation.type}**]", "no surrogate different from the original")
+            return Surrogate(lead + replaced + trail)
         key = (kind, normalise(core))
         if key not in self._memo:
             self._memo[key] = self._unlike(core, self._generate(kind, core), kind)

@@ -229,6 +229,7 @@ class MainWindow(QMainWindow):
         s.save_state_changed.connect(self.status.show_save_state)
         s.read_only_changed.connect(self.banner.show_lock)
         s.entry_changed.connect(self._on_session_entry_changed)
+        s.notice.connect(self._on_session_notice)
         self.banner.override_requested.connect(self._on_banner_override_requested)
         self.documents.document_chosen.connect(self.open_document)
         self.view.tag_key_pressed.connect(self._on_view_tag_key_pressed)
@@ -268,6 +269,9 @@ class MainWindow(QMainWindow):
             self.actions_by_name["done"].setChecked(self.session.status(document.doc_id) == "done")
         self._refresh_status()
         self.view.setFocus()
+
+    def _on_session_notice(self, message: str) -> None:
+        self.statusBar().showMessage(message, 10000)
 
     def _on_session_entry_changed(self, doc_id: str) -> None:
         s = self.session

@@ -34,7 +34,8 @@ import datetime as dt
 import json
 import os
 import socket
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
@@ -77,16 +78,28 @@ class LockInfo:
     host: str
     pid: int
     time: str
+    # Why the lock file could not be read ("" when it could): empty, damaged, a folder...
+    problem: str = ""
+    # Seconds since the holder last touched the lock file (its heartbeat); not part of who holds it.
+    age: float = field(default=0.0, compare=False)
 
-    def is_stale(self) -> bool:
-        """True when the lock was taken on this machine by a process that no longer runs.
+    def is_stale(self, stale_after: float | None = None) -> bool:
+        """True when the lock's holder is gone.
 
-        Locks from other machines are never presumed stale: we cannot see their processes.
+        A lock taken on this machine by a process that no longer runs is stale. With
+        ``stale_after``, so is any lock whose holder has not touched it (heartbeat) for that
+        many seconds, on any machine: this also frees a lock whose process id was reused.
+        Otherwise locks from other machines are never presumed stale: we cannot see their
+        processes.
         """
+        if stale_after is not None and self.age > stale_after:
+            return True
         return self.host == _this_host() and not _pid_alive(self.pid)
 
     def describe(self) -> str:
-        """``alice on ward-pc since 2026-11-22 00:40 UTC``."""
+        """``alice on ward-pc since 2026-11-22 00:40 UTC``, or what is wrong with the file."""
+        if self.problem:
+            return f"an unreadable lock file ({self.problem})"
         try:
             when = dt.datetime.fromisoformat(self.time).astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
         except ValueError:
@@ -97,20 +110,29 @@ class LockInfo:
         return json.dumps({"user": self.user, "host": self.host, "pid": self.pid, "time": self.time})
 
 
-def _parse(data: str, path: Path) -> LockInfo:
+def _unreadable(problem: str, age: float) -> LockInfo:
+    # Report it and let the user override it; never guess a holder, never a dead end.
+    return LockInfo(user="", host="", pid=0, time="", problem=problem, age=age)
+
+
+def _parse(data: bytes, age: float) -> LockInfo:
+    if not data.strip():
+        return _unreadable("empty", age)
     try:
-        raw = json.loads(data)
+        raw = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return _unreadable("not UTF-8 text", age)
     except (json.JSONDecodeError, RecursionError):
         raw = None
     if not isinstance(raw, dict):
-        # Unreadable lock (e.g. a crash mid-write elsewhere): report it, do not guess a holder.
-        return LockInfo(user="", host="", pid=0, time="")
+        return _unreadable("not a lock written by this tool", age)
     pid = raw.get("pid", 0)
     return LockInfo(
         user=str(raw.get("user", "")),
         host=str(raw.get("host", "")),
         pid=pid if isinstance(pid, int) else 0,
         time=str(raw.get("time", "")),
+        age=age,
     )
 
 
@@ -118,12 +140,15 @@ def read_lock_info(path: str | Path) -> LockInfo | None:
     """Who holds the lock on the document at ``path``, or ``None`` when it is free."""
     target = lock_path(path)
     try:
-        data = target.read_text(encoding="utf-8")
+        age = max(0.0, time.time() - target.stat().st_mtime)
+        if target.is_dir():
+            return _unreadable("a folder is at the lock path", age)
+        data = target.read_bytes()[:65536]
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError) as error:
-        raise StorageError(f"cannot read lock file: {error}", target) from None
-    return _parse(data, target)
+    except OSError as error:
+        return _unreadable(f"cannot be read: {error.strerror}", 0.0)
+    return _parse(data, age)
 
 
 class DocumentLockedError(LockedError):
@@ -153,7 +178,10 @@ class DocumentLock:
         replaced, else ``None``.
     """
 
-    def __init__(self, path: str | Path, user: str, host: str | None = None) -> None:
+    def __init__(
+        self, path: str | Path, user: str, host: str | None = None, stale_after: float | None = None
+    ) -> None:
+        self.stale_after = stale_after
         self.path = Path(path)
         self.lock_file = lock_path(self.path)
         self.user = user
@@ -165,7 +193,16 @@ class DocumentLock:
     @property
     def held(self) -> bool:
         """True while this object holds the lock (and the file still says so)."""
-        return self._info is not None and read_lock_info(self.path) == self._info
+        if self._info is None:
+            return False
+        current = read_lock_info(self.path)
+        return current == self._info
+
+    def heartbeat(self) -> None:
+        """Touch the lock file so others see its holder is alive (see ``stale_after``)."""
+        if self._info is not None:
+            with contextlib.suppress(OSError):
+                os.utime(self.lock_file)
 
     def _new_info(self) -> LockInfo:
         now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
@@ -195,11 +232,16 @@ class DocumentLock:
         current = read_lock_info(self.path)
         if current == expected:
             try:
-                os.unlink(self.lock_file)
+                if self.lock_file.is_dir() and not self.lock_file.is_symlink():
+                    self.lock_file.rmdir()  # only an empty folder; anything else is reported
+                else:
+                    os.unlink(self.lock_file)
             except FileNotFoundError:
                 pass
             except OSError as error:
-                raise StorageError(f"cannot remove lock file: {error.strerror}", self.lock_file) from None
+                raise StorageError(
+                    f"cannot remove the lock file: {error.strerror}; remove it by hand", self.lock_file
+                ) from None
 
     def acquire(self, force: bool = False) -> LockInfo:
         """Take the lock.
@@ -232,12 +274,14 @@ class DocumentLock:
             current = read_lock_info(self.path)
             if current is None:
                 continue
-            if current.is_stale() or force:
+            if current.is_stale(self.stale_after) or force:
                 self.taken_over = current
                 self._remove_if(current)
                 continue
             raise DocumentLockedError(
-                f"document is locked by {current.describe()}; open it read-only, or override the lock",
+                f"document is locked by {current.describe()}; open it read-only, or override the lock"
+                if not current.problem
+                else f"document has {current.describe()}; override the lock to replace it",
                 self.path,
                 current,
             )

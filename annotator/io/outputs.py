@@ -25,6 +25,7 @@ from pathlib import Path
 
 from annotator.core.atomic import atomic_write
 from annotator.errors import StorageError, UsageError
+from annotator.io.publish import output_lock
 
 
 class FolderMode(Enum):
@@ -56,6 +57,11 @@ class OutputPlan:
 
     targets: tuple[Path, ...]
     replacing: tuple[Path, ...] = ()
+
+    @property
+    def fresh(self) -> tuple[Path, ...]:
+        """The targets that did not exist when the plan was made."""
+        return tuple(t for t in self.targets if t not in self.replacing)
 
     def publish_bytes(self, target: Path, data: bytes) -> None:
         """Write one planned file atomically (temp file, fsync, rename)."""
@@ -138,16 +144,27 @@ def staged_folder(plan: OutputPlan) -> Iterator[Path]:
     """
     (target,) = plan.targets
     target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
-    try:
-        yield staging
+    with output_lock(target):
+        # Another job may have filled the folder since it was planned: plan again, locked.
+        if not plan.replacing and target.is_dir() and any(target.iterdir()):
+            raise UsageError(_NOT_EMPTY[FolderMode.REPLACE], target)
+        for leftover in (
+            *target.parent.glob(f".{target.name}.*.tmp"),
+            *target.parent.glob(f".{target.name}.*.old"),
+        ):
+            # A killed run's staging or half-swapped old copy: never output, removed first.
+            if leftover.is_dir() and not leftover.is_symlink():
+                shutil.rmtree(leftover, ignore_errors=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
         try:
-            _swap_into_place(staging, target)
-        except OSError as error:
-            raise StorageError(f"cannot move the output into place: {error.strerror}", target) from None
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
+            yield staging
+            try:
+                _swap_into_place(staging, target)
+            except OSError as error:
+                raise StorageError(f"cannot move the output into place: {error.strerror}", target) from None
+        finally:
+            if staging.exists():
+                shutil.rmtree(staging, ignore_errors=True)
 
 
 def _swap_into_place(staging: Path, target: Path) -> None:

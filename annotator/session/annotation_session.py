@@ -15,6 +15,8 @@ current_changed(object)         the current annotation (an Annotation, or None)
 save_state_changed(str)         "saved", "unsaved", "autosaved" or "read-only"
 read_only_changed(bool, str)    read-only and who holds the lock
 entry_changed(str)              a document's status, counts or time changed (doc id)
+notice(str)                     something the user must be told (recovered edits, where
+                                declined edits were kept)
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from annotator.io.autosave import AutosaveScheduler
 from annotator.io.workstate import DONE, IN_PROGRESS, NOT_STARTED, WorkState
 from annotator.session.editing import AnnotationEditor
 from annotator.session.timers import ManualTimers, TimerFactory
-from annotator.session.workspace import Workspace
+from annotator.session.workspace import HEARTBEAT_SECONDS, Workspace
 
 Clock = Callable[[], float]
 RecoveryQuestion = Callable[[str], bool | None]
@@ -65,6 +67,7 @@ class AnnotationSession:
     save_state_changed = Signal(str)
     read_only_changed = Signal(bool, str)
     entry_changed = Signal(str)
+    notice = Signal(str)
 
     def __init__(
         self,
@@ -90,6 +93,7 @@ class AnnotationSession:
         self.snap_to_words = False
         self.save_state = "saved"
         self.lock_holder = ""
+        self._last_heartbeat = clock()
         make_timer = timers or ManualTimers()
         self._autosave_timer = make_timer(0.25, False, self._on_autosave_timer_timeout)
         self._autosave_timer.start()
@@ -122,12 +126,16 @@ class AnnotationSession:
         try:
             opened = self.workspace.prepare(doc_id, force_lock=force_lock)
             recovered = False
+            kept_aside = None
             # A document already in memory with unsaved edits is newer than its recovery file.
             if opened.recovery_available and not self.workspace.is_dirty(doc_id):
                 answer = ask_recovery(doc_id) if ask_recovery is not None else True
                 recovered = bool(answer)
                 if answer is False:
-                    self.workspace.discard_recovery(doc_id)
+                    kept_aside = self.workspace.discard_recovery(doc_id)
+                elif answer is None:
+                    # New edits start a new journal; the old one is kept for later.
+                    kept_aside = self.workspace.set_journal_aside(doc_id)
             document = self.workspace.load(doc_id, recovered=recovered)
         except AnnotatorError:
             if doc_id != self.doc_id:
@@ -151,6 +159,13 @@ class AnnotationSession:
         self.read_only_changed.emit(opened.read_only, opened.lock_holder)
         if recovered:
             self.scheduler.note_edit(self.clock())
+            count = self.workspace.recovered_edits.pop(doc_id, None)
+            if count is not None:
+                self.notice.emit(f"Recovered {count} unsaved edit(s) of {doc_id} from its edit journal.")
+        if kept_aside is not None:
+            self.notice.emit(f"The unsaved edits of {doc_id} were kept in {kept_aside.name}.")
+        if opened.taken_over:
+            self.notice.emit(f"Took over the stale lock on {doc_id} held by {opened.taken_over}.")
         self._set_save_state()
         self.entry_changed.emit(doc_id)
         ids = self.workspace.doc_ids()
@@ -331,8 +346,12 @@ class AnnotationSession:
         return written
 
     def _on_autosave_timer_timeout(self) -> None:
-        if self.scheduler.due(self.clock()):
+        now = self.clock()
+        if self.scheduler.due(now):
             self.autosave_now()
+        if now - self._last_heartbeat >= HEARTBEAT_SECONDS:
+            self._last_heartbeat = now
+            self.workspace.heartbeat()
 
     def _on_history_changed(self) -> None:
         now = self.clock()

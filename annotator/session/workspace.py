@@ -16,7 +16,9 @@ work rules are tested without widgets:
 
 from __future__ import annotations
 
+import os
 import re
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -29,6 +31,7 @@ from annotator.errors import AnnotatorError, InputError, LockedError, OffsetErro
 from annotator.io.autosave import AutosaveStore
 from annotator.io.corpus import list_document_files
 from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.io.journal import JournalWriter, added, journal_path, read_journal, removed, replaced, replay
 from annotator.io.locking import DocumentLock, read_lock_info
 
 _TAG_COUNT = re.compile(rb"\bTYPE=")
@@ -56,6 +59,10 @@ class DocumentEntry:
     preannotation_path: Path | None = None
 
 
+LOCK_STALE_AFTER = 600.0
+HEARTBEAT_SECONDS = 60.0
+
+
 @dataclass
 class OpenState:
     """What the window needs to know before showing a document."""
@@ -63,6 +70,8 @@ class OpenState:
     read_only: bool = False
     lock_holder: str = ""
     recovery_available: bool = False
+    # Who held the stale lock this open took over ("" when none was taken over).
+    taken_over: str = ""
 
 
 def read_checked(path: Path) -> Document:
@@ -125,6 +134,13 @@ class Workspace:
         self._prefetched: dict[str, tuple[Future[Document], Path, tuple[int, int]]] = {}
         self._touched: set[str] = set()
         self.unreadable: set[str] = set()
+        # Every edit goes to the document's write-ahead journal (fsynced off this thread).
+        self.journal = JournalWriter()
+        self.recovered_edits: dict[str, int] = {}
+        # A document lock whose holder has not touched it for this long is stale (a crashed
+        # session on another machine, or a reused process id); ours are touched every
+        # HEARTBEAT_SECONDS while open.
+        self.lock_stale_after = LOCK_STALE_AFTER
 
     # -- opening ----------------------------------------------------------------------------------
     @classmethod
@@ -200,7 +216,9 @@ class Workspace:
         """Lock the working copy (or note who holds it) and create it if it does not exist."""
         entry = self.entry(doc_id)
         state = OpenState()
-        lock = self.locks.get(doc_id) or DocumentLock(entry.working_path, self.annotator)
+        lock = self.locks.get(doc_id) or DocumentLock(
+            entry.working_path, self.annotator, stale_after=self.lock_stale_after
+        )
         try:
             lock.acquire(force=force_lock)
         except LockedError as error:
@@ -210,21 +228,40 @@ class Workspace:
         else:
             self.locks[doc_id] = lock
             self.read_only.discard(doc_id)
+            if lock.taken_over is not None and not force_lock:
+                state.taken_over = lock.taken_over.describe()
             if not entry.working_path.exists():
                 origin = entry.preannotation_path or entry.source_path
                 document = read_checked(origin)
                 document.doc_id = doc_id
                 write_i2b2(document, entry.working_path)
+                # A new working copy is as readable as the folder it lives in (a shared
+                # project folder stays shared); saves then keep whatever mode it has.
+                folder_mode = entry.working_path.parent.stat().st_mode
+                os.chmod(entry.working_path, folder_mode & 0o666)
         if not state.read_only:
-            state.recovery_available = self.autosave.has_recovery(entry.working_path)
+            state.recovery_available = self.has_journal(doc_id) or self.autosave.has_recovery(
+                entry.working_path
+            )
         return state
+
+    def has_journal(self, doc_id: str) -> bool:
+        """True when the document has edits journalled since its last save."""
+        path = journal_path(self.entry(doc_id).working_path)
+        return doc_id not in self.documents and path.is_file() and path.stat().st_size > 0
 
     def load(self, doc_id: str, recovered: bool = False) -> Document:
         """The document (cached once read); ``recovered`` takes the autosaved version."""
         if doc_id in self.documents and not recovered:
             return self.documents[doc_id]
         entry = self.entry(doc_id)
-        if recovered:
+        journal = read_journal(journal_path(entry.working_path)) if recovered else []
+        if journal:
+            # The journal holds every edit since the last save: replay it over the saved file.
+            document = read_checked(self._source_of(entry))
+            document.origin.path = entry.working_path
+            self.recovered_edits[doc_id] = replay(document, journal)
+        elif recovered:
             document = self.autosave.load_recovery(entry.working_path)
         else:
             path = self._source_of(entry)
@@ -276,8 +313,24 @@ class Workspace:
             self._executor = None
         self._prefetched.clear()
 
-    def discard_recovery(self, doc_id: str) -> None:
+    def discard_recovery(self, doc_id: str) -> Path | None:
+        """Drop the autosaved copy; set the journal aside under a dated name (returned)."""
         self.autosave.discard_recovery(self.entry(doc_id).working_path)
+        return self.set_journal_aside(doc_id)
+
+    def set_journal_aside(self, doc_id: str) -> Path | None:
+        """Move the document's journal to ``.NAME.xml.journal.declined-DATE`` (never deleted, so
+        declined edits can still be looked at); the new path, or None without a journal."""
+        journal = journal_path(self.entry(doc_id).working_path)
+        if not journal.is_file() or doc_id in self.documents:
+            return None
+        kept = journal.with_name(f"{journal.name}.declined-{time.strftime('%Y%m%d-%H%M%S')}")
+        self.journal.close_file(journal)
+        try:
+            os.replace(journal, kept)
+        except OSError as error:
+            raise StorageError(f"cannot set the edit journal aside: {error.strerror}", journal) from None
+        return kept
 
     def read_many(
         self,
@@ -327,10 +380,16 @@ class Workspace:
         if lock is not None:
             lock.release()
 
+    def heartbeat(self) -> None:
+        """Touch every lock we hold, so nobody takes them over as stale."""
+        for lock in self.locks.values():
+            lock.heartbeat()
+
     def release_all(self) -> None:
         for doc_id in list(self.locks):
             self.release(doc_id)
         self.shutdown()
+        self.journal.close()
 
     # -- saving -----------------------------------------------------------------------------------
     def is_dirty(self, doc_id: str) -> bool:
@@ -342,12 +401,18 @@ class Workspace:
         # edit cheap even with the whole project in memory after a project-wide search.
         doc_id = document.doc_id
 
+        path = journal_path(self.entry(doc_id).working_path)
+        append = self.journal.append
+
         def touched(*_args: object) -> None:
             self._touched.add(doc_id)
 
         document.annotation_added.connect(touched)
         document.annotation_removed.connect(touched)
         document.annotation_replaced.connect(touched)
+        document.annotation_added.connect(lambda a: append(path, added(a)))
+        document.annotation_removed.connect(lambda a: append(path, removed(a)))
+        document.annotation_replaced.connect(lambda old, new: append(path, replaced(old, new)))
         if not document.is_pristine():
             self._touched.add(doc_id)
 
@@ -388,6 +453,8 @@ class Workspace:
                     entry.working_path,
                 )
             write_i2b2(document, entry.working_path)
+        # The file now holds every journalled edit (written atomically): fold the journal in.
+        self.journal.truncate(journal_path(entry.working_path))
         self.autosave.discard_recovery(entry.working_path)
 
     def save_all(self) -> list[str]:

@@ -10,6 +10,7 @@ from annotator.adjudication.consistency import Scope
 from annotator.adjudication.corpus import AdjudicationReport, adjudicate_corpus, prepare_corpus
 from annotator.adjudication.decisions import AutoAccept
 from annotator.errors import UsageError
+from annotator.io.publish import publishing
 from annotator.workflows.inputs import require_documents, require_folder
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
 
@@ -67,27 +68,30 @@ def adjudicate(
         if progress is not None:
             progress(done, 2 * total)
 
-    prepared = prepare_corpus(
-        list(request.folders),
-        request.gold_dir,
-        candidates=request.candidates,
-        scope=request.scope,
-        suggestions_dir=request.suggestions,
-        progress=reading,
-    )
-    check_cancel(cancelled, "adjudication")
-
     def adjudicating(done: int, total: int) -> None:
         if progress is not None:
             progress(total + done, 2 * total)
 
-    report = adjudicate_corpus(
-        prepared,
-        adjudicator=request.adjudicator or default_adjudicator(),
-        auto=request.auto,
-        force=request.force,
-        progress=adjudicating,
-    )
+    # Locked, a killed earlier run finished first, and every gold file published with its
+    # decision log, together, at the end.
+    with publishing(request.gold_dir) as staged:
+        prepared = prepare_corpus(
+            list(request.folders),
+            request.gold_dir,
+            candidates=request.candidates,
+            scope=request.scope,
+            suggestions_dir=request.suggestions,
+            progress=reading,
+        )
+        check_cancel(cancelled, "adjudication")
+        report = adjudicate_corpus(
+            prepared,
+            adjudicator=request.adjudicator or default_adjudicator(),
+            auto=request.auto,
+            force=request.force,
+            progress=adjudicating,
+            stage=staged,
+        )
     notes = [
         Note(NoteKind.MISSING_VERSION, doc_id, detail=", ".join(lacking))
         for doc_id, lacking in sorted(report.missing.items())

@@ -8,6 +8,7 @@ from pathlib import Path
 from annotator.errors import InputError
 from annotator.io.formats import detect_format, input_files, output_paths, read_documents, write_documents
 from annotator.io.outputs import plan_files
+from annotator.io.publish import common_folder, publishing
 from annotator.io.validate import validate_document
 from annotator.workflows.inputs import schema_by_name
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
@@ -50,13 +51,15 @@ def convert(
         if errors:
             raise InputError(f"{errors[0].one_line()} (nothing written; see annotator validate --realign)")
     source_format = request.source_format or detect_format(request.source)
-    plan_files(
+    plan = plan_files(
         output_paths(documents, request.output, request.to),
         inputs=input_files(request.source, source_format),
         force=request.force,
     )
     check_cancel(cancelled, "conversion")
-    written = write_documents(documents, request.output, request.to)
+    with publishing(common_folder(plan.targets), plan.fresh) as staged:
+        write_documents(documents, staged(request.output), request.to)
+    written = list(plan.targets)
     if progress is not None:
         progress(len(documents), len(documents))
     notes = [Note(NoteKind.INPUT_WARNING, detail=warning) for warning in warnings]

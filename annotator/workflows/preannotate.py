@@ -22,6 +22,7 @@ from annotator.errors import AnnotatorError, UsageError
 from annotator.io.corpus import list_document_files
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.outputs import plan_files
+from annotator.io.publish import common_folder, publishing
 from annotator.io.workstate import NOT_STARTED, WorkState
 from annotator.workflows.notes import Cancelled, Progress, check_cancel
 
@@ -147,11 +148,12 @@ def preannotate(
     documents = [read_i2b2(p) for p in request.inputs]
     results = tag_documents(tagger, documents, request.recall_bias, progress, cancelled)
     outcome = PreannotateResult(request.model, request.recall_bias)
-    for result, target in zip(results, plan.targets, strict=True):
-        write_i2b2(result.document, target)
-        outcome.documents.append(
-            DocumentSuggestions(result.document.doc_id, target, len(result.kept), result.dropped)
-        )
+    with publishing(common_folder(plan.targets), plan.fresh) as staged:
+        for result, target in zip(results, plan.targets, strict=True):
+            write_i2b2(result.document, staged(target))
+            outcome.documents.append(
+                DocumentSuggestions(result.document.doc_id, target, len(result.kept), result.dropped)
+            )
     return outcome
 
 

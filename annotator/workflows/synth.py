@@ -10,6 +10,7 @@ from annotator.core.schema import load_schema
 from annotator.core.statistics import corpus_statistics
 from annotator.errors import UsageError
 from annotator.io.outputs import FolderMode, plan_folder
+from annotator.io.publish import publishing
 from annotator.synth.generator import MAX_PATIENTS, generate_corpus, write_corpus
 from annotator.workflows.notes import Cancelled, Progress, check_cancel
 
@@ -58,7 +59,8 @@ def synthesize(
     plan_folder(request.out, mode=FolderMode.MERGE, force=request.force)
     corpus = generate_corpus(request.patients, request.seed, progress=progress)
     check_cancel(cancelled, "synthetic corpus")
-    write_corpus(corpus, request.out, progress=progress)
+    with publishing(request.out) as staged:
+        write_corpus(corpus, staged(request.out), progress=progress)
     versions = corpus.versions()
     return SynthResult(
         out=request.out,

@@ -14,6 +14,7 @@ from annotator.crf.tagger import CrfTagger, ModelMetadata
 from annotator.errors import UsageError
 from annotator.io.corpus import read_corpus
 from annotator.io.outputs import plan_files
+from annotator.io.publish import output_lock
 from annotator.workflows.inputs import require_folder
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress
 
@@ -92,7 +93,8 @@ def train(
         cv = cross_validate(documents, request.cv_folds, make_tagger, progress=progress, cancelled=cancelled)
     tagger = make_tagger()
     metadata = tagger.train(documents, progress, cancelled)
-    plan.publish_bytes(request.model, tagger.to_bytes())
+    with output_lock(request.model):
+        plan.publish_bytes(request.model, tagger.to_bytes())
     notes = []
     if metadata.skipped_annotations:
         notes.append(

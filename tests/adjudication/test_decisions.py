@@ -194,3 +194,27 @@ def test_resume_from_log_rebuilds_gold_and_resolutions(tmp_path: Path) -> None:
     assert gold_keys(resumed) == gold_keys(session)
     assert set(resumed.resolutions) == set(session.resolutions)
     assert len(resumed.log) == len(session.log)
+
+
+def test_journalled_decisions_survive_a_crash_before_any_save(tmp_path: Path) -> None:
+    from annotator.io.journal import JournalWriter
+
+    writer = JournalWriter()
+    session = AdjudicationSession(alignment(), "dana")
+    log = log_path(tmp_path, DOC)
+    session.journal_to(writer, log)
+    session.take(unit_at(session, "Ora Hendrickson").id, 1)
+    session.neither(unit_at(session, "Boston").id)
+    assert writer.flush()
+    # The process dies here: no gold file, no save; the decisions are in the log on disk.
+    assert not (tmp_path / f"{DOC}.xml").exists()
+    resumed = AdjudicationSession(alignment(), "dana", log=read_log(log))
+    assert gold_keys(resumed) == gold_keys(session)
+    assert resumed.progress() == session.progress()
+    # Saving rewrites the whole log atomically; later decisions append to the new file.
+    session.save(tmp_path)
+    session.take_all(unit_at(session, "John Smith").id)
+    assert writer.flush()
+    again = AdjudicationSession(alignment(), "dana", log=read_log(log))
+    assert gold_keys(again) == gold_keys(session)
+    writer.close()

@@ -177,6 +177,13 @@ def bench_open_and_edit(app: QApplication, folder: Path) -> None:
         f"one tag edit: key to repainted text + table (synchronous), median of {len(work)}: "
         f"{statistics.median(work):5.1f} ms  (goal < 16; max {max(work):.1f}); CPU time {statistics.median(cpu):.1f} ms"
     )
+    journal = window.session.workspace.journal
+    journal.flush()
+    syncs = [seconds * 1000 for seconds in journal.sync_seconds]
+    print(
+        f"edit journal (background thread): {len(syncs)} group commits for {len(work)} edits, "
+        f"append + fsync median {statistics.median(syncs):.2f} ms, max {max(syncs):.2f} ms"
+    )
     undo = []
     for _ in range(10):
         began = time.perf_counter()

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from annotator.errors import LockedError
+from annotator.errors import LockedError, StorageError
 from annotator.io.locking import DocumentLock, DocumentLockedError, LockInfo, lock_path, read_lock_info
 
 HOLD_SCRIPT = """
 import sys, time
 from pathlib import Path
 from annotator.io.locking import DocumentLock
-from annotator.errors import LockedError
+from annotator.errors import LockedError, StorageError
 document, user, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 while not go.exists():
     time.sleep(0.005)
@@ -115,12 +115,66 @@ def test_force_overrides_and_old_holder_does_not_remove_new_lock(document: Path)
     assert read_lock_info(document) == info
 
 
-def test_unreadable_lock_counts_as_locked(document: Path) -> None:
-    lock_path(document).write_text("{not json", encoding="utf-8")
-    with pytest.raises(LockedError, match="someone"):
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"{not json", "not a lock written by this tool"),
+        (b"", "empty"),
+        (b"\xff\xfe\x00bad", "not UTF-8 text"),
+    ],
+)
+def test_an_unreadable_lock_is_reported_and_can_be_overridden(
+    document: Path, content: bytes, problem: str
+) -> None:
+    lock_path(document).write_bytes(content)
+    with pytest.raises(LockedError, match=f"unreadable lock file \\({problem}\\); override"):
         DocumentLock(document, "alice").acquire()
-    DocumentLock(document, "alice").acquire(force=True)
-    assert read_lock_info(document) is not None
+    lock = DocumentLock(document, "alice")
+    lock.acquire(force=True)
+    assert lock.held
+    assert lock.taken_over is not None and lock.taken_over.problem == problem
+
+
+def test_an_empty_folder_at_the_lock_path_can_be_overridden(document: Path) -> None:
+    lock_path(document).mkdir()
+    with pytest.raises(LockedError, match="a folder is at the lock path"):
+        DocumentLock(document, "alice").acquire()
+    lock = DocumentLock(document, "alice")
+    lock.acquire(force=True)
+    assert lock.held and lock_path(document).is_file()
+
+
+def test_a_full_folder_at_the_lock_path_says_what_to_do(document: Path) -> None:
+    lock_path(document).mkdir()
+    (lock_path(document) / "keep.txt").write_text("x")
+    with pytest.raises(StorageError, match="remove it by hand"):
+        DocumentLock(document, "alice").acquire(force=True)
+    assert (lock_path(document) / "keep.txt").exists()
+
+
+def test_a_lock_without_heartbeat_is_stale_after_the_configured_age(document: Path) -> None:
+    # A live pid that is not the holder's any more (reused) must not keep the lock forever.
+    other = DocumentLock(document, "bob", host="far-away-host")
+    other.acquire()
+    old = time.time() - 3600
+    os.utime(lock_path(document), (old, old))
+    with pytest.raises(LockedError):
+        DocumentLock(document, "alice", stale_after=7200).acquire()
+    lock = DocumentLock(document, "alice", stale_after=1800)
+    lock.acquire()
+    assert lock.taken_over is not None and lock.taken_over.user == "bob"
+
+
+def test_heartbeat_keeps_a_lock_fresh(document: Path) -> None:
+    lock = DocumentLock(document, "bob")
+    lock.acquire()
+    old = time.time() - 3600
+    os.utime(lock_path(document), (old, old))
+    lock.heartbeat()
+    info = read_lock_info(document)
+    assert info is not None and info.age < 60
+    with pytest.raises(LockedError):
+        DocumentLock(document, "alice", stale_after=1800).acquire()
 
 
 def test_other_process_holds_then_dies(document: Path, tmp_path: Path) -> None:

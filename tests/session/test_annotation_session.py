@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import stat
+import time
 from pathlib import Path
 
 import pytest
@@ -10,7 +13,8 @@ from annotator.core.document import Document
 from annotator.core.project import Project
 from annotator.io.autosave import recovery_path
 from annotator.io.i2b2 import read_i2b2, write_i2b2
-from annotator.io.locking import DocumentLock
+from annotator.io.journal import journal_path, read_journal
+from annotator.io.locking import DocumentLock, lock_path, read_lock_info
 from annotator.session.annotation_session import AnnotationSession
 from annotator.session.timers import ManualTimers
 from annotator.session.workspace import Workspace
@@ -115,4 +119,92 @@ def test_the_work_state_is_written_by_the_delayed_timer(project: Project) -> Non
     assert reopened.status("300-02") != "done"  # not flushed yet
     timers.fire_all()
     assert _session(project, ManualTimers(), Clock()).status("300-02") == "done"
+    session.close()
+
+
+def _crash(session: AnnotationSession) -> None:
+    """What a crash leaves: whatever the journal writer had synced, nothing saved; the dead
+    process's lock is stale, which is what releasing it stands for here."""
+    assert session.workspace.journal.flush()
+    for lock in session.workspace.locks.values():
+        lock.release()
+
+
+def test_a_crash_is_recovered_from_the_journal_and_the_session_says_so(project: Project) -> None:
+    session = _session(project, ManualTimers(), Clock())
+    working = _tag(session, "PATIENT", "John Smith")
+    _crash(session)
+    assert not recovery_path(working).exists()  # no autosave happened: only the journal has it
+    reopened = _session(project, ManualTimers(), Clock())
+    notices: list[str] = []
+    reopened.notice.connect(notices.append)
+    document = reopened.open_document("300-01", ask_recovery=lambda doc_id: True)
+    assert [a.text for a in document.annotations] == ["John Smith"]
+    assert reopened.save_state == "unsaved"
+    assert notices == ["Recovered 1 unsaved edit(s) of 300-01 from its edit journal."]
+    assert reopened.save() == []
+    assert not journal_path(working).exists()  # folded into the file
+    assert [a.text for a in read_i2b2(working).annotations] == ["John Smith"]
+    reopened.close()
+
+
+def test_declining_a_recovery_keeps_the_journal_aside_and_says_where(project: Project) -> None:
+    session = _session(project, ManualTimers(), Clock())
+    working = _tag(session, "PATIENT", "John Smith")
+    _crash(session)
+    reopened = _session(project, ManualTimers(), Clock())
+    notices: list[str] = []
+    reopened.notice.connect(notices.append)
+    document = reopened.open_document("300-01", ask_recovery=lambda doc_id: False)
+    assert document.annotations == []
+    (kept,) = working.parent.glob(".300-01.xml.journal.declined-*")
+    assert notices == [f"The unsaved edits of 300-01 were kept in {kept.name}."]
+    assert [e["op"] for e in read_journal(kept)] == ["add"]
+    assert not journal_path(working).exists()
+    reopened.close()
+
+
+def test_a_stale_lock_is_taken_over_with_a_message(project: Project) -> None:
+    working = project.annotations_dir("alice") / "300-01.xml"
+    working.parent.mkdir(parents=True, exist_ok=True)
+    write_i2b2(Document("300-01", TEXT), working)
+    DocumentLock(working, "bob", host="gone-host").acquire()
+    old = time.time() - 3600
+    os.utime(lock_path(working), (old, old))  # no heartbeat for an hour
+    session = _session(project, ManualTimers(), Clock())
+    notices: list[str] = []
+    session.notice.connect(notices.append)
+    session.open_document("300-01")
+    assert not session.read_only
+    assert len(notices) == 1 and notices[0].startswith("Took over the stale lock on 300-01 held by bob")
+    session.close()
+
+
+def test_the_session_heartbeats_its_locks(project: Project) -> None:
+    timers, clock = ManualTimers(), Clock()
+    session = _session(project, timers, clock)
+    session.open_document("300-01")
+    working = session.workspace.entry("300-01").working_path
+    old = time.time() - 3600
+    os.utime(lock_path(working), (old, old))
+    clock.now += 61
+    timers.fire_all()
+    info = read_lock_info(working)
+    assert info is not None and info.age < 60
+    session.close()
+
+
+@pytest.mark.parametrize(("folder_mode", "file_mode"), [(0o700, 0o600), (0o755, 0o644), (0o770, 0o660)])
+def test_a_new_working_copy_follows_its_folder_and_saves_keep_its_mode(
+    project: Project, folder_mode: int, file_mode: int
+) -> None:
+    folder = project.annotations_dir("alice")
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(folder_mode)
+    session = _session(project, ManualTimers(), Clock())
+    working = _tag(session, "PATIENT", "John Smith")
+    assert stat.S_IMODE(working.stat().st_mode) == file_mode
+    working.chmod(0o640)  # the team changed it: saving must not undo that
+    assert session.save() == []
+    assert stat.S_IMODE(working.stat().st_mode) == 0o640
     session.close()

@@ -36,6 +36,7 @@ from annotator.gui.adjudication.edit_dialog import EditUnitDialog
 from annotator.gui.adjudication.highlighter import STATE_COLOURS, STATE_LABELS, UnitHighlighter, unit_state
 from annotator.gui.adjudication.unit_panel import UnitPanel
 from annotator.gui.offsets import OffsetMap
+from annotator.io.journal import JournalWriter
 from annotator.workflows.adjudicate import default_adjudicator
 
 
@@ -65,8 +66,11 @@ class AdjudicationWindow(QMainWindow):
         super().__init__(parent)
         self.prepared = prepared
         self.schema = load_schema(schema_name)
+        # Each decision is appended to its document's decision log and fsynced as it is made.
+        self.journal = JournalWriter()
         self.sessions: dict[str, AdjudicationSession] = {
-            doc_id: prepared.open_session(doc_id, adjudicator, auto) for doc_id in prepared.doc_ids
+            doc_id: prepared.open_session(doc_id, adjudicator, auto, journal=self.journal)
+            for doc_id in prepared.doc_ids
         }
         self._dirty: set[str] = set()
         self._session: AdjudicationSession | None = None
@@ -407,6 +411,7 @@ class AdjudicationWindow(QMainWindow):
         # Never lose a decision: whatever changed is written before the window goes.
         if self._dirty:
             self.save()
+        self.journal.close()
         super().closeEvent(event)
 
 

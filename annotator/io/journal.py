@@ -1,0 +1,258 @@
+"""The write-ahead journal of an open document: every edit on disk before it is needed.
+
+Each change to a document's annotations (a tag, a boundary or type change, accept, reject,
+annotate all, undo, redo: they all reach the document as add / remove / replace) becomes one
+JSON line in ``.NAME.xml.journal`` beside the working copy. A background thread appends the
+lines and fsyncs them, grouping what arrived meanwhile, so an edit is durable a few
+milliseconds after it was shown, without the UI thread waiting on the disk. Opening the
+document after a crash replays the journal over the saved file; saving folds it into the file
+(the file is written atomically first) and truncates it.
+
+A line holds the annotation's fields (offsets, category, type, provenance, comment), never
+the note text: the text is in the file the journal is replayed over. The journal is created
+0600, like the recovery files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from annotator.core.annotation import Annotation, Source
+from annotator.core.document import Document
+from annotator.errors import StorageError
+
+JOURNAL_SUFFIX = ".journal"
+FORMAT = "phi-annotator/journal/1"
+_SOURCES = {source.value: source for source in Source}
+
+
+def journal_path(path: str | Path) -> Path:
+    """The journal beside a working copy: ``.NAME.xml.journal``."""
+    path = Path(path)
+    return path.with_name(f".{path.name}{JOURNAL_SUFFIX}")
+
+
+def annotation_record(annotation: Annotation) -> dict[str, Any]:
+    return {
+        "id": annotation.id,
+        "tag": annotation.tag,
+        "type": annotation.type,
+        "start": annotation.start,
+        "end": annotation.end,
+        "comment": annotation.comment,
+        "source": annotation.source.value,
+        "confidence": annotation.confidence,
+        "annotator": annotation.annotator,
+        "pending": annotation.pending,
+        "extra": [list(pair) for pair in annotation.extra],
+    }
+
+
+def record_annotation(record: dict[str, Any], text: str) -> Annotation:
+    start, end = int(record["start"]), int(record["end"])
+    if not 0 <= start <= end <= len(text):
+        raise ValueError("offsets outside the text")
+    confidence = record.get("confidence")
+    return Annotation(
+        id=str(record["id"]),
+        tag=str(record["tag"]),
+        type=str(record["type"]),
+        start=start,
+        end=end,
+        text=text[start:end],
+        comment=str(record.get("comment", "")),
+        source=_SOURCES.get(str(record.get("source")), Source.HUMAN),
+        confidence=float(confidence) if confidence is not None else None,
+        annotator=str(record.get("annotator", "")),
+        pending=bool(record.get("pending", False)),
+        extra=tuple((str(k), str(v)) for k, v in record.get("extra", [])),
+    )
+
+
+def added(annotation: Annotation) -> dict[str, Any]:
+    return {"op": "add", "annotation": annotation_record(annotation)}
+
+
+def removed(annotation: Annotation) -> dict[str, Any]:
+    return {"op": "remove", "id": annotation.id}
+
+
+def replaced(old: Annotation, new: Annotation) -> dict[str, Any]:
+    return {"op": "replace", "id": old.id, "annotation": annotation_record(new)}
+
+
+def read_journal(path: str | Path) -> list[dict[str, Any]]:
+    """The entries of a journal, oldest first.
+
+    A crash while a line was being appended leaves it torn: an unparsable *last* line is
+    dropped (its edit was never acknowledged as durable). An unparsable line before the last
+    one means the file is not a journal of ours, and is an error.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as error:
+        raise StorageError(f"cannot read the edit journal: {error.strerror}", path) from None
+    lines = data.split(b"\n")
+    entries: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            if not isinstance(entry, dict):
+                raise ValueError
+        except ValueError:
+            if number >= len(lines) - 1:
+                break
+            raise StorageError(f"line {number} of the edit journal is damaged", path) from None
+        entries.append(entry)
+    return entries
+
+
+def replay(document: Document, entries: Iterable[dict[str, Any]]) -> int:
+    """Apply journal entries to a document read from its saved file; how many changed it.
+
+    Idempotent over a file that already holds some of them (a crash between saving the file
+    and truncating the journal): an add of an existing id replaces it, a remove of a missing
+    id is skipped.
+    """
+    applied = 0
+    for entry in entries:
+        op = entry.get("op")
+        try:
+            if op == "remove":
+                if str(entry["id"]) in document:
+                    document.remove(str(entry["id"]))
+                    applied += 1
+                continue
+            annotation = record_annotation(entry["annotation"], document.text)
+            target = str(entry["id"]) if op == "replace" else annotation.id
+            if target in document:
+                if document.get(target) != annotation:
+                    if annotation.id != target and annotation.id in document:
+                        document.remove(annotation.id)
+                    document.replace(target, annotation)
+                    applied += 1
+            elif annotation.id in document:
+                document.replace(annotation.id, annotation)
+                applied += 1
+            else:
+                document.add(annotation)
+                applied += 1
+        except (KeyError, TypeError, ValueError) as error:
+            path = document.origin.path
+            raise StorageError(f"an edit journal entry cannot be applied ({error})", path) from None
+    return applied
+
+
+class JournalWriter:
+    """One background thread that appends journal lines and fsyncs them.
+
+    :meth:`append` never blocks on the disk. Lines that arrive while a write is under way are
+    written and synced together (group commit), so a burst of edits costs one fsync.
+    """
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[tuple[Path, bytes] | None] = queue.SimpleQueue()
+        self._files: dict[Path, int] = {}
+        self._submitted = 0
+        self._durable = 0
+        # Counters under the condition (the UI thread takes it for an instant); files and the
+        # disk under their own lock, so the UI thread never waits for an fsync.
+        self._condition = threading.Condition()
+        self._files_lock = threading.Lock()
+        self.failures: list[str] = []
+        self.sync_seconds: list[float] = []
+        self._thread = threading.Thread(target=self._run, name="journal-writer", daemon=True)
+        self._thread.start()
+
+    def append(self, path: Path, entry: dict[str, Any]) -> None:
+        line = (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        with self._condition:
+            self._submitted += 1
+        self._queue.put((path, line))
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until everything appended so far is on disk; False on timeout."""
+        with self._condition:
+            target = self._submitted
+            return self._condition.wait_for(lambda: self._durable >= target, timeout)
+
+    def truncate(self, path: Path) -> None:
+        """Empty a journal (after its edits were saved into the document file)."""
+        self.flush()
+        with self._files_lock:
+            descriptor = self._files.pop(path, None)
+            if descriptor is not None:
+                os.close(descriptor)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+
+    def close_file(self, path: Path) -> None:
+        self.flush()
+        with self._files_lock:
+            descriptor = self._files.pop(path, None)
+            if descriptor is not None:
+                os.close(descriptor)
+
+    def close(self) -> None:
+        self.flush()
+        self._queue.put(None)
+        self._thread.join(timeout=5)
+        with self._files_lock:
+            for descriptor in self._files.values():
+                os.close(descriptor)
+            self._files.clear()
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            # Group commit: take whatever else is already waiting.
+            while True:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)
+                    break
+                batch.append(more)
+            self._write(batch)
+
+    def _write(self, batch: list[tuple[Path, bytes]]) -> None:
+        by_path: dict[Path, list[bytes]] = {}
+        for path, line in batch:
+            by_path.setdefault(path, []).append(line)
+        started = time.perf_counter()
+        with self._files_lock:
+            for path, lines in by_path.items():
+                try:
+                    descriptor = self._files.get(path)
+                    if descriptor is None:
+                        path.parent.mkdir(parents=True, exist_ok=True)
+                        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+                        descriptor = os.open(path, flags, 0o600)
+                        self._files[path] = descriptor
+                    os.write(descriptor, b"".join(lines))
+                    os.fsync(descriptor)
+                except OSError as error:
+                    # The edits stay in memory and in the autosave; the window says so.
+                    self.failures.append(f"{path.name}: {error.strerror}")
+        self.sync_seconds.append(time.perf_counter() - started)
+        with self._condition:
+            self._durable += len(batch)
+            self._condition.notify_all()
