@@ -66,12 +66,19 @@ def test_preannotate_folder_keeps_human_annotations(
         kept = gold.annotations[:1]
         write_i2b2(Document(gold.doc_id, gold.text, kept), source / path.name)
         originals[path.name] = ((source / path.name).read_bytes(), kept)
+    unbiased_out = tmp_path / "unbiased"
+    assert main(["preannotate", str(model), str(source), "-o", str(unbiased_out), "--json"]) == 0
+    unbiased = json.loads(capsys.readouterr().out)
     out = tmp_path / "out"
     assert (
         main(["preannotate", str(model), str(source), "-o", str(out), "--recall-bias", "0.9", "--json"]) == 0
     )
     report = json.loads(capsys.readouterr().out)
-    assert report["documents"] == 3 and report["suggestions"] > 0
+    # the bias reaches the CLI's prediction path: it changes what is suggested
+    assert report["documents"] == unbiased["documents"] == 3
+    biased_text = sum(a.end - a.start for p in out.glob("*.xml") for a in read_i2b2(p).annotations)
+    plain_text = sum(a.end - a.start for p in unbiased_out.glob("*.xml") for a in read_i2b2(p).annotations)
+    assert biased_text > plain_text
     for name, (raw, kept) in originals.items():
         assert (source / name).read_bytes() == raw
         document = read_i2b2(out / name)

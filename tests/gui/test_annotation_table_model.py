@@ -78,14 +78,27 @@ def test_header_click_sorts_and_keeps_the_selection(qtbot: QtBot, window: MainWi
     window.view.select_span(0, 0)
     qtbot.keyClick(window.view, Qt.Key.Key_Tab)
     header = window.table.table.horizontalHeader()
-    qtbot.mouseClick(
-        header.viewport(),
-        Qt.MouseButton.LeftButton,
-        pos=header.rect().topLeft() + QPoint(header.sectionPosition(3) + 10, 5),
-    )
     shown = window.table.shown
-    types = [shown.data(shown.index(r, 3)) for r in range(shown.rowCount())]
-    assert types == sorted(types) or types == sorted(types, reverse=True)
+
+    def click_type_header() -> list[str]:
+        qtbot.mouseClick(
+            header.viewport(),
+            Qt.MouseButton.LeftButton,
+            pos=header.rect().topLeft() + QPoint(header.sectionPosition(3) + 10, 5),
+        )
+        assert header.sortIndicatorSection() == 3
+        return [shown.data(shown.index(r, 3)) for r in range(shown.rowCount())]
+
+    first = click_type_header()
+    first_order = header.sortIndicatorOrder()
+    second = click_type_header()
+    assert len(set(first)) > 1  # otherwise any order would pass
+    # each click sorts by the indicated order, and the second click reverses the first
+    for types, order in ((first, first_order), (second, header.sortIndicatorOrder())):
+        assert types == sorted(types, reverse=order == Qt.SortOrder.DescendingOrder)
+    assert header.sortIndicatorOrder() != first_order
+    assert second == sorted(first, reverse=True) or second == sorted(first)
+    assert second != first
     assert window.table.current_id() == window.session.current_id
 
 

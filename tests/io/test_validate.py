@@ -157,7 +157,17 @@ def test_cli_prints_one_line_per_problem_and_leaves_the_file(
     lines = out.splitlines()
     problem_lines = [line for line in lines if line.startswith(f"{path}: ")]
     assert problem_lines, out
-    assert any(CODES[code][0] == "warning" or "warning" not in line for line in problem_lines)
+    if not repaired:
+        # the printed lines are the problems' one-line forms, the expected code among them,
+        # and a line says "warning:" exactly when its problem is a warning
+        problems = validate_file(path, load_schema("i2b2-2014"))
+        assert problem_lines == [p.one_line() for p in problems]
+        flagged = next(p for p in problems if p.code == code)
+        assert flagged.severity == CODES[code][0]
+        assert all(
+            ("] warning: " in p.one_line() or ": warning: " in p.one_line()) == (p.severity == "warning")
+            for p in problems
+        )
     assert lines[-1].startswith("1 file(s) checked")
     assert "Traceback" not in out + err and SECRET not in out + err and "root:" not in out + err
     if repaired:

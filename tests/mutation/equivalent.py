@@ -1,0 +1,77 @@
+"""Mutants that cannot change behaviour, each with the reason (mutmut names them
+``module.x_function__mutmut_N``, methods ``module.xǁClassǁmethod__mutmut_N``). Survivors not
+listed here count against the kill rate. Mutant numbers are stable while the source of that
+function does not change; after editing a function, re-check its entries."""
+
+from __future__ import annotations
+
+_ENGINE = "annotator.evaluation.engine."
+_SIG = "annotator.evaluation.significance."
+_LEVEL = "Item.label treats every level other than 'category' as type level"
+_DTYPE = "float64 is numpy's default, and integer input gives the same float results"
+_F1_GUARD = "where the denominator is 0 or 1, tp is 0, so every branch gives F1 = 0"
+
+EQUIVALENT: dict[str, str] = {
+    _ENGINE
+    + "x__overlap__mutmut_22": "max_overlap_matching of an empty side is empty: the guard only saves a call",
+    _ENGINE + "x__overlap__mutmut_23": "same: with one side empty the matching is empty either way",
+    _ENGINE
+    + "x__relaxed__mutmut_44": "equal ends are within the tolerance, so the first branch takes them; < and <= never differ",
+    _ENGINE
+    + "x__token_labels__mutmut_9": "starting the token scan one token earlier only adds a token that ends before the item",
+    _ENGINE
+    + "x__single_token_labels__mutmut_16": "same: an earlier start of the scan adds a non-overlapping token",
+    _ENGINE
+    + "x_evaluate_pairs__mutmut_17": "tokens is reassigned whenever it is read (token modes or details)",
+    _ENGINE + "x_evaluate_pairs__mutmut_18": "starts is reassigned whenever it is read",
+    _ENGINE
+    + "x_evaluate_pairs__mutmut_28": "bisecting token ends instead of starts lands on the same or an earlier token; the scan skips non-overlapping ones",
+    _ENGINE
+    + "x_evaluate_pairs__mutmut_122": "both label lists come from the same token list: equal lengths, strict never raises",
+    _ENGINE + "x_evaluate_pairs__mutmut_125": "same: zip over equal-length lists",
+    _ENGINE + "x_evaluate_pairs__mutmut_126": "same: zip over equal-length lists",
+    _SIG + "x__by_document__mutmut_4": _DTYPE,
+    _SIG + "x__by_document__mutmut_6": _DTYPE,
+    _SIG + "x__by_document__mutmut_18": "split without a limit has the same first part",
+    _SIG + "x__by_document__mutmut_21": "split limit 2 has the same first part",
+    _SIG + "x__f1__mutmut_20": _F1_GUARD,
+    _SIG + "x__f1__mutmut_21": _F1_GUARD,
+    _SIG + "x__f1__mutmut_31": "the inner guard only avoids 0/0, whose result the outer where drops",
+    _SIG + "x__f1__mutmut_32": _F1_GUARD,
+    _SIG + "x__f1__mutmut_33": "the stand-in denominator only replaces 0, whose result the outer where drops",
+    _SIG
+    + "x__f1__mutmut_6": "no division by zero happens (the inner where), so the error state is never consulted",
+    _SIG + "x__f1__mutmut_7": "same: no invalid operation happens",
+    _SIG + "x__f1__mutmut_8": "same",
+    _SIG + "x__f1__mutmut_9": "same",
+    _SIG + "x_compare_systems__mutmut_51": "sums of float arrays; Counts() converts each with int()",
+    _SIG + "x_compare_systems__mutmut_54": "same",
+    _SIG + "x_randomisation_test__mutmut_12": _DTYPE,
+    _SIG + "x_randomisation_test__mutmut_14": _DTYPE,
+    _SIG + "x_randomisation_test__mutmut_17": _DTYPE,
+    _SIG + "x_randomisation_test__mutmut_19": _DTYPE,
+    _SIG + "x_randomisation_test__mutmut_33": _DTYPE,
+    _SIG
+    + "x_randomisation_test__mutmut_38": "integers(2) draws from [0, 2) like integers(0, 2), from the same stream",
+    _SIG
+    + "x_randomisation_test__mutmut_41": "another integer dtype draws another, equally uniform 0/1 stream: p stays a valid sample",
+    _SIG
+    + "x_randomisation_test__mutmut_76": "a statistic exactly 1e-12 below the observed one is not reachable with counts this small",
+    _SIG + "xǁSignificanceTestǁto_dict__mutmut_16": "nan < threshold is False, the same as the nan branch",
+    _SIG
+    + "x_compare_systems__mutmut_19": "per_category of a tag-blind result is empty, so the guard only saves work",
+    _SIG + "x_compare_systems__mutmut_20": "same",
+    "annotator.evaluation.counts.x_f_beta_from_scores__mutmut_2": "nan in either score makes the formula nan anyway",
+    _ENGINE + "x__confusion_update__mutmut_10": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_11": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_12": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_13": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_14": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_15": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_21": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_22": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_23": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_29": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_30": _LEVEL,
+    _ENGINE + "x__confusion_update__mutmut_31": _LEVEL,
+}
