@@ -2,7 +2,7 @@
 a re-run ends byte-identical to an uninterrupted run; two writers to one output never both
 succeed.
 
-Default run: a few kills; ``pytest -m slow`` kills each of the six commands 15 times.
+Default run: a few kills; ``pytest -m soak`` kills each of the six commands 15 times.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def test_killed_commands_leave_no_partial_output(corpus: Path, tmp_path: Path) -
     _run(corpus, tmp_path, ["adjudicate"], 2)
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_every_writing_command_survives_15_kills(corpus: Path, tmp_path: Path) -> None:
     _run(corpus, tmp_path, list(_commands(corpus)), 15)
 

@@ -2,7 +2,7 @@
 driven by real key events, SIGKILLed at a random moment; every edit it acknowledged more
 than 100 ms before the kill must come back when the document is reopened.
 
-The default run makes a few trials; ``pytest -m slow`` makes 200.
+The default run makes a few trials; ``pytest -m soak`` makes 200 (about 4 minutes).
 """
 
 from __future__ import annotations
@@ -118,6 +118,6 @@ def test_killed_window_loses_no_acknowledged_edit(tmp_path: Path) -> None:
     _run(tmp_path, 4)
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_killed_window_loses_no_acknowledged_edit_200_trials(tmp_path: Path) -> None:
     _run(tmp_path, 200)
