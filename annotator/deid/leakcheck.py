@@ -45,6 +45,8 @@ from annotator.deid.surrogates import STRICT_KINDS, kind_of
 from annotator.errors import AnnotatorError
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+_DECADE = re.compile(r"'?\d{0,2}\d0'?s")
+_SENTENCE_END = re.compile(r"(?:^|[.!?:;\n]\s*|^\s*[-*•]\s*)$")
 _AGE_NUMBER = re.compile(r"\d+")
 
 
@@ -134,12 +136,17 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
     ) -> None:
         if not surface or " ".join(surface).lower() in options.ignore:
             return
-        case_sensitive = exact or _common(surface, options)
+        # A one-word string that is a dictionary word ("Staples") is matched as written, so the
+        # ordinary word ("closed with staples") is not taken for it.
+        dictionary_word = len(surface) == 1 and surface[0].isalpha() and _zipf(surface[0].lower()) >= 3.0
+        case_sensitive = exact or dictionary_word or _common(surface, options)
         tokens = tuple(surface if case_sensitive else (t.lower() for t in surface))
         key = (tokens, case_sensitive, document.patient_id, kind)
         digits = sum(c.isdigit() for t in surface for c in t)
         numeric = all(not c.isalpha() for t in surface for c in t)
-        own = numeric and digits < options.min_digits_anywhere
+        decade = kind == "date" and len(surface) == 1 and _DECADE.fullmatch(surface[0]) is not None
+        # Short numbers and decades ("70s") read as measurements in other notes ("NSR 70s-80s").
+        own = (numeric and digits < options.min_digits_anywhere) or decade
         if key not in found:
             found[key] = _Candidate(
                 tokens, case_sensitive, document.patient_id, kind, document.doc_id, tag_id, type_, age, own
@@ -179,6 +186,16 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                         for form in (token, token.upper()):
                             add(_tokens(form), "name", document, annotation.id, annotation.type, exact=True)
     return list(found.values())
+
+
+@cache
+def _eponym_heads() -> frozenset[str]:
+    return frozenset(load_list("eponym_heads"))
+
+
+@cache
+def _clinical_abbreviations() -> frozenset[str]:
+    return frozenset(load_list("clinical_abbreviations"))
 
 
 @cache
@@ -227,6 +244,39 @@ class _OutputIndex:
             self._eponyms[index] = [m.span() for m in _eponym_pattern().finditer(text)]
         return any(s <= start and end <= e for s, e in self._eponyms[index])
 
+    def clinical_use(self, index: int, start: int, end: int, same_patient: bool) -> bool:
+        """A one-word match that reads as clinical language, not as the person or place.
+
+        ``Blake drain`` (an eponym head noun follows), ``MAC`` / ``NASH`` (a clinical
+        abbreviation in capitals), ``Long-standing`` (a common word joined to the next by a
+        hyphen) or, in another patient's notes only, ``Staples removed.`` (a common word
+        capitalised because it opens a sentence; in the patient's own notes that may well be
+        the name, so it is still reported).
+        """
+        text = self.documents[index].text
+        word = text[start:end]
+        if not word.isalpha():
+            return False
+        after = text[end : end + 40]
+        following = re.match(r"(?:['’]s?)?\s+([a-z]+)", after)
+        if following is not None and following.group(1) in _eponym_heads():
+            return True
+        if word.isupper() and word in _clinical_abbreviations():
+            return True
+        frequency = _zipf(word.lower())
+        if frequency < 3.0:
+            return False
+        if after.startswith("-") and after[1:2].isalpha():
+            return True
+        # Only very common words ("Long", "Will", "Young") opening a sentence that goes on in
+        # lower case; a rarer surname there ("Summers reports pain") is still reported.
+        return (
+            not same_patient
+            and frequency >= 4.5
+            and re.match(r"\s+[a-z]", after) is not None
+            and _SENTENCE_END.search(text[max(0, start - 40) : start]) is not None
+        )
+
     def occurrences(self, token: str, patients: set[str] | None) -> list[tuple[int, int]]:
         """Where a (lower-cased) token occurs: everywhere, or in some patients' records."""
         if patients is None:
@@ -263,6 +313,8 @@ def _leak_kind(
         if candidate.age or candidate.own_patient_only:
             return None
         if candidate.kind == "name" and index.in_eponym(doc_index, start, end):
+            return None
+        if len(candidate.tokens) == 1 and index.clinical_use(doc_index, start, end, same_patient):
             return None
         return "unreplaced text"
     if tag[2] != candidate.kind:

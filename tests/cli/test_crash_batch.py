@@ -56,6 +56,17 @@ def _start(argv: list[str]) -> subprocess.Popen[bytes]:
     )
 
 
+def _takes_force(name: str) -> bool:
+    helped = subprocess.run(
+        [sys.executable, "-m", "annotator", name, "--help"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+    )
+    return "--force" in helped.stdout
+
+
 def _published(out: Path) -> dict[str, bytes]:
     """Files under their final names (hidden staging, manifests and locks are not output)."""
     if not out.exists():
@@ -101,7 +112,7 @@ def _trial(name: str, argv: Callable[[Path], list[str]], tmp: Path, rng: random.
     partial = (
         0 < len(published) < len(expected) and not (out / "out" / ".phi-annotator-publish.json").exists()
     )
-    force = ["--force"] if published else []
+    force = ["--force"] if published and _takes_force(name) else []
     rerun = _start([*argv(out / "out"), *force])
     assert rerun.wait(timeout=300) == 0, (rerun.stderr.read() if rerun.stderr else b"").decode()
     identical = _comparable(name, _published(out / "out")) == _comparable(name, expected)
