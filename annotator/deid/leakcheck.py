@@ -183,8 +183,18 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                         and not is_title(token)
                         and token.lower() not in PARTICLES
                     ):
+                        # A rare name ("Quist") is found in any case ("quist"); a name that is
+                        # also a word ("Long") only as written or in capitals.
+                        rare = token.isalpha() and _zipf(token.lower()) < 3.0
                         for form in (token, token.upper()):
-                            add(_tokens(form), "name", document, annotation.id, annotation.type, exact=True)
+                            add(
+                                _tokens(form),
+                                "name",
+                                document,
+                                annotation.id,
+                                annotation.type,
+                                exact=not rare,
+                            )
     return list(found.values())
 
 
@@ -333,6 +343,8 @@ def find_leaks(
 ) -> list[Leak]:
     """Every original PHI string found in the output, by the rules of this module."""
     options = options or LeakCheckOptions()
+    originals_list, outputs_list = list(originals), list(outputs)
+    originals, outputs = originals_list, outputs_list
     leaks: dict[tuple[str, str, str], Leak] = {}
     # Candidates sharing their tokens (a doctor seen in many patients' records) are looked up once.
     groups: dict[tuple[tuple[str, ...], bool], list[_Candidate]] = {}
@@ -364,7 +376,57 @@ def find_leaks(
                     leaks.setdefault(
                         key, Leak(document.doc_id, candidate.doc_id, candidate.tag_id, candidate.type, where)
                     )
+    for leak in [*_reformatted_numbers(originals_list, outputs_list), *_untagged_old_ages(outputs_list)]:
+        leaks.setdefault((leak.doc_id, leak.source_doc_id, leak.tag_id), leak)
     return sorted(leaks.values(), key=lambda leak: (leak.doc_id, leak.source_doc_id, leak.tag_id))
+
+
+_DIGIT_RUN = re.compile(r"(?<![\w.])\+?\(?\d(?:[ ().\-/]{0,2}\d){6,}(?![\w])")
+_NUMBER_KINDS = frozenset({"phone", "id"})
+_OLD_AGE = re.compile(
+    r"\b(?:aged\s+)?(9\d|1[0-2]\d)(?:\s*|-)(?:yo|y/o|y\.o\.?|yr?s?\.?\s*old|years?[- ]old)\b|\baged\s+(9\d|1[0-2]\d)\b",
+    re.IGNORECASE,
+)
+
+
+def _digits(text: str) -> str:
+    return "".join(c for c in text if c.isdigit())
+
+
+def _reformatted_numbers(originals: list[Document], outputs: list[Document]) -> list[Leak]:
+    """Phone numbers and IDs of 7 or more digits written another way ("555-019-9222" for a
+    tagged "(555) 019-9222"): compared on their digits alone, outside any output tag."""
+    wanted: dict[str, tuple[Document, str, str]] = {}
+    for document in originals:
+        for annotation in document:
+            if kind_of(annotation) in _NUMBER_KINDS and len(_digits(annotation.text)) >= 7:
+                wanted.setdefault(_digits(annotation.text), (document, annotation.id, annotation.type))
+    if not wanted:
+        return []
+    leaks = []
+    for document in outputs:
+        spans = [(a.start, a.end) for a in document]
+        for match in _DIGIT_RUN.finditer(document.text):
+            found = wanted.get(_digits(match.group()))
+            inside = any(s <= match.start() and match.end() <= e for s, e in spans)
+            if found is not None and not inside:
+                source, tag_id, type_ = found
+                leaks.append(
+                    Leak(document.doc_id, source.doc_id, tag_id, type_, "number written another way")
+                )
+    return leaks
+
+
+def _untagged_old_ages(outputs: list[Document]) -> list[Leak]:
+    """An age over 89 next to an age word ("93 yo", "aged 93") that nobody tagged."""
+    leaks = []
+    for document in outputs:
+        spans = [(a.start, a.end) for a in document]
+        for match in _OLD_AGE.finditer(document.text):
+            if not any(s <= match.start() < e for s, e in spans):
+                leaks.append(Leak(document.doc_id, document.doc_id, "", "AGE", "untagged age over 89"))
+                break
+    return leaks
 
 
 def leak_error(leaks: list[Leak]) -> LeakError:

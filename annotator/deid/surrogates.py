@@ -131,7 +131,7 @@ class PatientSurrogates:
         self.default_year = reference.year if reference else 2000
         self._note_dates = {d.doc_id: self._full_dates(d) for d in documents}
         self._current_dates: list[dt.date] = []
-        self.shift = self._draw_shift(reference)
+        self.shift = self._draw_shift(reference, documents)
 
     def begin_document(self, document: Document) -> None:
         """Dates without a year in this document are read in the year of its own full dates."""
@@ -176,17 +176,22 @@ class PatientSurrogates:
                     dates[text] = parse_date(text, self.options.short_numeric_dates)
         return dates
 
-    def _draw_shift(self, reference: dt.date | None) -> DateShift:
+    def _draw_shift(self, reference: dt.date | None, documents: list[Document]) -> DateShift:
         # Intervals are kept, so a shift equal to the gap between two of the patient's own
         # dates would write one real date where the other stood: draw again.
         originals = {text.lower() for text, parsed in self._dates.items() if parsed and parsed.identifying}
+        # Each date as it will be read: a year-less one in its own note's year.
+        readings: list[tuple[ParsedDate, int]] = []
+        for document in documents:
+            self._current_dates = self._note_dates.get(document.doc_id, [])
+            for annotation in document:
+                parsed = self._dates.get(annotation.text.strip()) if kind_of(annotation) == "date" else None
+                if parsed is not None and parsed.identifying:
+                    readings.append((parsed, self._year_for(parsed)))
+        self._current_dates = []
         shift = draw_shift(self.rng, reference)
         for _ in range(50):
-            shifted = {
-                shift_date(parsed, shift, self.default_year).lower()
-                for parsed in self._dates.values()
-                if parsed and parsed.identifying
-            }
+            shifted = {shift_date(parsed, shift, year).lower() for parsed, year in readings}
             # A whole number of weeks would leave every weekday name as it was.
             if not shifted & originals and shift.total_days % 7:
                 break

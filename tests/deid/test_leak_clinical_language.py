@@ -59,3 +59,33 @@ def test_clinical_language_is_not_a_leak(clinical: str) -> None:
 )
 def test_the_same_strings_as_names_are_still_leaks(text: str, type_: str) -> None:
     assert type_ in _leaks(text, same_patient=True)
+
+
+@pytest.mark.parametrize(
+    ("original", "type_", "written"),
+    [
+        ("(555) 019-9222", "PHONE", "Call back on 555-019-9222 please."),  # digits, other punctuation
+        ("MR 4471 9023", "MEDICALRECORD", "MRN 44719023 on file."),
+        ("Grimbleton", "PATIENT", "Mrs grimbleton was anxious."),  # a rare surname in lower case
+    ],
+)
+def test_reformatted_and_recased_phi_is_caught(original: str, type_: str, written: str) -> None:
+    source = note("300-01", "Contact: ", (original, type_), ".")
+    other = note("300-02", written)
+    result = deidentify_documents([source, other], DeidOptions(seed=2))
+    found = [leak for leak in find_leaks([source, other], result.documents) if leak.doc_id == "300-02"]
+    assert [leak.type for leak in found] == [type_]
+
+
+@pytest.mark.parametrize("written", ["A 93 yo woman.", "She is aged 93 and frail.", "A 101-year-old man."])
+def test_an_untagged_age_over_89_is_caught(written: str) -> None:
+    document = note("300-03", written)
+    result = deidentify_documents([document], DeidOptions(seed=2))
+    assert [leak.where for leak in find_leaks([document], result.documents)] == ["untagged age over 89"]
+
+
+@pytest.mark.parametrize("written", ["A 45 yo woman.", "Weighs 93 kg.", "Aged 89 years."])
+def test_ages_up_to_89_and_other_numbers_are_not_ages_over_89(written: str) -> None:
+    document = note("300-04", written)
+    result = deidentify_documents([document], DeidOptions(seed=2))
+    assert find_leaks([document], result.documents) == []
