@@ -37,7 +37,7 @@ from functools import cache
 from wordfreq import zipf_frequency
 
 from annotator.core.document import Document
-from annotator.deid.dates import DATE_WORDS, parse_date
+from annotator.deid.dates import DATE_WORDS, parse_date, reference_date
 from annotator.deid.lists import load_list
 from annotator.deid.names import PARTICLES, is_title, name_tokens
 from annotator.deid.places import is_generic_department
@@ -376,7 +376,11 @@ def find_leaks(
                     leaks.setdefault(
                         key, Leak(document.doc_id, candidate.doc_id, candidate.tag_id, candidate.type, where)
                     )
-    for leak in [*_reformatted_numbers(originals_list, outputs_list), *_untagged_old_ages(outputs_list)]:
+    for leak in [
+        *_reformatted_numbers(originals_list, outputs_list),
+        *_untagged_old_ages(outputs_list),
+        *_dates_written_another_way(originals_list, outputs_list),
+    ]:
         leaks.setdefault((leak.doc_id, leak.source_doc_id, leak.tag_id), leak)
     return sorted(leaks.values(), key=lambda leak: (leak.doc_id, leak.source_doc_id, leak.tag_id))
 
@@ -414,6 +418,46 @@ def _reformatted_numbers(originals: list[Document], outputs: list[Document]) -> 
                 leaks.append(
                     Leak(document.doc_id, source.doc_id, tag_id, type_, "number written another way")
                 )
+    return leaks
+
+
+_MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_WEEKDAY_NAME = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?\s+)?"
+_DATE_LIKE = re.compile(
+    r"\b(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}"
+    rf"|{_WEEKDAY_NAME}{_MONTH_NAME}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|{_WEEKDAY_NAME}\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAME},?\s+\d{{4}})\b",
+    re.IGNORECASE,
+)
+
+
+def _dates_written_another_way(originals: list[Document], outputs: list[Document]) -> list[Leak]:
+    """A tagged full date of a patient written another way in that patient's output
+    ("March 4, 2061" or "Tue, 4 Mar 2061" for a tagged "03/04/2061"): compared by value."""
+    wanted: dict[tuple[str, object], tuple[Document, str, str]] = {}
+    for document in originals:
+        for annotation in document:
+            if kind_of(annotation) == "date":
+                parsed = parse_date(annotation.text.strip())
+                value = reference_date(parsed) if parsed is not None else None
+                if value is not None:
+                    wanted.setdefault(
+                        (document.patient_id, value), (document, annotation.id, annotation.type)
+                    )
+    if not wanted:
+        return []
+    leaks = []
+    for document in outputs:
+        spans = [(a.start, a.end) for a in document]
+        for match in _DATE_LIKE.finditer(document.text):
+            if any(s < match.end() and match.start() < e for s, e in spans):
+                continue
+            parsed = parse_date(match.group())
+            value = reference_date(parsed) if parsed is not None else None
+            found = wanted.get((document.patient_id, value)) if value is not None else None
+            if found is not None:
+                source, tag_id, type_ = found
+                leaks.append(Leak(document.doc_id, source.doc_id, tag_id, type_, "date written another way"))
     return leaks
 
 

@@ -89,3 +89,22 @@ def test_ages_up_to_89_and_other_numbers_are_not_ages_over_89(written: str) -> N
     document = note("300-04", written)
     result = deidentify_documents([document], DeidOptions(seed=2))
     assert find_leaks([document], result.documents) == []
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["Seen again on March 4, 2061.", "Follow-up Tue, 4 Mar 2061.", "Labs 2061-03-04 normal."],
+)
+def test_a_tagged_date_written_another_way_is_caught(written: str) -> None:
+    source = note("300-01", "Admitted ", ("03/04/2061", "DATE"), ".")
+    other = note("300-02", written)  # the same patient's next record
+    result = deidentify_documents([source, other], DeidOptions(seed=2))
+    found = [leak.where for leak in find_leaks([source, other], result.documents) if leak.doc_id == "300-02"]
+    assert found == ["date written another way"]
+
+
+def test_the_same_date_in_another_patient_is_a_coincidence_not_a_leak() -> None:
+    source = note("300-01", "Admitted ", ("03/04/2061", "DATE"), ".")
+    other = note("301-01", "Seen again on March 4, 2061.")
+    result = deidentify_documents([source, other], DeidOptions(seed=2))
+    assert [leak for leak in find_leaks([source, other], result.documents) if leak.doc_id == "301-01"] == []
