@@ -174,6 +174,11 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                 continue
             named = kind == "name"
             add(surface, kind, document, annotation.id, annotation.type, exact=named)
+            if kind == "email" and "@" in text:
+                local = text.split("@", 1)[0]
+                if len(local) >= max(options.min_length, 4):
+                    # The user name alone ("jsmith logged in") identifies as much as the address.
+                    add(_tokens(local), kind, document, annotation.id, annotation.type)
             if named:
                 add([t.upper() for t in surface], kind, document, annotation.id, annotation.type, exact=True)
             if named:
@@ -380,6 +385,7 @@ def find_leaks(
         *_reformatted_numbers(originals_list, outputs_list),
         *_untagged_old_ages(outputs_list),
         *_dates_written_another_way(originals_list, outputs_list),
+        *_names_inside_words(originals_list, outputs_list),
     ]:
         leaks.setdefault((leak.doc_id, leak.source_doc_id, leak.tag_id), leak)
     return sorted(leaks.values(), key=lambda leak: (leak.doc_id, leak.source_doc_id, leak.tag_id))
@@ -458,6 +464,41 @@ def _dates_written_another_way(originals: list[Document], outputs: list[Document
             if found is not None:
                 source, tag_id, type_ = found
                 leaks.append(Leak(document.doc_id, source.doc_id, tag_id, type_, "date written another way"))
+    return leaks
+
+
+def _names_inside_words(originals: list[Document], outputs: list[Document]) -> list[Leak]:
+    """A distinctive name inside a longer untagged word ("Grimbletonville" when "Grimbleton"
+    was tagged): names of 5 letters or more that are rare as English words."""
+    wanted: dict[str, tuple[Document, str, str]] = {}
+    for document in originals:
+        for annotation in document:
+            if kind_of(annotation) == "name":
+                for token in name_tokens(annotation.text):
+                    lowered = token.lower()
+                    if len(token) >= 5 and token.isalpha() and _zipf(lowered) < 2.5:
+                        wanted.setdefault(lowered, (document, annotation.id, annotation.type))
+    if not wanted:
+        return []
+    leaks = []
+    for document in outputs:
+        spans = [(a.start, a.end) for a in document]
+        for match in re.finditer(r"[^\W\d_]{6,}", document.text):
+            word = match.group().lower()
+            if any(s <= match.start() < e for s, e in spans):
+                continue
+            found = next(
+                (
+                    wanted[word[i:j]]
+                    for i in range(len(word) - 4)
+                    for j in range(i + 5, len(word) + 1)
+                    if (i, j) != (0, len(word)) and word[i:j] in wanted
+                ),
+                None,
+            )
+            if found is not None:
+                source, tag_id, type_ = found
+                leaks.append(Leak(document.doc_id, source.doc_id, tag_id, type_, "name inside a longer word"))
     return leaks
 
 

@@ -108,3 +108,20 @@ def test_the_same_date_in_another_patient_is_a_coincidence_not_a_leak() -> None:
     other = note("301-01", "Seen again on March 4, 2061.")
     result = deidentify_documents([source, other], DeidOptions(seed=2))
     assert [leak for leak in find_leaks([source, other], result.documents) if leak.doc_id == "301-01"] == []
+
+
+@pytest.mark.parametrize(
+    ("original", "type_", "written"),
+    [
+        ("Grimbleton", "PATIENT", "Referred by Grimbletonville clinic."),
+        ("q.zebulon@example.org", "EMAIL", "Login by q.zebulon noted."),
+    ],
+)
+def test_a_distinctive_name_in_a_longer_word_and_an_email_user_are_caught(
+    original: str, type_: str, written: str
+) -> None:
+    source = note("300-01", "Contact: ", (original, type_), ".")
+    other = note("300-02", written)
+    result = deidentify_documents([source, other], DeidOptions(seed=2))
+    found = [leak for leak in find_leaks([source, other], result.documents) if leak.doc_id == "300-02"]
+    assert [leak.type for leak in found] == [type_]

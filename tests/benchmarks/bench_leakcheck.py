@@ -1,0 +1,166 @@
+"""Leak-check precision and recall.
+
+Run: ``python -m tests.benchmarks.bench_leakcheck``. Prints
+
+- false alarms per 100 fully tagged notes: every gold note of a synthetic corpus exported with
+  surrogates; every finding on a fully tagged corpus is a false alarm;
+- false alarms on clinical language: sentences full of eponyms, abbreviations and vitals that
+  share strings with PHI of the corpus, appended untagged to other patients' notes;
+- recall on planted leaks: one leak planted per note (untagged, in the patient's own next
+  note), of each kind below; a leak counts as caught when the export refuses naming that note.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections import Counter
+from collections.abc import Callable
+
+from annotator.core.document import Document
+from annotator.deid.export import deidentify_documents
+from annotator.deid.leakcheck import find_leaks
+from annotator.deid.surrogates import DeidOptions
+from annotator.synth.generator import generate_corpus
+
+CLINICAL = (
+    "A 15 Fr {surname} drain was left in place.",
+    "Wound closed with staples.",
+    "Long-standing hypertension, well controlled.",
+    "Anesthesia: spinal with MAC.",
+    "NASH cirrhosis on biopsy.",
+    "NSR 70s-80s on telemetry.",
+    "Positive {surname} sign on exam.",
+    "Will follow up in clinic.",
+    "Foley catheter removed on day 2.",
+)
+
+
+def _with_text(document: Document, extra: str) -> Document:
+    new = Document(document.doc_id, document.text + extra, document.annotations)
+    return new
+
+
+def _first(document: Document, types: set[str]) -> str | None:
+    for annotation in document.annotations:
+        if annotation.type in types:
+            return annotation.text
+    return None
+
+
+def _surname(document: Document) -> str | None:
+    name = _first(document, {"PATIENT", "DOCTOR"})
+    words = [w for w in re.findall(r"[A-Za-z]{3,}", name or "") if w.lower() not in {"dr"}]
+    return words[-1] if words else None
+
+
+def _phone(text: str) -> str:
+    digits = "".join(c for c in text if c.isdigit())
+    return "-".join([digits[:3], digits[3:6], digits[6:]]) if len(digits) >= 10 else digits
+
+
+PLANTS: dict[str, tuple[set[str], Callable[[str], str]]] = {
+    "untagged exact copy of a name": ({"PATIENT"}, lambda t: f" Spoke with {t} today."),
+    "name in capitals": ({"PATIENT"}, lambda t: f" PATIENT: {t.upper()}."),
+    "surname only": ({"PATIENT"}, lambda t: f" Mr {re.findall(r'[A-Za-z]{3,}', t)[-1]} agreed."),
+    "rare surname in lower case": (
+        {"PATIENT"},
+        lambda t: f" per {re.findall(r'[A-Za-z]{3,}', t)[-1].lower()} family.",
+    ),
+    "phone reformatted": ({"PHONE"}, lambda t: f" Call {_phone(t)}."),
+    "record number unspaced": ({"MEDICALRECORD"}, lambda t: f" MRN {''.join(c for c in t if c.isalnum())}."),
+    "date written in words": ({"DATE"}, lambda t: f" Seen {t}."),
+    "untagged city": ({"CITY"}, lambda t: f" Lives in {t}."),
+    "untagged hospital": ({"HOSPITAL"}, lambda t: f" Transferred from {t}."),
+    "untagged age over 89": (set(), lambda t: " A 93 yo patient."),
+    "aged over 89": (set(), lambda t: " She is aged 94."),
+    "untagged street": ({"STREET"}, lambda t: f" Address {t}."),
+    "untagged e-mail": ({"EMAIL"}, lambda t: f" Mail {t}."),
+    "e-mail local part": ({"EMAIL"}, lambda t: f" user {t.split('@')[0]} logged in."),
+    "surname inside a longer word": (
+        {"PATIENT"},
+        lambda t: f" {re.findall(r'[A-Za-z]{3,}', t)[-1]}ville clinic.",
+    ),
+}
+
+
+# Kinds planted only for surnames the check promises to find that way: rare as an English
+# word (Zipf < 3) for any case, rarer still (Zipf < 2.5, 5+ letters) inside a longer word.
+DISTINCTIVE = {"rare surname in lower case": 3.0, "surname inside a longer word": 2.5}
+
+
+def _distinctive(name: str, below: float) -> bool:
+    from wordfreq import zipf_frequency
+
+    words = re.findall(r"[A-Za-z]{3,}", name)
+    return bool(words) and len(words[-1]) >= 5 and zipf_frequency(words[-1].lower(), "en") < below
+
+
+def _date_in_words(document: Document) -> str | None:
+    from annotator.deid.dates import parse_date, reference_date
+
+    for annotation in document.annotations:
+        if annotation.type == "DATE":
+            parsed = parse_date(annotation.text.strip())
+            value = reference_date(parsed) if parsed is not None else None
+            if value is not None:
+                return value.strftime("%B %-d, %Y")
+    return None
+
+
+def main() -> None:
+    corpus = generate_corpus(patients=200, seed=31).gold
+    by_patient: dict[str, list[Document]] = {}
+    for document in corpus:
+        by_patient.setdefault(document.patient_id, []).append(document)
+    started = time.perf_counter()
+    result = deidentify_documents(corpus, DeidOptions(seed=1))
+    alarms = find_leaks(corpus, result.documents)
+    seconds = time.perf_counter() - started
+    print(f"style A (annotator.synth), {len(corpus)} fully tagged notes: {len(alarms)} false alarm(s), "
+          f"{100 * len(alarms) / len(corpus):.2f} per 100 notes ({seconds:.1f} s)")  # fmt: skip
+
+    rng = random.Random(7)
+    patients = sorted(by_patient)
+    with_language = []
+    for index, patient in enumerate(patients):
+        surname = _surname(by_patient[patients[(index + 1) % len(patients)]][0]) or "Blake"
+        sentences = " ".join(s.format(surname=surname) for s in rng.sample(CLINICAL, 4))
+        with_language.extend(
+            _with_text(d, "\n" + sentences + "\n") if i == 0 else d for i, d in enumerate(by_patient[patient])
+        )
+    result = deidentify_documents(with_language, DeidOptions(seed=1))
+    alarms = find_leaks(with_language, result.documents)
+    print(f"clinical language (4 sentences in {len(patients)} notes, surnames of other patients): "
+          f"{len(alarms)} false alarm(s), {100 * len(alarms) / len(with_language):.2f} per 100 notes")  # fmt: skip
+
+    caught_by_kind: Counter[str] = Counter()
+    planted_by_kind: Counter[str] = Counter()
+    for kind, (types, plant) in PLANTS.items():
+        for patient in patients:
+            records = by_patient[patient]
+            if len(records) < 2:
+                continue
+            value = (
+                _date_in_words(records[0]) if kind == "date written in words" else _first(records[0], types)
+            )
+            if types and value is None:
+                continue
+            if kind in DISTINCTIVE and not _distinctive(value or "", DISTINCTIVE[kind]):
+                continue
+            target = records[1]
+            planted = [records[0], _with_text(target, plant(value or ""))]
+            result = deidentify_documents(planted, DeidOptions(seed=1))
+            found = {leak.doc_id for leak in find_leaks(planted, result.documents)}
+            planted_by_kind[kind] += 1
+            caught_by_kind[kind] += target.doc_id in found
+    total = sum(planted_by_kind.values())
+    caught = sum(caught_by_kind.values())
+    print(f"planted leaks: {caught} of {total} caught ({100 * caught / total:.1f}%) over {len(PLANTS)} kinds")
+    for kind in PLANTS:
+        print(f"  {kind:32s} {caught_by_kind[kind]:4d} / {planted_by_kind[kind]:4d}")
+
+
+if __name__ == "__main__":
+    main()
