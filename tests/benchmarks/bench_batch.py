@@ -30,14 +30,27 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _notes(count: int) -> list[Document]:
+    """``count`` untagged synthetic notes; the generator makes at most 900 patients a call, so
+    batches get their own seeds and patient-id prefixes."""
+    notes: list[Document] = []
+    batch = 0
+    while len(notes) < count:
+        wanted = min(800, int((count - len(notes)) / NOTES_PER_PATIENT) + 1)
+        for document in generate_corpus(patients=wanted, seed=99 + batch).gold:
+            notes.append(Document(f"{batch}{document.doc_id}", document.text))
+        batch += 1
+    return notes[:count]
+
+
 def main(notes: int) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        corpus = generate_corpus(patients=int(notes / NOTES_PER_PATIENT) + 1, seed=99).gold[:notes]
+        corpus = _notes(notes)
         source = root / "notes"
         source.mkdir()
         for document in corpus:
-            write_i2b2(Document(document.doc_id, document.text), source / f"{document.doc_id}.xml")
+            write_i2b2(document, source / f"{document.doc_id}.xml")
         tagger = CrfTagger(max_iterations=50)
         tagger.train(generate_corpus(patients=40, seed=7).gold)
         model = root / "model.crf"
