@@ -6,7 +6,8 @@ work rules are tested without widgets:
 * a project's working copy of a document is ``annotations/<annotator>/<doc>.xml``; it is
   created on first open from ``preannotations/<doc>.xml`` (pending model suggestions) when
   present, else from ``source/<doc>.xml``;
-* a plain folder of XML files, or a single XML file, is edited in place;
+* a plain folder of XML files, or a single XML file, is edited in place; so is a brat folder
+  (``NAME.txt`` + ``NAME.ann``, the ``.ann`` created on first save) or one brat document;
 * the working copy is locked while open (:class:`~annotator.io.locking.DocumentLock`);
   someone else's live lock opens the document read-only until an explicit override;
 * unsaved edits are written to a recovery file a few seconds after each edit
@@ -30,6 +31,7 @@ from annotator.core.schema import DEFAULT_SCHEMA, Schema, load_schema
 from annotator.core.task import is_task_file
 from annotator.errors import AnnotatorError, InputError, LockedError, OffsetError, StorageError
 from annotator.io.autosave import AutosaveStore
+from annotator.io.brat import brat_paths, read_brat, write_brat
 from annotator.io.corpus import list_document_files
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.journal import JournalWriter, added, journal_path, read_journal, removed, replaced, replay
@@ -75,13 +77,21 @@ class OpenState:
     taken_over: str = ""
 
 
-def read_checked(path: Path) -> Document:
-    """Read an i2b2 file and refuse offsets that cannot be shown (outside the text).
+BRAT_SUFFIXES = (".txt", ".ann")
+
+
+def is_brat_path(path: Path) -> bool:
+    return path.suffix.lower() in BRAT_SUFFIXES
+
+
+def read_checked(path: Path, schema: Schema | None = None) -> Document:
+    """Read an i2b2 (or MAE) file or a brat document; refuse offsets outside the text.
 
     The reader leaves offset checks to ``annotator validate``; the window cannot highlight
-    a tag that lies outside the note, so such a file is refused with the tag named.
+    a tag that lies outside the note, so such a file is refused with the tag named. ``schema``
+    gives a brat label its category.
     """
-    document = read_i2b2(path)
+    document = read_brat(path, schema) if is_brat_path(path) else read_i2b2(path)
     length = len(document.text)
     for annotation in document.annotations:
         if not 0 <= annotation.start <= annotation.end <= length:
@@ -93,12 +103,22 @@ def read_checked(path: Path) -> Document:
     return document
 
 
+def write_document(document: Document, path: Path) -> None:
+    """Save a working copy in its own format: brat for a ``.ann``, else i2b2 (or MAE)."""
+    if is_brat_path(path):
+        write_brat(document, path)
+    else:
+        write_i2b2(document, path)
+
+
 def quick_counts(path: Path) -> tuple[int, int]:
-    """``(annotations, pending)`` of an i2b2 file without parsing it (for the document list)."""
+    """``(annotations, pending)`` of a file without parsing it (for the document list)."""
     try:
         data = path.read_bytes()
     except OSError:
         return 0, 0
+    if is_brat_path(path):
+        return (len(re.findall(rb"(?m)^T\d+\t", data)) if path.suffix.lower() == ".ann" else 0), 0
     tags = data.rfind(b"<TAGS")
     if tags < 0:
         return 0, 0
@@ -138,6 +158,7 @@ class Workspace:
         # Every edit goes to the document's write-ahead journal (fsynced off this thread).
         self.journal = JournalWriter()
         self.recovered_edits: dict[str, int] = {}
+        self._schema: Schema | None = None
         # A document lock whose holder has not touched it for this long is stale (a crashed
         # session on another machine, or a reused process id); ours are touched every
         # HEARTBEAT_SECONDS while open.
@@ -146,17 +167,22 @@ class Workspace:
     # -- opening ----------------------------------------------------------------------------------
     @classmethod
     def open(cls, path: str | Path, annotator: str) -> Workspace:
-        """A workspace on a project folder, a ``project.toml``, a plain folder or one XML file."""
+        """A workspace on a project folder, a ``project.toml``, a plain folder (i2b2, MAE or
+        brat) or one document (an XML file, or a brat ``.txt`` / ``.ann``)."""
         path = Path(path)
-        if path.is_file() and path.suffix.lower() == ".xml":
+        if path.is_file() and (path.suffix.lower() == ".xml" or is_brat_path(path)):
             project = Project.open(path.parent)
             project.plain_folder = True
-            workspace = cls(project, annotator, [_plain_entry(path)])
+            entry = _brat_entry(brat_paths(path)[0]) if is_brat_path(path) else _plain_entry(path)
+            workspace = cls(project, annotator, [entry])
             workspace.single_file = True
             return workspace
         project = Project.open(path)
         if project.plain_folder:
             entries = [_plain_entry(p) for p in list_document_files(project.root)]
+            if not entries:
+                # A brat folder: one document per .txt, its annotations in the .ann beside it.
+                entries = [_brat_entry(p) for p in list_document_files(project.root, "*.txt")]
         else:
             project.add_annotator(annotator)
             entries = []
@@ -174,23 +200,35 @@ class Workspace:
                     )
                 )
         if not entries:
-            raise InputError("no XML documents to annotate", path)
+            raise InputError("no documents to annotate (i2b2 or MAE .xml, brat .txt/.ann)", path)
         entries.sort(key=lambda e: (e.patient_id, e.record, e.doc_id))
         return cls(project, annotator, entries)
 
     @property
     def schema(self) -> Schema:
+        if self._schema is None:
+            self._schema = load_schema(self._schema_name())
+        return self._schema
+
+    def _schema_name(self) -> str:
         name = self.project.schema
         if is_task_file(name) and not Path(name).is_absolute():
-            name = str(self.project.root / name)  # a DTD / YAML task named in project.toml
-        elif self.project.plain_folder and name == DEFAULT_SCHEMA:
-            # A MAE / MedTator folder usually sits with its task file: use it when alone.
-            tasks = [
-                p for p in sorted(self.project.root.glob("*")) if p.suffix.lower() == ".dtd" and p.is_file()
-            ]
+            return str(self.project.root / name)  # a DTD / YAML task named in project.toml
+        if self.project.plain_folder and name == DEFAULT_SCHEMA:
+            # A MAE / MedTator folder usually sits with its task file, a brat folder with its
+            # annotation.conf: use it when there is exactly one.
+            root = self.project.root
+            tasks = [p for p in sorted(root.glob("*")) if p.suffix.lower() == ".dtd" and p.is_file()]
+            if (root / "annotation.conf").is_file() and any(
+                is_brat_path(e.source_path) for e in self.entries
+            ):
+                tasks = [root / "annotation.conf"]
             if len(tasks) == 1:
-                name = str(tasks[0])
-        return load_schema(name)
+                return str(tasks[0])
+        return name
+
+    def _read(self, path: Path) -> Document:
+        return read_checked(path, self.schema if is_brat_path(path) else None)
 
     @property
     def state_dir(self) -> Path:
@@ -243,9 +281,9 @@ class Workspace:
                 state.taken_over = lock.taken_over.describe()
             if not entry.working_path.exists():
                 origin = entry.preannotation_path or entry.source_path
-                document = read_checked(origin)
+                document = self._read(origin)
                 document.doc_id = doc_id
-                write_i2b2(document, entry.working_path)
+                write_document(document, entry.working_path)
                 # A new working copy is as readable as the folder it lives in (a shared
                 # project folder stays shared); saves then keep whatever mode it has.
                 folder_mode = entry.working_path.parent.stat().st_mode
@@ -269,14 +307,14 @@ class Workspace:
         journal = read_journal(journal_path(entry.working_path)) if recovered else []
         if journal:
             # The journal holds every edit since the last save: replay it over the saved file.
-            document = read_checked(self._source_of(entry))
+            document = self._read(self._source_of(entry))
             document.origin.path = entry.working_path
             self.recovered_edits[doc_id] = replay(document, journal)
         elif recovered:
             document = self.autosave.load_recovery(entry.working_path)
         else:
             path = self._source_of(entry)
-            document = self._take_prefetched(doc_id) or read_checked(path)
+            document = self._take_prefetched(doc_id) or self._read(path)
             # Saving always goes to the working copy, never over the source or suggestions.
             document.origin.path = entry.working_path
         document.doc_id = doc_id
@@ -301,7 +339,7 @@ class Workspace:
                 continue
             if self._executor is None:
                 self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prefetch")
-            self._prefetched[doc_id] = (self._executor.submit(read_checked, path), path, stamp)
+            self._prefetched[doc_id] = (self._executor.submit(self._read, path), path, stamp)
 
     def _take_prefetched(self, doc_id: str) -> Document | None:
         """A prefetched document, if its file has not changed since it was read."""
@@ -361,7 +399,7 @@ class Workspace:
                 break
             entry = self.entry(doc_id)
             try:
-                document = read_checked(self._source_of(entry))
+                document = self._read(self._source_of(entry))
             except AnnotatorError:
                 # One broken file must not stop a project-wide search; it is left out.
                 self.unreadable.add(doc_id)
@@ -450,7 +488,7 @@ class Workspace:
             lock = DocumentLock(entry.working_path, self.annotator)
             lock.acquire()
             try:
-                write_i2b2(document, entry.working_path)
+                write_document(document, entry.working_path)
             finally:
                 lock.release()
         else:
@@ -463,7 +501,7 @@ class Workspace:
                     "overwriting their work",
                     entry.working_path,
                 )
-            write_i2b2(document, entry.working_path)
+            write_document(document, entry.working_path)
         # The file now holds every journalled edit (written atomically): fold the journal in.
         self.journal.truncate(journal_path(entry.working_path))
         self.autosave.discard_recovery(entry.working_path)
@@ -497,3 +535,9 @@ def _stamp(path: Path) -> tuple[int, int]:
 def _plain_entry(path: Path) -> DocumentEntry:
     patient, record = split_record_name(path.stem)
     return DocumentEntry(path.stem, patient, record, path, path, None)
+
+
+def _brat_entry(txt_path: Path) -> DocumentEntry:
+    """A brat document: the note is the ``.txt``, the working copy its ``.ann``."""
+    patient, record = split_record_name(txt_path.stem)
+    return DocumentEntry(txt_path.stem, patient, record, txt_path, brat_paths(txt_path)[1], None)

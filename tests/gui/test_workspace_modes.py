@@ -141,3 +141,21 @@ def test_reopening_the_current_document_changes_nothing(qtbot: QtBot, window: Ma
     assert window.session.current() is not None
     qtbot.keyClick(window.view, Qt.Key.Key_Delete)
     assert document is not None and [a for a in document.annotations if a.start == start] == []
+
+
+def test_brat_document_is_tagged_by_key_and_saved_as_brat(qtbot: QtBot, tmp_path: Path) -> None:
+    txt = tmp_path / "brat" / "300-01.txt"
+    txt.parent.mkdir()
+    txt.write_text(TEXT_200_02, encoding="utf-8")
+    (txt.parent / "300-01.ann").write_text("R1\tLink Arg1:T9 Arg2:T8\n", encoding="utf-8")
+    window = make_window(qtbot, txt.parent)
+    window.open_document("300-01")
+    show(qtbot, window)
+    start = TEXT_200_02.index("Marrisa Jones")
+    window.view.select_span(start, start + len("Marrisa Jones"))
+    qtbot.keyClick(window.view, "r")
+    qtbot.keyClick(window.view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    ann = (txt.parent / "300-01.ann").read_text(encoding="utf-8").splitlines()
+    assert ann[0] == f"T1\tDOCTOR {start} {start + len('Marrisa Jones')}\tMarrisa Jones"
+    assert not list(txt.parent.glob("*.xml"))
+    window.session.close()
