@@ -2,7 +2,9 @@
 
 The samples are never committed. Fetch the MedTator (OHNLP/MedTator) and MAE
 (keighrim/mae-annotation) repositories somewhere outside this one, install the
-``@xmldom/xmldom`` npm package in a scratch folder, and point the test at them::
+``@xmldom/xmldom`` and ``js-yaml`` npm packages in a scratch folder (without js-yaml,
+MedTator's parser cannot read the YAML tasks and 13 samples fail on both sides), and point
+the test at them::
 
     MEDTATOR_CHECKOUT=/tmp/ix/OHNLP+MedTator MAE_CHECKOUT=/tmp/ix/keighrim+mae-annotation \\
     XMLDOM_NODE_PATH=/tmp/ix/node/node_modules python -m pytest tests/io/test_public_samples.py -s
