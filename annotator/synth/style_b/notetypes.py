@@ -12,10 +12,12 @@ from collections.abc import Callable
 
 from annotator.synth.builder import NoteBuilder
 from annotator.synth.style_b import vocab
+from annotator.synth.style_b.clinic_notes import anaesthetic_record, mdt_outcome, phone_message
 from annotator.synth.style_b.formats import make_phone_b, write_age_b, write_date_b, write_name
 from annotator.synth.style_b.people import Cast
 from annotator.synth.style_b.pieces import (
     address_lines,
+    background,
     bullet_list,
     collision,
     lab_table,
@@ -23,6 +25,7 @@ from annotator.synth.style_b.pieces import (
     med_table,
     number_lookalike,
     sign_off,
+    social_line,
 )
 
 NoteType = Callable[[NoteBuilder, Cast, dt.date, random.Random], None]
@@ -124,7 +127,10 @@ def discharge_record(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) 
     collision(b, rng)
     b.add(" with ")
     collision(b, rng)
-    b.add(".\n\nWhat happened in hospital\nAdmitted via ED, treated and improved. ")
+    b.add(".\n\n")
+    background(b, c, day, rng)
+    social_line(b, c, rng)
+    b.add("\nWhat happened in hospital\nAdmitted via ED, treated and improved. ")
     number_lookalike(b, rng)
     b.add(" on leaving. Discussed with ")
     write_name(b, c.next_of_kin, "PATIENT", rng)
@@ -161,7 +167,9 @@ def referral_letter(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) -
     collision(b, rng)
     b.add(", ")
     number_lookalike(b, rng)
-    b.add(".\n\nI have arranged review on ")
+    b.add(".\n\n")
+    background(b, c, day, rng)
+    b.add("\nI have arranged review on ")
     write_date_b(b, later(day, rng.randint(14, 90)), rng, c.dmy, partial=0.5)
     b.add(".\n\nYours sincerely,\n\n\n")
     write_name(b, c.staff["consultant"].person, "DOCTOR", rng)
@@ -217,7 +225,9 @@ def transfer_form(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) -> 
     collision(b, rng)
     b.add("\n2. ")
     collision(b, rng)
-    b.add("\nLINES: ")
+    b.add("\n")
+    background(b, c, day, rng)
+    b.add("LINES: ")
     collision(b, rng)
     b.add("\nACCEPTING: DR ")
     write_name(b, c.staff["consultant"].person, "DOCTOR", rng)
@@ -232,5 +242,8 @@ NOTE_TYPES_B: dict[str, tuple[NoteType, float]] = {
     "referral letter": (referral_letter, 0.15),
     "triage note": (triage_scribble, 0.12),
     "transfer form (capitals)": (transfer_form, 0.08),
+    "MDT outcome": (mdt_outcome, 0.08),
+    "anaesthetic record": (anaesthetic_record, 0.07),
+    "telephone message": (phone_message, 0.07),
 }
 CAPITALS = {"transfer form (capitals)"}

@@ -74,3 +74,35 @@ def address_lines(b: NoteBuilder, cast: Cast, rng: random.Random) -> None:
     b.phi(cast.street, "STREET").add("\n").phi(cast.town, "CITY").add("\n")
     b.phi(cast.county if rng.random() < 0.5 else cast.county_abbr, "STATE")
     b.add("  ").phi(cast.postcode, "ZIP").add("\n")
+
+
+def background(b: NoteBuilder, cast: Cast, day: dt.date, rng: random.Random, caps: bool = False) -> None:
+    """A numbered problem list: collisions, a dated event and a number that is not a date."""
+    heading = rng.choice(("Background:", "PMHx:", "Past history"))
+    b.add((heading.upper() if caps else heading) + "\n")
+    for number in range(1, rng.randint(3, 5) + 1):
+        b.add(f"{number}. ")
+        if number == 2:
+            event = rng.choice(("TIA", "fractured NOF", "appendicectomy", "MI", "DVT"))
+            b.add((event.upper() if caps else event) + " ")
+            write_date_b(
+                b, later(cast.birth, 365 * rng.randint(20, 50) + rng.randint(0, 364)), rng, cast.dmy, 0.7
+            )
+        else:
+            collision(b, rng, caps)
+        b.add("\n")
+
+
+def social_line(b: NoteBuilder, cast: Cast, rng: random.Random) -> None:
+    """Telegraphic social history: who the patient lives with, where, and what they do."""
+    b.add(rng.choice(("SHx: ", "Social: ", "Lives ")))
+    b.add(rng.choice(("lives w ", "with ", "at home w ")) + cast.kin_relation + " ")
+    write_name(b, cast.next_of_kin, "PATIENT", rng)
+    b.add(" in ").phi(cast.town, "CITY").add(". ")
+    if rng.random() < 0.5:
+        b.add("Works as ").phi(cast.profession, "PROFESSION").add(". ")
+    else:
+        b.add("Ex-").phi(cast.profession, "PROFESSION").add(", now retired. ")
+    b.add(f"{rng.choice(('Ex-smoker', 'Never smoked', 'Smokes 10/day'))}, ETOH {rng.randint(0, 20)} u/wk. ")
+    number_lookalike(b, rng)
+    b.add(".\n")

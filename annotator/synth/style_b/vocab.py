@@ -144,7 +144,7 @@ PROFESSIONS = (
     "bus driver",
     "chef",
     "warehouse supervisor",
-    "retired coal miner",
+    "coal miner",
     "dental hygienist",
     "electrician",
 )
