@@ -6,8 +6,9 @@ import datetime as dt
 import random
 
 from annotator.synth.builder import NoteBuilder
+from annotator.synth.lexicon import WEEKDAYS
 from annotator.synth.style_b import vocab
-from annotator.synth.style_b.formats import WEEKDAYS, write_date_b, write_name
+from annotator.synth.style_b.formats import write_date_b, write_name
 from annotator.synth.style_b.people import Cast, Staff
 
 
