@@ -12,6 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
+from annotator.core.colours import highlight
+
 ThemeName = Literal["light", "dark", "auto"]
 
 
@@ -81,19 +83,13 @@ def apply_theme(app: QApplication, name: ThemeName = "auto") -> bool:
 
 
 def highlight_colour(colour: str, dark: bool, pending: bool = False) -> QColor:
-    """The background of a highlight: the schema colour blended into the page colour.
+    """The background of a highlight: the type's colour blended into the page colour.
 
     Pending pre-annotations are paler, so reviewed and unreviewed tags differ at a glance
-    (together with their dashed underline).
+    (together with their dashed underline). The weights live in
+    :mod:`annotator.core.colours`, where the palette checks use them too.
     """
-    base = QColor("#1e1f22" if dark else "#ffffff")
-    tint = QColor(colour)
-    weight = (0.30 if pending else 0.55) if dark else (0.22 if pending else 0.50)
-    return QColor(
-        round(base.red() + (tint.red() - base.red()) * weight),
-        round(base.green() + (tint.green() - base.green()) * weight),
-        round(base.blue() + (tint.blue() - base.blue()) * weight),
-    )
+    return QColor(highlight(QColor(colour).name(), "dark" if dark else "light", pending))
 
 
 def text_on(colour: QColor) -> QColor:
