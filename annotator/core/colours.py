@@ -190,7 +190,7 @@ def shades(base: str, count: int) -> list[str]:
     """
     if count <= 1:
         return [base][:count]
-    lightness, a, b = hex_to_lab(base)
+    _, a, b = hex_to_lab(base)
     chroma, hue = max(math.hypot(a, b), 30.0), math.atan2(b, a)
     candidates = []
     for hue_step in (-35, -17.5, 0, 17.5, 35):
