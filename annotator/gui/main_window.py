@@ -9,16 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -27,6 +25,7 @@ from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.propagation import Scope, prepare_indexes
 from annotator.errors import AnnotatorError
+from annotator.gui.adaptive_layout import AdaptiveBody, Panel, note_min_width
 from annotator.gui.annotation_panel import AnnotationPanel
 from annotator.gui.attribute_editor import AttributeEditor
 from annotator.gui.document_list import DocumentList
@@ -94,24 +93,28 @@ class MainWindow(QMainWindow):
         centre_layout.addWidget(self.banner)
         centre_layout.addWidget(self.view, 1)
         centre_layout.addWidget(self.find_bar)
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(_titled("Tags (select text, then press the key)", self.palette_widget))
         current = QWidget()
         current_layout = QVBoxLayout(current)
         current_layout.setContentsMargins(0, 0, 0, 0)
         current_layout.addWidget(self.attributes)
         current_layout.addWidget(self.task_attributes)
-        right.addWidget(_titled("Current annotation", current))
-        right.addWidget(_titled("Annotations", self.table))
-        right.addWidget(self.kept_tags)
-        right.setSizes([300, 170, 390])
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(_titled("Documents", self.documents))
-        splitter.addWidget(centre)
-        splitter.addWidget(right)
-        splitter.setSizes([330, 640, 430])
-        splitter.setStretchFactor(1, 1)
-        self.setCentralWidget(splitter)
+        listed = QWidget()
+        listed_layout = QVBoxLayout(listed)
+        listed_layout.setContentsMargins(0, 0, 0, 0)
+        listed_layout.addWidget(self.table, 1)
+        listed_layout.addWidget(self.kept_tags)
+        self.view.setMinimumWidth(note_min_width(self.view.font(), self.view))
+        self.body = AdaptiveBody(
+            centre,
+            [Panel("Documents", self.documents)],
+            [
+                Panel("Tags (select text, then press the key)", self.palette_widget),
+                Panel("Current annotation", current),
+                Panel("Annotations", listed),
+            ],
+            ([300, 680, 420], [300, 170, 390]),
+        )
+        self.setCentralWidget(self.body)
         self.actions_by_name: dict[str, QAction] = {}
         self._build_menus()
         self._connect()
@@ -515,14 +518,3 @@ class MainWindow(QMainWindow):
         from annotator.gui.shortcuts import shortcuts_html
 
         QMessageBox.information(self, "Keyboard shortcuts", shortcuts_html(self.session.schema))
-
-
-def _titled(title: str, widget: QWidget) -> QWidget:
-    box = QWidget()
-    layout = QVBoxLayout(box)
-    layout.setContentsMargins(2, 2, 2, 2)
-    layout.setSpacing(2)
-    label = QLabel(f"<b>{title}</b>")
-    layout.addWidget(label)
-    layout.addWidget(widget, 1)
-    return box

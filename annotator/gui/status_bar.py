@@ -7,29 +7,38 @@ override_requested()    the "Override lock" button was pressed
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QStatusBar, QWidget
 
 from annotator.gui.document_list import format_seconds
+from annotator.gui.elided_label import ElidedLabel
 
+# Only glyphs that DejaVu Sans (Debian's fonts-dejavu-core) has: a symbol missing from the
+# user's fonts is drawn as an empty box (the padlock U+1F512 was).
 SAVE_STATE_TEXT = {
     "saved": "✓ saved",
     "unsaved": "● unsaved changes",
     "autosaved": "✓ autosaved (recovery file)",
-    "read-only": "🔒 read-only",
+    "read-only": "⚠ read-only",
 }
 
 
 class SessionStatusBar(QStatusBar):
-    """Permanent fields: document, annotator, counts, save state, working time."""
+    """Permanent fields: document, annotator, counts, save state, working time.
+
+    Every field is elided when the window is narrow (the whole text is in its tooltip), and
+    messages go to an elided label of their own instead of being clipped by the fields.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.document_label = QLabel()
-        self.annotator_label = QLabel()
-        self.counts_label = QLabel()
-        self.save_label = QLabel()
-        self.time_label = QLabel()
+        self.message_label = ElidedLabel(minimum_chars=12)
+        self.addWidget(self.message_label, 1)
+        self.document_label = ElidedLabel(minimum_chars=10)
+        self.annotator_label = ElidedLabel(minimum_chars=8)
+        self.counts_label = ElidedLabel(minimum_chars=8)
+        self.save_label = ElidedLabel(minimum_chars=8)
+        self.time_label = ElidedLabel(minimum_chars=6)
         for label in (
             self.document_label,
             self.annotator_label,
@@ -39,6 +48,23 @@ class SessionStatusBar(QStatusBar):
         ):
             label.setContentsMargins(6, 0, 6, 0)
             self.addPermanentWidget(label)
+        self._clear_timer = QTimer(self)
+        self._clear_timer.setSingleShot(True)
+        self._clear_timer.timeout.connect(self.clearMessage)
+
+    # QStatusBar paints its own message clipped behind the fields; ours is elided instead.
+    def showMessage(self, message: str, timeout: int = 0) -> None:
+        self.message_label.setText(message)
+        if timeout > 0:
+            self._clear_timer.start(timeout)
+        else:
+            self._clear_timer.stop()
+
+    def clearMessage(self) -> None:
+        self.message_label.setText("")
+
+    def currentMessage(self) -> str:
+        return self.message_label.full_text()
 
     def show_fields(
         self, doc_id: str, annotator: str, annotations: int, pending: int, seconds: float, status: str
