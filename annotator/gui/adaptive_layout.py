@@ -11,7 +11,7 @@ splitters and the tab widget around them are rebuilt.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QResizeEvent
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 # Below this width the panels move into tabs under the note.
@@ -22,7 +22,6 @@ MIN_NOTE_CHARS = 60
 
 def note_min_width(font: QFont, widget: QWidget, chars: int = MIN_NOTE_CHARS) -> int:
     """Pixels a text view needs to show ``chars`` characters of ``font`` (plus its frame and scroll bar)."""
-    from PySide6.QtGui import QFontMetrics
 
     metrics = QFontMetrics(font)
     scroll_bar = widget.style().pixelMetric(widget.style().PixelMetric.PM_ScrollBarExtent)
@@ -128,6 +127,13 @@ class AdaptiveBody(QWidget):
             old.hide()
             old.deleteLater()
 
+    def wide_minimum(self) -> int:
+        """The narrowest the side-by-side arrangement can be without squeezing any panel."""
+        panels = [*self.left, self.centre, *self.right[:1]]
+        return sum(p.minimumSizeHint().width() for p in panels) + 8 * len(panels)
+
     def resizeEvent(self, event: QResizeEvent) -> None:
-        self.arrange(narrow=event.size().width() < NARROW_BELOW)
+        # Side by side from NARROW_BELOW up, unless the panels' own minimums need more (the
+        # versions side by side in the adjudication window do): then tabs until they fit.
+        self.arrange(narrow=event.size().width() < max(NARROW_BELOW, self.wide_minimum()))
         super().resizeEvent(event)

@@ -22,13 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QContextMenuEvent, QFontDatabase, QKeyEvent, QMouseEvent, QTextCursor
+from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import QMenu, QPlainTextEdit, QWidget
 
 from annotator.core.document import Document
 from annotator.core.schema import Schema
 from annotator.gui.highlighter import AnnotationHighlighter
 from annotator.gui.offsets import OffsetMap
+from annotator.gui.theme import note_font
 from annotator.session.editing import word_step
 
 MenuFactory = Callable[[int], QMenu | None]
@@ -43,6 +44,8 @@ class NoteView(QPlainTextEdit):
         Gives the tag keys and the colours.
     dark:
         Whether the page is dark.
+    monospace:
+        A fixed-width font (the default) or the proportional one.
     """
 
     tag_key_pressed = Signal(str)
@@ -53,7 +56,9 @@ class NoteView(QPlainTextEdit):
     caret_moved = Signal(int)
     escape_pressed = Signal()
 
-    def __init__(self, schema: Schema, dark: bool = False, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, schema: Schema, dark: bool = False, monospace: bool = True, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.schema = schema
         self.setReadOnly(True)
@@ -61,9 +66,7 @@ class NoteView(QPlainTextEdit):
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        font.setPointSize(max(font.pointSize(), 10))
-        self.setFont(font)
+        self.setFont(note_font(monospace))
         self.setCursorWidth(2)
         self.offsets = OffsetMap("")
         self.note: Document | None = None

@@ -23,39 +23,31 @@ SAVE_STATE_TEXT = {
 }
 
 
-class SessionStatusBar(QStatusBar):
-    """Permanent fields: document, annotator, counts, save state, working time.
+class MessageStatusBar(QStatusBar):
+    """A status bar whose messages are elided (whole text in the tooltip), never clipped.
 
-    Every field is elided when the window is narrow (the whole text is in its tooltip), and
-    messages go to an elided label of their own instead of being clipped by the fields.
+    QStatusBar paints its own message clipped behind the permanent fields ("Read-only: th");
+    here messages go to an elided label of their own.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.message_label = ElidedLabel(minimum_chars=12)
         self.addWidget(self.message_label, 1)
-        self.document_label = ElidedLabel(minimum_chars=10)
-        self.annotator_label = ElidedLabel(minimum_chars=8)
-        self.counts_label = ElidedLabel(minimum_chars=8)
-        self.save_label = ElidedLabel(minimum_chars=8)
-        self.time_label = ElidedLabel(minimum_chars=6)
-        for label in (
-            self.document_label,
-            self.annotator_label,
-            self.counts_label,
-            self.time_label,
-            self.save_label,
-        ):
-            label.setContentsMargins(6, 0, 6, 0)
-            self.addPermanentWidget(label)
         self._clear_timer = QTimer(self)
         self._clear_timer.setSingleShot(True)
         self._clear_timer.timeout.connect(self.clearMessage)
 
-    # QStatusBar paints its own message clipped behind the fields; ours is elided instead.
-    def showMessage(self, message: str, timeout: int = 0) -> None:
+    def add_field(self, minimum_chars: int) -> ElidedLabel:
+        """A permanent field on the right, elided when space is short."""
+        label = ElidedLabel(minimum_chars=minimum_chars)
+        label.setContentsMargins(6, 0, 6, 0)
+        self.addPermanentWidget(label)
+        return label
+
+    def showMessage(self, message: str, timeout: int | None = 0) -> None:
         self.message_label.setText(message)
-        if timeout > 0:
+        if timeout:
             self._clear_timer.start(timeout)
         else:
             self._clear_timer.stop()
@@ -65,6 +57,19 @@ class SessionStatusBar(QStatusBar):
 
     def currentMessage(self) -> str:
         return self.message_label.full_text()
+
+
+class SessionStatusBar(MessageStatusBar):
+    """Permanent fields: document, annotator, counts, save state, working time (each elided
+    when the window is narrow, with the whole text in its tooltip)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document_label = self.add_field(10)
+        self.annotator_label = self.add_field(8)
+        self.counts_label = self.add_field(8)
+        self.time_label = self.add_field(6)
+        self.save_label = self.add_field(8)
 
     def show_fields(
         self, doc_id: str, annotator: str, annotations: int, pending: int, seconds: float, status: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 from annotator.core.colours import highlight
@@ -95,3 +95,13 @@ def highlight_colour(colour: str, dark: bool, pending: bool = False) -> QColor:
 def text_on(colour: QColor) -> QColor:
     """Black or white, whichever reads better on ``colour``."""
     return QColor("#000000") if colour.lightness() > 140 else QColor("#ffffff")
+
+
+def note_font(monospace: bool = True) -> QFont:
+    """The font of note text: fixed-width (medication tables keep their columns) or the UI's."""
+    if monospace:
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    else:
+        font = QFont(QGuiApplication.font())
+    font.setPointSize(max(font.pointSize(), 10))
+    return font
