@@ -33,6 +33,7 @@ from annotator.gui.theme import note_font
 from annotator.session.editing import word_step
 
 MenuFactory = Callable[[int], QMenu | None]
+LINE_BREAKS = "\n\r\u2028\u2029\x0b\x0c\x85"
 
 
 class NoteView(QPlainTextEdit):
@@ -90,8 +91,22 @@ class NoteView(QPlainTextEdit):
 
     # -- selection in code points ---------------------------------------------------------------
     def selection_span(self) -> tuple[int, int]:
+        """The selection in code points, without line breaks at its ends.
+
+        A triple-click selects a whole line up to the start of the next, so the line break
+        would end up inside the tag (25-58 for a line 25-57).
+        """
         cursor = self.textCursor()
-        return self.offsets.from_qt(cursor.selectionStart()), self.offsets.from_qt(cursor.selectionEnd())
+        start, end = (
+            self.offsets.from_qt(cursor.selectionStart()),
+            self.offsets.from_qt(cursor.selectionEnd()),
+        )
+        text = self.note.text if self.note is not None else ""
+        while end > start and text[end - 1] in LINE_BREAKS:
+            end -= 1
+        while start < end and text[start] in LINE_BREAKS:
+            start += 1
+        return start, end
 
     def cursor_offset(self) -> int:
         return self.offsets.from_qt(self.textCursor().position())
