@@ -21,12 +21,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QMouseEvent, QTextCursor
+from PySide6.QtCore import QPoint, QRect, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QTextCursor,
+)
 from PySide6.QtWidgets import QMenu, QPlainTextEdit, QWidget
 
 from annotator.core.document import Document
 from annotator.core.schema import Schema
+from annotator.gui.adaptive_layout import note_min_width
 from annotator.gui.highlighter import AnnotationHighlighter
 from annotator.gui.offsets import OffsetMap
 from annotator.gui.theme import note_font
@@ -74,7 +85,69 @@ class NoteView(QPlainTextEdit):
         self.highlighter = AnnotationHighlighter(self.document(), schema, dark)
         self.menu_factory: MenuFactory | None = None
         self._keys = {t.key: t.name for t in schema.types if t.key}
+        self.type_labels = False
+        self._label_font = QFont(self.font())
         self.cursorPositionChanged.connect(self._on_self_cursor_position_changed)
+
+    # -- inline type labels ---------------------------------------------------------------------
+    def set_type_labels(self, on: bool) -> None:
+        """Show each tag's type in small capitals right after it (or not)."""
+        self.type_labels = on
+        self._label_font = QFont(self.font())
+        self._label_font.setPointSizeF(max(self.font().pointSizeF() * 0.8, 7.0))
+        self._label_font.setCapitalization(QFont.Capitalization.SmallCaps)
+        metrics = QFontMetrics(self._label_font)
+        gaps = (
+            {t.name: metrics.horizontalAdvance(t.name.lower()) + 6 for t in self.schema.types} if on else {}
+        )
+        self.highlighter.set_labels(gaps)
+        self.viewport().update()
+
+    def set_monospace(self, on: bool) -> None:
+        """Fixed-width note text (tables keep their columns) or the proportional font."""
+        self.setFont(note_font(on))
+        self.setMinimumWidth(note_min_width(self.font(), self))
+        self.set_type_labels(self.type_labels)
+
+    def set_schema(self, schema: Schema) -> None:
+        """New colours or keys for the types (the user's settings)."""
+        self.schema = schema
+        self._keys = {t.key: t.name for t in schema.types if t.key}
+        self.highlighter.set_schema(schema)
+        self.set_type_labels(self.type_labels)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self.type_labels and self.note is not None:
+            self._paint_labels()
+
+    def _paint_labels(self) -> None:
+        """Draw the type names into the gaps the highlighter left after each visible tag."""
+        painter = QPainter(self.viewport())
+        painter.setFont(self._label_font)
+        metrics = QFontMetrics(self._label_font)
+        bottom = self.viewport().height()
+        offset = self.contentOffset()
+        block = self.firstVisibleBlock()
+        from_qt, to_qt = self.offsets.from_qt, self.offsets.to_qt
+        cursor = QTextCursor(self.document())
+        while block.isValid() and self.blockBoundingGeometry(block).translated(offset).top() <= bottom:
+            start = from_qt(block.position())
+            end = from_qt(block.position() + block.length() - 1)
+            for annotation in self.highlighter.labels_in(start, end):
+                cursor.setPosition(to_qt(annotation.end))
+                rect = self.cursorRect(cursor)
+                label = annotation.type.lower()
+                width = metrics.horizontalAdvance(label)
+                colour = QColor(self.schema.color_of(annotation.type))
+                painter.setPen(colour.lighter(160) if self.highlighter.dark else colour.darker(220))
+                painter.drawText(
+                    QRect(rect.left() - width - 3, rect.top(), width + 2, rect.height()),
+                    int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                    label,
+                )
+            block = block.next()
+        painter.end()
 
     def _on_self_cursor_position_changed(self) -> None:
         if not self.textCursor().hasSelection():

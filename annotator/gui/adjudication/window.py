@@ -480,6 +480,26 @@ class AdjudicationWindow(QMainWindow):
         super().closeEvent(event)
 
 
+def build_adjudication_window(
+    version_dirs: list[Path],
+    output_dir: Path,
+    adjudicator: str | None = None,
+    *,
+    auto: AutoAccept | str = AutoAccept.UNANIMOUS,
+    theme: ThemeName = "auto",
+    ask: bool = True,
+) -> AdjudicationWindow:
+    """The adjudication window (not shown), for ``adjudicator`` (``--annotator``), else the
+    remembered name, else the name asked for (the login name only when nothing can be asked)."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    dark = apply_theme(app, theme)
+    name = choose_identity(None, adjudicator, ask=ask)
+    return AdjudicationWindow(
+        prepare_corpus(version_dirs, output_dir), adjudicator=name, auto=auto, dark=dark
+    )
+
+
 def launch_adjudication(
     version_dirs: list[Path],
     output_dir: Path,
@@ -500,10 +520,9 @@ def launch_adjudication(
     """
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)
-    dark = apply_theme(app, theme)
-    name = choose_identity(None, adjudicator, ask=screenshot is None)
-    prepared = prepare_corpus(version_dirs, output_dir)
-    window = AdjudicationWindow(prepared, adjudicator=name, auto=auto, dark=dark)
+    window = build_adjudication_window(
+        version_dirs, output_dir, adjudicator, auto=auto, theme=theme, ask=screenshot is None
+    )
     if document_id is not None:
         window.open_document(document_id)
     if side_by_side:
