@@ -64,7 +64,7 @@ class SpanIndex:
 
 
 class AnnotationHighlighter(QSyntaxHighlighter):
-    """Paints each annotation with its category colour; pending ones paler and dash-underlined.
+    """Paints each annotation with its type's colour; pending ones paler and dash-underlined.
 
     The format ranges of every line are computed in one pass when a document is set (a
     bisect per annotation over the line starts), so ``highlightBlock`` only looks its line
