@@ -41,6 +41,8 @@ class ElidedLabel(QLabel):
         self.setText(text)
 
     def setText(self, text: str) -> None:
+        if text == self._full and text:
+            return  # the status fields are refreshed after every edit, mostly unchanged
         self._full = text
         super().setText(text)
         self._update_tooltip()
