@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"annotator gui: {NO_DISPLAY_HINT}", file=sys.stderr)
             return 1
         get_application(offscreen=args.screenshot is not None)
-        from annotator.gui.adjudication.window import launch_adjudication
+        from annotator.gui.adjudication.launch import launch_adjudication
 
         return int(
             launch_adjudication(

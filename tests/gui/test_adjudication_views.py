@@ -12,7 +12,8 @@ from pytestqt.qtbot import QtBot
 from annotator.adjudication.corpus import prepare_corpus
 from annotator.adjudication.decisions import log_path, read_log
 from annotator.gui.adjudication.highlighter import STATE_COLOURS, UnitState, unit_state
-from annotator.gui.adjudication.window import AdjudicationWindow, build_adjudication_window
+from annotator.gui.adjudication.launch import build_adjudication_window
+from annotator.gui.adjudication.window import AdjudicationWindow
 from annotator.io.preferences import load_preferences
 from annotator.io.workstate import save_identity
 from tests.adjudication.helpers import NOTE, version, write_versions
