@@ -35,9 +35,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument(
         "--view",
-        choices=("main", "annotate-all"),
+        choices=("main", "annotate-all", "side-by-side"),
         default="main",
-        help="with --screenshot: what to render (default: the main window)",
+        help=(
+            "with --screenshot: what to render (default: the main window; side-by-side: the "
+            "adjudication window's one-column-per-version view)"
+        ),
+    )
+    parser.add_argument(
+        "--size",
+        metavar="WxH",
+        help="with --screenshot: the window size in pixels (e.g. 1280x720)",
     )
     parser.add_argument(
         "--adjudicate",
@@ -57,6 +65,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    size = None
+    if args.size is not None:
+        from annotator.gui.screenshot import parse_size
+
+        size = parse_size(args.size)
     if args.adjudicate:
         if args.output is None:
             raise UsageError("--adjudicate needs -o GOLD_DIR")
@@ -69,9 +82,20 @@ def run(args: argparse.Namespace) -> int:
             print(f"annotator gui: {NO_DISPLAY_HINT}", file=sys.stderr)
             return 1
         get_application(offscreen=args.screenshot is not None)
-        from annotator.gui.adjudication.window import launch_adjudication
+        from annotator.gui.adjudication.launch import launch_adjudication
 
-        return int(launch_adjudication(folders, args.output, args.screenshot, args.document))
+        return int(
+            launch_adjudication(
+                folders,
+                args.output,
+                args.screenshot,
+                args.document,
+                adjudicator=args.annotator,
+                size=size,
+                side_by_side=args.view == "side-by-side",
+                theme=args.theme,
+            )
+        )
     if args.path is None:
         raise UsageError(
             "give a project folder, a folder of XML files or an XML file (or try: annotator demo)"
@@ -86,4 +110,5 @@ def run(args: argparse.Namespace) -> int:
         args.theme,
         args.view,
         debug=bool(getattr(args, "debug", False)),
+        size=size,
     )

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from annotator.core.colours import shades
 from annotator.core.schema import Category, Schema, TypeDef
 from annotator.core.task import PALETTE, free_key
 from annotator.errors import SchemaError
@@ -63,7 +64,10 @@ def brat_conf_to_schema(conf: BratConf, name: str = "brat") -> Schema:
         color = PALETTE[number % len(PALETTE)]
         names = [c for c in (children or [category]) if c not in seen]
         seen.update(names)
-        types = tuple(TypeDef(n, category, free_key(n, keys), color) for n in names)
+        types = tuple(
+            TypeDef(n, category, free_key(n, keys), shade)
+            for n, shade in zip(names, shades(color, len(names)), strict=True)
+        )
         if types:
             categories.append(Category(category, color, types))
     return Schema(name=name, title=name, categories=tuple(categories))

@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from annotator.core.colours import shades
 from annotator.core.resources import resource_path
 from annotator.errors import SchemaError
 
@@ -118,15 +119,19 @@ def schema_from_dict(data: dict[str, object], source: str = "<schema>") -> Schem
         categories = []
         for raw_category in data["category"]:  # type: ignore[attr-defined]
             color = str(raw_category["color"])
+            raw_types = raw_category.get("type", [{"name": raw_category["name"]}])
+            # A type without its own colour gets a shade of its category's, so that
+            # types of one category can still be told apart.
+            fallback = shades(color, len(raw_types))
             types = tuple(
                 TypeDef(
                     name=str(raw_type["name"]),
                     category=str(raw_category["name"]),
                     key=str(raw_type.get("key", "")),
-                    color=str(raw_type.get("color", color)),
+                    color=str(raw_type.get("color", fallback[i])),
                     description=str(raw_type.get("description", "")),
                 )
-                for raw_type in raw_category.get("type", [{"name": raw_category["name"]}])
+                for i, raw_type in enumerate(raw_types)
             )
             categories.append(
                 Category(

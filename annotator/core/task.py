@@ -20,6 +20,7 @@ from pathlib import Path
 
 import yaml
 
+from annotator.core.colours import shades
 from annotator.core.schema import Category, Schema, TypeDef
 from annotator.errors import SchemaError
 
@@ -240,10 +241,10 @@ def task_to_schema(task: TaskDefinition) -> Schema:
         if not names or (type_attribute and len(names) < len(type_attribute.values)):
             names = [tag.name] if tag.name not in taken_types else []
         types = []
-        for name in names:
+        for name, shade in zip(names, shades(color, len(names)), strict=True):
             key = free_key(name, taken_keys)
             taken_types.add(name)
-            types.append(TypeDef(name, tag.name, key, color))
+            types.append(TypeDef(name, tag.name, key, shade))
         if types:
             categories.append(Category(name=tag.name, color=color, types=tuple(types)))
     return Schema(name=task.name, title=task.name, categories=tuple(categories), task=task)

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from PySide6.QtCore import (
     QCoreApplication,
-    QEventLoop,
     QMessageLogContext,
     Qt,
     QtMsgType,
@@ -27,6 +26,7 @@ from annotator.errors import AnnotatorError, UsageError
 from annotator.gui.identity_dialog import choose_identity
 from annotator.gui.main_window import MainWindow
 from annotator.gui.qt_timers import qt_timers
+from annotator.gui.screenshot import write_screenshot
 from annotator.gui.theme import ThemeName, apply_theme
 from annotator.session.annotation_session import AnnotationSession
 from annotator.session.workspace import Workspace
@@ -126,22 +126,15 @@ def _first_unfinished(session: AnnotationSession) -> str:
     return session.workspace.doc_ids()[0]
 
 
-def settle(app: QApplication, rounds: int = 5) -> None:
-    for _ in range(rounds):
-        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+def save_screenshot(widget: QWidget, target: Path, size: tuple[int, int] | None = None) -> None:
+    """Render a widget (offscreen works) to a PNG file, private to its owner."""
+    get_application()
+    write_screenshot(widget, target, size)
 
 
-def save_screenshot(widget: QWidget, target: Path) -> None:
-    """Render a widget (offscreen works) to a PNG file."""
-    app = get_application()
-    widget.show()
-    settle(app)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if not widget.grab().save(str(target), "PNG"):
-        raise UsageError("cannot write the screenshot", target)
-
-
-def screenshot(window: MainWindow, target: Path, view: str = "main") -> None:
+def screenshot(
+    window: MainWindow, target: Path, view: str = "main", size: tuple[int, int] | None = None
+) -> None:
     """Render the window, or a dialog over it, to ``target``.
 
     ``view``: ``main`` (the first pending pre-annotation selected, to show the review
@@ -170,7 +163,7 @@ def screenshot(window: MainWindow, target: Path, view: str = "main") -> None:
         save_screenshot(dialog, target)
         dialog.reject()
     else:
-        save_screenshot(window, target)
+        save_screenshot(window, target, size)
 
 
 def _report_internal_error(kind: type[BaseException], error: BaseException, traceback: object) -> None:
@@ -192,6 +185,7 @@ def launch(
     theme: ThemeName = "auto",
     view: str = "main",
     debug: bool = False,
+    size: tuple[int, int] | None = None,
 ) -> int:
     """Run the GUI (or render a screenshot and return). Returns the exit code."""
     if screenshot_path is None and not display_available():
@@ -201,7 +195,7 @@ def launch(
     window = build_window(path, annotator, document, theme, ask=screenshot_path is None)
     if screenshot_path is not None:
         try:
-            screenshot(window, screenshot_path, view)
+            screenshot(window, screenshot_path, view, size)
         finally:
             window.session.workspace.documents.clear()
             window.close()

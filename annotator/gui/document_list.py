@@ -59,6 +59,8 @@ class DocumentList(QTreeWidget):
             for entry in entries:
                 item = QTreeWidgetItem(parent, [entry.doc_id, "", "", ""])
                 item.setData(0, Qt.ItemDataRole.UserRole, entry.doc_id)
+                # A narrow column elides long ids ("1…"); the tooltip keeps them readable.
+                item.setToolTip(0, entry.doc_id)
                 item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
                 item.setTextAlignment(3, Qt.AlignmentFlag.AlignRight)
                 self._items[entry.doc_id] = item
@@ -77,6 +79,7 @@ class DocumentList(QTreeWidget):
         if item is None:
             return
         item.setText(1, f"{STATUS_MARK.get(status, '?')} {status}")
+        item.setToolTip(1, status)
         item.setForeground(1, QBrush(QColor(STATUS_COLOUR.get(status, "#8a8a8a"))))
         item.setText(2, f"{annotations}" + (f" ({pending}?)" if pending else ""))
         item.setToolTip(2, f"{annotations} annotations, {pending} pre-annotations to review")

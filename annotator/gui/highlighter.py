@@ -64,7 +64,7 @@ class SpanIndex:
 
 
 class AnnotationHighlighter(QSyntaxHighlighter):
-    """Paints each annotation with its category colour; pending ones paler and dash-underlined.
+    """Paints each annotation with its type's colour; pending ones paler and dash-underlined.
 
     The format ranges of every line are computed in one pass when a document is set (a
     bisect per annotation over the line starts), so ``highlightBlock`` only looks its line
@@ -89,6 +89,10 @@ class AnnotationHighlighter(QSyntaxHighlighter):
         self.index = SpanIndex()
         self.current_id: str | None = None
         self._formats: dict[tuple[str, bool, bool], QTextCharFormat] = {}
+        # Inline type labels: the last character of each tag gets extra letter spacing, a gap
+        # the note view paints the type's name into (offsets stay those of the text).
+        self.label_gaps: dict[str, int] = {}
+        self._tails: dict[tuple[str, bool, bool], QTextCharFormat] = {}
         # Code-point offset where each line (QTextBlock) starts, and its format ranges.
         self._line_starts: list[int] = [0]
         self._ranges: dict[int, list[tuple[int, int, QTextCharFormat]]] = {}
@@ -115,9 +119,20 @@ class AnnotationHighlighter(QSyntaxHighlighter):
             document.annotation_removed.connect(self._on_document_annotation_removed)
             document.annotation_replaced.connect(self._on_document_annotation_replaced)
 
+    def set_labels(self, gaps: dict[str, int]) -> None:
+        """Leave a gap of ``gaps[type]`` pixels after each tag (``{}``: no labels)."""
+        self.label_gaps = gaps
+        self.set_dark(self.dark)
+
+    def set_schema(self, schema: Schema) -> None:
+        """New type colours (the user changed them)."""
+        self.schema = schema
+        self.set_dark(self.dark)
+
     def set_dark(self, dark: bool) -> None:
         self.dark = dark
         self._formats.clear()
+        self._tails.clear()
         self._build_ranges(self.note.annotations if self.note is not None else [])
         self.rehighlight()
 
@@ -146,6 +161,7 @@ class AnnotationHighlighter(QSyntaxHighlighter):
         identity = self.offsets.identity
         current = self.current_id
         formats = self._formats
+        gaps = self.label_gaps
         ordered = sorted(annotations, key=lambda a: a.start - a.end)  # longest first: inner tags win
         for annotation in ordered:
             key = (annotation.type, annotation.pending, annotation.id == current)
@@ -159,9 +175,11 @@ class AnnotationHighlighter(QSyntaxHighlighter):
                 entry = (a_start - line_start, a_end - a_start, fmt)
                 found = ranges.get(line)
                 if found is None:
-                    ranges[line] = [entry]
+                    ranges[line] = found = [entry]
                 else:
                     found.append(entry)
+                if gaps and a_end > a_start:
+                    found.append((a_end - 1 - line_start, 1, self._tail(*key)))
                 continue
             for line in self._lines_of(a_start, a_end):
                 line_start = starts[line]
@@ -170,7 +188,10 @@ class AnnotationHighlighter(QSyntaxHighlighter):
                 if e <= s:
                     continue
                 base = to_qt(line_start)
-                ranges.setdefault(line, []).append((to_qt(s) - base, to_qt(e) - to_qt(s), fmt))
+                entries = ranges.setdefault(line, [])
+                entries.append((to_qt(s) - base, to_qt(e) - to_qt(s), fmt))
+                if gaps and e == a_end:
+                    entries.append((to_qt(e - 1) - base, to_qt(e) - to_qt(e - 1), self._tail(*key)))
         self._ranges = ranges
 
     def _rebuild_lines(self, lines: range) -> None:
@@ -237,6 +258,25 @@ class AnnotationHighlighter(QSyntaxHighlighter):
             fmt.setBackground(background)
             self._formats[key] = fmt
         return fmt
+
+    def _tail(self, type_name: str, pending: bool, current: bool) -> QTextCharFormat:
+        """The format of a tag's last character when labels are shown: widened by the label's gap."""
+        key = (type_name, pending, current)
+        fmt = self._tails.get(key)
+        if fmt is None:
+            fmt = QTextCharFormat(self._formats.get(key) or self._format(*key))
+            fmt.setFontLetterSpacingType(QFont.SpacingType.AbsoluteSpacing)
+            fmt.setFontLetterSpacing(self.label_gaps.get(type_name, 0))
+            self._tails[key] = fmt
+        return fmt
+
+    def labels_in(self, start: int, end: int) -> list[Annotation]:
+        """The tags whose label is drawn in ``[start, end)``: one per end offset, the innermost."""
+        by_end: dict[int, Annotation] = {}
+        for annotation in self.index.overlapping(start, end):  # longest first
+            if start < annotation.end <= end:
+                by_end[annotation.end] = annotation
+        return list(by_end.values())
 
     def highlightBlock(self, text: str) -> None:
         self.blocks_highlighted += 1

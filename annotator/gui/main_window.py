@@ -9,16 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -27,18 +25,22 @@ from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.propagation import Scope, prepare_indexes
 from annotator.errors import AnnotatorError
+from annotator.gui.adaptive_layout import AdaptiveBody, Panel, note_min_width
 from annotator.gui.annotation_panel import AnnotationPanel
 from annotator.gui.attribute_editor import AttributeEditor
 from annotator.gui.document_list import DocumentList
 from annotator.gui.find_bar import FindBar
 from annotator.gui.kept_tags_list import KeptTagsList
+from annotator.gui.main_menus import build_main_menus
 from annotator.gui.note_view import NoteView
 from annotator.gui.propagation_dialog import AnnotateAllDialog
 from annotator.gui.status_bar import LockBanner, SessionStatusBar
 from annotator.gui.tag_palette import TagPalette
 from annotator.gui.task_attributes import TaskAttributeEditor
 from annotator.gui.theme import ThemeName, apply_theme
+from annotator.gui.type_settings_dialog import TypeSettingsDialog
 from annotator.gui.workers import run_with_progress
+from annotator.io.preferences import Preferences, load_preferences, save_preferences
 from annotator.session.annotation_session import AnnotationSession
 
 # Opens a project, folder or file in a new window: (path, annotator, theme) -> window.
@@ -66,7 +68,9 @@ class MainWindow(QMainWindow):
         self.session = session
         self.dark = dark
         self._open_project = open_project
-        schema = session.schema
+        # The user's own type colours and keys (per user, not per project) over the schema's.
+        self.preferences = load_preferences()
+        schema = self.preferences.apply(session.schema)
         project = session.workspace.project
         self.setWindowTitle(f"PHI Annotator — {project.name}")
         self.resize(1400, 860)
@@ -75,7 +79,8 @@ class MainWindow(QMainWindow):
         self.confirm_close: Callable[[], str] = self._confirm_close
         self.confirm_override: Callable[[str], bool] = self._confirm_override
         self.documents = DocumentList()
-        self.view = NoteView(schema, dark)
+        self.view = NoteView(schema, dark, self.preferences.monospace)
+        self.view.set_type_labels(self.preferences.type_labels)
         self.view.menu_factory = self._note_menu
         self.find_bar = FindBar(self.view)
         self.find_bar.hide()
@@ -94,24 +99,28 @@ class MainWindow(QMainWindow):
         centre_layout.addWidget(self.banner)
         centre_layout.addWidget(self.view, 1)
         centre_layout.addWidget(self.find_bar)
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(_titled("Tags (select text, then press the key)", self.palette_widget))
         current = QWidget()
         current_layout = QVBoxLayout(current)
         current_layout.setContentsMargins(0, 0, 0, 0)
         current_layout.addWidget(self.attributes)
         current_layout.addWidget(self.task_attributes)
-        right.addWidget(_titled("Current annotation", current))
-        right.addWidget(_titled("Annotations", self.table))
-        right.addWidget(self.kept_tags)
-        right.setSizes([300, 170, 390])
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(_titled("Documents", self.documents))
-        splitter.addWidget(centre)
-        splitter.addWidget(right)
-        splitter.setSizes([330, 640, 430])
-        splitter.setStretchFactor(1, 1)
-        self.setCentralWidget(splitter)
+        listed = QWidget()
+        listed_layout = QVBoxLayout(listed)
+        listed_layout.setContentsMargins(0, 0, 0, 0)
+        listed_layout.addWidget(self.table, 1)
+        listed_layout.addWidget(self.kept_tags)
+        self.view.setMinimumWidth(note_min_width(self.view.font(), self.view))
+        self.body = AdaptiveBody(
+            centre,
+            [Panel("Documents", self.documents)],
+            [
+                Panel("Tags (select text, then press the key)", self.palette_widget),
+                Panel("Current annotation", current),
+                Panel("Annotations", listed),
+            ],
+            ([300, 680, 420], [300, 170, 390]),
+        )
+        self.setCentralWidget(self.body)
         self.actions_by_name: dict[str, QAction] = {}
         self._build_menus()
         self._connect()
@@ -128,102 +137,8 @@ class MainWindow(QMainWindow):
             widget.installEventFilter(self)
 
     # -- building -----------------------------------------------------------------------------------
-    def _action(
-        self,
-        menu: QMenu,
-        name: str,
-        text: str,
-        slot: Callable[[], object],
-        shortcuts: tuple[str, ...] = (),
-        checkable: bool = False,
-    ) -> QAction:
-        action = QAction(text, self)
-        if shortcuts:
-            action.setShortcuts([QKeySequence(s) for s in shortcuts])
-        action.setCheckable(checkable)
-        action.triggered.connect(lambda _checked=False: slot())
-        menu.addAction(action)
-        self.addAction(action)
-        self.actions_by_name[name] = action
-        return action
-
     def _build_menus(self) -> None:
-        bar = self.menuBar()
-        s = self.session
-        file_menu = bar.addMenu("&File")
-        self._action(file_menu, "open", "&Open project or folder…", self._open_other, ("Ctrl+O",))
-        self.actions_by_name["open"].setEnabled(self._open_project is not None)
-        self._action(file_menu, "save", "&Save", self.save, ("Ctrl+S",))
-        self._action(file_menu, "done", "&Mark document done", lambda: self._mark_done(), ("Ctrl+D",), True)
-        self._action(file_menu, "override", "&Override lock…", self._on_banner_override_requested)
-        file_menu.addSeparator()
-        self._action(file_menu, "quit", "&Quit", self.close, ("Ctrl+Q",))
-        edit = bar.addMenu("&Edit")
-        self._action(edit, "undo", "&Undo", s.history.undo, ("Ctrl+Z",))
-        self._action(edit, "redo", "&Redo", s.history.redo, ("Ctrl+Shift+Z", "Ctrl+Y"))
-        edit.addSeparator()
-        self._action(edit, "annotate_all", "Annotate &all occurrences…", self.annotate_all, ("Ctrl+Shift+A",))
-        self._action(edit, "accept", "A&ccept pre-annotation\tEnter", s.accept_current)
-        self._action(edit, "delete", "&Delete / reject\tDel", s.delete_current)
-        self._action(
-            edit,
-            "accept_type",
-            "Accept all pending of this &type",
-            lambda: s.accept_all(True),
-            ("Ctrl+Shift+Return",),
-        )
-        self._action(
-            edit,
-            "accept_every",
-            "Accept all pending in document",
-            lambda: s.accept_all(False),
-            ("Ctrl+Alt+Return",),
-        )
-        edit.addSeparator()
-        self._action(edit, "find", "&Find…", self.find_bar.open_bar, ("Ctrl+F",))
-        nav = bar.addMenu("&Navigate")
-        self._action(nav, "next", "Next annotation\tTab", lambda: self.step(+1))
-        self._action(nav, "previous", "Previous annotation\tShift+Tab", lambda: self.step(-1))
-        self._action(
-            nav, "next_pending", "Next unreviewed pre-annotation", lambda: self.step(+1, True), ("F8",)
-        )
-        self._action(
-            nav,
-            "previous_pending",
-            "Previous unreviewed pre-annotation",
-            lambda: self.step(-1, True),
-            ("Shift+F8",),
-        )
-        self._action(nav, "next_doc", "Next document", lambda: self.step_document(+1), ("Ctrl+PgDown",))
-        self._action(nav, "previous_doc", "Previous document", lambda: self.step_document(-1), ("Ctrl+PgUp",))
-        view = bar.addMenu("&View")
-        self._action(
-            view,
-            "snap",
-            "&Snap selection to word boundaries",
-            lambda: s.set_snap_to_words(self.actions_by_name["snap"].isChecked()),
-            ("Ctrl+Shift+W",),
-            True,
-        )
-        self._action(
-            view,
-            "pending_only",
-            "Table: pending only",
-            lambda: self.table.pending_box.setChecked(self.actions_by_name["pending_only"].isChecked()),
-            (),
-            True,
-        )
-        self._action(view, "zoom_in", "Zoom &in", lambda: self.view.zoomIn(1), ("Ctrl++", "Ctrl+="))
-        self._action(view, "zoom_out", "Zoom &out", lambda: self.view.zoomOut(1), ("Ctrl+-",))
-        self._action(view, "dark", "&Dark theme", self._toggle_theme, ("Ctrl+Shift+T",), True)
-        self.actions_by_name["dark"].setChecked(self.dark)
-        project_menu = bar.addMenu("&Project")
-        self._action(project_menu, "ExportDialog", "&Export de-identified copies…", self._open_export_dialog)
-        self._action(project_menu, "ReportsDialog", "Agreement &reports…", self._open_reports_dialog)
-        self._action(project_menu, "DashboardDialog", "Progress &dashboard…", self._open_dashboard)
-        self._add_model_menu()
-        help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "keys", "&Keyboard shortcuts", self._show_keys, ("F1",))
+        build_main_menus(self)
 
     def _add_model_menu(self) -> None:
         from annotator.gui.model_actions import ModelActions
@@ -494,6 +409,36 @@ class MainWindow(QMainWindow):
         self.view.highlighter.set_dark(dark)
         self.palette_widget.set_dark(dark)
 
+    # -- the user's display preferences -----------------------------------------------------------------
+    def toggle_monospace(self) -> None:
+        on = self.actions_by_name["monospace"].isChecked()
+        self.view.set_monospace(on)
+        self.preferences.monospace = on
+        save_preferences(self.preferences)
+
+    def toggle_type_labels(self) -> None:
+        on = self.actions_by_name["type_labels"].isChecked()
+        self.view.set_type_labels(on)
+        self.preferences.type_labels = on
+        save_preferences(self.preferences)
+
+    def open_type_settings(self) -> TypeSettingsDialog:
+        """The colours-and-keys dialog (non-modal); OK saves and repaints everything at once."""
+        dialog = TypeSettingsDialog(self.session.schema, self.preferences, self)
+        dialog.accepted.connect(lambda: self.apply_preferences(dialog.updated_preferences()))
+        self.settings_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def apply_preferences(self, preferences: Preferences) -> None:
+        save_preferences(preferences)
+        self.preferences = preferences
+        schema = preferences.apply(self.session.schema)
+        self.view.set_schema(schema)
+        self.palette_widget.set_schema(schema)
+        self.table.model.schema = schema
+        self.table.table.viewport().update()
+
     def _open_other(self) -> None:
         if self._open_project is None:
             return
@@ -515,14 +460,3 @@ class MainWindow(QMainWindow):
         from annotator.gui.shortcuts import shortcuts_html
 
         QMessageBox.information(self, "Keyboard shortcuts", shortcuts_html(self.session.schema))
-
-
-def _titled(title: str, widget: QWidget) -> QWidget:
-    box = QWidget()
-    layout = QVBoxLayout(box)
-    layout.setContentsMargins(2, 2, 2, 2)
-    layout.setSpacing(2)
-    label = QLabel(f"<b>{title}</b>")
-    layout.addWidget(label)
-    layout.addWidget(widget, 1)
-    return box

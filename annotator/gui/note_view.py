@@ -21,17 +21,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QContextMenuEvent, QFontDatabase, QKeyEvent, QMouseEvent, QTextCursor
+from PySide6.QtCore import QPoint, QRect, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QTextCursor,
+)
 from PySide6.QtWidgets import QMenu, QPlainTextEdit, QWidget
 
 from annotator.core.document import Document
 from annotator.core.schema import Schema
+from annotator.gui.adaptive_layout import note_min_width
 from annotator.gui.highlighter import AnnotationHighlighter
 from annotator.gui.offsets import OffsetMap
+from annotator.gui.theme import note_font
 from annotator.session.editing import word_step
 
 MenuFactory = Callable[[int], QMenu | None]
+LINE_BREAKS = "\n\r\u2028\u2029\x0b\x0c\x85"
 
 
 class NoteView(QPlainTextEdit):
@@ -43,6 +56,8 @@ class NoteView(QPlainTextEdit):
         Gives the tag keys and the colours.
     dark:
         Whether the page is dark.
+    monospace:
+        A fixed-width font (the default) or the proportional one.
     """
 
     tag_key_pressed = Signal(str)
@@ -53,7 +68,9 @@ class NoteView(QPlainTextEdit):
     caret_moved = Signal(int)
     escape_pressed = Signal()
 
-    def __init__(self, schema: Schema, dark: bool = False, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, schema: Schema, dark: bool = False, monospace: bool = True, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.schema = schema
         self.setReadOnly(True)
@@ -61,16 +78,76 @@ class NoteView(QPlainTextEdit):
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        font.setPointSize(max(font.pointSize(), 10))
-        self.setFont(font)
+        self.setFont(note_font(monospace))
         self.setCursorWidth(2)
         self.offsets = OffsetMap("")
         self.note: Document | None = None
         self.highlighter = AnnotationHighlighter(self.document(), schema, dark)
         self.menu_factory: MenuFactory | None = None
         self._keys = {t.key: t.name for t in schema.types if t.key}
+        self.type_labels = False
+        self._label_font = QFont(self.font())
         self.cursorPositionChanged.connect(self._on_self_cursor_position_changed)
+
+    # -- inline type labels ---------------------------------------------------------------------
+    def set_type_labels(self, on: bool) -> None:
+        """Show each tag's type in small capitals right after it (or not)."""
+        self.type_labels = on
+        self._label_font = QFont(self.font())
+        self._label_font.setPointSizeF(max(self.font().pointSizeF() * 0.8, 7.0))
+        self._label_font.setCapitalization(QFont.Capitalization.SmallCaps)
+        metrics = QFontMetrics(self._label_font)
+        gaps = (
+            {t.name: metrics.horizontalAdvance(t.name.lower()) + 6 for t in self.schema.types} if on else {}
+        )
+        self.highlighter.set_labels(gaps)
+        self.viewport().update()
+
+    def set_monospace(self, on: bool) -> None:
+        """Fixed-width note text (tables keep their columns) or the proportional font."""
+        self.setFont(note_font(on))
+        self.setMinimumWidth(note_min_width(self.font(), self))
+        self.set_type_labels(self.type_labels)
+
+    def set_schema(self, schema: Schema) -> None:
+        """New colours or keys for the types (the user's settings)."""
+        self.schema = schema
+        self._keys = {t.key: t.name for t in schema.types if t.key}
+        self.highlighter.set_schema(schema)
+        self.set_type_labels(self.type_labels)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self.type_labels and self.note is not None:
+            self._paint_labels()
+
+    def _paint_labels(self) -> None:
+        """Draw the type names into the gaps the highlighter left after each visible tag."""
+        painter = QPainter(self.viewport())
+        painter.setFont(self._label_font)
+        metrics = QFontMetrics(self._label_font)
+        bottom = self.viewport().height()
+        offset = self.contentOffset()
+        block = self.firstVisibleBlock()
+        from_qt, to_qt = self.offsets.from_qt, self.offsets.to_qt
+        cursor = QTextCursor(self.document())
+        while block.isValid() and self.blockBoundingGeometry(block).translated(offset).top() <= bottom:
+            start = from_qt(block.position())
+            end = from_qt(block.position() + block.length() - 1)
+            for annotation in self.highlighter.labels_in(start, end):
+                cursor.setPosition(to_qt(annotation.end))
+                rect = self.cursorRect(cursor)
+                label = annotation.type.lower()
+                width = metrics.horizontalAdvance(label)
+                colour = QColor(self.schema.color_of(annotation.type))
+                painter.setPen(colour.lighter(160) if self.highlighter.dark else colour.darker(220))
+                painter.drawText(
+                    QRect(rect.left() - width - 3, rect.top(), width + 2, rect.height()),
+                    int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                    label,
+                )
+            block = block.next()
+        painter.end()
 
     def _on_self_cursor_position_changed(self) -> None:
         if not self.textCursor().hasSelection():
@@ -87,8 +164,22 @@ class NoteView(QPlainTextEdit):
 
     # -- selection in code points ---------------------------------------------------------------
     def selection_span(self) -> tuple[int, int]:
+        """The selection in code points, without line breaks at its ends.
+
+        A triple-click selects a whole line up to the start of the next, so the line break
+        would end up inside the tag (25-58 for a line 25-57).
+        """
         cursor = self.textCursor()
-        return self.offsets.from_qt(cursor.selectionStart()), self.offsets.from_qt(cursor.selectionEnd())
+        start, end = (
+            self.offsets.from_qt(cursor.selectionStart()),
+            self.offsets.from_qt(cursor.selectionEnd()),
+        )
+        text = self.note.text if self.note is not None else ""
+        while end > start and text[end - 1] in LINE_BREAKS:
+            end -= 1
+        while start < end and text[start] in LINE_BREAKS:
+            start += 1
+        return start, end
 
     def cursor_offset(self) -> int:
         return self.offsets.from_qt(self.textCursor().position())

@@ -31,6 +31,10 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+S", "save (atomic; removes the recovery file)"),
     ("Ctrl+D", "mark the document done (again: back to in progress)"),
     ("Ctrl++ / Ctrl+-", "larger / smaller note text"),
+    ("Ctrl+Shift+L", "type labels after tags (on/off)"),
+    ("Ctrl+Shift+M", "monospace note font (on/off)"),
+    ("Ctrl+Shift+T", "dark / light theme"),
+    ("Ctrl+Q", "quit"),
     ("Esc", "clear the selection and the current annotation"),
     ("F1", "this list"),
 )

@@ -7,38 +7,69 @@ override_requested()    the "Override lock" button was pressed
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QStatusBar, QWidget
 
 from annotator.gui.document_list import format_seconds
+from annotator.gui.elided_label import ElidedLabel
 
+# Only glyphs that DejaVu Sans (Debian's fonts-dejavu-core) has: a symbol missing from the
+# user's fonts is drawn as an empty box (the padlock U+1F512 was).
 SAVE_STATE_TEXT = {
     "saved": "✓ saved",
     "unsaved": "● unsaved changes",
     "autosaved": "✓ autosaved (recovery file)",
-    "read-only": "🔒 read-only",
+    "read-only": "⚠ read-only",
 }
 
 
-class SessionStatusBar(QStatusBar):
-    """Permanent fields: document, annotator, counts, save state, working time."""
+class MessageStatusBar(QStatusBar):
+    """A status bar whose messages are elided (whole text in the tooltip), never clipped.
+
+    QStatusBar paints its own message clipped behind the permanent fields ("Read-only: th");
+    here messages go to an elided label of their own.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.document_label = QLabel()
-        self.annotator_label = QLabel()
-        self.counts_label = QLabel()
-        self.save_label = QLabel()
-        self.time_label = QLabel()
-        for label in (
-            self.document_label,
-            self.annotator_label,
-            self.counts_label,
-            self.time_label,
-            self.save_label,
-        ):
-            label.setContentsMargins(6, 0, 6, 0)
-            self.addPermanentWidget(label)
+        self.message_label = ElidedLabel(minimum_chars=12)
+        self.addWidget(self.message_label, 1)
+        self._clear_timer = QTimer(self)
+        self._clear_timer.setSingleShot(True)
+        self._clear_timer.timeout.connect(self.clearMessage)
+
+    def add_field(self, minimum_chars: int) -> ElidedLabel:
+        """A permanent field on the right, elided when space is short."""
+        label = ElidedLabel(minimum_chars=minimum_chars)
+        label.setContentsMargins(6, 0, 6, 0)
+        self.addPermanentWidget(label)
+        return label
+
+    def showMessage(self, message: str, timeout: int | None = 0) -> None:
+        self.message_label.setText(message)
+        if timeout:
+            self._clear_timer.start(timeout)
+        else:
+            self._clear_timer.stop()
+
+    def clearMessage(self) -> None:
+        self.message_label.setText("")
+
+    def currentMessage(self) -> str:
+        return self.message_label.full_text()
+
+
+class SessionStatusBar(MessageStatusBar):
+    """Permanent fields: document, annotator, counts, save state, working time (each elided
+    when the window is narrow, with the whole text in its tooltip)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document_label = self.add_field(10)
+        self.annotator_label = self.add_field(8)
+        self.counts_label = self.add_field(8)
+        self.time_label = self.add_field(6)
+        self.save_label = self.add_field(8)
 
     def show_fields(
         self, doc_id: str, annotator: str, annotations: int, pending: int, seconds: float, status: str

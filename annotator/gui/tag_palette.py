@@ -1,4 +1,4 @@
-"""The tag palette: one button per PHI type, coloured by category, with its key.
+"""The tag palette (and legend): one button per PHI type, in the type's colour, with its key.
 
 Signals
 -------
@@ -30,9 +30,14 @@ class TagPalette(QScrollArea):
 
     def __init__(self, schema: Schema, dark: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.schema = schema
         self.setWidgetResizable(True)
         self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.dark = dark
+        self.set_schema(schema)
+
+    def set_schema(self, schema: Schema) -> None:
+        """(Re)build the buttons: a schema's types, each in its own colour, with its key."""
+        self.schema = schema
         self.buttons: dict[str, QPushButton] = {}
         inner = QWidget()
         layout = QVBoxLayout(inner)
@@ -55,10 +60,11 @@ class TagPalette(QScrollArea):
             layout.addLayout(grid)
         layout.addStretch(1)
         self.setWidget(inner)
-        self.set_dark(dark)
+        self.set_dark(self.dark)
 
     def set_dark(self, dark: bool) -> None:
         """Colour the buttons like the highlights on a light or dark page."""
+        self.dark = dark
         for name, button in self.buttons.items():
             colour = self.schema.color_of(name)
             background = highlight_colour(colour, dark)

@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Literal
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
+
+from annotator.core.colours import highlight
 
 ThemeName = Literal["light", "dark", "auto"]
 
@@ -81,21 +83,25 @@ def apply_theme(app: QApplication, name: ThemeName = "auto") -> bool:
 
 
 def highlight_colour(colour: str, dark: bool, pending: bool = False) -> QColor:
-    """The background of a highlight: the schema colour blended into the page colour.
+    """The background of a highlight: the type's colour blended into the page colour.
 
     Pending pre-annotations are paler, so reviewed and unreviewed tags differ at a glance
-    (together with their dashed underline).
+    (together with their dashed underline). The weights live in
+    :mod:`annotator.core.colours`, where the palette checks use them too.
     """
-    base = QColor("#1e1f22" if dark else "#ffffff")
-    tint = QColor(colour)
-    weight = (0.30 if pending else 0.55) if dark else (0.22 if pending else 0.50)
-    return QColor(
-        round(base.red() + (tint.red() - base.red()) * weight),
-        round(base.green() + (tint.green() - base.green()) * weight),
-        round(base.blue() + (tint.blue() - base.blue()) * weight),
-    )
+    return QColor(highlight(QColor(colour).name(), "dark" if dark else "light", pending))
 
 
 def text_on(colour: QColor) -> QColor:
     """Black or white, whichever reads better on ``colour``."""
     return QColor("#000000") if colour.lightness() > 140 else QColor("#ffffff")
+
+
+def note_font(monospace: bool = True) -> QFont:
+    """The font of note text: fixed-width (medication tables keep their columns) or the UI's."""
+    if monospace:
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    else:
+        font = QFont(QGuiApplication.font())
+    font.setPointSize(max(font.pointSize(), 10))
+    return font

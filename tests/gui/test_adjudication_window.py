@@ -13,7 +13,8 @@ from annotator.adjudication.decisions import log_path, read_log
 from annotator.adjudication.units import UnitKind
 from annotator.core.annotation import Source
 from annotator.gui.adjudication.highlighter import UnitState, unit_state
-from annotator.gui.adjudication.window import AdjudicationWindow, launch_adjudication
+from annotator.gui.adjudication.launch import launch_adjudication
+from annotator.gui.adjudication.window import AdjudicationWindow
 from annotator.io.i2b2 import read_i2b2
 from tests.adjudication.helpers import NOTE, at, version, write_versions
 

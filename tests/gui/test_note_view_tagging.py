@@ -189,3 +189,23 @@ def test_arrow_keys_into_an_annotation_make_it_current(qtbot: QtBot, window: Mai
     assert current is not None and current.text == "John Smith"
     qtbot.keyClick(window.view, Qt.Key.Key_Return)
     assert not window.session.document.get(current.id).pending  # type: ignore[union-attr]
+
+
+def test_triple_clicked_line_is_tagged_without_its_line_break(qtbot: QtBot, window: MainWindow) -> None:
+    line = "John Smith reports chest pain."
+    start = TEXT_200_01.index(line)
+    point = window.view.point_of(start + 3)
+    viewport = window.view.viewport()
+    qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=point)
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=point)
+    # Qt selects the line through the start of the next one: the break is in the selection...
+    cursor = window.view.textCursor()
+    assert cursor.selectionEnd() - cursor.selectionStart() == len(line) + 1
+    # ...but not in the tag.
+    assert window.view.selection_span() == (start, start + len(line))
+    qtbot.keyClick(window.view, "o")
+    document = window.session.document
+    assert document is not None
+    assert [(a.start, a.end) for a in document.annotations if a.type == "ORGANIZATION"] == [
+        (start, start + len(line))
+    ]

@@ -22,31 +22,39 @@ class UnitState(StrEnum):
     CONFLICT = "conflict"
     SINGLE = "single"
     CANDIDATE = "candidate"
-    RESOLVED = "resolved"
+    DECIDED_PHI = "decided PHI"
+    DECIDED_NOT_PHI = "decided not PHI"
 
 
 # Okabe-Ito-derived tints: distinguishable with the common colour-vision deficiencies.
+# A unit decided to be PHI is violet (it will be in the gold standard); one decided not to
+# be PHI is grey and struck through (it will not).
 STATE_COLOURS = {
     UnitState.AGREED: "#bfe8d6",
     UnitState.CONFLICT: "#f6b8a8",
     UnitState.SINGLE: "#f7e08a",
     UnitState.CANDIDATE: "#b9dcf5",
-    UnitState.RESOLVED: "#dcdcdc",
+    UnitState.DECIDED_PHI: "#d7c4ec",
+    UnitState.DECIDED_NOT_PHI: "#dcdcdc",
 }
 STATE_LABELS = {
     UnitState.AGREED: "agreed",
     UnitState.CONFLICT: "conflict",
     UnitState.SINGLE: "only some",
     UnitState.CANDIDATE: "missed?",
-    UnitState.RESOLVED: "decided",
+    UnitState.DECIDED_PHI: "decided: PHI",
+    UnitState.DECIDED_NOT_PHI: "decided: not PHI",
 }
 
 
 def unit_state(session: AdjudicationSession, unit: Unit) -> UnitState:
-    """The colour class of a unit: auto-accepted agreements stay green, decided ones grey."""
+    """The colour class of a unit: auto-accepted agreements stay green; a decided unit is
+    violet when it put PHI into the gold standard, grey when it decided there is none."""
     resolution = session.resolutions.get(unit.id)
     if resolution is not None:
-        return UnitState.AGREED if resolution.decision.auto else UnitState.RESOLVED
+        if resolution.decision.auto:
+            return UnitState.AGREED
+        return UnitState.DECIDED_PHI if resolution.gold_ids else UnitState.DECIDED_NOT_PHI
     if unit.kind is UnitKind.MISSED_CANDIDATE:
         return UnitState.CANDIDATE
     if unit.kind in CONFLICT_KINDS:
@@ -76,6 +84,8 @@ class UnitHighlighter(QSyntaxHighlighter):
         text_format.setForeground(QColor("#1a1a1a"))
         if state in (UnitState.CONFLICT, UnitState.SINGLE, UnitState.CANDIDATE):
             text_format.setFontUnderline(True)
+        if state is UnitState.DECIDED_NOT_PHI:
+            text_format.setFontStrikeOut(True)
         return text_format
 
     def rebuild(self, rehighlight: bool = True) -> None:

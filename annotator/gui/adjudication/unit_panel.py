@@ -18,10 +18,16 @@ KIND_TITLES = {
     UnitKind.MISSED_CANDIDATE: "Possible missed PHI",
 }
 KEY_HELP = (
-    "<b>J</b>/<b>N</b> next · <b>K</b>/<b>P</b> previous unresolved · <b>1</b>–<b>9</b> take version · "
+    "<b>J</b>/<b>N</b> next · <b>K</b>/<b>P</b> previous unresolved · <b>1</b>–<b>{n}</b> take version · "
     "<b>B</b> both/all · <b>X</b> neither/dismiss · <b>A</b> accept candidate · <b>E</b> edit · "
-    "<b>U</b>/Ctrl+Z undo · <b>F</b> finalise · Ctrl+S save · Alt+↓/↑ next/previous document"
+    "<b>U</b>/Ctrl+Z undo · <b>F</b> finalise · <b>V</b> versions side by side · Ctrl+S save · "
+    "Alt+↓/↑ next/previous document"
 )
+
+
+def key_help(session: AdjudicationSession) -> str:
+    """The keys, with as many version numbers as there are versions."""
+    return KEY_HELP.format(n=min(len(session.names), 9))
 
 
 def _tag_line(annotation: Annotation) -> str:
@@ -39,7 +45,7 @@ def unit_html(session: AdjudicationSession, unit: Unit | None) -> str:
     if unit is None:
         done, total = session.progress()
         state = "finalised" if session.finalised else f"{done}/{total} units decided"
-        return f"<h3>{escape(session.doc_id)}</h3><p>No unresolved unit left ({state}).</p><p>{KEY_HELP}</p>"
+        return f"<h3>{escape(session.doc_id)}</h3><p>No unresolved unit left ({state}).</p><p>{key_help(session)}</p>"
     parts = [f"<h3>{KIND_TITLES[unit.kind]}</h3><p>{escape(session.doc_id)} · {unit.start}–{unit.end}</p>"]
     if unit.kind is UnitKind.MISSED_CANDIDATE and unit.suggestion is not None:
         parts.append(f"<p>Untagged in every version. Suggested: {_tag_line(unit.suggestion)}</p><ul>")
@@ -70,7 +76,7 @@ def unit_html(session: AdjudicationSession, unit: Unit | None) -> str:
         tags = [session.gold.get(i) for i in resolution.gold_ids if i in session.gold]
         gold = "<br>".join(_tag_line(a) for a in tags) or "<i>nothing</i>"
         parts.append(f"<p><b>Decided: {escape(what)}{who}</b><br>gold: {gold}</p>")
-    parts.append(f"<p style='color:#666'>{KEY_HELP}</p>")
+    parts.append(f"<p style='color:#666'>{key_help(session)}</p>")
     return "".join(parts)
 
 

@@ -7,37 +7,38 @@ views subscribe to.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QCloseEvent, QColor, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
-    QApplication,
     QDialog,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
     QPlainTextEdit,
     QProgressBar,
-    QSplitter,
+    QStackedWidget,
     QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
-from annotator.adjudication.corpus import PreparedCorpus, prepare_corpus
+from annotator.adjudication.corpus import PreparedCorpus
 from annotator.adjudication.decisions import AdjudicationSession, AutoAccept
 from annotator.adjudication.units import Unit, UnitKind
 from annotator.core.schema import load_schema
 from annotator.errors import AnnotatorError
+from annotator.gui.adaptive_layout import AdaptiveBody, Panel, note_min_width
 from annotator.gui.adjudication.edit_dialog import EditUnitDialog
 from annotator.gui.adjudication.highlighter import STATE_COLOURS, STATE_LABELS, UnitHighlighter, unit_state
+from annotator.gui.adjudication.side_by_side import SideBySideView
 from annotator.gui.adjudication.unit_panel import UnitPanel
 from annotator.gui.offsets import OffsetMap
+from annotator.gui.status_bar import MessageStatusBar
+from annotator.gui.theme import note_font
 from annotator.io.journal import JournalWriter
-from annotator.workflows.adjudicate import default_adjudicator
+from annotator.io.preferences import load_preferences, save_preferences
 
 
 class AdjudicationWindow(QMainWindow):
@@ -52,7 +53,9 @@ class AdjudicationWindow(QMainWindow):
     auto:
         Auto-accept rule for agreements.
     schema_name:
-        Types offered by the edit dialog.
+        Types offered by the edit dialog (and their colours in the side-by-side view).
+    dark:
+        Whether the theme is dark.
     """
 
     def __init__(
@@ -62,10 +65,14 @@ class AdjudicationWindow(QMainWindow):
         auto: AutoAccept | str = AutoAccept.UNANIMOUS,
         schema_name: str = "i2b2-2014",
         parent: QWidget | None = None,
+        dark: bool = False,
     ) -> None:
         super().__init__(parent)
         self.prepared = prepared
-        self.schema = load_schema(schema_name)
+        self.adjudicator = adjudicator
+        self.dark = dark
+        self.preferences = load_preferences()
+        self.schema = self.preferences.apply(load_schema(schema_name))
         # Each decision is appended to its document's decision log and fsynced as it is made.
         self.journal = JournalWriter()
         self.sessions: dict[str, AdjudicationSession] = {
@@ -78,6 +85,7 @@ class AdjudicationWindow(QMainWindow):
         self._offsets = OffsetMap("")
         self.current_unit: Unit | None = None
         self.setWindowTitle(f"Adjudication — {', '.join(prepared.versions.names)} → {prepared.gold_dir}")
+        self.resize(1500, 900)
         self._build_widgets()
         self._build_actions()
         for doc_id, session in self.sessions.items():
@@ -103,7 +111,7 @@ class AdjudicationWindow(QMainWindow):
             item.setData(Qt.ItemDataRole.UserRole, doc_id)
             self.document_list.addItem(item)
             self._refresh_document_item(doc_id, item)
-        left_layout.addWidget(QLabel("<b>Documents</b>"))
+        self.corpus_label.setWordWrap(True)
         left_layout.addWidget(self.document_list, 1)
         left_layout.addWidget(self.corpus_label)
         left_layout.addWidget(self.corpus_progress)
@@ -116,60 +124,106 @@ class AdjudicationWindow(QMainWindow):
         )
         self.note_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.note_view.cursorPositionChanged.connect(self._on_note_view_cursor_position_changed)
+        self.side_by_side = SideBySideView(self.schema, self.dark)
+        # The merged note and the versions side by side share one place; V switches.
+        self.views = QStackedWidget()
+        self.views.addWidget(self.note_view)
+        self.views.addWidget(self.side_by_side)
 
         self.unit_panel = UnitPanel()
         self.unit_panel.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         legend = QLabel(
-            "  ".join(
-                f"<span style='background:{STATE_COLOURS[state]}'>&nbsp;{label}&nbsp;</span>"
+            " ".join(
+                f"<span style='background:{STATE_COLOURS[state]}; color:#1a1a1a'>&nbsp;{label}&nbsp;</span>"
                 for state, label in STATE_LABELS.items()
             )
         )
+        legend.setWordWrap(True)
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(4, 4, 4, 4)
         right_layout.addWidget(legend)
         right_layout.addWidget(self.unit_panel, 1)
+        self.body = AdaptiveBody(
+            self.views,
+            [Panel("Documents", left)],
+            [Panel("Current unit", right)],
+            ([220, 820, 420], []),
+        )
+        self.setCentralWidget(self.body)
+        status = MessageStatusBar()
+        self.setStatusBar(status)
+        self.adjudicator_label = status.add_field(8)
+        self.adjudicator_label.setText(f"Adjudicator: {self.adjudicator}")
+        status.showMessage("Ready")
+        self.set_monospace(self.preferences.monospace)
 
-        splitter = QSplitter()
-        splitter.addWidget(left)
-        splitter.addWidget(self.note_view)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(1, 3)
-        splitter.setStretchFactor(2, 2)
-        splitter.setSizes([200, 700, 400])
-        central = QWidget()
-        layout = QHBoxLayout(central)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
-        self.setCentralWidget(central)
-        self.statusBar().showMessage("Ready")
-
-    def _action(self, text: str, keys: list[str], slot: object) -> QAction:
+    def _action(
+        self, menu: QMenu, text: str, keys: list[str], slot: object, checkable: bool = False
+    ) -> QAction:
         action = QAction(text, self)
         action.setShortcuts([QKeySequence(k) for k in keys])
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setCheckable(checkable)
         action.triggered.connect(slot)
         self.addAction(action)
-        self._menu.addAction(action)
+        menu.addAction(action)
+        self.actions_by_text[text] = action
         return action
 
     def _build_actions(self) -> None:
-        self._menu = self.menuBar().addMenu("&Adjudicate")
-        self._action("Next unresolved unit", ["J", "N"], self.next_unit)
-        self._action("Previous unresolved unit", ["K", "P"], self.previous_unit)
-        for number in range(1, 10):
-            self._action(f"Take version {number}", [str(number)], lambda _=False, n=number - 1: self.take(n))
-        self._action("Both / all versions", ["B"], self.take_all)
-        self._action("Neither / dismiss", ["X"], self.neither)
-        self._action("Accept candidate", ["A"], self.accept_candidate)
-        self._action("Edit gold tag…", ["E"], self.edit_unit)
-        self._action("Undo", ["U", "Ctrl+Z"], self.undo)
-        self._action("Redo", ["Ctrl+Shift+Z", "Ctrl+Y"], self.redo)
-        self._action("Finalise document", ["F"], self.finalise)
-        self._action("Save", ["Ctrl+S"], self.save)
-        self._action("Next document", ["Alt+Down", "Ctrl+PgDown"], lambda: self._step_document(1))
-        self._action("Previous document", ["Alt+Up", "Ctrl+PgUp"], lambda: self._step_document(-1))
+        self.actions_by_text: dict[str, QAction] = {}
+        file_menu = self.menuBar().addMenu("&File")
+        self._action(file_menu, "Save", ["Ctrl+S"], self.save)
+        file_menu.addSeparator()
+        self._action(file_menu, "Quit", ["Ctrl+Q"], self.close)
+        menu = self.menuBar().addMenu("&Adjudicate")
+        self._action(menu, "Next unresolved unit", ["J", "N"], self.next_unit)
+        self._action(menu, "Previous unresolved unit", ["K", "P"], self.previous_unit)
+        # Only the versions there are: "Take version 3" with two versions would do nothing.
+        for number, name in enumerate(self.prepared.versions.names[:9], 1):
+            self._action(
+                menu,
+                f"Take version {number} ({name})",
+                [str(number)],
+                lambda _=False, n=number - 1: self.take(n),
+            )
+        self._action(menu, "Both / all versions", ["B"], self.take_all)
+        self._action(menu, "Neither / dismiss", ["X"], self.neither)
+        self._action(menu, "Accept candidate", ["A"], self.accept_candidate)
+        self._action(menu, "Edit gold tag…", ["E"], self.edit_unit)
+        self._action(menu, "Undo", ["U", "Ctrl+Z"], self.undo)
+        self._action(menu, "Redo", ["Ctrl+Shift+Z", "Ctrl+Y"], self.redo)
+        self._action(menu, "Finalise document", ["F"], self.finalise)
+        menu.addSeparator()
+        self._action(menu, "Next document", ["Alt+Down", "Ctrl+PgDown"], lambda: self._step_document(1))
+        self._action(menu, "Previous document", ["Alt+Up", "Ctrl+PgUp"], lambda: self._step_document(-1))
+        view = self.menuBar().addMenu("&View")
+        self._action(view, "Versions side by side", ["V"], lambda: self.set_side_by_side(None), True)
+        self._action(view, "Monospace font", ["Ctrl+Shift+M"], self._on_monospace_toggled, True)
+        self.actions_by_text["Monospace font"].setChecked(self.preferences.monospace)
+
+    # -- views -----------------------------------------------------------------------------
+    def set_side_by_side(self, on: bool | None) -> None:
+        """Show the versions side by side (``True``), the merged note (``False``) or switch (``None``)."""
+        if on is None:
+            on = self.views.currentWidget() is not self.side_by_side
+        self.actions_by_text["Versions side by side"].setChecked(on)
+        self.views.setCurrentWidget(self.side_by_side if on else self.note_view)
+        self.go_to(self.current_unit)
+
+    def _on_monospace_toggled(self) -> None:
+        on = self.actions_by_text["Monospace font"].isChecked()
+        self.set_monospace(on)
+        self.preferences.monospace = on
+        save_preferences(self.preferences)
+
+    def set_monospace(self, on: bool) -> None:
+        """A fixed-width font (tables keep their columns) or the proportional one, in both views."""
+        font = note_font(on)
+        self.note_view.setFont(font)
+        self.side_by_side.set_note_font(font)
+        self.note_view.setMinimumWidth(note_min_width(font, self.note_view))
 
     # -- documents -------------------------------------------------------------------------
     @property
@@ -201,6 +255,7 @@ class AdjudicationWindow(QMainWindow):
         self.note_view.setPlainText(session.alignment.text)
         self._highlighter = UnitHighlighter(self.note_view.document(), session)
         self.note_view.blockSignals(False)
+        self.side_by_side.set_session(session)
         self.current_unit = None
         self.go_to(session.next_unresolved())
         self.statusBar().showMessage(f"{doc_id}: {self._progress_text(session)}")
@@ -231,6 +286,8 @@ class AdjudicationWindow(QMainWindow):
         else:
             mark = "✔ " if session.finalised else ("● " if doc_id in self._dirty else "  ")
         item.setText(f"{mark}{doc_id}   {self._progress_text(session)}")
+        # The list elides long ids when narrow; the tooltip keeps them readable.
+        item.setToolTip(f"{doc_id}: {self._progress_text(session)}")
 
     def _refresh_corpus_progress(self) -> None:
         done = sum(s.progress()[0] for s in self.sessions.values())
@@ -268,6 +325,9 @@ class AdjudicationWindow(QMainWindow):
             self.note_view.blockSignals(False)
             self.note_view.centerCursor()
         self.note_view.setExtraSelections(selections)
+        if self.views.currentWidget() is self.side_by_side:
+            colour = STATE_COLOURS[unit_state(session, unit)] if unit is not None else "#000000"
+            self.side_by_side.show_unit(unit, QColor(colour).darker(160).name())
         self.unit_panel.show_unit(session, unit)
 
     def _on_note_view_cursor_position_changed(self) -> None:
@@ -413,36 +473,3 @@ class AdjudicationWindow(QMainWindow):
             self.save()
         self.journal.close()
         super().closeEvent(event)
-
-
-def launch_adjudication(
-    version_dirs: list[Path],
-    output_dir: Path,
-    screenshot: Path | None = None,
-    document_id: str | None = None,
-    *,
-    adjudicator: str | None = None,
-    auto: AutoAccept | str = AutoAccept.UNANIMOUS,
-) -> int:
-    """Open the adjudication window on annotator folders (gold written to ``output_dir``).
-
-    With ``screenshot``, render the window to that PNG and return 0 without running the
-    event loop. ``adjudicator`` defaults to the login name.
-    """
-    app = QApplication.instance() or QApplication([])
-    prepared = prepare_corpus(version_dirs, output_dir)
-    window = AdjudicationWindow(prepared, adjudicator=adjudicator or default_adjudicator(), auto=auto)
-    if document_id is not None:
-        window.open_document(document_id)
-    window.resize(1500, 900)
-    window.show()
-    if screenshot is not None:
-        for _ in range(3):
-            app.processEvents()
-        Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
-        if not window.grab().save(str(screenshot)):
-            raise AnnotatorError("cannot write the screenshot", screenshot)
-        window.close()
-        return 0
-    window.note_view.setFocus()
-    return int(app.exec())

@@ -1,0 +1,120 @@
+"""The annotation window's menus: File, Edit, Navigate, View, Project, Help.
+
+Kept apart from :mod:`annotator.gui.main_window` so the window itself stays a composition of
+widgets; every action calls a window or session method.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu
+
+if TYPE_CHECKING:
+    from annotator.gui.main_window import MainWindow
+
+
+def build_main_menus(window: MainWindow) -> None:
+    """The menu bar of the annotation window; every action is also in ``window.actions_by_name``."""
+
+    def add(
+        menu: QMenu,
+        name: str,
+        text: str,
+        slot: Callable[[], object],
+        shortcuts: tuple[str, ...] = (),
+        checkable: bool = False,
+    ) -> QAction:
+        action = QAction(text, window)
+        if shortcuts:
+            action.setShortcuts([QKeySequence(k) for k in shortcuts])
+        action.setCheckable(checkable)
+        action.triggered.connect(lambda _checked=False: slot())
+        menu.addAction(action)
+        window.addAction(action)
+        actions[name] = action
+        return action
+
+    bar = window.menuBar()
+    s = window.session
+    actions = window.actions_by_name
+    file_menu = bar.addMenu("&File")
+    add(file_menu, "open", "&Open project or folder…", window._open_other, ("Ctrl+O",))
+    actions["open"].setEnabled(window._open_project is not None)
+    add(file_menu, "save", "&Save", window.save, ("Ctrl+S",))
+    add(file_menu, "done", "&Mark document done", lambda: window._mark_done(), ("Ctrl+D",), True)
+    add(file_menu, "override", "&Override lock…", window._on_banner_override_requested)
+    file_menu.addSeparator()
+    add(file_menu, "quit", "&Quit", window.close, ("Ctrl+Q",))
+    edit = bar.addMenu("&Edit")
+    add(edit, "undo", "&Undo", s.history.undo, ("Ctrl+Z",))
+    add(edit, "redo", "&Redo", s.history.redo, ("Ctrl+Shift+Z", "Ctrl+Y"))
+    edit.addSeparator()
+    add(edit, "annotate_all", "Annotate &all occurrences…", window.annotate_all, ("Ctrl+Shift+A",))
+    add(edit, "accept", "A&ccept pre-annotation\tEnter", s.accept_current)
+    add(edit, "delete", "&Delete / reject\tDel", s.delete_current)
+    add(
+        edit,
+        "accept_type",
+        "Accept all pending of this &type",
+        lambda: s.accept_all(True),
+        ("Ctrl+Shift+Return",),
+    )
+    add(
+        edit,
+        "accept_every",
+        "Accept all pending in document",
+        lambda: s.accept_all(False),
+        ("Ctrl+Alt+Return",),
+    )
+    edit.addSeparator()
+    add(edit, "find", "&Find…", window.find_bar.open_bar, ("Ctrl+F",))
+    nav = bar.addMenu("&Navigate")
+    add(nav, "next", "Next annotation\tTab", lambda: window.step(+1))
+    add(nav, "previous", "Previous annotation\tShift+Tab", lambda: window.step(-1))
+    add(nav, "next_pending", "Next unreviewed pre-annotation", lambda: window.step(+1, True), ("F8",))
+    add(
+        nav,
+        "previous_pending",
+        "Previous unreviewed pre-annotation",
+        lambda: window.step(-1, True),
+        ("Shift+F8",),
+    )
+    add(nav, "next_doc", "Next document", lambda: window.step_document(+1), ("Ctrl+PgDown",))
+    add(nav, "previous_doc", "Previous document", lambda: window.step_document(-1), ("Ctrl+PgUp",))
+    view = bar.addMenu("&View")
+    add(
+        view,
+        "snap",
+        "&Snap selection to word boundaries",
+        lambda: s.set_snap_to_words(actions["snap"].isChecked()),
+        ("Ctrl+Shift+W",),
+        True,
+    )
+    add(
+        view,
+        "pending_only",
+        "Table: pending only",
+        lambda: window.table.pending_box.setChecked(actions["pending_only"].isChecked()),
+        (),
+        True,
+    )
+    add(view, "zoom_in", "Zoom &in", lambda: window.view.zoomIn(1), ("Ctrl++", "Ctrl+="))
+    add(view, "zoom_out", "Zoom &out", lambda: window.view.zoomOut(1), ("Ctrl+-",))
+    add(view, "dark", "&Dark theme", window._toggle_theme, ("Ctrl+Shift+T",), True)
+    actions["dark"].setChecked(window.dark)
+    view.addSeparator()
+    add(view, "monospace", "&Monospace font", window.toggle_monospace, ("Ctrl+Shift+M",), True)
+    actions["monospace"].setChecked(window.preferences.monospace)
+    add(view, "type_labels", "Type &labels after tags", window.toggle_type_labels, ("Ctrl+Shift+L",), True)
+    actions["type_labels"].setChecked(window.preferences.type_labels)
+    add(view, "type_settings", "Tag &colours and keys…", window.open_type_settings)
+    project_menu = bar.addMenu("&Project")
+    add(project_menu, "ExportDialog", "&Export de-identified copies…", window._open_export_dialog)
+    add(project_menu, "ReportsDialog", "Agreement &reports…", window._open_reports_dialog)
+    add(project_menu, "DashboardDialog", "Progress &dashboard…", window._open_dashboard)
+    window._add_model_menu()
+    help_menu = bar.addMenu("&Help")
+    add(help_menu, "keys", "&Keyboard shortcuts", window._show_keys, ("F1",))

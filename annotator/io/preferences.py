@@ -1,0 +1,107 @@
+"""The user's display preferences, kept beside the remembered identity.
+
+``$XDG_CONFIG_HOME/phi-annotator/preferences.json``::
+
+    {"version": 1, "monospace": true, "type_labels": false,
+     "types": {"DOCTOR": {"color": "#5e7500", "key": "r"}}}
+
+Per-user, not per-project: a colour or key someone chose follows them to every project.
+An unreadable or malformed file gives the defaults (a display preference is never worth
+refusing to start over); it is replaced only when the user saves new preferences.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+from annotator.core.atomic import atomic_write_text
+from annotator.core.schema import Schema
+from annotator.errors import SchemaError
+from annotator.io.workstate import config_dir
+
+PREFERENCES_FILE: Final = "preferences.json"
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+@dataclass
+class Preferences:
+    """What the user chose: note font, inline type labels, their own type colours and keys."""
+
+    monospace: bool = True
+    type_labels: bool = False
+    colours: dict[str, str] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+
+    def apply(self, schema: Schema) -> Schema:
+        """``schema`` with the user's colours and keys (a key clash keeps the schema's keys)."""
+        categories = []
+        for category in schema.categories:
+            types = tuple(
+                replace(
+                    t,
+                    color=self.colours.get(t.name, t.color),
+                    key=self.keys.get(t.name, t.key),
+                )
+                for t in category.types
+            )
+            categories.append(replace(category, types=types))
+        try:
+            return replace(schema, categories=tuple(categories), _types={})
+        except SchemaError:
+            colours_only = Preferences(self.monospace, self.type_labels, self.colours, {})
+            return colours_only.apply(schema)
+
+
+def preferences_path() -> str:
+    return str(config_dir() / PREFERENCES_FILE)
+
+
+def load_preferences() -> Preferences:
+    try:
+        with open(preferences_path(), encoding="utf-8") as handle:
+            raw = json.load(handle)
+    except (OSError, ValueError, RecursionError):
+        return Preferences()
+    if not isinstance(raw, dict):
+        return Preferences()
+    types = raw.get("types")
+    if not isinstance(types, dict):
+        types = {}
+    colours: dict[str, str] = {}
+    keys: dict[str, str] = {}
+    for name, entry in types.items():
+        if not isinstance(entry, dict):
+            continue
+        colour, key = entry.get("color"), entry.get("key")
+        if isinstance(colour, str) and _COLOUR.match(colour):
+            colours[str(name)] = colour.lower()
+        if isinstance(key, str) and len(key) <= 1:
+            keys[str(name)] = key.lower()
+    return Preferences(
+        monospace=bool(raw.get("monospace", True)),
+        type_labels=bool(raw.get("type_labels", False)),
+        colours=colours,
+        keys=keys,
+    )
+
+
+def save_preferences(preferences: Preferences) -> None:
+    names = sorted(set(preferences.colours) | set(preferences.keys))
+    types = {
+        name: {
+            k: v
+            for k, v in (("color", preferences.colours.get(name)), ("key", preferences.keys.get(name)))
+            if v is not None
+        }
+        for name in names
+    }
+    data = {
+        "version": 1,
+        "monospace": preferences.monospace,
+        "type_labels": preferences.type_labels,
+        "types": types,
+    }
+    atomic_write_text(preferences_path(), json.dumps(data, indent=2) + "\n")
