@@ -1,4 +1,10 @@
-"""Helpers shared by the subcommands: JSON output, tables, progress bars, paths."""
+"""Helpers shared by the subcommands: JSON output, tables, progress bars, paths.
+
+The rules every command follows live here, once: the output option (:func:`add_output_option`),
+the undefined-value marker (:data:`UNDEFINED`, :func:`score_text`), the announcement of every
+written file (:func:`announce_written`) and escaped paths (:func:`shown`, which is
+:func:`annotator.errors.printable_path`, also used by the GUI).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,33 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from annotator.errors import printable_path
+from annotator.evaluation.counts import UNDEFINED, score_text
+
 T = TypeVar("T")
+
+#: Old spellings of ``-o/--output`` that still work but are not shown in ``--help``.
+OUTPUT_ALIASES = ("--out",)
+
+shown = printable_path
+
+
+def add_output_option(
+    parser: argparse.ArgumentParser, metavar: str, help: str, required: bool = True
+) -> argparse.Action:
+    """``-o/--output PATH``, the one spelling of "where to write" (old spellings kept, hidden)."""
+    action = parser.add_argument(
+        "-o", "--output", *OUTPUT_ALIASES, type=Path, required=required, metavar=metavar, help=help
+    )
+    # argparse parses with its own table of option strings; the action's list is only what
+    # --help and error messages show, so trimming it hides the aliases without disabling them.
+    action.option_strings = ["-o", "--output"]
+    return action
+
+
+def announce_written(path: Path | str, what: str = "report") -> None:
+    """Say on stderr where a file was written (stdout stays for the data itself)."""
+    print(f"annotator: {what} written to {shown(path)}", file=sys.stderr)
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
@@ -52,12 +84,16 @@ def format_table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> st
 
 
 def _cell(value: object) -> str:
-    if isinstance(value, float):
-        return f"{value:.4f}"
+    if value is None or isinstance(value, float):
+        return score_text(value)
+    if isinstance(value, Path):
+        return shown(value)
     return str(value)
 
 
 def _is_number(text: str) -> bool:
+    if text == UNDEFINED:
+        return True
     try:
         float(text.replace(",", ""))
     except ValueError:

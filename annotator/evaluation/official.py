@@ -511,7 +511,7 @@ def score_official(
 
 
 # -- printing -------------------------------------------------------------------------------
-def _fmt(value: float, digits: int) -> str:
+def format_number(value: float, digits: int) -> str:
     return format(float(value), f".{digits}")
 
 
@@ -525,16 +525,16 @@ def format_table(table: OfficialTable) -> str:
         row.format(
             "Total",
             "Precision",
-            f"{_fmt(scores['macro_precision'], 4)} ({_fmt(scores['macro_precision_sd'], 2)})",
-            _fmt(scores["micro_precision"], 4),
+            f"{format_number(scores['macro_precision'], 4)} ({format_number(scores['macro_precision_sd'], 2)})",
+            format_number(scores["micro_precision"], 4),
         ),
         row.format(
             "",
             "Recall",
-            f"{_fmt(scores['macro_recall'], 4)} ({_fmt(scores['macro_recall_sd'], 2)})",
-            _fmt(scores["micro_recall"], 4),
+            f"{format_number(scores['macro_recall'], 4)} ({format_number(scores['macro_recall_sd'], 2)})",
+            format_number(scores["micro_recall"], 4),
         ),
-        row.format("", "F1", _fmt(scores["macro_f1"], 4), _fmt(scores["micro_f1"], 4)),
+        row.format("", "F1", format_number(scores["macro_f1"], 4), format_number(scores["micro_f1"], 4)),
         "",
         "",
     ]

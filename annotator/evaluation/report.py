@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from annotator.core.atomic import atomic_write_text
-from annotator.evaluation.counts import Counts
-from annotator.evaluation.engine import NONE_LABEL, EvaluationResult
+from annotator.evaluation.counts import Counts, score_text
+from annotator.evaluation.engine import NONE_LABEL, DocumentResult, EvaluationResult
 
 TEXT_WARNING = (
     "This report CONTAINS PHI TEXT (--include-text was given). Handle it like the notes themselves."
@@ -27,15 +27,11 @@ NO_TEXT_NOTE = "PHI text is left out of this report: items are given by category
 SCORE_HEADERS = ("tp", "fp", "fn", "precision", "recall", "f1")
 
 
-def _score(value: float) -> str:
-    return "nan" if math.isnan(value) else f"{value:.4f}"
-
-
 def counts_row(name: str, counts: Counts, beta: float = 1.0) -> list[str]:
     row = [name, str(counts.tp), str(counts.fp), str(counts.fn)]
-    row += [_score(counts.precision), _score(counts.recall), _score(counts.f1)]
+    row += [score_text(counts.precision), score_text(counts.recall), score_text(counts.f1)]
     if beta != 1.0:
-        row.append(_score(counts.f_beta(beta)))
+        row.append(score_text(counts.f_beta(beta)))
     return row
 
 
@@ -57,22 +53,35 @@ def summary_rows(result: EvaluationResult) -> list[list[str]]:
         "",
         "",
         "",
-        _score(macro["precision"]),
-        _score(macro["recall"]),
-        _score(macro["f1"]),
+        score_text(macro["precision"]),
+        score_text(macro["recall"]),
+        score_text(macro["f1"]),
     ]
     if beta != 1.0:
-        macro_row.append(_score(macro["f_beta"]))
+        macro_row.append(score_text(macro["f_beta"]))
     rows.append(macro_row)
     rows += [["category", *counts_row(name, c, beta)] for name, c in result.per_category.items()]
     rows += [["type", *counts_row(name, c, beta)] for name, c in result.per_type.items()]
     return rows
 
 
+def worst_first(result: EvaluationResult) -> list[DocumentResult]:
+    """Documents by F1, lowest first (undefined F1 last: nothing there to get wrong), then by
+    their number of errors, so the documents that need a look head every report."""
+
+    def key(document: DocumentResult) -> tuple[bool, float, int, str]:
+        counts = document.counts
+        f1 = counts.f1
+        return (math.isnan(f1), 0.0 if math.isnan(f1) else f1, -(counts.fp + counts.fn), document.doc_id)
+
+    return sorted(result.documents, key=key)
+
+
 def document_rows(result: EvaluationResult) -> list[list[str]]:
+    """One row per document, worst first (see :func:`worst_first`)."""
     beta = result.options.beta
     rows = []
-    for document in result.documents:
+    for document in worst_first(result):
         note = ""
         if not document.predicted_present:
             note = "no predicted file"
@@ -115,7 +124,8 @@ def write_csv(result: EvaluationResult, path: str | Path | None, include_text: b
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2em;color:#222;max-width:70em}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:.2em .6em;text-align:right}
+.scroll{max-width:100%;overflow-x:auto;margin:.5em 0}
+table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.2em .6em;text-align:right}
 th:first-child,td:first-child{text-align:left}th{background:#f0f0f0}
 .warning{background:#fde0dc;border:2px solid #d55e00;padding:.8em;font-weight:bold}
 .note{background:#eef5fb;border:1px solid #56b4e9;padding:.6em}
@@ -126,7 +136,8 @@ img{max-width:100%;height:auto}
 def _table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    # Each table scrolls inside its own box: a 32-column confusion table never widens the page.
+    return f"<div class='scroll'><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
 def _png(figure: object) -> str:
@@ -203,7 +214,7 @@ def render_html(
     blind = result.kappa_tagblind.kappa
     parts.append(
         f"<p>Cohen's kappa on {result.kappa_labelled.tokens} tokens (non-PHI tokens included): "
-        f"labelled {_score(kappa)}, tag-blind {_score(blind)}. F1 is the primary measure for span annotation.</p>"
+        f"labelled {score_text(kappa)}, tag-blind {score_text(blind)}. F1 is the primary measure for span annotation.</p>"
     )
     bars, heat = _charts(result)
     if bars:

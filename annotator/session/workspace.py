@@ -30,7 +30,7 @@ from annotator.core.schema import DEFAULT_SCHEMA, Schema, load_schema
 from annotator.core.task import is_task_file
 from annotator.errors import AnnotatorError, InputError, LockedError, OffsetError, StorageError
 from annotator.io.autosave import AutosaveStore
-from annotator.io.corpus import list_document_files
+from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.journal import JournalWriter, added, journal_path, read_journal, removed, replaced, replay
 from annotator.io.locking import DocumentLock, read_lock_info
@@ -174,7 +174,7 @@ class Workspace:
                     )
                 )
         if not entries:
-            raise InputError("no XML documents to annotate", path)
+            raise no_documents(path if project.plain_folder else project.source_dir)
         entries.sort(key=lambda e: (e.patient_id, e.record, e.doc_id))
         return cls(project, annotator, entries)
 

@@ -25,7 +25,7 @@ def statistics(
     request: StatsRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
 ) -> dict[str, Any]:
     """The statistics (see :func:`annotator.core.statistics.corpus_statistics`)."""
-    files = document_files(request.paths, empty="no i2b2 XML files (*.xml) directly in this folder")
+    files = document_files(request.paths)
     documents = []
     for done, path in enumerate(files, start=1):
         check_cancel(cancelled, "statistics")
