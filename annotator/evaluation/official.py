@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from annotator.errors import InputError, TextMismatchError
+from annotator.errors import InputError, TextMismatchError, printable_path
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
 # Element names read from TAGS, in the order the official script (under Python 2) parses them.
@@ -520,7 +520,8 @@ def format_table(table: OfficialTable) -> str:
     scores = table.scores()
     row = "{:<25}{:<15}{:<15}{:<20}"
     lines = [
-        row.format(f"{table.label} ({table.n})", "Measure", "Macro (SD)", "Micro (Primary)"),
+        # The label holds the run's sys_id, taken from file names: escaped like every path.
+        row.format(f"{printable_path(table.label)} ({table.n})", "Measure", "Macro (SD)", "Micro (Primary)"),
         "-" * 75,
         row.format(
             "Total",

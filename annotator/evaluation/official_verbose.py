@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from annotator.errors import printable_path
 from annotator.evaluation.official import (
     OfficialRun,
     OfficialTable,
@@ -93,14 +94,16 @@ def _listed(folder: Path) -> list[str]:
 def format_document_block(table: OfficialTable, order: Sequence[str]) -> str:
     """``Report for LABEL:`` and three rows per document, byte for byte as the script prints."""
     position = {doc_id: index for index, doc_id in enumerate(table.doc_ids)}
-    lines = [f"Report for {table.label}:", _ROW.format("", "Measure", "", "Micro (Primary)"), _RULE]
+    # Ids and labels come from file names: escaped, so a name cannot forge a line or clear the screen.
+    label = printable_path(table.label)
+    lines = [f"Report for {label}:", _ROW.format("", "Measure", "", "Micro (Primary)"), _RULE]
     for doc_id in order:
         index = position[doc_id]
         tp, fp, fn = table.tp[index], table.fp[index], table.fn[index]
         precision = tp / float(tp + fp) if tp + fp else 0.0
         recall = tp / float(tp + fn) if tp + fn else 0.0
         f1 = 2 * ((precision * recall) / (precision + recall)) if precision + recall else 0.0
-        lines.append(_ROW.format(doc_id, "Precision", "", format_number(precision, 4)))
+        lines.append(_ROW.format(printable_path(doc_id), "Precision", "", format_number(precision, 4)))
         lines.append(_ROW.format(f"[{tp + fn}({tp}){tp + fp}]", "Recall", "", format_number(recall, 4)))
         lines.append(_ROW.format("", "F1", "", format_number(f1, 4)))
         lines.append(_RULE)

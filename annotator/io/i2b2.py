@@ -18,7 +18,7 @@ from lxml import etree
 
 from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
-from annotator.core.document import Document, Origin
+from annotator.core.document import Document, Origin, document_id_of
 from annotator.errors import InputError, OffsetError, StorageError
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
@@ -203,7 +203,7 @@ def document_from_raw(
         if annotation.id in seen and annotation.id:
             raise InputError(f"duplicate tag id {annotation.id}", path)
         seen[annotation.id] = 1
-    stem = doc_id or (Path(path).stem if path is not None else "document")
+    stem = doc_id or document_id_of(path)
     origin = Origin(
         path=Path(path) if path is not None else None,
         format="i2b2",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, overload
 
-from annotator.core.document import Document
+from annotator.core.document import Document, document_id_of
 from annotator.core.schema import Schema
 from annotator.errors import AnnotatorError, printable_path
 from annotator.io.i2b2 import RawI2b2, RawTag, document_from_raw, parse_i2b2_raw
@@ -25,6 +25,7 @@ Severity = Literal["error", "warning", "note"]
 # Every problem code, its severity and what it means (docs/formats.md lists the same).
 CODES: dict[str, tuple[Severity, str]] = {
     "unreadable": ("error", "the file cannot be read (missing, a folder, no permission)"),
+    "file-name": ("error", "the file name is not valid UTF-8, so it cannot name the document"),
     "too-large": ("error", "the file is over the size limit for one document"),
     "empty": ("error", "the file is empty"),
     "binary": ("error", "the file holds binary data, not XML"),
@@ -145,6 +146,11 @@ def read_and_validate(
     except AnnotatorError as error:
         return None, [problem(path, error_code(error), error.message)]
     problems, raw = validate_bytes(data, path, schema, limit)
+    try:
+        document_id_of(path)
+    except AnnotatorError as error:
+        problems.insert(0, problem(path, "file-name", error.message))
+        return None, problems
     if raw is None or any(p.code in _STRUCTURAL for p in problems):
         return None, problems
     try:
