@@ -65,7 +65,8 @@ def _json_default(value: Any) -> Any:
 
 
 def format_table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A plain aligned text table (numbers right-aligned)."""
+    """A plain aligned text table (numbers right-aligned, undefined scores :data:`UNDEFINED`,
+    control characters escaped)."""
     text_rows = [[_cell(value) for value in row] for row in rows]
     widths = [len(h) for h in headers]
     for row in text_rows:
@@ -86,9 +87,8 @@ def format_table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> st
 def _cell(value: object) -> str:
     if value is None or isinstance(value, float):
         return score_text(value)
-    if isinstance(value, Path):
-        return shown(value)
-    return str(value)
+    # Ids and names come from file names: escaped like paths, so no cell can forge a line.
+    return shown(str(value))
 
 
 def _is_number(text: str) -> bool:
@@ -102,15 +102,27 @@ def _is_number(text: str) -> bool:
 
 
 @contextmanager
-def progress_bar(description: str, unit: str = "doc") -> Iterator[Callable[[int, int], None]]:
+def progress_bar(
+    description: str, unit: str = "doc", percent: bool = False
+) -> Iterator[Callable[[int, int], None]]:
     """A ``(done, total)`` progress callback drawing a bar on stderr when it is a terminal.
 
     Library functions report progress through such callbacks; the bar is closed on exit even
-    when the work raises.
+    when the work raises. ``unit`` must name what ``done`` counts; a job whose steps are not
+    one kind of thing (notes read, then training iterations) shows ``percent`` instead.
     """
     from tqdm import tqdm
 
-    bar = tqdm(total=0, desc=description, unit=unit, disable=None, file=sys.stderr, leave=False)
+    bar_format = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]" if percent else None
+    bar = tqdm(
+        total=0,
+        desc=description,
+        unit=unit,
+        disable=None,
+        file=sys.stderr,
+        leave=False,
+        bar_format=bar_format,
+    )
 
     def update(done: int, total: int) -> None:
         if bar.total != total:
