@@ -121,7 +121,7 @@ def write_csv(result: EvaluationResult, path: str | Path | None, include_text: b
 
 
 # -- HTML -----------------------------------------------------------------------------------
-_CSS = """
+REPORT_CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2em;color:#222;max-width:70em}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 .scroll{max-width:100%;overflow-x:auto;margin:.5em 0}
@@ -133,7 +133,7 @@ img{max-width:100%;height:auto}
 """
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+def html_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
     # Each table scrolls inside its own box: a 32-column confusion table never widens the page.
@@ -194,7 +194,7 @@ def render_html(
     options = result.options
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<title>{html.escape(title)}</title><style>{REPORT_CSS}</style></head><body>",
     ]
     if include_text:
         parts.append(f"<p class='warning'>{html.escape(TEXT_WARNING)}</p>")
@@ -209,7 +209,7 @@ def render_html(
     if result.skipped:
         parts.append("<p>Skipped: " + html.escape("; ".join(result.skipped)) + "</p>")
     parts.append("<h2>Summary</h2>")
-    parts.append(_table(["scope", "name", *score_headers(beta)], summary_rows(result)))
+    parts.append(html_table(["scope", "name", *score_headers(beta)], summary_rows(result)))
     kappa = result.kappa_labelled.kappa
     blind = result.kappa_tagblind.kappa
     parts.append(
@@ -225,9 +225,9 @@ def render_html(
         )
         labels = result.confusion.rows()
         rows = [[r, *[result.confusion.count(r, c) for c in labels]] for r in labels]
-        parts.append(_table(["reference \\ predicted", *labels], rows))
+        parts.append(html_table(["reference \\ predicted", *labels], rows))
     parts.append("<h2>Per document</h2>")
-    parts.append(_table(["document", *score_headers(beta), "note"], document_rows(result)))
+    parts.append(html_table(["document", *score_headers(beta), "note"], document_rows(result)))
     parts.append("<h2>Disagreements</h2>")
     shown = result.disagreements[:max_disagreements]
     if len(result.disagreements) > len(shown):
@@ -243,7 +243,7 @@ def render_html(
                 text = f" \u201c{item.text}\u201d" if include_text else ""
                 cells.append(f"{item.category}/{item.type} {item.start}-{item.end}{text}")
         rows.append([d.doc_id, d.kind, *cells])
-    parts.append(_table(headers, rows))
+    parts.append(html_table(headers, rows))
     parts.append("</body></html>\n")
     return "".join(parts)
 
