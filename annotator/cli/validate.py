@@ -22,12 +22,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument(
-        "paths", nargs="+", type=existing_path, metavar="PATH", help="files, or folders (searched for *.xml)"
+        "paths",
+        nargs="+",
+        type=existing_path,
+        metavar="PATH",
+        help="files, or folders (searched for *.xml, sub-folders included)",
     )
     parser.add_argument(
         "--schema",
         metavar="NAME",
-        help="check tags and TYPEs against this schema (a bundled name such as i2b2-2014, a .toml file or a MAE .dtd task file)",
+        help="check tags and TYPEs against this schema (a bundled name such as i2b2-2014, a .toml file "
+        "or a MAE .dtd task file; 'none' for no schema check). Default: the schema the file's root "
+        "names (<deIdi2b2>: i2b2-2014)",
     )
     parser.add_argument(
         "--realign",

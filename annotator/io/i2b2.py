@@ -52,6 +52,10 @@ class RawI2b2:
     # before it, kept so that an edited file loses nothing but its formatting.
     root_attributes: list[tuple[str, str]] = field(default_factory=list)
     prolog: list[str] = field(default_factory=list)
+    # TEXT elements after the first (kept in the layout, never read) and the DOCTYPE, if any:
+    # legal, but the validator warns about them.
+    extra_text_elements: int = 0
+    doctype: str = ""
 
 
 def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
@@ -59,6 +63,7 @@ def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
     root = parse_xml(data, path)
     raw = RawI2b2(root_tag=str(root.tag), text=None, has_tags_element=False)
     raw.root_attributes = [(str(k), str(v)) for k, v in root.attrib.items()]
+    raw.doctype = str(root.getroottree().docinfo.doctype or "")
     previous = root.getprevious()
     while previous is not None:
         raw.prolog.insert(0, etree.tostring(previous, encoding="unicode", with_tail=False))
@@ -83,6 +88,7 @@ def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
                     attributes = cast("dict[str, str]", dict(element.items()))
                     tags.append(RawTag(len(tags), name, attributes, cast("int | None", element.sourceline)))
         else:
+            raw.extra_text_elements += child.tag == "TEXT"
             raw.layout.append(etree.tostring(child, encoding="unicode", with_tail=False))
     return raw
 
