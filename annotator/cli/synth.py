@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar
+from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar, shown
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -15,8 +15,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Generate longitudinal synthetic clinical notes with gold PHI annotations (i2b2 2014 "
             "scheme), two simulated annotators' versions and model-style pre-annotations, written "
-            "as OUT/{gold,annotator_a,annotator_b,preannotated}/PPP-RR.xml. The same seed always "
-            "gives the same corpus."
+            "as OUT/{gold,annotator_a,annotator_b,preannotated}/PPP-RR.xml. OUT is also a project "
+            "(project.toml, source/ with the bare notes): `annotator gui OUT` opens it with the "
+            "pre-annotations as suggestions. The same seed always gives the same corpus."
         ),
     )
     parser.add_argument("out", type=Path, metavar="OUT", help="output folder (must be empty or absent)")
@@ -39,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     gold = result.gold
     print(
-        f"Wrote {result.documents} documents of {result.patients} patients (seed {args.seed}) to {args.out}"
+        f"Wrote {result.documents} documents of {result.patients} patients (seed {args.seed}) to "
+        f"{shown(args.out)}; open it with: annotator gui {shown(args.out)}"
     )
     print(
         format_table(
