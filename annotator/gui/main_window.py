@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.propagation import Scope, prepare_indexes
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, printable_path
 from annotator.gui.annotation_panel import AnnotationPanel
 from annotator.gui.attribute_editor import AttributeEditor
 from annotator.gui.document_list import DocumentList
@@ -68,7 +68,7 @@ class MainWindow(QMainWindow):
         self._open_project = open_project
         schema = session.schema
         project = session.workspace.project
-        self.setWindowTitle(f"PHI Annotator — {project.name}")
+        self.setWindowTitle(f"PHI Annotator — {printable_path(project.name)}")
         self.resize(1400, 860)
         # Questions the window asks; replaced in tests.
         self.ask_recovery: Callable[[str], bool | None] = self._ask_recovery
