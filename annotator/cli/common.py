@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from annotator.errors import printable_path
-from annotator.evaluation.counts import UNDEFINED, score_text
+
+# Re-exported: the commands' one source for the undefined marker.
+from annotator.evaluation.counts import UNDEFINED as UNDEFINED
+from annotator.evaluation.counts import score_text as score_text
 
 T = TypeVar("T")
 

@@ -63,7 +63,7 @@ def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
     root = parse_xml(data, path)
     raw = RawI2b2(root_tag=str(root.tag), text=None, has_tags_element=False)
     raw.root_attributes = [(str(k), str(v)) for k, v in root.attrib.items()]
-    raw.doctype = str(root.getroottree().docinfo.doctype or "")
+    raw.doctype = str(getattr(root.getroottree().docinfo, "doctype", "") or "")  # untyped in lxml-stubs
     previous = root.getprevious()
     while previous is not None:
         raw.prolog.insert(0, etree.tostring(previous, encoding="unicode", with_tail=False))

@@ -173,7 +173,7 @@ def _check_attribute_lengths(element: etree._Element, path: str | Path | None) -
         if len(value) > LIBXML_NODE_LIMIT:
             raise coded(
                 UnsafeInputError(
-                    f"attribute {name} of <{element.tag}> on line {element.sourceline} is "
+                    f"attribute {name!s} of <{element.tag!s}> on line {element.sourceline} is "
                     f"{len(value):,} characters long, over the limit of {LIBXML_NODE_LIMIT:,}",
                     path,
                 ),
