@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar, shown
+from annotator.cli.common import (
+    add_json_flag,
+    announce_written,
+    format_table,
+    print_json,
+    progress_bar,
+    shown,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
 
     with progress_bar("generating, then writing") as update:
         result = synthesize(SynthRequest(args.out, args.patients, args.seed, args.force), progress=update)
+    announce_written(args.out, "synthetic corpus (a project: annotator gui opens it)")
     if args.json:
         print_json(result.to_dict())
         return 0
