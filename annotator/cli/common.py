@@ -70,6 +70,7 @@ def _json_default(value: Any) -> Any:
 def format_table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     """A plain aligned text table (numbers right-aligned, undefined scores :data:`UNDEFINED`,
     control characters escaped)."""
+    headers = [shown(h) for h in headers]  # annotator names come from folder names
     text_rows = [[_cell(value) for value in row] for row in rows]
     widths = [len(h) for h in headers]
     for row in text_rows:

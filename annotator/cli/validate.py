@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from annotator.cli.common import add_json_flag, existing_path, print_json
+from annotator.cli.common import add_json_flag, announce_written, existing_path, print_json
 
 if TYPE_CHECKING:
     from annotator.workflows.validate import FileCheck
@@ -64,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
     if args.realign and args.write:
         line += f", {result.files_realigned} file(s) realigned"
     print(line)
+    for check in result.files:
+        if check.written:
+            announce_written(check.path, "realigned file")
     return 1 if result.errors else 0
 
 
