@@ -121,6 +121,14 @@ def verbose_orders(gold_dir: Path, system_dir: Path, runs: Sequence[OfficialRun]
     return orders
 
 
+def in_script_order(system_dir: Path, runs: Sequence[OfficialRun]) -> list[OfficialRun]:
+    """The runs in the order the script prints them: its dict of ``sys_id`` (filled in
+    ``os.listdir`` order) iterated under Python 2.7."""
+    by_id = {run.sys_id: run for run in runs}
+    first_seen = [official_ids(name)[1] for name in _listed(Path(system_dir))]
+    return [by_id[sys_id] for sys_id in py2_table_order(first_seen) if sys_id in by_id]
+
+
 def format_runs_verbose(runs: Sequence[OfficialRun], orders: dict[str, list[str]]) -> str:
     """The script's whole ``-v`` stdout: each table's document block, then its summary."""
     return "".join(

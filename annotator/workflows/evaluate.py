@@ -19,7 +19,7 @@ from annotator.errors import UsageError
 from annotator.evaluation.engine import DocumentPair, EvaluationResult, Options, evaluate_pairs
 from annotator.evaluation.loading import load_pairs
 from annotator.evaluation.official import OfficialRun, evaluate_official_folders
-from annotator.evaluation.official_verbose import verbose_orders
+from annotator.evaluation.official_verbose import in_script_order, verbose_orders
 from annotator.evaluation.report import render_html, write_csv, write_json
 from annotator.io.outputs import plan_files
 from annotator.workflows.inputs import require_documents
@@ -99,7 +99,9 @@ def evaluate(
                 "--mode i2b2 computes the official tables only; --match, --level, --filter, --map, "
                 "--exclude and --beta apply to --mode clean"
             )
-        runs = evaluate_official_folders(request.reference, request.predicted)
+        runs = in_script_order(
+            Path(request.predicted), evaluate_official_folders(request.reference, request.predicted)
+        )
         _report(progress, 1, 1)
         orders = verbose_orders(Path(request.reference), Path(request.predicted), runs)
         return EvaluateResult(request.mode, runs=runs, document_orders=orders)

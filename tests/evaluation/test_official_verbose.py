@@ -56,3 +56,29 @@ def test_verbose_i2b2_mode_prints_the_official_blocks_byte_for_byte() -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout == (RECORDED / "demo.alice.verbose.txt").read_bytes()
+
+
+def test_runs_print_in_the_scripts_order(tmp_path: Path) -> None:
+    # Python 2.7 lists a dict of these keys as '', zeta, run_10, sys1, sys2 whatever the
+    # insertion order (checked over all 120 orders): not sorted.
+    from tests.cli.hostile_files import i2b2_xml
+
+    for folder in ("gold", "system"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "gold" / "100-01.xml").write_text(i2b2_xml(), encoding="utf-8")
+    for suffix in ("", "sys1", "sys2", "zeta", "run_10"):
+        (tmp_path / "system" / f"100-01{suffix}.xml").write_text(i2b2_xml(), encoding="utf-8")
+    gold, system = str(tmp_path / "gold"), str(tmp_path / "system")
+    completed = subprocess.run(
+        [sys.executable, "-m", "annotator", "evaluate", "--mode", "i2b2", "--gold", gold, "--system", system],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=REPO,
+    )
+    assert completed.returncode == 0, completed.stderr
+    headers = [line for line in completed.stdout.splitlines() if "Macro (SD)" in line]
+    assert len(headers) == 5 * 42
+    # Each run's first table is "<sys_id> Token (1)".
+    runs = [header.split("Token (1)")[0].strip() for header in headers[::42]]
+    assert runs == ["", "zeta", "run_10", "sys1", "sys2"]
