@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         suggestions=Path(args.suggestions) if args.suggestions else None,
         force=args.force,
     )
-    with progress_bar("adjudicating") as update:
+    with progress_bar("reading, then adjudicating", percent=True) as update:
         outcome = adjudicate(request, progress=update)
     report, gold_dir = outcome.report, request.gold_dir
     if args.json:

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 
     options = deid_options(args)
     try:
-        with progress_bar("de-identifying") as update:
+        with progress_bar("de-identifying", percent=True) as update:
             report = deidentify(
                 DeidentifyRequest(args.gold_dir, args.output, options, args.map, args.force), progress=update
             )

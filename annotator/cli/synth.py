@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from annotator.workflows.synth import SynthRequest, synthesize
 
-    with progress_bar("generating, then writing") as update:
+    with progress_bar("generating, then writing", percent=True) as update:
         result = synthesize(SynthRequest(args.out, args.patients, args.seed, args.force), progress=update)
     announce_written(args.out, "synthetic corpus (a project: annotator gui opens it)")
     if args.json:
