@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from annotator.core.mapping import available_mappings
 from annotator.core.project import Project
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, printable_path
 from annotator.evaluation.counts import score_text
 from annotator.evaluation.engine import LEVELS, MATCH_MODES, EvaluationResult
 from annotator.evaluation.official import OfficialRun
@@ -93,7 +93,7 @@ class _FolderField(QWidget):
         self.combo = QComboBox(self)
         self.combo.setEditable(True)
         for label, path in choices:
-            self.combo.addItem(f"{label}  ({path})", str(path))
+            self.combo.addItem(f"{label}  ({printable_path(path)})", str(path))
         if default is not None:
             index = self.combo.findData(str(default))
             if index >= 0:

@@ -31,7 +31,7 @@ from annotator.adjudication.corpus import PreparedCorpus, prepare_corpus
 from annotator.adjudication.decisions import AdjudicationSession, AutoAccept
 from annotator.adjudication.units import Unit, UnitKind
 from annotator.core.schema import load_schema
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, printable_path
 from annotator.gui.adjudication.edit_dialog import EditUnitDialog
 from annotator.gui.adjudication.highlighter import STATE_COLOURS, STATE_LABELS, UnitHighlighter, unit_state
 from annotator.gui.adjudication.unit_panel import UnitPanel
@@ -77,7 +77,9 @@ class AdjudicationWindow(QMainWindow):
         self._highlighter: UnitHighlighter | None = None
         self._offsets = OffsetMap("")
         self.current_unit: Unit | None = None
-        self.setWindowTitle(f"Adjudication — {', '.join(prepared.versions.names)} → {prepared.gold_dir}")
+        self.setWindowTitle(
+            f"Adjudication — {printable_path(', '.join(prepared.versions.names))} → {printable_path(prepared.gold_dir)}"
+        )
         self._build_widgets()
         self._build_actions()
         for doc_id, session in self.sessions.items():
@@ -203,7 +205,7 @@ class AdjudicationWindow(QMainWindow):
         self.note_view.blockSignals(False)
         self.current_unit = None
         self.go_to(session.next_unresolved())
-        self.statusBar().showMessage(f"{doc_id}: {self._progress_text(session)}")
+        self.statusBar().showMessage(f"{printable_path(doc_id)}: {self._progress_text(session)}")
 
     def _step_document(self, step: int) -> None:
         row = self.document_list.currentRow() + step
@@ -230,7 +232,7 @@ class AdjudicationWindow(QMainWindow):
             mark = "⚠ "
         else:
             mark = "✔ " if session.finalised else ("● " if doc_id in self._dirty else "  ")
-        item.setText(f"{mark}{doc_id}   {self._progress_text(session)}")
+        item.setText(f"{mark}{printable_path(doc_id)}   {self._progress_text(session)}")
 
     def _refresh_corpus_progress(self) -> None:
         done = sum(s.progress()[0] for s in self.sessions.values())
@@ -364,7 +366,7 @@ class AdjudicationWindow(QMainWindow):
             self.statusBar().showMessage(error.one_line())
             return
         self.save()
-        self.statusBar().showMessage(f"{session.doc_id} finalised and saved")
+        self.statusBar().showMessage(f"{printable_path(session.doc_id)} finalised and saved")
 
     def save(self) -> None:
         """Write the gold file and decision log of every changed document.
@@ -398,7 +400,7 @@ class AdjudicationWindow(QMainWindow):
         session = self.sessions[doc_id]
         if session is self._session and self._highlighter is not None:
             self._highlighter.refresh_unit(session.unit(unit_id))
-            self.statusBar().showMessage(f"{doc_id}: {self._progress_text(session)}")
+            self.statusBar().showMessage(f"{printable_path(doc_id)}: {self._progress_text(session)}")
         self._refresh_document_item(doc_id)
         self._refresh_corpus_progress()
 
