@@ -270,6 +270,20 @@ def test_deidentify_takes_output_and_the_old_out_spelling(corpus: Path, tmp_path
     assert sorted(p.name for p in (tmp_path / "deid").glob("*.xml"))
 
 
+def test_convert_takes_output_as_an_option_or_as_the_second_word(
+    corpus: Path, tmp_path: Path, home: Path
+) -> None:
+    optioned = run_cli(["convert", corpus / "gold", "-o", tmp_path / "a.jsonl", "--to", "jsonl"], home)
+    worded = run_cli(["convert", corpus / "gold", tmp_path / "b.jsonl", "--to", "jsonl"], home)
+    assert optioned.returncode == worded.returncode == 0, optioned.describe() + worded.describe()
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    assert optioned.stderr_lines == [f"annotator: 1 file(s) written to {tmp_path / 'a.jsonl'}"]
+    both = run_cli(
+        ["convert", corpus / "gold", tmp_path / "c.jsonl", "-o", tmp_path / "d.jsonl", "--to", "jsonl"], home
+    )
+    assert both.returncode == 2 and not (tmp_path / "c.jsonl").exists(), both.describe()
+
+
 @pytest.mark.parametrize(
     ("command", "says"),
     [
@@ -379,6 +393,15 @@ def test_evaluate_html_tables_scroll_in_their_box_and_documents_come_worst_first
     )
     f1 = _f1_column(per_document)  # type: ignore[arg-type]
     assert len(f1) > 3 and f1 == sorted(f1) and f1[0] < f1[-1]
+
+
+def test_clean_verbose_lists_documents_worst_first(corpus: Path, home: Path) -> None:
+    run = run_cli(["evaluate", "--gold", corpus / "gold", "--system", corpus / "preannotated", "-v"], home)
+    assert run.returncode == 0, run.describe()
+    tail = run.stdout.split("per document, worst first:\n", 1)[1].splitlines()
+    rows = [line.split() for line in tail]
+    f1 = _f1_column([rows[0], *rows[2:]])
+    assert len(f1) > 3 and f1 == sorted(f1)
 
 
 def test_iaa_per_category_and_html(corpus: Path, tmp_path: Path, home: Path) -> None:
