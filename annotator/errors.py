@@ -54,6 +54,18 @@ def _escaped(char: str) -> str:
     return char.encode("unicode_escape").decode("ascii")
 
 
+def printable_json(text: str) -> str:
+    """JSON text with every unprintable character inside its strings written as ``\\uXXXX``.
+
+    ``json.dumps(..., ensure_ascii=False)`` keeps PHI readable but lets a bidirectional
+    override or a lone surrogate (an undecodable file-name byte) through raw; the escaped form
+    is the same JSON value. Structural newlines and indentation are left alone.
+    """
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() or char in "\n " else f"\\u{ord(char):04x}" for char in text)
+
+
 class UsageError(AnnotatorError):
     """The command line or a call was used wrongly (exit code 2)."""
 

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from annotator.errors import printable_path
+from annotator.errors import printable_json, printable_path
 
 # Re-exported: the commands' one source for the undefined marker.
 from annotator.evaluation.counts import UNDEFINED as UNDEFINED
@@ -53,8 +53,8 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False, default=_json_default)
-    sys.stdout.write("\n")
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=_json_default)
+    sys.stdout.write(printable_json(text) + "\n")
 
 
 def _json_default(value: Any) -> Any:

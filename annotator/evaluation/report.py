@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from annotator.core.atomic import atomic_write_text
+from annotator.errors import printable_json
 from annotator.evaluation.counts import Counts, score_text
 from annotator.evaluation.engine import NONE_LABEL, DocumentResult, EvaluationResult
 
@@ -95,7 +96,7 @@ def write_json(result: EvaluationResult, path: str | Path | None, include_text: 
     data = result.to_dict(include_text=include_text)
     if include_text:
         data = {"warning": TEXT_WARNING, **data}
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    text = printable_json(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
     if path is not None:
         atomic_write_text(path, text)
     return text

@@ -1222,13 +1222,15 @@ HOSTILE_FILE_NAMES = {
     ),
 }
 # Each subcommand on the corpus whose every folder holds the hostile names; gui renders offscreen.
-NAME_COMMANDS = (*FOLDER_COMMANDS, "evaluate-i2b2", "validate", "gui", "batch-evaluate")
+NAME_COMMANDS = (*FOLDER_COMMANDS, "evaluate-i2b2", "validate", "validate-json", "gui", "batch-evaluate")
 SLOW_NAME_COMMANDS = frozenset({"batch-evaluate", "gui"})
 
 
 def name_args(command: str, w: Sandbox, model: Path) -> list[str | Path]:
     if command == "validate":
         return ["validate", w.root]
+    if command == "validate-json":  # file paths inside JSON strings
+        return ["validate", w.root, "--json"]
     if command == "evaluate-i2b2":
         return ["evaluate", "--mode", "i2b2", "-v", "--gold", w / "gold", "--system", w / "annotator_a"]
     if command == "gui":
