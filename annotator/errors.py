@@ -35,15 +35,35 @@ class AnnotatorError(Exception):
 def printable_path(path: str | Path) -> str:
     """A path safe to print on one terminal line: control characters shown escaped.
 
-    A file name may hold a newline (which would split or forge an error line) or a terminal
-    escape sequence; both are shown as ``\\n`` / ``\\x1b`` instead.
+    A file name may hold a newline (which would split or forge an error line), a terminal
+    escape sequence or a bidirectional override (which reorders what follows); they are shown
+    as ``\\n``, ``\\x1b``, ``\\u202e``. Bytes that are not UTF-8 (kept by Python as lone
+    surrogates) are shown as the bytes they were, ``\\xff``. The GUI uses this too.
     """
     text = str(path)
     if text.isprintable():
         return text
-    return "".join(
-        char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text
-    )
+    return "".join(_escaped(char) for char in text)
+
+
+def _escaped(char: str) -> str:
+    if char.isprintable():
+        return char
+    if "\udc80" <= char <= "\udcff":  # an undecodable byte of a file name (surrogateescape)
+        return f"\\x{ord(char) - 0xDC00:02x}"
+    return char.encode("unicode_escape").decode("ascii")
+
+
+def printable_json(text: str) -> str:
+    """JSON text with every unprintable character inside its strings written as ``\\uXXXX``.
+
+    ``json.dumps(..., ensure_ascii=False)`` keeps PHI readable but lets a bidirectional
+    override or a lone surrogate (an undecodable file-name byte) through raw; the escaped form
+    is the same JSON value. Structural newlines and indentation are left alone.
+    """
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() or char in "\n " else f"\\u{ord(char):04x}" for char in text)
 
 
 class UsageError(AnnotatorError):

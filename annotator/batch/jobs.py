@@ -29,7 +29,7 @@ from annotator.batch.partitions import (
     shard_patients,
 )
 from annotator.errors import AnnotatorError, InputError, LockedError, UsageError
-from annotator.io.corpus import list_document_files
+from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.locking import DocumentLock, DocumentLockedError
 from annotator.workflows.scoring import ScoringRequest
 
@@ -361,8 +361,9 @@ def batch_evaluate(
             raise InputError("not a folder", folder)
     gold = list_document_files(gold_dir, "*.xml")
     system = list_document_files(system_dir, "*.xml")
-    if not gold and not system:
-        raise InputError("no .xml documents in either folder", gold_dir)
+    for folder, files in ((gold_dir, gold), (system_dir, system)):
+        if not files:
+            raise no_documents(folder)
     partitions = plan_scoring(gold, system, cluster.partition_size)
     with open_client(cluster.scheduler, cluster.workers) as client:
         run.announce(client)

@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar
+from annotator.cli.common import (
+    add_json_flag,
+    add_output_option,
+    announce_written,
+    format_table,
+    print_json,
+    progress_bar,
+    shown,
+)
 
 NAME = "adjudicate"
 MAX_OFFSETS_SHOWN = 8
@@ -22,8 +30,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "resolve them with `annotator gui --adjudicate`."
         ),
     )
-    parser.add_argument("folders", nargs="+", metavar="DIR", help="annotator folders (two or more)")
-    parser.add_argument("-o", "--output", required=True, metavar="GOLD_DIR", help="gold folder to write")
+    parser.add_argument(
+        "folders",
+        nargs="+",
+        metavar="DIR",
+        help="annotator folders (two or more; their *.xml files, sub-folders are not searched)",
+    )
+    add_output_option(parser, "GOLD_DIR", "gold folder to write")
     parser.add_argument(
         "--auto-agreements",
         choices=("unanimous", "majority", "off"),
@@ -58,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
     request = AdjudicateRequest(
         folders=tuple(Path(f) for f in args.folders),
-        gold_dir=Path(args.output),
+        gold_dir=args.output,
         auto=AutoAccept(args.auto_agreements),
         adjudicator=args.adjudicator,
         scope=args.scope,
@@ -66,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         suggestions=Path(args.suggestions) if args.suggestions else None,
         force=args.force,
     )
-    with progress_bar("adjudicating") as update:
+    with progress_bar("reading, then adjudicating", percent=True) as update:
         outcome = adjudicate(request, progress=update)
     report, gold_dir = outcome.report, request.gold_dir
     if args.json:
@@ -99,8 +112,22 @@ def run(args: argparse.Namespace) -> int:
     )
     totals = report.to_dict()["totals"]
     assert isinstance(totals, dict)
+    written = sum(document.status == "written" for document in report.documents)
+    kept = len(report.documents) - written
     print(
-        f"\n{totals['documents']} documents, {totals['resolved']} of {totals['units']} units resolved, "
-        f"{totals['unresolved']} left for the adjudicator; gold in {gold_dir}"
+        f"\n{totals['documents']} documents ({written} written, {kept} left untouched), "
+        f"{totals['resolved']} of {totals['units']} units resolved, {totals['unresolved']} left for the adjudicator"
     )
+    if written:
+        announce_written(gold_dir, f"{written} gold file(s) and their decision logs")
+    if kept:
+        # Finalised documents and gold files no adjudication wrote are never replaced silently.
+        print(
+            f"annotator adjudicate: {'nothing written: ' if not written else ''}{kept} gold file(s) in "
+            f"{shown(gold_dir)} exist already (finalised, or not written by adjudication) and were left "
+            "untouched; use --force to redo them",
+            file=sys.stderr,
+        )
+        if not written:
+            return 1
     return 0

@@ -9,7 +9,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, progress_bar
+from annotator.cli.common import (
+    add_json_flag,
+    add_output_option,
+    existing_path,
+    format_table,
+    print_json,
+    progress_bar,
+)
 from annotator.errors import printable_path
 
 if TYPE_CHECKING:
@@ -62,7 +69,7 @@ def _register_preannotate(jobs: argparse._SubParsersAction[argparse.ArgumentPars
         "model", type=existing_path, metavar="MODEL", help="model file from 'annotator train'"
     )
     parser.add_argument("input", type=existing_path, metavar="IN", help="folder of XML files or JSONL shards")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT", help="output folder")
+    add_output_option(parser, "OUT", "output folder")
     parser.add_argument(
         "--recall-bias", type=float, default=None, metavar="T", help="as in 'annotator preannotate'"
     )
@@ -77,9 +84,7 @@ def _register_deidentify(jobs: argparse._SubParsersAction[argparse.ArgumentParse
     parser.add_argument(
         "input", type=existing_path, metavar="IN", help="folder of gold XML files or JSONL shards"
     )
-    parser.add_argument(
-        "-o", "--output", "--out", type=Path, required=True, metavar="OUT", help="output folder"
-    )
+    add_output_option(parser, "OUT", "output folder")
     parser.add_argument(
         "--method", choices=("mask", "surrogate"), default="surrogate", help="default: surrogate"
     )

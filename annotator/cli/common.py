@@ -1,4 +1,10 @@
-"""Helpers shared by the subcommands: JSON output, tables, progress bars, paths."""
+"""Helpers shared by the subcommands: JSON output, tables, progress bars, paths.
+
+The rules every command follows live here, once: the output option (:func:`add_output_option`),
+the undefined-value marker (:data:`UNDEFINED`, :func:`score_text`), the announcement of every
+written file (:func:`announce_written`) and escaped paths (:func:`shown`, which is
+:func:`annotator.errors.printable_path`, also used by the GUI).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,36 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from annotator.errors import printable_json, printable_path
+
+# Re-exported: the commands' one source for the undefined marker.
+from annotator.evaluation.counts import UNDEFINED as UNDEFINED
+from annotator.evaluation.counts import score_text as score_text
+
 T = TypeVar("T")
+
+#: Old spellings of ``-o/--output`` that still work but are not shown in ``--help``.
+OUTPUT_ALIASES = ("--out",)
+
+shown = printable_path
+
+
+def add_output_option(
+    parser: argparse.ArgumentParser, metavar: str, help: str, required: bool = True
+) -> argparse.Action:
+    """``-o/--output PATH``, the one spelling of "where to write" (old spellings kept, hidden)."""
+    action = parser.add_argument(
+        "-o", "--output", *OUTPUT_ALIASES, type=Path, required=required, metavar=metavar, help=help
+    )
+    # argparse parses with its own table of option strings; the action's list is only what
+    # --help and error messages show, so trimming it hides the aliases without disabling them.
+    action.option_strings = ["-o", "--output"]
+    return action
+
+
+def announce_written(path: Path | str, what: str = "report") -> None:
+    """Say on stderr where a file was written (stdout stays for the data itself)."""
+    print(f"annotator: {what} written to {shown(path)}", file=sys.stderr)
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
@@ -18,8 +53,8 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False, default=_json_default)
-    sys.stdout.write("\n")
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=_json_default)
+    sys.stdout.write(printable_json(text) + "\n")
 
 
 def _json_default(value: Any) -> Any:
@@ -33,7 +68,9 @@ def _json_default(value: Any) -> Any:
 
 
 def format_table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A plain aligned text table (numbers right-aligned)."""
+    """A plain aligned text table (numbers right-aligned, undefined scores :data:`UNDEFINED`,
+    control characters escaped)."""
+    headers = [shown(h) for h in headers]  # annotator names come from folder names
     text_rows = [[_cell(value) for value in row] for row in rows]
     widths = [len(h) for h in headers]
     for row in text_rows:
@@ -52,12 +89,15 @@ def format_table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> st
 
 
 def _cell(value: object) -> str:
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    return str(value)
+    if value is None or isinstance(value, float):
+        return score_text(value)
+    # Ids and names come from file names: escaped like paths, so no cell can forge a line.
+    return shown(str(value))
 
 
 def _is_number(text: str) -> bool:
+    if text == UNDEFINED:
+        return True
     try:
         float(text.replace(",", ""))
     except ValueError:
@@ -66,15 +106,27 @@ def _is_number(text: str) -> bool:
 
 
 @contextmanager
-def progress_bar(description: str, unit: str = "doc") -> Iterator[Callable[[int, int], None]]:
+def progress_bar(
+    description: str, unit: str = "doc", percent: bool = False
+) -> Iterator[Callable[[int, int], None]]:
     """A ``(done, total)`` progress callback drawing a bar on stderr when it is a terminal.
 
     Library functions report progress through such callbacks; the bar is closed on exit even
-    when the work raises.
+    when the work raises. ``unit`` must name what ``done`` counts; a job whose steps are not
+    one kind of thing (notes read, then training iterations) shows ``percent`` instead.
     """
     from tqdm import tqdm
 
-    bar = tqdm(total=0, desc=description, unit=unit, disable=None, file=sys.stderr, leave=False)
+    bar_format = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]" if percent else None
+    bar = tqdm(
+        total=0,
+        desc=description,
+        unit=unit,
+        disable=None,
+        file=sys.stderr,
+        leave=False,
+        bar_format=bar_format,
+    )
 
     def update(done: int, total: int) -> None:
         if bar.total != total:

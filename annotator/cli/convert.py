@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from annotator.cli.common import existing_path
+from annotator.cli.common import add_output_option, announce_written, existing_path
+from annotator.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,8 +23,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             f"is never overwritten. Formats: {names}."
         ),
     )
-    parser.add_argument("input", type=existing_path, metavar="IN", help="a file or a folder")
-    parser.add_argument("output", type=Path, metavar="OUT", help="a folder (or a file for one-file formats)")
+    parser.add_argument(
+        "input", type=existing_path, metavar="IN", help="a file or a folder (sub-folders are not searched)"
+    )
+    # OUT may also be given as the second word (the older spelling), as in `convert IN OUT`.
+    parser.add_argument("positional_output", nargs="?", type=Path, metavar="OUT", help=argparse.SUPPRESS)
+    add_output_option(parser, "OUT", "a folder (or a file for one-file formats)", required=False)
     parser.add_argument("--to", required=True, choices=sorted(FORMATS), help="the format to write")
     parser.add_argument(
         "--from", dest="source", choices=sorted(FORMATS), help="the input format (default: detected)"
@@ -41,11 +46,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from annotator.workflows.convert import ConvertRequest, convert
 
-    request = ConvertRequest(args.input, args.output, args.to, args.source, args.schema, args.force)
+    if (args.output is None) == (args.positional_output is None):
+        raise UsageError("give the output once: -o OUT (or OUT after IN)")
+    output = args.output or args.positional_output
+    request = ConvertRequest(args.input, output, args.to, args.source, args.schema, args.force)
     result = convert(request)
     for note in result.notes:
         print(f"warning: {note.message()}", file=sys.stderr)
-    print(
-        f"{result.documents} document(s) converted to {args.to}: {len(result.written)} file(s) written under {args.output}"
-    )
+    print(f"{result.documents} document(s) converted to {args.to}")
+    announce_written(output, f"{len(result.written)} file(s)")
     return 0

@@ -6,7 +6,14 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar
+from annotator.cli.common import (
+    add_json_flag,
+    add_output_option,
+    format_table,
+    print_json,
+    progress_bar,
+    shown,
+)
 
 if TYPE_CHECKING:
     from annotator.deid.surrogates import DeidOptions
@@ -25,10 +32,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "review."
         ),
     )
-    parser.add_argument("gold_dir", type=Path, metavar="GOLD_DIR", help="folder of gold i2b2 XML files")
     parser.add_argument(
-        "-o", "--out", type=Path, required=True, metavar="OUT_DIR", help="output folder (new or empty)"
+        "gold_dir",
+        type=Path,
+        metavar="GOLD_DIR",
+        help="folder of gold i2b2 XML files (sub-folders are not searched)",
     )
+    add_output_option(parser, "OUT_DIR", "output folder (new or empty)")
     parser.add_argument(
         "--method", choices=("mask", "surrogate"), default="surrogate", help="default: surrogate"
     )
@@ -81,9 +91,9 @@ def run(args: argparse.Namespace) -> int:
 
     options = deid_options(args)
     try:
-        with progress_bar("de-identifying") as update:
+        with progress_bar("de-identifying", percent=True) as update:
             report = deidentify(
-                DeidentifyRequest(args.gold_dir, args.out, options, args.map, args.force), progress=update
+                DeidentifyRequest(args.gold_dir, args.output, options, args.map, args.force), progress=update
             )
     except LeakError as error:
         if not args.json:
@@ -101,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         print_json(report.to_dict())
         return 0
     print(
-        f"{report.documents} documents of {report.patients} patients written to {report.out_dir} "
+        f"{report.documents} documents of {report.patients} patients written to {shown(report.out_dir)} "
         f"({report.method}, {report.seconds:.1f} s); leak check: no original PHI found"
     )
     print(format_table(["type", "replaced"], sorted(report.replaced.items())))
@@ -112,5 +122,7 @@ def run(args: argparse.Namespace) -> int:
         rows = [(r["doc_id"], r["id"], r["type"], r["start"], r["end"], r["reason"]) for r in report.review]
         print(format_table(["document", "tag", "type", "start", "end", "reason"], rows))
     if report.map_path:
-        print(f"\naudit map written to {report.map_path}: it contains the original PHI, keep it private")
+        print(
+            f"\naudit map written to {shown(report.map_path)}: it contains the original PHI, keep it private"
+        )
     return 0

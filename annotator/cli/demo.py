@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from annotator.cli.common import format_table
+from annotator.cli.common import format_table, shown
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from annotator.synth.demo import ensure_demo_project
 
     root = Path(ensure_demo_project(args.dest) if args.dest is not None else ensure_demo_project())
-    print(f"Demo project: {root}")
+    print(f"Demo project: {shown(root)}")
     gold = root / "gold" if (root / "gold").is_dir() else root / "source"
     stats = corpus_statistics(read_corpus(gold).documents)
     print(f"Gold standard ({gold.name}/):")

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from annotator.cli.common import existing_path, format_table, print_json
+from annotator.cli.common import announce_written, existing_path, format_table, print_json, score_text
 from annotator.errors import UsageError
 
 if TYPE_CHECKING:
@@ -63,9 +63,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "included; --mode clean (default) fixes them (see docs/evaluation.md)."
         ),
     )
-    parser.add_argument("--gold", type=existing_path, required=True, help="folder of gold files")
     parser.add_argument(
-        "--system", type=existing_path, required=True, help="folder of system/annotator files"
+        "--gold",
+        type=existing_path,
+        required=True,
+        help="folder of gold files (sub-folders are not searched)",
+    )
+    parser.add_argument(
+        "--system", type=existing_path, required=True, help="folder of system/annotator files (not recursive)"
     )
     parser.add_argument(
         "--mode", choices=("clean", "i2b2"), default="clean", help="metric semantics (default: clean)"
@@ -79,13 +84,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--include-text",
         action="store_true",
-        help="put PHI text into the disagreement lists (the report says so)",
+        help="put PHI text into the disagreement lists of --json/--csv/--html reports (the report says so)",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also per document: with --mode i2b2 the official script's -v blocks, otherwise a "
+        "per-document table, worst first",
     )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from annotator.evaluation.official import format_runs
+    from annotator.evaluation.official_verbose import format_runs_verbose
     from annotator.evaluation.report import write_json
     from annotator.workflows.evaluate import (
         EvaluateRequest,
@@ -105,12 +118,20 @@ def run(args: argparse.Namespace) -> int:
     outcome = evaluate(request)
     for note in outcome.notes:
         print(f"annotator evaluate: note: {note.message()}", file=sys.stderr)
+    if args.include_text and not (args.json or args.csv or args.html):
+        print(
+            "annotator evaluate: note: --include-text only adds PHI text to --json, --csv and --html "
+            "reports; the terminal tables never show it",
+            file=sys.stderr,
+        )
     if args.csv or args.html:
         kind, path = (ReportFormat.CSV, args.csv) if args.csv else (ReportFormat.HTML, args.html)
-        export_report(outcome, ExportRequest(Path(path), kind, args.include_text))
+        announce_written(export_report(outcome, ExportRequest(Path(path), kind, args.include_text)))
     elif mode is EvaluationMode.I2B2:
         if args.json:
             print_json(official_tables(outcome.runs))
+        elif args.verbose:
+            sys.stdout.write(format_runs_verbose(outcome.runs, outcome.document_orders))
         else:
             sys.stdout.write(format_runs(outcome.runs))
     elif args.json:
@@ -120,12 +141,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(format_clean_i2b2(clean_official_layout(outcome.pairs, request.scoring.options())))
     else:
         assert outcome.evaluation is not None
-        print(render_terminal(outcome.evaluation))
+        print(render_terminal(outcome.evaluation, args.verbose))
     return 0
 
 
-def render_terminal(result: EvaluationResult) -> str:
-    from annotator.evaluation.report import score_headers, summary_rows
+def render_terminal(result: EvaluationResult, per_document: bool = False) -> str:
+    from annotator.evaluation.report import document_rows, score_headers, summary_rows
 
     options = result.options
     head = f"{len(result.documents)} documents, match {options.match}, level {options.level}"
@@ -136,9 +157,12 @@ def render_terminal(result: EvaluationResult) -> str:
         head,
         table,
         "",
-        f"Cohen's kappa on {kappa.tokens} tokens (non-PHI tokens included): labelled {kappa.kappa:.4f}, "
-        f"tag-blind {blind.kappa:.4f}",
+        f"Cohen's kappa on {kappa.tokens} tokens (non-PHI tokens included): labelled {score_text(kappa.kappa)}, "
+        f"tag-blind {score_text(blind.kappa)}",
     ]
+    if per_document:
+        headers = ["document", *score_headers(options.beta), "note"]
+        lines += ["", "per document, worst first:", format_table(headers, document_rows(result))]
     return "\n".join(lines)
 
 
@@ -160,7 +184,8 @@ def _i2b2_block(label: str, result: EvaluationResult) -> str:
     row = "{:<25}{:<15}{:<15}{:<20}"
 
     def fmt(value: float, digits: int = 4) -> str:
-        return format(float(value), f".{digits}")
+        # The official layout's number style, but an undefined clean-mode score is "n/a".
+        return score_text(value) if math.isnan(value) else format(float(value), f".{digits}")
 
     lines = [
         row.format(f"{label} ({len(result.documents)})", "Measure", "Macro (SD)", "Micro (Primary)"),

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
-from annotator.cli.common import existing_path, format_table, print_json
+from annotator.cli.common import announce_written, existing_path, format_table, print_json, score_text
 from annotator.cli.evaluate import add_scoring_options, scoring_request
 
 NAME = "iaa"
@@ -16,29 +15,35 @@ NAME = "iaa"
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         NAME,
-        help="inter-annotator agreement (pairwise P/R/F1, F1 matrix, kappa, each vs gold)",
+        help="inter-annotator agreement (pairwise P/R/F1, per category, F1 matrix, kappa, each vs gold)",
         description=(
             "Pairwise agreement between annotator folders (each pair scored on the documents both "
-            "have, either one as reference), an F1 matrix, Cohen's kappa on tokens, and with --gold "
-            "each annotator against gold and their average."
+            "have, either one as reference), F1 per category, an F1 matrix, Cohen's kappa on tokens, "
+            "and with --gold each annotator against gold and their average. --html writes all of it "
+            "with every pair's documents, worst first."
         ),
     )
     parser.add_argument(
-        "folders", nargs="+", type=existing_path, metavar="DIR", help="annotator folders (2 or more)"
+        "folders",
+        nargs="+",
+        type=existing_path,
+        metavar="DIR",
+        help="annotator folders (2 or more; sub-folders are not searched)",
     )
-    parser.add_argument("--gold", type=existing_path, help="gold folder")
+    parser.add_argument("--gold", type=existing_path, help="gold folder (sub-folders are not searched)")
     add_scoring_options(parser)
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     output.add_argument("--csv", metavar="FILE", help="write the pairwise rows as CSV")
+    output.add_argument(
+        "--html", metavar="FILE", help="write a self-contained HTML report (per category, per document)"
+    )
     parser.set_defaults(func=run)
 
 
-def _score(value: float) -> str:
-    return "nan" if math.isnan(value) else f"{value:.4f}"
-
-
 def run(args: argparse.Namespace) -> int:
+    from annotator.evaluation.iaa_report import pair_rows, per_category_f1_rows, render_iaa_html
+    from annotator.io.outputs import plan_files
     from annotator.workflows.iaa import IaaRequest, inter_annotator_agreement
 
     request = IaaRequest(tuple(args.folders), args.gold, scoring_request(args))
@@ -49,49 +54,35 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_dict())
         return 0
-    beta = report.options.beta
-    headers = ["reference", "predicted", "docs", "tp", "fp", "fn", "precision", "recall", "f1", "kappa"]
-    if beta != 1.0:
-        headers.append(f"f{beta:g}")
-    rows = []
-    for item in [*report.pairs, *report.versus_gold]:
-        micro = item.result.micro
-        row = [
-            item.reference,
-            item.predicted,
-            str(len(item.result.documents)),
-            str(micro.tp),
-            str(micro.fp),
-            str(micro.fn),
-            _score(micro.precision),
-            _score(micro.recall),
-            _score(micro.f1),
-            _score(item.result.kappa_labelled.kappa),
-        ]
-        if beta != 1.0:
-            row.append(_score(micro.f_beta(beta)))
-        rows.append(row)
+    headers, rows = pair_rows(report)
     if args.csv:
         _write_csv(Path(args.csv), headers, rows)
+        announce_written(args.csv)
         return 0
+    if args.html:
+        plan_files([Path(args.html)], force=True).publish_text(Path(args.html), render_iaa_html(report))
+        announce_written(args.html)
+        return 0
+    matrix = report.matrix()
     out = [
         f"match {report.options.match}, level {report.options.level}",
         format_table(headers, rows),
         "",
+        "F1 per category:",
+        format_table(*per_category_f1_rows(report)),
+        "",
         "F1 matrix (symmetric):",
-    ]
-    matrix = report.matrix()
-    out.append(
         format_table(
-            ["", *names], [[name, *[_score(v) for v in row]] for name, row in zip(names, matrix, strict=True)]
-        )
-    )
-    out.append(f"\naverage pairwise F1: {_score(report.average_pairwise_f1())}")
+            ["", *names],
+            [[name, *[score_text(v) for v in row]] for name, row in zip(names, matrix, strict=True)],
+        ),
+        f"\naverage pairwise F1: {score_text(report.average_pairwise_f1())}",
+    ]
     average = report.average_versus_gold()
     if average:
         out.append(
             "average of annotators vs gold: "
-            + ", ".join(f"{key} {_score(value)}" for key, value in average.items())
+            + ", ".join(f"{key} {score_text(value)}" for key, value in average.items())
         )
     out.append("F1 is the primary agreement measure for spans; kappa counts every token, PHI or not.")
     sys.stdout.write("\n".join(out) + "\n")

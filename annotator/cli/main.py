@@ -72,7 +72,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _escape_unencodable_output() -> None:
+    """Never crash on printing: a file name with invalid UTF-8 bytes (held as surrogates) or a
+    terminal without UTF-8 shows such characters as backslash escapes instead."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _escape_unencodable_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from annotator.cli.common import add_json_flag, existing_path, print_json, progress_bar
+from annotator.cli.common import (
+    add_json_flag,
+    add_output_option,
+    announce_written,
+    existing_path,
+    print_json,
+    progress_bar,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,11 +29,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "model", type=existing_path, metavar="MODEL", help="model file from 'annotator train'"
     )
     parser.add_argument(
-        "input", type=existing_path, metavar="IN", help="an i2b2 XML file or a folder of them"
+        "input",
+        type=existing_path,
+        metavar="IN",
+        help="an i2b2 XML file or a folder of them (sub-folders are not searched)",
     )
-    parser.add_argument(
-        "-o", "--output", type=Path, required=True, metavar="OUT", help="output file or folder"
-    )
+    add_output_option(parser, "OUT", "output file or folder")
     parser.add_argument(
         "--recall-bias",
         type=float,
@@ -53,4 +60,5 @@ def run(args: argparse.Namespace) -> int:
             f"pre-annotated {len(result.documents)} document(s): {result.suggestions} suggestions added, "
             f"{result.dropped} dropped for overlapping existing annotations"
         )
+        announce_written(args.output, f"{len(result.documents)} pre-annotated file(s)")
     return 0

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import math
 
-from annotator.cli.common import add_json_flag, existing_path, format_table, print_json
+from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, score_text
 from annotator.cli.evaluate import add_scoring_options, scoring_request
 
 NAME = "significance"
@@ -20,7 +19,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "GOLD, overall and per category, with Bonferroni-corrected threshold alpha / tests."
         ),
     )
-    parser.add_argument("--gold", type=existing_path, required=True, help="gold folder")
+    parser.add_argument(
+        "--gold", type=existing_path, required=True, help="gold folder (sub-folders are not searched)"
+    )
     parser.add_argument("system_a", type=existing_path, metavar="SYS_A", help="first system folder")
     parser.add_argument("system_b", type=existing_path, metavar="SYS_B", help="second system folder")
     parser.add_argument("--shuffles", type=int, default=9999, help="number of shuffles (default 9999)")
@@ -44,18 +45,15 @@ def run(args: argparse.Namespace) -> int:
         print_json(report.to_dict())
         return 0
 
-    def score(value: float) -> str:
-        return "nan" if math.isnan(value) else f"{value:.4f}"
-
     rows = []
     for test in report.tests:
         rows.append(
             [
                 test.name,
-                score(test.counts_a.f1),
-                score(test.counts_b.f1),
-                score(test.difference),
-                f"{test.p_value:.4g}",
+                score_text(test.counts_a.f1),
+                score_text(test.counts_b.f1),
+                score_text(test.difference),
+                score_text(test.p_value),
                 "yes" if test.p_value < report.threshold else "no",
             ]
         )

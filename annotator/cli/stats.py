@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, progress_bar
+from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, progress_bar, shown
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,7 +19,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument(
-        "paths", nargs="+", type=existing_path, metavar="PATH", help="i2b2 XML files, or folders holding them"
+        "paths",
+        nargs="+",
+        type=existing_path,
+        metavar="PATH",
+        help="i2b2 XML files, or folders holding them (sub-folders are not searched); with several "
+        "paths, each is counted on its own, then all together",
     )
     parser.add_argument("--by-type", action="store_true", help="also list every type within its category")
     add_json_flag(parser)
@@ -59,6 +64,11 @@ def run(args: argparse.Namespace) -> int:
         stats = statistics(StatsRequest(tuple(args.paths)), progress=update)
     if args.json:
         print_json(stats)
-    else:
-        print(format_statistics(stats, args.by_type))
+        return 0
+    for part in stats.get("parts", []):
+        print(f"== {shown(part['path'])}")
+        print(format_statistics(part["statistics"], args.by_type) + "\n")
+    if "parts" in stats:
+        print(f"== all {len(stats['parts'])} paths together (a file named twice counts once)")
+    print(format_statistics(stats, args.by_type))
     return 0

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from annotator.cli.common import add_json_flag, format_table, print_json, progress_bar
+from annotator.cli.common import (
+    add_json_flag,
+    announce_written,
+    format_table,
+    print_json,
+    progress_bar,
+    shown,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -15,8 +22,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Generate longitudinal synthetic clinical notes with gold PHI annotations (i2b2 2014 "
             "scheme), two simulated annotators' versions and model-style pre-annotations, written "
-            "as OUT/{gold,annotator_a,annotator_b,preannotated}/PPP-RR.xml. The same seed always "
-            "gives the same corpus."
+            "as OUT/{gold,annotator_a,annotator_b,preannotated}/PPP-RR.xml. OUT is also a project "
+            "(project.toml, source/ with the bare notes): `annotator gui OUT` opens it with the "
+            "pre-annotations as suggestions. The same seed always gives the same corpus."
         ),
     )
     parser.add_argument("out", type=Path, metavar="OUT", help="output folder (must be empty or absent)")
@@ -39,16 +47,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from annotator.workflows.synth import SynthRequest, synthesize
 
-    with progress_bar("generating, then writing") as update:
+    with progress_bar("generating, then writing", percent=True) as update:
         result = synthesize(
             SynthRequest(args.out, args.patients, args.seed, args.force, args.style), progress=update
         )
+    announce_written(args.out, "synthetic corpus (a project: annotator gui opens it)")
     if args.json:
         print_json(result.to_dict())
         return 0
     gold = result.gold
     print(
-        f"Wrote {result.documents} documents of {result.patients} patients (seed {args.seed}, style {args.style}) to {args.out}"
+        f"Wrote {result.documents} documents of {result.patients} patients (seed {args.seed}, style {args.style}) to "
+        f"{shown(args.out)}; open it with: annotator gui {shown(args.out)}"
     )
     print(
         format_table(

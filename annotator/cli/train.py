@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, progress_bar
+from annotator.cli.common import (
+    add_json_flag,
+    add_output_option,
+    announce_written,
+    existing_path,
+    format_table,
+    print_json,
+    progress_bar,
+    score_text,
+)
+from annotator.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,10 +28,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "recall and F1 per type, and the precision/recall curve over recall-bias thresholds."
         ),
     )
-    parser.add_argument("gold", type=existing_path, metavar="GOLD_DIR", help="folder of gold i2b2 XML files")
     parser.add_argument(
-        "-o", "--output", type=Path, required=True, metavar="MODEL", help="model file to write"
+        "gold",
+        type=existing_path,
+        metavar="GOLD_DIR",
+        help="folder of gold i2b2 XML files (sub-folders are not searched)",
     )
+    add_output_option(parser, "MODEL", "model file to write (an existing one only with --force)")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing model file")
     parser.add_argument(
         "--cv", type=int, default=0, metavar="K", help="run K-fold cross-validation by patient first"
     )
@@ -57,7 +70,13 @@ def run(args: argparse.Namespace) -> int:
         cv_folds=args.cv,
         postprocess=not args.no_postprocess,
     )
-    with progress_bar(f"{args.cv}-fold cross-validation, then training" if args.cv else "training") as update:
+    if args.output.exists() and not args.force:
+        # Like every other writer: an existing output is replaced only when asked.
+        raise UsageError("the model file exists already (use --force to overwrite)", args.output)
+    # Training reads the notes, then runs its iterations: not one unit, so the bar shows a
+    # percentage (it restarts once after cross-validation, whose folds it follows smoothly).
+    description = f"{args.cv}-fold cross-validation, then training" if args.cv else "training"
+    with progress_bar(description, percent=True) as update:
         result = train(request, progress=update)
     report = result.to_dict()
     if args.json:
@@ -68,8 +87,9 @@ def run(args: argparse.Namespace) -> int:
     metadata = result.metadata
     print(
         f"trained on {metadata.documents} documents, {metadata.tokens} tokens, {metadata.annotations} annotations "
-        f"({len(metadata.labels)} labels); model written to {result.model}"
+        f"({len(metadata.labels)} labels)"
     )
+    announce_written(result.model, "model")
     for note in result.notes:
         print(note.message())
     return 0
@@ -101,4 +121,4 @@ def _print_cv(cv: dict[str, Any]) -> None:
 
 
 def _num(value: object) -> object:
-    return "-" if value is None else value
+    return score_text(value) if value is None or isinstance(value, float) else value

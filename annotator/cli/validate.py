@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from annotator.cli.common import add_json_flag, existing_path, print_json
+from annotator.cli.common import add_json_flag, announce_written, existing_path, print_json
 
 if TYPE_CHECKING:
     from annotator.workflows.validate import FileCheck
@@ -22,12 +22,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument(
-        "paths", nargs="+", type=existing_path, metavar="PATH", help="files, or folders (searched for *.xml)"
+        "paths",
+        nargs="+",
+        type=existing_path,
+        metavar="PATH",
+        help="files, or folders (searched for *.xml, sub-folders included)",
     )
     parser.add_argument(
         "--schema",
         metavar="NAME",
-        help="check tags and TYPEs against this schema (a bundled name such as i2b2-2014, a .toml file or a MAE .dtd task file)",
+        help="check tags and TYPEs against this schema (a bundled name such as i2b2-2014, a .toml file "
+        "or a MAE .dtd task file; 'none' for no schema check). Default: the schema the file's root "
+        "names (<deIdi2b2>: i2b2-2014)",
     )
     parser.add_argument(
         "--realign",
@@ -58,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
     if args.realign and args.write:
         line += f", {result.files_realigned} file(s) realigned"
     print(line)
+    for check in result.files:
+        if check.written:
+            announce_written(check.path, "realigned file")
     return 1 if result.errors else 0
 
 

@@ -17,11 +17,29 @@ from pathlib import Path
 from psygnal import Signal
 
 from annotator.core.annotation import Annotation
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, InputError
 
 # "PPP-RR" names patient PPP, record RR (i2b2 2014: 110-01.xml).
 _RECORD_NAME = re.compile(r"^(?P<patient>.+)-(?P<record>\d+)$")
 _ID_NUMBER = re.compile(r"^(?P<prefix>\D*)(?P<number>\d+)$")
+
+
+def document_id_of(path: str | Path | None, default: str = "document") -> str:
+    """The document id a file's name gives (its stem).
+
+    A name holding bytes that are not UTF-8 (Python keeps them as lone surrogates) cannot be
+    an id: it could be written into no report, JSON or XML. It is refused as bad input.
+    """
+    if path is None:
+        return default
+    stem = Path(path).stem
+    try:
+        stem.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(
+            "the file name is not valid UTF-8 (it names the document): rename the file", path
+        ) from None
+    return stem
 
 
 def split_record_name(stem: str) -> tuple[str, int]:

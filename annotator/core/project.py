@@ -2,7 +2,8 @@
 
 Layout::
 
-    project.toml                  name, schema, annotators
+    project.toml                  name, schema, annotators (and optionally where the
+                                  pre-annotations are: ``preannotations = "preannotated"``)
     source/PPP-RR.xml             the notes (i2b2 XML; TAGS may be empty)
     preannotations/PPP-RR.xml     model suggestions (pending annotations), optional
     annotations/<annotator>/      each annotator's working copy of every document
@@ -45,6 +46,8 @@ class Project:
     schema: str = "i2b2-2014"
     annotators: list[str] = field(default_factory=list)
     plain_folder: bool = False
+    #: the pre-annotations folder, relative to the root (``annotator synth`` calls it "preannotated")
+    preannotations: str = "preannotations"
 
     @property
     def source_dir(self) -> Path:
@@ -52,7 +55,7 @@ class Project:
 
     @property
     def preannotations_dir(self) -> Path:
-        return self.root / "preannotations"
+        return self.root / self.preannotations
 
     @property
     def gold_dir(self) -> Path:
@@ -124,11 +127,15 @@ class Project:
         annotators = data.get("annotators", [])
         if not isinstance(annotators, list) or not all(isinstance(a, str) for a in annotators):
             raise InputError("annotators must be a list of names", config_path)
+        preannotations = data.get("preannotations", "preannotations")
+        if not isinstance(preannotations, str) or not _is_plain_folder_name(preannotations):
+            raise InputError("preannotations must name a folder inside the project", config_path)
         return cls(
             root=path,
             name=str(data.get("name", path.name)),
             schema=str(data.get("schema", "i2b2-2014")),
             annotators=annotators,
+            preannotations=preannotations,
         )
 
     def add_annotator(self, annotator: str) -> None:
@@ -147,4 +154,11 @@ class Project:
             f"schema = {json.dumps(self.schema)}",
             f"annotators = {json.dumps(self.annotators)}",
         ]
+        if self.preannotations != "preannotations":
+            lines.append(f"preannotations = {json.dumps(self.preannotations)}")
         atomic_write_text(self.root / PROJECT_FILE, "\n".join(lines) + "\n")
+
+
+def _is_plain_folder_name(name: str) -> bool:
+    # One folder inside the project: no separators, no "..", nothing hidden.
+    return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".")

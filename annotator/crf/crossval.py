@@ -35,6 +35,10 @@ DEFAULT_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.9
 Progress = Callable[[int, int], None]
 
 
+# Progress steps per fold (training is the first nine tenths, scoring the last).
+_STEPS = 1000
+
+
 def patient_folds(documents: Sequence[Document], k: int, seed: int = 0) -> list[list[Document]]:
     """Split documents into ``k`` folds of whole patients (shuffled with ``seed``)."""
     patients = sorted({d.patient_id for d in documents})
@@ -211,7 +215,8 @@ def cross_validate(
     thresholds:
         Recall-bias thresholds for the curve.
     progress:
-        Called with (folds done, k).
+        Called with (thousandths of the folds done, 1000 k): each fold's training moves it,
+        so a bar advances steadily rather than in k jumps.
     """
     make_tagger = make_tagger or CrfTagger
     folds = patient_folds(documents, k, seed)
@@ -224,14 +229,19 @@ def cross_validate(
             raise TrainingCancelled("cross-validation cancelled")
         train = [d for j, fold in enumerate(folds) if j != index for d in fold]
         tagger = make_tagger()
-        tagger.train(train, cancelled=cancelled)
+
+        def fold_progress(done: int, total: int, base: int = index * _STEPS) -> None:
+            if progress is not None and total:
+                progress(base + _STEPS * done // total * 9 // 10, k * _STEPS)
+
+        tagger.train(train, fold_progress, cancelled)
         scored = [tagger.score(d) for d in test]
         for setting in settings:
             by_setting[setting].update(decode_all(tagger, scored, setting))
         fold_result = evaluate_predictions(test, by_setting[None], schema)
         fold_f1.append(fold_result.micro.f1)
         if progress is not None:
-            progress(index + 1, k)
+            progress((index + 1) * _STEPS, k * _STEPS)
     all_documents = [d for fold in folds for d in fold]
     result = evaluate_predictions(all_documents, by_setting[None], schema)
     curve = [curve_point(all_documents, by_setting[setting], schema, setting) for setting in settings]

@@ -22,7 +22,7 @@ from annotator.deid.leakcheck import Leak, LeakCheckOptions, find_leaks, leak_er
 from annotator.deid.rewrite import Replaced, mask_text, rewrite_document
 from annotator.deid.surrogates import CorpusContext, DeidOptions, PatientSurrogates, Surrogate
 from annotator.errors import AnnotatorError, InputError, UsageError
-from annotator.io.corpus import read_corpus
+from annotator.io.corpus import no_documents, read_corpus
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.outputs import FolderMode, OutputPlan, plan_folder, staged_folder
 
@@ -242,7 +242,7 @@ def export_deidentified(
     plan = _check_paths(gold_dir, out_dir, map_file, force)
     documents = read_corpus(gold_dir).documents
     if not documents:
-        raise InputError("no .xml documents in the folder", gold_dir)
+        raise no_documents(gold_dir)
     check_originals(documents)
     total = 2 * len(documents)
 

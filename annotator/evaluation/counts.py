@@ -12,6 +12,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 NAN = float("nan")
+#: How every table (terminal, HTML, CSV, the GUI) shows an undefined score; JSON uses null.
+UNDEFINED = "n/a"
+
+
+def score_text(value: float | None, digits: int = 4) -> str:
+    """A score for a table: fixed decimals, or :data:`UNDEFINED` for None and NaN."""
+    if value is None or math.isnan(value):
+        return UNDEFINED
+    return f"{value:.{digits}f}"
 
 
 def ratio(numerator: float, denominator: float) -> float:

@@ -11,7 +11,7 @@ from annotator.core.document import Document
 from annotator.core.mapping import Mapping
 from annotator.errors import InputError
 from annotator.evaluation.engine import DocumentPair, Item
-from annotator.io.corpus import read_corpus
+from annotator.io.corpus import no_documents, read_corpus
 from annotator.io.i2b2 import read_i2b2
 from annotator.io.pairing import align_annotator_prefixes
 
@@ -112,6 +112,8 @@ def load_pairs(
     reference = read_folder(reference_dir)
     predicted = read_folder(predicted_dir)
     align_annotator_prefixes([reference, predicted])
-    if not reference and not predicted:
-        raise InputError("no .xml documents in either folder", reference_dir)
+    # A side without documents is a wrong folder (often the corpus root), never a score of 0.
+    for folder, documents in ((reference_dir, reference), (predicted_dir, predicted)):
+        if not documents:
+            raise no_documents(folder)
     return pair_documents(reference, predicted, mapping, intersection_only)

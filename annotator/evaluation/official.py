@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from annotator.errors import InputError, TextMismatchError
+from annotator.errors import InputError, TextMismatchError, printable_path
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
 # Element names read from TAGS, in the order the official script (under Python 2) parses them.
@@ -511,7 +511,7 @@ def score_official(
 
 
 # -- printing -------------------------------------------------------------------------------
-def _fmt(value: float, digits: int) -> str:
+def format_number(value: float, digits: int) -> str:
     return format(float(value), f".{digits}")
 
 
@@ -520,21 +520,22 @@ def format_table(table: OfficialTable) -> str:
     scores = table.scores()
     row = "{:<25}{:<15}{:<15}{:<20}"
     lines = [
-        row.format(f"{table.label} ({table.n})", "Measure", "Macro (SD)", "Micro (Primary)"),
+        # The label holds the run's sys_id, taken from file names: escaped like every path.
+        row.format(f"{printable_path(table.label)} ({table.n})", "Measure", "Macro (SD)", "Micro (Primary)"),
         "-" * 75,
         row.format(
             "Total",
             "Precision",
-            f"{_fmt(scores['macro_precision'], 4)} ({_fmt(scores['macro_precision_sd'], 2)})",
-            _fmt(scores["micro_precision"], 4),
+            f"{format_number(scores['macro_precision'], 4)} ({format_number(scores['macro_precision_sd'], 2)})",
+            format_number(scores["micro_precision"], 4),
         ),
         row.format(
             "",
             "Recall",
-            f"{_fmt(scores['macro_recall'], 4)} ({_fmt(scores['macro_recall_sd'], 2)})",
-            _fmt(scores["micro_recall"], 4),
+            f"{format_number(scores['macro_recall'], 4)} ({format_number(scores['macro_recall_sd'], 2)})",
+            format_number(scores["micro_recall"], 4),
         ),
-        row.format("", "F1", _fmt(scores["macro_f1"], 4), _fmt(scores["micro_f1"], 4)),
+        row.format("", "F1", format_number(scores["macro_f1"], 4), format_number(scores["micro_f1"], 4)),
         "",
         "",
     ]

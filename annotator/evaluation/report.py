@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from annotator.core.atomic import atomic_write_text
-from annotator.evaluation.counts import Counts
-from annotator.evaluation.engine import NONE_LABEL, EvaluationResult
+from annotator.errors import printable_json
+from annotator.evaluation.counts import Counts, score_text
+from annotator.evaluation.engine import NONE_LABEL, DocumentResult, EvaluationResult
 
 TEXT_WARNING = (
     "This report CONTAINS PHI TEXT (--include-text was given). Handle it like the notes themselves."
@@ -27,15 +28,11 @@ NO_TEXT_NOTE = "PHI text is left out of this report: items are given by category
 SCORE_HEADERS = ("tp", "fp", "fn", "precision", "recall", "f1")
 
 
-def _score(value: float) -> str:
-    return "nan" if math.isnan(value) else f"{value:.4f}"
-
-
 def counts_row(name: str, counts: Counts, beta: float = 1.0) -> list[str]:
     row = [name, str(counts.tp), str(counts.fp), str(counts.fn)]
-    row += [_score(counts.precision), _score(counts.recall), _score(counts.f1)]
+    row += [score_text(counts.precision), score_text(counts.recall), score_text(counts.f1)]
     if beta != 1.0:
-        row.append(_score(counts.f_beta(beta)))
+        row.append(score_text(counts.f_beta(beta)))
     return row
 
 
@@ -57,22 +54,35 @@ def summary_rows(result: EvaluationResult) -> list[list[str]]:
         "",
         "",
         "",
-        _score(macro["precision"]),
-        _score(macro["recall"]),
-        _score(macro["f1"]),
+        score_text(macro["precision"]),
+        score_text(macro["recall"]),
+        score_text(macro["f1"]),
     ]
     if beta != 1.0:
-        macro_row.append(_score(macro["f_beta"]))
+        macro_row.append(score_text(macro["f_beta"]))
     rows.append(macro_row)
     rows += [["category", *counts_row(name, c, beta)] for name, c in result.per_category.items()]
     rows += [["type", *counts_row(name, c, beta)] for name, c in result.per_type.items()]
     return rows
 
 
+def worst_first(result: EvaluationResult) -> list[DocumentResult]:
+    """Documents by F1, lowest first (undefined F1 last: nothing there to get wrong), then by
+    their number of errors, so the documents that need a look head every report."""
+
+    def key(document: DocumentResult) -> tuple[bool, float, int, str]:
+        counts = document.counts
+        f1 = counts.f1
+        return (math.isnan(f1), 0.0 if math.isnan(f1) else f1, -(counts.fp + counts.fn), document.doc_id)
+
+    return sorted(result.documents, key=key)
+
+
 def document_rows(result: EvaluationResult) -> list[list[str]]:
+    """One row per document, worst first (see :func:`worst_first`)."""
     beta = result.options.beta
     rows = []
-    for document in result.documents:
+    for document in worst_first(result):
         note = ""
         if not document.predicted_present:
             note = "no predicted file"
@@ -86,7 +96,7 @@ def write_json(result: EvaluationResult, path: str | Path | None, include_text: 
     data = result.to_dict(include_text=include_text)
     if include_text:
         data = {"warning": TEXT_WARNING, **data}
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    text = printable_json(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
     if path is not None:
         atomic_write_text(path, text)
     return text
@@ -112,10 +122,11 @@ def write_csv(result: EvaluationResult, path: str | Path | None, include_text: b
 
 
 # -- HTML -----------------------------------------------------------------------------------
-_CSS = """
+REPORT_CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2em;color:#222;max-width:70em}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:.2em .6em;text-align:right}
+.scroll{max-width:100%;overflow-x:auto;margin:.5em 0}
+table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.2em .6em;text-align:right}
 th:first-child,td:first-child{text-align:left}th{background:#f0f0f0}
 .warning{background:#fde0dc;border:2px solid #d55e00;padding:.8em;font-weight:bold}
 .note{background:#eef5fb;border:1px solid #56b4e9;padding:.6em}
@@ -123,10 +134,11 @@ img{max-width:100%;height:auto}
 """
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+def html_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    # Each table scrolls inside its own box: a 32-column confusion table never widens the page.
+    return f"<div class='scroll'><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
 def _png(figure: object) -> str:
@@ -183,7 +195,7 @@ def render_html(
     options = result.options
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<title>{html.escape(title)}</title><style>{REPORT_CSS}</style></head><body>",
     ]
     if include_text:
         parts.append(f"<p class='warning'>{html.escape(TEXT_WARNING)}</p>")
@@ -198,12 +210,12 @@ def render_html(
     if result.skipped:
         parts.append("<p>Skipped: " + html.escape("; ".join(result.skipped)) + "</p>")
     parts.append("<h2>Summary</h2>")
-    parts.append(_table(["scope", "name", *score_headers(beta)], summary_rows(result)))
+    parts.append(html_table(["scope", "name", *score_headers(beta)], summary_rows(result)))
     kappa = result.kappa_labelled.kappa
     blind = result.kappa_tagblind.kappa
     parts.append(
         f"<p>Cohen's kappa on {result.kappa_labelled.tokens} tokens (non-PHI tokens included): "
-        f"labelled {_score(kappa)}, tag-blind {_score(blind)}. F1 is the primary measure for span annotation.</p>"
+        f"labelled {score_text(kappa)}, tag-blind {score_text(blind)}. F1 is the primary measure for span annotation.</p>"
     )
     bars, heat = _charts(result)
     if bars:
@@ -214,9 +226,9 @@ def render_html(
         )
         labels = result.confusion.rows()
         rows = [[r, *[result.confusion.count(r, c) for c in labels]] for r in labels]
-        parts.append(_table(["reference \\ predicted", *labels], rows))
+        parts.append(html_table(["reference \\ predicted", *labels], rows))
     parts.append("<h2>Per document</h2>")
-    parts.append(_table(["document", *score_headers(beta), "note"], document_rows(result)))
+    parts.append(html_table(["document", *score_headers(beta), "note"], document_rows(result)))
     parts.append("<h2>Disagreements</h2>")
     shown = result.disagreements[:max_disagreements]
     if len(result.disagreements) > len(shown):
@@ -232,7 +244,7 @@ def render_html(
                 text = f" \u201c{item.text}\u201d" if include_text else ""
                 cells.append(f"{item.category}/{item.type} {item.start}-{item.end}{text}")
         rows.append([d.doc_id, d.kind, *cells])
-    parts.append(_table(headers, rows))
+    parts.append(html_table(headers, rows))
     parts.append("</body></html>\n")
     return "".join(parts)
 

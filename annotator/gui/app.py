@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from annotator.core.annotation import Annotation
 from annotator.core.propagation import find_occurrences
-from annotator.errors import AnnotatorError, UsageError
+from annotator.errors import AnnotatorError, UsageError, printable_path
 from annotator.gui.identity_dialog import choose_identity
 from annotator.gui.main_window import MainWindow
 from annotator.gui.qt_timers import qt_timers
@@ -100,7 +100,7 @@ def build_window(
     name = choose_identity(None, annotator, ask=ask)
     workspace = Workspace.open(path, name)
     if document is not None and document not in workspace.doc_ids():
-        raise UsageError(f"no document {document!r} in {path}")
+        raise UsageError(f"no document '{printable_path(document)}' in {printable_path(path)}")
     session = AnnotationSession(workspace, track=ask, timers=qt_timers())
     window = MainWindow(session, dark, open_project=_open_project)
     if not ask:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from annotator.core.document import Document
 from annotator.core.project import Project
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, printable_path
 from annotator.evaluation.engine import Options, evaluate_pairs
 from annotator.evaluation.loading import pair_documents
 from annotator.io.i2b2 import read_i2b2
@@ -69,7 +69,7 @@ class DashboardDialog(QDialog):
     def __init__(self, project: Project, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.project = project
-        self.setWindowTitle(f"Supervisor dashboard — {project.name}")
+        self.setWindowTitle(f"Supervisor dashboard — {printable_path(project.name)}")
         self.progress_model = QStandardItemModel(self)
         self.agreement_model = QStandardItemModel(self)
         self.progress_view = QTableView(self)

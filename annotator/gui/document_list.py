@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
+from annotator.errors import printable_path
 from annotator.session.workspace import Workspace
 
 STATUS_MARK = {"not started": "○", "in progress": "◐", "done": "●"}
@@ -49,7 +50,8 @@ class DocumentList(QTreeWidget):
         self.clear()
         self._items.clear()
         for patient, entries in workspace.patients().items():
-            parent = QTreeWidgetItem([f"Patient {patient}", "", "", ""])
+            # Ids come from file names: shown escaped, as the CLI prints them.
+            parent = QTreeWidgetItem([f"Patient {printable_path(patient)}", "", "", ""])
             parent.setFlags(Qt.ItemFlag.ItemIsEnabled)
             font = parent.font(0)
             font.setBold(True)
@@ -57,7 +59,7 @@ class DocumentList(QTreeWidget):
             self.addTopLevelItem(parent)
             parent.setFirstColumnSpanned(True)
             for entry in entries:
-                item = QTreeWidgetItem(parent, [entry.doc_id, "", "", ""])
+                item = QTreeWidgetItem(parent, [printable_path(entry.doc_id), "", "", ""])
                 item.setData(0, Qt.ItemDataRole.UserRole, entry.doc_id)
                 # A narrow column elides long ids ("1…"); the tooltip keeps them readable.
                 item.setToolTip(0, entry.doc_id)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.propagation import Scope, prepare_indexes
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, printable_path
 from annotator.gui.adaptive_layout import AdaptiveBody, Panel, note_min_width
 from annotator.gui.annotation_panel import AnnotationPanel
 from annotator.gui.attribute_editor import AttributeEditor
@@ -72,7 +72,7 @@ class MainWindow(QMainWindow):
         self.preferences = load_preferences()
         schema = self.preferences.apply(session.schema)
         project = session.workspace.project
-        self.setWindowTitle(f"PHI Annotator — {project.name}")
+        self.setWindowTitle(f"PHI Annotator — {printable_path(project.name)}")
         self.resize(1400, 860)
         # Questions the window asks; replaced in tests.
         self.ask_recovery: Callable[[str], bool | None] = self._ask_recovery

@@ -9,7 +9,6 @@ PHI text goes into them only when "Include PHI text" is ticked.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -35,7 +34,8 @@ from PySide6.QtWidgets import (
 
 from annotator.core.mapping import available_mappings
 from annotator.core.project import Project
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, printable_path
+from annotator.evaluation.counts import score_text
 from annotator.evaluation.engine import LEVELS, MATCH_MODES, EvaluationResult
 from annotator.evaluation.official import OfficialRun
 from annotator.evaluation.report import document_rows, score_headers, summary_rows
@@ -66,7 +66,7 @@ OFFICIAL_HEADERS = [
 
 
 def _fmt(value: float) -> str:
-    return "nan" if math.isnan(value) else f"{value:.4f}"
+    return score_text(value)
 
 
 def _fill(model: QStandardItemModel, headers: list[str], rows: list[list[str]]) -> None:
@@ -93,7 +93,7 @@ class _FolderField(QWidget):
         self.combo = QComboBox(self)
         self.combo.setEditable(True)
         for label, path in choices:
-            self.combo.addItem(f"{label}  ({path})", str(path))
+            self.combo.addItem(f"{label}  ({printable_path(path)})", str(path))
         if default is not None:
             index = self.combo.findData(str(default))
             if index >= 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QStatusBar, QWidget
 
+from annotator.errors import printable_path
 from annotator.gui.document_list import format_seconds
 from annotator.gui.elided_label import ElidedLabel
 
@@ -74,7 +75,9 @@ class SessionStatusBar(MessageStatusBar):
     def show_fields(
         self, doc_id: str, annotator: str, annotations: int, pending: int, seconds: float, status: str
     ) -> None:
-        self.document_label.setText(f"Document {doc_id} ({status})" if doc_id else "No document")
+        self.document_label.setText(
+            f"Document {printable_path(doc_id)} ({status})" if doc_id else "No document"
+        )
         self.annotator_label.setText(f"Annotator: {annotator}")
         self.counts_label.setText(f"{annotations} annotations, {pending} to review")
         self.time_label.setText(f"Time: {format_seconds(seconds) or '0:00'}")

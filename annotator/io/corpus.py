@@ -18,6 +18,20 @@ def list_document_files(folder: Path, pattern: str = "*.xml") -> list[Path]:
     return sorted(p for p in folder.glob(pattern) if p.is_file() and not p.name.startswith((".", "~")))
 
 
+def no_documents(folder: str | Path, recursive: bool = False, what: str = ".xml documents") -> InputError:
+    """The one error every command gives for a folder without documents.
+
+    It says where the command looked (sub-folders or not), so a user who pointed at the
+    corpus root instead of ``gold/`` sees why nothing was found.
+    """
+    where = (
+        "in this folder or its sub-folders"
+        if recursive
+        else "directly in this folder (sub-folders are not searched)"
+    )
+    return InputError(f"no {what} {where}", folder)
+
+
 def read_corpus(
     folder: str | Path,
     reader: DocumentReader | None = None,

@@ -18,7 +18,7 @@ from lxml import etree
 
 from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
-from annotator.core.document import Document, Origin
+from annotator.core.document import Document, Origin, document_id_of
 from annotator.errors import InputError, OffsetError, StorageError
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
@@ -52,6 +52,10 @@ class RawI2b2:
     # before it, kept so that an edited file loses nothing but its formatting.
     root_attributes: list[tuple[str, str]] = field(default_factory=list)
     prolog: list[str] = field(default_factory=list)
+    # TEXT elements after the first (kept in the layout, never read) and the DOCTYPE, if any:
+    # legal, but the validator warns about them.
+    extra_text_elements: int = 0
+    doctype: str = ""
 
 
 def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
@@ -59,6 +63,7 @@ def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
     root = parse_xml(data, path)
     raw = RawI2b2(root_tag=str(root.tag), text=None, has_tags_element=False)
     raw.root_attributes = [(str(k), str(v)) for k, v in root.attrib.items()]
+    raw.doctype = str(getattr(root.getroottree().docinfo, "doctype", "") or "")  # untyped in lxml-stubs
     previous = root.getprevious()
     while previous is not None:
         raw.prolog.insert(0, etree.tostring(previous, encoding="unicode", with_tail=False))
@@ -83,6 +88,7 @@ def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
                     attributes = cast("dict[str, str]", dict(element.items()))
                     tags.append(RawTag(len(tags), name, attributes, cast("int | None", element.sourceline)))
         else:
+            raw.extra_text_elements += child.tag == "TEXT"
             raw.layout.append(etree.tostring(child, encoding="unicode", with_tail=False))
     return raw
 
@@ -203,7 +209,7 @@ def document_from_raw(
         if annotation.id in seen and annotation.id:
             raise InputError(f"duplicate tag id {annotation.id}", path)
         seen[annotation.id] = 1
-    stem = doc_id or (Path(path).stem if path is not None else "document")
+    stem = doc_id or document_id_of(path)
     origin = Origin(
         path=Path(path) if path is not None else None,
         format="i2b2",

@@ -16,7 +16,7 @@ from lxml import etree
 
 from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
-from annotator.core.document import Document, Origin
+from annotator.core.document import Document, Origin, document_id_of
 from annotator.core.schema import Schema
 from annotator.errors import InputError, StorageError
 from annotator.io.i2b2 import (
@@ -49,7 +49,7 @@ def parse_inline2006(
     notes = warnings if warnings is not None else []
     root = parse_xml(data, path)
     records = [root] if root.tag == "RECORD" else list(root.iter("RECORD"))
-    stem = Path(path).stem if path is not None else "record"
+    stem = document_id_of(path, "record")
     documents = []
     for number, record in enumerate(records, start=1):
         text_element = record.find("TEXT")

@@ -13,7 +13,7 @@ from typing import Any
 
 from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
-from annotator.core.document import Document, Origin
+from annotator.core.document import Document, Origin, document_id_of
 from annotator.core.schema import Schema
 from annotator.errors import InputError
 from annotator.io.inline2006 import category_for
@@ -28,7 +28,7 @@ def parse_jsonl(data: bytes, path: str | Path | None = None, schema: Schema | No
         content = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise InputError(f"not UTF-8 text (byte {error.start})", path) from None
-    stem = Path(path).stem if path is not None else "document"
+    stem = document_id_of(path)
     documents: list[Document] = []
     seen: set[str] = set()
     for number, line in enumerate(content.split("\n"), start=1):

@@ -21,7 +21,7 @@ from lxml import etree
 
 from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
-from annotator.core.document import Document, Origin
+from annotator.core.document import Document, Origin, document_id_of
 from annotator.core.schema import Schema
 from annotator.core.task import (
     TYPE_ATTRIBUTES,
@@ -123,7 +123,7 @@ def parse_mae(
         for piece in pieces[1:]:
             layout.fragment_of[piece.id] = pieces[0].id
         annotations.extend(pieces)
-    stem = doc_id or (Path(path).stem if path is not None else "document")
+    stem = doc_id or document_id_of(path)
     document = Document(stem, text, annotations, Origin(format="mae", raw=data))
     document.origin.path = Path(path) if path is not None else None
     document.origin.layout = {"root_tag": layout.root_tag, LAYOUT_KEY: layout}

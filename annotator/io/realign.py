@@ -19,6 +19,7 @@ from pathlib import Path
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.history import Command, CompositeCommand, History, ReplaceAnnotation
+from annotator.errors import printable_path
 from annotator.io.i2b2 import parse_i2b2, write_i2b2
 from annotator.io.xmlsafe import read_bytes
 
@@ -108,11 +109,12 @@ class Repair:
 
     def one_line(self, path: str | Path | None = None, written: bool = False) -> str:
         verb = "realigned" if written else "can realign"
-        head = f"{path}: " if path is not None else ""
-        return (
+        head = f"{printable_path(path)}: " if path is not None else ""
+        line = (
             f"{head}[tag {self.tag_id} {self.old_start}-{self.old_end}] {verb} to "
             f"{self.new_start}-{self.new_end} ({self.reason})"
         )
+        return line if written else line + "; add --write to save it"
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -133,7 +135,7 @@ class Unresolved:
     reason: str
 
     def one_line(self, path: str | Path | None = None) -> str:
-        head = f"{path}: " if path is not None else ""
+        head = f"{printable_path(path)}: " if path is not None else ""
         return f"{head}[tag {self.tag_id} {self.start}-{self.end}] cannot realign: {self.reason}"
 
     def to_dict(self) -> dict[str, object]:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, overload
 
-from annotator.core.document import Document
-from annotator.core.schema import Schema
+from annotator.core.document import Document, document_id_of
+from annotator.core.schema import Schema, load_schema
 from annotator.errors import AnnotatorError, printable_path
 from annotator.io.i2b2 import RawI2b2, RawTag, document_from_raw, parse_i2b2_raw
 from annotator.io.mae import parse_mae
@@ -25,6 +25,7 @@ Severity = Literal["error", "warning", "note"]
 # Every problem code, its severity and what it means (docs/formats.md lists the same).
 CODES: dict[str, tuple[Severity, str]] = {
     "unreadable": ("error", "the file cannot be read (missing, a folder, no permission)"),
+    "file-name": ("error", "the file name is not valid UTF-8, so it cannot name the document"),
     "too-large": ("error", "the file is over the size limit for one document"),
     "empty": ("error", "the file is empty"),
     "binary": ("error", "the file holds binary data, not XML"),
@@ -50,7 +51,16 @@ CODES: dict[str, tuple[Severity, str]] = {
     "unknown-type": ("error", "the TYPE is not in the schema"),
     "type-not-in-category": ("error", "the TYPE exists but belongs to another category"),
     "overlap": ("warning", "two tags overlap"),
+    "zero-length": ("warning", "a tag covers no text (start equals end)"),
+    "second-text": ("warning", "more than one TEXT element (only the first is the note)"),
+    "foreign-root": ("warning", "the root element is not <deIdi2b2> (no i2b2 2014 schema check)"),
+    "doctype": ("warning", "the file has a DOCTYPE (never loaded; i2b2 files have none)"),
 }
+
+#: The root element of i2b2 2014 files, and the schema such a file is checked against
+#: when ``validate`` is not given one.
+I2B2_ROOT = "deIdi2b2"
+I2B2_SCHEMA = "i2b2-2014"
 
 _BOMS = {b"\xef\xbb\xbf": "UTF-8", b"\xff\xfe": "UTF-16 (little-endian)", b"\xfe\xff": "UTF-16 (big-endian)"}
 
@@ -118,7 +128,7 @@ def has_errors(problems: Iterable[Problem]) -> bool:
 
 # -- files -------------------------------------------------------------------------------
 def validate_file(
-    path: str | Path, schema: Schema | None = None, limit: int = MAX_FILE_BYTES
+    path: str | Path, schema: Schema | None = None, limit: int = MAX_FILE_BYTES, infer_schema: bool = False
 ) -> list[Problem]:
     """Every problem of one i2b2 file.
 
@@ -129,11 +139,11 @@ def validate_file(
     limit:
         The size limit in bytes.
     """
-    return read_and_validate(path, schema, limit)[1]
+    return read_and_validate(path, schema, limit, infer_schema)[1]
 
 
 def read_and_validate(
-    path: str | Path, schema: Schema | None = None, limit: int = MAX_FILE_BYTES
+    path: str | Path, schema: Schema | None = None, limit: int = MAX_FILE_BYTES, infer_schema: bool = False
 ) -> tuple[Document | None, list[Problem]]:
     """Validate a file and, when its structure allows, read it, with a single parse.
 
@@ -144,7 +154,12 @@ def read_and_validate(
         data = read_bytes(path, limit)
     except AnnotatorError as error:
         return None, [problem(path, error_code(error), error.message)]
-    problems, raw = validate_bytes(data, path, schema, limit)
+    problems, raw = validate_bytes(data, path, schema, limit, infer_schema)
+    try:
+        document_id_of(path)
+    except AnnotatorError as error:
+        problems.insert(0, problem(path, "file-name", error.message))
+        return None, problems
     if raw is None or any(p.code in _STRUCTURAL for p in problems):
         return None, problems
     try:
@@ -159,9 +174,17 @@ _STRUCTURAL = {"no-text", "inline-markup", "duplicate-id", "missing-offset", "ba
 
 
 def validate_bytes(
-    data: bytes, path: str | Path | None = None, schema: Schema | None = None, limit: int = MAX_FILE_BYTES
+    data: bytes,
+    path: str | Path | None = None,
+    schema: Schema | None = None,
+    limit: int = MAX_FILE_BYTES,
+    infer_schema: bool = False,
 ) -> tuple[list[Problem], RawI2b2 | None]:
-    """Problems of the bytes of an i2b2 file, and its raw parse when it parsed."""
+    """Problems of the bytes of an i2b2 file, and its raw parse when it parsed.
+
+    With ``infer_schema`` (and no ``schema``), a file whose root is ``<deIdi2b2>`` is checked
+    against the i2b2 2014 schema: that root says which tag set the file claims.
+    """
     problems: list[Problem] = []
     for bom, name in _BOMS.items():
         if data.startswith(bom) and len(data) > len(bom):
@@ -177,13 +200,37 @@ def validate_bytes(
             problem(path, "too-large", f"file is {len(data):,} bytes, over the {limit:,}-byte limit")
         )
         return problems, None
-    if is_mae_raw(raw):
+    mae = is_mae_raw(raw)
+    problems.extend(_structure_warnings(raw, path, mae))
+    if mae:
         mae_raw = _mae_as_raw(data, path, problems)
         if mae_raw is None:
             return problems, None
         raw = mae_raw
+    if schema is None and infer_schema and raw.root_tag == I2B2_ROOT:
+        schema = load_schema(I2B2_SCHEMA)
     problems.extend(validate_raw(raw, path, schema))
     return problems, raw
+
+
+def _structure_warnings(raw: RawI2b2, path: str | Path | None, mae: bool) -> list[Problem]:
+    """Legal but odd: a DOCTYPE, a second TEXT, a root that is not i2b2's (MAE files have theirs)."""
+    found = []
+    if raw.doctype:
+        found.append(problem(path, "doctype", "the file has a DOCTYPE declaration (ignored, never loaded)"))
+    if raw.extra_text_elements:
+        found.append(
+            problem(
+                path,
+                "second-text",
+                f"{raw.extra_text_elements + 1} TEXT elements: only the first is read as the note",
+            )
+        )
+    if raw.root_tag != I2B2_ROOT and not mae:
+        found.append(
+            problem(path, "foreign-root", f"the root element is <{raw.root_tag}>, not <{I2B2_ROOT}>")
+        )
+    return found
 
 
 def is_mae_raw(raw: RawI2b2) -> bool:
@@ -318,6 +365,8 @@ def _check_items(
             problems.append(_schema_problem(schema, tag, type_name, path, label, start, end))
         if start is None or end is None:
             continue
+        if start == end:
+            problems.append(problem(path, "zero-length", "the tag covers no text", label, start, end))
         if 0 <= start <= end <= length and text is not None:
             # The common case: offsets fit; only the text attribute is left to compare.
             if (
@@ -429,7 +478,9 @@ def _mismatch(
             return None
         hint = ""
     else:
-        hint = f"; it is at {found[0]}-{found[1]} ({found[2]}): run validate --realign"
+        hint = (
+            f"; it is at {found[0]}-{found[1]} ({found[2]}): annotator validate --realign --write repairs it"
+        )
     return problem(
         path,
         "text-mismatch",

@@ -21,6 +21,12 @@ from annotator.errors import AnnotatorError, InputError, UnsafeInputError
 MAX_FILE_BYTES = 64 * 1024 * 1024
 # An annotation tag has a handful of attributes; thousands mean a hostile or broken file.
 MAX_ATTRIBUTES = 1000
+# libxml2 refuses a text node or attribute value over 10,000,000 bytes unless told the tree
+# may be huge. A long note is legitimate up to MAX_FILE_BYTES, so bigger files are parsed
+# with huge_tree; that is safe here because entity and DTD declarations are refused before
+# parsing and nothing is ever loaded (no DTD, no network). An attribute value that long is
+# never legitimate, so it is refused after parsing with its own message.
+LIBXML_NODE_LIMIT = 10_000_000
 
 _ENTITY_DECLARATION = re.compile(rb"<!\s*ENTITY", re.IGNORECASE)
 _DOCTYPE = re.compile(rb"<!\s*DOCTYPE", re.IGNORECASE)
@@ -45,13 +51,13 @@ def error_code(error: AnnotatorError, default: str = "unreadable") -> str:
     return str(getattr(error, "code", default))
 
 
-def _parser() -> etree.XMLParser:
+def _parser(huge: bool = False) -> etree.XMLParser:
     return etree.XMLParser(
         resolve_entities=False,
         no_network=True,
         load_dtd=False,
         dtd_validation=False,
-        huge_tree=False,
+        huge_tree=huge,
         remove_blank_text=False,
         strip_cdata=True,
         remove_comments=False,
@@ -133,8 +139,9 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
         raise coded(
             UnsafeInputError("entity or DTD declarations are not allowed in annotation files", path), "entity"
         )
+    huge = len(data) > LIBXML_NODE_LIMIT
     try:
-        root = etree.fromstring(data, _parser())
+        root = etree.fromstring(data, _parser(huge))
     except etree.XMLSyntaxError as error:
         code, message = _describe_syntax_error(error, data)
         raise coded(InputError(message, path), code) from None
@@ -156,7 +163,22 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
                 ),
                 "too-large",
             )
+        if huge:
+            _check_attribute_lengths(element, path)
     return root
+
+
+def _check_attribute_lengths(element: etree._Element, path: str | Path | None) -> None:
+    for name, value in element.items():
+        if len(value) > LIBXML_NODE_LIMIT:
+            raise coded(
+                UnsafeInputError(
+                    f"attribute {name!s} of <{element.tag!s}> on line {element.sourceline} is "
+                    f"{len(value):,} characters long, over the limit of {LIBXML_NODE_LIMIT:,}",
+                    path,
+                ),
+                "too-large",
+            )
 
 
 _WIDE_BOMS = (

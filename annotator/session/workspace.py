@@ -32,7 +32,7 @@ from annotator.core.task import is_task_file
 from annotator.errors import AnnotatorError, InputError, LockedError, OffsetError, StorageError
 from annotator.io.autosave import AutosaveStore
 from annotator.io.brat import brat_paths, read_brat, write_brat
-from annotator.io.corpus import list_document_files
+from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.journal import JournalWriter, added, journal_path, read_journal, removed, replaced, replay
 from annotator.io.locking import DocumentLock, read_lock_info
@@ -200,7 +200,10 @@ class Workspace:
                     )
                 )
         if not entries:
-            raise InputError("no documents to annotate (i2b2 or MAE .xml, brat .txt/.ann)", path)
+            raise no_documents(
+                path if project.plain_folder else project.source_dir,
+                what="documents (i2b2 or MAE .xml, brat .txt/.ann)",
+            )
         entries.sort(key=lambda e: (e.patient_id, e.record, e.doc_id))
         return cls(project, annotator, entries)
 

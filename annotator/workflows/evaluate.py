@@ -19,8 +19,10 @@ from annotator.errors import UsageError
 from annotator.evaluation.engine import DocumentPair, EvaluationResult, Options, evaluate_pairs
 from annotator.evaluation.loading import load_pairs
 from annotator.evaluation.official import OfficialRun, evaluate_official_folders
+from annotator.evaluation.official_verbose import in_script_order, verbose_orders
 from annotator.evaluation.report import render_html, write_csv, write_json
 from annotator.io.outputs import plan_files
+from annotator.workflows.inputs import require_documents
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
 from annotator.workflows.scoring import ScoringRequest
 
@@ -71,6 +73,8 @@ class EvaluateResult:
     pairs: list[DocumentPair] = field(default_factory=list)
     runs: list[OfficialRun] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
+    #: per run (``sys_id``), the documents in the order the official ``-v`` lists them
+    document_orders: dict[str, list[str]] = field(default_factory=dict)
 
 
 def evaluate(
@@ -87,15 +91,20 @@ def evaluate(
     for flag, path in (("gold", request.reference), ("system", request.predicted)):
         if not Path(path).is_dir() and not (two_files and request.mode is not EvaluationMode.I2B2):
             raise UsageError(f"--{flag} must be a folder (or both sides files, in clean mode)", path)
+        if not two_files:
+            require_documents(Path(path))
     if request.mode is EvaluationMode.I2B2:
         if not request.scoring.is_default:
             raise UsageError(
                 "--mode i2b2 computes the official tables only; --match, --level, --filter, --map, "
                 "--exclude and --beta apply to --mode clean"
             )
-        runs = evaluate_official_folders(request.reference, request.predicted)
+        runs = in_script_order(
+            Path(request.predicted), evaluate_official_folders(request.reference, request.predicted)
+        )
         _report(progress, 1, 1)
-        return EvaluateResult(request.mode, runs=runs)
+        orders = verbose_orders(Path(request.reference), Path(request.predicted), runs)
+        return EvaluateResult(request.mode, runs=runs, document_orders=orders)
     options = request.scoring.options()
     loaded = load_pairs(request.reference, request.predicted, request.scoring.mapping_chain())
     _report(progress, 1, 2)

@@ -49,6 +49,8 @@ def inter_annotator_agreement(
         raise UsageError("give at least two annotator folders")
     options = request.scoring.options()
     mapping = request.scoring.mapping_chain()
+    if len({Path(folder).resolve() for folder in request.folders}) < len(request.folders):
+        raise UsageError("the same annotator folder is given twice; give each annotator's folder once")
     names = annotator_names(request.folders)
     for folder in [*request.folders, *([request.gold] if request.gold else [])]:
         require_documents(Path(folder))

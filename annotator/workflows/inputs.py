@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from annotator.core.schema import Schema, load_schema
-from annotator.errors import InputError, SchemaError, UsageError
-from annotator.io.corpus import list_document_files
+from annotator.errors import SchemaError, UsageError
+from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.mae import read_mae_dtd
 
 
@@ -21,7 +21,7 @@ def require_documents(path: Path) -> Path:
     """A folder holding at least one ``.xml`` document (else a one-line input error)."""
     folder = require_folder(path)
     if not list_document_files(folder):
-        raise InputError("no .xml documents in the folder", folder)
+        raise no_documents(folder)
     return folder
 
 
@@ -29,12 +29,11 @@ def document_files(
     paths: Iterable[Path],
     recursive: bool = False,
     once: bool = True,
-    empty: str = "no .xml documents in the folder",
 ) -> list[Path]:
     """The files named and the ``*.xml`` files of the folders named.
 
     ``recursive`` searches sub-folders too (hidden ones skipped); ``once`` lists a file
-    named twice once; a folder without any document is an error (message ``empty``).
+    named twice once; a folder without any document is an error (:func:`no_documents`).
     """
     files: list[Path] = []
     seen: set[Path] = set()
@@ -42,7 +41,7 @@ def document_files(
         if path.is_dir():
             found = _recursive_files(path) if recursive else list_document_files(path)
             if not found:
-                raise InputError(empty, path)
+                raise no_documents(path, recursive)
         else:
             found = [path]
         for file in found:

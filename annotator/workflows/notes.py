@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, printable_path
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
@@ -67,8 +67,10 @@ class Note:
     detail: str = ""
 
     def message(self) -> str:
-        """The note as one line for people (never note text)."""
-        return _MESSAGES[self.kind].format(subject=self.subject, count=self.count, detail=self.detail)
+        """The note as one line for people (never note text; ids and paths escaped)."""
+        return _MESSAGES[self.kind].format(
+            subject=printable_path(self.subject), count=self.count, detail=printable_path(self.detail)
+        )
 
 
 _MESSAGES = {

@@ -19,7 +19,7 @@ from annotator.core.project import Project
 from annotator.crf.preannotation import Suggestions, add_suggestions, suggest
 from annotator.crf.tagger import MARGINAL_CEILING, CrfTagger
 from annotator.errors import AnnotatorError, UsageError
-from annotator.io.corpus import list_document_files
+from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.outputs import plan_files
 from annotator.io.publish import common_folder, publishing
@@ -93,7 +93,7 @@ def files_request(
             raise UsageError("OUT is the input folder; pre-annotation never overwrites its input", output)
         inputs = list_document_files(source)
         if not inputs:
-            raise UsageError("no .xml files", source)
+            raise no_documents(source)
         return PreannotateRequest(
             model, tuple(inputs), tuple(output / p.name for p in inputs), recall_bias, force
         )

@@ -24,12 +24,28 @@ class StatsRequest:
 def statistics(
     request: StatsRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
 ) -> dict[str, Any]:
-    """The statistics (see :func:`annotator.core.statistics.corpus_statistics`)."""
-    files = document_files(request.paths, empty="no i2b2 XML files (*.xml) directly in this folder")
-    documents = []
+    """The statistics (see :func:`annotator.core.statistics.corpus_statistics`).
+
+    With several paths, ``parts`` also holds each path's own statistics: two folders (say two
+    annotators' versions) are then never silently merged into one count.
+    """
+    files = document_files(request.paths)
+    schema = load_schema(request.schema)
+    by_file = {}
     for done, path in enumerate(files, start=1):
         check_cancel(cancelled, "statistics")
-        documents.append(read_i2b2(path))
+        by_file[path.resolve()] = read_i2b2(path)
         if progress is not None:
             progress(done, len(files))
-    return corpus_statistics(documents, load_schema(request.schema))
+    combined = corpus_statistics(by_file.values(), schema)
+    if len(request.paths) > 1:
+        combined["parts"] = [
+            {
+                "path": str(path),
+                "statistics": corpus_statistics(
+                    [by_file[file.resolve()] for file in document_files([path])], schema
+                ),
+            }
+            for path in request.paths
+        ]
+    return combined

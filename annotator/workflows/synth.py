@@ -6,13 +6,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from annotator.core.document import Document
+from annotator.core.project import Project
 from annotator.core.schema import load_schema
 from annotator.core.statistics import corpus_statistics
 from annotator.errors import UsageError
 from annotator.io.outputs import FolderMode, plan_folder
 from annotator.io.publish import publishing
-from annotator.synth.generator import MAX_PATIENTS, STYLES, generate_corpus, write_corpus
+from annotator.synth.generator import (
+    MAX_PATIENTS,
+    STYLES,
+    SyntheticCorpus,
+    generate_corpus,
+    write_corpus,
+    write_documents,
+)
 from annotator.workflows.notes import Cancelled, Progress, check_cancel
+
+#: The corpus folder of model suggestions (the project's pre-annotations).
+PREANNOTATED = "preannotated"
 
 
 @dataclass(frozen=True)
@@ -51,6 +63,24 @@ class SynthResult:
         }
 
 
+def write_synth_project(corpus: SyntheticCorpus, out: Path, seed: int) -> None:
+    """Make the corpus folder a project ``annotator gui`` opens: ``project.toml`` and ``source/``.
+
+    ``source/`` holds the notes with empty TAGS (what an annotator starts from); the model
+    suggestions are the corpus's ``preannotated/`` folder. The simulated annotators' and gold
+    folders stay where every command expects them.
+    """
+    project = Project(out, f"Synthetic corpus (seed {seed})", "i2b2-2014", preannotations=PREANNOTATED)
+    project.source_dir.mkdir(parents=True, exist_ok=True)
+    write_documents(
+        [
+            (Document(gold.doc_id, gold.text), project.source_dir / f"{gold.doc_id}.xml")
+            for gold in corpus.gold
+        ]
+    )
+    project.save()
+
+
 def synthesize(
     request: SynthRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
 ) -> SynthResult:
@@ -67,6 +97,7 @@ def synthesize(
     check_cancel(cancelled, "synthetic corpus")
     with publishing(request.out) as staged:
         write_corpus(corpus, staged(request.out), progress=progress)
+        write_synth_project(corpus, staged(request.out), request.seed)
     versions = corpus.versions()
     return SynthResult(
         out=request.out,

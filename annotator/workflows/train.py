@@ -12,7 +12,7 @@ from annotator.core.schema import Schema, load_schema
 from annotator.crf.crossval import CrossValidation, cross_validate
 from annotator.crf.tagger import CrfTagger, ModelMetadata
 from annotator.errors import UsageError
-from annotator.io.corpus import read_corpus
+from annotator.io.corpus import no_documents, read_corpus
 from annotator.io.outputs import plan_files
 from annotator.io.publish import output_lock
 from annotator.workflows.inputs import require_folder
@@ -77,7 +77,7 @@ def train(
     schema = request.schema if isinstance(request.schema, Schema) else load_schema(request.schema)
     documents: list[Document] = read_corpus(gold_dir).documents
     if not documents:
-        raise UsageError("no .xml files", gold_dir)
+        raise no_documents(gold_dir)
     if request.mapping:
         mapping = load_mapping(request.mapping)
         documents = [Document(d.doc_id, d.text, mapping.map_annotations(d.annotations)) for d in documents]

@@ -13,6 +13,8 @@ from annotator.io.validate import Problem, problem, validate_file
 from annotator.workflows.inputs import document_files, schema_by_name
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
 
+#: ``--schema none``: check structure and offsets only, not tag names and TYPEs.
+NO_SCHEMA = "none"
 # Problems that realigning may be able to repair.
 OFFSET_CODES = frozenset({"text-mismatch", "offset-beyond-text"})
 
@@ -81,7 +83,11 @@ def validate(
     """Check every file; a file is only rewritten when realigning can repair it alone."""
     if request.write and not request.realign:
         raise UsageError("--write only makes sense with --realign")
-    schema: Schema | None = schema_by_name(request.schema) if request.schema else None
+    # No schema named: each file is checked against the one its root claims (deIdi2b2: i2b2
+    # 2014); "none" switches schema checks off.
+    schema: Schema | None = (
+        schema_by_name(request.schema) if request.schema and request.schema != NO_SCHEMA else None
+    )
     files = document_files(request.paths, recursive=True, once=False)
     result = ValidateResult()
     for done, path in enumerate(files, start=1):
@@ -93,7 +99,8 @@ def validate(
 
 
 def _check_file(path: Path, schema: Schema | None, request: ValidateRequest, notes: list[Note]) -> FileCheck:
-    check = FileCheck(path, validate_file(path, schema))
+    infer = request.schema is None
+    check = FileCheck(path, validate_file(path, schema, infer_schema=infer))
     if not (request.realign and any(p.code in OFFSET_CODES for p in check.problems)):
         return check
     if not realignable(check.problems):
@@ -104,7 +111,7 @@ def _check_file(path: Path, schema: Schema | None, request: ValidateRequest, not
         if request.write and check.realignment.repairs:
             check.realignment = realign_file(path, write=True)
             check.written = True
-            check.problems = validate_file(path, schema)
+            check.problems = validate_file(path, schema, infer_schema=infer)
     except AnnotatorError as error:
         check.problems.append(problem(path, "not-well-formed", error.message))
     return check

@@ -1200,3 +1200,66 @@ def test_validate_output_stays_linear_for_stacked_tags(count: int, work: Sandbox
     lines = _validate_lines(run)
     assert len(lines) <= count + 10, f"{len(lines)} lines for {count} stacked tags"
     assert changes(before, snapshot(work.root)) == []
+
+
+# -- hostile file names through every subcommand (issue 14) ---------------------------------------
+
+# Bytes that are not UTF-8, a newline that would forge an output line, a terminal escape that
+# would clear the screen, a right-to-left override that would reorder what follows.
+# Undecodable names stop most commands (a document id must be text), so the other three are
+# also tried on their own: then every command runs to its end and prints what it prints.
+HOSTILE_FILE_NAMES = {
+    "all": (
+        b"900-01\xff\xfe.xml",
+        b"900-02\nFORGED LINE.xml",
+        b"900-03\x1b[2J\x1b[31m.xml",
+        "900-04\u202egnp.xml".encode(),
+    ),
+    "printable-bytes": (
+        b"900-02\nFORGED LINE.xml",
+        b"900-03\x1b[2J\x1b[31m.xml",
+        "900-04\u202egnp.xml".encode(),
+    ),
+}
+# Each subcommand on the corpus whose every folder holds the hostile names; gui renders offscreen.
+NAME_COMMANDS = (*FOLDER_COMMANDS, "evaluate-i2b2", "validate", "validate-json", "gui", "batch-evaluate")
+SLOW_NAME_COMMANDS = frozenset({"batch-evaluate", "gui"})
+
+
+def name_args(command: str, w: Sandbox, model: Path) -> list[str | Path]:
+    if command == "validate":
+        return ["validate", w.root]
+    if command == "validate-json":  # file paths inside JSON strings
+        return ["validate", w.root, "--json"]
+    if command == "evaluate-i2b2":
+        return ["evaluate", "--mode", "i2b2", "-v", "--gold", w / "gold", "--system", w / "annotator_a"]
+    if command == "gui":
+        return ["gui", w / "annotator_a", "--screenshot", w / "shot.png"]
+    if command == "batch-evaluate":
+        return ["batch", "evaluate", "--gold", w / "gold", "--system", w / "annotator_a", "--workers", "1"]
+    return folder_args(command, w, model)
+
+
+@pytest.mark.parametrize("names", list(HOSTILE_FILE_NAMES))
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(c, marks=[pytest.mark.slow] if c in SLOW_NAME_COMMANDS else [], id=c)
+        for c in NAME_COMMANDS
+    ],
+)
+def test_hostile_file_names_are_never_printed_raw(
+    command: str, names: str, work: Sandbox, model_file: Path
+) -> None:
+    clean = next((work / "gold").glob("*.xml"))
+    for folder in VERSION_FOLDERS:
+        for name in HOSTILE_FILE_NAMES[names]:
+            shutil.copyfile(work / folder / clean.name, os.path.join(os.fsencode(work / folder), name))
+    run = run_cli(name_args(command, work, model_file), work.home, timeout=120)
+    assert_no_leak(run)
+    assert run.returncode in (0, 1), run.describe()  # never 3 (internal error), never a usage error
+    printed = run.stdout + run.stderr
+    assert "internal error" not in printed, run.describe()
+    assert "\x1b" not in printed and "\u202e" not in printed, run.describe()
+    assert "\ufffd" not in printed, run.describe()  # undecodable bytes are shown as \xff, not lost
+    assert not any(line.startswith("FORGED LINE") for line in printed.splitlines()), run.describe()

@@ -46,7 +46,7 @@ def invalid(document: dict, name: str) -> None:  # type: ignore[type-arg]
         valid(document, name)
 
 
-def renamed(document: dict, path: tuple[str, ...], new: str) -> dict:  # type: ignore[type-arg]
+def renamed(document: dict, path: tuple[str | int, ...], new: str) -> dict:  # type: ignore[type-arg]
     changed = copy.deepcopy(document)
     parent = changed
     for key in path[:-1]:
@@ -110,7 +110,9 @@ def test_iaa(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     )
     valid(data, "iaa")
     assert len(data["versus_gold"]) == 2
+    assert "DATE" in data["pairs"][0]["per_category"]
     invalid(renamed(data, ("average_pairwise_f1",), "pairwise_f1"), "iaa")
+    invalid(renamed(data, ("pairs", 0, "per_category", "DATE", "f1"), "F1"), "iaa")
 
 
 def test_significance(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -169,6 +171,10 @@ def test_stats(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
         data = run_json(capsys, "stats", str(corpus / "gold"), *extra)
         valid(data, "stats")
         invalid(renamed(data, ("phi_tokens",), "phi"), "stats")
+    both = run_json(capsys, "stats", str(corpus / "gold"), str(corpus / "annotator_a"))
+    valid(both, "stats")
+    assert [part["path"] for part in both["parts"]] == [str(corpus / "gold"), str(corpus / "annotator_a")]
+    invalid(renamed(both, ("parts", 0, "statistics", "tokens"), "words"), "stats")
 
 
 @pytest.mark.parametrize("method", ["surrogate", "mask"])

@@ -87,7 +87,9 @@ def test_stats_missing_path_is_usage_error(tmp_path: Path) -> None:
 
 def test_stats_folder_without_xml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", str(tmp_path)]) == 1
-    assert "no i2b2 XML files" in capsys.readouterr().err
+    assert (
+        "no .xml documents directly in this folder (sub-folders are not searched)" in capsys.readouterr().err
+    )
 
 
 def test_stats_on_synthetic_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

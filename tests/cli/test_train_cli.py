@@ -47,11 +47,12 @@ def test_train_with_cross_validation_prints_tables(
     assert (
         main(["train", str(gold_dir), "-o", str(tmp_path / "t.model"), "--cv", "2", "--iterations", "5"]) == 0
     )
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
     assert "2-fold cross-validation by patient" in printed
     assert "micro" in printed and "DATE/DATE" in printed
     assert "recall bias" in printed and "0.99" in printed
-    assert "model written to" in printed
+    assert "model written to" in captured.err
 
 
 def test_preannotate_folder_keeps_human_annotations(
@@ -137,10 +138,12 @@ def test_usage_errors_exit_2(arguments: list[str], gold_dir: Path, model: Path, 
     assert raised.value.code == 2
 
 
-def test_train_on_empty_folder_is_an_error(tmp_path: Path) -> None:
+def test_train_on_empty_folder_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert main(["train", str(empty), "-o", str(tmp_path / "m.model")]) == 2
+    # Bad input (exit 1), with the message every command gives for a folder without documents.
+    assert main(["train", str(empty), "-o", str(tmp_path / "m.model")]) == 1
+    assert "no .xml documents directly in this folder" in capsys.readouterr().err
 
 
 def test_train_another_schema_through_a_mapping(

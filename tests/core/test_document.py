@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from annotator.core.annotation import Annotation
-from annotator.core.document import Document, split_record_name
-from annotator.errors import AnnotatorError
+from annotator.core.document import Document, document_id_of, split_record_name
+from annotator.errors import AnnotatorError, InputError
 
 TEXT = "Ora Smith, 64, seen 2067-05-03 by Dr Lee."
 
@@ -108,3 +110,10 @@ def test_copy_is_independent() -> None:
     twin = document.copy("110-03")
     twin.remove("P0")
     assert (len(document), len(twin), twin.record) == (2, 1, 3)
+
+
+def test_document_id_of_a_file_name_that_is_not_utf8_is_refused() -> None:
+    assert document_id_of(Path("gold/100-01.xml")) == "100-01"
+    undecodable = Path(b"gold/100-01\xff.xml".decode("utf-8", "surrogateescape"))
+    with pytest.raises(InputError, match="not valid UTF-8"):
+        document_id_of(undecodable)

@@ -67,3 +67,21 @@ def test_broken_project_file(tmp_path: Path, content: str, message: str) -> None
 def test_missing_folder(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="not a project"):
         Project.open(tmp_path / "nope")
+
+
+def test_project_names_its_preannotations_folder(tmp_path: Path) -> None:
+    (tmp_path / "project.toml").write_text(
+        'name = "x"\nschema = "i2b2-2014"\nannotators = []\npreannotations = "preannotated"\n',
+        encoding="utf-8",
+    )
+    project = Project.open(tmp_path)
+    assert project.preannotations_dir == tmp_path / "preannotated"
+    project.add_annotator("ann")  # saving keeps the key
+    assert Project.open(tmp_path).preannotations == "preannotated"
+
+
+@pytest.mark.parametrize("folder", ["../elsewhere", ".hidden", "a/b", ""])
+def test_project_refuses_a_preannotations_folder_outside_it(tmp_path: Path, folder: str) -> None:
+    (tmp_path / "project.toml").write_text(f'name = "x"\npreannotations = "{folder}"\n', encoding="utf-8")
+    with pytest.raises(InputError, match="preannotations must name a folder"):
+        Project.open(tmp_path)

@@ -43,7 +43,7 @@ def test_defaults_evaluate_and_show_tables(qtbot: QtBot, tmp_path: Path) -> None
     qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     rows = _cells(dialog)
     assert rows[0][:5] == ["micro", "all", "2", "0", "1"]
-    assert ["type", "LOCATION/CITY", "0", "0", "1", "nan", "0.0000", "0.0000"] in rows
+    assert ["type", "LOCATION/CITY", "0", "0", "1", "n/a", "0.0000", "0.0000"] in rows
     assert _cells(dialog, "documents_model")[0][:4] == ["100-01", "2", "0", "1"]
     assert dialog.export_html_button.isEnabled()
     assert "micro F1 0.8000" in dialog.status_label.text()

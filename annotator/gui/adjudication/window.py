@@ -28,7 +28,7 @@ from annotator.adjudication.corpus import PreparedCorpus
 from annotator.adjudication.decisions import AdjudicationSession, AutoAccept
 from annotator.adjudication.units import Unit, UnitKind
 from annotator.core.schema import load_schema
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, printable_path
 from annotator.gui.adaptive_layout import AdaptiveBody, Panel, note_min_width
 from annotator.gui.adjudication.edit_dialog import EditUnitDialog
 from annotator.gui.adjudication.highlighter import STATE_COLOURS, STATE_LABELS, UnitHighlighter, unit_state
@@ -84,7 +84,9 @@ class AdjudicationWindow(QMainWindow):
         self._highlighter: UnitHighlighter | None = None
         self._offsets = OffsetMap("")
         self.current_unit: Unit | None = None
-        self.setWindowTitle(f"Adjudication — {', '.join(prepared.versions.names)} → {prepared.gold_dir}")
+        self.setWindowTitle(
+            f"Adjudication — {printable_path(', '.join(prepared.versions.names))} → {printable_path(prepared.gold_dir)}"
+        )
         self.resize(1500, 900)
         self._build_widgets()
         self._build_actions()
@@ -258,7 +260,7 @@ class AdjudicationWindow(QMainWindow):
         self.side_by_side.set_session(session)
         self.current_unit = None
         self.go_to(session.next_unresolved())
-        self.statusBar().showMessage(f"{doc_id}: {self._progress_text(session)}")
+        self.statusBar().showMessage(f"{printable_path(doc_id)}: {self._progress_text(session)}")
 
     def _step_document(self, step: int) -> None:
         row = self.document_list.currentRow() + step
@@ -285,9 +287,9 @@ class AdjudicationWindow(QMainWindow):
             mark = "⚠ "
         else:
             mark = "✔ " if session.finalised else ("● " if doc_id in self._dirty else "  ")
-        item.setText(f"{mark}{doc_id}   {self._progress_text(session)}")
+        item.setText(f"{mark}{printable_path(doc_id)}   {self._progress_text(session)}")
         # The list elides long ids when narrow; the tooltip keeps them readable.
-        item.setToolTip(f"{doc_id}: {self._progress_text(session)}")
+        item.setToolTip(f"{printable_path(doc_id)}: {self._progress_text(session)}")
 
     def _refresh_corpus_progress(self) -> None:
         done = sum(s.progress()[0] for s in self.sessions.values())
@@ -424,7 +426,7 @@ class AdjudicationWindow(QMainWindow):
             self.statusBar().showMessage(error.one_line())
             return
         self.save()
-        self.statusBar().showMessage(f"{session.doc_id} finalised and saved")
+        self.statusBar().showMessage(f"{printable_path(session.doc_id)} finalised and saved")
 
     def save(self) -> None:
         """Write the gold file and decision log of every changed document.
@@ -458,7 +460,7 @@ class AdjudicationWindow(QMainWindow):
         session = self.sessions[doc_id]
         if session is self._session and self._highlighter is not None:
             self._highlighter.refresh_unit(session.unit(unit_id))
-            self.statusBar().showMessage(f"{doc_id}: {self._progress_text(session)}")
+            self.statusBar().showMessage(f"{printable_path(doc_id)}: {self._progress_text(session)}")
         self._refresh_document_item(doc_id)
         self._refresh_corpus_progress()
 

@@ -1,0 +1,90 @@
+"""Reports of an :class:`AgreementReport`: per-category rows and a self-contained HTML page.
+
+The terminal (``annotator iaa``) and the HTML page show the same tables: pairwise micro
+scores, the F1 matrix, F1 per category for every pair, and per pair its documents worst first.
+"""
+
+from __future__ import annotations
+
+import html
+
+from annotator.evaluation.counts import score_text
+from annotator.evaluation.iaa import AgreementReport, PairAgreement
+from annotator.evaluation.report import REPORT_CSS, document_rows, html_table, score_headers
+
+
+def pair_name(item: PairAgreement) -> str:
+    return f"{item.reference} vs {item.predicted}"
+
+
+def report_pairs(report: AgreementReport) -> list[PairAgreement]:
+    """The annotator pairs, then each annotator against gold."""
+    return [*report.pairs, *report.versus_gold]
+
+
+def categories(report: AgreementReport) -> list[str]:
+    """Every category any pair saw, in first-seen order."""
+    seen: dict[str, None] = {}
+    for item in report_pairs(report):
+        seen.update(dict.fromkeys(item.result.per_category))
+    return list(seen)
+
+
+def per_category_f1_rows(report: AgreementReport) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows: one row per pair, its micro F1 in each category (n/a when undefined)."""
+    names = categories(report)
+    rows = []
+    for item in report_pairs(report):
+        per = item.result.per_category
+        rows.append(
+            [pair_name(item), *(score_text(per[n].f1) if n in per else score_text(None) for n in names)]
+        )
+    return ["pair", *names], rows
+
+
+def pair_rows(report: AgreementReport) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the pairwise micro scores (and token kappa)."""
+    beta = report.options.beta
+    headers = ["reference", "predicted", "docs", "tp", "fp", "fn", "precision", "recall", "f1", "kappa"]
+    if beta != 1.0:
+        headers.append(f"f{beta:g}")
+    rows = []
+    for item in report_pairs(report):
+        micro = item.result.micro
+        row = [item.reference, item.predicted, str(len(item.result.documents)), str(micro.tp), str(micro.fp)]
+        row += [str(micro.fn), score_text(micro.precision), score_text(micro.recall), score_text(micro.f1)]
+        row.append(score_text(item.result.kappa_labelled.kappa))
+        if beta != 1.0:
+            row.append(score_text(micro.f_beta(beta)))
+        rows.append(row)
+    return headers, rows
+
+
+def render_iaa_html(report: AgreementReport, title: str = "Inter-annotator agreement") -> str:
+    """A self-contained page: no PHI text (items are never listed), tables that fit 1,280 px."""
+    options = report.options
+    names = report.annotators
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{html.escape(title)}</title><style>{REPORT_CSS}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        f"<p>Match: <b>{options.match}</b>, level: <b>{options.level}</b>, annotators: "
+        f"<b>{html.escape(', '.join(names))}</b>. F1 is the primary agreement measure for spans; "
+        "kappa counts every token, PHI or not.</p>",
+        "<h2>Pairwise agreement</h2>",
+        html_table(*pair_rows(report)),
+        "<h2>F1 matrix (symmetric)</h2>",
+        html_table(
+            ["", *names],
+            [[name, *(score_text(v) for v in row)] for name, row in zip(names, report.matrix(), strict=True)],
+        ),
+        f"<p>Average pairwise F1: {score_text(report.average_pairwise_f1())}</p>",
+        "<h2>F1 per category</h2>",
+        html_table(*per_category_f1_rows(report)),
+    ]
+    for item in report_pairs(report):
+        parts.append(f"<h2>Per document: {html.escape(pair_name(item))} (worst first)</h2>")
+        headers = ["document", *score_headers(options.beta), "note"]
+        parts.append(html_table(headers, document_rows(item.result)))
+    parts.append("</body></html>\n")
+    return "".join(parts)
