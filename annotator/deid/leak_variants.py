@@ -1,0 +1,174 @@
+"""Leak-check rules for PHI written another way than it was tagged.
+
+Numbers compared on their digits, dates by value, distinctive names inside longer words,
+ages over 89 nobody tagged. :mod:`annotator.deid.leakcheck` runs them after its whole-token
+search; each returns findings with their offsets in the output note.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from wordfreq import zipf_frequency
+
+from annotator.core.document import Document
+from annotator.deid.dates import parse_date, reference_date
+from annotator.deid.findings import Leak
+from annotator.deid.names import name_tokens
+from annotator.deid.surrogates import kind_of
+
+
+@cache
+def zipf(word: str) -> float:
+    """How common a (lower-cased) word is in English, on wordfreq's Zipf scale."""
+    return float(zipf_frequency(word, "en"))
+
+
+_DIGIT_RUN = re.compile(r"(?<![\w.])\+?\(?\d(?:[ ().\-/]{0,2}\d){6,}(?![\w])")
+_NUMBER_KINDS = frozenset({"phone", "id"})
+_OLD_AGE = re.compile(
+    r"\b(?:aged\s+)?(9\d|1[0-2]\d)(?:\s*|-)(?:yo|y/o|y\.o\.?|yr?s?\.?\s*old|years?[- ]old)\b|\baged\s+(9\d|1[0-2]\d)\b",
+    re.IGNORECASE,
+)
+
+
+def _digits(text: str) -> str:
+    return "".join(c for c in text if c.isdigit())
+
+
+def reformatted_numbers(originals: list[Document], outputs: list[Document]) -> list[Leak]:
+    """Phone numbers and IDs of 7 or more digits written another way ("555-019-9222" for a
+    tagged "(555) 019-9222"): compared on their digits alone, outside any output tag."""
+    wanted: dict[str, tuple[Document, str, str]] = {}
+    for document in originals:
+        for annotation in document:
+            if kind_of(annotation) in _NUMBER_KINDS and len(_digits(annotation.text)) >= 7:
+                wanted.setdefault(_digits(annotation.text), (document, annotation.id, annotation.type))
+    if not wanted:
+        return []
+    leaks = []
+    for document in outputs:
+        spans = [(a.start, a.end) for a in document]
+        for match in _DIGIT_RUN.finditer(document.text):
+            found = wanted.get(_digits(match.group()))
+            inside = any(s <= match.start() and match.end() <= e for s, e in spans)
+            if found is not None and not inside:
+                source, tag_id, type_ = found
+                leaks.append(
+                    Leak(
+                        document.doc_id,
+                        source.doc_id,
+                        tag_id,
+                        type_,
+                        "number written another way",
+                        *match.span(),
+                    )
+                )
+    return leaks
+
+
+_MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_WEEKDAY_NAME = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?\s+)?"
+_DATE_LIKE = re.compile(
+    r"\b(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}"
+    rf"|{_WEEKDAY_NAME}{_MONTH_NAME}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|{_WEEKDAY_NAME}\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAME},?\s+\d{{4}})\b",
+    re.IGNORECASE,
+)
+
+
+def dates_written_another_way(originals: list[Document], outputs: list[Document]) -> list[Leak]:
+    """A tagged full date of a patient written another way in that patient's output
+    ("March 4, 2061" or "Tue, 4 Mar 2061" for a tagged "03/04/2061"): compared by value."""
+    wanted: dict[tuple[str, object], tuple[Document, str, str]] = {}
+    for document in originals:
+        for annotation in document:
+            if kind_of(annotation) == "date":
+                parsed = parse_date(annotation.text.strip())
+                value = reference_date(parsed) if parsed is not None else None
+                if value is not None:
+                    wanted.setdefault(
+                        (document.patient_id, value), (document, annotation.id, annotation.type)
+                    )
+    if not wanted:
+        return []
+    leaks = []
+    for document in outputs:
+        spans = [(a.start, a.end) for a in document]
+        for match in _DATE_LIKE.finditer(document.text):
+            if any(s < match.end() and match.start() < e for s, e in spans):
+                continue
+            parsed = parse_date(match.group())
+            value = reference_date(parsed) if parsed is not None else None
+            found = wanted.get((document.patient_id, value)) if value is not None else None
+            if found is not None:
+                source, tag_id, type_ = found
+                leaks.append(
+                    Leak(
+                        document.doc_id,
+                        source.doc_id,
+                        tag_id,
+                        type_,
+                        "date written another way",
+                        *match.span(),
+                    )
+                )
+    return leaks
+
+
+def names_inside_words(originals: list[Document], outputs: list[Document]) -> list[Leak]:
+    """A distinctive name inside a longer untagged word ("Grimbletonville" when "Grimbleton"
+    was tagged): names of 5 letters or more that are rare as English words."""
+    wanted: dict[str, tuple[Document, str, str]] = {}
+    for document in originals:
+        for annotation in document:
+            if kind_of(annotation) == "name":
+                for token in name_tokens(annotation.text):
+                    lowered = token.lower()
+                    if len(token) >= 5 and token.isalpha() and zipf(lowered) < 2.5:
+                        wanted.setdefault(lowered, (document, annotation.id, annotation.type))
+    if not wanted:
+        return []
+    leaks = []
+    for document in outputs:
+        spans = [(a.start, a.end) for a in document]
+        for match in re.finditer(r"[^\W\d_]{6,}", document.text):
+            word = match.group().lower()
+            if any(s <= match.start() < e for s, e in spans):
+                continue
+            found = next(
+                (
+                    wanted[word[i:j]]
+                    for i in range(len(word) - 4)
+                    for j in range(i + 5, len(word) + 1)
+                    if (i, j) != (0, len(word)) and word[i:j] in wanted
+                ),
+                None,
+            )
+            if found is not None:
+                source, tag_id, type_ = found
+                leaks.append(
+                    Leak(
+                        document.doc_id,
+                        source.doc_id,
+                        tag_id,
+                        type_,
+                        "name inside a longer word",
+                        *match.span(),
+                    )
+                )
+    return leaks
+
+
+def untagged_old_ages(outputs: list[Document]) -> list[Leak]:
+    """An age over 89 next to an age word ("93 yo", "aged 93") that nobody tagged."""
+    leaks = []
+    for document in outputs:
+        spans = [(a.start, a.end) for a in document]
+        for match in _OLD_AGE.finditer(document.text):
+            if not any(s <= match.start() < e for s, e in spans):
+                leaks.append(
+                    Leak(document.doc_id, document.doc_id, "", "AGE", "untagged age over 89", *match.span())
+                )
+    return leaks
