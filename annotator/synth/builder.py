@@ -65,3 +65,14 @@ class NoteBuilder:
 
     def text(self) -> str:
         return "".join(self.parts)
+
+
+@dataclass
+class SyntheticNote:
+    """One generated note before it becomes Documents: text, gold spans, lookalikes."""
+
+    doc_id: str
+    note_type: str
+    text: str
+    gold: list[GoldSpan]
+    decoys: list[Decoy]
