@@ -15,7 +15,7 @@ from wordfreq import zipf_frequency
 from annotator.core.document import Document
 from annotator.deid.dates import parse_date, reference_date
 from annotator.deid.findings import Leak
-from annotator.deid.names import name_tokens
+from annotator.deid.names import PARTICLES, is_title, name_tokens
 from annotator.deid.surrogates import kind_of
 
 
@@ -171,4 +171,64 @@ def untagged_old_ages(outputs: list[Document]) -> list[Leak]:
                 leaks.append(
                     Leak(document.doc_id, document.doc_id, "", "AGE", "untagged age over 89", *match.span())
                 )
+    return leaks
+
+
+_WORD = re.compile(r"\w+")
+_SHORT_KINDS = frozenset({"name", "id", "hospital", "organization"})
+# Words that introduce a place wherever it is named: "transferred from HH" and "seen at HH"
+# are the same context for a hospital's acronym.
+_PLACE_CUES = frozenset({"at", "from", "to", "in", "via"})
+
+
+def _neighbours(text: str, start: int, end: int) -> tuple[str, str]:
+    before = _WORD.findall(text[max(0, start - 30) : start])
+    after = _WORD.findall(text[end : end + 30])
+    return (before[-1].lower() if before else "", after[0].lower() if after else "")
+
+
+def short_tokens_in_context(originals: list[Document], outputs: list[Document]) -> list[Leak]:
+    """Two-character names, IDs and hospital acronyms ("Al", "HH") written untagged next to
+    the same words as a tagged occurrence, in the same patient's notes.
+
+    Two characters are too short to look for everywhere ("Al" is also aluminium); next to
+    the words that surrounded the tagged one ("son Al", "Al Quist"), after a title
+    ("Mr Al") or, for a place, after a place word ("from HH") they name the same thing.
+    """
+    wanted: dict[tuple[str, str], tuple[Document, str, str, str, set[str], set[str]]] = {}
+    for document in originals:
+        for annotation in document:
+            kind = kind_of(annotation)
+            if kind not in _SHORT_KINDS:
+                continue
+            tokens = list(_WORD.finditer(annotation.text))
+            for token in tokens:
+                word = token.group()
+                if len(word) != 2 or word.lower() in PARTICLES or is_title(word):
+                    continue
+                start = annotation.start + token.start()
+                before, after = _neighbours(document.text, start, start + 2)
+                entry = wanted.setdefault(
+                    (document.patient_id, word),
+                    (document, annotation.id, annotation.type, kind, set(), set()),
+                )
+                entry[4].add(before)
+                entry[5].add(after)
+    if not wanted:
+        return []
+    leaks = []
+    for document in outputs:
+        spans = [(a.start, a.end) for a in document]
+        for match in re.finditer(r"(?<!\w)\w\w(?!\w)", document.text):
+            found = wanted.get((document.patient_id, match.group()))
+            if found is None or any(s < match.end() and match.start() < e for s, e in spans):
+                continue
+            source, tag_id, type_, kind, befores, afters = found
+            before, after = _neighbours(document.text, *match.span())
+            cue = is_title(before) if kind == "name" else kind != "id" and before in _PLACE_CUES
+            if (before and before in befores) or (after and after in afters) or cue:
+                leaks.append(
+                    Leak(document.doc_id, source.doc_id, tag_id, type_, "short name or ID in the same context",
+                         *match.span())
+                )  # fmt: skip
     return leaks

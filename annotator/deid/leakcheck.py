@@ -41,6 +41,7 @@ from annotator.deid.leak_variants import (
     dates_written_another_way,
     names_inside_words,
     reformatted_numbers,
+    short_tokens_in_context,
     untagged_old_ages,
 )
 from annotator.deid.leak_variants import zipf as _zipf
@@ -247,6 +248,11 @@ class _OutputIndex:
         word = text[start:end]
         if not word.isalpha():
             return False
+        # After a title ("Mr MAX", "Dr. Long") the word is a name, whatever else it can mean;
+        # after a number, "Fr" is a catheter size ("15 Fr Blake drain"), not Father.
+        before = re.search(r"(?:^|(\S*)\s+)(\w+)\.?\s+$", text[max(0, start - 20) : start])
+        if before is not None and is_title(before.group(2)) and not (before.group(1) or "")[-1:].isdigit():
+            return False
         after = text[end : end + 40]
         following = re.match(r"(?:['’]s?)?\s+([a-z]+)", after)
         if following is not None and following.group(1) in _eponym_heads():
@@ -371,6 +377,7 @@ def find_leaks(
         *untagged_old_ages(outputs_list),
         *dates_written_another_way(originals_list, outputs_list),
         *names_inside_words(originals_list, outputs_list),
+        *short_tokens_in_context(originals_list, outputs_list),
     ]:
         # One finding per place: a variant inside a whole-token match is the same leak.
         spans = placed.setdefault(leak.doc_id, [(k[1], k[2]) for k in leaks if k[0] == leak.doc_id])
