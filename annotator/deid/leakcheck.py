@@ -52,7 +52,6 @@ from annotator.deid.surrogates import STRICT_KINDS, kind_of
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _DECADE = re.compile(r"'?\d{0,2}\d0'?s")
-_SENTENCE_END = re.compile(r"(?:^|[.!?:;\n]\s*|^\s*[-*•]\s*)$")
 _AGE_NUMBER = re.compile(r"\d+")
 
 
@@ -200,11 +199,23 @@ def _eponym_pattern() -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(sorted(phrases, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 
+def _in_capitals_line(text: str, start: int, end: int, names: frozenset[str]) -> bool:
+    """A word next to another word of its line in capitals that is no name of the corpus
+    ("FRANK HAEMATURIA", but not "SMITH, JOHN")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    before = re.findall(r"[^\W\d_]{2,}", text[line_start:start])
+    after = re.findall(r"[^\W\d_]{2,}", text[end : line_end if line_end >= 0 else len(text)])
+    neighbours = before[-1:] + after[:1]
+    return any(w.isupper() and w.lower() not in names for w in neighbours)
+
+
 class _OutputIndex:
     """Tokens of the output documents, with where the looked-for (anchor) tokens occur."""
 
-    def __init__(self, documents: list[Document], anchors: set[str]) -> None:
+    def __init__(self, documents: list[Document], anchors: set[str], names: frozenset[str]) -> None:
         self.documents = documents
+        self.names = names
         self.matches: list[list[re.Match[str]]] = []
         self.lower: list[list[str]] = []
         self.tags: list[list[tuple[int, int, str]]] = []
@@ -238,11 +249,13 @@ class _OutputIndex:
     def clinical_use(self, index: int, start: int, end: int, same_patient: bool) -> bool:
         """A one-word match that reads as clinical language, not as the person or place.
 
-        ``Blake drain`` (an eponym head noun follows), ``MAC`` / ``NASH`` (a clinical
-        abbreviation in capitals), ``Long-standing`` (a common word joined to the next by a
-        hyphen) or, in another patient's notes only, ``Staples removed.`` (a common word
-        capitalised because it opens a sentence; in the patient's own notes that may well be
-        the name, so it is still reported).
+        ``Blake drain`` / ``BLAKE DRAIN`` (an eponym head noun follows), ``MAC`` / ``NASH`` (a
+        clinical abbreviation in capitals), ``Long-standing`` (a common word joined to the
+        next by a hyphen). In another patient's notes only (in the patient's own notes it may
+        well be the name, so it is still reported): a very common word capitalised and going
+        on in lower case (``Staples removed``, ``Stone in the CBD``), and a dictionary word in
+        a line written in capitals (``FRANK HAEMATURIA``), where its case says nothing. A word
+        after a title is always a name.
         """
         text = self.documents[index].text
         word = text[start:end]
@@ -254,8 +267,8 @@ class _OutputIndex:
         if before is not None and is_title(before.group(2)) and not (before.group(1) or "")[-1:].isdigit():
             return False
         after = text[end : end + 40]
-        following = re.match(r"(?:['’]s?)?\s+([a-z]+)", after)
-        if following is not None and following.group(1) in _eponym_heads():
+        following = re.match(r"(?:['’]s?)?\s+([A-Za-z]+)", after)
+        if following is not None and following.group(1).lower() in _eponym_heads():
             return True
         if word.isupper() and word in _clinical_abbreviations():
             return True
@@ -264,14 +277,13 @@ class _OutputIndex:
             return False
         if after.startswith("-") and after[1:2].isalpha():
             return True
-        # Only very common words ("Long", "Will", "Young") opening a sentence that goes on in
-        # lower case; a rarer surname there ("Summers reports pain") is still reported.
-        return (
-            not same_patient
-            and frequency >= 4.5
-            and re.match(r"\s+[a-z]", after) is not None
-            and _SENTENCE_END.search(text[max(0, start - 40) : start]) is not None
-        )
+        if same_patient:
+            return False
+        # Word frequencies (wordfreq): a word this common ("Long", "Will", "Stone") written
+        # without a title is far more often the word than someone of another patient's notes.
+        if frequency >= 4.5 and re.match(r"\s+[a-z]", after) is not None:
+            return True
+        return word.isupper() and _in_capitals_line(text, start, end, self.names)
 
     def occurrences(self, token: str, patients: set[str] | None) -> list[tuple[int, int]]:
         """Where a (lower-cased) token occurs: everywhere, or in some patients' records."""
@@ -338,7 +350,10 @@ def find_leaks(
         groups.setdefault((candidate.tokens, candidate.case_sensitive), []).append(candidate)
     # Each group is looked up by its longest token (far fewer places to compare than "dr").
     anchors = {key: max(range(len(key[0])), key=lambda i: len(key[0][i])) for key in groups}
-    index = _OutputIndex(list(outputs), {tokens[i].lower() for (tokens, _), i in anchors.items()})
+    names = frozenset(
+        t.lower() for (tokens, _), members in groups.items() if members[0].kind == "name" for t in tokens
+    )
+    index = _OutputIndex(list(outputs), {tokens[i].lower() for (tokens, _), i in anchors.items()}, names)
     for (tokens, case_sensitive), candidates in groups.items():
         # Short numbers are only looked for in their own patients' records.
         patients = {c.patient_id for c in candidates} if all(c.own_patient_only for c in candidates) else None

@@ -165,10 +165,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="bench_leakcheck")
     parser.add_argument("--patients", type=int, default=200)
     parser.add_argument("--styles", default="a,b", help="note styles for the false-alarm count")
+    parser.add_argument("--seed", type=int, default=31, help="corpus seed (default 31)")
     args = parser.parse_args(argv)
     for style in args.styles.split(","):
-        false_alarms(style, args.patients, seed=31)
-    corpus = generate_corpus(patients=args.patients, seed=31).gold
+        false_alarms(style, args.patients, seed=args.seed)
+    corpus = generate_corpus(patients=args.patients, seed=args.seed).gold
     by_patient: dict[str, list[Document]] = {}
     for document in corpus:
         by_patient.setdefault(document.patient_id, []).append(document)
