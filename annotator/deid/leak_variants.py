@@ -167,9 +167,11 @@ def untagged_old_ages(outputs: list[Document]) -> list[Leak]:
     for document in outputs:
         spans = [(a.start, a.end) for a in document]
         for match in _OLD_AGE.finditer(document.text):
-            if not any(s <= match.start() < e for s, e in spans):
+            # The number itself must be untagged: "aged [90]" is a surrogate age, not a leak.
+            number = match.span(1) if match.group(1) else match.span(2)
+            if not any(s < number[1] and number[0] < e for s, e in spans):
                 leaks.append(
-                    Leak(document.doc_id, document.doc_id, "", "AGE", "untagged age over 89", *match.span())
+                    Leak(document.doc_id, document.doc_id, "", "AGE", "untagged age over 89", *number)
                 )
     return leaks
 

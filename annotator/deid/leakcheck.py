@@ -246,6 +246,17 @@ class _OutputIndex:
             self._eponyms[index] = [m.span() for m in _eponym_pattern().finditer(text)]
         return any(s <= start and end <= e for s, e in self._eponyms[index])
 
+    def unit_not_initial(self, index: int, start: int, end: int) -> bool:
+        """A match that opens with a one-letter "initial" right after a number ("2 L. Stone"):
+        the letter is a unit (litres); the name token after it is checked on its own."""
+        text = self.documents[index].text
+        return (
+            end - start > 2
+            and text[start].isupper()
+            and text[start + 1 : start + 2] == "."
+            and re.search(r"\d\s*$", text[max(0, start - 6) : start]) is not None
+        )
+
     def clinical_use(self, index: int, start: int, end: int, same_patient: bool) -> bool:
         """A one-word match that reads as clinical language, not as the person or place.
 
@@ -263,8 +274,13 @@ class _OutputIndex:
             return False
         # After a title ("Mr MAX", "Dr. Long") the word is a name, whatever else it can mean;
         # after a number, "Fr" is a catheter size ("15 Fr Blake drain"), not Father.
-        before = re.search(r"(?:^|(\S*)\s+)(\w+)\.?\s+$", text[max(0, start - 20) : start])
-        if before is not None and is_title(before.group(2)) and not (before.group(1) or "")[-1:].isdigit():
+        # Same line only, and not a degree after a name ("Kristie Yang, MD" then "NASH").
+        before = re.search(r"(?:^|(\S*)[ \t]+)(\w+)\.?[ \t]+$", text[max(0, start - 20) : start])
+        if (
+            before is not None
+            and is_title(before.group(2))
+            and not re.search(r"[\d,]$", before.group(1) or "")
+        ):
             return False
         after = text[end : end + 40]
         following = re.match(r"(?:['’]s?)?\s+([A-Za-z]+)", after)
@@ -277,13 +293,18 @@ class _OutputIndex:
             return False
         if after.startswith("-") and after[1:2].isalpha():
             return True
+        capitals_line = word.isupper() and _in_capitals_line(text, start, end, self.names)
         if same_patient:
-            return False
+            # In a line written in capitals the case says nothing: a dictionary word there
+            # ("HOPE TO WEAN") is read like the lower-case word, which is not a leak either.
+            return capitals_line
         # Word frequencies (wordfreq): a word this common ("Long", "Will", "Stone") written
         # without a title is far more often the word than someone of another patient's notes.
         if frequency >= 4.5 and re.match(r"\s+[a-z]", after) is not None:
             return True
-        return word.isupper() and _in_capitals_line(text, start, end, self.names)
+        # Short words in capitals in another patient's notes are acronyms (TIA, CBD) far more
+        # often than that patient's names; a name after a title is still reported.
+        return capitals_line or (word.isupper() and len(word) <= 4)
 
     def occurrences(self, token: str, patients: set[str] | None) -> list[tuple[int, int]]:
         """Where a (lower-cased) token occurs: everywhere, or in some patients' records."""
@@ -321,6 +342,8 @@ def _leak_kind(
         if candidate.age or candidate.own_patient_only:
             return None
         if candidate.kind == "name" and index.in_eponym(doc_index, start, end):
+            return None
+        if candidate.kind == "name" and index.unit_not_initial(doc_index, start, end):
             return None
         if len(candidate.tokens) == 1 and index.clinical_use(doc_index, start, end, same_patient):
             return None
