@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from annotator.core.document import Document
@@ -199,15 +199,24 @@ def _eponym_pattern() -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(sorted(phrases, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 
-def _in_capitals_line(text: str, start: int, end: int, names: frozenset[str]) -> bool:
-    """A word next to another word of its line in capitals that is no name of the corpus
-    ("FRANK HAEMATURIA", but not "SMITH, JOHN")."""
+def _line_neighbours(text: str, start: int, end: int) -> list[str]:
+    """The words just before and after a match on its line."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     before = re.findall(r"[^\W\d_]{2,}", text[line_start:start])
     after = re.findall(r"[^\W\d_]{2,}", text[end : line_end if line_end >= 0 else len(text)])
-    neighbours = before[-1:] + after[:1]
-    return any(w.isupper() and w.lower() not in names for w in neighbours)
+    return before[-1:] + after[:1]
+
+
+def _next_to_name(neighbours: list[str], names: frozenset[str]) -> bool:
+    # Month and weekday names are dates there ("TIA June 2059"), even when also first names.
+    return any(w.lower() in names and w.lower() not in DATE_WORDS for w in neighbours)
+
+
+def _in_capitals_line(neighbours: list[str], names: frozenset[str]) -> bool:
+    """A word next to another word in capitals, and to no name of the corpus
+    ("FRANK HAEMATURIA", but not "PATIENT: SMITH, JOHN")."""
+    return any(w.isupper() for w in neighbours) and not _next_to_name(neighbours, names)
 
 
 class _OutputIndex:
@@ -293,7 +302,8 @@ class _OutputIndex:
             return False
         if after.startswith("-") and after[1:2].isalpha():
             return True
-        capitals_line = word.isupper() and _in_capitals_line(text, start, end, self.names)
+        neighbours = _line_neighbours(text, start, end)
+        capitals_line = word.isupper() and _in_capitals_line(neighbours, self.names)
         if same_patient:
             # In a line written in capitals the case says nothing: a dictionary word there
             # ("HOPE TO WEAN") is read like the lower-case word, which is not a leak either.
@@ -304,7 +314,9 @@ class _OutputIndex:
             return True
         # Short words in capitals in another patient's notes are acronyms (TIA, CBD) far more
         # often than that patient's names; a name after a title is still reported.
-        return capitals_line or (word.isupper() and len(word) <= 4)
+        return capitals_line or (
+            word.isupper() and len(word) <= 4 and not _next_to_name(neighbours, self.names)
+        )
 
     def occurrences(self, token: str, patients: set[str] | None) -> list[tuple[int, int]]:
         """Where a (lower-cased) token occurs: everywhere, or in some patients' records."""
@@ -409,23 +421,28 @@ def find_leaks(
                             end,
                         ),
                     )
-    placed: dict[str, list[tuple[int, int]]] = {}
-    for leak in [
+    variants = [
         *reformatted_numbers(originals_list, outputs_list),
         *untagged_old_ages(outputs_list),
         *dates_written_another_way(originals_list, outputs_list),
         *names_inside_words(originals_list, outputs_list),
         *short_tokens_in_context(originals_list, outputs_list),
-    ]:
-        # One finding per place: a variant inside a whole-token match is the same leak.
-        spans = placed.setdefault(leak.doc_id, [(k[1], k[2]) for k in leaks if k[0] == leak.doc_id])
-        if not any(s < leak.end and leak.start < e for s, e in spans):
-            leaks[(leak.doc_id, leak.start, leak.end)] = leak
-            spans.append((leak.start, leak.end))
-    found = sorted(
-        leaks.values(), key=lambda leak: (leak.doc_id, leak.start, leak.source_doc_id, leak.tag_id)
-    )
-    return with_original_offsets(found, originals_list, outputs_list)
+    ]
+    return with_original_offsets(_one_per_place([*leaks.values(), *variants]), originals_list, outputs_list)
+
+
+def _one_per_place(leaks: list[Leak]) -> list[Leak]:
+    """The widest finding where several overlap ("Hope Collier" over "Hope" and "Collier");
+    overlapping findings become one place; in document order."""
+    ordered = sorted(leaks, key=lambda leak: (leak.doc_id, leak.start, leak.start - leak.end))
+    kept: list[Leak] = []
+    for leak in ordered:
+        if kept and kept[-1].doc_id == leak.doc_id and leak.start < kept[-1].end:
+            if leak.end > kept[-1].end:  # partly outside: the place grows, so a mask covers it all
+                kept[-1] = replace(kept[-1], end=leak.end)
+            continue
+        kept.append(leak)
+    return kept
 
 
 __all__ = ["Leak", "LeakCheckOptions", "LeakError", "find_leaks", "leak_error"]

@@ -187,7 +187,13 @@ def main(argv: list[str] | None = None) -> None:
     print(f"clinical language (4 sentences in {len(patients)} notes, surnames of other patients): "
           f"{len(alarms)} false alarm(s), {100 * len(alarms) / len(with_language):.2f} per 100 notes")  # fmt: skip
 
-    recall(by_patient)
+    for style in args.styles.split(","):
+        print(f"style {style.upper()}:")
+        notes = generate_corpus(patients=args.patients, seed=args.seed, style=style).gold
+        grouped: dict[str, list[Document]] = {}
+        for document in notes:
+            grouped.setdefault(document.patient_id, []).append(document)
+        recall(grouped)
 
 
 def recall(by_patient: dict[str, list[Document]]) -> None:
@@ -222,9 +228,11 @@ def recall(by_patient: dict[str, list[Document]]) -> None:
             )
     total = sum(planted_by_kind.values())
     caught = sum(caught_by_kind.values())
-    print(f"planted leaks: {caught} of {total} caught ({100 * caught / total:.1f}%) over {len(kinds)} kinds")
+    print(
+        f"  planted leaks: {caught} of {total} caught ({100 * caught / total:.1f}%) over {len(kinds)} kinds"
+    )
     for kind in kinds:
-        print(f"  {kind:44s} {caught_by_kind[kind]:4d} / {planted_by_kind[kind]:4d}")
+        print(f"    {kind:44s} {caught_by_kind[kind]:4d} / {planted_by_kind[kind]:4d}")
 
 
 def _caught(planted: list[Document], doc_id: str) -> bool:
