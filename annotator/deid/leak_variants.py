@@ -25,7 +25,8 @@ def zipf(word: str) -> float:
     return float(zipf_frequency(word, "en"))
 
 
-_DIGIT_RUN = re.compile(r"(?<![\w.])\+?\(?\d(?:[ ().\-/]{0,2}\d){6,}(?![\w])")
+# A letter prefix is allowed ("N1307666" for a tagged "#N1307666"); only the digits count.
+_DIGIT_RUN = re.compile(r"(?<![\w.])(?:[A-Za-z]{1,3}[-#]?)?\+?\(?\d(?:[ ().\-/]{0,2}\d){6,}(?![\w])")
 _NUMBER_KINDS = frozenset({"phone", "id"})
 _OLD_AGE = re.compile(
     r"\b(?:aged\s+)?(9\d|1[0-2]\d)(?:\s*|-)(?:yo|y/o|y\.o\.?|yr?s?\.?\s*old|years?[- ]old)\b|\baged\s+(9\d|1[0-2]\d)\b",
@@ -181,6 +182,12 @@ _SHORT_KINDS = frozenset({"name", "id", "hospital", "organization"})
 # Words that introduce a place wherever it is named: "transferred from HH" and "seen at HH"
 # are the same context for a hospital's acronym.
 _PLACE_CUES = frozenset({"at", "from", "to", "in", "via"})
+# Words that introduce a telephone number or extension ("bleep 1035", "call 1035").
+_PHONE_CUES = frozenset(
+    {"call", "phone", "tel", "telephone", "ext", "extension", "x", "bleep", "page", "pager", "beep", "mobile",
+     "cell", "fax", "dial", "ring", "on"}
+)  # fmt: skip
+_SHORT = re.compile(r"(?<![\w/])(?:\w\w|\d{3,4})(?![\w/])")
 
 
 def _neighbours(text: str, start: int, end: int) -> tuple[str, str]:
@@ -190,26 +197,28 @@ def _neighbours(text: str, start: int, end: int) -> tuple[str, str]:
 
 
 def short_tokens_in_context(originals: list[Document], outputs: list[Document]) -> list[Leak]:
-    """Two-character names, IDs and hospital acronyms ("Al", "HH") written untagged next to
-    the same words as a tagged occurrence, in the same patient's notes.
+    """Two-character names, IDs and hospital acronyms ("Al", "HH") and phone extensions of
+    3-4 digits ("bleep 1035") written untagged next to the same words as a tagged
+    occurrence, in the same patient's notes.
 
-    Two characters are too short to look for everywhere ("Al" is also aluminium); next to
-    the words that surrounded the tagged one ("son Al", "Al Quist"), after a title
-    ("Mr Al") or, for a place, after a place word ("from HH") they name the same thing.
+    Such short strings are too short to look for everywhere ("Al" is also aluminium, 1035
+    a count); next to the words that surrounded the tagged one ("son Al", "Al Quist"),
+    after a title ("Mr Al"), for a place after a place word ("from HH"), for a phone after
+    a telephone word ("call 1035"), they name the same thing.
     """
     wanted: dict[tuple[str, str], tuple[Document, str, str, str, set[str], set[str]]] = {}
     for document in originals:
         for annotation in document:
             kind = kind_of(annotation)
-            if kind not in _SHORT_KINDS:
+            if kind not in _SHORT_KINDS and kind != "phone":
                 continue
-            tokens = list(_WORD.finditer(annotation.text))
-            for token in tokens:
+            for token in _WORD.finditer(annotation.text):
                 word = token.group()
-                if len(word) != 2 or word.lower() in PARTICLES or is_title(word):
+                number = kind in ("phone", "id") and word.isdigit() and len(word) in (3, 4)
+                if not number and (len(word) != 2 or word.lower() in PARTICLES or is_title(word)):
                     continue
                 start = annotation.start + token.start()
-                before, after = _neighbours(document.text, start, start + 2)
+                before, after = _neighbours(document.text, start, start + len(word))
                 entry = wanted.setdefault(
                     (document.patient_id, word),
                     (document, annotation.id, annotation.type, kind, set(), set()),
@@ -221,13 +230,14 @@ def short_tokens_in_context(originals: list[Document], outputs: list[Document]) 
     leaks = []
     for document in outputs:
         spans = [(a.start, a.end) for a in document]
-        for match in re.finditer(r"(?<!\w)\w\w(?!\w)", document.text):
+        for match in _SHORT.finditer(document.text):
             found = wanted.get((document.patient_id, match.group()))
             if found is None or any(s < match.end() and match.start() < e for s, e in spans):
                 continue
             source, tag_id, type_, kind, befores, afters = found
             before, after = _neighbours(document.text, *match.span())
-            cue = is_title(before) if kind == "name" else kind != "id" and before in _PLACE_CUES
+            cues = {"name": (), "phone": _PHONE_CUES, "id": ()}.get(kind, _PLACE_CUES)
+            cue = is_title(before) if kind == "name" else before in cues
             if (before and before in befores) or (after and after in afters) or cue:
                 leaks.append(
                     Leak(document.doc_id, source.doc_id, tag_id, type_, "short name or ID in the same context",

@@ -305,9 +305,19 @@ class _OutputIndex:
         neighbours = _line_neighbours(text, start, end)
         capitals_line = word.isupper() and _in_capitals_line(neighbours, self.names)
         if same_patient:
-            # In a line written in capitals the case says nothing: a dictionary word there
-            # ("HOPE TO WEAN") is read like the lower-case word, which is not a leak either.
-            return capitals_line
+            # In a phrase written in capitals the case says nothing: a very common word that
+            # a word in capitals follows ("HOPE TO WEAN") reads as the word; alone after a
+            # label ("PATIENT: LONG.") it is still the name.
+            line_end = text.find("\n", end)
+            following_word = re.findall(
+                r"[^\W\d_]{2,}", text[end : line_end if line_end >= 0 else len(text)]
+            )[:1]
+            return (
+                capitals_line
+                and frequency >= 4.5
+                and any(w.isupper() for w in following_word)
+                and not _next_to_name(following_word, self.names)
+            )
         # Word frequencies (wordfreq): a word this common ("Long", "Will", "Stone") written
         # without a title is far more often the word than someone of another patient's notes.
         if frequency >= 4.5 and re.match(r"\s+[a-z]", after) is not None:

@@ -23,6 +23,10 @@ PHI = note(
     ("Ann Lee", "PATIENT"),
     "; friend ",
     ("Max Jan", "PATIENT"),
+    ", MRN ",
+    ("#N1307666", "MEDICALRECORD"),
+    ", bleep ",
+    ("1035", "PHONE"),
     ". Admitted to ",
     ("HH", "HOSPITAL"),
     ". Seen with her son ",
@@ -50,10 +54,19 @@ def found(*others: Document) -> list[tuple[str, str]]:
         "LINES: HOPE TO WEAN OXYGEN",
         "Labs: Al 2+ on dipstick.",  # a two-letter token without the tagged one's context
         "HR 92, RR 18, pulse 93 and regular.",  # measurements next to vital-sign words
+        "Glucose 1035 mg/dL?",  # another patient's number, whatever the words
     ],
 )
 def test_clinical_language_in_another_patient_is_not_a_leak(clinical: str) -> None:
     assert found(note("600-01", clinical)) == []
+
+
+@pytest.mark.parametrize(
+    "clinical",
+    ["LINES: HOPE TO WEAN OXYGEN", "Count 1035 cells.", "Al 2+ on dipstick."],
+)
+def test_common_words_and_numbers_in_the_patients_own_notes_are_not_leaks(clinical: str) -> None:
+    assert found(note("500-02", clinical)) == []
 
 
 def test_a_surrogate_age_after_aged_is_not_an_untagged_age() -> None:
@@ -72,6 +85,10 @@ def test_a_surrogate_age_after_aged_is_not_an_untagged_age() -> None:
         ("Son Al called.", True),  # a two-letter name next to the same word as when tagged
         ("Transferred from HH.", True),  # a two-letter hospital after a place word
         ("HOPE COLLIER seen.", False),  # a whole name in capitals
+        ("PATIENT: HOPE.", True),  # a common word alone after a label, in capitals
+        ("PATIENT: LEE", True),  # a given name is no clinical abbreviation
+        ("MRN N1307666 on file.", False),  # an ID compared on its digits, letter prefix kept
+        ("Please call 1035 tomorrow.", True),  # a short extension after a telephone word
     ],
 )
 def test_the_same_strings_as_names_are_still_caught(written: str, same_patient: bool) -> None:
