@@ -120,7 +120,8 @@ def dates_written_another_way(originals: list[Document], outputs: list[Document]
 
 def names_inside_words(originals: list[Document], outputs: list[Document]) -> list[Leak]:
     """A distinctive name inside a longer untagged word ("Grimbletonville" when "Grimbleton"
-    was tagged): names of 5 letters or more that are rare as English words."""
+    was tagged): names of 5 letters or more that are rare as English words, inside words
+    that are not English words themselves."""
     wanted: dict[str, tuple[Document, str, str]] = {}
     for document in originals:
         for annotation in document:
@@ -136,7 +137,8 @@ def names_inside_words(originals: list[Document], outputs: list[Document]) -> li
         spans = [(a.start, a.end) for a in document]
         for match in re.finditer(r"[^\W\d_]{6,}", document.text):
             word = match.group().lower()
-            if any(s <= match.start() < e for s, e in spans):
+            # A dictionary word that contains a rare name ("balance" and Dr. Balan) is the word.
+            if any(s <= match.start() < e for s, e in spans) or zipf(word) >= 3.0:
                 continue
             found = next(
                 (

@@ -199,12 +199,16 @@ def _eponym_pattern() -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(sorted(phrases, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 
+_MASK = re.compile(r"\[\*\*[^\]\n]*\*\*\]")
+
+
 def _line_neighbours(text: str, start: int, end: int) -> list[str]:
     """The words just before and after a match on its line."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
-    before = re.findall(r"[^\W\d_]{2,}", text[line_start:start])
-    after = re.findall(r"[^\W\d_]{2,}", text[end : line_end if line_end >= 0 else len(text)])
+    # Masks ("[**DATE**]") are no words of the note.
+    before = re.findall(r"[^\W\d_]{2,}", _MASK.sub(" ", text[line_start:start]))
+    after = re.findall(r"[^\W\d_]{2,}", _MASK.sub(" ", text[end : line_end if line_end >= 0 else len(text)]))
     return before[-1:] + after[:1]
 
 
@@ -297,6 +301,13 @@ class _OutputIndex:
             return True
         if word.isupper() and word in _clinical_abbreviations():
             return True
+        # Two capitalised names joined by a hyphen and going on in lower case are an eponym
+        # ("Cormack-Lehane grade", "Mallory-Weiss tear"); a hyphenated person's name is
+        # looked for whole, so it is still found.
+        joined_after = re.match(r"(?:-[A-Z][\w']*)*", after).end()  # type: ignore[union-attr]
+        joined_before = re.search(r"[A-Z][\w']*-$", text[max(0, start - 30) : start]) is not None
+        if (joined_before or joined_after) and re.match(r"\s+[a-z]", after[joined_after:]):
+            return True
         frequency = _zipf(word.lower())
         if frequency < 3.0:
             return False
@@ -321,6 +332,9 @@ class _OutputIndex:
         # Word frequencies (wordfreq): a word this common ("Long", "Will", "Stone") written
         # without a title is far more often the word than someone of another patient's notes.
         if frequency >= 4.5 and re.match(r"\s+[a-z]", after) is not None:
+            return True
+        # A word in capitals ending in a colon is a field label ("DATE:", "PLAN:").
+        if word.isupper() and after.startswith(":"):
             return True
         # Short words in capitals in another patient's notes are acronyms (TIA, CBD) far more
         # often than that patient's names; a name after a title is still reported.
