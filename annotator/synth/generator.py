@@ -23,7 +23,7 @@ from annotator.core.schema import load_schema
 from annotator.errors import UsageError
 from annotator.io.i2b2 import write_i2b2
 from annotator.synth.annotators import HUMAN_A, HUMAN_B, MODEL, AnnotatorProfile, SimulatedSpan, simulate
-from annotator.synth.builder import GoldSpan, NoteBuilder, SyntheticNote
+from annotator.synth.builder import GoldSpan, NoteBuilder, SyntheticNote, guaranteed_kinds
 from annotator.synth.notetypes import NOTE_TYPES, RARE, rare_block
 from annotator.synth.style_b.generator import generate_notes_b
 from annotator.synth.world import make_world
@@ -90,10 +90,7 @@ def generate_notes(
         records = rng.randint(2, 5)
         world = make_world(rng, patient_id, records)
         # Rare types in turn, so that 15 patients (fewer with more per patient) cover them all.
-        guaranteed: dict[int, list[str]] = {}
-        for slot in range(rare_per_patient):
-            kind = rare_order[(index * rare_per_patient + slot) % len(rare_order)]
-            guaranteed.setdefault(rng.randrange(records), []).append(kind)
+        guaranteed = guaranteed_kinds(rng, rare_order, index, rare_per_patient, records)
         for record in range(records):
             note_type = rng.choices(names, weights)[0]
             builder = NoteBuilder()

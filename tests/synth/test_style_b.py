@@ -38,12 +38,13 @@ def test_same_seed_same_notes_other_seed_other_notes() -> None:
 
 def test_every_tag_text_matches_its_offsets(corpus30: SyntheticCorpus) -> None:
     schema = load_schema("i2b2-2014")
-    for documents in corpus30.versions().values():
+    for name, documents in corpus30.versions().items():
         for document in documents:
             ordered = document.sorted_annotations()
             for annotation in ordered:
                 assert document.text[annotation.start : annotation.end] == annotation.text
-                assert annotation.text == annotation.text.strip()
+                # Gold tags hold no surrounding blanks (the simulated annotators' may: boundary errors).
+                assert name != "gold" or annotation.text == annotation.text.strip()
                 assert schema.is_valid(annotation.tag, annotation.type)
             assert all(a.end <= b.start for a, b in pairwise(ordered))
 

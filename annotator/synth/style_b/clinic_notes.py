@@ -6,8 +6,8 @@ import datetime as dt
 import random
 
 from annotator.synth.builder import NoteBuilder
+from annotator.synth.lexicon import WEEKDAYS
 from annotator.synth.style_b.formats import (
-    WEEKDAYS,
     make_phone_b,
     number_words,
     write_age_b,

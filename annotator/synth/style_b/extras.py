@@ -67,15 +67,14 @@ EXTRA_KINDS = tuple(extras)
 
 
 def admin_footer(b: NoteBuilder, c: Cast, rng: random.Random, kinds: list[str]) -> None:
+    """One ``-- admin --`` line, items separated by `` | `` (style A writes a paragraph)."""
     if not kinds:
         return
-    if not b.ends_with_newline():
-        b.add("\n")
-    b.add("-- admin --\n")
-    for kind in kinds:
+    b.add("" if b.ends_with_newline() else "\n").add("-- admin -- ")
+    for number, kind in enumerate(kinds):
+        b.add(" | " if number else "")
         extras[kind](b, c, rng)
-        b.add("\n")
     if rng.random() < 0.5:
-        b.add("Next review: ")
+        b.add(" | next review ")
         write_date_b(b, c.record_dates[-1], rng, c.dmy)
-        b.add("\n")
+    b.add("\n")

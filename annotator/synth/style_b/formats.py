@@ -12,26 +12,14 @@ import random
 from typing import TYPE_CHECKING
 
 from annotator.synth.builder import NoteBuilder
+
+# Month and weekday names are calendar facts, not part of a style: shared with style A.
+from annotator.synth.lexicon import MONTHS, WEEKDAYS
 from annotator.synth.world import digits, letters
 
 if TYPE_CHECKING:
     from annotator.synth.style_b.people import Named
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 ONES = (
     "zero",
     "one",

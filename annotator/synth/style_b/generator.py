@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 
 from annotator.errors import UsageError
-from annotator.synth.builder import NoteBuilder, SyntheticNote
+from annotator.synth.builder import NoteBuilder, SyntheticNote, guaranteed_kinds
 from annotator.synth.style_b.extras import EXTRA_KINDS, admin_footer
 from annotator.synth.style_b.notetypes import CAPITALS, NOTE_TYPES_B
 from annotator.synth.style_b.people import make_cast
@@ -40,10 +40,7 @@ def generate_notes_b(
         patient_id = f"{FIRST_PATIENT + index:03d}"
         records = rng.randint(2, 5)
         cast = make_cast(rng, records)
-        guaranteed: dict[int, list[str]] = {}
-        for slot in range(rare_per_patient):
-            kind = order[(index * rare_per_patient + slot) % len(order)]
-            guaranteed.setdefault(rng.randrange(records), []).append(kind)
+        guaranteed = guaranteed_kinds(rng, order, index, rare_per_patient, records)
         for record in range(records):
             note_type = rng.choices(names, weights)[0]
             builder = NoteBuilder()

@@ -20,10 +20,12 @@ from annotator.synth.style_b.pieces import (
     background,
     bullet_list,
     collision,
+    course_by_day,
     lab_table,
     later,
     med_table,
     number_lookalike,
+    shift_entries,
     sign_off,
     social_line,
 )
@@ -45,7 +47,9 @@ def shift_note(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) -> Non
         b.add(
             f"{rng.randint(95, 165)}/{rng.randint(50, 95):<5}{rng.randint(12, 26):<4}{rng.randint(89, 99)}%\n"
         )
-    b.add("\nObs stable overnight. ")
+    b.add("\n")
+    shift_entries(b, rng)
+    b.add("Obs stable overnight. ")
     number_lookalike(b, rng)
     b.add(". ")
     collision(b, rng)
@@ -130,7 +134,8 @@ def discharge_record(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) 
     b.add(".\n\n")
     background(b, c, day, rng)
     social_line(b, c, rng)
-    b.add("\nWhat happened in hospital\nAdmitted via ED, treated and improved. ")
+    b.add("\nWhat happened in hospital\nAdmitted via ED.\n")
+    course_by_day(b, c, day, rng)
     number_lookalike(b, rng)
     b.add(" on leaving. Discussed with ")
     write_name(b, c.next_of_kin, "PATIENT", rng)
@@ -207,6 +212,7 @@ def triage_scribble(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) -
     b.add(
         f"T {rng.uniform(36.2, 39.1):.1f} HR {rng.randint(60, 130)} RR {rng.randint(14, 30)} sats {rng.randint(86, 99)}%RA\n"
     )
+    b.add(rng.choice(vocab.PROGRESS_PHRASES) + ". ")
     b.add("imp: ?CAP ?PE. plan: bloods, CXR, d/w reg ")
     b.phi(c.staff["registrar"].username, "USERNAME").add("\n")
 
@@ -229,7 +235,9 @@ def transfer_form(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) -> 
     background(b, c, day, rng)
     b.add("LINES: ")
     collision(b, rng)
-    b.add("\nACCEPTING: DR ")
+    b.add("\nON ARRIVAL ALERT. LAST 24H:\n")
+    shift_entries(b, rng, caps=True)
+    b.add("ACCEPTING: DR ")
     write_name(b, c.staff["consultant"].person, "DOCTOR", rng)
     b.add("\n")
 

@@ -6,6 +6,7 @@ import datetime as dt
 import random
 
 from annotator.synth.builder import NoteBuilder
+from annotator.synth.lexicon import WEEKDAYS
 from annotator.synth.style_b import vocab
 from annotator.synth.style_b.formats import write_date_b, write_name
 from annotator.synth.style_b.people import Cast, Staff
@@ -106,3 +107,23 @@ def social_line(b: NoteBuilder, cast: Cast, rng: random.Random) -> None:
     b.add(f"{rng.choice(('Ex-smoker', 'Never smoked', 'Smokes 10/day'))}, ETOH {rng.randint(0, 20)} u/wk. ")
     number_lookalike(b, rng)
     b.add(".\n")
+
+
+def shift_entries(b: NoteBuilder, rng: random.Random, caps: bool = False) -> None:
+    """Timed telegraphic entries, as nurses chart them through a shift."""
+    for hour in sorted(rng.sample(range(0, 24), rng.randint(3, 5))):
+        phrase = rng.choice(vocab.PROGRESS_PHRASES)
+        b.add(f"{hour:02d}{rng.choice(('00', '15', '30', '45'))}  {phrase.upper() if caps else phrase}.\n")
+
+
+def course_by_day(b: NoteBuilder, cast: Cast, day: dt.date, rng: random.Random) -> None:
+    """A day-by-day hospital course; each day is named by its weekday (tagged DATE)."""
+    for offset in range(rng.randint(2, 4)):
+        when = later(day, offset)
+        b.add(f"Day {offset + 1} (").phi(WEEKDAYS[when.weekday()], "DATE").add("): ")
+        b.add(rng.choice(vocab.PROGRESS_PHRASES)).add("; ")
+        if rng.random() < 0.4:
+            collision(b, rng)
+        else:
+            number_lookalike(b, rng)
+        b.add(".\n")

@@ -249,3 +249,21 @@ LABS = (
     ("ALT", "U/L", 12, 90),
     ("INR", "", 1, 3),
 )
+
+# Telegraphic progress phrases (no articles, abbreviations), for shift and course entries.
+PROGRESS_PHRASES = (
+    "pt settled, slept most of night",
+    "c/o nausea, ondansetron given w good effect",
+    "mobilised to chair w frame, 1 assist",
+    "IVAB continued, afebrile since",
+    "reviewed by physio, chest clear on ausc",
+    "eating 1/2 of meals, dietitian referral made",
+    "pressure areas intact, repositioned 2-hrly",
+    "drain output 40 mL serous",
+    "wound clean and dry, dressing changed",
+    "BNO, aperients charted",
+    "PU well, fluid balance +300 mL",
+    "confused overnight, 4AT 5, delirium screen sent",
+    "SBAR handover given to day staff",
+    "IDC removed, TWOC in progress",
+)
