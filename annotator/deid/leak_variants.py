@@ -8,6 +8,7 @@ search; each returns findings with their offsets in the output note.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 
 from wordfreq import zipf_frequency
@@ -34,6 +35,23 @@ _OLD_AGE = re.compile(
 )
 
 
+# Where a looked-for string comes from: the original note, the tag id and its type.
+_Source = tuple[Document, str, str]
+
+
+def _untagged(document: Document, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+    """Matches of ``pattern`` in an output note that overlap none of its tags."""
+    spans = [(a.start, a.end) for a in document]
+    for match in pattern.finditer(document.text):
+        if not any(s < match.end() and match.start() < e for s, e in spans):
+            yield match
+
+
+def _leak(document: Document, source: _Source, rule: str, span: tuple[int, int]) -> Leak:
+    original, tag_id, type_ = source
+    return Leak(document.doc_id, original.doc_id, tag_id, type_, rule, *span)
+
+
 def _digits(text: str) -> str:
     return "".join(c for c in text if c.isdigit())
 
@@ -41,32 +59,19 @@ def _digits(text: str) -> str:
 def reformatted_numbers(originals: list[Document], outputs: list[Document]) -> list[Leak]:
     """Phone numbers and IDs of 7 or more digits written another way ("555-019-9222" for a
     tagged "(555) 019-9222"): compared on their digits alone, outside any output tag."""
-    wanted: dict[str, tuple[Document, str, str]] = {}
+    wanted: dict[str, _Source] = {}
     for document in originals:
         for annotation in document:
             if kind_of(annotation) in _NUMBER_KINDS and len(_digits(annotation.text)) >= 7:
                 wanted.setdefault(_digits(annotation.text), (document, annotation.id, annotation.type))
     if not wanted:
         return []
-    leaks = []
-    for document in outputs:
-        spans = [(a.start, a.end) for a in document]
-        for match in _DIGIT_RUN.finditer(document.text):
-            found = wanted.get(_digits(match.group()))
-            inside = any(s <= match.start() and match.end() <= e for s, e in spans)
-            if found is not None and not inside:
-                source, tag_id, type_ = found
-                leaks.append(
-                    Leak(
-                        document.doc_id,
-                        source.doc_id,
-                        tag_id,
-                        type_,
-                        "number written another way",
-                        *match.span(),
-                    )
-                )
-    return leaks
+    return [
+        _leak(document, found, "number written another way", match.span())
+        for document in outputs
+        for match in _untagged(document, _DIGIT_RUN)
+        if (found := wanted.get(_digits(match.group()))) is not None
+    ]
 
 
 _MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
@@ -82,7 +87,7 @@ _DATE_LIKE = re.compile(
 def dates_written_another_way(originals: list[Document], outputs: list[Document]) -> list[Leak]:
     """A tagged full date of a patient written another way in that patient's output
     ("March 4, 2061" or "Tue, 4 Mar 2061" for a tagged "03/04/2061"): compared by value."""
-    wanted: dict[tuple[str, object], tuple[Document, str, str]] = {}
+    wanted: dict[tuple[str, object], _Source] = {}
     for document in originals:
         for annotation in document:
             if kind_of(annotation) == "date":
@@ -96,25 +101,12 @@ def dates_written_another_way(originals: list[Document], outputs: list[Document]
         return []
     leaks = []
     for document in outputs:
-        spans = [(a.start, a.end) for a in document]
-        for match in _DATE_LIKE.finditer(document.text):
-            if any(s < match.end() and match.start() < e for s, e in spans):
-                continue
+        for match in _untagged(document, _DATE_LIKE):
             parsed = parse_date(match.group())
             value = reference_date(parsed) if parsed is not None else None
             found = wanted.get((document.patient_id, value)) if value is not None else None
             if found is not None:
-                source, tag_id, type_ = found
-                leaks.append(
-                    Leak(
-                        document.doc_id,
-                        source.doc_id,
-                        tag_id,
-                        type_,
-                        "date written another way",
-                        *match.span(),
-                    )
-                )
+                leaks.append(_leak(document, found, "date written another way", match.span()))
     return leaks
 
 
@@ -122,7 +114,7 @@ def names_inside_words(originals: list[Document], outputs: list[Document]) -> li
     """A distinctive name inside a longer untagged word ("Grimbletonville" when "Grimbleton"
     was tagged): names of 5 letters or more that are rare as English words, inside words
     that are not English words themselves."""
-    wanted: dict[str, tuple[Document, str, str]] = {}
+    wanted: dict[str, _Source] = {}
     for document in originals:
         for annotation in document:
             if kind_of(annotation) == "name":
@@ -134,11 +126,10 @@ def names_inside_words(originals: list[Document], outputs: list[Document]) -> li
         return []
     leaks = []
     for document in outputs:
-        spans = [(a.start, a.end) for a in document]
-        for match in re.finditer(r"[^\W\d_]{6,}", document.text):
+        for match in _untagged(document, _LONG_WORD):
             word = match.group().lower()
             # A dictionary word that contains a rare name ("balance" and Dr. Balan) is the word.
-            if any(s <= match.start() < e for s, e in spans) or zipf(word) >= 3.0:
+            if zipf(word) >= 3.0:
                 continue
             found = next(
                 (
@@ -150,18 +141,11 @@ def names_inside_words(originals: list[Document], outputs: list[Document]) -> li
                 None,
             )
             if found is not None:
-                source, tag_id, type_ = found
-                leaks.append(
-                    Leak(
-                        document.doc_id,
-                        source.doc_id,
-                        tag_id,
-                        type_,
-                        "name inside a longer word",
-                        *match.span(),
-                    )
-                )
+                leaks.append(_leak(document, found, "name inside a longer word", match.span()))
     return leaks
+
+
+_LONG_WORD = re.compile(r"[^\W\d_]{6,}")
 
 
 def untagged_old_ages(outputs: list[Document]) -> list[Leak]:
@@ -231,18 +215,15 @@ def short_tokens_in_context(originals: list[Document], outputs: list[Document]) 
         return []
     leaks = []
     for document in outputs:
-        spans = [(a.start, a.end) for a in document]
-        for match in _SHORT.finditer(document.text):
+        for match in _untagged(document, _SHORT):
             found = wanted.get((document.patient_id, match.group()))
-            if found is None or any(s < match.end() and match.start() < e for s, e in spans):
+            if found is None:
                 continue
             source, tag_id, type_, kind, befores, afters = found
             before, after = _neighbours(document.text, *match.span())
             cues = {"name": (), "phone": _PHONE_CUES, "id": ()}.get(kind, _PLACE_CUES)
             cue = is_title(before) if kind == "name" else before in cues
             if (before and before in befores) or (after and after in afters) or cue:
-                leaks.append(
-                    Leak(document.doc_id, source.doc_id, tag_id, type_, "short name or ID in the same context",
-                         *match.span())
-                )  # fmt: skip
+                rule = "short name or ID in the same context"
+                leaks.append(_leak(document, (source, tag_id, type_), rule, match.span()))
     return leaks
