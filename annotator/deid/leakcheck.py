@@ -329,9 +329,10 @@ class _OutputIndex:
                 and any(w.isupper() for w in following_word)
                 and not _next_to_name(following_word, self.names)
             )
-        # Word frequencies (wordfreq): a word this common ("Long", "Will", "Stone") written
-        # without a title is far more often the word than someone of another patient's notes.
-        if frequency >= 4.5 and re.match(r"\s+[a-z]", after) is not None:
+        # Word frequencies (wordfreq): a word this common ("Long", "Will", "Stone", "Day 1")
+        # written without a title, and next to no other name, is far more often the word than
+        # someone of another patient's notes.
+        if frequency >= 4.5 and not word.isupper() and not _next_to_name(neighbours, self.names):
             return True
         # A word in capitals ending in a colon is a field label ("DATE:", "PLAN:").
         if word.isupper() and after.startswith(":"):

@@ -29,6 +29,8 @@ PHI = note(
     ("Ida Balan", "DOCTOR"),
     ", ",
     ("Ed Date", "DOCTOR"),
+    ", ",
+    ("Rob Day", "DOCTOR"),
     ", MRN ",
     ("#N1307666", "MEDICALRECORD"),
     ", bleep ",
@@ -64,6 +66,7 @@ def found(*others: Document) -> list[tuple[str, str]]:
         ("ST MARY'S HOSPITAL\nDATE: ", ("mid-May", "DATE")),  # a label; the mask [**DATE**] is no word
         "Mallampati 2, Cormack-Lehane grade 1.",  # two names joined by a hyphen: an eponym
         "Fluid balance chart reviewed.",  # a dictionary word containing a rare name
+        "Day 1 (Monday): stable.",  # a very common word, no title, no name next to it
     ],
 )
 def test_clinical_language_in_another_patient_is_not_a_leak(clinical: str | tuple[str, Piece]) -> None:
@@ -100,6 +103,7 @@ def test_a_surrogate_age_after_aged_is_not_an_untagged_age() -> None:
         ("MRN N1307666 on file.", False),  # an ID compared on its digits, letter prefix kept
         ("Please call 1035 tomorrow.", True),  # a short extension after a telephone word
         ("Reviewed by Dr. Cormack-Lehane today.", False),  # after a title it is the name
+        ("Handover from Day, Rob.", False),  # a very common word next to a name of the corpus
         ("Seen at Balanville clinic.", True),  # a rare name inside a word that is no word
     ],
 )
