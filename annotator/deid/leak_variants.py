@@ -201,7 +201,9 @@ def short_tokens_in_context(originals: list[Document], outputs: list[Document]) 
             for token in _WORD.finditer(annotation.text):
                 word = token.group()
                 number = kind in ("phone", "id") and word.isdigit() and len(word) in (3, 4)
-                if not number and (len(word) != 2 or word.lower() in PARTICLES or is_title(word)):
+                # Two digits alone ("45" of an ID) are any time or count ("15:45").
+                short = len(word) == 2 and not word.isdigit()
+                if not number and (not short or word.lower() in PARTICLES or is_title(word)):
                     continue
                 start = annotation.start + token.start()
                 before, after = _neighbours(document.text, start, start + len(word))
