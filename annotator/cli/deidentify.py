@@ -21,8 +21,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "the notes to OUT_DIR as i2b2 XML with the tags moved to the new text. Surrogates are "
             "consistent per patient (PPP-RR file names): one date shift, one name map. The export "
             "is checked for surviving original PHI and written all or nothing (exit 1 on a leak, "
-            "naming the documents). Dates that cannot be read safely are masked and listed for "
-            "review."
+            "naming the documents; --json lists every finding, --review shows them in context, "
+            "--allow passes reviewed ones, --on-leak mask masks them). Dates that cannot be read "
+            "safely are masked and listed for review."
         ),
     )
     parser.add_argument("gold_dir", type=Path, metavar="GOLD_DIR", help="folder of gold i2b2 XML files")
