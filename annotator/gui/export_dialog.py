@@ -9,6 +9,7 @@ Signals
 exported(object): the :class:`~annotator.deid.export.DeidReport` of a finished export.
 failed(str): the one-line error of a failed export (leak, unsafe folder, bad input).
 finding_opened(str, int, int): document id, start and end in the gold note of a finding.
+tag_requested(str, int, int, str): the same and the type, to tag the finding there.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class ExportDialog(QDialog):
     exported = Signal(object)
     failed = Signal(str)
     finding_opened = Signal(str, int, int)
+    tag_requested = Signal(str, int, int, str)
     ALLOW_FILE = "leak-allow.json"
 
     def __init__(self, project: Project, parent: QWidget | None = None) -> None:
@@ -139,6 +141,7 @@ class ExportDialog(QDialog):
         self.export_button.clicked.connect(self._on_export_button_clicked)
         self.close_button.clicked.connect(self.close)
         self.findings.finding_opened.connect(self.finding_opened)
+        self.findings.tag_requested.connect(self.tag_requested)
         self._load()
         self._on_method_combo_current_index_changed()
 

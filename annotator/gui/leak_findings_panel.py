@@ -2,12 +2,13 @@
 
 The table lists document, offsets in the gold note, type and rule (never the text). "Open in
 note" asks the main window to show the note with the finding selected, where it is tagged
-like any other span; "Not PHI here" records an allow entry (document, patient or whole
+like any other span; "Tag it" asks it to tag the span with the finding's type; "Not PHI here" records an allow entry (document, patient or whole
 corpus) in the project's allow file, which the next export reads.
 
 Signals
 -------
 finding_opened(str, int, int): document id, start and end in the gold note.
+tag_requested(str, int, int, str): the same, and the type to tag it with (the finding's).
 not_phi_marked(object): the :class:`~annotator.deid.allowlist.AllowEntry` just written.
 """
 
@@ -88,6 +89,7 @@ class LeakFindingsPanel(QWidget):
     """
 
     finding_opened = Signal(str, int, int)
+    tag_requested = Signal(str, int, int, str)
     not_phi_marked = Signal(object)
 
     def __init__(
@@ -105,6 +107,7 @@ class LeakFindingsPanel(QWidget):
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
         self.open_button = QPushButton("Open in note")
+        self.tag_button = QPushButton("Tag it")
         self.scope_combo = QComboBox()
         self.scope_combo.addItem("in this document", "document")
         self.scope_combo.addItem("in this patient's notes", "patient")
@@ -112,6 +115,7 @@ class LeakFindingsPanel(QWidget):
         self.not_phi_button = QPushButton("Not PHI here")
         buttons = QHBoxLayout()
         buttons.addWidget(self.open_button)
+        buttons.addWidget(self.tag_button)
         buttons.addStretch(1)
         buttons.addWidget(self.not_phi_button)
         buttons.addWidget(self.scope_combo)
@@ -122,6 +126,7 @@ class LeakFindingsPanel(QWidget):
         layout.addLayout(buttons)
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.table.doubleClicked.connect(self._on_open_button_clicked)
+        self.tag_button.clicked.connect(self._on_tag_button_clicked)
         self.not_phi_button.clicked.connect(self._on_not_phi_button_clicked)
         self.show_findings([])
 
@@ -143,6 +148,7 @@ class LeakFindingsPanel(QWidget):
             else ""
         )
         self.open_button.setEnabled(count > 0)
+        self.tag_button.setEnabled(count > 0)
         self.not_phi_button.setEnabled(count > 0)
         self.setVisible(count > 0)
 
@@ -151,6 +157,12 @@ class LeakFindingsPanel(QWidget):
         if row >= 0:
             leak = self.model.leaks[row]
             self.finding_opened.emit(leak.doc_id, leak.original_start, leak.original_end)
+
+    def _on_tag_button_clicked(self) -> None:
+        row = self.current_row()
+        if row >= 0:
+            leak = self.model.leaks[row]
+            self.tag_requested.emit(leak.doc_id, leak.original_start, leak.original_end, leak.type)
 
     def _on_not_phi_button_clicked(self) -> None:
         row = self.current_row()

@@ -111,3 +111,24 @@ def test_open_in_note_selects_the_finding_in_the_main_window_to_tag_it(
         ("PATIENT", "John Smith")
     ]
     dialog.close()
+
+
+def test_tag_it_tags_the_finding_in_the_main_window(
+    qtbot: QtBot, window: MainWindow, project: Project, tmp_path: Path
+) -> None:
+    gold_with_missed_name(project)
+    window.actions_by_name["ExportDialog"].trigger()
+    dialog = window.findChild(ExportDialog)
+    assert dialog is not None
+    refused(qtbot, dialog, tmp_path / "out")
+    row = next(n for n, leak in enumerate(dialog.findings.model.leaks) if leak.original_start == SECOND)
+    dialog.findings.table.selectRow(row)
+    qtbot.mouseClick(dialog.findings.tag_button, Qt.MouseButton.LeftButton)
+    document = window.session.document
+    assert document is not None and document.doc_id == "200-01"
+    assert [(a.type, a.text) for a in document.annotations if a.start == SECOND] == [
+        ("PATIENT", "John Smith")
+    ]
+    window.session.history.undo()
+    assert [a for a in document.annotations if a.start == SECOND] == []
+    dialog.close()
