@@ -122,3 +122,23 @@ def test_on_leak_mask_with_surrogates_keeps_tags_in_place(gold: Path, tmp_path: 
     assert [a.type for a in document] == ["DOCTOR"] and document.text.startswith(
         f"Seen by {document.annotations[0].text}. "
     )
+
+
+def test_on_leak_mask_keeps_the_audit_map_offsets_true(gold: Path, tmp_path: Path) -> None:
+    # "Quist called." is masked after the tag of 601-01, "Blake agreed." after that of 602-01:
+    # put a finding before a tag so the tag moves.
+    write_i2b2(
+        note("603-01", "Quist again; seen by ", ("Dr. Hendrickson", "DOCTOR"), "."), gold / "603-01.xml"
+    )
+    map_path = tmp_path / "private" / "map.json"
+    assert run(gold, tmp_path, "--on-leak", "mask", "--map", str(map_path), "--seed", "2") == 0
+    patients = json.loads(map_path.read_text(encoding="utf-8"))["patients"]
+    checked = 0
+    for entry in patients.values():
+        for item in entry["replacements"]:
+            for where in item["occurrences"]:
+                text = read_i2b2(tmp_path / "out" / f"{where['doc_id']}.xml").text
+                assert text[where["new_start"] : where["new_end"]] == item["surrogate"]
+                checked += 1
+    assert checked == 3
+    assert read_i2b2(tmp_path / "out" / "603-01.xml").text.startswith("[**PATIENT**] again; seen by ")
