@@ -28,8 +28,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "the notes to OUT_DIR as i2b2 XML with the tags moved to the new text. Surrogates are "
             "consistent per patient (PPP-RR file names): one date shift, one name map. The export "
             "is checked for surviving original PHI and written all or nothing (exit 1 on a leak, "
-            "naming the documents). Dates that cannot be read safely are masked and listed for "
-            "review."
+            "naming the documents; --json lists every finding, --review shows them in context, "
+            "--allow passes reviewed ones, --on-leak mask masks them). Dates that cannot be read "
+            "safely are masked and listed for review."
         ),
     )
     parser.add_argument(
@@ -67,7 +68,29 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help="shortest original string the leak check looks for (default 3)",
     )
-    parser.add_argument("--force", action="store_true", help="replace a non-empty OUT_DIR")
+    parser.add_argument(
+        "--on-leak",
+        choices=("refuse", "mask"),
+        default="refuse",
+        help="when the leak check finds original PHI: refuse to write (default) or mask every finding",
+    )
+    parser.add_argument(
+        "--allow",
+        type=Path,
+        metavar="ALLOW.json",
+        help='reviewed "not PHI here" decisions (text + scope document/patient/corpus) that let '
+        "findings pass; format in docs/deidentification.md",
+    )
+    parser.add_argument(
+        "--review",
+        type=Path,
+        metavar="REVIEW.json",
+        help="also write every finding with the note text around it, private (0600), outside the "
+        "output and gold folders: it CONTAINS PHI, for the data owner only",
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="replace a non-empty OUT_DIR (and existing --map/--review files)"
+    )
     add_json_flag(parser)
     parser.set_defaults(func=run)
 
@@ -93,7 +116,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         with progress_bar("de-identifying", percent=True) as update:
             report = deidentify(
-                DeidentifyRequest(args.gold_dir, args.output, options, args.map, args.force), progress=update
+                DeidentifyRequest(
+                    args.gold_dir,
+                    args.output,
+                    options,
+                    args.map,
+                    args.force,
+                    on_leak=args.on_leak,
+                    allow_path=args.allow,
+                    review_path=args.review,
+                ),
+                progress=update,
             )
     except LeakError as error:
         if not args.json:
@@ -104,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
                 "written": False,
                 "error": error.one_line(),
                 "findings": [leak.to_dict() for leak in error.leaks],
+                "review_path": str(args.review) if args.review else None,
             }
         )
         return 1
@@ -115,6 +149,13 @@ def run(args: argparse.Namespace) -> int:
         f"({report.method}, {report.seconds:.1f} s); leak check: no original PHI found"
     )
     print(format_table(["type", "replaced"], sorted(report.replaced.items())))
+    if report.leaks_masked or report.leaks_allowed:
+        print(
+            f"leak check: {report.leaks_masked} finding(s) masked, "
+            f"{report.leaks_allowed} passed by the allow file"
+        )
+    if report.review_path:
+        print(f"review file written to {report.review_path}: it contains PHI, keep it private")
     if report.review:
         print(
             f"\n{len(report.review)} annotation(s) masked for review (their text could not be replaced safely):"

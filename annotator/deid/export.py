@@ -17,7 +17,9 @@ from typing import Any
 
 from annotator.core.atomic import atomic_write_text
 from annotator.core.document import Document
+from annotator.deid.allowlist import AllowEntry, read_allow_file, without_allowed
 from annotator.deid.dates import DateShift
+from annotator.deid.leak_actions import mask_findings, write_review
 from annotator.deid.leakcheck import Leak, LeakCheckOptions, find_leaks, leak_error
 from annotator.deid.rewrite import Replaced, mask_text, rewrite_document
 from annotator.deid.surrogates import CorpusContext, DeidOptions, PatientSurrogates, Surrogate
@@ -84,6 +86,9 @@ class DeidReport:
     leaks: list[Leak]
     seconds: float
     map_path: str | None = None
+    leaks_masked: int = 0
+    leaks_allowed: int = 0
+    review_path: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -97,6 +102,9 @@ class DeidReport:
             "leaks": [leak.to_dict() for leak in self.leaks],
             "seconds": round(self.seconds, 3),
             "map_path": self.map_path,
+            "leaks_masked": self.leaks_masked,
+            "leaks_allowed": self.leaks_allowed,
+            "review_path": self.review_path,
         }
 
 
@@ -195,7 +203,7 @@ def check_originals(documents: list[Document]) -> None:
                 )
 
 
-def _check_paths(gold_dir: Path, out_dir: Path, map_path: Path | None, force: bool) -> OutputPlan:
+def _check_paths(gold_dir: Path, out_dir: Path, private: dict[str, Path | None], force: bool) -> OutputPlan:
     plan = plan_folder(
         out_dir,
         mode=FolderMode.REPLACE,
@@ -203,16 +211,20 @@ def _check_paths(gold_dir: Path, out_dir: Path, map_path: Path | None, force: bo
         protected=[gold_dir],
         protected_clash="refusing to write the export into (or around) the gold folder",
     )
-    if map_path is not None:
-        target = map_path.resolve()
+    # The audit map and the review file hold PHI: never beside the notes that are shared.
+    for what, path in private.items():
+        if path is None:
+            continue
+        target = path.resolve()
         if target.is_relative_to(out_dir.resolve()) or target.is_relative_to(gold_dir.resolve()):
-            raise UsageError(
-                "the audit map holds PHI: write it outside the output and gold folders", map_path
-            )
+            raise UsageError(f"the {what} holds PHI: write it outside the output and gold folders", path)
         if target.is_dir():
-            raise UsageError("the audit map path is a folder; give a file name", map_path)
+            raise UsageError(f"the {what} path is a folder; give a file name", path)
         if target.exists() and not force:
-            raise UsageError("the audit map file exists (use --force to replace it)", map_path)
+            raise UsageError(f"the {what} file exists (use --force to replace it)", path)
+    paths = [p.resolve() for p in private.values() if p is not None]
+    if len(set(paths)) != len(paths):
+        raise UsageError("the audit map and the review file need two different paths")
     return plan
 
 
@@ -225,8 +237,16 @@ def export_deidentified(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
     leak_options: LeakCheckOptions | None = None,
+    on_leak: str = "refuse",
+    allow_path: str | Path | None = None,
+    review_path: str | Path | None = None,
 ) -> DeidReport:
     """De-identify every document of ``gold_dir`` into ``out_dir``, all or nothing.
+
+    Findings of the leak check that an entry of ``allow_path`` covers pass; the others stop
+    the export (``on_leak="refuse"``) or are masked in the output (``"mask"``). With
+    ``review_path`` every remaining finding is also written there in context, before a
+    refusal: a private (0600) file holding PHI, for the data owner.
 
     Raises
     ------
@@ -237,9 +257,13 @@ def export_deidentified(
     started = time.perf_counter()
     gold_dir, out_dir = Path(gold_dir), Path(out_dir)
     map_file = Path(map_path) if map_path is not None else None
+    review_file = Path(review_path) if review_path is not None else None
+    if on_leak not in ("refuse", "mask"):
+        raise UsageError(f"unknown leak action {on_leak!r} (refuse or mask)")
     if not gold_dir.is_dir():
         raise InputError("not a folder", gold_dir)
-    plan = _check_paths(gold_dir, out_dir, map_file, force)
+    plan = _check_paths(gold_dir, out_dir, {"audit map": map_file, "review file": review_file}, force)
+    allowed = read_allow_file(allow_path) if allow_path is not None else []
     documents = read_corpus(gold_dir).documents
     if not documents:
         raise no_documents(gold_dir)
@@ -260,11 +284,15 @@ def export_deidentified(
             written.append(_verified(path))
             if progress is not None:
                 progress(done, total)
-        leaks = find_leaks(
-            documents, written, leak_options or LeakCheckOptions(min_length=options.min_leak_length)
-        )
-        if leaks:
+        check = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
+        leaks, passed = without_allowed(find_leaks(documents, written, check), written, allowed)
+        if review_file is not None:
+            write_review(review_file, leaks, written)
+        if leaks and on_leak == "refuse":
             raise leak_error(leaks)
+        if leaks:
+            written = _mask_staged(staging, documents, written, leaks, options, check, allowed)
+            _follow_masks(result, written)
     if map_file is not None:
         import json
 
@@ -279,10 +307,49 @@ def export_deidentified(
         patients=len({d.patient_id for d in documents}),
         replaced=result.counts(),
         review=result.review(),
-        leaks=[],
+        leaks=leaks,
         seconds=time.perf_counter() - started,
         map_path=str(map_file) if map_file is not None else None,
+        leaks_masked=len(leaks),
+        leaks_allowed=len(passed),
+        review_path=str(review_file) if review_file is not None else None,
     )
+
+
+def _mask_staged(
+    staging: Path,
+    originals: list[Document],
+    written: list[Document],
+    leaks: list[Leak],
+    options: DeidOptions,
+    check: LeakCheckOptions,
+    allowed: list[AllowEntry],
+) -> list[Document]:
+    """Mask every finding in the staged files, read them back, and check them again."""
+    masked = mask_findings(written, leaks, options.mask_style, options.mask_char)
+    changed = {leak.doc_id for leak in leaks}
+    final = []
+    for document in masked:
+        if document.doc_id in changed:
+            path = staging / f"{document.doc_id}.xml"
+            write_i2b2(document, path)
+            document = _verified(path)
+        final.append(document)
+    # A mask never brings PHI back, but the promise is "checked", so check again.
+    remaining, _ = without_allowed(find_leaks(originals, final, check), final, allowed)
+    if remaining:
+        raise leak_error(remaining)
+    return final
+
+
+def _follow_masks(result: DeidResult, final: list[Document]) -> None:
+    """Tags moved by masking: the audit map and the review list give their final offsets."""
+    for document in final:
+        moved = {a.id: a for a in document}
+        items = result.replaced.get(document.doc_id, [])
+        result.replaced[document.doc_id] = [
+            Replaced(r.original, moved.get(r.new.id, r.new), r.review) for r in items
+        ]
 
 
 def _verified(path: Path) -> Document:

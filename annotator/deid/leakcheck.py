@@ -24,6 +24,11 @@ inside a medical eponym (``Foley catheter``, ``Graves' disease``; the list is
 ``resources/surrogates/eponyms.txt``) is not a leak. Names, and strings made only of common
 English words, are matched case-sensitively (names also in capitals), so ``brown stool`` or
 ``the summers`` is not a leak of Dr. Brown or Dr. Summers, while an untagged ``Brown`` is.
+
+One-word matches that read as clinical language are left out by
+:mod:`annotator.deid.clinical_language`; PHI written another way (digits, dates by value,
+names inside words, short tokens in context) is found by :mod:`annotator.deid.leak_variants`.
+Findings are :class:`~annotator.deid.findings.Leak` records, one per place.
 """
 
 from __future__ import annotations
@@ -31,34 +36,27 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
-from functools import cache
-
-from wordfreq import zipf_frequency
+from dataclasses import dataclass, replace
 
 from annotator.core.document import Document
-from annotator.deid.dates import DATE_WORDS, parse_date, reference_date
-from annotator.deid.lists import load_list
+from annotator.deid.clinical_language import clinical_use, eponym_pattern, unit_not_initial
+from annotator.deid.dates import DATE_WORDS, parse_date
+from annotator.deid.findings import Leak, LeakError, leak_error, with_original_offsets
+from annotator.deid.leak_variants import (
+    dates_written_another_way,
+    names_inside_words,
+    reformatted_numbers,
+    short_tokens_in_context,
+    untagged_old_ages,
+)
+from annotator.deid.leak_variants import zipf as _zipf
 from annotator.deid.names import PARTICLES, is_title, name_tokens
 from annotator.deid.places import is_generic_department
 from annotator.deid.surrogates import STRICT_KINDS, kind_of
-from annotator.errors import AnnotatorError
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _DECADE = re.compile(r"'?\d{0,2}\d0'?s")
-_SENTENCE_END = re.compile(r"(?:^|[.!?:;\n]\s*|^\s*[-*•]\s*)$")
 _AGE_NUMBER = re.compile(r"\d+")
-
-
-class LeakError(AnnotatorError):
-    """The leak check found original PHI in the output; nothing was written.
-
-    ``leaks`` lists every finding (document, source tag, type, rule; never the text).
-    """
-
-    def __init__(self, message: str, leaks: list[Leak] | None = None) -> None:
-        super().__init__(message)
-        self.leaks = list(leaks or [])
 
 
 @dataclass(frozen=True)
@@ -82,20 +80,6 @@ class LeakCheckOptions:
 
 
 @dataclass(frozen=True)
-class Leak:
-    """One original PHI string found in the output (no text: it would repeat the PHI)."""
-
-    doc_id: str
-    source_doc_id: str
-    tag_id: str
-    type: str
-    where: str
-
-    def to_dict(self) -> dict[str, str]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
 class _Candidate:
     tokens: tuple[str, ...]
     case_sensitive: bool
@@ -110,11 +94,6 @@ class _Candidate:
 
 def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
-
-
-@cache
-def _zipf(word: str) -> float:
-    return float(zipf_frequency(word, "en"))
 
 
 def _common(tokens: Iterable[str], options: LeakCheckOptions) -> bool:
@@ -203,32 +182,12 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
     return list(found.values())
 
 
-@cache
-def _eponym_heads() -> frozenset[str]:
-    return frozenset(load_list("eponym_heads"))
-
-
-@cache
-def _clinical_abbreviations() -> frozenset[str]:
-    return frozenset(load_list("clinical_abbreviations"))
-
-
-@cache
-def _eponym_pattern() -> re.Pattern[str]:
-    phrases = []
-    for phrase in load_list("eponyms"):
-        words = [re.escape(w) for w in phrase.split()]
-        # "Bell's palsy", "Graves' disease", "Parkinson disease": possessive optional.
-        words[0] += r"(?:['’]s?)?"
-        phrases.append(r"\s+".join(words))
-    return re.compile(r"\b(?:" + "|".join(sorted(phrases, key=len, reverse=True)) + r")\b", re.IGNORECASE)
-
-
 class _OutputIndex:
     """Tokens of the output documents, with where the looked-for (anchor) tokens occur."""
 
-    def __init__(self, documents: list[Document], anchors: set[str]) -> None:
+    def __init__(self, documents: list[Document], anchors: set[str], names: frozenset[str]) -> None:
         self.documents = documents
+        self.names = names
         self.matches: list[list[re.Match[str]]] = []
         self.lower: list[list[str]] = []
         self.tags: list[list[tuple[int, int, str]]] = []
@@ -256,41 +215,14 @@ class _OutputIndex:
     def in_eponym(self, index: int, start: int, end: int) -> bool:
         if index not in self._eponyms:
             text = self.documents[index].text
-            self._eponyms[index] = [m.span() for m in _eponym_pattern().finditer(text)]
+            self._eponyms[index] = [m.span() for m in eponym_pattern().finditer(text)]
         return any(s <= start and end <= e for s, e in self._eponyms[index])
 
-    def clinical_use(self, index: int, start: int, end: int, same_patient: bool) -> bool:
-        """A one-word match that reads as clinical language, not as the person or place.
+    def unit_not_initial(self, index: int, start: int, end: int) -> bool:
+        return unit_not_initial(self.documents[index].text, start, end)
 
-        ``Blake drain`` (an eponym head noun follows), ``MAC`` / ``NASH`` (a clinical
-        abbreviation in capitals), ``Long-standing`` (a common word joined to the next by a
-        hyphen) or, in another patient's notes only, ``Staples removed.`` (a common word
-        capitalised because it opens a sentence; in the patient's own notes that may well be
-        the name, so it is still reported).
-        """
-        text = self.documents[index].text
-        word = text[start:end]
-        if not word.isalpha():
-            return False
-        after = text[end : end + 40]
-        following = re.match(r"(?:['’]s?)?\s+([a-z]+)", after)
-        if following is not None and following.group(1) in _eponym_heads():
-            return True
-        if word.isupper() and word in _clinical_abbreviations():
-            return True
-        frequency = _zipf(word.lower())
-        if frequency < 3.0:
-            return False
-        if after.startswith("-") and after[1:2].isalpha():
-            return True
-        # Only very common words ("Long", "Will", "Young") opening a sentence that goes on in
-        # lower case; a rarer surname there ("Summers reports pain") is still reported.
-        return (
-            not same_patient
-            and frequency >= 4.5
-            and re.match(r"\s+[a-z]", after) is not None
-            and _SENTENCE_END.search(text[max(0, start - 40) : start]) is not None
-        )
+    def clinical_use(self, index: int, start: int, end: int, same_patient: bool) -> bool:
+        return clinical_use(self.documents[index].text, start, end, same_patient, self.names)
 
     def occurrences(self, token: str, patients: set[str] | None) -> list[tuple[int, int]]:
         """Where a (lower-cased) token occurs: everywhere, or in some patients' records."""
@@ -329,6 +261,8 @@ def _leak_kind(
             return None
         if candidate.kind == "name" and index.in_eponym(doc_index, start, end):
             return None
+        if candidate.kind == "name" and index.unit_not_initial(doc_index, start, end):
+            return None
         if len(candidate.tokens) == 1 and index.clinical_use(doc_index, start, end, same_patient):
             return None
         return "unreplaced text"
@@ -350,14 +284,17 @@ def find_leaks(
     options = options or LeakCheckOptions()
     originals_list, outputs_list = list(originals), list(outputs)
     originals, outputs = originals_list, outputs_list
-    leaks: dict[tuple[str, str, str], Leak] = {}
+    leaks: dict[tuple[str, int, int], Leak] = {}
     # Candidates sharing their tokens (a doctor seen in many patients' records) are looked up once.
     groups: dict[tuple[tuple[str, ...], bool], list[_Candidate]] = {}
     for candidate in leak_candidates(originals, options):
         groups.setdefault((candidate.tokens, candidate.case_sensitive), []).append(candidate)
     # Each group is looked up by its longest token (far fewer places to compare than "dr").
     anchors = {key: max(range(len(key[0])), key=lambda i: len(key[0][i])) for key in groups}
-    index = _OutputIndex(list(outputs), {tokens[i].lower() for (tokens, _), i in anchors.items()})
+    names = frozenset(
+        t.lower() for (tokens, _), members in groups.items() if members[0].kind == "name" for t in tokens
+    )
+    index = _OutputIndex(list(outputs), {tokens[i].lower() for (tokens, _), i in anchors.items()}, names)
     for (tokens, case_sensitive), candidates in groups.items():
         # Short numbers are only looked for in their own patients' records.
         patients = {c.patient_id for c in candidates} if all(c.own_patient_only for c in candidates) else None
@@ -377,149 +314,41 @@ def find_leaks(
             for candidate in candidates:
                 where = _leak_kind(candidate, document, tag, start, end, index, doc_index)
                 if where is not None:
-                    key = (document.doc_id, candidate.doc_id, candidate.tag_id)
+                    key = (document.doc_id, start, end)
                     leaks.setdefault(
-                        key, Leak(document.doc_id, candidate.doc_id, candidate.tag_id, candidate.type, where)
+                        key,
+                        Leak(
+                            document.doc_id,
+                            candidate.doc_id,
+                            candidate.tag_id,
+                            candidate.type,
+                            where,
+                            start,
+                            end,
+                        ),
                     )
-    for leak in [
-        *_reformatted_numbers(originals_list, outputs_list),
-        *_untagged_old_ages(outputs_list),
-        *_dates_written_another_way(originals_list, outputs_list),
-        *_names_inside_words(originals_list, outputs_list),
-    ]:
-        leaks.setdefault((leak.doc_id, leak.source_doc_id, leak.tag_id), leak)
-    return sorted(leaks.values(), key=lambda leak: (leak.doc_id, leak.source_doc_id, leak.tag_id))
+    variants = [
+        *reformatted_numbers(originals_list, outputs_list),
+        *untagged_old_ages(outputs_list),
+        *dates_written_another_way(originals_list, outputs_list),
+        *names_inside_words(originals_list, outputs_list),
+        *short_tokens_in_context(originals_list, outputs_list),
+    ]
+    return with_original_offsets(_one_per_place([*leaks.values(), *variants]), originals_list, outputs_list)
 
 
-_DIGIT_RUN = re.compile(r"(?<![\w.])\+?\(?\d(?:[ ().\-/]{0,2}\d){6,}(?![\w])")
-_NUMBER_KINDS = frozenset({"phone", "id"})
-_OLD_AGE = re.compile(
-    r"\b(?:aged\s+)?(9\d|1[0-2]\d)(?:\s*|-)(?:yo|y/o|y\.o\.?|yr?s?\.?\s*old|years?[- ]old)\b|\baged\s+(9\d|1[0-2]\d)\b",
-    re.IGNORECASE,
-)
+def _one_per_place(leaks: list[Leak]) -> list[Leak]:
+    """The widest finding where several overlap ("Hope Collier" over "Hope" and "Collier");
+    overlapping findings become one place; in document order."""
+    ordered = sorted(leaks, key=lambda leak: (leak.doc_id, leak.start, leak.start - leak.end))
+    kept: list[Leak] = []
+    for leak in ordered:
+        if kept and kept[-1].doc_id == leak.doc_id and leak.start < kept[-1].end:
+            if leak.end > kept[-1].end:  # partly outside: the place grows, so a mask covers it all
+                kept[-1] = replace(kept[-1], end=leak.end)
+            continue
+        kept.append(leak)
+    return kept
 
 
-def _digits(text: str) -> str:
-    return "".join(c for c in text if c.isdigit())
-
-
-def _reformatted_numbers(originals: list[Document], outputs: list[Document]) -> list[Leak]:
-    """Phone numbers and IDs of 7 or more digits written another way ("555-019-9222" for a
-    tagged "(555) 019-9222"): compared on their digits alone, outside any output tag."""
-    wanted: dict[str, tuple[Document, str, str]] = {}
-    for document in originals:
-        for annotation in document:
-            if kind_of(annotation) in _NUMBER_KINDS and len(_digits(annotation.text)) >= 7:
-                wanted.setdefault(_digits(annotation.text), (document, annotation.id, annotation.type))
-    if not wanted:
-        return []
-    leaks = []
-    for document in outputs:
-        spans = [(a.start, a.end) for a in document]
-        for match in _DIGIT_RUN.finditer(document.text):
-            found = wanted.get(_digits(match.group()))
-            inside = any(s <= match.start() and match.end() <= e for s, e in spans)
-            if found is not None and not inside:
-                source, tag_id, type_ = found
-                leaks.append(
-                    Leak(document.doc_id, source.doc_id, tag_id, type_, "number written another way")
-                )
-    return leaks
-
-
-_MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_WEEKDAY_NAME = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?\s+)?"
-_DATE_LIKE = re.compile(
-    r"\b(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}"
-    rf"|{_WEEKDAY_NAME}{_MONTH_NAME}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
-    rf"|{_WEEKDAY_NAME}\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAME},?\s+\d{{4}})\b",
-    re.IGNORECASE,
-)
-
-
-def _dates_written_another_way(originals: list[Document], outputs: list[Document]) -> list[Leak]:
-    """A tagged full date of a patient written another way in that patient's output
-    ("March 4, 2061" or "Tue, 4 Mar 2061" for a tagged "03/04/2061"): compared by value."""
-    wanted: dict[tuple[str, object], tuple[Document, str, str]] = {}
-    for document in originals:
-        for annotation in document:
-            if kind_of(annotation) == "date":
-                parsed = parse_date(annotation.text.strip())
-                value = reference_date(parsed) if parsed is not None else None
-                if value is not None:
-                    wanted.setdefault(
-                        (document.patient_id, value), (document, annotation.id, annotation.type)
-                    )
-    if not wanted:
-        return []
-    leaks = []
-    for document in outputs:
-        spans = [(a.start, a.end) for a in document]
-        for match in _DATE_LIKE.finditer(document.text):
-            if any(s < match.end() and match.start() < e for s, e in spans):
-                continue
-            parsed = parse_date(match.group())
-            value = reference_date(parsed) if parsed is not None else None
-            found = wanted.get((document.patient_id, value)) if value is not None else None
-            if found is not None:
-                source, tag_id, type_ = found
-                leaks.append(Leak(document.doc_id, source.doc_id, tag_id, type_, "date written another way"))
-    return leaks
-
-
-def _names_inside_words(originals: list[Document], outputs: list[Document]) -> list[Leak]:
-    """A distinctive name inside a longer untagged word ("Grimbletonville" when "Grimbleton"
-    was tagged): names of 5 letters or more that are rare as English words."""
-    wanted: dict[str, tuple[Document, str, str]] = {}
-    for document in originals:
-        for annotation in document:
-            if kind_of(annotation) == "name":
-                for token in name_tokens(annotation.text):
-                    lowered = token.lower()
-                    if len(token) >= 5 and token.isalpha() and _zipf(lowered) < 2.5:
-                        wanted.setdefault(lowered, (document, annotation.id, annotation.type))
-    if not wanted:
-        return []
-    leaks = []
-    for document in outputs:
-        spans = [(a.start, a.end) for a in document]
-        for match in re.finditer(r"[^\W\d_]{6,}", document.text):
-            word = match.group().lower()
-            if any(s <= match.start() < e for s, e in spans):
-                continue
-            found = next(
-                (
-                    wanted[word[i:j]]
-                    for i in range(len(word) - 4)
-                    for j in range(i + 5, len(word) + 1)
-                    if (i, j) != (0, len(word)) and word[i:j] in wanted
-                ),
-                None,
-            )
-            if found is not None:
-                source, tag_id, type_ = found
-                leaks.append(Leak(document.doc_id, source.doc_id, tag_id, type_, "name inside a longer word"))
-    return leaks
-
-
-def _untagged_old_ages(outputs: list[Document]) -> list[Leak]:
-    """An age over 89 next to an age word ("93 yo", "aged 93") that nobody tagged."""
-    leaks = []
-    for document in outputs:
-        spans = [(a.start, a.end) for a in document]
-        for match in _OLD_AGE.finditer(document.text):
-            if not any(s <= match.start() < e for s, e in spans):
-                leaks.append(Leak(document.doc_id, document.doc_id, "", "AGE", "untagged age over 89"))
-                break
-    return leaks
-
-
-def leak_error(leaks: list[Leak]) -> LeakError:
-    """The one-line error naming the documents (never the strings) that leak."""
-    documents = sorted({leak.doc_id for leak in leaks})
-    shown = ", ".join(documents[:10]) + (f" and {len(documents) - 10} more" if len(documents) > 10 else "")
-    return LeakError(
-        f"leak check failed: {len(leaks)} original PHI occurrence(s) in output document(s) {shown}; "
-        "nothing was written (--json lists every finding)",
-        leaks,
-    )
+__all__ = ["Leak", "LeakCheckOptions", "LeakError", "find_leaks", "leak_error"]

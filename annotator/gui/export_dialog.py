@@ -1,9 +1,15 @@
 """The de-identified export dialog: options, a before/after preview, export in a worker.
 
+A refused export lists its findings (:class:`LeakFindingsPanel`): each opens in its note
+(``finding_opened``, which the main window connects to its document navigation) or is
+marked not PHI in the project's allow file (``leak-allow.json``), which exports read.
+
 Signals
 -------
 exported(object): the :class:`~annotator.deid.export.DeidReport` of a finished export.
 failed(str): the one-line error of a failed export (leak, unsafe folder, bad input).
+finding_opened(str, int, int): document id, start and end in the gold note of a finding.
+tag_requested(str, int, int, str): the same and the type, to tag the finding there.
 """
 
 from __future__ import annotations
@@ -32,8 +38,10 @@ from PySide6.QtWidgets import (
 from annotator.core.document import Document
 from annotator.core.project import Project
 from annotator.deid.export import DeidReport, deidentify_documents
+from annotator.deid.leakcheck import LeakError
 from annotator.deid.surrogates import CorpusContext, DeidOptions
 from annotator.errors import AnnotatorError
+from annotator.gui.leak_findings_panel import LeakFindingsPanel
 from annotator.gui.workers import JobThread
 from annotator.io.corpus import read_corpus
 from annotator.workflows.deidentify import DeidentifyRequest, deidentify
@@ -51,6 +59,9 @@ class ExportDialog(QDialog):
 
     exported = Signal(object)
     failed = Signal(str)
+    finding_opened = Signal(str, int, int)
+    tag_requested = Signal(str, int, int, str)
+    ALLOW_FILE = "leak-allow.json"
 
     def __init__(self, project: Project, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -89,6 +100,7 @@ class ExportDialog(QDialog):
         self.status_label.setWordWrap(True)
         self.export_button = QPushButton("Export")
         self.close_button = QPushButton("Close")
+        self.findings = LeakFindingsPanel(project.root / self.ALLOW_FILE, lambda: self._documents)
 
         form = QFormLayout()
         form.addRow("Method", self.method_combo)
@@ -116,6 +128,7 @@ class ExportDialog(QDialog):
         layout.addLayout(form)
         layout.addLayout(views)
         layout.addWidget(self.status_label)
+        layout.addWidget(self.findings)
         layout.addLayout(buttons)
         self.resize(1000, 700)
 
@@ -127,6 +140,8 @@ class ExportDialog(QDialog):
         self.browse_button.clicked.connect(self._on_browse_button_clicked)
         self.export_button.clicked.connect(self._on_export_button_clicked)
         self.close_button.clicked.connect(self.close)
+        self.findings.finding_opened.connect(self.finding_opened)
+        self.findings.tag_requested.connect(self.tag_requested)
         self._load()
         self._on_method_combo_current_index_changed()
 
@@ -214,10 +229,14 @@ class ExportDialog(QDialog):
             options=self.options(),
             map_path=Path(map_text) if map_text else None,
             force=self.force_check.isChecked(),
+            allow_path=self.findings.allow_path if self.findings.allow_path.exists() else None,
         )
 
-        def job(progress: Progress, cancelled: Cancelled) -> DeidReport:
-            return deidentify(request, progress, cancelled)
+        def job(progress: Progress, cancelled: Cancelled) -> DeidReport | LeakError:
+            try:
+                return deidentify(request, progress, cancelled)
+            except LeakError as error:
+                return error  # a refusal with findings to list, not a bare message
 
         worker = JobThread(job, self)
         worker.progressed.connect(self._on_worker_progressed)
@@ -227,6 +246,7 @@ class ExportDialog(QDialog):
         self.export_button.setEnabled(False)
         self.close_button.setText("Cancel")
         self.status_label.setText("Exporting…")
+        self.findings.show_findings([])
         self.progress_bar.setValue(0)
         worker.start()
 
@@ -245,7 +265,11 @@ class ExportDialog(QDialog):
         self.export_button.setEnabled(bool(self._documents))
         self.close_button.setText("Close")
 
-    def _on_worker_succeeded(self, report: DeidReport) -> None:
+    def _on_worker_succeeded(self, report: DeidReport | LeakError) -> None:
+        if isinstance(report, LeakError):
+            self._on_worker_errored(report.one_line())
+            self.findings.show_findings(report.leaks)
+            return
         self._finish()
         self.report = report
         review = f"; {len(report.review)} masked for review" if report.review else ""

@@ -21,7 +21,10 @@ class DeidentifyRequest:
     """De-identify ``gold_dir`` into ``out_dir`` (new or empty unless ``force``).
 
     ``map_path`` also writes the original -> surrogate audit map (it holds PHI);
-    ``leak_options`` tunes the leak check (default: from ``options.min_leak_length``).
+    ``leak_options`` tunes the leak check (default: from ``options.min_leak_length``);
+    ``on_leak`` is ``"refuse"`` or ``"mask"`` (mask every finding and write);
+    ``allow_path`` is an allow file of reviewed "not PHI here" decisions;
+    ``review_path`` also writes every finding in context (a private file holding PHI).
     """
 
     gold_dir: Path
@@ -30,6 +33,9 @@ class DeidentifyRequest:
     map_path: Path | None = None
     force: bool = False
     leak_options: LeakCheckOptions | None = None
+    on_leak: str = "refuse"
+    allow_path: Path | None = None
+    review_path: Path | None = None
 
 
 def check_options(options: DeidOptions) -> None:
@@ -54,4 +60,7 @@ def deidentify(
         progress=progress,
         cancelled=cancelled,
         leak_options=request.leak_options,
+        on_leak=request.on_leak,
+        allow_path=request.allow_path,
+        review_path=request.review_path,
     )

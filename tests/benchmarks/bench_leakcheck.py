@@ -12,15 +12,17 @@ Run: ``python -m tests.benchmarks.bench_leakcheck``. Prints
 
 from __future__ import annotations
 
+import argparse
 import random
 import re
 import time
 from collections import Counter
 from collections.abc import Callable
 
+from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.deid.export import deidentify_documents
-from annotator.deid.leakcheck import find_leaks
+from annotator.deid.leakcheck import Leak, find_leaks
 from annotator.deid.surrogates import DeidOptions
 from annotator.synth.generator import generate_corpus
 
@@ -51,7 +53,7 @@ def _first(document: Document, types: set[str]) -> str | None:
 
 def _surname(document: Document) -> str | None:
     name = _first(document, {"PATIENT", "DOCTOR"})
-    words = [w for w in re.findall(r"[A-Za-z]{3,}", name or "") if w.lower() not in {"dr"}]
+    words = [w for w in re.findall(r"[^\W\d_]{3,}", name or "") if w.lower() not in {"dr"}]
     return words[-1] if words else None
 
 
@@ -60,13 +62,17 @@ def _phone(text: str) -> str:
     return "-".join([digits[:3], digits[3:6], digits[6:]]) if len(digits) >= 10 else digits
 
 
+def _last_word(name: str) -> str:
+    return re.findall(r"[^\W\d_]{3,}", name)[-1]
+
+
 PLANTS: dict[str, tuple[set[str], Callable[[str], str]]] = {
     "untagged exact copy of a name": ({"PATIENT"}, lambda t: f" Spoke with {t} today."),
     "name in capitals": ({"PATIENT"}, lambda t: f" PATIENT: {t.upper()}."),
-    "surname only": ({"PATIENT"}, lambda t: f" Mr {re.findall(r'[A-Za-z]{3,}', t)[-1]} agreed."),
+    "name token alone after Mr": ({"PATIENT"}, lambda t: f" Mr {_last_word(t)} agreed."),
     "rare surname in lower case": (
         {"PATIENT"},
-        lambda t: f" per {re.findall(r'[A-Za-z]{3,}', t)[-1].lower()} family.",
+        lambda t: f" per {_last_word(t).lower()} family.",
     ),
     "phone reformatted": ({"PHONE"}, lambda t: f" Call {_phone(t)}."),
     "record number unspaced": ({"MEDICALRECORD"}, lambda t: f" MRN {''.join(c for c in t if c.isalnum())}."),
@@ -80,9 +86,40 @@ PLANTS: dict[str, tuple[set[str], Callable[[str], str]]] = {
     "e-mail local part": ({"EMAIL"}, lambda t: f" user {t.split('@')[0]} logged in."),
     "surname inside a longer word": (
         {"PATIENT"},
-        lambda t: f" {re.findall(r'[A-Za-z]{3,}', t)[-1]}ville clinic.",
+        lambda t: f" {_last_word(t)}ville clinic.",
     ),
 }
+
+
+# Kinds that change the original note too: a tag removed from a note (the string stays,
+# tagged in the patient's other note), a two-letter first name tagged in one note and written
+# untagged next to the same word in the next.
+TAG_REMOVED = "tag removed (string tagged in another note)"
+SHORT_NAME = "two-letter name next to the same word"
+_SHORT_NAMES = ("Al", "Bo", "Ed", "Jo", "Ty", "Vi")
+
+
+def _tagged(document: Document, before: str, phi: str, type_: str) -> Document:
+    """The document with ``before + phi + "."`` appended, ``phi`` tagged as ``type_``."""
+    start = len(document.text) + len(before)
+    annotation = Annotation(f"B{len(document.annotations)}", "NAME", type_, start, start + len(phi), phi)
+    return Document(document.doc_id, document.text + before + phi + ".", [*document.annotations, annotation])
+
+
+def _special(kind: str, records: list[Document], index: int) -> tuple[Document, Document] | None:
+    """(original, planted next note) for the kinds that change the original too."""
+    first, target = records[0], records[1]
+    if kind == SHORT_NAME:
+        name = _SHORT_NAMES[index % len(_SHORT_NAMES)]
+        return _tagged(first, " Seen with her son ", name, "PATIENT"), _with_text(
+            target, f" Son {name} called."
+        )
+    tagged_before = {a.text for a in first.annotations if a.type in ("PATIENT", "DOCTOR")}
+    for annotation in target.annotations:
+        if annotation.type in ("PATIENT", "DOCTOR") and annotation.text in tagged_before:
+            kept = [a for a in target.annotations if a is not annotation]
+            return first, Document(target.doc_id, target.text, kept)
+    return None
 
 
 # Kinds planted only for surnames the check promises to find that way: rare as an English
@@ -93,7 +130,7 @@ DISTINCTIVE = {"rare surname in lower case": 3.0, "surname inside a longer word"
 def _distinctive(name: str, below: float) -> bool:
     from wordfreq import zipf_frequency
 
-    words = re.findall(r"[A-Za-z]{3,}", name)
+    words = re.findall(r"[^\W\d_]{3,}", name)
     return bool(words) and len(words[-1]) >= 5 and zipf_frequency(words[-1].lower(), "en") < below
 
 
@@ -109,18 +146,49 @@ def _date_in_words(document: Document) -> str | None:
     return None
 
 
-def main() -> None:
-    corpus = generate_corpus(patients=200, seed=31).gold
-    by_patient: dict[str, list[Document]] = {}
-    for document in corpus:
-        by_patient.setdefault(document.patient_id, []).append(document)
+def false_alarms(style: str, patients: int, seed: int) -> tuple[list[Leak], int]:
+    """Findings on a fully tagged corpus of one note style (each one is a false alarm)."""
+    corpus = generate_corpus(patients=patients, seed=seed, style=style).gold
     started = time.perf_counter()
     result = deidentify_documents(corpus, DeidOptions(seed=1))
     alarms = find_leaks(corpus, result.documents)
     seconds = time.perf_counter() - started
-    print(f"style A (annotator.synth), {len(corpus)} fully tagged notes: {len(alarms)} false alarm(s), "
-          f"{100 * len(alarms) / len(corpus):.2f} per 100 notes ({seconds:.1f} s)")  # fmt: skip
+    same = sum(leak.doc_id.split("-")[0] == leak.source_doc_id.split("-")[0] for leak in alarms)
+    print(f"style {style.upper()} seed {seed}, {len(corpus)} fully tagged notes of {patients} patients: {len(alarms)} "
+          f"false alarm(s), {100 * len(alarms) / len(corpus):.2f} per 100 notes ({seconds:.1f} s)")  # fmt: skip
+    rules = Counter((leak.type, leak.rule) for leak in alarms)
+    for (type_, rule), count in rules.most_common():
+        print(f"  {count:4d}  {type_:14s} {rule}")
+    if alarms:
+        print(f"  {same} of them in the same patient's notes as the original")
+    return alarms, len(corpus)
 
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="bench_leakcheck")
+    parser.add_argument("--patients", type=int, default=300)
+    parser.add_argument("--styles", default="a,b", help="note styles (default a,b)")
+    parser.add_argument(
+        "--seeds",
+        default="1212,2323,3434,4545",
+        help="corpus seeds for the false-alarm count; the first also gives the recall corpus. "
+        "The defaults were never looked at while the rules were written (style B classes were "
+        "studied on seeds 31, 77, 1111, 2027, 4242, 5150 and 7777)",
+    )
+    args = parser.parse_args(argv)
+    seeds = [int(s) for s in args.seeds.split(",")]
+    args.seed = seeds[0]
+    for style in args.styles.split(","):
+        alarms = notes = 0
+        for seed in seeds:
+            found, count = false_alarms(style, args.patients, seed=seed)
+            alarms, notes = alarms + len(found), notes + count
+        print(f"style {style.upper()} over {len(seeds)} seed(s): {alarms} false alarm(s) in {notes} notes, "
+              f"{100 * alarms / notes:.2f} per 100 notes\n")  # fmt: skip
+    corpus = generate_corpus(patients=args.patients, seed=args.seed).gold
+    by_patient: dict[str, list[Document]] = {}
+    for document in corpus:
+        by_patient.setdefault(document.patient_id, []).append(document)
     rng = random.Random(7)
     patients = sorted(by_patient)
     with_language = []
@@ -135,13 +203,33 @@ def main() -> None:
     print(f"clinical language (4 sentences in {len(patients)} notes, surnames of other patients): "
           f"{len(alarms)} false alarm(s), {100 * len(alarms) / len(with_language):.2f} per 100 notes")  # fmt: skip
 
+    for style in args.styles.split(","):
+        print(f"style {style.upper()}:")
+        notes = generate_corpus(patients=args.patients, seed=args.seed, style=style).gold
+        grouped: dict[str, list[Document]] = {}
+        for document in notes:
+            grouped.setdefault(document.patient_id, []).append(document)
+        recall(grouped)
+
+
+def recall(by_patient: dict[str, list[Document]]) -> None:
+    """Planted leaks of every kind, one per patient; caught when the planted note is named."""
     caught_by_kind: Counter[str] = Counter()
     planted_by_kind: Counter[str] = Counter()
-    for kind, (types, plant) in PLANTS.items():
-        for patient in patients:
+    patients = sorted(by_patient)
+    kinds = [*PLANTS, TAG_REMOVED, SHORT_NAME]
+    for kind in kinds:
+        for number, patient in enumerate(patients):
             records = by_patient[patient]
             if len(records) < 2:
                 continue
+            if kind in (TAG_REMOVED, SHORT_NAME):
+                special = _special(kind, records, number)
+                if special is not None:
+                    planted_by_kind[kind] += 1
+                    caught_by_kind[kind] += _caught(list(special), special[1].doc_id)
+                continue
+            types, plant = PLANTS[kind]
             value = (
                 _date_in_words(records[0]) if kind == "date written in words" else _first(records[0], types)
             )
@@ -150,16 +238,22 @@ def main() -> None:
             if kind in DISTINCTIVE and not _distinctive(value or "", DISTINCTIVE[kind]):
                 continue
             target = records[1]
-            planted = [records[0], _with_text(target, plant(value or ""))]
-            result = deidentify_documents(planted, DeidOptions(seed=1))
-            found = {leak.doc_id for leak in find_leaks(planted, result.documents)}
             planted_by_kind[kind] += 1
-            caught_by_kind[kind] += target.doc_id in found
+            caught_by_kind[kind] += _caught(
+                [records[0], _with_text(target, plant(value or ""))], target.doc_id
+            )
     total = sum(planted_by_kind.values())
     caught = sum(caught_by_kind.values())
-    print(f"planted leaks: {caught} of {total} caught ({100 * caught / total:.1f}%) over {len(PLANTS)} kinds")
-    for kind in PLANTS:
-        print(f"  {kind:32s} {caught_by_kind[kind]:4d} / {planted_by_kind[kind]:4d}")
+    print(
+        f"  planted leaks: {caught} of {total} caught ({100 * caught / total:.1f}%) over {len(kinds)} kinds"
+    )
+    for kind in kinds:
+        print(f"    {kind:44s} {caught_by_kind[kind]:4d} / {planted_by_kind[kind]:4d}")
+
+
+def _caught(planted: list[Document], doc_id: str) -> bool:
+    result = deidentify_documents(planted, DeidOptions(seed=1))
+    return doc_id in {leak.doc_id for leak in find_leaks(planted, result.documents)}
 
 
 if __name__ == "__main__":

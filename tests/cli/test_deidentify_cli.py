@@ -93,7 +93,7 @@ def test_a_refusal_in_json_lists_every_finding_without_text(
     assert report["written"] is False
     findings = report["findings"]
     assert findings and {f["doc_id"] for f in findings} == {"601-01"}
-    assert {f["type"] for f in findings} == {"PATIENT"} and all(f["where"] for f in findings)
+    assert {f["type"] for f in findings} == {"PATIENT"} and all(f["rule"] for f in findings)
     assert "Quist" not in captured.out + captured.err
     assert not (tmp_path / "out").exists()
 

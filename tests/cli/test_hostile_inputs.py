@@ -771,6 +771,10 @@ def test_unwritable_output_is_refused_cleanly(case: str, work: Sandbox, model_fi
             "taken",
         ),
         "deidentify-out-under-file": (["deidentify", w / "gold", "-o", a_file / "deid"], "100-01.xml"),
+        "deidentify-review-is-folder": (
+            ["deidentify", w / "gold", "-o", w / "deid", "--review", w / "taken"],
+            "taken",
+        ),
         "adjudicate-out-is-file": (
             ["adjudicate", w / "annotator_a", w / "annotator_b", "-o", a_file],
             "100-01.xml",
@@ -1065,9 +1069,16 @@ DEEP_JSON = "[" * 100_000 + "]" * 100_000 + "\n"
     [
         pytest.param(
             w,
-            marks=[] if w == "convert-jsonl" else [pytest.mark.slow],
+            marks=[] if w in ("convert-jsonl", "deidentify-allow") else [pytest.mark.slow],
         )
-        for w in ("convert-jsonl", "model-metadata", "gui-state", "gui-identity", "gui-lock")
+        for w in (
+            "convert-jsonl",
+            "deidentify-allow",
+            "model-metadata",
+            "gui-state",
+            "gui-identity",
+            "gui-lock",
+        )
     ],
 )
 def test_deeply_nested_json_is_refused(where: str, work: Sandbox, model_file: Path) -> None:
@@ -1078,6 +1089,10 @@ def test_deeply_nested_json_is_refused(where: str, work: Sandbox, model_file: Pa
         target.parent.mkdir()
         target.write_text(DEEP_JSON)
         args: list[str | Path] = ["convert", target.parent, work / "out", "--from", "jsonl", "--to", "i2b2"]
+    elif where == "deidentify-allow":
+        target = work / "allow.json"
+        target.write_text(DEEP_JSON)
+        args = ["deidentify", work / "gold", "-o", work / "deid", "--allow", target]
     elif where == "model-metadata":
         target = work / "deep.model"
         with zipfile.ZipFile(model_file) as source, zipfile.ZipFile(target, "w") as archive:

@@ -185,3 +185,39 @@ def test_deidentify(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[
     valid(data, "deidentify")
     assert data["replaced"] and data["method"] == method
     invalid(renamed(data, ("replaced",), "replacements"), "deidentify")
+
+
+def _plant_leak(corpus: Path, tmp_path: Path) -> Path:
+    """A copy of the gold folder where one note repeats its patient's name untagged."""
+    import shutil
+
+    from annotator.io.i2b2 import read_i2b2, write_i2b2
+
+    gold = tmp_path / "gold"
+    shutil.copytree(corpus / "gold", gold)
+    path = sorted(gold.glob("*.xml"))[0]
+    document = read_i2b2(path)
+    name = next(a.text for a in document if a.type == "PATIENT")
+    document.text += f"\nSpoke with {name} today.\n"
+    write_i2b2(document, path)
+    return gold
+
+
+def test_deidentify_refusal(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = _plant_leak(corpus, tmp_path)
+    data = run_json(capsys, "deidentify", str(gold), "-o", str(tmp_path / "out"), exit_code=1)
+    valid(data, "deidentify-refusal")
+    assert data["findings"] and data["written"] is False
+    for path in [("findings",), ("review_path",)]:
+        invalid(renamed(data, path, path[-1] + "s"), "deidentify-refusal")
+    dropped = copy.deepcopy(data)
+    del dropped["findings"][0]["original_start"]
+    invalid(dropped, "deidentify-refusal")
+
+
+def test_deidentify_masked_leaks(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = _plant_leak(corpus, tmp_path)
+    data = run_json(capsys, "deidentify", str(gold), "-o", str(tmp_path / "out"), "--on-leak", "mask")
+    valid(data, "deidentify")
+    assert data["leaks_masked"] == len(data["leaks"]) > 0
+    invalid(renamed(data, ("leaks_masked",), "masked"), "deidentify")

@@ -81,7 +81,7 @@ def test_reformatted_and_recased_phi_is_caught(original: str, type_: str, writte
 def test_an_untagged_age_over_89_is_caught(written: str) -> None:
     document = note("300-03", written)
     result = deidentify_documents([document], DeidOptions(seed=2))
-    assert [leak.where for leak in find_leaks([document], result.documents)] == ["untagged age over 89"]
+    assert [leak.rule for leak in find_leaks([document], result.documents)] == ["untagged age over 89"]
 
 
 @pytest.mark.parametrize("written", ["A 45 yo woman.", "Weighs 93 kg.", "Aged 89 years."])
@@ -99,7 +99,7 @@ def test_a_tagged_date_written_another_way_is_caught(written: str) -> None:
     source = note("300-01", "Admitted ", ("03/04/2061", "DATE"), ".")
     other = note("300-02", written)  # the same patient's next record
     result = deidentify_documents([source, other], DeidOptions(seed=2))
-    found = [leak.where for leak in find_leaks([source, other], result.documents) if leak.doc_id == "300-02"]
+    found = [leak.rule for leak in find_leaks([source, other], result.documents) if leak.doc_id == "300-02"]
     assert found == ["date written another way"]
 
 

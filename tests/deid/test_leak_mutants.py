@@ -11,7 +11,7 @@ from tests.deid.builders import note
 
 
 def wheres(originals: list, outputs: list, options: LeakCheckOptions | None = None) -> list[tuple[str, str]]:  # type: ignore[type-arg]
-    return [(leak.doc_id, leak.where) for leak in find_leaks(originals, outputs, options)]
+    return [(leak.doc_id, leak.rule) for leak in find_leaks(originals, outputs, options)]
 
 
 @pytest.mark.parametrize(("age", "leaks"), [("93", True), ("91", True), ("90", False), ("89", False)])
@@ -78,28 +78,32 @@ def test_leaks_are_reported_whole_and_in_order() -> None:
     output_a = note(
         "400-01", "Seen by ", ("Dr. Mallory", "DOCTOR"), " with ", ("Ann Bell", "PATIENT"), ". Quist."
     )
-    assert records([original, note("401-01", "x")], [output_b, output_a]) == [
-        {
-            "doc_id": "400-01",
-            "source_doc_id": "400-01",
-            "tag_id": "P1",
-            "type": "PATIENT",
-            "where": "unreplaced text",
-        },
-        {
-            "doc_id": "401-01",
-            "source_doc_id": "400-01",
-            "tag_id": "P0",
-            "type": "DOCTOR",
-            "where": "unreplaced text",
-        },
-        {
-            "doc_id": "401-01",
-            "source_doc_id": "400-01",
-            "tag_id": "P1",
-            "type": "PATIENT",
-            "where": "unreplaced text",
-        },
+    found = [
+        (
+            leak["doc_id"],
+            leak["source_doc_id"],
+            leak["tag_id"],
+            leak["type"],
+            leak["rule"],
+            leak["start"],
+            leak["end"],
+        )
+        for leak in records([original, note("401-01", "x")], [output_b, output_a])
+    ]
+    quist = len("Seen by Dr. Mallory with Ann Bell. ")
+    hendrickson = len("QUIST called; ")
+    assert found == [
+        ("400-01", "400-01", "P1", "PATIENT", "unreplaced text", quist, quist + len("Quist")),
+        ("401-01", "400-01", "P1", "PATIENT", "unreplaced text", 0, len("QUIST")),
+        (
+            "401-01",
+            "400-01",
+            "P0",
+            "DOCTOR",
+            "unreplaced text",
+            hendrickson,
+            hendrickson + len("Hendrickson"),
+        ),
     ]
 
 
@@ -111,7 +115,11 @@ def test_age_leak_record() -> None:
             "source_doc_id": "400-01",
             "tag_id": "P0",
             "type": "AGE",
-            "where": "surrogate repeats the patient's original",
+            "rule": "surrogate repeats the patient's original",
+            "start": len("A "),
+            "end": len("A 93"),
+            "original_start": len("A "),
+            "original_end": len("A 93"),
         }
     ]
 
@@ -126,7 +134,7 @@ def test_a_name_matches_in_its_own_case_or_capitals_only() -> None:
         ("the summers were hot", False),
     ):
         other = note("401-01", text)
-        found = [(leak.doc_id, leak.where) for leak in find_leaks([original, other], [surrogate, other])]
+        found = [(leak.doc_id, leak.rule) for leak in find_leaks([original, other], [surrogate, other])]
         assert found == ([("401-01", "unreplaced text")] if leaks else []), text
 
 
@@ -141,7 +149,7 @@ def test_a_multi_word_phrase_matches_from_its_first_token() -> None:
     }
     for text, leaks in cases.items():
         other = note("401-01", text)
-        found = [(leak.doc_id, leak.where) for leak in find_leaks([original, other], [surrogate, other])]
+        found = [(leak.doc_id, leak.rule) for leak in find_leaks([original, other], [surrogate, other])]
         assert found == ([("401-01", "unreplaced text")] if leaks else []), text
 
 
@@ -150,5 +158,5 @@ def test_a_common_word_profession_is_not_looked_for_but_a_rare_one_is() -> None:
         original = note("400-01", "Works as ", (profession, "PROFESSION"), ".")
         surrogate = note("400-01", "Works as ", ("clerk", "PROFESSION"), ".")
         other = note("401-01", f"The {profession} came.")
-        found = [(leak.doc_id, leak.where) for leak in find_leaks([original, other], [surrogate, other])]
+        found = [(leak.doc_id, leak.rule) for leak in find_leaks([original, other], [surrogate, other])]
         assert found == ([("401-01", "unreplaced text")] if leaks else []), profession

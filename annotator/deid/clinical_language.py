@@ -1,0 +1,140 @@
+"""Clinical language that shares a string with PHI: when a one-word match is not a leak.
+
+The leak check (:mod:`annotator.deid.leakcheck`) asks :func:`clinical_use` about every
+untagged one-word match of an original string. The answers rest on word frequencies
+(``wordfreq``), the shape of the text (capitals, hyphens, colons, titles, numbers) and three
+lists in ``resources/surrogates`` (eponyms, eponym head nouns, clinical abbreviations).
+``names`` is the set of (lower-cased) name tokens of the corpus: a word next to one of them
+is read as part of a name.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from annotator.deid.dates import DATE_WORDS
+from annotator.deid.leak_variants import zipf as _zipf
+from annotator.deid.lists import load_list
+from annotator.deid.names import is_title
+
+
+@cache
+def eponym_heads() -> frozenset[str]:
+    return frozenset(load_list("eponym_heads"))
+
+
+@cache
+def clinical_abbreviations() -> frozenset[str]:
+    return frozenset(load_list("clinical_abbreviations"))
+
+
+@cache
+def eponym_pattern() -> re.Pattern[str]:
+    phrases = []
+    for phrase in load_list("eponyms"):
+        words = [re.escape(w) for w in phrase.split()]
+        # "Bell's palsy", "Graves' disease", "Parkinson disease": possessive optional.
+        words[0] += r"(?:['’]s?)?"
+        phrases.append(r"\s+".join(words))
+    return re.compile(r"\b(?:" + "|".join(sorted(phrases, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
+
+_MASK = re.compile(r"\[\*\*[^\]\n]*\*\*\]")
+
+
+def _line_neighbours(text: str, start: int, end: int) -> list[str]:
+    """The words just before and after a match on its line."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    # Masks ("[**DATE**]") are no words of the note.
+    before = re.findall(r"[^\W\d_]{2,}", _MASK.sub(" ", text[line_start:start]))
+    after = re.findall(r"[^\W\d_]{2,}", _MASK.sub(" ", text[end : line_end if line_end >= 0 else len(text)]))
+    return before[-1:] + after[:1]
+
+
+def _next_to_name(neighbours: list[str], names: frozenset[str]) -> bool:
+    # Month and weekday names are dates there ("TIA June 2059"), even when also first names.
+    return any(w.lower() in names and w.lower() not in DATE_WORDS for w in neighbours)
+
+
+def _in_capitals_line(neighbours: list[str], names: frozenset[str]) -> bool:
+    """A word next to another word in capitals, and to no name of the corpus
+    ("FRANK HAEMATURIA", but not "PATIENT: SMITH, JOHN")."""
+    return any(w.isupper() for w in neighbours) and not _next_to_name(neighbours, names)
+
+
+def unit_not_initial(text: str, start: int, end: int) -> bool:
+    """A match that opens with a one-letter "initial" right after a number ("2 L. Stone"):
+    the letter is a unit (litres); the name token after it is checked on its own."""
+    return (
+        end - start > 2
+        and text[start].isupper()
+        and text[start + 1 : start + 2] == "."
+        and re.search(r"\d\s*$", text[max(0, start - 6) : start]) is not None
+    )
+
+
+def clinical_use(text: str, start: int, end: int, same_patient: bool, names: frozenset[str]) -> bool:
+    """A one-word match that reads as clinical language, not as the person or place.
+
+    ``Blake drain`` / ``BLAKE DRAIN`` (an eponym head noun follows), ``MAC`` / ``NASH`` (a
+    clinical abbreviation in capitals), ``Long-standing`` (a common word joined to the
+    next by a hyphen). In another patient's notes only (in the patient's own notes it may
+    well be the name, so it is still reported): a very common word capitalised and going
+    on in lower case (``Staples removed``, ``Stone in the CBD``), and a dictionary word in
+    a line written in capitals (``FRANK HAEMATURIA``), where its case says nothing. A word
+    after a title is always a name.
+    """
+    word = text[start:end]
+    if not word.isalpha():
+        return False
+    # After a title ("Mr MAX", "Dr. Long") the word is a name, whatever else it can mean;
+    # after a number, "Fr" is a catheter size ("15 Fr Blake drain"), not Father.
+    # Same line only, and not a degree after a name ("Kristie Yang, MD" then "NASH").
+    before = re.search(r"(?:^|(\S*)[ \t]+)(\w+)\.?[ \t]+$", text[max(0, start - 20) : start])
+    if before is not None and is_title(before.group(2)) and not re.search(r"[\d,]$", before.group(1) or ""):
+        return False
+    after = text[end : end + 40]
+    following = re.match(r"(?:['’]s?)?\s+([A-Za-z]+)", after)
+    if following is not None and following.group(1).lower() in eponym_heads():
+        return True
+    if word.isupper() and word in clinical_abbreviations():
+        return True
+    # Two capitalised names joined by a hyphen and going on in lower case are an eponym
+    # ("Cormack-Lehane grade", "Mallory-Weiss tear"); a hyphenated person's name is
+    # looked for whole, so it is still found.
+    joined_after = re.match(r"(?:-[A-Z][\w']*)*", after).end()  # type: ignore[union-attr]
+    joined_before = re.search(r"[A-Z][\w']*-$", text[max(0, start - 30) : start]) is not None
+    if (joined_before or joined_after) and re.match(r"\s+[a-z]", after[joined_after:]):
+        return True
+    frequency = _zipf(word.lower())
+    if frequency < 3.0:
+        return False
+    if after.startswith("-") and after[1:2].isalpha():
+        return True
+    neighbours = _line_neighbours(text, start, end)
+    capitals_line = word.isupper() and _in_capitals_line(neighbours, names)
+    if same_patient:
+        # In a phrase written in capitals the case says nothing: a very common word that
+        # a word in capitals follows ("HOPE TO WEAN") reads as the word; alone after a
+        # label ("PATIENT: LONG.") it is still the name.
+        line_end = text.find("\n", end)
+        following_word = re.findall(r"[^\W\d_]{2,}", text[end : line_end if line_end >= 0 else len(text)])[:1]
+        return (
+            capitals_line
+            and frequency >= 4.5
+            and any(w.isupper() for w in following_word)
+            and not _next_to_name(following_word, names)
+        )
+    # Word frequencies (wordfreq): a word this common ("Long", "Will", "Stone", "Day 1")
+    # written without a title, and next to no other name, is far more often the word than
+    # someone of another patient's notes.
+    if frequency >= 4.5 and not word.isupper() and not _next_to_name(neighbours, names):
+        return True
+    # A word in capitals ending in a colon is a field label ("DATE:", "PLAN:").
+    if word.isupper() and after.startswith(":"):
+        return True
+    # Short words in capitals in another patient's notes are acronyms (TIA, CBD) far more
+    # often than that patient's names; a name after a title is still reported.
+    return capitals_line or (word.isupper() and len(word) <= 4 and not _next_to_name(neighbours, names))
