@@ -99,7 +99,6 @@ def dask_cluster(folder: Path, workers: int = 2) -> Iterator[Cluster]:
     folder.mkdir(parents=True, exist_ok=True)
     scheduler_file = folder / "scheduler.json"
     log = (folder / "cluster.log").open("wb")
-    common = {"stdout": log, "stderr": log, "start_new_session": True}
     processes = [
         subprocess.Popen(
             [
@@ -113,7 +112,9 @@ def dask_cluster(folder: Path, workers: int = 2) -> Iterator[Cluster]:
                 "--scheduler-file",
                 str(scheduler_file),
             ],
-            **common,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
         )
     ]
     try:
@@ -135,7 +136,9 @@ def dask_cluster(folder: Path, workers: int = 2) -> Iterator[Cluster]:
                     "--name",
                     f"w{number}",
                 ],
-                **common,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
             )
             for number in range(workers)
         ]

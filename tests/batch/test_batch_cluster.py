@@ -99,7 +99,7 @@ def test_a_resumed_job_finishes_with_identical_output(
     archive: Archive, cluster: Cluster, tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
-    argv = ["batch", "deidentify", archive.gold, "-o", out, "--scheduler", cluster.address,
+    argv: list[str | Path] = ["batch", "deidentify", archive.gold, "-o", out, "--scheduler", cluster.address,
             "--partition-size", "1"]  # fmt: skip
     run_cli(*argv)
     complete = published_files(out)

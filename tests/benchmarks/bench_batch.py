@@ -61,7 +61,7 @@ def main(notes: int) -> None:
             started = time.perf_counter()
             with open_client(None, workers) as client:
                 spin_up = time.perf_counter() - started
-                cluster = ClusterOptions(client.scheduler.address, workers, PARTITION)
+                cluster = ClusterOptions(client.scheduler_info()["address"], workers, PARTITION)
                 started = time.perf_counter()
                 report = batch_preannotate(model, source, root / f"out-{workers}", run=BatchRun(cluster))
                 seconds = time.perf_counter() - started

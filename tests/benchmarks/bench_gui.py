@@ -149,7 +149,7 @@ def bench_open_and_edit(app: QApplication, folder: Path) -> None:
 
     # One tag edit: select a free word, press its key; time to the repainted window.
     text = document.text
-    free = []
+    free: list[tuple[int, int]] = []
     taken = {a.start for a in document.annotations}
     position = 50
     while len(free) < EDITS and position < len(text) - 20:

@@ -179,19 +179,19 @@ def main(argv: list[str] | None = None) -> None:
     seeds = [int(s) for s in args.seeds.split(",")]
     args.seed = seeds[0]
     for style in args.styles.split(","):
-        alarms = notes = 0
+        total_alarms = total_notes = 0
         for seed in seeds:
             found, count = false_alarms(style, args.patients, seed=seed)
-            alarms, notes = alarms + len(found), notes + count
-        print(f"style {style.upper()} over {len(seeds)} seed(s): {alarms} false alarm(s) in {notes} notes, "
-              f"{100 * alarms / notes:.2f} per 100 notes\n")  # fmt: skip
+            total_alarms, total_notes = total_alarms + len(found), total_notes + count
+        print(f"style {style.upper()} over {len(seeds)} seed(s): {total_alarms} false alarm(s) in {total_notes} notes, "
+              f"{100 * total_alarms / total_notes:.2f} per 100 notes\n")  # fmt: skip
     corpus = generate_corpus(patients=args.patients, seed=args.seed).gold
     by_patient: dict[str, list[Document]] = {}
     for document in corpus:
         by_patient.setdefault(document.patient_id, []).append(document)
     rng = random.Random(7)
     patients = sorted(by_patient)
-    with_language = []
+    with_language: list[Document] = []
     for index, patient in enumerate(patients):
         surname = _surname(by_patient[patients[(index + 1) % len(patients)]][0]) or "Blake"
         sentences = " ".join(s.format(surname=surname) for s in rng.sample(CLINICAL, 4))

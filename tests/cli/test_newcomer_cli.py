@@ -19,6 +19,7 @@ import termios
 import time
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -203,7 +204,16 @@ def run_on_terminal(args: list[str | Path], timeout: float = 120) -> tuple[int, 
 
 
 def test_training_progress_is_a_percentage_that_moves_within_folds(corpus: Path, tmp_path: Path) -> None:
-    args = ["train", corpus / "gold", "-o", tmp_path / "m.model", "--iterations", "3", "--cv", "2"]
+    args: list[str | Path] = [
+        "train",
+        corpus / "gold",
+        "-o",
+        tmp_path / "m.model",
+        "--iterations",
+        "3",
+        "--cv",
+        "2",
+    ]
     code, drawn = run_on_terminal(args)
     assert code == 0, drawn
     assert "doc" not in drawn, drawn  # notes read and training iterations are not one unit
@@ -341,7 +351,7 @@ class _Tables(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__()
-        self.tables: list[dict[str, object]] = []
+        self.tables: list[dict[str, Any]] = []
         self._stack: list[str] = []
         self._cell: list[str] | None = None
 
@@ -350,7 +360,7 @@ class _Tables(HTMLParser):
         if tag == "table":
             self.tables.append({"boxed": self._stack[-1:] == ["scroll"], "rows": []})
         elif tag == "tr" and self.tables:
-            self.tables[-1]["rows"].append([])  # type: ignore[union-attr]
+            self.tables[-1]["rows"].append([])
         elif tag in ("td", "th"):
             self._cell = []
         if tag == "div":

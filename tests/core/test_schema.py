@@ -46,7 +46,7 @@ def test_unknown_schema_lists_the_bundled_ones() -> None:
 
 
 def test_duplicate_type_names_are_refused() -> None:
-    data = {
+    data: dict[str, object] = {
         "name": "x",
         "category": [
             {"name": "A", "color": "#000000", "type": [{"name": "T"}]},
@@ -58,7 +58,7 @@ def test_duplicate_type_names_are_refused() -> None:
 
 
 def test_duplicate_keys_are_refused() -> None:
-    data = {
+    data: dict[str, object] = {
         "name": "x",
         "category": [
             {"name": "A", "color": "#000000", "type": [{"name": "T", "key": "a"}, {"name": "U", "key": "a"}]}

@@ -13,7 +13,7 @@ def note(doc_id: str, *pieces: Piece) -> Document:
     """A document from plain strings and ``(text, TYPE)`` PHI pieces, offsets computed."""
     category = load_schema("i2b2-2014").category_of
     text = ""
-    annotations = []
+    annotations: list[Annotation] = []
     for piece in pieces:
         if isinstance(piece, tuple):
             phi, type_ = piece

@@ -66,7 +66,7 @@ def test_ordinal_suffix_of_a_shifted_day(original: str, days: int, shifted: str)
     assert shift_date(parsed, DateShift(0, 0, days, days)) == shifted
 
 
-def records(originals: list, outputs: list) -> list[dict[str, str]]:  # type: ignore[type-arg]
+def records(originals: list, outputs: list) -> list[dict[str, str | int]]:  # type: ignore[type-arg]
     return [leak.to_dict() for leak in find_leaks(originals, outputs)]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
@@ -17,7 +18,7 @@ def at(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
     return len(prefix), len(prefix) + len(needle)
 
 
-def write_doc(folder: Path, name: str, text: str, tags: list[RawTag]) -> Path:
+def write_doc(folder: Path, name: str, text: str, tags: Sequence[RawTag]) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     lines = [
         '<?xml version="1.0" encoding="UTF-8" ?>',

@@ -8,6 +8,7 @@ against a run of the original script.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -152,8 +153,8 @@ def test_counts_are_set_counts_and_missing_documents_are_skipped(main_run: Offic
 def _probe(
     tmp_path: Path,
     text: str,
-    gold: list[tuple[str, object, object, str]],
-    system: list[tuple[str, object, object, str]],
+    gold: Sequence[tuple[str, object, object, str]],
+    system: Sequence[tuple[str, object, object, str]],
 ) -> OfficialRun:
     write_doc(tmp_path / "g", "200-01.xml", text, gold)
     write_doc(tmp_path / "s", "200-01.xml", text, system)

@@ -8,6 +8,7 @@ is the share of them whose |F1(A) - F1(B)| reaches the observed one. The sampled
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -49,7 +50,7 @@ def test_ties_count_as_reached() -> None:
     a = np.array([[3, 0, 0]])
     b = np.array([[0, 3, 3]])
     exact = exact_permutation_p(a.tolist(), b.tolist())
-    assert exact == (1, 1)  # a swap only mirrors the difference: every swap reaches it
+    assert exact == (Fraction(1), Fraction(1))  # a swap only mirrors the difference: every swap reaches it
     assert randomisation_test(a, b, 999)[1] == 1.0
 
 

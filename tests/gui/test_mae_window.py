@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from PySide6.QtWidgets import QComboBox
 from pytestqt.qtbot import QtBot
 
 from tests.gui.conftest import make_window
@@ -48,6 +49,7 @@ def test_task_attribute_is_editable_and_saved_as_mae(qtbot: QtBot, tmp_path: Pat
     main.open_document("A_note-01")
     main.session.set_current("A0")
     box = main.task_attributes.fields["certainty"]
+    assert isinstance(box, QComboBox) and main.session.editor is not None
     assert not main.task_attributes.isHidden() and box.currentText() == "positive"
     assert box.count() == 3
     box.setCurrentIndex(box.findText("negated"))
@@ -59,5 +61,5 @@ def test_task_attribute_is_editable_and_saved_as_mae(qtbot: QtBot, tmp_path: Pat
     main.session.editor.history.redo()
     main.session.workspace.save("A_note-01")
     saved = etree.fromstring((folder / "A_note-01.xml").read_bytes())
-    fever = next(e for e in saved.find("TAGS") if e.get("id") == "A0")
+    fever = next(e for e in saved.findall("TAGS/*") if e.get("id") == "A0")
     assert saved.tag == "VAX_TASK" and fever.get("certainty") == "negated" and fever.get("type") == "symptom"

@@ -121,7 +121,7 @@ def test_other_records_changed_by_annotate_all_are_saved_and_not_offered_as_reco
     qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
     window.session.autosave_now()
     asked: list[str] = []
-    window.ask_recovery = lambda doc_id: asked.append(doc_id) or True
+    window.ask_recovery = lambda doc_id: asked.append(doc_id) or True  # type: ignore[func-returns-value]
     qtbot.keyClick(window.view, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
     assert window.session.doc_id == "200-02" and asked == []
     document = window.session.document

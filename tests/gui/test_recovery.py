@@ -64,7 +64,7 @@ def test_killed_session_is_recovered_with_nothing_lost(qtbot: QtBot, project: Pr
     assert info is not None and info.is_stale()
     asked: list[str] = []
     window = make_window(qtbot, project.root)
-    window.ask_recovery = lambda doc_id: asked.append(doc_id) or True
+    window.ask_recovery = lambda doc_id: asked.append(doc_id) or True  # type: ignore[func-returns-value]
     window.open_document("200-01")
     show(qtbot, window)
     assert asked == ["200-01"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
 
 from annotator.gui.main_window import MainWindow
@@ -47,8 +47,8 @@ def test_context_menu_offers_types_for_the_current_annotation(qtbot: QtBot, wind
     menu = window._note_menu(john + 1)
     titles = [a.text() for a in menu.actions()]
     assert any(t.startswith("A&ccept") for t in titles) and "Change type to" in titles
-    change = next(a for a in menu.actions() if a.text() == "Change type to").menu()
-    name_menu = next(a for a in change.actions() if a.text() == "NAME").menu()
+    change: QMenu = next(a for a in menu.actions() if a.text() == "Change type to").menu()  # type: ignore[assignment]
+    name_menu: QMenu = next(a for a in change.actions() if a.text() == "NAME").menu()  # type: ignore[assignment]
     next(a for a in name_menu.actions() if a.text().startswith("DOCTOR")).trigger()
     current = window.session.current()
     assert current is not None and current.type == "DOCTOR" and not current.pending

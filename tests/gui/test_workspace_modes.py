@@ -64,7 +64,7 @@ def test_closing_with_unsaved_changes_asks_and_saves(
     qtbot: QtBot, window: MainWindow, project: Project
 ) -> None:
     asked: list[str] = []
-    window.confirm_close = lambda: asked.append("close") or "save"
+    window.confirm_close = lambda: asked.append("close") or "save"  # type: ignore[func-returns-value]
     start = TEXT_200_01.index("Marissa Jones")
     window.view.select_span(start, start + len("Marissa Jones"))
     qtbot.keyClick(window.view, "r")

@@ -12,7 +12,7 @@ SCHEMA = load_schema("i2b2-2014")
 TYPES = [t.name for t in SCHEMA.types]
 
 # Characters an XML 1.0 document can hold (no other controls, no surrogates, no U+FFFE/F).
-xml_chars = st.characters(min_codepoint=0x20, blacklist_categories=("Cs",)).filter(
+xml_chars = st.characters(min_codepoint=0x20, blacklist_categories=["Cs"]).filter(
     lambda c: c not in "\ufffe\uffff"
 ) | st.sampled_from("\t\n\r")
 AWKWARD = ["\r\n", "\r", "\n", "😀", "𝔘", "]]>", '"', "'", "&", "<", ">", "&amp;", " ", "\t", "é", "\u2028"]

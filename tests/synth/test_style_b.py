@@ -50,7 +50,8 @@ def test_every_tag_text_matches_its_offsets(corpus30: SyntheticCorpus) -> None:
 
 
 def test_i2b2_xml_round_trip(corpus30: SyntheticCorpus, tmp_path: Path) -> None:
-    small = SyntheticCorpus(*(docs[:12] for docs in corpus30.versions().values()))
+    versions = [docs[:12] for docs in corpus30.versions().values()]
+    small = SyntheticCorpus(versions[0], versions[1], versions[2], versions[3])
     write_corpus(small, tmp_path)
     for document in small.gold:
         back = read_i2b2(tmp_path / "gold" / f"{document.doc_id}.xml")
