@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from annotator.core.annotation import Annotation, Source
@@ -233,7 +233,7 @@ def propagate(
 
 
 def name_lexicon_rule(
-    text: str, tokens: Sequence[Token], predictions: list[Prediction], lexicons: Lexicons | None = None
+    text: str, tokens: Iterable[Token], predictions: list[Prediction], lexicons: Lexicons | None = None
 ) -> list[Prediction]:
     """Join census names adjacent to a predicted name; tag census names after a title."""
     lexicons = lexicons or default_lexicons()
@@ -253,18 +253,18 @@ def name_lexicon_rule(
     # Name predictions by where they end and start, to find the one next to a token.
     by_end = {p.end: i for i, p in enumerate(result) if p.type in NAME_TYPES}
     by_start = {p.start: i for i, p in enumerate(result) if p.type in NAME_TYPES}
-    for index, token in enumerate(tokens):
+    # The two tokens before the current one (tokens may be a stream: a long note's are).
+    before: list[str] = ["", ""]
+    for token in tokens:
+        previous = before
+        before = [previous[1], token.text]
         if not is_name(token) or not taken.free(token.start, token.end):
             continue
         # Right after a title: "Dr. Smith", "Mrs Jones".
-        back = index - 1
-        if back >= 0 and tokens[back].text == ".":
-            back -= 1
-        if back >= 0 and tokens[back].text.lower() in _TITLES:
+        title = previous[0] if previous[1] == "." else previous[1]
+        if title.lower() in _TITLES:
             result.append(
-                Prediction(
-                    _TITLES[tokens[back].text.lower()], token.start, token.end, LEXICON_CONFIDENCE, "lexicon"
-                )
+                Prediction(_TITLES[title.lower()], token.start, token.end, LEXICON_CONFIDENCE, "lexicon")
             )
             taken.add(token.start, token.end)
             by_end[token.end] = by_start[token.start] = len(result) - 1
@@ -330,7 +330,7 @@ def merge_names(text: str, predictions: Iterable[Prediction]) -> list[Prediction
 
 def postprocess_document(
     text: str,
-    tokens: Sequence[Token],
+    tokens: Iterable[Token],
     predictions: list[Prediction],
     allowed: Iterable[str] | None = None,
 ) -> list[Prediction]:
