@@ -334,7 +334,11 @@ def postprocess_document(
     predictions: list[Prediction],
     allowed: Iterable[str] | None = None,
 ) -> list[Prediction]:
-    """All single-note rules: trimming, patterns, name lexicon, trusted terms in the note."""
+    """All single-note rules: trimming, patterns, name lexicon, trusted terms in the note.
+
+    ``tokens``: the note's tokens in order, or only its capitalised words each with the two
+    tokens before it (all the name rule reads).
+    """
     allowed_set = set(allowed) if allowed is not None else None
     result = trim(text, predictions)
     result = add_rule_spans(text, result, allowed_set)

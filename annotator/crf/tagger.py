@@ -40,7 +40,7 @@ from annotator.crf.chunks import CHUNK_CHARS, AnnotationIndex, Chunk, iter_chunk
 from annotator.crf.features import FEATURE_VERSION, FeatureDict, document_features
 from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, labels_to_spans
 from annotator.crf.postprocess import postprocess_document, postprocess_patient, predictions_to_annotations
-from annotator.crf.tokenizer import Token, iter_tokens
+from annotator.crf.tokenizer import Token
 from annotator.errors import AnnotatorError, InputError, ModelError, UsageError
 from annotator.io.xmlsafe import read_bytes
 
@@ -470,21 +470,31 @@ class CrfTagger:
                 probabilities.append(score.probability)
         return labels_to_spans(tokens, labels, probabilities)
 
-    def _post(self, text: str, predictions: list[Prediction]) -> list[Prediction]:
+    def _post(self, text: str, predictions: list[Prediction], tokens: Iterable[Token]) -> list[Prediction]:
         if not self.postprocess:
             return predictions
         allowed = {t.name for t in self.schema.types}
-        # The tokens again, as a stream: a long note's tokens never sit in memory at once.
-        return postprocess_document(text, iter_tokens(text), predictions, allowed)
+        return postprocess_document(text, tokens, predictions, allowed)
 
     def tag_document(self, document: Document, recall_bias: float | None = None) -> list[Prediction]:
         """One note's spans before patient-level propagation, chunk by chunk."""
-        ceiling = recall_bias
         predictions: list[Prediction] = []
+        # The name rule reads capitalised words and the two tokens before each (a title):
+        # only those are kept, so a long note's tokens never sit in memory at once.
+        name_tokens: list[Token] = []
+        last = -1
         for chunk in self.chunks(document.text):
-            scores = self.score_chunk(document.text, chunk, ceiling)
+            scores = self.score_chunk(document.text, chunk, recall_bias)
             predictions += self.decode_tokens(chunk.core, scores, recall_bias)
-        return self._post(document.text, predictions)
+            tokens = chunk.tokens
+            for position in range(chunk.core_start, chunk.core_end):
+                word = tokens[position].text
+                if word[0].isupper() and word.isalpha():
+                    for token in tokens[max(0, position - 2) : position + 1]:
+                        if token.start > last:
+                            name_tokens.append(token)
+                            last = token.start
+        return self._post(document.text, predictions, name_tokens)
 
     def predict_spans(
         self,
