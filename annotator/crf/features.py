@@ -27,15 +27,18 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from annotator.crf.lexicons import Lexicons, default_lexicons
+from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.templates import template_matches
 from annotator.crf.tokenizer import Token
 
 FEATURE_VERSION = 2
 
-# wordfreq Zipf value from which a word counts as public vocabulary (3.0: about once per
-# million words of public English text).
-PUBLIC_ZIPF = 3.0
+# wordfreq Zipf value from which a word counts as public vocabulary (3.5: about three times
+# per million words of public English text). Person names are common words too ("Kelsey"
+# 3.3, "Morgan" 4.4), so a word of the name lists needs NAME_ZIPF ("Young", "Brown", "John"):
+# a shared model then names hardly any person, and cannot learn the names of its notes.
+PUBLIC_ZIPF = 3.5
+NAME_ZIPF = 5.0
 RARE_WORD = "~rare"
 RARE_NUMBER = "~num"
 
@@ -240,7 +243,11 @@ def is_public(lower: str) -> bool:
         return False
     from wordfreq import zipf_frequency
 
-    return zipf_frequency(lower, "en") >= PUBLIC_ZIPF
+    frequency = zipf_frequency(lower, "en")
+    if frequency >= NAME_ZIPF:
+        return True
+    lexicons = default_lexicons()
+    return frequency >= PUBLIC_ZIPF and not any(lexicons.contains(name, lower) for name in NAME_LEXICONS)
 
 
 def public_form(lower: str) -> str:
