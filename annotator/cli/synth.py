@@ -24,6 +24,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--patients", type=int, default=10, metavar="N", help="number of patients (default 10)"
     )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    parser.add_argument(
+        "--style",
+        choices=("a", "b"),
+        default="a",
+        help="note style: a (default) or b, a second style written independently, for measuring "
+        "how models and checks generalise",
+    )
     parser.add_argument("--force", action="store_true", help="write into a folder that is not empty")
     add_json_flag(parser)
     parser.set_defaults(func=run)
@@ -33,13 +40,15 @@ def run(args: argparse.Namespace) -> int:
     from annotator.workflows.synth import SynthRequest, synthesize
 
     with progress_bar("generating, then writing") as update:
-        result = synthesize(SynthRequest(args.out, args.patients, args.seed, args.force), progress=update)
+        result = synthesize(
+            SynthRequest(args.out, args.patients, args.seed, args.force, args.style), progress=update
+        )
     if args.json:
         print_json(result.to_dict())
         return 0
     gold = result.gold
     print(
-        f"Wrote {result.documents} documents of {result.patients} patients (seed {args.seed}) to {args.out}"
+        f"Wrote {result.documents} documents of {result.patients} patients (seed {args.seed}, style {args.style}) to {args.out}"
     )
     print(
         format_table(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 
 
@@ -65,3 +66,26 @@ class NoteBuilder:
 
     def text(self) -> str:
         return "".join(self.parts)
+
+
+@dataclass
+class SyntheticNote:
+    """One generated note before it becomes Documents: text, gold spans, lookalikes."""
+
+    doc_id: str
+    note_type: str
+    text: str
+    gold: list[GoldSpan]
+    decoys: list[Decoy]
+
+
+def guaranteed_kinds(
+    rng: random.Random, order: list[str], patient_index: int, per_patient: int, records: int
+) -> dict[int, list[str]]:
+    """Record index to the rare kinds it surely carries: ``per_patient`` kinds taken in turn
+    from ``order``, so that ``len(order) / per_patient`` patients cover every kind."""
+    guaranteed: dict[int, list[str]] = {}
+    for slot in range(per_patient):
+        kind = order[(patient_index * per_patient + slot) % len(order)]
+        guaranteed.setdefault(rng.randrange(records), []).append(kind)
+    return guaranteed

@@ -23,27 +23,18 @@ from annotator.core.schema import load_schema
 from annotator.errors import UsageError
 from annotator.io.i2b2 import write_i2b2
 from annotator.synth.annotators import HUMAN_A, HUMAN_B, MODEL, AnnotatorProfile, SimulatedSpan, simulate
-from annotator.synth.builder import Decoy, GoldSpan, NoteBuilder
+from annotator.synth.builder import GoldSpan, NoteBuilder, SyntheticNote, guaranteed_kinds
 from annotator.synth.notetypes import NOTE_TYPES, RARE, rare_block
+from annotator.synth.style_b.generator import generate_notes_b
 from annotator.synth.world import make_world
 
 Progress = Callable[[int, int], None]
 FOLDERS = ("gold", "annotator_a", "annotator_b", "preannotated")
 FIRST_PATIENT = 100
 MAX_PATIENTS = 900
+STYLES = ("a", "b")
 # Each rare type also turns up at random with this chance per note.
 RARE_RATE = 0.006
-
-
-@dataclass
-class SyntheticNote:
-    """One generated note before it becomes Documents: text, gold spans, lookalikes."""
-
-    doc_id: str
-    note_type: str
-    text: str
-    gold: list[GoldSpan]
-    decoys: list[Decoy]
 
 
 @dataclass
@@ -99,10 +90,7 @@ def generate_notes(
         records = rng.randint(2, 5)
         world = make_world(rng, patient_id, records)
         # Rare types in turn, so that 15 patients (fewer with more per patient) cover them all.
-        guaranteed: dict[int, list[str]] = {}
-        for slot in range(rare_per_patient):
-            kind = rare_order[(index * rare_per_patient + slot) % len(rare_order)]
-            guaranteed.setdefault(rng.randrange(records), []).append(kind)
+        guaranteed = guaranteed_kinds(rng, rare_order, index, rare_per_patient, records)
         for record in range(records):
             note_type = rng.choices(names, weights)[0]
             builder = NoteBuilder()
@@ -128,6 +116,7 @@ def generate_corpus(
     annotator_names: tuple[str, str] = ("annotator_a", "annotator_b"),
     profiles: tuple[AnnotatorProfile, AnnotatorProfile, AnnotatorProfile] = (HUMAN_A, HUMAN_B, MODEL),
     rare_per_patient: int = 1,
+    style: str = "a",
 ) -> SyntheticCorpus:
     """Generate a synthetic corpus.
 
@@ -145,10 +134,16 @@ def generate_corpus(
         Error profiles of annotator A, annotator B and the model.
     rare_per_patient:
         How many of the 15 rare types each patient surely carries (see ``generate_notes``).
+    style:
+        ``"a"`` (this module's notes) or ``"b"`` (``annotator.synth.style_b``, written
+        independently, for measuring generalisation only).
     """
+    if style not in STYLES:
+        raise UsageError(f"--style must be one of {', '.join(STYLES)}, not {style!r}")
     schema = load_schema("i2b2-2014")
     category = {type_def.name: type_def.category for type_def in schema.types}.__getitem__
-    notes = generate_notes(patients, seed, progress, rare_per_patient)
+    make_notes = generate_notes if style == "a" else generate_notes_b
+    notes = make_notes(patients, seed, progress, rare_per_patient)
     corpus = SyntheticCorpus([], [], [], [], seed=seed)
     for note in notes:
         corpus.note_types[note.doc_id] = note.note_type

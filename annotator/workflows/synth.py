@@ -11,7 +11,7 @@ from annotator.core.statistics import corpus_statistics
 from annotator.errors import UsageError
 from annotator.io.outputs import FolderMode, plan_folder
 from annotator.io.publish import publishing
-from annotator.synth.generator import MAX_PATIENTS, generate_corpus, write_corpus
+from annotator.synth.generator import MAX_PATIENTS, STYLES, generate_corpus, write_corpus
 from annotator.workflows.notes import Cancelled, Progress, check_cancel
 
 
@@ -23,12 +23,15 @@ class SynthRequest:
     patients: int = 10
     seed: int = 0
     force: bool = False
+    #: "a" (the main generator) or "b" (style B, for measuring generalisation)
+    style: str = "a"
 
 
 @dataclass
 class SynthResult:
     out: Path
     seed: int
+    style: str
     patients: int
     documents: int
     annotations: dict[str, int]
@@ -40,6 +43,7 @@ class SynthResult:
         return {
             "out": str(self.out),
             "seed": self.seed,
+            "style": self.style,
             "patients": self.patients,
             "documents": self.documents,
             "annotations": self.annotations,
@@ -56,8 +60,10 @@ def synthesize(
     """
     if not 1 <= request.patients <= MAX_PATIENTS:
         raise UsageError(f"--patients must be between 1 and {MAX_PATIENTS}")
+    if request.style not in STYLES:
+        raise UsageError(f"--style must be one of {', '.join(STYLES)}")
     plan_folder(request.out, mode=FolderMode.MERGE, force=request.force)
-    corpus = generate_corpus(request.patients, request.seed, progress=progress)
+    corpus = generate_corpus(request.patients, request.seed, progress=progress, style=request.style)
     check_cancel(cancelled, "synthetic corpus")
     with publishing(request.out) as staged:
         write_corpus(corpus, staged(request.out), progress=progress)
@@ -65,6 +71,7 @@ def synthesize(
     return SynthResult(
         out=request.out,
         seed=request.seed,
+        style=request.style,
         patients=corpus.patients,
         documents=len(corpus.gold),
         annotations={name: sum(len(d) for d in docs) for name, docs in versions.items()},

@@ -74,3 +74,18 @@ def test_synth_refuses_a_file_as_output(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["synth", str(target), "--patients", "1"]) == 2
     assert "not a folder" in capsys.readouterr().err
     assert target.read_text(encoding="utf-8") == "x"
+
+
+def test_synth_style_b_writes_the_same_layout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["synth", str(tmp_path / "b"), "--patients", "2", "--seed", "4", "--style", "b", "--json"]) == 0
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert result["style"] == "b"
+    assert main(["synth", str(tmp_path / "a"), "--patients", "2", "--seed", "4"]) == 0
+    for folder in ("gold", "annotator_a", "annotator_b", "preannotated"):
+        assert len(list((tmp_path / "b" / folder).glob("*.xml"))) == result["documents"]
+    first_b = read_i2b2(next((tmp_path / "b" / "gold").glob("*.xml")))
+    first_a = read_i2b2(tmp_path / "a" / "gold" / f"{first_b.doc_id}.xml")
+    assert len(first_b) > 0
+    assert first_b.text != first_a.text
