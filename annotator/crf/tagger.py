@@ -142,6 +142,10 @@ class CrfTagger:
         by default only public vocabulary is named, so the model can be shared.
     chunk_chars:
         Notes are tagged and learnt in chunks of about this many characters.
+    upper_case_every:
+        Training also learns an upper-cased copy of every n-th note (0: none), so the
+        tagger does not learn that PHI is written in title case: all-caps headers, forms and
+        telegraphic notes write names, places and months in capitals.
     """
 
     def __init__(
@@ -154,6 +158,7 @@ class CrfTagger:
         postprocess: bool = True,
         private_features: bool = False,
         chunk_chars: int = CHUNK_CHARS,
+        upper_case_every: int = 3,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise UsageError(
@@ -167,6 +172,7 @@ class CrfTagger:
         self.postprocess = postprocess
         self.private_features = private_features
         self.chunk_chars = chunk_chars
+        self.upper_case_every = upper_case_every
         self.metadata: ModelMetadata | None = None
         self._model_bytes: bytes | None = None
         self._tagger: Any = None
@@ -218,14 +224,20 @@ class CrfTagger:
                 counts["kept"] += len(known)
                 counts["skipped"] += len(document.annotations) - len(known)
                 annotations = AnnotationIndex(known)
-                for chunk in self.chunks(document.text):
-                    tokens = chunk.tokens
-                    labels = annotations_to_labels(
-                        tokens, annotations.overlapping(tokens[0].start, tokens[-1].end)
-                    )[chunk.core_start : chunk.core_end]
-                    counts["tokens"] += len(labels)
-                    counts["phi_tokens"] += sum(label != OUTSIDE for label in labels)
-                    yield self.chunk_features(document.text, chunk), labels
+                texts = [document.text]
+                if self.upper_case_every and index % self.upper_case_every == 0:
+                    upper = document.text.upper()
+                    if len(upper) == len(document.text):  # same offsets ("ß" -> "SS" would shift them)
+                        texts.append(upper)
+                for text in texts:
+                    for chunk in self.chunks(text):
+                        tokens = chunk.tokens
+                        labels = annotations_to_labels(
+                            tokens, annotations.overlapping(tokens[0].start, tokens[-1].end)
+                        )[chunk.core_start : chunk.core_end]
+                        counts["tokens"] += len(labels)
+                        counts["phi_tokens"] += sum(label != OUTSIDE for label in labels)
+                        yield self.chunk_features(text, chunk), labels
                 if progress is not None:
                     progress(index + 1, total)
 
@@ -286,6 +298,7 @@ class CrfTagger:
                 "c1": self.c1,
                 "c2": self.c2,
                 "max_iterations": self.max_iterations,
+                "upper_case_every": self.upper_case_every,
             },
             private_features=self.private_features,
         )
