@@ -26,6 +26,7 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.features import zipf_bucket
+from annotator.crf.format_rules import apply_format_rules, drop_generic_places
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.tokenizer import Token, tokenize
@@ -41,6 +42,8 @@ PROPAGATED_IN_NOTE = frozenset(
 )
 PROPAGATED_IN_PATIENT = frozenset({"PATIENT", "DOCTOR", "HOSPITAL"})
 NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
+# wordfreq Zipf buckets of words rare enough in English to be taken for names.
+RARE = frozenset({"0", "1", "2", "3"})
 
 _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 _PHONE = re.compile(
@@ -162,9 +165,7 @@ def _name_parts(term: str) -> list[str]:
     words = re.findall(r"[A-Za-z][A-Za-z'-]+", term)
     if len(words) < 2:
         return []
-    return [
-        w for w in words if len(w) >= 3 and w[0].isupper() and zipf_bucket(w.lower()) in ("0", "1", "2", "3")
-    ]
+    return [w for w in words if len(w) >= 3 and w[0].isupper() and zipf_bucket(w.lower()) in RARE]
 
 
 def trusted_terms(
@@ -180,6 +181,8 @@ def trusted_terms(
         candidates = [term]
         if with_parts and prediction.type in NAME_TYPES:
             candidates += _name_parts(term)
+        # The same name in capitals or in title case ("GATHONI" in a header, "Gathoni" in the text).
+        candidates += [variant for c in candidates for variant in (c.upper(), c.title()) if variant != c]
         for candidate in candidates:
             if len(candidate) < 2 or not any(c.isalnum() for c in candidate):
                 continue
@@ -239,15 +242,12 @@ def name_lexicon_rule(
     lexicons = lexicons or default_lexicons()
     result = list(predictions)
 
+    def is_rare_capitalised(word: str) -> bool:
+        return len(word) >= 2 and word[0].isupper() and word.isalpha() and zipf_bucket(word.lower()) in RARE
+
     def is_name(token: Token) -> bool:
         word = token.text
-        return (
-            len(word) >= 2
-            and word[0].isupper()
-            and word.isalpha()
-            and zipf_bucket(word.lower()) in ("0", "1", "2", "3")
-            and any(lexicons.contains(name, word) for name in NAME_LEXICONS)
-        )
+        return is_rare_capitalised(word) and any(lexicons.contains(name, word) for name in NAME_LEXICONS)
 
     taken = _Taken(result)
     # Name predictions by where they end and start, to find the one next to a token.
@@ -258,11 +258,12 @@ def name_lexicon_rule(
     for token in tokens:
         previous = before
         before = [previous[1], token.text]
-        if not is_name(token) or not taken.free(token.start, token.end):
-            continue
-        # Right after a title: "Dr. Smith", "Mrs Jones".
         title = previous[0] if previous[1] == "." else previous[1]
-        if title.lower() in _TITLES:
+        after_title = title.lower() in _TITLES and is_rare_capitalised(token.text)
+        if not (after_title or is_name(token)) or not taken.free(token.start, token.end):
+            continue
+        # Right after a title: "Dr. Smith", "Mrs Jones", "Dr Eze" (any rare capitalised word).
+        if after_title:
             result.append(
                 Prediction(_TITLES[title.lower()], token.start, token.end, LEXICON_CONFIDENCE, "lexicon")
             )
@@ -340,7 +341,8 @@ def postprocess_document(
     tokens before it (all the name rule reads).
     """
     allowed_set = set(allowed) if allowed is not None else None
-    result = trim(text, predictions)
+    result = drop_generic_places(text, trim(text, predictions))
+    result = apply_format_rules(text, result, allowed_set)
     result = add_rule_spans(text, result, allowed_set)
     if allowed_set is None or allowed_set & NAME_TYPES:
         result = [

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 
 # Month names in any case: telegraphic and all-caps notes write 30-NOV-2063.
-_MONTH = (
+MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?|JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?"
     r"|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|SEPT?(?:EMBER)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)"
 )
-_TENS = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
-_UNITS = r"(?:one|two|three|four|five|six|seven|eight|nine)"
+TENS = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+UNITS = r"(?:one|two|three|four|five|six|seven|eight|nine)"
 _YEAR = r"(?:\d{4}|'?\d{2})"
 
 TEMPLATES: dict[str, re.Pattern[str]] = {
@@ -27,11 +27,11 @@ TEMPLATES: dict[str, re.Pattern[str]] = {
     "DATE_MDY_DOT": re.compile(r"\b\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})\b"),
     "DATE_MY": re.compile(r"(?<![\d/])\d{1,2}/(?:\d{4}|'?\d{2})(?![\d/])"),
     "DATE_MD": re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}(?![\d/])"),
-    "DATE_MONTH_DAY": re.compile(rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR}\b)?"),
+    "DATE_MONTH_DAY": re.compile(rf"\b{MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR}\b)?"),
     "DATE_DAY_MONTH": re.compile(
-        rf"\b\d{{1,2}}(?:st|nd|rd|th)?[\s-]*(?:of\s+)?{_MONTH}\.?(?![a-z])(?:[,\s-]*{_YEAR}\b)?"
+        rf"\b\d{{1,2}}(?:st|nd|rd|th)?[\s-]*(?:of\s+)?{MONTH}\.?(?![a-z])(?:[,\s-]*{_YEAR}\b)?"
     ),
-    "DATE_MONTH_YEAR": re.compile(rf"\b{_MONTH}\.?[\s,-]+(?:of\s+)?(?:\d{{4}}|'\d{{2}})\b"),
+    "DATE_MONTH_YEAR": re.compile(rf"\b{MONTH}\.?[\s,-]+(?:of\s+)?(?:\d{{4}}|'\d{{2}})\b"),
     "DATE_YEAR": re.compile(r"\b(?:1[89]|2[01])\d{2}\b"),
     "DATE_DECADE": re.compile(r"(?:\b\d{2,4}|')\d?'?s\b"),
     "AGE_YO": re.compile(
@@ -42,7 +42,7 @@ TEMPLATES: dict[str, re.Pattern[str]] = {
     "AGE_DECADE": re.compile(r"\b(?:[2-9]0|1[01]0)'?s\b"),
     # Ages written out: "fifty", "seventy-five" (seed 003 lists numbers in words).
     "NUMBER_WORDS": re.compile(
-        rf"\b{_TENS}(?:[\s-]{_UNITS})?\b|\b(?:ten|eleven|twelve|\w+teen)\b", re.IGNORECASE
+        rf"\b{TENS}(?:[\s-]{UNITS})?\b|\b(?:ten|eleven|twelve|\w+teen)\b", re.IGNORECASE
     ),
     "PHONE": re.compile(r"(?<!\d)(?:\(\d{3}\)\s*|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?!\d)"),
     "PHONE_SHORT": re.compile(r"(?<![\d-])\d{3}-\d{4}(?![\d-])"),
