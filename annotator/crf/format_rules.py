@@ -7,7 +7,13 @@ in numeric and month-name forms (validated ranges), ages before "yo"/"years old"
 "Age:"/"aged" (also in words), international phone numbers and numbers announced by
 "Tel"/"Mob"/"Fax", record and other identifiers announced by their label (MRN, Hosp no, Lab
 no, Acct ...), street addresses, UK postcodes, US ZIP codes after a state, rooms and beds,
-hospital names, and occupations from the profession list after "works as" / "Occupation:".
+hospital names, occupations from the profession list after "works as" / "Occupation:", and
+names after the labels and words that say whose name follows: a patient's (``Surname:``,
+``Patient name:``, ``Pt:``, a relative: ``wife``, ``brother``) or a clinician's
+(``Referrer:``, ``Reported by``, ``Consultant:``, ``Signed``). A name there is initials and
+capitalised words that are on the name lists or rare in English, as ``Name Name``,
+``NAME NAME`` or ``SURNAME, Forename``; such a label settles the type even where the
+tagger found the same span with another.
 
 A rule span replaces the tagger's spans it contains (the tagger found a piece, ``61`` of
 ``+61 8 6204 1524``), and yields to any span it only partly overlaps.
@@ -20,12 +26,56 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import cache
 
+from annotator.crf.features import zipf_bucket
 from annotator.crf.labels import Prediction
-from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, read_entries
+from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, NAME_LEXICONS, default_lexicons, read_entries
 from annotator.crf.templates import MONTH, TENS, UNITS
 
 FORMAT_CONFIDENCE = 0.95
 ORIGIN = "format-rule"
+NAME_ORIGIN = "name-label"
+
+_PATIENT_LABELS = (
+    r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name|patient|pt|name"
+)
+_RELATIVES = r"wife|husband|partner|sister|brother|son|daughter|mother|father|friend|niece|nephew|aunt|uncle"
+_DOCTOR_LABELS = (
+    r"referrer|referred\s+by|reported\s+by|verified\s+by|reviewed\s+by|dictated\s+by|signed(?:\s+by)?"
+    r"|seen\s+by|consultant|anaesthetist|anesthesiologist|surgeon|registrar|attending|accepting|authori[sz]ed\s+by"
+    r"|gp|pcp|cc|dr|doctor"
+)
+_INITIALS = r"(?:[A-Z]\.(?:\s?[A-Z]\.)*\s?|[A-Z]\s)"
+_WORD = r"[A-Z][A-Za-z'’-]+"
+# One space between the words of a name: a wider gap separates fields ("MARK   Forename:").
+_NAME_AFTER = (
+    rf"[ \t]*(?:Dr\.?[ \t]+|DR\.?[ \t]+)?({_INITIALS}?{_WORD}(?:, {_WORD}|(?: {_INITIALS}?{_WORD}){{0,2}})"
+    rf"(?: [A-Z]\.?(?![\w']))?)"
+)
+_CREDENTIALS = frozenset(
+    [
+        "rn",
+        "md",
+        "do",
+        "phd",
+        "np",
+        "pa",
+        "mbbs",
+        "frcp",
+        "frcpath",
+        "frcs",
+        "mrcp",
+        "dds",
+        "rgn",
+        "lpn",
+        "cnp",
+        "aprn",
+    ]
+)
+_NAME_LABELS = (
+    ("PATIENT", re.compile(rf"(?i:\b(?:{_PATIENT_LABELS})\b[ \t]*:)" + _NAME_AFTER)),
+    ("PATIENT", re.compile(rf"(?i:\b(?:{_RELATIVES})\b)" + _NAME_AFTER)),
+    ("DOCTOR", re.compile(rf"(?i:\b(?:{_DOCTOR_LABELS})\b\.?[ \t]*:?)" + _NAME_AFTER)),
+)
 
 _NUMERIC_DATE = re.compile(r"(?<![\w./:-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\w./-]|:\d)")
 _ISO_DATE = re.compile(r"(?<![\w./-])(1[89]\d{2}|2[01]\d{2})([./-])(\d{1,2})\2(\d{1,2})(?![\w./-])")
@@ -41,11 +91,19 @@ _AGE_AFTER = r"(?=\s*-?\s*(?:y/?o\b|yo\b|y\.o\.|yrs?\b|years?[\s-]*old\b|year-ol
 _AGES = (
     re.compile(rf"(?i)\b(\d{{1,3}}|{_AGE_WORD}){_AGE_AFTER}"),
     re.compile(rf"(?i)\b(?:age|aged)\s*[:=]?\s*(\d{{1,3}}|{_AGE_WORD})\b(?![./:]\d)"),
+    # "died at 71", "alive at 78 with ...".
+    re.compile(
+        rf"(?i)\b(?:died|alive|deceased|passed\s+away|diagnosed)\s+at\s+(?:age\s+)?(\d{{1,3}}|{_AGE_WORD})\b(?![./:]\d)"
+    ),
+    # "a 69F with", "71 M": age and sex, a clinical shorthand.
+    re.compile(r"(?<![\w./-])(\d{1,3})\s?(?=[MF]\b(?![./-]\w))"),
 )
 _PHONE_TRIGGER = r"(?i:\b(tel|telephone|phone|ph|mob|mobile|cell|contact|pager|bleep|fax|facsimile)\b)"
 _PHONES = (
     re.compile(r"(?<![\w+])()\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,5}){1,4}(?![\w-])"),
     re.compile(r"(?<![\w-])()1-\d{3}-\d{3}-\d{4}(?![\w-])"),
+    re.compile(r"(?<![\w(-])()\(\d{3}\)\s?\d{3}[\s.-]\d{4}(?![\w-])"),
+    re.compile(r"(?<![\w.-])()\d{3}([.-])\d{3}\2\d{4}(?![\w.-])"),
     re.compile(
         _PHONE_TRIGGER + r"[.:#]?\s*(?:no\.?\s*)?((?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,3})(?![\w-])"
     ),
@@ -83,6 +141,31 @@ _WORK_TRIGGER = re.compile(
 def _professions() -> frozenset[str]:
     files = LEXICON_FILES["PROFESSION"][0]
     return frozenset(e.lower() for name in files for e in read_entries(LEXICON_DIR / name))
+
+
+def _is_name_word(word: str) -> bool:
+    """On a name list, or a capitalised word rare in English."""
+    lexicons = default_lexicons()
+    return any(lexicons.contains(name, word) for name in NAME_LEXICONS) or zipf_bucket(word.lower()) in (
+        "0",
+        "1",
+        "2",
+        "3",
+    )
+
+
+def _name_spans(text: str) -> Iterator[tuple[str, int, int]]:
+    for kind, pattern in _NAME_LABELS:
+        for match in pattern.finditer(text):
+            start, end = match.span(1)
+            # "Shania Neilson RN": the credential is not part of the name.
+            while (last := re.search(r"[ ,]+([A-Za-z]+)\.?$", text[start:end])) and last.group(
+                1
+            ).lower() in _CREDENTIALS:
+                end = start + last.start()
+            words = re.findall(r"[A-Za-z'’-]{2,}", text[start:end])
+            if words and all(_is_name_word(w) for w in words):
+                yield kind, start, end
 
 
 def _valid_day_month(first: int, second: int) -> bool:
@@ -147,10 +230,12 @@ def format_rule_predictions(text: str, allowed: Iterable[str] | None = None) -> 
     allowed_set = set(allowed) if allowed is not None else None
     found: list[Prediction] = []
     last_end = -1
-    for kind, start, end in sorted(_candidates(text), key=lambda c: (c[1], -(c[2] - c[1]))):
+    candidates = [(kind, start, end, ORIGIN) for kind, start, end in _candidates(text)]
+    candidates += [(kind, start, end, NAME_ORIGIN) for kind, start, end in _name_spans(text)]
+    for kind, start, end, origin in sorted(candidates, key=lambda c: (c[1], -(c[2] - c[1]))):
         if end <= start or start < last_end or (allowed_set is not None and kind not in allowed_set):
             continue
-        found.append(Prediction(kind, start, end, FORMAT_CONFIDENCE, ORIGIN))
+        found.append(Prediction(kind, start, end, FORMAT_CONFIDENCE, origin))
         last_end = end
     return found
 
@@ -172,8 +257,10 @@ def apply_format_rules(
         overlapping = [i for i in range(low, high) if ordered[i].end > rule.start and i not in removed]
         if any(ordered[i].start < rule.start or ordered[i].end > rule.end for i in overlapping):
             continue
-        if any((ordered[i].start, ordered[i].end) == (rule.start, rule.end) for i in overlapping):
-            continue  # the tagger found this very span: its type stands
+        if rule.origin != NAME_ORIGIN and any(
+            (ordered[i].start, ordered[i].end) == (rule.start, rule.end) for i in overlapping
+        ):
+            continue  # the tagger found this very span: its type stands (a name label settles it)
         removed.update(overlapping)
         added.append(rule)
     return [p for i, p in enumerate(ordered) if i not in removed] + added

@@ -270,8 +270,13 @@ def name_lexicon_rule(
             taken.add(token.start, token.end)
             by_end[token.end] = by_start[token.start] = len(result) - 1
             continue
-        # Next to a predicted name, separated by one space only: extend that name.
+        # Next to a predicted name, separated by one space only, or after a one-word name
+        # and a comma ("HODGES, LATASHA"): extend that name.
         position = by_end.get(token.start - 1, -1)
+        if position < 0 and text[token.start - 2 : token.start] == ", ":
+            position = by_end.get(token.start - 2, -1)
+            if position >= 0 and not text[result[position].start : result[position].end].isalpha():
+                position = -1
         if position >= 0 and text[token.start - 1] == " ":
             prediction = result[position]
             result[position] = replace(prediction, end=token.end, origin="lexicon")
