@@ -82,9 +82,11 @@ _ISO_DATE = re.compile(r"(?<![\w./-])(1[89]\d{2}|2[01]\d{2})([./-])(\d{1,2})\2(\
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:\d{4}|'\d{2})"
 _NAMED_DATES = (
-    re.compile(rf"\b\d{{1,2}}{_ORDINAL}(?:\s+of)?[\s-]+{MONTH}\.?(?![a-z])(?:,?[\s-]+{_YEAR}\b|-\d{{2}}\b)?"),
-    re.compile(rf"\b{MONTH}\.?\s+\d{{1,2}}{_ORDINAL}\b(?:,?\s+{_YEAR}\b)?"),
-    re.compile(rf"\b{MONTH}\.?,?[\s-]+(?:of\s+)?\d{{4}}\b"),
+    re.compile(
+        rf"\b\d{{1,2}}{_ORDINAL}(?:[ \t]+of)?[ \t-]+{MONTH}\.?(?![a-z])(?:,?[ \t-]+{_YEAR}\b|-\d{{2}}\b)?"
+    ),
+    re.compile(rf"\b{MONTH}\.?[ \t]+\d{{1,2}}{_ORDINAL}\b(?:,?[ \t]+{_YEAR}\b)?"),
+    re.compile(rf"\b{MONTH}\.?,?[ \t-]+(?:of[ \t]+)?\d{{4}}\b"),
 )
 _AGE_WORD = rf"(?:{TENS}(?:[\s-]{UNITS})?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)"
 _AGE_AFTER = r"(?=\s*-?\s*(?:y/?o\b|yo\b|y\.o\.|yrs?\b|years?[\s-]*old\b|year-old\b|yr-old\b|-year-old\b))"
@@ -105,7 +107,7 @@ _PHONES = (
     re.compile(r"(?<![\w(-])()\(\d{3}\)\s?\d{3}[\s.-]\d{4}(?![\w-])"),
     re.compile(r"(?<![\w.-])()\d{3}([.-])\d{3}\2\d{4}(?![\w.-])"),
     re.compile(
-        _PHONE_TRIGGER + r"[.:#]?\s*(?:no\.?\s*)?((?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,3})(?![\w-])"
+        _PHONE_TRIGGER + r"[.:#]?\s*(?:no\.?\s*)?((?:\(\d{2,5}\)\s?)?\d{2,5}(?:[ .-]\d{2,6}){1,3})(?![\w-])"
     ),
 )
 _ID_TRIGGERS: tuple[tuple[str, str], ...] = (
@@ -121,7 +123,14 @@ _STREET_SUFFIX = (
     r"(?i:street|st|road|rd|avenue|ave|lane|ln|drive|dr|way|court|ct|place|pl|terrace|crescent|close|grove"
     r"|mews|boulevard|blvd|parkway|pkwy|highway|hwy|square|sq|row|gardens|walk|circle|cir)"
 )
-_STREET = re.compile(rf"\b\d{{1,5}}\s+(?:[A-Z][A-Za-z'’]+\s+){{1,3}}{_STREET_SUFFIX}\b\.?")
+_STREET = re.compile(rf"\b\d{{1,5}}[ \t]+(?:[A-Z][A-Za-z'’]+[ \t]+){{1,3}}{_STREET_SUFFIX}\b\.?")
+# The town after a street or a hospital: "12 Elm Street, Springfield, MA", "Mercy Hospital, Boston".
+_TOWN = r"([A-Z][A-Za-z'’-]+(?: [A-Z][A-Za-z'’-]+)?)"
+_TOWN_AFTER = re.compile(rf", {_TOWN}(?=,|\n|$| [A-Z]{{2,3}}\b|\s*\()")
+_LIVES_IN = re.compile(
+    rf"(?i:\b(?:lives|living|resides|residing|moved|relocated|home)\b)[^.\n]{{0,45}}?\b(?:in|to|at) {_TOWN}(?![\w'])"
+)
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
 _UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b")
 _US_ZIP = re.compile(r"(?<=\b[A-Z]{2}\s)\d{5}(?:-\d{4})?\b")
 _ROOM = re.compile(r"(?i:\b(?:room|rm|bed|bay)\b)\s*[:#.]?\s*(\d{1,4}[A-Z]?)\b")
@@ -129,11 +138,12 @@ _NOT_A_NAME = (
     r"(?!(?:The|This|That|Our|Your|His|Her|Their|A|An|Same|Local|Other|Community|Any|To|From|At|In)\b)"
 )
 _HOSPITAL = re.compile(
-    rf"\b(?:St\.?\s+)?{_NOT_A_NAME}(?:[A-Z][A-Za-z'’]+\s+){{1,3}}"
-    r"(?:Hospital|Health\s+System|Medical\s+Cent(?:er|re)|Infirmary|Health\s+Cent(?:er|re)|Hospice)\b"
+    rf"\b(?:St\.?[ \t]+)?{_NOT_A_NAME}(?:[A-Z][A-Za-z'’]+[ \t]+){{1,3}}"
+    r"(?:Hospital|Health[ \t]+System|Medical[ \t]+Cent(?:er|re)|Infirmary|Health[ \t]+Cent(?:er|re)|Hospice"
+    r"|HOSPITAL|INFIRMARY|HOSPICE)\b"
 )
 _WORK_TRIGGER = re.compile(
-    r"(?i)\b(?:works?\s+as|worked\s+as|employed\s+as|occupation|profession|job|retired)\s*[:-]?\s*(?:an?\s+)?"
+    r"(?i)\b(?:works?\s+as|worked\s+as|employed\s+as|occupation|profession|job|retired|ex(?=-))\s*[:-]?\s*(?:an?\s+)?"
 )
 
 
@@ -204,8 +214,16 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
         for match in pattern.finditer(text):
             if sum(c.isdigit() for c in match.group(1)) >= 4:
                 yield kind, match.start(1), match.end(1)
+    for match in _EMAIL.finditer(text):
+        yield "EMAIL", match.start(), match.end()
     for match in _STREET.finditer(text):
         yield "STREET", match.start(), match.end()
+        town = _TOWN_AFTER.match(text, match.end())
+        if town:
+            yield "CITY", town.start(1), town.end(1)
+    for match in _LIVES_IN.finditer(text):
+        if all(_is_name_word(w) or w.isupper() for w in match.group(1).split()):
+            yield "CITY", match.start(1), match.end(1)
     for match in _UK_POSTCODE.finditer(text):
         yield "ZIP", match.start(), match.end()
     for match in _US_ZIP.finditer(text):
@@ -214,6 +232,9 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
         yield "ROOM", match.start(1), match.end(1)
     for match in _HOSPITAL.finditer(text):
         yield "HOSPITAL", match.start(), match.end()
+        town = _TOWN_AFTER.match(text, match.end())
+        if town:
+            yield "CITY", town.start(1), town.end(1)
     professions = _professions()
     for match in _WORK_TRIGGER.finditer(text):
         words = list(re.finditer(r"[A-Za-z][A-Za-z'-]*", text[match.end() : match.end() + 60]))
