@@ -51,6 +51,7 @@ ALGORITHMS = ("l2sgd", "lbfgs")
 MARGINAL_CEILING = 0.999
 # Real models are a few MB; the cap keeps a wrong or hostile path from filling memory.
 MAX_MODEL_BYTES = 512 * 1024 * 1024
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
@@ -322,8 +323,12 @@ class CrfTagger:
             raise UsageError("the tagger has not been trained")
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr("metadata.json", json.dumps(self.metadata.to_dict(), indent=2))
-            archive.writestr("model.crfsuite", self._model_bytes)
+            # A fixed member date: the same model always gives the same file (reproducible builds).
+            for name, data in (
+                ("metadata.json", json.dumps(self.metadata.to_dict(), indent=2).encode("utf-8")),
+                ("model.crfsuite", self._model_bytes),
+            ):
+                archive.writestr(zipfile.ZipInfo(name, ZIP_DATE), data, compress_type=zipfile.ZIP_DEFLATED)
         return buffer.getvalue()
 
     def save(self, path: str | Path) -> None:
