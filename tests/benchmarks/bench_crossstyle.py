@@ -80,6 +80,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--iterations", type=int, default=15)
     parser.add_argument("--default", action="store_true", help="also score the bundled default model")
     parser.add_argument("--train", default="AB", help="styles to train on (default AB)")
+    parser.add_argument("--philter", action="store_true", help="also score philter-lite (tag-blind)")
     parser.add_argument("--c2", type=float, default=None, help="L2 regularisation (default: the tagger's)")
     args = parser.parse_args(argv)
     data = corpora(args.patients)
@@ -96,6 +97,18 @@ def main(argv: list[str]) -> int:
         for test_style in SEEDS:
             cell = score_cell(tagger, data[test_style][1])
             print(f"  train {train_style} -> test {test_style}: {cell.line()}", flush=True)
+    if args.philter:
+        from tests.benchmarks.bench_crf import philter_predictions
+
+        for test_style in SEEDS:
+            test = data[test_style][1]
+            predictions = philter_predictions(test)
+            if predictions is not None:
+                tokens = evaluate_predictions(test, predictions, match="tagblind").micro
+                print(
+                    f"  philter-lite -> test {test_style}: tag-blind token P/R/F1 "
+                    f"{tokens.precision:.3f}/{tokens.recall:.3f}/{tokens.f1:.3f}"
+                )
     if args.default:
         from annotator.crf.default_model import load_default_model
 
