@@ -399,6 +399,20 @@ def _window_features(word: str, offset: int, public: bool) -> FeatureDict:
 
 
 @lru_cache(maxsize=500_000)
+def _word_contexts(word: str, public: bool) -> tuple[FeatureDict, ...]:
+    """A word's own features, then what it lends a token 2, 1 before / 1, 2 after it, then 3."""
+    return (
+        word_features(word, public),
+        _window_features(word, -2, public),
+        _window_features(word, -1, public),
+        _window_features(word, 1, public),
+        _window_features(word, 2, public),
+        _far_features(word, -3, public),
+        _far_features(word, 3, public),
+    )
+
+
+@lru_cache(maxsize=500_000)
 def _far_features(word: str, offset: int, public: bool) -> FeatureDict:
     lower = word.lower()
     return {f"{offset:+d}:w": public_form(lower) if public else lower}
@@ -481,32 +495,39 @@ def document_features(
     templates = _token_template_names(region, tokens, offset)
     phrase_lexicons = lexicons.match(tokens)
     chunks = _chunk_shapes(region, tokens, offset)
-    before: list[set[str]] = [set() for _ in tokens]
-    after: list[set[str]] = [set() for _ in tokens]
-    inside: list[set[str]] = [set() for _ in tokens]
+    # Trigger cues by position (few positions have any).
+    cues: dict[int, dict[str, set[str]]] = {}
     for cue, start, end in _trigger_spans(lowers):
         for position in range(start, end):
-            inside[position].add(cue)
+            cues.setdefault(position, {}).setdefault("trig=", set()).add(cue)
         for position in range(end, min(end + 3, count)):
-            before[position].add(cue)
+            cues.setdefault(position, {}).setdefault("trig<", set()).add(cue)
         for position in range(max(start - 3, 0), start):
-            after[position].add(cue)
+            cues.setdefault(position, {}).setdefault("trig>", set()).add(cue)
+    # Each word's features and the features it lends its neighbours: one cache look-up a token.
+    contexts = [_word_contexts(word, public) for word in words]
     sequence: list[FeatureDict] = []
+    last = count - 1
     for index, token in enumerate(tokens):
-        features: FeatureDict = dict(word_features(words[index], public))
-        for step in (-2, -1, 1, 2):
-            position = index + step
-            if 0 <= position < count:
-                features.update(_window_features(words[position], step, public))
-        for step in (-3, 3):
-            position = index + step
-            if 0 <= position < count:
-                features.update(_far_features(words[position], step, public))
+        features: FeatureDict = dict(contexts[index][0])
+        update = features.update
+        if index >= 2:
+            update(contexts[index - 2][1])
+        if index >= 1:
+            update(contexts[index - 1][2])
+        if index < last:
+            update(contexts[index + 1][3])
+        if index + 2 <= last:
+            update(contexts[index + 2][4])
+        if index >= 3:
+            update(contexts[index - 3][5])
+        if index + 3 <= last:
+            update(contexts[index + 3][6])
         if index == 0:
             features["BOS"] = 1.0
         else:
             features["-1|0"] = named[index - 1] + "|" + named[index]
-        if index == count - 1:
+        if index == last:
             features["EOS"] = 1.0
         else:
             features["0|+1"] = named[index] + "|" + named[index + 1]
@@ -514,13 +535,12 @@ def document_features(
             features["re:" + name] = 1.0
         for name in phrase_lexicons[index]:
             features["phrase:" + name] = 1.0
-        # Sorted: the same note always gives the same feature order (reproducible training).
-        for cue in sorted(before[index]):
-            features["trig<" + cue] = 1.0
-        for cue in sorted(after[index]):
-            features["trig>" + cue] = 1.0
-        for cue in sorted(inside[index]):
-            features["trig=" + cue] = 1.0
+        here = cues.get(index)
+        if here is not None:
+            # Sorted: the same note always gives the same feature order (reproducible training).
+            for kind in ("trig<", "trig>", "trig="):
+                for cue in sorted(here.get(kind, ())):
+                    features[kind + cue] = 1.0
         if chunks[index]:
             features["chunk"] = chunks[index]
         if token.section:

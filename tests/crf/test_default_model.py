@@ -51,3 +51,13 @@ def test_rebuild_command_is_reproducible(tmp_path: Path) -> None:
         subprocess.run([*command, "--scale", "0.02", "--iterations", "2"], check=True, capture_output=True)
         files.append(target.read_bytes())
     assert files[0] == files[1]
+
+
+@pytest.mark.slow
+def test_bundled_model_holds_no_rare_phi_token_of_its_training_notes() -> None:
+    from annotator.workflows.default_model import training_notes
+    from tests.crf.test_shareable import distinctive_phi_tokens, leaked
+
+    tokens = distinctive_phi_tokens(training_notes())
+    assert len(tokens) > 1_000
+    assert leaked(default_model_path().read_bytes(), tokens) == set()

@@ -37,7 +37,8 @@ def distinctive_phi_tokens(documents: list[Document]) -> set[str]:
 
 
 def archive_bytes(model_bytes: bytes) -> bytes:
-    """Every member of the model archive, lower-cased (features are lower-case words)."""
+    """Every member of the model archive (features name lower-case words; the binary weights
+    are not lower-cased, which would make chance hits sixteen times likelier)."""
     parts = []
     with zipfile.ZipFile(io.BytesIO(model_bytes)) as archive:
         for name in archive.namelist():
@@ -47,7 +48,7 @@ def archive_bytes(model_bytes: bytes) -> bytes:
                 for key in GENERATED_METADATA:
                     metadata.pop(key)
                 data = json.dumps(metadata).encode("utf-8")
-            parts.append(data.lower())
+            parts.append(data)
     return b"\0".join(parts)
 
 
