@@ -26,14 +26,14 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import cache
 
-from annotator.crf.features import zipf_bucket
+from annotator.crf.features import is_public, zipf_bucket
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, NAME_LEXICONS, default_lexicons, read_entries
 from annotator.crf.templates import MONTH, TENS, UNITS
 
 FORMAT_CONFIDENCE = 0.95
 ORIGIN = "format-rule"
-NAME_ORIGIN = "name-label"
+SETTLING_ORIGIN = "label-rule"
 
 _PATIENT_LABELS = (
     r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name|patient|pt|name"
@@ -97,6 +97,8 @@ _AGES = (
     re.compile(
         rf"(?i)\b(?:died|alive|deceased|passed\s+away|diagnosed)\s+at\s+(?:age\s+)?(\d{{1,3}}|{_AGE_WORD})\b(?![./:]\d)"
     ),
+    # "in her 50s", "in his early 70s".
+    re.compile(r"(?i)\bin\s+(?:his|her|their)\s+(?:early\s+|mid-?\s*|late\s+)?([1-9]0'?s)\b"),
     # "a 69F with", "71 M": age and sex, a clinical shorthand.
     re.compile(r"(?<![\w./-])(\d{1,3})\s?(?=[MF]\b(?![./-]\w))"),
 )
@@ -133,6 +135,13 @@ _LIVES_IN = re.compile(
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
 _UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b")
 _US_ZIP = re.compile(r"(?<=\b[A-Z]{2}\s)\d{5}(?:-\d{4})?\b")
+# "Springfield, IL 62704": a state abbreviation between a comma and a ZIP code.
+_STATE_BEFORE_ZIP = re.compile(r"(?<=, )([A-Z]{2})(?=[ \t]+\d{5}(?:-\d{4})?\b)")
+_ORGANIZATION = re.compile(
+    r"\b(?!(?:The|This|That|Our|Your|His|Her|Their|A|An|Local|Other|Any)\b)(?:[A-Z][A-Za-z'’&-]+[ \t]+){1,3}"
+    r"(?:Inc\.?|LLC|Ltd\.?|Corporation|Corp\.?|Company|Insurance|Bank|University|College|School|Church"
+    r"|District|Telephone|Freight|Laboratories|Industries|Foundation|Council|Airlines|Railway)\b"
+)
 _ROOM = re.compile(r"(?i:\b(?:room|rm|bed|bay)\b)\s*[:#.]?\s*(\d{1,4}[A-Z]?)\b")
 _NOT_A_NAME = (
     r"(?!(?:The|This|That|Our|Your|His|Her|Their|A|An|Same|Local|Other|Community|Any|To|From|At|In)\b)"
@@ -176,6 +185,37 @@ def _name_spans(text: str) -> Iterator[tuple[str, int, int]]:
             words = re.findall(r"[A-Za-z'’-]{2,}", text[start:end])
             if words and all(_is_name_word(w) for w in words):
                 yield kind, start, end
+
+
+_COUNTRY_CANDIDATE = re.compile(r"\b[A-Z][A-Za-z]+(?:[ \t]+(?:of[ \t]+)?[A-Z][A-Za-z]+){0,2}\b")
+
+
+def _countries(text: str) -> Iterator[tuple[str, int, int]]:
+    """Country names of the country list, capitalised, that are not also person names (Jordan, Chad)."""
+    lexicons = default_lexicons()
+    for match in _COUNTRY_CANDIDATE.finditer(text):
+        words = match.group().split()
+        # The longest leading run of words that is a country ("Cape Verde", "Ireland").
+        for size in range(len(words), 0, -1):
+            phrase = " ".join(words[:size])
+            if _is_country(phrase) and not (
+                size == 1 and any(lexicons.contains(n, phrase) for n in NAME_LEXICONS)
+            ):
+                yield "COUNTRY", match.start(), match.start() + len(phrase)
+                break
+
+
+@cache
+def _country_names() -> frozenset[str]:
+    files = LEXICON_FILES["COUNTRY"][0]
+    return frozenset(e.lower() for name in files for e in read_entries(LEXICON_DIR / name)) | {
+        "usa",
+        "u.s.a.",
+    }
+
+
+def _is_country(phrase: str) -> bool:
+    return phrase.lower() in _country_names()
 
 
 def _valid_day_month(first: int, second: int) -> bool:
@@ -227,7 +267,14 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
     for match in _UK_POSTCODE.finditer(text):
         yield "ZIP", match.start(), match.end()
     for match in _US_ZIP.finditer(text):
-        yield "ZIP", match.start(), match.end()
+        yield "ZIP!", match.start(), match.end()
+    lexicons = default_lexicons()
+    for match in _STATE_BEFORE_ZIP.finditer(text):
+        if lexicons.contains("STATE_ABBR", match.group(1)):
+            yield "STATE", match.start(1), match.end(1)
+    for match in _ORGANIZATION.finditer(text):
+        yield "ORGANIZATION", match.start(), match.end()
+    yield from _countries(text)
     for match in _ROOM.finditer(text):
         yield "ROOM", match.start(1), match.end(1)
     for match in _HOSPITAL.finditer(text):
@@ -252,7 +299,12 @@ def format_rule_predictions(text: str, allowed: Iterable[str] | None = None) -> 
     found: list[Prediction] = []
     last_end = -1
     candidates = [(kind, start, end, ORIGIN) for kind, start, end in _candidates(text)]
-    candidates += [(kind, start, end, NAME_ORIGIN) for kind, start, end in _name_spans(text)]
+    candidates += [(kind, start, end, SETTLING_ORIGIN) for kind, start, end in _name_spans(text)]
+    # A kind ending in "!" settles the type like a name label does (a ZIP code after a state).
+    candidates = [
+        (kind.rstrip("!"), start, end, SETTLING_ORIGIN if kind.endswith("!") else origin)
+        for kind, start, end, origin in candidates
+    ]
     for kind, start, end, origin in sorted(candidates, key=lambda c: (c[1], -(c[2] - c[1]))):
         if end <= start or start < last_end or (allowed_set is not None and kind not in allowed_set):
             continue
@@ -278,7 +330,7 @@ def apply_format_rules(
         overlapping = [i for i in range(low, high) if ordered[i].end > rule.start and i not in removed]
         if any(ordered[i].start < rule.start or ordered[i].end > rule.end for i in overlapping):
             continue
-        if rule.origin != NAME_ORIGIN and any(
+        if rule.origin != SETTLING_ORIGIN and any(
             (ordered[i].start, ordered[i].end) == (rule.start, rule.end) for i in overlapping
         ):
             continue  # the tagger found this very span: its type stands (a name label settles it)
@@ -313,11 +365,14 @@ _GENERIC_PLACE_WORDS = frozenset(
 _PLACE_TYPES = frozenset({"HOSPITAL", "ORGANIZATION", "DEPARTMENT"})
 
 
+def _generic(span: str) -> bool:
+    words = re.findall(r"[A-Za-z]+", span)
+    if all(w.lower() in _GENERIC_PLACE_WORDS for w in words):
+        return True
+    # An all-caps run of common words is a heading ("DISCHARGE SUMMARY"), not a place.
+    return len(words) >= 2 and span.isupper() and all(is_public(w.lower()) for w in words)
+
+
 def drop_generic_places(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
-    """Drop place spans made only of generic words (they name no particular place)."""
-    return [
-        p
-        for p in predictions
-        if p.type not in _PLACE_TYPES
-        or not all(w.lower() in _GENERIC_PLACE_WORDS for w in re.findall(r"[A-Za-z]+", text[p.start : p.end]))
-    ]
+    """Drop place spans made only of generic words or heading words (they name no place)."""
+    return [p for p in predictions if p.type not in _PLACE_TYPES or not _generic(text[p.start : p.end])]
