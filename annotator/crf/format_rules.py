@@ -35,14 +35,12 @@ FORMAT_CONFIDENCE = 0.95
 ORIGIN = "format-rule"
 SETTLING_ORIGIN = "label-rule"
 
-_PATIENT_LABELS = (
-    r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name|patient|pt|name"
-)
+_PATIENT_LABELS = r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name|patient|pt|name|re"
 _RELATIVES = r"wife|husband|partner|sister|brother|son|daughter|mother|father|friend|niece|nephew|aunt|uncle"
 _DOCTOR_LABELS = (
     r"referrer|referred\s+by|reported\s+by|verified\s+by|reviewed\s+by|dictated\s+by|signed(?:\s+by)?"
     r"|seen\s+by|consultant|anaesthetist|anesthesiologist|surgeon|registrar|attending|accepting|authori[sz]ed\s+by"
-    r"|gp|pcp|cc|dr|doctor"
+    r"|gp|pcp|cc|dr|doctor|resident|fellow|intern|assistant|referring|read\s+by|follow\s+up\s+with"
 )
 _INITIALS = r"(?:[A-Z]\.(?:\s?[A-Z]\.)*\s?|[A-Z]\s)"
 _WORD = r"[A-Z][A-Za-z'’-]+"
@@ -71,7 +69,10 @@ _CREDENTIALS = frozenset(
         "aprn",
     ]
 )
+_DEGREE = r",?[ \t]+(?:MD|M\.D\.|DO|D\.O\.|PhD|NP|PA-C|FRCP\w*|MBBS|MRCP)\b"
 _NAME_LABELS = (
+    # "Neil L. Villa, MD": a name before a clinician's degree.
+    ("DOCTOR", re.compile(rf"(?<![\w.])({_INITIALS}?{_WORD}(?: {_INITIALS}?{_WORD}){{0,2}})(?={_DEGREE})")),
     ("PATIENT", re.compile(rf"(?i:\b(?:{_PATIENT_LABELS})\b[ \t]*:)" + _NAME_AFTER)),
     ("PATIENT", re.compile(rf"(?i:\b(?:{_RELATIVES})\b)" + _NAME_AFTER)),
     ("DOCTOR", re.compile(rf"(?i:\b(?:{_DOCTOR_LABELS})\b\.?[ \t]*:?)" + _NAME_AFTER)),

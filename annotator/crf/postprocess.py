@@ -162,7 +162,7 @@ def trim(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
 
 def _name_parts(term: str) -> list[str]:
     """Parts of a multi-word name that are rare enough in English to stand alone."""
-    words = re.findall(r"[A-Za-z][A-Za-z'-]+", term)
+    words = re.findall(r"[^\W\d_][\w'-]+", term)
     if len(words) < 2:
         return []
     return [w for w in words if len(w) >= 3 and w[0].isupper() and zipf_bucket(w.lower()) in RARE]
@@ -259,7 +259,8 @@ def name_lexicon_rule(
         previous = before
         before = [previous[1], token.text]
         title = previous[0] if previous[1] == "." else previous[1]
-        after_title = title.lower() in _TITLES and is_rare_capitalised(token.text)
+        # After a title any capitalised word is a name: "Mr. Day", "Mrs. Long".
+        after_title = title.lower() in _TITLES and _capitalised_word(token.text)
         if not (after_title or is_name(token)) or not taken.free(token.start, token.end):
             continue
         # Right after a title: "Dr. Smith", "Mrs Jones", "Dr Eze" (any rare capitalised word).
@@ -292,6 +293,10 @@ def name_lexicon_rule(
             by_start[token.start] = position
             taken.add(token.start, token.end)
     return result
+
+
+def _capitalised_word(word: str) -> bool:
+    return len(word) >= 2 and word[0].isupper() and word.isalpha()
 
 
 def relabel_fax(text: str, predictions: Iterable[Prediction], allowed: set[str] | None) -> list[Prediction]:
