@@ -377,3 +377,30 @@ def _generic(span: str) -> bool:
 def drop_generic_places(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
     """Drop place spans made only of generic words or heading words (they name no place)."""
     return [p for p in predictions if p.type not in _PLACE_TYPES or not _generic(text[p.start : p.end])]
+
+
+_FRACTION = re.compile(r"^(\d{1,3})/(\d{1,3})$")
+# "x2/7", "for 3/12", "in 6/52": days, months and weeks written as fractions (British notes).
+_DURATION_BEFORE = re.compile(r"(?i)(?:\bx|\bfor|\bin|\bover|\bpast|\blast|\bnext|\bwithin)\s*$")
+
+
+def _implausible_date(span: str, before: str) -> bool:
+    fraction = _FRACTION.match(span)
+    if fraction:
+        first, second = int(fraction.group(1)), int(fraction.group(2))
+        if fraction.group(2) in ("7", "12", "52") and _DURATION_BEFORE.search(before):
+            return True
+        month_year = 1 <= first <= 12 and len(fraction.group(2)) == 2
+        return not (_valid_day_month(first, second) or month_year)
+    # A four-digit number that is no year of a date (a clock time: "0300").
+    return span.isdigit() and len(span) == 4 and not 1800 <= int(span) <= 2199
+
+
+def drop_implausible_dates(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
+    """Drop dates no calendar has: ``120/80``, ``14/15``, ``0300``, durations ``x2/7``."""
+    return [
+        p
+        for p in predictions
+        if p.type != "DATE"
+        or not _implausible_date(text[p.start : p.end], text[max(0, p.start - 8) : p.start])
+    ]

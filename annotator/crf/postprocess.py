@@ -26,7 +26,7 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.features import zipf_bucket
-from annotator.crf.format_rules import apply_format_rules, drop_generic_places
+from annotator.crf.format_rules import apply_format_rules, drop_generic_places, drop_implausible_dates
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.tokenizer import Token, tokenize
@@ -351,7 +351,7 @@ def postprocess_document(
     tokens before it (all the name rule reads).
     """
     allowed_set = set(allowed) if allowed is not None else None
-    result = drop_generic_places(text, trim(text, predictions))
+    result = drop_implausible_dates(text, drop_generic_places(text, trim(text, predictions)))
     result = apply_format_rules(text, result, allowed_set)
     result = add_rule_spans(text, result, allowed_set)
     if allowed_set is None or allowed_set & NAME_TYPES:
