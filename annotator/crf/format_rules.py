@@ -113,6 +113,10 @@ _PHONES = (
         _PHONE_TRIGGER + r"[.:#]?\s*(?:no\.?\s*)?((?:\(\d{2,5}\)\s?)?\d{2,5}(?:[ .-]\d{2,6}){1,3})(?![\w-])"
     ),
 )
+# Short internal numbers after their label: "Pager 41872", "bleep 2608", "ext. 4417".
+_SHORT_PHONE = re.compile(
+    r"(?i:\b(?:bleep|pager|beeper|ext|extension)\b)\.?[ \t]*[:#]?[ \t]*(\d{4,5})(?![\w-])"
+)
 _ID_TRIGGERS: tuple[tuple[str, str], ...] = (
     ("MEDICALRECORD", r"MRN|MR\s*#|medical\s+record(?:\s+(?:number|no\.?))?|hosp(?:ital)?\s+(?:no|number)\.?|unit\s+(?:no|number)\.?|record\s+(?:no|number)\.?|chart\s+(?:no|number)\.?"),
     ("ACCOUNT", r"acct|account(?:\s+(?:no|number))?\.?"),
@@ -251,6 +255,8 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
             before = re.split(r"\d", text[max(0, start - 25) : start])[-1].lower()
             fax = trigger.lower() in ("fax", "facsimile") or "fax" in before
             yield ("FAX" if fax else "PHONE"), start, end
+    for match in _SHORT_PHONE.finditer(text):
+        yield "PHONE", match.start(1), match.end(1)
     for kind, pattern in _IDS:
         for match in pattern.finditer(text):
             if sum(c.isdigit() for c in match.group(1)) >= 4:
