@@ -245,9 +245,11 @@ def name_lexicon_rule(
     def is_rare_capitalised(word: str) -> bool:
         return len(word) >= 2 and word[0].isupper() and word.isalpha() and zipf_bucket(word.lower()) in RARE
 
+    def is_listed(word: str) -> bool:
+        return _capitalised_word(word) and any(lexicons.contains(name, word) for name in NAME_LEXICONS)
+
     def is_name(token: Token) -> bool:
-        word = token.text
-        return is_rare_capitalised(word) and any(lexicons.contains(name, word) for name in NAME_LEXICONS)
+        return is_rare_capitalised(token.text) and is_listed(token.text)
 
     taken = _Taken(result)
     # Name predictions by where they end and start, to find the one next to a token.
@@ -261,7 +263,30 @@ def name_lexicon_rule(
         title = previous[0] if previous[1] == "." else previous[1]
         # After a title any capitalised word is a name: "Mr. Day", "Mrs. Long".
         after_title = title.lower() in _TITLES and _capitalised_word(token.text)
-        if not (after_title or is_name(token)) or not taken.free(token.start, token.end):
+        if not taken.free(token.start, token.end):
+            continue
+        # An initial just before a predicted name joins it: "M. Balogun", "C HARDIE".
+        if len(token.text) == 1 and token.text.isupper():
+            gap = (
+                2
+                if text[token.end : token.end + 2] == ". "
+                else 1
+                if text[token.end : token.end + 1] == " "
+                else 0
+            )
+            position = by_start.get(token.end + gap, -1) if gap else -1
+            if position >= 0:
+                prediction = result[position]
+                result[position] = replace(prediction, start=token.start, origin="lexicon")
+                del by_start[prediction.start]
+                by_start[token.start] = position
+                taken.add(token.start, token.end + gap)
+            continue
+        # Listed names join a predicted name whatever their frequency ("Rachelle Hope").
+        joins = is_listed(token.text) and (
+            token.start - 1 in by_end or token.end + 1 in by_start or token.start - 2 in by_end
+        )
+        if not (after_title or is_name(token) or joins):
             continue
         # Right after a title: "Dr. Smith", "Mrs Jones", "Dr Eze" (any rare capitalised word).
         if after_title:
@@ -351,16 +376,21 @@ def postprocess_document(
     tokens before it (all the name rule reads).
     """
     allowed_set = set(allowed) if allowed is not None else None
+    names = allowed_set is None or bool(allowed_set & NAME_TYPES)
+    tokens = tokens if isinstance(tokens, list) else list(tokens)
     result = drop_implausible_dates(text, drop_generic_places(text, trim(text, predictions)))
     result = apply_format_rules(text, result, allowed_set)
     result = add_rule_spans(text, result, allowed_set)
-    if allowed_set is None or allowed_set & NAME_TYPES:
-        result = [
-            p for p in name_lexicon_rule(text, tokens, result) if allowed_set is None or p.type in allowed_set
-        ]
+    if names:
+        result = name_lexicon_rule(text, tokens, result)
     result = relabel_fax(text, result, allowed_set)
     terms = trusted_terms(text, result, PROPAGATED_IN_NOTE, TRUSTED_IN_NOTE, with_parts=True)
     result = propagate(text, result, terms, "trusted-note")
+    if names:
+        # Once more: a surname found by propagation takes its first name or initial along.
+        result = name_lexicon_rule(text, tokens, result)
+    if allowed_set is not None:
+        result = [p for p in result if p.type in allowed_set]
     return merge_names(text, result)
 
 
