@@ -70,9 +70,20 @@ _CREDENTIALS = frozenset(
     ]
 )
 _DEGREE = r",?[ \t]+(?:MD|M\.D\.|DO|D\.O\.|PhD|NP|PA-C|FRCP\w*|MBBS|MRCP)\b"
+_ROLES = (
+    r"registrar|consultant|radiologist|pathologist|surgeon|anaesthetist|anesthesiologist|physician|resident"
+    r"|fellow|intern|attending|nurse|midwife|physiotherapist|pharmacist|cardiologist|oncologist|neurologist"
+)
+_BARE_NAME = rf"(?<![\w.])({_INITIALS}?{_WORD}(?: {_INITIALS}?{_WORD}){{0,2}})"
 _NAME_LABELS = (
     # "Neil L. Villa, MD": a name before a clinician's degree.
-    ("DOCTOR", re.compile(rf"(?<![\w.])({_INITIALS}?{_WORD}(?: {_INITIALS}?{_WORD}){{0,2}})(?={_DEGREE})")),
+    ("DOCTOR", re.compile(rf"{_BARE_NAME}(?={_DEGREE})")),
+    # "Mark Nnamani - registrar", "D.E. Obi (radiologist)": a name before a clinician's role.
+    ("DOCTOR", re.compile(rf"{_BARE_NAME}(?=,?[ \t]*(?:-|–|\()[ \t]*(?i:{_ROLES})\b)")),
+    # "Xavier Bolton (son)": a name before a relation.
+    ("PATIENT", re.compile(rf"{_BARE_NAME}(?=[ \t]*\((?i:{_RELATIVES})\))")),
+    # A letter's signature: "Yours sincerely,\n\nM. Balogun".
+    ("DOCTOR", re.compile(rf"(?i:\b(?:sincerely|regards|thanks),?)[ \t]*\n(?:[ \t]*\n)*[ \t]*{_BARE_NAME}")),
     ("PATIENT", re.compile(rf"(?i:\b(?:{_PATIENT_LABELS})\b[ \t]*:)" + _NAME_AFTER)),
     ("PATIENT", re.compile(rf"(?i:\b(?:{_RELATIVES})\b)" + _NAME_AFTER)),
     ("DOCTOR", re.compile(rf"(?i:\b(?:{_DOCTOR_LABELS})\b\.?[ \t]*:?)" + _NAME_AFTER)),
@@ -188,7 +199,9 @@ def _name_spans(text: str) -> Iterator[tuple[str, int, int]]:
             ).lower() in _CREDENTIALS:
                 end = start + last.start()
             words = re.findall(r"[A-Za-z'’-]{2,}", text[start:end])
-            if words and all(_is_name_word(w) for w in words):
+            # The label says a name follows: one word that looks like a name is enough
+            # ("Blessing Price"), a run of ordinary words is not ("Patient: Alert and ...").
+            if any(_is_name_word(w) for w in words):
                 yield kind, start, end
 
 
