@@ -24,6 +24,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from functools import cache
 
 from annotator.crf.features import is_public, zipf_bucket
@@ -423,3 +424,18 @@ def drop_implausible_dates(text: str, predictions: Iterable[Prediction]) -> list
         if p.type != "DATE"
         or not _implausible_date(text[p.start : p.end], text[max(0, p.start - 8) : p.start])
     ]
+
+
+_ARTICLE = re.compile(r"(?i)(?:an?|the)\s+")
+
+
+def strip_articles(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
+    """An occupation starts after its article: "Works as a [janitor]" (guidelines, section 4)."""
+    result = []
+    for prediction in predictions:
+        if prediction.type == "PROFESSION":
+            article = _ARTICLE.match(text, prediction.start, prediction.end)
+            if article and article.end() < prediction.end:
+                prediction = replace(prediction, start=article.end())
+        result.append(prediction)
+    return result

@@ -26,7 +26,12 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.features import zipf_bucket
-from annotator.crf.format_rules import apply_format_rules, drop_generic_places, drop_implausible_dates
+from annotator.crf.format_rules import (
+    apply_format_rules,
+    drop_generic_places,
+    drop_implausible_dates,
+    strip_articles,
+)
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.tokenizer import Token, tokenize
@@ -378,7 +383,8 @@ def postprocess_document(
     allowed_set = set(allowed) if allowed is not None else None
     names = allowed_set is None or bool(allowed_set & NAME_TYPES)
     tokens = tokens if isinstance(tokens, list) else list(tokens)
-    result = drop_implausible_dates(text, drop_generic_places(text, trim(text, predictions)))
+    result = strip_articles(text, trim(text, predictions))
+    result = drop_implausible_dates(text, drop_generic_places(text, result))
     result = apply_format_rules(text, result, allowed_set)
     result = add_rule_spans(text, result, allowed_set)
     if names:
