@@ -250,7 +250,11 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
             yield "DATE", match.start(), match.end()
     for pattern in _NAMED_DATES:
         for match in pattern.finditer(text):
-            yield "DATE", match.start(), match.end()
+            end = match.end()
+            # "Jan." keeps its period; "January." ends a sentence.
+            if text[end - 1] == "." and len(re.findall(r"[A-Za-z]+", match.group())[-1]) > 4:
+                end -= 1
+            yield "DATE", match.start(), end
     for pattern in _AGES:
         for match in pattern.finditer(text):
             value = match.group(1)
