@@ -8,12 +8,8 @@ in numeric and month-name forms (validated ranges), ages before "yo"/"years old"
 "Tel"/"Mob"/"Fax", record and other identifiers announced by their label (MRN, Hosp no, Lab
 no, Acct ...), street addresses, UK postcodes, US ZIP codes after a state, rooms and beds,
 hospital names, occupations from the profession list after "works as" / "Occupation:", and
-names after the labels and words that say whose name follows: a patient's (``Surname:``,
-``Patient name:``, ``Pt:``, a relative: ``wife``, ``brother``) or a clinician's
-(``Referrer:``, ``Reported by``, ``Consultant:``, ``Signed``). A name there is initials and
-capitalised words that are on the name lists or rare in English, as ``Name Name``,
-``NAME NAME`` or ``SURNAME, Forename``; such a label settles the type even where the
-tagger found the same span with another.
+names where the note says whose name it is (:mod:`annotator.crf.name_labels`); such
+evidence settles the type even where the tagger found the same span with another.
 
 A rule span replaces the tagger's spans it contains (the tagger found a piece, ``61`` of
 ``+61 8 6204 1524``), and yields to any span it only partly overlaps.
@@ -27,68 +23,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import cache
 
-from annotator.crf.features import is_public, zipf_bucket
+from annotator.crf.features import is_public
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, NAME_LEXICONS, default_lexicons, read_entries
+from annotator.crf.name_labels import is_name_word, name_spans
 from annotator.crf.templates import MONTH, TENS, UNITS
 
 FORMAT_CONFIDENCE = 0.95
 ORIGIN = "format-rule"
 SETTLING_ORIGIN = "label-rule"
-
-_PATIENT_LABELS = r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name|patient|pt|name|re"
-_RELATIVES = r"wife|husband|partner|sister|brother|son|daughter|mother|father|friend|niece|nephew|aunt|uncle"
-_DOCTOR_LABELS = (
-    r"referrer|referred\s+by|reported\s+by|verified\s+by|reviewed\s+by|dictated\s+by|signed(?:\s+by)?"
-    r"|seen\s+by|consultant|anaesthetist|anesthesiologist|surgeon|registrar|attending|accepting|authori[sz]ed\s+by"
-    r"|gp|pcp|cc|dr|doctor|resident|fellow|intern|assistant|referring|read\s+by|follow\s+up\s+with"
-)
-_INITIALS = r"(?:[A-Z]\.(?:\s?[A-Z]\.)*\s?|[A-Z]\s)"
-_WORD = r"[A-Z][A-Za-z'’-]+"
-# One space between the words of a name: a wider gap separates fields ("MARK   Forename:").
-_NAME_AFTER = (
-    rf"[ \t]*(?:Dr\.?[ \t]+|DR\.?[ \t]+)?({_INITIALS}?{_WORD}(?:, {_WORD}|(?: {_INITIALS}?{_WORD}){{0,2}})"
-    rf"(?: [A-Z]\.?(?![\w']))?)"
-)
-_CREDENTIALS = frozenset(
-    [
-        "rn",
-        "md",
-        "do",
-        "phd",
-        "np",
-        "pa",
-        "mbbs",
-        "frcp",
-        "frcpath",
-        "frcs",
-        "mrcp",
-        "dds",
-        "rgn",
-        "lpn",
-        "cnp",
-        "aprn",
-    ]
-)
-_DEGREE = r",?[ \t]+(?:MD|M\.D\.|DO|D\.O\.|PhD|NP|PA-C|FRCP\w*|MBBS|MRCP)\b"
-_ROLES = (
-    r"registrar|consultant|radiologist|pathologist|surgeon|anaesthetist|anesthesiologist|physician|resident"
-    r"|fellow|intern|attending|nurse|midwife|physiotherapist|pharmacist|cardiologist|oncologist|neurologist"
-)
-_BARE_NAME = rf"(?<![\w.])({_INITIALS}?{_WORD}(?: {_INITIALS}?{_WORD}){{0,2}})"
-_NAME_LABELS = (
-    # "Neil L. Villa, MD": a name before a clinician's degree.
-    ("DOCTOR", re.compile(rf"{_BARE_NAME}(?={_DEGREE})")),
-    # "Mark Nnamani - registrar", "D.E. Obi (radiologist)": a name before a clinician's role.
-    ("DOCTOR", re.compile(rf"{_BARE_NAME}(?=,?[ \t]*(?:-|–|\()[ \t]*(?i:{_ROLES})\b)")),
-    # "Xavier Bolton (son)": a name before a relation.
-    ("PATIENT", re.compile(rf"{_BARE_NAME}(?=[ \t]*\((?i:{_RELATIVES})\))")),
-    # A letter's signature: "Yours sincerely,\n\nM. Balogun".
-    ("DOCTOR", re.compile(rf"(?i:\b(?:sincerely|regards|thanks),?)[ \t]*\n(?:[ \t]*\n)*[ \t]*{_BARE_NAME}")),
-    ("PATIENT", re.compile(rf"(?i:\b(?:{_PATIENT_LABELS})\b[ \t]*:)" + _NAME_AFTER)),
-    ("PATIENT", re.compile(rf"(?i:\b(?:{_RELATIVES})\b)" + _NAME_AFTER)),
-    ("DOCTOR", re.compile(rf"(?i:\b(?:{_DOCTOR_LABELS})\b\.?[ \t]*:?)" + _NAME_AFTER)),
-)
 
 _NUMERIC_DATE = re.compile(r"(?<![\w./:-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\w./-]|:\d)")
 _ISO_DATE = re.compile(r"(?<![\w./-])(1[89]\d{2}|2[01]\d{2})([./-])(\d{1,2})\2(\d{1,2})(?![\w./-])")
@@ -179,33 +122,6 @@ def _professions() -> frozenset[str]:
     return frozenset(e.lower() for name in files for e in read_entries(LEXICON_DIR / name))
 
 
-def _is_name_word(word: str) -> bool:
-    """On a name list, or a capitalised word rare in English."""
-    lexicons = default_lexicons()
-    return any(lexicons.contains(name, word) for name in NAME_LEXICONS) or zipf_bucket(word.lower()) in (
-        "0",
-        "1",
-        "2",
-        "3",
-    )
-
-
-def _name_spans(text: str) -> Iterator[tuple[str, int, int]]:
-    for kind, pattern in _NAME_LABELS:
-        for match in pattern.finditer(text):
-            start, end = match.span(1)
-            # "Shania Neilson RN": the credential is not part of the name.
-            while (last := re.search(r"[ ,]+([A-Za-z]+)\.?$", text[start:end])) and last.group(
-                1
-            ).lower() in _CREDENTIALS:
-                end = start + last.start()
-            words = re.findall(r"[A-Za-z'’-]{2,}", text[start:end])
-            # The label says a name follows: one word that looks like a name is enough
-            # ("Blessing Price"), a run of ordinary words is not ("Patient: Alert and ...").
-            if any(_is_name_word(w) for w in words):
-                yield kind, start, end
-
-
 _COUNTRY_CANDIDATE = re.compile(r"\b[A-Z][A-Za-z]+(?:[ \t]+(?:of[ \t]+)?[A-Z][A-Za-z]+){0,2}\b")
 
 
@@ -287,7 +203,7 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
         if town:
             yield "CITY", town.start(1), town.end(1)
     for match in _LIVES_IN.finditer(text):
-        if all(_is_name_word(w) or w.isupper() for w in match.group(1).split()):
+        if all(is_name_word(w) or w.isupper() for w in match.group(1).split()):
             yield "CITY", match.start(1), match.end(1)
     for match in _UK_POSTCODE.finditer(text):
         yield "ZIP", match.start(), match.end()
@@ -324,7 +240,7 @@ def format_rule_predictions(text: str, allowed: Iterable[str] | None = None) -> 
     found: list[Prediction] = []
     last_end = -1
     candidates = [(kind, start, end, ORIGIN) for kind, start, end in _candidates(text)]
-    candidates += [(kind, start, end, SETTLING_ORIGIN) for kind, start, end in _name_spans(text)]
+    candidates += [(kind, start, end, SETTLING_ORIGIN) for kind, start, end in name_spans(text)]
     # A kind ending in "!" settles the type like a name label does (a ZIP code after a state).
     candidates = [
         (kind.rstrip("!"), start, end, SETTLING_ORIGIN if kind.endswith("!") else origin)
