@@ -1,8 +1,12 @@
-"""``annotator preannotate MODEL IN -o OUT``: add model suggestions to notes, keeping every tag."""
+"""``annotator preannotate MODEL IN -o OUT``: add model suggestions to notes, keeping every tag.
+
+MODEL ``default`` is the model bundled with PHI Annotator (for projects without gold yet).
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from annotator.cli.common import (
     add_json_flag,
@@ -26,7 +30,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument(
-        "model", type=existing_path, metavar="MODEL", help="model file from 'annotator train'"
+        "model",
+        type=_model_argument,
+        metavar="MODEL",
+        help="model file from 'annotator train', or 'default' for the bundled model",
     )
     parser.add_argument(
         "input",
@@ -47,10 +54,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
+def _model_argument(value: str) -> Path:
+    return Path(value) if value == "default" else existing_path(value)
+
+
 def run(args: argparse.Namespace) -> int:
+    from annotator.crf.default_model import resolve_model
     from annotator.workflows.preannotate import files_request, preannotate
 
-    request = files_request(args.model, args.input, args.output, args.recall_bias, args.force)
+    model = resolve_model(args.model)
+    request = files_request(model, args.input, args.output, args.recall_bias, args.force)
     with progress_bar("pre-annotating") as update:
         result = preannotate(request, progress=update)
     if args.json:

@@ -54,6 +54,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--no-postprocess", action="store_true", help="score the CRF without the post-processing rules"
     )
+    parser.add_argument(
+        "--keep-private-features",
+        action="store_true",
+        help="let the model name rare words of the gold (names, record numbers): never share such a model",
+    )
     add_json_flag(parser)
     parser.set_defaults(func=run)
 
@@ -69,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         iterations=args.iterations,
         cv_folds=args.cv,
         postprocess=not args.no_postprocess,
+        keep_private_features=args.keep_private_features,
     )
     if args.output.exists() and not args.force:
         # Like every other writer: an existing output is replaced only when asked.
@@ -90,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
         f"({len(metadata.labels)} labels)"
     )
     announce_written(result.model, "model")
+    if metadata.private_features:
+        print("the model's features name rare words of the gold (--keep-private-features): do not share it")
     for note in result.notes:
         print(note.message())
     return 0

@@ -54,7 +54,56 @@ def build(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
         qualifier = qualifier.split("(")[0].strip()
         jobs.append(f"{qualifier} {head}".strip() if qualifier else head.split("(")[0].strip())
     counts["professions_faker.txt"] = _write(out_dir / "professions_faker.txt", job, jobs)
+    counts.update(build_world(out_dir))
     return counts
+
+
+# Person and place lists of Faker locales that neither synthetic note style draws from
+# (style A: en_US; style B: en_GB, en_IE, en_NZ, en_IN, en_NG, en_KE), so the gazetteers
+# help on notes the tagger never saw without handing either style its own names.
+WORLD_PERSON_LOCALES = (
+    "de_DE", "fr_FR", "es_ES", "es_MX", "it_IT", "nl_NL", "pl_PL", "pt_BR", "sv_SE", "da_DK",
+    "no_NO", "fi_FI", "cs_CZ", "hu_HU", "ro_RO", "tr_TR", "en_PK", "en_TH", "tw_GH", "zu_ZA",
+    "id_ID", "hr_HR", "sk_SK", "sl_SI",
+)  # fmt: skip
+WORLD_CITY_LOCALES = (
+    "de_DE", "nl_NL", "da_DK", "fi_FI", "cs_CZ", "ro_RO", "sk_SK", "sl_SI", "hr_HR", "id_ID",
+    "zu_ZA", "sv_SE",
+)  # fmt: skip
+
+
+def _single_words(entries: Iterable[str]) -> list[str]:
+    return [e for e in entries if e.isalpha() and len(e) >= 3 and e[0].isupper()]
+
+
+def build_world(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
+    """First names, surnames and city names of :data:`WORLD_PERSON_LOCALES` / ``_CITY_``."""
+    import importlib
+
+    import faker
+    from wordfreq import zipf_frequency
+
+    first: list[str] = []
+    last: list[str] = []
+    cities: list[str] = []
+    for locale in WORLD_PERSON_LOCALES:
+        person = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        first += _single_words(getattr(person, "first_names", ()) or ())
+        first += _single_words(getattr(person, "first_names_male", ()) or ())
+        first += _single_words(getattr(person, "first_names_female", ()) or ())
+        last += _single_words(getattr(person, "last_names", ()) or ())
+    for locale in WORLD_CITY_LOCALES:
+        address = importlib.import_module(f"faker.providers.address.{locale}").Provider
+        # Common English words ("Bath", "Hope") would mark ordinary text as places.
+        cities += [c for c in getattr(address, "cities", ()) or () if zipf_frequency(c.lower(), "en") < 3.5]
+    header = HEADER.format(
+        version=faker.VERSION, provider="person/address of " + " ".join(WORLD_PERSON_LOCALES)
+    )
+    return {
+        "first_names_world.txt": _write(out_dir / "first_names_world.txt", header, first),
+        "surnames_world.txt": _write(out_dir / "surnames_world.txt", header, last),
+        "cities_world.txt": _write(out_dir / "cities_world.txt", header, cities),
+    }
 
 
 if __name__ == "__main__":

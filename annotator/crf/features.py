@@ -9,6 +9,15 @@ section heading; trigger words before and after; and a window of neighbouring to
 Everything that depends only on a token's text is cached per distinct string, so a note
 costs little more than a few dictionary merges per token. Change :data:`FEATURE_VERSION`
 whenever a feature changes: models record it and refuse to load under another version.
+
+*Public* features (the default) make a model safe to share: a trained crfsuite model holds
+every feature string it learnt a weight for, so a feature that names a token of the training
+text (the word, its affixes, its neighbours, word pairs, a heading) would carry names, record
+numbers and phone digits out of the site. In public mode such a feature names the token only
+when it is public vocabulary (:func:`is_public`: common in public English per ``wordfreq``,
+or a number of at most two digits, or punctuation); a rare token is replaced by its class
+(``~rare`` or ``~num``; its shape, capitalisation and frequency bucket are features anyway).
+That also stops the model memorising the names of its training notes.
 """
 
 from __future__ import annotations
@@ -18,11 +27,20 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from annotator.crf.lexicons import Lexicons, default_lexicons
+from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.templates import template_matches
 from annotator.crf.tokenizer import Token
 
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
+
+# wordfreq Zipf value from which a word counts as public vocabulary (3.5: about three times
+# per million words of public English text). Person names are common words too ("Kelsey"
+# 3.3, "Morgan" 4.4), so a word of the name lists needs NAME_ZIPF ("Young", "Brown", "John"):
+# a shared model then names hardly any person, and cannot learn the names of its notes.
+PUBLIC_ZIPF = 3.5
+NAME_ZIPF = 5.0
+RARE_WORD = "~rare"
+RARE_NUMBER = "~num"
 
 FeatureValue = str | float
 FeatureDict = dict[str, FeatureValue]
@@ -39,6 +57,34 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("rn",),
         ("attending",),
         ("pcp",),
+        ("gp",),
+        ("consultant",),
+        ("registrar",),
+        ("surgeon",),
+        ("anaesthetist",),
+        ("anesthesiologist",),
+        ("physician",),
+        ("radiologist",),
+        ("pathologist",),
+        ("clinician",),
+        ("reported", "by"),
+        ("verified", "by"),
+        ("reviewed", "by"),
+        ("authorised", "by"),
+        ("authorized", "by"),
+    ),
+    # Form fields that hold a person's name.
+    "NAME_FIELD": (
+        ("name",),
+        ("surname",),
+        ("forename",),
+        ("forenames",),
+        ("first", "name"),
+        ("last", "name"),
+        ("family", "name"),
+        ("given", "name"),
+        ("nok",),
+        ("next", "of", "kin"),
     ),
     "TITLE_PERSON": (("mr",), ("mrs",), ("ms",), ("miss",), ("mister",)),
     "SIGNED": (
@@ -60,6 +106,11 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("record", "number"),
         ("unit", "no"),
         ("unit", "number"),
+        ("hosp", "no"),
+        ("hospital", "number"),
+        ("nhs",),
+        ("chart",),
+        ("patient", "id"),
     ),
     "ID": (
         ("id",),
@@ -77,6 +128,13 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("vin",),
         ("no", "."),
         ("#",),
+        ("no",),
+        ("number",),
+        ("ref",),
+        ("reference",),
+        ("lab", "no"),
+        ("accession",),
+        ("specimen",),
     ),
     "AGE": (
         ("age",),
@@ -156,7 +214,14 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("admission",),
         ("discharge",),
         ("dob",),
+        ("d", ".", "o", ".", "b"),
         ("born",),
+        ("received",),
+        ("reported",),
+        ("seen",),
+        ("visit",),
+        ("admitted",),
+        ("discharged",),
         ("in",),
         ("of",),
     ),
@@ -193,15 +258,50 @@ _CHUNK = re.compile(r"\S+")
 _MAX_CHUNK = 24
 
 
-def word_shape(word: str) -> str:
-    """``Smith`` -> ``Xxxxx``, ``70yo`` -> ``ddxx`` (non-ASCII letters kept as themselves)."""
+def _shape(word: str) -> str:
     shape = word.translate(_SHAPE_TABLE)
+    if not shape.isascii():
+        # Non-ASCII letters and digits take their class too, so a shape never spells a name.
+        shape = "".join(
+            ("X" if c.isupper() else "x") if c.isalpha() else "d" if c.isdigit() else c for c in shape
+        )
+    return shape
+
+
+def word_shape(word: str) -> str:
+    """``Smith`` -> ``Xxxxx``, ``70yo`` -> ``ddxx``, ``Dvořák`` -> ``Xxxxxx``."""
+    shape = _shape(word)
     return shape if len(shape) <= 12 else shape[:12] + "~"
 
 
 def short_shape(word: str) -> str:
     """The shape with repeats collapsed: ``Xxxxx`` -> ``Xx``."""
-    return _REPEATS.sub(r"\1", word.translate(_SHAPE_TABLE))
+    return _REPEATS.sub(r"\1", _shape(word))
+
+
+@lru_cache(maxsize=500_000)
+def is_public(lower: str) -> bool:
+    """Whether a (lower-case) token is public vocabulary, safe to name in a shared model."""
+    if lower.isdigit():
+        return len(lower) <= 2
+    if not any(c.isalnum() for c in lower):
+        return True
+    if not lower.isalpha():
+        return False
+    from wordfreq import zipf_frequency
+
+    frequency = zipf_frequency(lower, "en")
+    if frequency >= NAME_ZIPF:
+        return True
+    lexicons = default_lexicons()
+    return frequency >= PUBLIC_ZIPF and not any(lexicons.contains(name, lower) for name in NAME_LEXICONS)
+
+
+def public_form(lower: str) -> str:
+    """The token itself when public, else its class (``~rare``, ``~num``)."""
+    if is_public(lower):
+        return lower
+    return RARE_NUMBER if lower.isdigit() else RARE_WORD
 
 
 @lru_cache(maxsize=500_000)
@@ -235,21 +335,30 @@ def _number_class(word: str) -> str:
 
 
 @lru_cache(maxsize=500_000)
-def word_features(word: str) -> FeatureDict:
-    """Features of one token that depend on its text alone (cached)."""
+def word_features(word: str, public: bool = True) -> FeatureDict:
+    """Features of one token that depend on its text alone (cached).
+
+    ``public``: a token that is not public vocabulary loses its identity features (the
+    word, its prefixes and suffixes); a rare word of six letters or more keeps its last two
+    and three letters (``-ez``, ``-son``: evidence of a name that spells none).
+    """
     lower = word.lower()
+    named = not public or is_public(lower)
     features: FeatureDict = {
         "bias": 1.0,
-        "w": lower,
+        "w": lower if named else public_form(lower),
         "shape": word_shape(word),
         "ss": short_shape(word),
         "len": str(min(len(word), 10)),
     }
-    if len(word) > 1:
+    if named and len(word) > 1:
         for size in range(1, 5):
             if len(word) > size:
                 features[f"p{size}"] = lower[:size]
                 features[f"s{size}"] = lower[-size:]
+    elif word.isalpha() and len(word) >= 6:
+        features["s2"] = lower[-2:]
+        features["s3"] = lower[-3:]
     if word.isalpha():
         if word.isupper():
             features["caps"] = "all" if len(word) > 1 else "one"
@@ -278,8 +387,8 @@ _WINDOW_KEYS = ("w", "ss", "caps", "num", "zipf", "punct")
 
 
 @lru_cache(maxsize=500_000)
-def _window_features(word: str, offset: int) -> FeatureDict:
-    own = word_features(word)
+def _window_features(word: str, offset: int, public: bool) -> FeatureDict:
+    own = word_features(word, public)
     prefix = f"{offset:+d}:"
     window: FeatureDict = {prefix + key: own[key] for key in _WINDOW_KEYS if key in own}
     if abs(offset) <= 2:
@@ -290,8 +399,28 @@ def _window_features(word: str, offset: int) -> FeatureDict:
 
 
 @lru_cache(maxsize=500_000)
-def _far_features(word: str, offset: int) -> FeatureDict:
-    return {f"{offset:+d}:w": word.lower()}
+def _word_contexts(word: str, public: bool) -> tuple[FeatureDict, ...]:
+    """A word's own features, then what it lends a token 2, 1 before / 1, 2 after it, then 3."""
+    return (
+        word_features(word, public),
+        _window_features(word, -2, public),
+        _window_features(word, -1, public),
+        _window_features(word, 1, public),
+        _window_features(word, 2, public),
+        _far_features(word, -3, public),
+        _far_features(word, 3, public),
+    )
+
+
+@lru_cache(maxsize=500_000)
+def _far_features(word: str, offset: int, public: bool) -> FeatureDict:
+    lower = word.lower()
+    return {f"{offset:+d}:w": public_form(lower) if public else lower}
+
+
+@lru_cache(maxsize=20_000)
+def _public_section(section: str) -> str:
+    return " ".join(public_form(word) for word in section.split(" "))
 
 
 def _trigger_spans(lowers: Sequence[str]) -> list[tuple[str, int, int]]:
@@ -304,10 +433,12 @@ def _trigger_spans(lowers: Sequence[str]) -> list[tuple[str, int, int]]:
     return spans
 
 
-def _token_template_names(text: str, tokens: Sequence[Token]) -> list[list[str]]:
+def _token_template_names(text: str, tokens: Sequence[Token], offset: int) -> list[list[str]]:
+    """Template names per token; ``text`` is the note from character ``offset`` on."""
     names: list[list[str]] = [[] for _ in tokens]
     starts = [t.start for t in tokens]
-    for name, start, end in template_matches(text):
+    for name, relative_start, relative_end in template_matches(text):
+        start, end = relative_start + offset, relative_end + offset
         first = bisect.bisect_right(starts, start) - 1
         if first < 0 or tokens[first].end <= start:
             first += 1
@@ -318,16 +449,17 @@ def _token_template_names(text: str, tokens: Sequence[Token]) -> list[list[str]]
     return names
 
 
-def _chunk_shapes(text: str, tokens: Sequence[Token]) -> list[str]:
+def _chunk_shapes(text: str, tokens: Sequence[Token], offset: int) -> list[str]:
     """The shape of the whitespace-delimited chunk each token sits in (short chunks only)."""
     shapes = [""] * len(tokens)
     index = 0
     for match in _CHUNK.finditer(text):
-        while index < len(tokens) and tokens[index].end <= match.start():
+        start, end = match.start() + offset, match.end() + offset
+        while index < len(tokens) and tokens[index].end <= start:
             index += 1
         position = index
         shape = word_shape(match.group()) if len(match.group()) <= _MAX_CHUNK else "long"
-        while position < len(tokens) and tokens[position].start < match.end():
+        while position < len(tokens) and tokens[position].start < end:
             shapes[position] = shape
             position += 1
         index = position
@@ -335,70 +467,84 @@ def _chunk_shapes(text: str, tokens: Sequence[Token]) -> list[str]:
 
 
 def document_features(
-    text: str, tokens: Sequence[Token], lexicons: Lexicons | None = None
+    text: str, tokens: Sequence[Token], lexicons: Lexicons | None = None, public: bool = True
 ) -> list[FeatureDict]:
-    """The feature dictionary of every token of one note.
+    """The feature dictionary of every token of a run of a note's tokens.
 
     Parameters
     ----------
     text:
         The note text the tokens were cut from.
     tokens:
-        ``tokenize(text)``.
+        ``tokenize(text)``, or a consecutive run of it (a chunk with its context): only the
+        text from the first token to the last is read.
     lexicons:
         Lists for multi-token matching; the shipped ones by default.
+    public:
+        Name only public vocabulary in features (see the module's docstring).
     """
     lexicons = lexicons or default_lexicons()
     count = len(tokens)
+    if not count:
+        return []
+    offset = tokens[0].start
+    region = text[offset : tokens[-1].end]
     words = [t.text for t in tokens]
     lowers = [w.lower() for w in words]
-    templates = _token_template_names(text, tokens)
+    named = [public_form(w) for w in lowers] if public else lowers
+    templates = _token_template_names(region, tokens, offset)
     phrase_lexicons = lexicons.match(tokens)
-    chunks = _chunk_shapes(text, tokens)
-    before: list[set[str]] = [set() for _ in tokens]
-    after: list[set[str]] = [set() for _ in tokens]
-    inside: list[set[str]] = [set() for _ in tokens]
+    chunks = _chunk_shapes(region, tokens, offset)
+    # Trigger cues by position (few positions have any).
+    cues: dict[int, dict[str, set[str]]] = {}
     for cue, start, end in _trigger_spans(lowers):
         for position in range(start, end):
-            inside[position].add(cue)
+            cues.setdefault(position, {}).setdefault("trig=", set()).add(cue)
         for position in range(end, min(end + 3, count)):
-            before[position].add(cue)
+            cues.setdefault(position, {}).setdefault("trig<", set()).add(cue)
         for position in range(max(start - 3, 0), start):
-            after[position].add(cue)
+            cues.setdefault(position, {}).setdefault("trig>", set()).add(cue)
+    # Each word's features and the features it lends its neighbours: one cache look-up a token.
+    contexts = [_word_contexts(word, public) for word in words]
     sequence: list[FeatureDict] = []
+    last = count - 1
     for index, token in enumerate(tokens):
-        features: FeatureDict = dict(word_features(words[index]))
-        for offset in (-2, -1, 1, 2):
-            position = index + offset
-            if 0 <= position < count:
-                features.update(_window_features(words[position], offset))
-        for offset in (-3, 3):
-            position = index + offset
-            if 0 <= position < count:
-                features.update(_far_features(words[position], offset))
+        features: FeatureDict = dict(contexts[index][0])
+        update = features.update
+        if index >= 2:
+            update(contexts[index - 2][1])
+        if index >= 1:
+            update(contexts[index - 1][2])
+        if index < last:
+            update(contexts[index + 1][3])
+        if index + 2 <= last:
+            update(contexts[index + 2][4])
+        if index >= 3:
+            update(contexts[index - 3][5])
+        if index + 3 <= last:
+            update(contexts[index + 3][6])
         if index == 0:
             features["BOS"] = 1.0
         else:
-            features["-1|0"] = lowers[index - 1] + "|" + lowers[index]
-        if index == count - 1:
+            features["-1|0"] = named[index - 1] + "|" + named[index]
+        if index == last:
             features["EOS"] = 1.0
         else:
-            features["0|+1"] = lowers[index] + "|" + lowers[index + 1]
+            features["0|+1"] = named[index] + "|" + named[index + 1]
         for name in templates[index]:
             features["re:" + name] = 1.0
         for name in phrase_lexicons[index]:
             features["phrase:" + name] = 1.0
-        # Sorted: the same note always gives the same feature order (reproducible training).
-        for cue in sorted(before[index]):
-            features["trig<" + cue] = 1.0
-        for cue in sorted(after[index]):
-            features["trig>" + cue] = 1.0
-        for cue in sorted(inside[index]):
-            features["trig=" + cue] = 1.0
+        here = cues.get(index)
+        if here is not None:
+            # Sorted: the same note always gives the same feature order (reproducible training).
+            for kind in ("trig<", "trig>", "trig="):
+                for cue in sorted(here.get(kind, ())):
+                    features[kind + cue] = 1.0
         if chunks[index]:
             features["chunk"] = chunks[index]
         if token.section:
-            features["sec"] = token.section
+            features["sec"] = _public_section(token.section) if public else token.section
         if token.in_heading:
             features["heading"] = 1.0
         if token.line_start:

@@ -25,6 +25,9 @@ LEXICON_FILES: dict[str, tuple[tuple[str, ...], bool]] = {
     "FIRST_M": (("first_names_male.txt",), False),
     "FIRST_F": (("first_names_female.txt",), False),
     "SURNAME": (("surnames.txt",), False),
+    "FIRST_WORLD": (("first_names_world.txt",), False),
+    "SURNAME_WORLD": (("surnames_world.txt",), False),
+    "CITY_WORLD": (("cities_world.txt",), False),
     "STATE": (("us_states.txt",), False),
     "STATE_ABBR": (("us_state_abbreviations.txt",), True),
     "COUNTRY": (("countries.txt",), False),
@@ -37,7 +40,7 @@ LEXICON_FILES: dict[str, tuple[tuple[str, ...], bool]] = {
     "DEPARTMENT": (("hospital_departments.txt",), False),
 }
 
-NAME_LEXICONS = ("FIRST_M", "FIRST_F", "SURNAME")
+NAME_LEXICONS = ("FIRST_M", "FIRST_F", "SURNAME", "FIRST_WORLD", "SURNAME_WORLD")
 
 
 def read_entries(path: Path) -> list[str]:

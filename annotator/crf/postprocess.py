@@ -19,13 +19,19 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.features import zipf_bucket
+from annotator.crf.format_rules import (
+    apply_format_rules,
+    drop_generic_places,
+    drop_implausible_dates,
+    strip_articles,
+)
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.tokenizer import Token, tokenize
@@ -41,6 +47,8 @@ PROPAGATED_IN_NOTE = frozenset(
 )
 PROPAGATED_IN_PATIENT = frozenset({"PATIENT", "DOCTOR", "HOSPITAL"})
 NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
+# wordfreq Zipf buckets of words rare enough in English to be taken for names.
+RARE = frozenset({"0", "1", "2", "3"})
 
 _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 _PHONE = re.compile(
@@ -159,12 +167,10 @@ def trim(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
 
 def _name_parts(term: str) -> list[str]:
     """Parts of a multi-word name that are rare enough in English to stand alone."""
-    words = re.findall(r"[A-Za-z][A-Za-z'-]+", term)
+    words = re.findall(r"[^\W\d_][\w'-]+", term)
     if len(words) < 2:
         return []
-    return [
-        w for w in words if len(w) >= 3 and w[0].isupper() and zipf_bucket(w.lower()) in ("0", "1", "2", "3")
-    ]
+    return [w for w in words if len(w) >= 3 and w[0].isupper() and zipf_bucket(w.lower()) in RARE]
 
 
 def trusted_terms(
@@ -180,6 +186,8 @@ def trusted_terms(
         candidates = [term]
         if with_parts and prediction.type in NAME_TYPES:
             candidates += _name_parts(term)
+        # The same name in capitals or in title case ("GATHONI" in a header, "Gathoni" in the text).
+        candidates += [variant for c in candidates for variant in (c.upper(), c.title()) if variant != c]
         for candidate in candidates:
             if len(candidate) < 2 or not any(c.isalnum() for c in candidate):
                 continue
@@ -233,44 +241,73 @@ def propagate(
 
 
 def name_lexicon_rule(
-    text: str, tokens: Sequence[Token], predictions: list[Prediction], lexicons: Lexicons | None = None
+    text: str, tokens: Iterable[Token], predictions: list[Prediction], lexicons: Lexicons | None = None
 ) -> list[Prediction]:
     """Join census names adjacent to a predicted name; tag census names after a title."""
     lexicons = lexicons or default_lexicons()
     result = list(predictions)
 
+    def is_rare_capitalised(word: str) -> bool:
+        return len(word) >= 2 and word[0].isupper() and word.isalpha() and zipf_bucket(word.lower()) in RARE
+
+    def is_listed(word: str) -> bool:
+        return _capitalised_word(word) and any(lexicons.contains(name, word) for name in NAME_LEXICONS)
+
     def is_name(token: Token) -> bool:
-        word = token.text
-        return (
-            len(word) >= 2
-            and word[0].isupper()
-            and word.isalpha()
-            and zipf_bucket(word.lower()) in ("0", "1", "2", "3")
-            and any(lexicons.contains(name, word) for name in NAME_LEXICONS)
-        )
+        return is_rare_capitalised(token.text) and is_listed(token.text)
 
     taken = _Taken(result)
     # Name predictions by where they end and start, to find the one next to a token.
     by_end = {p.end: i for i, p in enumerate(result) if p.type in NAME_TYPES}
     by_start = {p.start: i for i, p in enumerate(result) if p.type in NAME_TYPES}
-    for index, token in enumerate(tokens):
-        if not is_name(token) or not taken.free(token.start, token.end):
+    # The two tokens before the current one (tokens may be a stream: a long note's are).
+    before: list[str] = ["", ""]
+    for token in tokens:
+        previous = before
+        before = [previous[1], token.text]
+        title = previous[0] if previous[1] == "." else previous[1]
+        # After a title any capitalised word is a name: "Mr. Day", "Mrs. Long".
+        after_title = title.lower() in _TITLES and _capitalised_word(token.text)
+        if not taken.free(token.start, token.end):
             continue
-        # Right after a title: "Dr. Smith", "Mrs Jones".
-        back = index - 1
-        if back >= 0 and tokens[back].text == ".":
-            back -= 1
-        if back >= 0 and tokens[back].text.lower() in _TITLES:
+        # An initial just before a predicted name joins it: "M. Balogun", "C HARDIE".
+        if len(token.text) == 1 and token.text.isupper():
+            gap = (
+                2
+                if text[token.end : token.end + 2] == ". "
+                else 1
+                if text[token.end : token.end + 1] == " "
+                else 0
+            )
+            position = by_start.get(token.end + gap, -1) if gap else -1
+            if position >= 0:
+                prediction = result[position]
+                result[position] = replace(prediction, start=token.start, origin="lexicon")
+                del by_start[prediction.start]
+                by_start[token.start] = position
+                taken.add(token.start, token.end + gap)
+            continue
+        # Listed names join a predicted name whatever their frequency ("Rachelle Hope").
+        joins = is_listed(token.text) and (
+            token.start - 1 in by_end or token.end + 1 in by_start or token.start - 2 in by_end
+        )
+        if not (after_title or is_name(token) or joins):
+            continue
+        # Right after a title: "Dr. Smith", "Mrs Jones", "Dr Eze" (any rare capitalised word).
+        if after_title:
             result.append(
-                Prediction(
-                    _TITLES[tokens[back].text.lower()], token.start, token.end, LEXICON_CONFIDENCE, "lexicon"
-                )
+                Prediction(_TITLES[title.lower()], token.start, token.end, LEXICON_CONFIDENCE, "lexicon")
             )
             taken.add(token.start, token.end)
             by_end[token.end] = by_start[token.start] = len(result) - 1
             continue
-        # Next to a predicted name, separated by one space only: extend that name.
+        # Next to a predicted name, separated by one space only, or after a one-word name
+        # and a comma ("HODGES, LATASHA"): extend that name.
         position = by_end.get(token.start - 1, -1)
+        if position < 0 and text[token.start - 2 : token.start] == ", ":
+            position = by_end.get(token.start - 2, -1)
+            if position >= 0 and not text[result[position].start : result[position].end].isalpha():
+                position = -1
         if position >= 0 and text[token.start - 1] == " ":
             prediction = result[position]
             result[position] = replace(prediction, end=token.end, origin="lexicon")
@@ -286,6 +323,10 @@ def name_lexicon_rule(
             by_start[token.start] = position
             taken.add(token.start, token.end)
     return result
+
+
+def _capitalised_word(word: str) -> bool:
+    return len(word) >= 2 and word[0].isupper() and word.isalpha()
 
 
 def relabel_fax(text: str, predictions: Iterable[Prediction], allowed: set[str] | None) -> list[Prediction]:
@@ -330,21 +371,32 @@ def merge_names(text: str, predictions: Iterable[Prediction]) -> list[Prediction
 
 def postprocess_document(
     text: str,
-    tokens: Sequence[Token],
+    tokens: Iterable[Token],
     predictions: list[Prediction],
     allowed: Iterable[str] | None = None,
 ) -> list[Prediction]:
-    """All single-note rules: trimming, patterns, name lexicon, trusted terms in the note."""
+    """All single-note rules: trimming, patterns, name lexicon, trusted terms in the note.
+
+    ``tokens``: the note's tokens in order, or only its capitalised words each with the two
+    tokens before it (all the name rule reads).
+    """
     allowed_set = set(allowed) if allowed is not None else None
-    result = trim(text, predictions)
+    names = allowed_set is None or bool(allowed_set & NAME_TYPES)
+    tokens = tokens if isinstance(tokens, list) else list(tokens)
+    result = strip_articles(text, trim(text, predictions))
+    result = drop_implausible_dates(text, drop_generic_places(text, result))
+    result = apply_format_rules(text, result, allowed_set)
     result = add_rule_spans(text, result, allowed_set)
-    if allowed_set is None or allowed_set & NAME_TYPES:
-        result = [
-            p for p in name_lexicon_rule(text, tokens, result) if allowed_set is None or p.type in allowed_set
-        ]
+    if names:
+        result = name_lexicon_rule(text, tokens, result)
     result = relabel_fax(text, result, allowed_set)
     terms = trusted_terms(text, result, PROPAGATED_IN_NOTE, TRUSTED_IN_NOTE, with_parts=True)
     result = propagate(text, result, terms, "trusted-note")
+    if names:
+        # Once more: a surname found by propagation takes its first name or initial along.
+        result = name_lexicon_rule(text, tokens, result)
+    if allowed_set is not None:
+        result = [p for p in result if p.type in allowed_set]
     return merge_names(text, result)
 
 

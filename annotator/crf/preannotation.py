@@ -7,6 +7,7 @@ the second time and nobody's work is altered or removed.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -26,15 +27,26 @@ class Suggestions:
 
 
 def non_overlapping(document: Document, suggestions: Sequence[Annotation]) -> tuple[list[Annotation], int]:
-    """Suggestions that overlap no existing annotation nor each other; and the dropped count."""
+    """Suggestions that overlap no existing annotation nor each other; and the dropped count.
+
+    One sweep over both sorted lists (a long note has tens of thousands of suggestions).
+    """
     existing = sorted((a.start, a.end) for a in document.annotations)
+    starts = [start for start, _ in existing]
+    # The furthest end among existing annotations starting at or before each index.
+    reach: list[int] = []
+    for _, end in existing:
+        reach.append(max(end, reach[-1]) if reach else end)
     kept: list[Annotation] = []
+    kept_end = -1
     for suggestion in sorted(suggestions, key=lambda a: (a.start, a.end)):
-        if any(start < suggestion.end and suggestion.start < end for start, end in existing):
+        before = bisect.bisect_left(starts, suggestion.end) - 1  # existing ones starting before its end
+        if before >= 0 and reach[before] > suggestion.start:
             continue
-        if any(k.start < suggestion.end and suggestion.start < k.end for k in kept):
+        if suggestion.start < kept_end:
             continue
         kept.append(suggestion)
+        kept_end = max(kept_end, suggestion.end)
     return kept, len(suggestions) - len(kept)
 
 

@@ -10,8 +10,12 @@ Recall bias (seed 002): a token labelled O whose probability of O is below a thr
 relabelled with its most probable PHI label; a higher T trades precision for recall.
 
 A model file is a zip archive holding the crfsuite model and ``metadata.json`` (feature
-version, labels, schema, a hash of the training data, date and sizes). A model made under
-another :data:`~annotator.crf.features.FEATURE_VERSION` is refused with a clear message.
+version, labels, schema, a hash of the training data, date and sizes, and whether its
+features may name private tokens). A model made under another
+:data:`~annotator.crf.features.FEATURE_VERSION` is refused with a clear message.
+
+Notes are tagged and learnt in bounded chunks (:mod:`annotator.crf.chunks`), so memory does
+not grow with one note's length.
 """
 
 from __future__ import annotations
@@ -32,10 +36,11 @@ from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
+from annotator.crf.chunks import CHUNK_CHARS, AnnotationIndex, Chunk, iter_chunks
 from annotator.crf.features import FEATURE_VERSION, FeatureDict, document_features
 from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, labels_to_spans
 from annotator.crf.postprocess import postprocess_document, postprocess_patient, predictions_to_annotations
-from annotator.crf.tokenizer import Token, tokenize
+from annotator.crf.tokenizer import Token
 from annotator.errors import AnnotatorError, InputError, ModelError, UsageError
 from annotator.io.xmlsafe import read_bytes
 
@@ -46,6 +51,7 @@ ALGORITHMS = ("l2sgd", "lbfgs")
 MARGINAL_CEILING = 0.999
 # Real models are a few MB; the cap keeps a wrong or hostile path from filling memory.
 MAX_MODEL_BYTES = 512 * 1024 * 1024
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
@@ -70,6 +76,8 @@ class ModelMetadata:
     annotations: int
     skipped_annotations: int = 0
     params: dict[str, Any] = field(default_factory=dict)
+    # True: features may name any token of the training text (the model must not leave the site).
+    private_features: bool = False
     format: str = MODEL_FORMAT
 
     def to_dict(self) -> dict[str, Any]:
@@ -130,6 +138,15 @@ class CrfTagger:
         Training iterations or epochs (the progress callback counts them).
     postprocess:
         Apply the rules of :mod:`annotator.crf.postprocess` to predictions.
+    private_features:
+        Let features name every token of the training text (rare words, record numbers);
+        by default only public vocabulary is named, so the model can be shared.
+    chunk_chars:
+        Notes are tagged and learnt in chunks of about this many characters.
+    upper_case_every:
+        Training also learns an upper-cased copy of every n-th note (0: none), so the
+        tagger does not learn that PHI is written in title case: all-caps headers, forms and
+        telegraphic notes write names, places and months in capitals.
     """
 
     def __init__(
@@ -140,6 +157,9 @@ class CrfTagger:
         c2: float = 0.01,
         max_iterations: int = 15,
         postprocess: bool = True,
+        private_features: bool = False,
+        chunk_chars: int = CHUNK_CHARS,
+        upper_case_every: int = 3,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise UsageError(
@@ -151,6 +171,9 @@ class CrfTagger:
         self.c2 = c2
         self.max_iterations = max_iterations
         self.postprocess = postprocess
+        self.private_features = private_features
+        self.chunk_chars = chunk_chars
+        self.upper_case_every = upper_case_every
         self.metadata: ModelMetadata | None = None
         self._model_bytes: bytes | None = None
         self._tagger: Any = None
@@ -191,24 +214,31 @@ class CrfTagger:
         if not documents:
             raise UsageError("no documents to train on")
         total = len(documents) + self.max_iterations
-        tokens_per_doc = [tokenize(d.text) for d in documents]
-        labels = []
-        kept = skipped = 0
-        for document, tokens in zip(documents, tokens_per_doc, strict=True):
-            known = [a for a in document.annotations if self._known(a)]
-            kept += len(known)
-            skipped += len(document.annotations) - len(known)
-            labels.append(annotations_to_labels(tokens, known))
-        if not any(label != OUTSIDE for sequence in labels for label in sequence):
-            raise UsageError(
-                f"the {len(documents)} training documents hold no annotation of schema {self.schema.name}"
-            )
+        counts = {"kept": 0, "skipped": 0, "tokens": 0, "phi_tokens": 0}
 
-        def features() -> Iterable[list[FeatureDict]]:
-            for index, (document, tokens) in enumerate(zip(documents, tokens_per_doc, strict=True)):
+        def sequences() -> Iterable[tuple[list[FeatureDict], list[str]]]:
+            # One note at a time, one chunk at a time: memory stays flat whatever the lengths.
+            for index, document in enumerate(documents):
                 if cancelled is not None and cancelled():
                     raise TrainingCancelled("training cancelled")
-                yield document_features(document.text, tokens)
+                known = [a for a in document.annotations if self._known(a)]
+                counts["kept"] += len(known)
+                counts["skipped"] += len(document.annotations) - len(known)
+                annotations = AnnotationIndex(known)
+                texts = [document.text]
+                if self.upper_case_every and index % self.upper_case_every == 0:
+                    upper = document.text.upper()
+                    if len(upper) == len(document.text):  # same offsets ("ß" -> "SS" would shift them)
+                        texts.append(upper)
+                for text in texts:
+                    for chunk in self.chunks(text):
+                        tokens = chunk.tokens
+                        labels = annotations_to_labels(
+                            tokens, annotations.overlapping(tokens[0].start, tokens[-1].end)
+                        )[chunk.core_start : chunk.core_end]
+                        counts["tokens"] += len(labels)
+                        counts["phi_tokens"] += sum(label != OUTSIDE for label in labels)
+                        yield self.chunk_features(text, chunk), labels
                 if progress is not None:
                     progress(index + 1, total)
 
@@ -239,9 +269,12 @@ class CrfTagger:
             params["calibration.samples"] = min(200, len(documents))
             params["calibration.candidates"] = 5
         trainer = _Trainer(algorithm=self.algorithm, params=params, verbose=True)
-        # Feature dicts are produced lazily, one note at a time, to keep memory flat.
-        for xseq, yseq in zip(features(), labels, strict=True):
+        for xseq, yseq in sequences():
             trainer.append(xseq, yseq)
+        if not counts["phi_tokens"]:
+            raise UsageError(
+                f"the {len(documents)} training documents hold no annotation of schema {self.schema.name}"
+            )
         with tempfile.TemporaryDirectory(prefix="phi-crf-") as folder:
             model_path = Path(folder) / "model.crfsuite"
             trainer.train(str(model_path), holdout=-1)
@@ -258,15 +291,17 @@ class CrfTagger:
             training_hash=training_hash(documents),
             created=datetime.now(UTC).isoformat(timespec="seconds"),
             documents=len(documents),
-            tokens=sum(len(t) for t in tokens_per_doc),
-            annotations=kept,
-            skipped_annotations=skipped,
+            tokens=counts["tokens"],
+            annotations=counts["kept"],
+            skipped_annotations=counts["skipped"],
             params={
                 "algorithm": self.algorithm,
                 "c1": self.c1,
                 "c2": self.c2,
                 "max_iterations": self.max_iterations,
+                "upper_case_every": self.upper_case_every,
             },
+            private_features=self.private_features,
         )
         return self.metadata
 
@@ -288,8 +323,12 @@ class CrfTagger:
             raise UsageError("the tagger has not been trained")
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr("metadata.json", json.dumps(self.metadata.to_dict(), indent=2))
-            archive.writestr("model.crfsuite", self._model_bytes)
+            # A fixed member date: the same model always gives the same file (reproducible builds).
+            for name, data in (
+                ("metadata.json", json.dumps(self.metadata.to_dict(), indent=2).encode("utf-8")),
+                ("model.crfsuite", self._model_bytes),
+            ):
+                archive.writestr(zipfile.ZipInfo(name, ZIP_DATE), data, compress_type=zipfile.ZIP_DEFLATED)
         return buffer.getvalue()
 
     def save(self, path: str | Path) -> None:
@@ -346,6 +385,7 @@ class CrfTagger:
                 c1=float(params.get("c1", 0.05)),
                 c2=float(params.get("c2", 0.01)),
                 max_iterations=int(params.get("max_iterations", 15)),
+                private_features=bool(metadata.private_features),
             )
         except (TypeError, ValueError, AttributeError):
             raise ModelError(
@@ -362,8 +402,17 @@ class CrfTagger:
             raise UsageError("the tagger has not been trained or loaded")
         return self._tagger
 
+    def chunks(self, text: str) -> Iterable[Chunk]:
+        """The note's chunks (:func:`~annotator.crf.chunks.iter_chunks` at this tagger's size)."""
+        return iter_chunks(text, self.chunk_chars)
+
+    def chunk_features(self, text: str, chunk: Chunk) -> list[FeatureDict]:
+        """Features of a chunk's own tokens, computed with its context."""
+        features = document_features(text, chunk.tokens, public=not self.private_features)
+        return features[chunk.core_start : chunk.core_end]
+
     def score(self, document: Document, ceiling: float | None = MARGINAL_CEILING) -> ScoredDocument:
-        """Tokenise, tag, and keep the marginals recall bias needs.
+        """Tokenise, tag, and keep the marginals recall bias needs (the whole note's tokens).
 
         Parameters
         ----------
@@ -371,29 +420,37 @@ class CrfTagger:
             O tokens whose P(O) is under this get every label's marginal, so they can be
             decoded with any recall bias up to it; ``None`` skips that work (no recall bias).
         """
+        tokens: list[Token] = []
+        scores: list[TokenScore] = []
+        for chunk in self.chunks(document.text):
+            tokens += chunk.core
+            scores += self.score_chunk(document.text, chunk, ceiling)
+        return ScoredDocument(document, tokens, scores)
+
+    def score_chunk(
+        self, text: str, chunk: Chunk, ceiling: float | None = MARGINAL_CEILING
+    ) -> list[TokenScore]:
+        """Token scores of a chunk's own tokens (the CRF sees its context too)."""
         tagger = self._require_model()
-        tokens = tokenize(document.text)
-        if not tokens:
-            return ScoredDocument(document, tokens, [])
-        tagger.set(document_features(document.text, tokens))
+        tagger.set(document_features(text, chunk.tokens, public=not self.private_features))
         viterbi = list(tagger.tag())
         labels = list(tagger.labels())
         phi_labels = [label for label in labels if label != OUTSIDE]
         has_outside = OUTSIDE in labels
         scores = []
         marginal = tagger.marginal
+        core = range(chunk.core_start, chunk.core_end)
         if ceiling is None:
             # No recall bias: only the PHI tokens' own marginals (their confidence) matter.
             outside = TokenScore(OUTSIDE, 1.0, 1.0)
-            return ScoredDocument(
-                document,
-                tokens,
-                [
-                    outside if label == OUTSIDE else TokenScore(label, marginal(label, position), 0.0)
-                    for position, label in enumerate(viterbi)
-                ],
-            )
-        for position, label in enumerate(viterbi):
+            return [
+                outside
+                if viterbi[position] == OUTSIDE
+                else TokenScore(viterbi[position], marginal(viterbi[position], position), 0.0)
+                for position in core
+            ]
+        for position in core:
+            label = viterbi[position]
             p_outside = marginal(OUTSIDE, position) if has_outside else 0.0
             if label != OUTSIDE:
                 # Recall bias only relabels O tokens: a PHI token needs its own marginal only.
@@ -403,14 +460,21 @@ class CrfTagger:
             else:
                 p_best, best = max(((marginal(phi, position), phi) for phi in phi_labels), default=(0.0, ""))
                 scores.append(TokenScore(label, p_outside, p_outside, best, p_best))
-        return ScoredDocument(document, tokens, scores)
+        return scores
 
     @staticmethod
     def decode(scored: ScoredDocument, recall_bias: float | None = None) -> list[Prediction]:
         """Spans from token scores; with recall bias, O tokens with P(O) < T become PHI."""
+        return CrfTagger.decode_tokens(scored.tokens, scored.scores, recall_bias)
+
+    @staticmethod
+    def decode_tokens(
+        tokens: Sequence[Token], scores: Sequence[TokenScore], recall_bias: float | None = None
+    ) -> list[Prediction]:
+        """:meth:`decode` for any run of tokens and their scores."""
         labels = []
         probabilities = []
-        for score in scored.scores:
+        for score in scores:
             if (
                 recall_bias is not None
                 and score.label == OUTSIDE
@@ -422,13 +486,33 @@ class CrfTagger:
             else:
                 labels.append(score.label)
                 probabilities.append(score.probability)
-        return labels_to_spans(scored.tokens, labels, probabilities)
+        return labels_to_spans(tokens, labels, probabilities)
 
-    def _post(self, scored: ScoredDocument, predictions: list[Prediction]) -> list[Prediction]:
+    def _post(self, text: str, predictions: list[Prediction], tokens: Iterable[Token]) -> list[Prediction]:
         if not self.postprocess:
             return predictions
         allowed = {t.name for t in self.schema.types}
-        return postprocess_document(scored.document.text, scored.tokens, predictions, allowed)
+        return postprocess_document(text, tokens, predictions, allowed)
+
+    def tag_document(self, document: Document, recall_bias: float | None = None) -> list[Prediction]:
+        """One note's spans before patient-level propagation, chunk by chunk."""
+        predictions: list[Prediction] = []
+        # The name rule reads capitalised words and the two tokens before each (a title):
+        # only those are kept, so a long note's tokens never sit in memory at once.
+        name_tokens: list[Token] = []
+        last = -1
+        for chunk in self.chunks(document.text):
+            scores = self.score_chunk(document.text, chunk, recall_bias)
+            predictions += self.decode_tokens(chunk.core, scores, recall_bias)
+            tokens = chunk.tokens
+            for position in range(chunk.core_start, chunk.core_end):
+                word = tokens[position].text
+                if word[0].isupper() and word.isalpha():
+                    for token in tokens[max(0, position - 2) : position + 1]:
+                        if token.start > last:
+                            name_tokens.append(token)
+                            last = token.start
+        return self._post(document.text, predictions, name_tokens)
 
     def predict_spans(
         self,
@@ -443,8 +527,7 @@ class CrfTagger:
         for index, document in enumerate(documents):
             if cancelled is not None and cancelled():
                 raise TrainingCancelled("pre-annotation cancelled")
-            scored = self.score(document, recall_bias)
-            by_id[document.doc_id] = self._post(scored, self.decode(scored, recall_bias))
+            by_id[document.doc_id] = self.tag_document(document, recall_bias)
             if progress is not None:
                 progress(index + 1, len(documents))
         if self.postprocess:

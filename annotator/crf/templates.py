@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import re
 
-_MONTH = (
+# Month names in any case: telegraphic and all-caps notes write 30-NOV-2063.
+MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
-    r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+    r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?|JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?"
+    r"|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|SEPT?(?:EMBER)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)"
 )
+TENS = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+UNITS = r"(?:one|two|three|four|five|six|seven|eight|nine)"
 _YEAR = r"(?:\d{4}|'?\d{2})"
 
 TEMPLATES: dict[str, re.Pattern[str]] = {
@@ -23,11 +27,11 @@ TEMPLATES: dict[str, re.Pattern[str]] = {
     "DATE_MDY_DOT": re.compile(r"\b\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})\b"),
     "DATE_MY": re.compile(r"(?<![\d/])\d{1,2}/(?:\d{4}|'?\d{2})(?![\d/])"),
     "DATE_MD": re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}(?![\d/])"),
-    "DATE_MONTH_DAY": re.compile(rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR}\b)?"),
+    "DATE_MONTH_DAY": re.compile(rf"\b{MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR}\b)?"),
     "DATE_DAY_MONTH": re.compile(
-        rf"\b\d{{1,2}}(?:st|nd|rd|th)?[\s-]*(?:of\s+)?{_MONTH}\.?(?![a-z])(?:[,\s-]*{_YEAR}\b)?"
+        rf"\b\d{{1,2}}(?:st|nd|rd|th)?[\s-]*(?:of\s+)?{MONTH}\.?(?![a-z])(?:[,\s-]*{_YEAR}\b)?"
     ),
-    "DATE_MONTH_YEAR": re.compile(rf"\b{_MONTH}\.?[\s,-]+(?:of\s+)?(?:\d{{4}}|'\d{{2}})\b"),
+    "DATE_MONTH_YEAR": re.compile(rf"\b{MONTH}\.?[\s,-]+(?:of\s+)?(?:\d{{4}}|'\d{{2}})\b"),
     "DATE_YEAR": re.compile(r"\b(?:1[89]|2[01])\d{2}\b"),
     "DATE_DECADE": re.compile(r"(?:\b\d{2,4}|')\d?'?s\b"),
     "AGE_YO": re.compile(
@@ -36,8 +40,17 @@ TEMPLATES: dict[str, re.Pattern[str]] = {
     ),
     "AGE_DURATION": re.compile(r"\b\d{1,3}\s*(?:months?|mos?|weeks?|wks?)[\s-]*old\b", re.IGNORECASE),
     "AGE_DECADE": re.compile(r"\b(?:[2-9]0|1[01]0)'?s\b"),
+    # Ages written out: "fifty", "seventy-five" (seed 003 lists numbers in words).
+    "NUMBER_WORDS": re.compile(
+        rf"\b{TENS}(?:[\s-]{UNITS})?\b|\b(?:ten|eleven|twelve|\w+teen)\b", re.IGNORECASE
+    ),
     "PHONE": re.compile(r"(?<!\d)(?:\(\d{3}\)\s*|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?!\d)"),
     "PHONE_SHORT": re.compile(r"(?<![\d-])\d{3}-\d{4}(?![\d-])"),
+    # International and grouped forms: +44 20 7946 0958, 1-711-670-1288, (02) 6204 1524.
+    "PHONE_INTL": re.compile(
+        r"(?<![\w+])(?=(?:[\s().+-]{0,3}\d){7})(?:\+\d{1,3}[\s.-]?|1-)?(?:\(\d{1,4}\)\s?)?\d{1,5}"
+        r"(?:[\s.-]\d{2,4}){1,3}(?![\w-])"
+    ),
     "PHONE_EXT": re.compile(r"\b(?:x|ext\.?)\s*\d{3,5}\b", re.IGNORECASE),
     "ZIP": re.compile(r"(?<![\d-])\d{5}(?:-\d{4})?(?![\d-])"),
     "SSN": re.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])"),
@@ -46,6 +59,11 @@ TEMPLATES: dict[str, re.Pattern[str]] = {
     "MRN_MIXED": re.compile(r"\b\d{3,4}[A-Z]{1,2}\d{4,5}\b"),
     "ID_DASHED": re.compile(r"(?<![\d-])\d{1,3}-\d{5,8}(?![\d-])"),
     "ID_GROUPED": re.compile(r"(?<![\d-])\d{2,4}(?:-\d{2,4}){2,3}(?![\d-])"),
+    # Letters and digits mixed, or digit groups joined by - or /: K8047504, H63-52721, L16788/34.
+    "ID_ALNUM": re.compile(r"(?<![\w-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?![\w-])"),
+    "ID_JOINED": re.compile(
+        r"(?<![\w/-])(?=(?:[A-Za-z/-]*\d){4})[A-Za-z0-9]*\d[A-Za-z0-9]*(?:[-/][A-Za-z0-9]*\d[A-Za-z0-9]*)+(?![\w/-])"
+    ),
     "ID_COLON": re.compile(r"\b[A-Z]{2,4}:[A-Z0-9]{2,6}(?::\s?\d{2,6})?\b"),
     "USERNAME": re.compile(r"\b[A-Za-z]{2,3}\d{1,3}\b"),
     "INITIALS": re.compile(r"\b[A-Z]\.?\s?[A-Z]\.?(?:\s?[A-Z]\.?)?(?=[\s/,;:]|$)"),

@@ -10,6 +10,7 @@ points into the note text, end-exclusive, like every span in the tool.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 # Letter runs, digit runs, or one other non-space character.
@@ -101,11 +102,19 @@ def tokenize(text: str) -> list[Token]:
     list[Token]
         In text order; ``text[t.start:t.end] == t.text`` for every token.
     """
-    tokens: list[Token] = []
+    return list(iter_tokens(text))
+
+
+def iter_tokens(text: str) -> Iterator[Token]:
+    """The tokens of :func:`tokenize`, one at a time (a long note never sits in memory as tokens)."""
     section = ""
     line_offset = 0
     previous_end = -1
-    for line_index, line in enumerate(text.split("\n")):
+    line_index = 0
+    while line_offset <= len(text):
+        newline = text.find("\n", line_offset)
+        line_end = len(text) if newline < 0 else newline
+        line = text[line_offset:line_end]
         heading = _heading_of(line)
         heading_end = -1
         if heading is not None:
@@ -116,19 +125,17 @@ def tokenize(text: str) -> list[Token]:
             pieces = _split_letters(piece, match.start()) if piece[0].isalpha() else [(piece, match.start())]
             for part, relative in pieces:
                 start = line_offset + relative
-                tokens.append(
-                    Token(
-                        text=part,
-                        start=start,
-                        end=start + len(part),
-                        line=line_index,
-                        section=section,
-                        in_heading=relative < heading_end,
-                        line_start=first,
-                        space_before=start != previous_end,
-                    )
+                yield Token(
+                    text=part,
+                    start=start,
+                    end=start + len(part),
+                    line=line_index,
+                    section=section,
+                    in_heading=relative < heading_end,
+                    line_start=first,
+                    space_before=start != previous_end,
                 )
                 previous_end = start + len(part)
                 first = False
-        line_offset += len(line) + 1
-    return tokens
+        line_offset = line_end + 1
+        line_index += 1

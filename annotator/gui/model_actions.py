@@ -10,6 +10,8 @@ the GUI stays responsive. Results come back to the GUI thread:
   note plus suggestions) for every document no annotator has opened yet; their working
   copies are created from it on first open;
 * "Retrain from gold" trains on ``gold/`` and saves ``models/crf.model``;
+* a project without a model of its own pre-annotates with the model bundled with PHI
+  Annotator (the actions say so);
 * "Recall bias" picks the threshold used by both pre-annotation actions (off by default).
 
 Signals
@@ -107,6 +109,15 @@ class ModelActions(QObject):
         return self.project.models_dir / MODEL_FILE
 
     @property
+    def tagging_model(self) -> Path | None:
+        """The project's model, else the bundled default model (None when neither exists)."""
+        if self.model_path.is_file():
+            return self.model_path
+        from annotator.crf.default_model import default_model_path, has_default_model
+
+        return default_model_path() if has_default_model() else None
+
+    @property
     def busy(self) -> bool:
         return self._worker is not None
 
@@ -116,7 +127,11 @@ class ModelActions(QObject):
         self.recall_bias = float(value) if value is not None else None
 
     def _on_menu_about_to_show(self) -> None:
-        has_model = self.model_path.is_file()
+        model = self.tagging_model
+        has_model = model is not None
+        suffix = " (bundled default model)" if has_model and model != self.model_path else ""
+        self.preannotate_document_action.setText("Pre-annotate this document" + suffix)
+        self.preannotate_all_action.setText("Pre-annotate all documents not started" + suffix)
         self.preannotate_document_action.setEnabled(
             not self.busy and has_model and self._current_document() is not None
         )
@@ -133,7 +148,10 @@ class ModelActions(QObject):
             self._fail("no document is open")
             return
         snapshot = document.copy()
-        model_path = self.model_path
+        model_path = self.tagging_model
+        if model_path is None:
+            self._fail("no model: retrain from gold first")
+            return
         recall_bias = self.recall_bias
 
         def job(progress: Progress, cancelled: Cancelled) -> list[Annotation]:
@@ -154,7 +172,11 @@ class ModelActions(QObject):
     def _on_preannotate_all_action_triggered(self) -> None:
         from annotator.workflows.preannotate import preannotate, project_request
 
-        request = project_request(self.project, self.model_path, self.recall_bias)
+        model_path = self.tagging_model
+        if model_path is None:
+            self._fail("no model: retrain from gold first")
+            return
+        request = project_request(self.project, model_path, self.recall_bias)
         if not request.inputs:
             self.finished.emit("every document has been started: nothing to pre-annotate")
             return

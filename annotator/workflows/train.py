@@ -25,7 +25,9 @@ class TrainRequest:
 
     ``cv_folds`` >= 2 runs K-fold cross-validation by patient first; ``mapping`` maps the
     gold's annotations into the schema; ``iterations`` overrides the training epochs. An
-    existing model file is replaced (retraining is the point).
+    existing model file is replaced (retraining is the point). ``keep_private_features``
+    lets the model's features name rare tokens of the gold (names, record numbers): such a
+    model must never leave the site.
     """
 
     gold_dir: Path
@@ -35,6 +37,7 @@ class TrainRequest:
     iterations: int | None = None
     cv_folds: int = 0
     postprocess: bool = True
+    keep_private_features: bool = False
 
 
 @dataclass
@@ -83,7 +86,9 @@ def train(
         documents = [Document(d.doc_id, d.text, mapping.map_annotations(d.annotations)) for d in documents]
 
     def make_tagger() -> CrfTagger:
-        tagger = CrfTagger(schema, postprocess=request.postprocess)
+        tagger = CrfTagger(
+            schema, postprocess=request.postprocess, private_features=request.keep_private_features
+        )
         if request.iterations is not None:
             tagger.max_iterations = request.iterations
         return tagger

@@ -10,7 +10,7 @@ corpus B 100 patients (seed 2). Prints:
 * baselines: on corpus B, beside the CRF trained on A: the post-processing rules alone,
              and philter-lite (a public de-identification tool) when it is installed in a
              separate virtual environment at $PHILTER_PYTHON (default
-             /work/scratch_crf/venv/bin/python);
+             /work/scratch_model/venv/bin/python);
 * speed:     training time on about 300,000 tokens, tagging throughput (wall and CPU);
 * learning:  strict F1 on B after training on the first 5, 10, 25 and 50 patients of A
              (how much gold the first rounds of the pre-annotation loop need).
@@ -41,7 +41,7 @@ from annotator.io.i2b2 import write_i2b2
 from annotator.synth.generator import generate_corpus
 
 SEED_A, SEED_B = 1, 2
-PHILTER_PYTHON = Path(os.environ.get("PHILTER_PYTHON", "/work/scratch_crf/venv/bin/python"))
+PHILTER_PYTHON = Path(os.environ.get("PHILTER_PYTHON", "/work/scratch_model/venv/bin/python"))
 # Runs inside philter's own environment (never imported here): folder of i2b2 XML -> JSON spans.
 PHILTER_RUNNER = r"""
 # NLTK's POS tagger needs data that is not on PyPI (NLTK downloads it from its own site), so
@@ -145,31 +145,38 @@ def bench_baselines(corpus_b: list[Document], results: dict[str, object]) -> Non
     allowed = {t.name for t in load_schema().types}
     rules = {d.doc_id: rules_only_predictions(d.text, allowed) for d in corpus_b}
     results["rules_only"] = _scores(corpus_b, rules, "rules alone (corpus B)")
+    started = time.perf_counter()
+    predictions = philter_predictions(corpus_b)
+    if predictions is None:
+        return
+    print(f"philter-lite ran in {time.perf_counter() - started:.0f} s")
+    results["philter_lite"] = _scores(corpus_b, predictions, "philter-lite 0.6.0 (corpus B)")
+
+
+def philter_predictions(documents: Sequence[Document]) -> dict[str, list[Prediction]] | None:
+    """philter-lite's spans (in its own environment at $PHILTER_PYTHON), or None if absent."""
     if not PHILTER_PYTHON.is_file():
         print(f"philter-lite: not installed at {PHILTER_PYTHON}; skipped")
-        return
+        return None
     with tempfile.TemporaryDirectory() as folder:
-        for document in corpus_b:
+        for document in documents:
             write_i2b2(Document(document.doc_id, document.text), Path(folder) / f"{document.doc_id}.xml")
         runner = Path(folder) / "philter_runner.py.txt"
         runner.write_text(PHILTER_RUNNER, encoding="utf-8")
-        started = time.perf_counter()
         completed = subprocess.run(
             [str(PHILTER_PYTHON), str(runner), folder], capture_output=True, text=True, check=False
         )
     if completed.returncode != 0:
         print(f"philter-lite: failed (exit {completed.returncode}); skipped")
-        return
+        return None
     spans = json.loads(completed.stdout)
     # Philter types only dates; everything else is "OTHER". Tag-blind scores compare fairly.
-    predictions = {
+    return {
         doc_id: [
             Prediction("DATE" if kind == "DATE" else "OTHER", start, end, 1.0) for start, end, kind in items
         ]
         for doc_id, items in spans.items()
     }
-    print(f"philter-lite ran in {time.perf_counter() - started:.0f} s")
-    results["philter_lite"] = _scores(corpus_b, predictions, "philter-lite 0.6.0 (corpus B)")
 
 
 def bench_speed(corpus_a: list[Document], corpus_b: list[Document], results: dict[str, object]) -> None:

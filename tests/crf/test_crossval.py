@@ -45,9 +45,9 @@ def test_cross_validation_reports_per_type_and_curve(gold_documents: list[Docume
     assert result.micro.tp + result.micro.fn == gold_count
     assert "DATE/DATE" in result.result.per_type
     assert [p.threshold for p in result.curve] == [None, 0.5, 0.99]
-    # a recall bias of 0.99 turns tokens the model was unsure about into PHI: more found, and
-    # a different operating point from the unbiased one
-    assert result.curve[-1].recall > result.curve[0].recall
+    # a recall bias of 0.99 turns tokens the model was unsure about into PHI: more PHI tokens
+    # found (strict recall may fall: the extra tokens stretch spans), another operating point
+    assert result.curve[-1].token_recall > result.curve[0].token_recall
     assert result.curve[-1].precision != result.curve[0].precision
     data = result.to_dict()
     assert data["micro"]["f1"] == pytest.approx(result.micro.f1)

@@ -13,10 +13,10 @@ from annotator.crf.features import (
 from annotator.crf.tokenizer import tokenize
 
 
-def _features(text: str, token_text: str) -> FeatureDict:
+def _features(text: str, token_text: str, public: bool = True) -> FeatureDict:
     tokens = tokenize(text)
     index = [t.text for t in tokens].index(token_text)
-    return document_features(text, tokens)[index]
+    return document_features(text, tokens, public=public)[index]
 
 
 def test_word_shapes() -> None:
@@ -26,13 +26,27 @@ def test_word_shapes() -> None:
 
 
 def test_features_of_a_name_after_doctor_title() -> None:
-    features = _features("Seen by Dr. Smith today.", "Smith")
+    features = _features("Seen by Dr. Smith today.", "Smith", public=False)
     assert features["w"] == "smith"
     assert features["caps"] == "init"
     assert features["s3"] == "ith" and features["p2"] == "sm"
     assert features["lex:SURNAME"] == 1.0
     assert features["trig<TITLE_DR"] == 1.0
     assert features["-1:w"] == "." and features["-2:w"] == "dr"
+
+
+def test_public_features_name_no_rare_word() -> None:
+    text = "Seen by Dr. Smith at Zwolinski Hall, MRN 4417302, about chest pain."
+    tokens = tokenize(text)
+    features = document_features(text, tokens)
+    named = {str(v) for f in features for v in f.values()}
+    # A surname (even a common one), a rare word and a long number are never named...
+    assert not any(w in v for v in named for w in ("smith", "zwolinski", "4417302"))
+    smith = features[[t.text for t in tokens].index("Smith")]
+    assert smith["w"] == "~rare" and smith["lex:SURNAME"] == 1.0 and smith["caps"] == "init"
+    assert features[[t.text for t in tokens].index("4417302")]["w"] == "~num"
+    # ... while public words are.
+    assert {"seen", "dr", "about", "chest", "pain"} <= {str(f["w"]) for f in features} | named
 
 
 def test_features_of_a_date_template_cover_every_piece() -> None:

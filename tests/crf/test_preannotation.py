@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from annotator.core.annotation import Source
+import random
+
+from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.crf.preannotation import add_suggestions, non_overlapping, suggest
 from annotator.crf.tagger import CrfTagger
@@ -43,3 +45,26 @@ def test_non_overlapping_drops_suggestions_overlapping_each_other() -> None:
     b = document.make_annotation("NAME", "DOCTOR", len("Ora "), len("Ora Hendrickson"), source=Source.MODEL)
     kept, dropped = non_overlapping(document, [a, b])
     assert kept == [a] and dropped == 1
+
+
+def test_non_overlapping_matches_the_pairwise_definition() -> None:
+    rng = random.Random(5)
+    for _ in range(30):
+        text = "x" * 400
+        document = Document("d", text)
+        for _ in range(rng.randint(0, 8)):
+            start = rng.randrange(0, 290)
+            document.add(document.make_annotation("NAME", "PATIENT", start, start + rng.randint(1, 30)))
+        suggestions = []
+        for _ in range(rng.randint(0, 25)):
+            start = rng.randrange(0, 290)
+            suggestions.append(document.make_annotation("DATE", "DATE", start, start + rng.randint(1, 12)))
+        expected: list[Annotation] = []
+        for s in sorted(suggestions, key=lambda a: (a.start, a.end)):
+            if any(a.start < s.end and s.start < a.end for a in document.annotations):
+                continue
+            if any(k.start < s.end and s.start < k.end for k in expected):
+                continue
+            expected.append(s)
+        kept, dropped = non_overlapping(document, suggestions)
+        assert kept == expected and dropped == len(suggestions) - len(expected)

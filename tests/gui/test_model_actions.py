@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.project import Project
+from annotator.crf.default_model import default_model_path
 from annotator.gui.model_actions import ModelActions
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.synth.generator import generate_corpus
@@ -62,9 +63,34 @@ def test_menu_offers_the_three_actions_and_needs_a_model(
     window.actions.bias_actions[None].trigger()
     assert window.actions.recall_bias is None
     menu.aboutToShow.emit()
+    # No model of its own: the bundled default model is offered (no document open: not this one).
     assert not window.actions.preannotate_document_action.isEnabled()
-    assert not window.actions.preannotate_all_action.isEnabled()
+    assert window.actions.preannotate_all_action.isEnabled()
+    assert window.actions.preannotate_all_action.text().endswith("(bundled default model)")
+    assert window.actions.tagging_model == default_model_path()
     assert window.actions.retrain_action.isEnabled()
+
+
+def test_default_model_preannotates_until_the_project_has_its_own(
+    qtbot: QtBot, tmp_path: Path, synthetic: list[Document]
+) -> None:
+    project = _project(tmp_path / "p", synthetic)
+    target = synthetic[-1]
+    window = _Window(qtbot, project, Document(target.doc_id, target.text))
+    actions = window.actions
+    actions.menu().aboutToShow.emit()
+    assert actions.preannotate_document_action.isEnabled()
+    assert actions.preannotate_document_action.text() == "Pre-annotate this document (bundled default model)"
+    with qtbot.waitSignal(actions.finished, timeout=60_000):
+        actions.preannotate_document_action.trigger()
+    [(_, suggestions)] = window.applied
+    assert suggestions and all(s.source is Source.MODEL for s in suggestions)
+    # Once the project has a model, it is the one used, and the menu no longer names the default.
+    actions.model_path.parent.mkdir(parents=True, exist_ok=True)
+    actions.model_path.write_bytes(default_model_path().read_bytes())
+    actions.menu().aboutToShow.emit()
+    assert actions.tagging_model == actions.model_path
+    assert actions.preannotate_document_action.text() == "Pre-annotate this document"
 
 
 def test_retrain_then_preannotate_keeps_human_work(

@@ -1,0 +1,98 @@
+"""Names where the note says whose name it is (part of :mod:`annotator.crf.format_rules`).
+
+A label before the name (``Surname:``, ``Pt:``, ``RE:``, a relative: ``wife`` -> PATIENT;
+``Referrer:``, ``Reported by``, ``Consultant:``, ``Signed``, ``Dr`` -> DOCTOR), a degree or a
+role after it (``Neil L. Villa, MD``, ``Mark Nnamani - registrar`` -> DOCTOR), a relation after
+it (``Xavier Bolton (son)`` -> PATIENT) or a letter's closing before it (``Yours sincerely,``
+-> DOCTOR). A name is initials and capitalised words, as ``Name Name``, ``NAME NAME`` or
+``SURNAME, Forename``; one of its words must be on a name list or rare in English.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from annotator.crf.features import zipf_bucket
+from annotator.crf.lexicons import NAME_LEXICONS, default_lexicons
+
+_PATIENT_LABELS = r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name|patient|pt|name|re"
+_RELATIVES = r"wife|husband|partner|sister|brother|son|daughter|mother|father|friend|niece|nephew|aunt|uncle"
+_DOCTOR_LABELS = (
+    r"referrer|referred\s+by|reported\s+by|verified\s+by|reviewed\s+by|dictated\s+by|signed(?:\s+by)?"
+    r"|seen\s+by|consultant|anaesthetist|anesthesiologist|surgeon|registrar|attending|accepting|authori[sz]ed\s+by"
+    r"|gp|pcp|cc|dr|doctor|resident|fellow|intern|assistant|referring|read\s+by|follow\s+up\s+with"
+)
+_INITIALS = r"(?:[A-Z]\.(?:\s?[A-Z]\.)*\s?|[A-Z]\s)"
+_WORD = r"[A-Z][A-Za-z'’-]+"
+# One space between the words of a name: a wider gap separates fields ("MARK   Forename:").
+_NAME_AFTER = (
+    rf"[ \t]*(?:Dr\.?[ \t]+|DR\.?[ \t]+)?({_INITIALS}?{_WORD}(?:, {_WORD}|(?: {_INITIALS}?{_WORD}){{0,2}})"
+    rf"(?: [A-Z]\.?(?![\w']))?)"
+)
+_CREDENTIALS = frozenset(
+    [
+        "rn",
+        "md",
+        "do",
+        "phd",
+        "np",
+        "pa",
+        "mbbs",
+        "frcp",
+        "frcpath",
+        "frcs",
+        "mrcp",
+        "dds",
+        "rgn",
+        "lpn",
+        "cnp",
+        "aprn",
+    ]
+)
+_DEGREE = r",?[ \t]+(?:MD|M\.D\.|DO|D\.O\.|PhD|NP|PA-C|FRCP\w*|MBBS|MRCP)\b"
+_ROLES = (
+    r"registrar|consultant|radiologist|pathologist|surgeon|anaesthetist|anesthesiologist|physician|resident"
+    r"|fellow|intern|attending|nurse|midwife|physiotherapist|pharmacist|cardiologist|oncologist|neurologist"
+)
+_BARE_NAME = rf"(?<![\w.])({_INITIALS}?{_WORD}(?: {_INITIALS}?{_WORD}){{0,2}})"
+_NAME_LABELS = (
+    # "Neil L. Villa, MD": a name before a clinician's degree.
+    ("DOCTOR", re.compile(rf"{_BARE_NAME}(?={_DEGREE})")),
+    # "Mark Nnamani - registrar", "D.E. Obi (radiologist)": a name before a clinician's role.
+    ("DOCTOR", re.compile(rf"{_BARE_NAME}(?=,?[ \t]*(?:-|–|\()[ \t]*(?i:{_ROLES})\b)")),
+    # "Xavier Bolton (son)": a name before a relation.
+    ("PATIENT", re.compile(rf"{_BARE_NAME}(?=[ \t]*\((?i:{_RELATIVES})\))")),
+    # A letter's signature: "Yours sincerely,\n\nM. Balogun".
+    ("DOCTOR", re.compile(rf"(?i:\b(?:sincerely|regards|thanks),?)[ \t]*\n(?:[ \t]*\n)*[ \t]*{_BARE_NAME}")),
+    ("PATIENT", re.compile(rf"(?i:\b(?:{_PATIENT_LABELS})\b[ \t]*:)" + _NAME_AFTER)),
+    ("PATIENT", re.compile(rf"(?i:\b(?:{_RELATIVES})\b)" + _NAME_AFTER)),
+    ("DOCTOR", re.compile(rf"(?i:\b(?:{_DOCTOR_LABELS})\b\.?[ \t]*:?)" + _NAME_AFTER)),
+)
+
+
+def is_name_word(word: str) -> bool:
+    """On a name list, or a capitalised word rare in English."""
+    lexicons = default_lexicons()
+    return any(lexicons.contains(name, word) for name in NAME_LEXICONS) or zipf_bucket(word.lower()) in (
+        "0",
+        "1",
+        "2",
+        "3",
+    )
+
+
+def name_spans(text: str) -> Iterator[tuple[str, int, int]]:
+    for kind, pattern in _NAME_LABELS:
+        for match in pattern.finditer(text):
+            start, end = match.span(1)
+            # "Shania Neilson RN": the credential is not part of the name.
+            while (last := re.search(r"[ ,]+([A-Za-z]+)\.?$", text[start:end])) and last.group(
+                1
+            ).lower() in _CREDENTIALS:
+                end = start + last.start()
+            words = re.findall(r"[A-Za-z'’-]{2,}", text[start:end])
+            # The label says a name follows: one word that looks like a name is enough
+            # ("Blessing Price"), a run of ordinary words is not ("Patient: Alert and ...").
+            if any(is_name_word(w) for w in words):
+                yield kind, start, end

@@ -1,0 +1,124 @@
+"""How the CRF generalises across note styles: the 2 x 2 matrix (train A/B x test A/B).
+
+Run: ``python -m tests.benchmarks.bench_crossstyle [--patients N] [--iterations K] [--default]``.
+Style A is ``annotator synth`` (seed 1 to train, seed 3 to test), style B the independently
+written ``annotator synth --style b`` (seed 2 to train, seed 4 to test): every cell tests on
+patients the model never saw, the off-diagonal cells on a style it never saw. Each cell
+prints strict entity micro P / R / F1 (type level, through the evaluation engine), tag-blind
+token F1, tag-blind token recall at recall bias 0.95, and strict F1 per category.
+``--default`` also scores the bundled default model on both test sets.
+
+Targets (issue 13): off-diagonal strict F1 >= 0.85, token F1 >= 0.95, token recall at
+bias 0.95 >= 0.98; the default model strict >= 0.90 on both styles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from annotator.core.document import Document
+from annotator.crf.crossval import decode_all, evaluate_predictions
+from annotator.crf.tagger import CrfTagger
+from annotator.synth.generator import generate_corpus
+
+BIAS = 0.95
+SEEDS = {"A": (1, 3), "B": (2, 4)}
+
+
+@dataclass
+class Cell:
+    precision: float
+    recall: float
+    f1: float
+    token_f1: float
+    token_recall_biased: float
+    per_category: dict[str, float]
+
+    def line(self) -> str:
+        categories = ", ".join(f"{k} {v:.2f}" for k, v in sorted(self.per_category.items()))
+        return (
+            f"strict P/R/F1 {self.precision:.3f}/{self.recall:.3f}/{self.f1:.3f}  token F1 {self.token_f1:.3f}  "
+            f"token R@{BIAS} {self.token_recall_biased:.3f}\n      per category (strict F1): {categories}"
+        )
+
+
+def score_cell(tagger: CrfTagger, test: Sequence[Document]) -> Cell:
+    """Strict and tag-blind scores of a tagger on gold test notes."""
+    scored = [tagger.score(d) for d in test]
+    plain = decode_all(tagger, scored, None)
+    biased = decode_all(tagger, scored, BIAS)
+    strict = evaluate_predictions(test, plain, tagger.schema)
+    tokens = evaluate_predictions(test, plain, tagger.schema, match="tagblind").micro
+    tokens_biased = evaluate_predictions(test, biased, tagger.schema, match="tagblind").micro
+    return Cell(
+        strict.micro.precision,
+        strict.micro.recall,
+        strict.micro.f1,
+        tokens.f1,
+        tokens_biased.recall,
+        {name: counts.f1 for name, counts in strict.per_category.items()},
+    )
+
+
+def corpora(patients: int) -> dict[str, tuple[list[Document], list[Document]]]:
+    """Style -> (training notes, test notes)."""
+    result = {}
+    for style, (train_seed, test_seed) in SEEDS.items():
+        train = generate_corpus(patients=patients, seed=train_seed, style=style.lower()).gold
+        test = generate_corpus(patients=max(10, patients // 2), seed=test_seed, style=style.lower()).gold
+        result[style] = (train, test)
+    return result
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="bench_crossstyle")
+    parser.add_argument("--patients", type=int, default=100)
+    parser.add_argument("--iterations", type=int, default=15)
+    parser.add_argument("--default", action="store_true", help="also score the bundled default model")
+    parser.add_argument("--train", default="AB", help="styles to train on (default AB)")
+    parser.add_argument("--philter", action="store_true", help="also score philter-lite (tag-blind)")
+    parser.add_argument("--c2", type=float, default=None, help="L2 regularisation (default: the tagger's)")
+    args = parser.parse_args(argv)
+    data = corpora(args.patients)
+    for style, (train, test) in data.items():
+        characters = sum(len(d.text) for d in train)
+        print(
+            f"style {style}: {len(train)} training notes ({characters:,} characters), {len(test)} test notes"
+        )
+    for train_style in args.train:
+        started = time.perf_counter()
+        tagger = CrfTagger(max_iterations=args.iterations)
+        if args.c2 is not None:
+            tagger.c2 = args.c2
+        tagger.train(data[train_style][0])
+        print(f"trained on {train_style} in {time.perf_counter() - started:.0f} s")
+        for test_style in SEEDS:
+            cell = score_cell(tagger, data[test_style][1])
+            print(f"  train {train_style} -> test {test_style}: {cell.line()}", flush=True)
+    if args.philter:
+        from tests.benchmarks.bench_crf import philter_predictions
+
+        for test_style in SEEDS:
+            test = data[test_style][1]
+            predictions = philter_predictions(test)
+            if predictions is not None:
+                tokens = evaluate_predictions(test, predictions, match="tagblind").micro
+                print(
+                    f"  philter-lite -> test {test_style}: tag-blind token P/R/F1 "
+                    f"{tokens.precision:.3f}/{tokens.recall:.3f}/{tokens.f1:.3f}"
+                )
+    if args.default:
+        from annotator.crf.default_model import load_default_model
+
+        tagger = load_default_model()
+        for test_style in SEEDS:
+            print(f"  default model -> test {test_style}: {score_cell(tagger, data[test_style][1]).line()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

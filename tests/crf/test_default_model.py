@@ -1,0 +1,63 @@
+"""The bundled default model: shipped, loadable, shareable, used by 'preannotate default',
+and rebuilt byte for byte by its one command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from annotator.cli.main import main
+from annotator.crf.default_model import default_model_path, load_default_model
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.synth.generator import generate_corpus
+
+MAX_BYTES = 20 * 1024 * 1024
+
+
+def test_bundled_model_is_small_shareable_and_tags() -> None:
+    path = default_model_path()
+    assert path.is_file() and path.stat().st_size <= MAX_BYTES
+    tagger = load_default_model()
+    assert tagger.metadata is not None and not tagger.metadata.private_features
+    document = generate_corpus(patients=1, seed=77, style="b").gold[0]
+    assert tagger.predict(document)
+
+
+def test_preannotate_default_uses_the_bundled_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = generate_corpus(patients=1, seed=78).gold[0]
+    plain = tmp_path / "note.xml"
+    write_i2b2(source.copy(), plain)
+    stripped = read_i2b2(plain)
+    for annotation in list(stripped.annotations):
+        stripped.remove(annotation.id)
+    write_i2b2(stripped, plain)
+    out = tmp_path / "out.xml"
+    assert main(["preannotate", "default", str(plain), "-o", str(out)]) == 0
+    assert "suggestions added" in capsys.readouterr().out
+    assert len(read_i2b2(out).annotations) > 0
+
+
+@pytest.mark.slow
+def test_rebuild_command_is_reproducible(tmp_path: Path) -> None:
+    files = []
+    for name in ("one.model", "two.model"):
+        target = tmp_path / name
+        command = [sys.executable, "-m", "annotator.workflows.default_model", "-o", str(target)]
+        subprocess.run([*command, "--scale", "0.02", "--iterations", "2"], check=True, capture_output=True)
+        files.append(target.read_bytes())
+    assert files[0] == files[1]
+
+
+@pytest.mark.slow
+def test_bundled_model_holds_no_rare_phi_token_of_its_training_notes() -> None:
+    from annotator.workflows.default_model import training_notes
+    from tests.crf.test_shareable import distinctive_phi_tokens, leaked
+
+    tokens = distinctive_phi_tokens(training_notes())
+    assert len(tokens) > 1_000
+    assert leaked(default_model_path().read_bytes(), tokens) == set()

@@ -1,0 +1,91 @@
+"""Rules for PHI with a public written form: what they find, what they leave, how they merge."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotator.crf.format_rules import (
+    apply_format_rules,
+    drop_generic_places,
+    drop_implausible_dates,
+    format_rule_predictions,
+    strip_articles,
+)
+from annotator.crf.labels import Prediction
+
+
+def found(text: str) -> set[tuple[str, str]]:
+    return {(p.type, text[p.start : p.end]) for p in format_rule_predictions(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Seen 9.7.2062 and 30-NOV-2063, op Thu 9 Aug 2063.", {"9.7.2062", "30-NOV-2063", "9 Aug 2063"}),
+        ("Admitted 2071.09.07; the 16th of January.", {"2071.09.07", "16th of January"}),
+    ],
+)
+def test_dates_in_any_style(text: str, expected: set[str]) -> None:
+    assert {t for kind, t in found(text) if kind == "DATE"} == expected
+
+
+def test_no_date_without_a_calendar() -> None:
+    assert not [
+        p for p in format_rule_predictions("BP 120/80, GCS 14/15, 33.45.2067 at 10:30") if p.type == "DATE"
+    ]
+
+
+def test_ages_phones_ids_and_places() -> None:
+    text = (
+        "pt 44 yrs M, aged fifty, a 69F; mother died at 71. Tel +61 8 6204 1524, Fax 372.319.0527, "
+        "pager 41872. Hosp no: #K8047504, Lab no: H63-52721.\n"
+        "145 STATION CRESCENT, BALLINVAR\nSpringfield, IL 62704. Bed 3. Works as a bus driver."
+    )
+    result = found(text)
+    assert {("AGE", "44"), ("AGE", "fifty"), ("AGE", "69"), ("AGE", "71")} <= result
+    assert {("PHONE", "+61 8 6204 1524"), ("FAX", "372.319.0527"), ("PHONE", "41872")} <= result
+    assert {("MEDICALRECORD", "K8047504"), ("IDNUM", "H63-52721")} <= result
+    assert {("STREET", "145 STATION CRESCENT"), ("CITY", "BALLINVAR")} <= result
+    assert {("STATE", "IL"), ("ZIP", "62704"), ("ROOM", "3"), ("PROFESSION", "bus driver")} <= result
+
+
+def test_names_after_labels_get_the_labels_type() -> None:
+    text = (
+        "Surname: MARK   Forename: Kirk\nlives w wife Hellen Mark.\nReferrer: Dr OBI, Elizabeth\n"
+        "Signed Shania Neilson RN\nNeil L. Villa, MD\nMark Nnamani - registrar\nPatient: Alert and oriented"
+    )
+    result = found(text)
+    assert {("PATIENT", "MARK"), ("PATIENT", "Kirk"), ("PATIENT", "Hellen Mark")} <= result
+    assert {("DOCTOR", "OBI, Elizabeth"), ("DOCTOR", "Shania Neilson"), ("DOCTOR", "Neil L. Villa")} <= result
+    assert ("DOCTOR", "Mark Nnamani") in result
+    assert not any("Alert" in t for _, t in result)
+
+
+def test_a_rule_span_replaces_the_pieces_inside_it_and_yields_to_partial_overlaps() -> None:
+    text = "Call +61 8 6204 1524 or see Dr Eze today."
+    piece = Prediction("AGE", text.index("61"), text.index("61") + 2, 0.7)
+    across = Prediction("DOCTOR", text.index("Dr"), text.index(" today"), 0.7)
+    result = {(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [piece, across])}
+    assert ("PHONE", "+61 8 6204 1524") in result and ("AGE", "61") not in result
+    assert ("DOCTOR", "Dr Eze") in result and ("DOCTOR", "Eze") not in result
+
+
+def test_a_name_label_settles_the_type_of_the_same_span() -> None:
+    text = "Consultant: Angela Bill\n"
+    start = text.index("Angela")
+    wrong = Prediction("PATIENT", start, start + len("Angela Bill"), 0.9)
+    [result] = apply_format_rules(text, [wrong])
+    assert result.type == "DOCTOR"
+
+
+def test_cleanups() -> None:
+    text = "Hospital Discharge. DISCHARGE SUMMARY. BP 120/80 x2/7. Works as a janitor."
+    predictions = [
+        Prediction("HOSPITAL", 0, 8, 0.9),
+        Prediction("HOSPITAL", text.index("DISCHARGE"), text.index(". BP"), 0.9),
+        Prediction("DATE", text.index("120/80"), text.index("120/80") + 6, 0.9),
+        Prediction("DATE", text.index("2/7"), text.index("2/7") + 3, 0.9),
+        Prediction("PROFESSION", text.index("a janitor"), text.rindex("."), 0.9),
+    ]
+    kept = strip_articles(text, drop_implausible_dates(text, drop_generic_places(text, predictions)))
+    assert [(p.type, text[p.start : p.end]) for p in kept] == [("PROFESSION", "janitor")]
