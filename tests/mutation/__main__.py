@@ -38,7 +38,16 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         ["tests/evaluation", "tests/cli/test_evaluate_cli.py", "tests/cli/test_json_schemas.py"],
     ),
     "counts": ("annotator/evaluation/counts.py", ["tests/evaluation"]),
-    "iaa": ("annotator/evaluation/iaa.py", ["tests/evaluation/test_iaa.py", "tests/cli/test_iaa_cli.py"]),
+    "iaa": (
+        "annotator/evaluation/iaa.py",
+        [
+            "tests/evaluation/test_iaa.py",
+            "tests/evaluation/test_iaa_details.py",
+            "tests/cli/test_iaa_cli.py",
+            "tests/cli/test_json_schemas.py::test_iaa",
+            "tests/workflows/test_scoring_workflows.py",
+        ],
+    ),
     "significance": (
         "annotator/evaluation/significance.py",
         [

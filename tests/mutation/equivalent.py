@@ -7,6 +7,7 @@ from __future__ import annotations
 
 _ENGINE = "annotator.evaluation.engine."
 _SIG = "annotator.evaluation.significance."
+_IAA = "annotator.evaluation.iaa."
 _LEVEL = "Item.label treats every level other than 'category' as type level"
 _DTYPE = "float64 is numpy's default, and integer input gives the same float results"
 _F1_GUARD = "where the denominator is 0 or 1, tp is 0, so every branch gives F1 = 0"
@@ -74,4 +75,8 @@ EQUIVALENT: dict[str, str] = {
     _ENGINE + "x__confusion_update__mutmut_29": _LEVEL,
     _ENGINE + "x__confusion_update__mutmut_30": _LEVEL,
     _ENGINE + "x__confusion_update__mutmut_31": _LEVEL,
+    _IAA
+    + "xǁAgreementReportǁaverage_versus_gold__mutmut_31": "math.fsum of a list holding nan is nan: the guard gives the same value",
+    _IAA
+    + "xǁAgreementReportǁmatrix__mutmut_6": "every off-diagonal cell is overwritten: combinations() covers every pair of distinct names",
 }
