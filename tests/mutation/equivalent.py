@@ -8,6 +8,10 @@ from __future__ import annotations
 _ENGINE = "annotator.evaluation.engine."
 _SIG = "annotator.evaluation.significance."
 _IAA = "annotator.evaluation.iaa."
+_UNITS = "annotator.adjudication.units."
+_FAST = "only turns off the fast path for one identical tag per version; the general path builds the same unit"
+_FIRST = "the first item always lands in the else branch (empty cluster), which resets cluster and cluster_end"
+_STRICT = "align_documents and load_versions pass as many names as documents, so strict never raises"
 _LEVEL = "Item.label treats every level other than 'category' as type level"
 _DTYPE = "float64 is numpy's default, and integer input gives the same float results"
 _F1_GUARD = "where the denominator is 0 or 1, tp is 0, so every branch gives F1 = 0"
@@ -79,4 +83,22 @@ EQUIVALENT: dict[str, str] = {
     + "xǁAgreementReportǁaverage_versus_gold__mutmut_31": "math.fsum of a list holding nan is nan: the guard gives the same value",
     _IAA
     + "xǁAgreementReportǁmatrix__mutmut_6": "every off-diagonal cell is overwritten: combinations() covers every pair of distinct names",
+    _UNITS + "xǁUnitǁmajority__mutmut_8": "most_common(None)[0] is the same first element as most_common(1)[0]",
+    _UNITS + "xǁUnitǁmajority__mutmut_9": "same: most_common(2)[0] == most_common(1)[0]",
+    _UNITS + "x_align_documents__mutmut_118": "when end == cluster_end the assignment writes the same value",
+    _UNITS + "x_align_documents__mutmut_132": "check_same_text has made every version's TEXT equal to the first one's",
+    _UNITS + "x_align_documents__mutmut_28": _FIRST,
+    _UNITS + "x_align_documents__mutmut_29": _FIRST,
+    _UNITS + "x_align_documents__mutmut_30": _FIRST,
+    _UNITS + "x_align_documents__mutmut_31": _FIRST,
+    _UNITS + "x_align_documents__mutmut_32": _FAST,
+    _UNITS + "x_align_documents__mutmut_39": _FAST,
+    _UNITS + "x_align_documents__mutmut_42": _FAST,
+    _UNITS + "x_align_documents__mutmut_43": "all keys equal the second's exactly when they all equal the first's",
+    _UNITS + "x_align_documents__mutmut_44": _FAST,
+    _UNITS + "x_align_documents__mutmut_46": _FAST,
+    _UNITS + "x_align_documents__mutmut_47": _FAST,
+    _UNITS + "x_check_same_text__mutmut_5": _STRICT,
+    _UNITS + "x_check_same_text__mutmut_8": _STRICT,
+    _UNITS + "x_check_same_text__mutmut_11": _STRICT,
 }
