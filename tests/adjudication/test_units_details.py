@@ -50,7 +50,10 @@ def test_unit_dictionary_names_versions_and_hides_text_unless_asked() -> None:
 def test_candidate_dictionary_has_suggestion_and_evidence() -> None:
     start, end = at(NOTE, "Boston")
     suggestion = Annotation("", "LOCATION", "CITY", start, end, "Boston")
-    evidence = (Evidence("100-02", 4, 10, "LOCATION", "CITY"), Evidence("100-03", 7, 13, "LOCATION", "CITY", "model"))
+    evidence = (
+        Evidence("100-02", 4, 10, "LOCATION", "CITY"),
+        Evidence("100-03", 7, 13, "LOCATION", "CITY", "model"),
+    )
     candidate = Unit(
         unit_id(DOC, start, end, UnitKind.MISSED_CANDIDATE),
         DOC,
@@ -82,7 +85,9 @@ def test_candidate_dictionary_has_suggestion_and_evidence() -> None:
 
 
 def test_counts_lists_every_kind_with_its_number() -> None:
-    a = version(DOC, NOTE, ("John Smith", "NAME", "DOCTOR"), ("Boston", "LOCATION", "CITY"), ("67", "AGE", "AGE"))
+    a = version(
+        DOC, NOTE, ("John Smith", "NAME", "DOCTOR"), ("Boston", "LOCATION", "CITY"), ("67", "AGE", "AGE")
+    )
     b = version(DOC, NOTE, ("John Smith", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY"))
     c = version(DOC, NOTE, ("John Smith", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY"))
     alignment = align_documents([a, b, c])
@@ -110,7 +115,9 @@ def test_unit_lookup_by_id() -> None:
 def test_agreement_units_carry_document_id_span_and_id() -> None:
     # the fast path (one identical tag per version) and the general path give the same fields
     a = version(DOC, NOTE, ("John Smith", "NAME", "DOCTOR"), ("Boston", "LOCATION", "CITY"))
-    b = version(DOC, NOTE, ("John Smith", "NAME", "DOCTOR"), ("Boston", "LOCATION", "CITY"), ("Boston", "NAME", "X"))
+    b = version(
+        DOC, NOTE, ("John Smith", "NAME", "DOCTOR"), ("Boston", "LOCATION", "CITY"), ("Boston", "NAME", "X")
+    )
     units = align_documents([a, b]).units
     js, je = at(NOTE, "John Smith")
     bs, be = at(NOTE, "Boston")
@@ -137,7 +144,7 @@ def test_default_version_names_count_from_one() -> None:
 def test_usage_errors_say_what_is_wrong() -> None:
     with pytest.raises(UsageError, match="adjudication needs at least two versions of a document"):
         align_documents([version(DOC, NOTE)])
-    with pytest.raises(UsageError, match="^2 versions but 3 names$"):
+    with pytest.raises(UsageError, match=r"^2 versions but 3 names$"):
         align_documents([version(DOC, NOTE), version(DOC, NOTE)], ["a", "b", "c"])
 
 

@@ -114,7 +114,9 @@ def test_options_beta_reaches_every_figure() -> None:
     assert data["schema"] == "phi-annotator/iaa/1"
     assert data["options"] == {"match": "strict", "level": "type", "beta": 2.0}
     assert data["average_versus_gold"] == average
-    other = agreement({"a": annotator_a(), "b": annotator_b()}, options=Options(match="overlap", level="category"))
+    other = agreement(
+        {"a": annotator_a(), "b": annotator_b()}, options=Options(match="overlap", level="category")
+    )
     assert other.to_dict()["options"] == {"match": "overlap", "level": "category", "beta": 1.0}
 
 
@@ -126,7 +128,15 @@ def test_beta_one_has_no_f_beta_key() -> None:
 
 def test_matrix_puts_each_pair_in_its_cells() -> None:
     # three annotators whose pairwise F1 values all differ
-    a = [doc("1", TEXT_2, ("Seen", "NAME", "PATIENT"), ("Boston", "LOCATION", "CITY"), ("today", "DATE", "DATE"))]
+    a = [
+        doc(
+            "1",
+            TEXT_2,
+            ("Seen", "NAME", "PATIENT"),
+            ("Boston", "LOCATION", "CITY"),
+            ("today", "DATE", "DATE"),
+        )
+    ]
     b = [doc("1", TEXT_2, ("Boston", "LOCATION", "CITY"), ("today", "DATE", "DATE"))]
     c = [doc("1", TEXT_2, ("today", "DATE", "DATE"))]
     report = agreement({"a": a, "b": b, "c": c})
