@@ -85,6 +85,8 @@ def test_candidate_dictionary_has_suggestion_and_evidence() -> None:
 
 
 def test_counts_lists_every_kind_with_its_number() -> None:
+    two = version(DOC, NOTE, ("Boston", "LOCATION", "CITY"), ("617-555-0199", "CONTACT", "PHONE"))
+    assert align_documents([two, two.copy()]).counts()["agreement"] == 2
     a = version(
         DOC, NOTE, ("John Smith", "NAME", "DOCTOR"), ("Boston", "LOCATION", "CITY"), ("67", "AGE", "AGE")
     )
@@ -128,6 +130,15 @@ def test_agreement_units_carry_document_id_span_and_id() -> None:
     assert units[0].versions == ((a.annotations[0],), (b.annotations[0],))
 
 
+def test_a_tag_doubled_in_one_version_is_partial_not_agreement() -> None:
+    # as many tags as versions, all with one key, but both in the first version
+    start, end = at(NOTE, "Boston")
+    doubled = [Annotation(f"P{i}", "LOCATION", "CITY", start, end, "Boston") for i in range(2)]
+    (unit,) = align_documents([Document(DOC, NOTE, doubled), version(DOC, NOTE)]).units
+    assert unit.kind is UnitKind.PARTIAL
+    assert unit.versions == (tuple(doubled), ())
+
+
 def test_the_first_version_names_the_document() -> None:
     a = version("first", NOTE, ("Boston", "LOCATION", "CITY"))
     b = version("second", NOTE, ("Boston", "LOCATION", "CITY"))
@@ -142,7 +153,7 @@ def test_default_version_names_count_from_one() -> None:
 
 
 def test_usage_errors_say_what_is_wrong() -> None:
-    with pytest.raises(UsageError, match="adjudication needs at least two versions of a document"):
+    with pytest.raises(UsageError, match=r"^adjudication needs at least two versions of a document$"):
         align_documents([version(DOC, NOTE)])
     with pytest.raises(UsageError, match=r"^2 versions but 3 names$"):
         align_documents([version(DOC, NOTE), version(DOC, NOTE)], ["a", "b", "c"])
