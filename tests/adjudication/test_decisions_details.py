@@ -98,21 +98,17 @@ def test_auto_accepted_entries_say_which_rule() -> None:
 
 
 def test_auto_accept_counts_what_it_resolves() -> None:
-    a = version(
-        DOC, NOTE, ("Boston", "LOCATION", "CITY"), ("67", "AGE", "AGE"), ("John Smith", "NAME", "DOCTOR")
-    )
-    b = version(
-        DOC, NOTE, ("Boston", "LOCATION", "CITY"), ("67", "AGE", "AGE"), ("John Smith", "NAME", "PATIENT")
-    )
-    c = version(
-        DOC, NOTE, ("Boston", "LOCATION", "CITY"), ("67", "AGE", "AGE"), ("John Smith", "NAME", "PATIENT")
-    )
+    # two agreements (Boston, 67) and two 2-of-3 majorities (John Smith, Ora Hendrickson)
+    same = [("Boston", "LOCATION", "CITY"), ("67", "AGE", "AGE")]
+    a = version(DOC, NOTE, *same, ("John Smith", "NAME", "DOCTOR"), ("Ora Hendrickson", "NAME", "DOCTOR"))
+    b = version(DOC, NOTE, *same, ("John Smith", "NAME", "PATIENT"), ("Ora Hendrickson", "NAME", "PATIENT"))
+    c = version(DOC, NOTE, *same, ("John Smith", "NAME", "PATIENT"), ("Ora Hendrickson", "NAME", "PATIENT"))
     session = AdjudicationSession(align_documents([a, b, c]), auto=AutoAccept.OFF)
-    assert session.auto_accept() == 0 and session.progress() == (0, 3)
+    assert session.auto_accept() == 0 and session.progress() == (0, 4)
     session.auto = AutoAccept.UNANIMOUS
-    assert session.auto_accept() == 2 and session.progress() == (2, 3)
+    assert session.auto_accept() == 2 and session.progress() == (2, 4)
     session.auto = AutoAccept.MAJORITY
-    assert session.auto_accept() == 1 and session.progress() == (3, 3)
+    assert session.auto_accept() == 2 and session.progress() == (4, 4)
     assert session.auto_accept() == 0
 
 

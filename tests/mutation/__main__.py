@@ -62,7 +62,15 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "annotator/deid/leakcheck.py",
         ["tests/deid/test_leakcheck.py", "tests/deid/test_leak_mutants.py"],
     ),
-    "dates": ("annotator/deid/dates.py", ["tests/deid/test_dates.py", "tests/deid/test_leak_mutants.py"]),
+    "dates": (
+        "annotator/deid/dates.py",
+        [
+            "tests/deid/test_dates.py",
+            "tests/deid/test_dates_details.py",
+            "tests/deid/test_date_intervals.py",
+            "tests/deid/test_leak_mutants.py",
+        ],
+    ),
     "recall-bias": (
         "annotator/crf/tagger.py",
         ["tests/crf/test_tagger.py", "tests/crf/test_recall_bias_path.py"],

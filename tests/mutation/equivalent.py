@@ -148,4 +148,5 @@ EQUIVALENT: dict[str, str] = {
     + "xǁ_SetResolutionǁ__init____mutmut_6": "a _SetResolution only ever runs inside a CompositeCommand, whose own description is shown",
     _DEC + "xǁ_SetResolutionǁ__init____mutmut_7": "same: the inner description is never shown",
     _DEC + "xǁ_SetResolutionǁ__init____mutmut_8": "same: the inner description is never shown",
+    _SESSION + "save__mutmut_18": "json.dumps tests ensure_ascii for truth: None acts as False",
 }
