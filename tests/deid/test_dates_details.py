@@ -327,3 +327,48 @@ def test_draw_shift_ranges_and_total_days() -> None:
     # 31 January 2067 + 2 years = 31 January 2069 (731 days, 2068 is a leap year); + 1 month
     # = 28 February 2069 (28 days, the month is cut short); + 1 day = 1 March: 760 days
     assert draw_shift(ScriptedRandom(2, 1, 1), dt.date(2067, 1, 31)) == DateShift(2, 1, 1, 760)  # type: ignore[arg-type]
+
+
+def test_alternation_puts_longer_words_first_and_escapes() -> None:
+    from annotator.deid.dates import _alternation
+
+    # longest first (so "sept" is tried before "sep"); words of one length keep their order
+    assert _alternation(["may", "b.c", "mayday", "z"]) == r"mayday|may|b\.c|z"
+
+
+def test_default_reference_date_is_the_first_of_january_2000() -> None:
+    # 1 year, 1 month, 1 day from 1 January 2000: 366 + 31 (January) + 1 = 398 days
+    # (from 1 February it would be 366 + 28 + 1)
+    assert draw_shift(ScriptedRandom(1, 1, 1)).total_days == 398  # type: ignore[arg-type]
+
+
+def test_iso_dates_pad_only_when_both_numbers_are_padded() -> None:
+    assert shifted("2067-10-5", days(1)) == "2067-10-6"
+    assert shifted("2067-5-10", days(1)) == "2067-5-11"
+    assert shifted("2067-05-10", days(1)) == "2067-05-11"
+
+
+def test_thanksgiving_when_november_starts_on_a_thursday() -> None:
+    assert holiday_date("thanksgiving", 2018) == dt.date(2018, 11, 22)
+    assert holiday_date("thanksgiving", 2029) == dt.date(2029, 11, 22)
+
+
+def test_a_second_number_of_32_is_a_year() -> None:
+    parsed = parse_date("5/32")
+    assert parsed is not None and (parsed.kind, parsed.month, parsed.year) == ("my", 5, 2032)
+
+
+def test_default_year_is_the_leap_year_2000() -> None:
+    parsed = parse_date("Feb 28")
+    assert parsed is not None and shift_date(parsed, days(1)) == "Feb 29"
+
+
+def test_a_season_stands_for_the_15th_of_its_first_month() -> None:
+    # winter = 15 January: + 44 days = 28 February (winter), + 45 = 1 March (spring)
+    assert shifted("winter 2067", days(44)) == "winter 2067"
+    assert shifted("winter 2067", days(45)) == "spring 2067"
+
+
+def test_mixed_case_seasons_starting_lower_case_are_written_lower_case() -> None:
+    assert shifted("wINTER 2067", days(0)) == "winter 2067"
+    assert shifted("aUTUMN 2067", days(0)) == "autumn 2067"

@@ -22,6 +22,9 @@ _ZIP = "names and the per-version key sets have the same length by construction,
 _DEFAULT = (
     "a missing field gives a value that is no unit id and no decision kind either way: the entry is skipped"
 )
+_DATES = "annotator.deid.dates."
+_NEG = "date - relativedelta(weekday=X) equals date + relativedelta(weekday=X): negation keeps the weekday rule (checked 1990-2099)"
+_LOWERED = "the token is lower-cased first, so stripping upper-case X as well changes nothing"
 _STRICT = "align_documents and load_versions pass as many names as documents, so strict never raises"
 _LEVEL = "Item.label treats every level other than 'category' as type level"
 _DTYPE = "float64 is numpy's default, and integer input gives the same float results"
@@ -149,4 +152,26 @@ EQUIVALENT: dict[str, str] = {
     _DEC + "xǁ_SetResolutionǁ__init____mutmut_7": "same: the inner description is never shown",
     _DEC + "xǁ_SetResolutionǁ__init____mutmut_8": "same: the inner description is never shown",
     _SESSION + "save__mutmut_18": "json.dumps tests ensure_ascii for truth: None acts as False",
+    _DATES + "x__day_like__mutmut_9": "the day group always starts with digits, so the match is never None",
+    _DATES + "x__day_like__mutmut_10": "same: the else branch is never taken",
+    _DATES + "x__month_number__mutmut_5": _LOWERED,
+    _DATES + "x__weekday_number__mutmut_5": _LOWERED,
+    _DATES
+    + "x__name_like__mutmut_5": "no month or weekday name ends in X, so stripping X as well as dots changes nothing",
+    _DATES + "x_parse_date__mutmut_55": "a year group starts with a digit or an apostrophe, never with X",
+    _DATES + "x__ordinal_suffix__mutmut_6": "14 takes th either way (14 % 10 == 4)",
+    _DATES + "x__render__mutmut_19": "_number_like does not read its original argument",
+    _DATES + "x__season_of__mutmut_19": "seasons start in months 1, 4, 7 and 10: start % 13 == start % 12",
+    _DATES
+    + "x__valid__mutmut_11": "every pattern with a day has a month, so a day without a month never happens",
+    _DATES
+    + "x__valid__mutmut_26": "the weekday alternation only matches known names, so a weekday part always has a number",
+    _DATES + "x__valid__mutmut_27": "same: the weekday check is never true",
+    _DATES
+    + "x_draw_shift__mutmut_30": "no (years, months, days) is clipped from the 1st or the 2nd of January, so the span is the same",
+    _DATES + "x_holiday_date__mutmut_13": _NEG,
+    _DATES + "x_holiday_date__mutmut_29": _NEG,
+    _DATES + "x_holiday_date__mutmut_42": _NEG,
+    _DATES
+    + "x_holiday_date__mutmut_52": "MO(None) is the next Monday on or after the date, like MO(+1) (checked 1990-2099)",
 }
