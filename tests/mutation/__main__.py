@@ -74,7 +74,11 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     ),
     "recall-bias": (
         "annotator/crf/tagger.py",
-        ["tests/crf/test_tagger.py", "tests/crf/test_recall_bias_path.py"],
+        [
+            "tests/crf/test_tagger.py",
+            "tests/crf/test_recall_bias_path.py",
+            "tests/crf/test_recall_bias_details.py",
+        ],
     ),
 }
 
