@@ -13,23 +13,14 @@ import math
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.mapping import Mapping, MappingRule
 from annotator.evaluation.engine import Options
 from annotator.evaluation.iaa import agreement
+from tests.adjudication.helpers import version as doc
 
 TEXT_1 = "Amy Lee met Bob"
 TEXT_2 = "Seen in Boston today"
-
-
-def doc(doc_id: str, text: str, *tags: tuple[str, str, str]) -> Document:
-    """A document with one annotation per (needle, TAG, TYPE)."""
-    annotations = []
-    for i, (needle, tag, type_) in enumerate(tags):
-        start = text.index(needle)
-        annotations.append(Annotation(f"T{i}", tag, type_, start, start + len(needle), needle))
-    return Document(doc_id, text, annotations)
 
 
 def annotator_a() -> list[Document]:
