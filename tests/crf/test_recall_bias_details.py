@@ -130,8 +130,9 @@ def test_scores_without_bias_keep_only_phi_confidence(
         for i, label in enumerate(viterbi)
     ]
     assert scored.scores == expected and any(s.label != OUTSIDE for s in expected)
-    empty = plain_tagger.score(Document("0", "   \n"))
-    assert (empty.tokens, empty.scores) == ([], [])
+    blank = Document("0", "   \n")
+    empty = plain_tagger.score(blank)
+    assert (empty.document, empty.tokens, empty.scores) == (blank, [], [])
 
 
 def test_predict_spans_decodes_each_document_at_the_bias(
@@ -160,9 +161,43 @@ def test_predict_spans_can_be_cancelled_before_a_document(
         return len(asked) > 1  # cancel before the second document
 
     calls: list[tuple[int, int]] = []
-    with pytest.raises(TrainingCancelled, match="pre-annotation cancelled"):
+    with pytest.raises(TrainingCancelled, match=r"^pre-annotation cancelled$"):
         plain_tagger.predict_spans(held_out, progress=lambda d, t: calls.append((d, t)), cancelled=cancelled)
     assert calls == [(1, len(held_out))]
     assert plain_tagger.predict_spans(held_out[:1], cancelled=lambda: False) == plain_tagger.predict_spans(
         held_out[:1]
     )
+
+
+def test_a_token_exactly_at_the_ceiling_gets_no_phi_alternative(
+    plain_tagger: CrfTagger, held_out: list[Document]
+) -> None:
+    document = held_out[0]
+    first = plain_tagger.score(document)
+    position, at_ceiling = next(
+        (i, s.p_outside) for i, s in enumerate(first.scores) if s.label == OUTSIDE and s.best_phi
+    )
+    again = plain_tagger.score(document, ceiling=at_ceiling)
+    # P(O) >= ceiling: no alternative kept; just above the ceiling it is kept again
+    assert again.scores[position] == TokenScore(OUTSIDE, at_ceiling, at_ceiling)
+    assert plain_tagger.score(document, ceiling=at_ceiling + 1e-9).scores[position] == first.scores[position]
+
+
+def test_a_model_without_an_o_label_scores_p_outside_zero() -> None:
+    # every training token is PHI, so the model knows no O label at all
+    gold = Document("1", "Boston Chicago")
+    gold.add(gold.make_annotation("LOCATION", "CITY", 0, 6))
+    gold.add(gold.make_annotation("LOCATION", "CITY", 7, 14))
+    tagger = CrfTagger(max_iterations=3)
+    tagger.train([gold])
+    scored = tagger.score(Document("2", "Boston Chicago"))
+    assert [(s.label, s.p_outside, s.best_phi) for s in scored.scores] == [
+        ("B-CITY", 0.0, ""),
+        ("B-CITY", 0.0, ""),
+    ]
+    spans = tagger.predict_spans([Document("2", "Boston Chicago")], 0.9)["2"]
+    assert [(p.type, p.start, p.end) for p in spans] == [("CITY", 0, 6), ("CITY", 7, 14)]
+
+
+def test_a_blank_document_gets_no_prediction(trained_tagger: CrfTagger) -> None:
+    assert trained_tagger.predict_spans([Document("0", "  \n ")], 0.9) == {"0": []}

@@ -25,6 +25,10 @@ _DEFAULT = (
 _DATES = "annotator.deid.dates."
 _NEG = "date - relativedelta(weekday=X) equals date + relativedelta(weekday=X): negation keeps the weekday rule (checked 1990-2099)"
 _LOWERED = "the token is lower-cased first, so stripping upper-case X as well changes nothing"
+_TAGGER = "annotator.crf.tagger.xǁCrfTaggerǁ"
+_NO_PHI = (
+    "train refuses documents without a PHI label, so a model always has one and max() never needs its default"
+)
 _STRICT = "align_documents and load_versions pass as many names as documents, so strict never raises"
 _LEVEL = "Item.label treats every level other than 'category' as type level"
 _DTYPE = "float64 is numpy's default, and integer input gives the same float results"
@@ -174,4 +178,10 @@ EQUIVALENT: dict[str, str] = {
     _DATES + "x_holiday_date__mutmut_42": _NEG,
     _DATES
     + "x_holiday_date__mutmut_52": "MO(None) is the next Monday on or after the date, like MO(+1) (checked 1990-2099)",
+    _TAGGER
+    + "predict_spans__mutmut_13": "scoring at the default ceiling only does more work: decoding at a bias <= the ceiling (or none) gives the same spans",
+    _TAGGER + "score__mutmut_88": _NO_PHI,
+    _TAGGER + "score__mutmut_90": _NO_PHI,
+    _TAGGER + "score__mutmut_95": _NO_PHI,
+    _TAGGER + "score__mutmut_96": _NO_PHI,
 }
