@@ -36,7 +36,12 @@ REPO = Path(__file__).resolve().parents[2]
 MODULES: dict[str, tuple[str, list[str]]] = {
     "engine": (
         "annotator/evaluation/engine.py",
-        ["tests/evaluation", "tests/cli/test_evaluate_cli.py", "tests/cli/test_json_schemas.py"],
+        [
+            "tests/evaluation",
+            "tests/cli/test_evaluate_cli.py",
+            "tests/cli/test_json_schemas.py",
+            "tests/batch/test_merge.py",
+        ],
     ),
     "counts": ("annotator/evaluation/counts.py", ["tests/evaluation"]),
     "iaa": (
