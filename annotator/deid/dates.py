@@ -324,8 +324,10 @@ def _render(field: str, original: str, new: dict[str, object], parsed: ParsedDat
         month = int(new["month"])  # type: ignore[call-overload]
         if original.isdigit():
             return _number_like(original, month, _padded(parsed))
-        # "03-MAY-67": in the dashed style even May stands for an abbreviation.
-        return _name_like(original, MONTHS[month - 1], abbreviated=("", "-") in parsed.parts)
+        # "03-MAY-67": in the dashed style a three-letter May stands for an abbreviation
+        # (a longer name, "03-June-2067", is written in full).
+        dashed_may = ("", "-") in parsed.parts and len(original.rstrip(".")) == 3
+        return _name_like(original, MONTHS[month - 1], abbreviated=dashed_may)
     if field == "day":
         return _day_like(original, int(new["day"]), _padded(parsed))  # type: ignore[call-overload]
     if field == "year":

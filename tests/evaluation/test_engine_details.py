@@ -193,6 +193,11 @@ def test_relaxed_with_many_items_at_one_start() -> None:
     assert evaluate_pairs([DocumentPair("d", TEXT, three, far)], Options(match="relaxed")).micro == Counts(
         3, 3, 0
     )
+    # the reference side moves on over several items too short for the one prediction
+    lone = [Item("NAME", "PATIENT", 0, 12)]
+    assert evaluate_pairs([DocumentPair("d", TEXT, shifted, lone)], Options(match="relaxed")).micro == Counts(
+        1, 0, 4
+    )
 
 
 def test_overlap_matching_reassigns_when_a_longer_overlap_is_taken() -> None:

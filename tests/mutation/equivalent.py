@@ -7,6 +7,29 @@ from __future__ import annotations
 
 _ENGINE = "annotator.evaluation.engine."
 _SIG = "annotator.evaluation.significance."
+_IAA = "annotator.evaluation.iaa."
+_UNITS = "annotator.adjudication.units."
+_FAST = (
+    "only turns off the fast path for one identical tag per version; the general path builds the same unit"
+)
+_FIRST = (
+    "the first item always lands in the else branch (empty cluster), which resets cluster and cluster_end"
+)
+_DEC = "annotator.adjudication.decisions."
+_SESSION = _DEC + "xǁAdjudicationSessionǁ"
+_CACHE = "only defeats the once-per-second cache: every call formats the same current second"
+_ZIP = "names and the per-version key sets have the same length by construction, so strict never raises"
+_DEFAULT = (
+    "a missing field gives a value that is no unit id and no decision kind either way: the entry is skipped"
+)
+_DATES = "annotator.deid.dates."
+_NEG = "date - relativedelta(weekday=X) equals date + relativedelta(weekday=X): negation keeps the weekday rule (checked 1990-2099)"
+_LOWERED = "the token is lower-cased first, so stripping upper-case X as well changes nothing"
+_TAGGER = "annotator.crf.tagger.xǁCrfTaggerǁ"
+_NO_PHI = (
+    "train refuses documents without a PHI label, so a model always has one and max() never needs its default"
+)
+_STRICT = "align_documents and load_versions pass as many names as documents, so strict never raises"
 _LEVEL = "Item.label treats every level other than 'category' as type level"
 _DTYPE = "float64 is numpy's default, and integer input gives the same float results"
 _F1_GUARD = "where the denominator is 0 or 1, tp is 0, so every branch gives F1 = 0"
@@ -74,4 +97,91 @@ EQUIVALENT: dict[str, str] = {
     _ENGINE + "x__confusion_update__mutmut_29": _LEVEL,
     _ENGINE + "x__confusion_update__mutmut_30": _LEVEL,
     _ENGINE + "x__confusion_update__mutmut_31": _LEVEL,
+    _IAA
+    + "xǁAgreementReportǁaverage_versus_gold__mutmut_31": "math.fsum of a list holding nan is nan: the guard gives the same value",
+    _IAA
+    + "xǁAgreementReportǁmatrix__mutmut_6": "every off-diagonal cell is overwritten: combinations() covers every pair of distinct names",
+    _UNITS
+    + "xǁUnitǁmajority__mutmut_8": "most_common(None)[0] is the same first element as most_common(1)[0]",
+    _UNITS + "xǁUnitǁmajority__mutmut_9": "same: most_common(2)[0] == most_common(1)[0]",
+    _UNITS + "x_align_documents__mutmut_118": "when end == cluster_end the assignment writes the same value",
+    _UNITS
+    + "x_align_documents__mutmut_132": "check_same_text has made every version's TEXT equal to the first one's",
+    _UNITS + "x_align_documents__mutmut_28": _FIRST,
+    _UNITS + "x_align_documents__mutmut_29": _FIRST,
+    _UNITS + "x_align_documents__mutmut_30": _FIRST,
+    _UNITS + "x_align_documents__mutmut_31": _FIRST,
+    _UNITS + "x_align_documents__mutmut_32": _FAST,
+    _UNITS + "x_align_documents__mutmut_39": _FAST,
+    _UNITS + "x_align_documents__mutmut_42": _FAST,
+    _UNITS
+    + "x_align_documents__mutmut_43": "all keys equal the second's exactly when they all equal the first's",
+    _UNITS + "x_align_documents__mutmut_44": _FAST,
+    _UNITS + "x_align_documents__mutmut_46": _FAST,
+    _UNITS + "x_align_documents__mutmut_47": _FAST,
+    _UNITS + "x_check_same_text__mutmut_5": _STRICT,
+    _UNITS + "x_check_same_text__mutmut_8": _STRICT,
+    _UNITS + "x_check_same_text__mutmut_11": _STRICT,
+    _DEC + "x__now__mutmut_3": _CACHE,
+    _DEC + "x__now__mutmut_5": _CACHE,
+    _DEC + "x__now__mutmut_6": _CACHE,
+    _DEC + "x_read_log__mutmut_9": "codec names are case-insensitive: UTF-8 is utf-8",
+    _DEC
+    + "x_read_log__mutmut_7": "not detectable here: the locale encoding is UTF-8 on this machine and in CI (Python's UTF-8 mode)",
+    _SESSION + "__init____mutmut_27": "Origin's default format is i2b2",
+    _SESSION
+    + "__init____mutmut_39": "finalised is reassigned from the log before anyone can connect to the signal",
+    _SESSION
+    + "__init____mutmut_40": "same: the value is overwritten before it is read or signalled to a listener",
+    _SESSION + "_command__mutmut_21": _ZIP,
+    _SESSION + "_command__mutmut_24": _ZIP,
+    _SESSION + "_command__mutmut_25": _ZIP,
+    _SESSION + "_entry__mutmut_22": _ZIP,
+    _SESSION + "_entry__mutmut_25": _ZIP,
+    _SESSION + "_entry__mutmut_26": _ZIP,
+    _SESSION + "_replay__mutmut_1": "None is falsy like False: logging stays off during the replay",
+    _SESSION + "_replay_entry__mutmut_4": _DEFAULT,
+    _SESSION + "_replay_entry__mutmut_6": _DEFAULT,
+    _SESSION + "_replay_entry__mutmut_9": _DEFAULT,
+    _SESSION + "_replay_entry__mutmut_13": _DEFAULT,
+    _SESSION + "_replay_entry__mutmut_15": _DEFAULT,
+    _SESSION + "_replay_entry__mutmut_18": _DEFAULT,
+    _SESSION
+    + "_set_resolution__mutmut_4": "a unit is only unresolved by reverting its own resolution, so the key is always there",
+    _SESSION
+    + "_set_resolution__mutmut_6": "an undo always reverts the decision on top of the stack (auto decisions are never undone), so the stack is not empty",
+    _DEC + "xǁ_SetResolutionǁapply__mutmut_3": "undo=None is falsy like undo=False",
+    _DEC
+    + "xǁ_SetResolutionǁ__init____mutmut_6": "a _SetResolution only ever runs inside a CompositeCommand, whose own description is shown",
+    _DEC + "xǁ_SetResolutionǁ__init____mutmut_7": "same: the inner description is never shown",
+    _DEC + "xǁ_SetResolutionǁ__init____mutmut_8": "same: the inner description is never shown",
+    _SESSION + "save__mutmut_18": "json.dumps tests ensure_ascii for truth: None acts as False",
+    _DATES + "x__day_like__mutmut_9": "the day group always starts with digits, so the match is never None",
+    _DATES + "x__day_like__mutmut_10": "same: the else branch is never taken",
+    _DATES + "x__month_number__mutmut_5": _LOWERED,
+    _DATES + "x__weekday_number__mutmut_5": _LOWERED,
+    _DATES
+    + "x__name_like__mutmut_5": "no month or weekday name ends in X, so stripping X as well as dots changes nothing",
+    _DATES + "x_parse_date__mutmut_55": "a year group starts with a digit or an apostrophe, never with X",
+    _DATES + "x__ordinal_suffix__mutmut_6": "14 takes th either way (14 % 10 == 4)",
+    _DATES + "x__render__mutmut_19": "_number_like does not read its original argument",
+    _DATES + "x__season_of__mutmut_19": "seasons start in months 1, 4, 7 and 10: start % 13 == start % 12",
+    _DATES
+    + "x__valid__mutmut_11": "every pattern with a day has a month, so a day without a month never happens",
+    _DATES
+    + "x__valid__mutmut_26": "the weekday alternation only matches known names, so a weekday part always has a number",
+    _DATES + "x__valid__mutmut_27": "same: the weekday check is never true",
+    _DATES
+    + "x_draw_shift__mutmut_30": "no (years, months, days) is clipped from the 1st or the 2nd of January, so the span is the same",
+    _DATES + "x_holiday_date__mutmut_13": _NEG,
+    _DATES + "x_holiday_date__mutmut_29": _NEG,
+    _DATES + "x_holiday_date__mutmut_42": _NEG,
+    _DATES
+    + "x_holiday_date__mutmut_52": "MO(None) is the next Monday on or after the date, like MO(+1) (checked 1990-2099)",
+    _TAGGER
+    + "predict_spans__mutmut_13": "scoring at the default ceiling only does more work: decoding at a bias <= the ceiling (or none) gives the same spans",
+    _TAGGER + "score__mutmut_88": _NO_PHI,
+    _TAGGER + "score__mutmut_90": _NO_PHI,
+    _TAGGER + "score__mutmut_95": _NO_PHI,
+    _TAGGER + "score__mutmut_96": _NO_PHI,
 }
