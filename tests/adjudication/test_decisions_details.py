@@ -306,7 +306,7 @@ def test_replay_keeps_auto_decisions_auto() -> None:
 def test_replay_skips_what_it_cannot_apply() -> None:
     session = AdjudicationSession(conflicts(2), auto=AutoAccept.OFF)
     u1, u2 = session.units
-    log = [
+    log: list[dict[str, object]] = [
         {"unit": u1.id, "decision": "undo"},  # nothing to undo yet
         {"unit": "100-01:0-999", "decision": "take", "version": "a"},  # unknown unit
         {"unit": u1.id, "decision": "frobnicate"},  # unknown decision

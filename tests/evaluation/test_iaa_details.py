@@ -72,6 +72,13 @@ def test_pair_dictionary_figures_against_hand_counts() -> None:
             "f1": pytest.approx(1 / 3),
             "documents_scored": 2.0,
         },
+        # per category (strict, type level): NAME is a type disagreement (fp 1, fn 1); LOCATION
+        # agrees; DATE is only in b (fp 1, recall undefined)
+        "per_category": {
+            "DATE": {"tp": 0, "fp": 1, "fn": 0, "precision": 0.0, "recall": None, "f1": 0.0},
+            "LOCATION": {"tp": 1, "fp": 0, "fn": 0, "precision": 1.0, "recall": 1.0, "f1": 1.0},
+            "NAME": {"tp": 0, "fp": 1, "fn": 1, "precision": 0.0, "recall": 0.0, "f1": 0.0},
+        },
         "skipped": [],
     }
     assert data == expected
