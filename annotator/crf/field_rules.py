@@ -99,7 +99,8 @@ def _state_names() -> tuple[frozenset[str], frozenset[str]]:
 
 def _state_before(text: str, end: int) -> int | None:
     """Start of a state, province or county name ending just before ``end`` (same line), if any."""
-    line_start = text.rfind("\n", 0, end) + 1
+    # A state name has at most four words: 60 characters back are enough (long lines stay cheap).
+    line_start = text.rfind("\n", max(0, end - 60), end) + 1 or max(0, end - 60)
     match = _WORDS_BEFORE.search(text, line_start, end)
     if not match:
         return None

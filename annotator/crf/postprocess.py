@@ -201,6 +201,9 @@ def trusted_terms(
     return terms
 
 
+_WORD_RUN = re.compile(r"\w+")
+
+
 def propagate(
     text: str, predictions: list[Prediction], terms: Mapping[str, tuple[str, float]], origin: str
 ) -> list[Prediction]:
@@ -209,7 +212,10 @@ def propagate(
     All terms are found in one pass over the text (one alternation, longest first), so a
     long note with thousands of trusted terms costs one scan, not one per term.
     """
-    present = [term for term in terms if term in text]
+    # A term can match only where each of its words is a whole word of the text: one pass over
+    # the text instead of one substring search per term (thousands in a long note).
+    text_words = set(_WORD_RUN.findall(text))
+    present = [term for term in terms if all(w in text_words for w in _WORD_RUN.findall(term))]
     if not present:
         return list(predictions)
     pattern = re.compile(
