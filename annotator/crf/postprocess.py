@@ -218,6 +218,8 @@ def propagate(
     present = [term for term in terms if all(w in text_words for w in _WORD_RUN.findall(term))]
     if not present:
         return list(predictions)
+    if all(_WORD_RUN.match(term) for term in present):
+        return _propagate_by_first_word(text, predictions, terms, present, origin)
     pattern = re.compile(
         r"(?<!\w)(?:" + "|".join(re.escape(t) for t in sorted(present, key=len, reverse=True)) + r")(?!\w)"
     )
@@ -232,6 +234,47 @@ def propagate(
         start = match.start()
         position = start + 1
         for term in by_prefix[match.group()[:2]]:
+            end = start + len(term)
+            if not text.startswith(term, start) or (
+                end < len(text) and (text[end].isalnum() or text[end] == "_")
+            ):
+                continue
+            if taken.free(start, end):
+                type_name, confidence = terms[term]
+                result.append(Prediction(type_name, start, end, confidence, origin))
+                taken.add(start, end)
+                position = end
+                break
+    return result
+
+
+def _propagate_by_first_word(
+    text: str,
+    predictions: list[Prediction],
+    terms: Mapping[str, tuple[str, float]],
+    present: list[str],
+    origin: str,
+) -> list[Prediction]:
+    """:func:`propagate` for terms that start with a word character, without a regex of them all.
+
+    Such a term can only start where a word of the text starts, and that word is the term's
+    first word: one dictionary look-up a word (an alternation of thousands of terms costs a
+    try of each at every position).
+    """
+    by_first: dict[str, list[str]] = {}
+    for term in sorted(present, key=len, reverse=True):
+        first = _WORD_RUN.match(term)
+        assert first is not None  # checked by the caller
+        by_first.setdefault(first.group(), []).append(term)
+    result = list(predictions)
+    taken = _Taken(result)
+    position = 0
+    for word in _WORD_RUN.finditer(text):
+        start = word.start()
+        candidates = by_first.get(word.group())
+        if candidates is None or start < position:
+            continue
+        for term in candidates:
             end = start + len(term)
             if not text.startswith(term, start) or (
                 end < len(text) and (text[end].isalnum() or text[end] == "_")
