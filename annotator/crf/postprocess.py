@@ -233,19 +233,35 @@ def propagate(
     while (match := pattern.search(text, position)) is not None:
         start = match.start()
         position = start + 1
-        for term in by_prefix[match.group()[:2]]:
-            end = start + len(term)
-            if not text.startswith(term, start) or (
-                end < len(text) and (text[end].isalnum() or text[end] == "_")
-            ):
-                continue
-            if taken.free(start, end):
-                type_name, confidence = terms[term]
-                result.append(Prediction(type_name, start, end, confidence, origin))
-                taken.add(start, end)
-                position = end
-                break
+        position = (
+            _add_first_free(text, start, by_prefix[match.group()[:2]], terms, taken, result, origin)
+            or position
+        )
     return result
+
+
+def _add_first_free(
+    text: str,
+    start: int,
+    candidates: list[str],
+    terms: Mapping[str, tuple[str, float]],
+    taken: _Taken,
+    result: list[Prediction],
+    origin: str,
+) -> int | None:
+    """Add the first (longest) candidate written at ``start`` as a whole word and free; its end."""
+    for term in candidates:
+        end = start + len(term)
+        if not text.startswith(term, start) or (
+            end < len(text) and (text[end].isalnum() or text[end] == "_")
+        ):
+            continue
+        if taken.free(start, end):
+            type_name, confidence = terms[term]
+            result.append(Prediction(type_name, start, end, confidence, origin))
+            taken.add(start, end)
+            return end
+    return None
 
 
 def _propagate_by_first_word(
@@ -274,18 +290,7 @@ def _propagate_by_first_word(
         candidates = by_first.get(word.group())
         if candidates is None or start < position:
             continue
-        for term in candidates:
-            end = start + len(term)
-            if not text.startswith(term, start) or (
-                end < len(text) and (text[end].isalnum() or text[end] == "_")
-            ):
-                continue
-            if taken.free(start, end):
-                type_name, confidence = terms[term]
-                result.append(Prediction(type_name, start, end, confidence, origin))
-                taken.add(start, end)
-                position = end
-                break
+        position = _add_first_free(text, start, candidates, terms, taken, result, origin) or position
     return result
 
 
