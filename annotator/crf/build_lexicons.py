@@ -55,6 +55,7 @@ def build(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
         jobs.append(f"{qualifier} {head}".strip() if qualifier else head.split("(")[0].strip())
     counts["professions_faker.txt"] = _write(out_dir / "professions_faker.txt", job, jobs)
     counts.update(build_world(out_dir))
+    counts.update(build_regions(out_dir))
     return counts
 
 
@@ -103,6 +104,25 @@ def build_world(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
         "first_names_world.txt": _write(out_dir / "first_names_world.txt", header, first),
         "surnames_world.txt": _write(out_dir / "surnames_world.txt", header, last),
         "cities_world.txt": _write(out_dir / "cities_world.txt", header, cities),
+    }
+
+
+def build_regions(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
+    """States and territories of Australia, provinces of Canada, counties of the UK (Faker's lists).
+
+    Used by the address rules only (not as features), to find a state and its postcode.
+    """
+    import faker
+    from faker.providers.address.en_AU import Provider as Australia
+    from faker.providers.address.en_CA import Provider as Canada
+    from faker.providers.address.en_GB import Provider as Britain
+
+    header = HEADER.format(version=faker.VERSION, provider="address.en_AU/en_CA/en_GB")
+    names = [*Australia.states, *Canada.provinces, *Britain.counties]
+    abbreviations = [*Australia.states_abbr, *Canada.provinces_abbr]
+    return {
+        "regions.txt": _write(out_dir / "regions.txt", header, names),
+        "region_abbreviations.txt": _write(out_dir / "region_abbreviations.txt", header, abbreviations),
     }
 
 

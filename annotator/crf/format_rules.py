@@ -24,6 +24,7 @@ from dataclasses import replace
 from functools import cache
 
 from annotator.crf.features import is_public
+from annotator.crf.field_rules import field_candidates
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, NAME_LEXICONS, default_lexicons, read_entries
 from annotator.crf.name_labels import is_name_word, name_spans
@@ -35,11 +36,13 @@ SETTLING_ORIGIN = "label-rule"
 
 _NUMERIC_DATE = re.compile(r"(?<![\w./:-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\w./-]|:\d)")
 _ISO_DATE = re.compile(r"(?<![\w./-])(1[89]\d{2}|2[01]\d{2})([./-])(\d{1,2})\2(\d{1,2})(?![\w./-])")
-_ORDINAL = r"(?:st|nd|rd|th)?"
+_ORDINAL = r"(?:st|nd|rd|th|ST|ND|RD|TH)?"
+# "Tue 9 Apr 2075": a weekday written before a date belongs to it (RFC 2822 and most record systems).
+_WEEKDAY = r"(?:(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun|MON|TUE|WED|THU|FRI|SAT|SUN)\.?,?[ \t]+)?"
 _YEAR = r"(?:\d{4}|'\d{2})"
 _NAMED_DATES = (
     re.compile(
-        rf"\b\d{{1,2}}{_ORDINAL}(?:[ \t]+of)?[ \t-]+{MONTH}\.?(?![a-z])(?:,?[ \t-]+{_YEAR}\b|-\d{{2}}\b)?"
+        rf"\b{_WEEKDAY}\d{{1,2}}{_ORDINAL}(?:[ \t]+(?:of|OF))?[ \t-]+{MONTH}\.?(?![a-z])(?:,?[ \t-]+{_YEAR}\b|-\d{{2}}\b)?"
     ),
     re.compile(rf"\b{MONTH}\.?[ \t]+\d{{1,2}}{_ORDINAL}\b(?:,?[ \t]+{_YEAR}\b)?"),
     re.compile(rf"\b{MONTH}\.?,?[ \t-]+(?:of[ \t]+)?\d{{4}}\b"),
@@ -232,6 +235,7 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
                 if phrase in professions:
                     yield "PROFESSION", match.end() + words[0].start(), match.end() + words[size - 1].end()
                     break
+    yield from field_candidates(text)
 
 
 def format_rule_predictions(text: str, allowed: Iterable[str] | None = None) -> list[Prediction]:
@@ -246,7 +250,10 @@ def format_rule_predictions(text: str, allowed: Iterable[str] | None = None) -> 
         (kind.rstrip("!"), start, end, SETTLING_ORIGIN if kind.endswith("!") else origin)
         for kind, start, end, origin in candidates
     ]
-    for kind, start, end, origin in sorted(candidates, key=lambda c: (c[1], -(c[2] - c[1]))):
+    # At one start, the longer span first, and of equal spans the one whose label settles the type.
+    for kind, start, end, origin in sorted(
+        candidates, key=lambda c: (c[1], -(c[2] - c[1]), c[3] != SETTLING_ORIGIN)
+    ):
         if end <= start or start < last_end or (allowed_set is not None and kind not in allowed_set):
             continue
         found.append(Prediction(kind, start, end, FORMAT_CONFIDENCE, origin))

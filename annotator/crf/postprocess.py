@@ -201,6 +201,9 @@ def trusted_terms(
     return terms
 
 
+_WORD_RUN = re.compile(r"\w+")
+
+
 def propagate(
     text: str, predictions: list[Prediction], terms: Mapping[str, tuple[str, float]], origin: str
 ) -> list[Prediction]:
@@ -209,9 +212,14 @@ def propagate(
     All terms are found in one pass over the text (one alternation, longest first), so a
     long note with thousands of trusted terms costs one scan, not one per term.
     """
-    present = [term for term in terms if term in text]
+    # A term can match only where each of its words is a whole word of the text: one pass over
+    # the text instead of one substring search per term (thousands in a long note).
+    text_words = set(_WORD_RUN.findall(text))
+    present = [term for term in terms if all(w in text_words for w in _WORD_RUN.findall(term))]
     if not present:
         return list(predictions)
+    if all(_WORD_RUN.match(term) for term in present):
+        return _propagate_by_first_word(text, predictions, terms, present, origin)
     pattern = re.compile(
         r"(?<!\w)(?:" + "|".join(re.escape(t) for t in sorted(present, key=len, reverse=True)) + r")(?!\w)"
     )
@@ -225,18 +233,64 @@ def propagate(
     while (match := pattern.search(text, position)) is not None:
         start = match.start()
         position = start + 1
-        for term in by_prefix[match.group()[:2]]:
-            end = start + len(term)
-            if not text.startswith(term, start) or (
-                end < len(text) and (text[end].isalnum() or text[end] == "_")
-            ):
-                continue
-            if taken.free(start, end):
-                type_name, confidence = terms[term]
-                result.append(Prediction(type_name, start, end, confidence, origin))
-                taken.add(start, end)
-                position = end
-                break
+        position = (
+            _add_first_free(text, start, by_prefix[match.group()[:2]], terms, taken, result, origin)
+            or position
+        )
+    return result
+
+
+def _add_first_free(
+    text: str,
+    start: int,
+    candidates: list[str],
+    terms: Mapping[str, tuple[str, float]],
+    taken: _Taken,
+    result: list[Prediction],
+    origin: str,
+) -> int | None:
+    """Add the first (longest) candidate written at ``start`` as a whole word and free; its end."""
+    for term in candidates:
+        end = start + len(term)
+        if not text.startswith(term, start) or (
+            end < len(text) and (text[end].isalnum() or text[end] == "_")
+        ):
+            continue
+        if taken.free(start, end):
+            type_name, confidence = terms[term]
+            result.append(Prediction(type_name, start, end, confidence, origin))
+            taken.add(start, end)
+            return end
+    return None
+
+
+def _propagate_by_first_word(
+    text: str,
+    predictions: list[Prediction],
+    terms: Mapping[str, tuple[str, float]],
+    present: list[str],
+    origin: str,
+) -> list[Prediction]:
+    """:func:`propagate` for terms that start with a word character, without a regex of them all.
+
+    Such a term can only start where a word of the text starts, and that word is the term's
+    first word: one dictionary look-up a word (an alternation of thousands of terms costs a
+    try of each at every position).
+    """
+    by_first: dict[str, list[str]] = {}
+    for term in sorted(present, key=len, reverse=True):
+        first = _WORD_RUN.match(term)
+        assert first is not None  # checked by the caller
+        by_first.setdefault(first.group(), []).append(term)
+    result = list(predictions)
+    taken = _Taken(result)
+    position = 0
+    for word in _WORD_RUN.finditer(text):
+        start = word.start()
+        candidates = by_first.get(word.group())
+        if candidates is None or start < position:
+            continue
+        position = _add_first_free(text, start, candidates, terms, taken, result, origin) or position
     return result
 
 

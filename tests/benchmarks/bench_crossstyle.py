@@ -64,6 +64,17 @@ def score_cell(tagger: CrfTagger, test: Sequence[Document]) -> Cell:
     )
 
 
+def parse_seeds(value: str) -> dict[str, tuple[int, int]]:
+    """``A=21,23,B=22,24``: each style's training and test seeds."""
+    seeds: dict[str, tuple[int, int]] = {}
+    for part in value.replace(" ", "").split("B="):
+        if part:
+            style = "A" if part.startswith("A=") else "B"
+            train, test = part.removeprefix("A=").strip(",").split(",")
+            seeds[style] = (int(train), int(test))
+    return seeds
+
+
 def corpora(patients: int) -> dict[str, tuple[list[Document], list[Document]]]:
     """Style -> (training notes, test notes)."""
     result = {}
@@ -81,8 +92,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--default", action="store_true", help="also score the bundled default model")
     parser.add_argument("--train", default="AB", help="styles to train on (default AB)")
     parser.add_argument("--philter", action="store_true", help="also score philter-lite (tag-blind)")
+    parser.add_argument("--seeds", default=None, help="fresh seeds, e.g. A=21,23,B=22,24 (train,test)")
     parser.add_argument("--c2", type=float, default=None, help="L2 regularisation (default: the tagger's)")
     args = parser.parse_args(argv)
+    if args.seeds:
+        SEEDS.update(parse_seeds(args.seeds))
+        print(f"seeds (train, test): {SEEDS}")
     data = corpora(args.patients)
     for style, (train, test) in data.items():
         characters = sum(len(d.text) for d in train)

@@ -122,3 +122,20 @@ def test_propagation_respects_word_boundaries() -> None:
     text = "Lee met Leeds staff and Lee left."
     result = propagate(text, [], {"Lee": ("PATIENT", 0.9)}, "test")
     assert [p.start for p in result] == [0, text.index("and Lee") + len("and ")]
+
+
+def test_propagation_by_first_word_equals_the_regex_scan() -> None:
+    """The look-up by first word finds what one alternation of all terms finds."""
+    text = "John Smith saw Smith, then JOHN SMITH; Smithson and Smith_2 are other words. Smith's O'Brien"
+    terms = {
+        "John Smith": ("PATIENT", 0.9),
+        "Smith": ("PATIENT", 0.85),
+        "JOHN SMITH": ("PATIENT", 0.9),
+        "O'Brien": ("DOCTOR", 0.8),
+    }
+    taken = [Prediction("DOCTOR", 0, 4, 0.7)]  # "John" is taken: "John Smith" there cannot be added
+    fast = propagate(text, taken, terms, "t")
+    # A term that starts with punctuation sends every term through the regex scan; it matches nothing.
+    slow = propagate(text, taken, {**terms, "-Smith": ("PATIENT", 0.9)}, "t")
+    assert sorted((p.start, p.end, p.type) for p in fast) == sorted((p.start, p.end, p.type) for p in slow)
+    assert {text[p.start : p.end] for p in fast[1:]} == {"Smith", "JOHN SMITH", "O'Brien"}

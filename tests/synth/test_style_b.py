@@ -49,6 +49,26 @@ def test_every_tag_text_matches_its_offsets(corpus30: SyntheticCorpus) -> None:
             assert all(a.end <= b.start for a, b in pairwise(ordered))
 
 
+ID_TYPES = {"MEDICALRECORD", "SSN", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"}
+
+
+def test_id_and_phone_tags_leave_announcing_punctuation_out(notes30: list[SyntheticNote]) -> None:
+    """Guidelines section 2: `MRN #[K8047504]`, not `[#K8047504]`; a phone keeps only `+` and `(...)`."""
+    checked: Counter[str] = Counter()
+    for note in notes30:
+        for span in note.gold:
+            text = note.text[span.start : span.end]
+            if span.type in ID_TYPES:
+                assert text[0].isalnum() and text[-1].isalnum(), (note.doc_id, span.type, text)
+            elif span.type in {"PHONE", "FAX"}:
+                assert text[-1].isalnum(), (note.doc_id, span.type, text)
+                assert text[0].isalnum() or text[0] == "+" or (text[0] == "(" and ")" in text), text
+            else:
+                continue
+            checked[span.type] += 1
+    assert checked["MEDICALRECORD"] > 50 and checked["PHONE"] > 20 and checked["DEVICE"] > 0
+
+
 def test_i2b2_xml_round_trip(corpus30: SyntheticCorpus, tmp_path: Path) -> None:
     versions = [docs[:12] for docs in corpus30.versions().values()]
     small = SyntheticCorpus(versions[0], versions[1], versions[2], versions[3])

@@ -12,6 +12,7 @@ from annotator.synth.style_b.formats import (
     number_words,
     write_age_b,
     write_date_b,
+    write_mrn,
     write_name,
 )
 from annotator.synth.style_b.people import Cast
@@ -39,7 +40,7 @@ def mdt_outcome(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) -> No
     write_name(b, c.patient, "PATIENT", rng)
     b.add(", ")
     write_age_b(b, c.age_on(day), rng)
-    b.add(", ").phi(c.mrn, "MEDICALRECORD").add("\n")
+    write_mrn(b.add(", "), c.mrn).add("\n")
     background(b, c, day, rng)
     b.add("Discussion: imaging reviewed, ")
     collision(b, rng)
@@ -59,7 +60,7 @@ def anaesthetic_record(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random
     write_date_b(b, day, rng, c.dmy, partial=0.0)
     b.add("\nName: ")
     write_name(b, c.patient, "PATIENT", rng, caps=True)
-    b.add("   ").phi(c.mrn, "MEDICALRECORD").add("   Age: ").phi(str(c.age_on(day)), "AGE").add("\n")
+    write_mrn(b.add("   "), c.mrn).add("   Age: ").phi(str(c.age_on(day)), "AGE").add("\n")
     b.add(f"ASA {rng.randint(1, 4)}. Wt {rng.randint(48, 120)} kg. ")
     b.decoy("Spinal with MAC", "DOCTOR", "MAC").add(" vs GA discussed; ")
     collision(b, rng)

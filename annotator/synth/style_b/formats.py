@@ -91,7 +91,7 @@ def partial_date(day: dt.date, rng: random.Random) -> str:
     return rng.choice(
         (
             f"{mon[:3]} {ordinal(day.day)}",
-            f"the {ordinal(day.day)} of {mon}",
+            f"{ordinal(day.day)} of {mon}",
             WEEKDAYS[day.weekday()],
             str(day.year),
             f"'{day.year % 100:02d}",
@@ -105,7 +105,9 @@ def write_date_b(
     b: NoteBuilder, day: dt.date, rng: random.Random, dmy: bool = True, partial: float = 0.3
 ) -> None:
     if rng.random() < partial:
-        b.phi(partial_date(day, rng), "DATE")
+        text = partial_date(day, rng)
+        # "the 16th of January": the article is a word around the date, left out (guidelines 7).
+        b.add("the " if " of " in text else "").phi(text, "DATE")
     else:
         b.phi(full_date(day, rng.choice(FULL_FORMS), dmy), "DATE")
 
@@ -165,6 +167,12 @@ def make_phone_b(rng: random.Random, region: str) -> str:
     return rng.choice((f"+1 ({area}) {d(3)}-{d(4)}", f"{area}.{d(3)}.{d(4)}", f"1-{area}-{d(3)}-{d(4)}"))
 
 
+def write_mrn(b: NoteBuilder, mrn: str) -> NoteBuilder:
+    """A record number; a leading ``#`` only announces it (guidelines section 2): left out of the tag."""
+    mark = mrn[: len(mrn) - len(mrn.lstrip("#"))]
+    return b.add(mark).phi(mrn[len(mark) :], "MEDICALRECORD")
+
+
 def make_id(rng: random.Random, kind: str) -> str:
     def d(count: int) -> str:
         return digits(rng, count)
@@ -188,9 +196,9 @@ def make_id(rng: random.Random, kind: str) -> str:
     if kind == "ACCOUNT":
         return f"ACC/{d(6)}/{d(2)}"
     if kind == "LICENSE":
-        return f"GMC {d(7)}"
+        return d(7)  # the register's name ("GMC") is written before it, outside the tag
     if kind == "DEVICE":
-        return f"SN:{letter()}{letter()}{d(5)}-{d(2)}"
+        return f"{letter()}{letter()}{d(5)}-{d(2)}"  # "SN:" is the label, written before it
     if kind == "BIOID":
         return f"SPEC-{d(2)}-{d(5)}"
     if kind == "VEHICLE":

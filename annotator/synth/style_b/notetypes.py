@@ -13,7 +13,7 @@ from collections.abc import Callable
 from annotator.synth.builder import NoteBuilder
 from annotator.synth.style_b import vocab
 from annotator.synth.style_b.clinic_notes import anaesthetic_record, mdt_outcome, phone_message
-from annotator.synth.style_b.formats import make_phone_b, write_age_b, write_date_b, write_name
+from annotator.synth.style_b.formats import make_phone_b, write_age_b, write_date_b, write_mrn, write_name
 from annotator.synth.style_b.people import Cast
 from annotator.synth.style_b.pieces import (
     address_lines,
@@ -40,7 +40,7 @@ def shift_note(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) -> Non
     b.add("\nLocation: ").phi(rng.choice(vocab.DEPARTMENTS), "DEPARTMENT")
     b.add(", bed ").phi(str(rng.randint(1, 32)), "ROOM").add("\nPt: ")
     write_name(b, c.patient, "PATIENT", rng)
-    b.add("   UR no. ").phi(c.mrn, "MEDICALRECORD").add("\n\n")
+    write_mrn(b.add("   UR no. "), c.mrn).add("\n\n")
     b.add(f"{'Time':<7}{'T':<6}{'HR':<5}{'BP':<9}{'RR':<4}SpO2\n")
     for hour in sorted(rng.sample(range(0, 24), 4)):
         b.add(f"{hour:02d}00   {rng.uniform(36.1, 38.4):<6.1f}{rng.randint(58, 118):<5}")
@@ -75,7 +75,7 @@ def imaging_report(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) ->
     write_date_b(b, day, rng, c.dmy, partial=0.0)
     b.add("\nPatient: ")
     write_name(b, c.patient, "PATIENT", rng)
-    b.add("  (").phi(c.mrn, "MEDICALRECORD").add(")")
+    write_mrn(b.add("  ("), c.mrn).add(")")
     b.add(f"\nStudy: {study}\nReferrer: Dr ")
     write_name(b, c.staff["consultant"].person, "DOCTOR", rng)
     b.add("\n\nClinical details: ")
@@ -99,7 +99,7 @@ def histology_report(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) 
     b.add("\nSurname: ").phi(c.patient.last.upper(), "PATIENT")
     b.add("   Forename: ").phi(c.patient.first, "PATIENT")
     b.add("\nDOB: ").phi(f"{c.birth.day:02d}.{c.birth.month:02d}.{c.birth.year}", "DATE")
-    b.add("   Hosp no: ").phi(c.mrn, "MEDICALRECORD")
+    write_mrn(b.add("   Hosp no: "), c.mrn)
     b.add("\nReceived: ")
     write_date_b(b, day, rng, c.dmy, partial=0.0)
     b.add("\n\nSPECIMEN: ").add(
@@ -119,7 +119,7 @@ def discharge_record(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) 
     b.add("Hospital Discharge Record\n").phi(c.hospital, "HOSPITAL").add(", ")
     b.phi(c.town, "CITY").add("\n\nPatient name: ")
     write_name(b, c.patient, "PATIENT", rng)
-    b.add("\nNHI/UR: ").phi(c.mrn, "MEDICALRECORD").add("   Date of birth: ")
+    write_mrn(b.add("\nNHI/UR: "), c.mrn).add("   Date of birth: ")
     write_date_b(b, c.birth, rng, c.dmy, partial=0.0)
     b.add("\nAdmitted ")
     write_date_b(b, day, rng, c.dmy, partial=0.0)
@@ -224,7 +224,8 @@ def transfer_form(b: NoteBuilder, c: Cast, day: dt.date, rng: random.Random) -> 
     write_date_b(b, day, rng, c.dmy, partial=0.0)
     b.add("\nNAME: ")
     write_name(b, c.patient, "PATIENT", rng)
-    b.add("   AGE: ").phi(str(c.age_on(day)), "AGE").add("\nMRN ").phi(c.mrn, "MEDICALRECORD")
+    b.add("   AGE: ").phi(str(c.age_on(day)), "AGE").add("\nMRN ")
+    write_mrn(b, c.mrn)
     b.add("\nADDRESS: ").phi(c.street, "STREET").add(", ").phi(c.town, "CITY").add(", ")
     b.phi(c.county_abbr, "STATE").add(" ").phi(c.postcode, "ZIP").add("\n")
     b.add("HOME PHONE: ").phi(c.phone, "PHONE").add("\nDIAGNOSES:\n1. ")
