@@ -71,6 +71,31 @@ def test_a_short_number_is_looked_for_among_its_own_patients_surrogates_only() -
     originals = [original, again, note("401-01", "Room ", ("9921", "ROOM"), "; ref 4821.")]
     text = later.text
     assert records(originals, [kept, later, other]) == [
-        ("400-01", "400-01", "P0", "ROOM", "surrogate repeats the patient's original", *span(kept.text, "4821")),
+        (
+            "400-01",
+            "400-01",
+            "P0",
+            "ROOM",
+            "surrogate repeats the patient's original",
+            *span(kept.text, "4821"),
+        ),
         ("400-02", "400-01", "P0", "ROOM", "surrogate repeats the patient's original", *span(text, "4821")),
+    ]
+
+
+def test_overlapping_findings_become_one_place_with_the_first_record() -> None:
+    original = note(
+        "400-01", "Patient ", ("Ora Hendrickson", "PATIENT"), " at ", ("Hendrickson Clinic", "HOSPITAL"), "."
+    )
+    replaced = note(
+        "400-01", "Patient ", ("Ann Bell", "PATIENT"), " at ", ("Lakeside Clinic", "HOSPITAL"), "."
+    )
+    text = "Note: Ora Hendrickson Clinic visit. Quiet day. Hendrickson Clinic again."
+    other = note("401-01", text)
+    first = text.index("Ora")
+    second = text.index("Hendrickson Clinic again")
+    assert records([original, note("401-01", "x")], [replaced, other]) == [
+        # "Ora Hendrickson" (widest at its start) grows to cover "Hendrickson Clinic"
+        ("401-01", "400-01", "P0", "PATIENT", UNREPLACED, first, first + len("Ora Hendrickson Clinic")),
+        ("401-01", "400-01", "P1", "HOSPITAL", UNREPLACED, second, second + len("Hendrickson Clinic")),
     ]
