@@ -40,6 +40,8 @@ _LEAK_TESTS = [
     "tests/deid/test_leak_mutants.py",
     "tests/deid/test_leak_short_and_capitals.py",
     "tests/deid/test_leak_clinical_language.py",
+    "tests/deid/test_leak_variants_details.py",
+    "tests/deid/test_clinical_language_details.py",
     "tests/deid/test_export.py",
 ]
 
