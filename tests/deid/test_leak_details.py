@@ -5,6 +5,7 @@ to their own patient, several findings in one note and overlapping findings."""
 from __future__ import annotations
 
 from annotator.core.document import Document
+from annotator.deid.leak_variants import zipf
 from annotator.deid.leakcheck import LeakCheckOptions, find_leaks
 from tests.deid.builders import note
 
@@ -99,3 +100,195 @@ def test_overlapping_findings_become_one_place_with_the_first_record() -> None:
         ("401-01", "400-01", "P0", "PATIENT", UNREPLACED, first, first + len("Ora Hendrickson Clinic")),
         ("401-01", "400-01", "P1", "HOSPITAL", UNREPLACED, second, second + len("Hendrickson Clinic")),
     ]
+
+
+OTHER = note("401-01", "x")
+
+
+def test_a_phrase_is_found_after_a_partial_one_in_the_same_note() -> None:
+    original = note("400-01", "Works at ", ("Springfield Medical Center", "HOSPITAL"), ".")
+    replaced = note("400-01", "Works at ", ("Lakeside Clinic", "HOSPITAL"), ".")
+    text = "Springfield Mall, then Springfield Medical Center."
+    other = note("401-01", text)
+    assert records([original, OTHER], [replaced, other]) == [
+        ("401-01", "400-01", "P0", "HOSPITAL", UNREPLACED, *span(text, "Springfield Medical Center")),
+    ]
+
+
+def test_a_name_is_case_sensitive_as_a_whole_and_a_rare_token_is_not() -> None:
+    original = note("400-01", "Patient ", ("Hope Quist", "PATIENT"), "; ", ("Dr. Hendrickson", "DOCTOR"), ".")
+    replaced = note("400-01", "Patient ", ("Ann Bell", "PATIENT"), "; ", ("Dr. Mallory", "DOCTOR"), ".")
+    text = "hope quist came; dr. hendrickson too."
+    other = note("401-01", text)
+    # Only the rare tokens: "hope quist" and "dr. hendrickson" in lower case are not the names.
+    assert records([original, OTHER], [replaced, other]) == [
+        ("401-01", "400-01", "P0", "PATIENT", UNREPLACED, *span(text, "quist")),
+        ("401-01", "400-01", "P1", "DOCTOR", UNREPLACED, *span(text, "hendrickson")),
+    ]
+
+
+def test_a_name_with_an_apostrophe_is_matched_as_written_or_in_capitals() -> None:
+    original = note("400-01", "Patient ", ("Ann O'Brien", "PATIENT"), ".")
+    replaced = note("400-01", "Patient ", ("Ida Bell", "PATIENT"), ".")
+    text = "Seen o'brien; O'BRIEN called."
+    other = note("401-01", text)
+    assert records([original, OTHER], [replaced, other]) == [
+        ("401-01", "400-01", "P0", "PATIENT", UNREPLACED, *span(text, "O'BRIEN")),
+    ]
+
+
+def test_a_name_surrogate_that_repeats_an_original_token_or_the_name_in_capitals() -> None:
+    original = note(
+        "400-01", "Seen by ", ("Dr. Hendrickson", "DOCTOR"), " with ", ("Ora Quist", "PATIENT"), "."
+    )
+    later = note(
+        "400-02", "Seen by ", ("DR. HENDRICKSON", "DOCTOR"), " with ", ("Quist Mallory", "PATIENT"), "."
+    )
+    rule = "surrogate repeats the patient's original"
+    assert records([original, note("400-02", "x")], [REPLACED, later]) == [
+        ("400-02", "400-01", "P0", "DOCTOR", rule, *span(later.text, "DR. HENDRICKSON")),
+        ("400-02", "400-01", "P1", "PATIENT", rule, *span(later.text, "Quist")),
+    ]
+
+
+def test_an_email_user_name_of_four_characters_in_any_case_and_as_a_surrogate() -> None:
+    original = note("400-01", "Mail ", ("jqst@example.org", "EMAIL"), ", ", ("abc@example.org", "EMAIL"), ".")
+    replaced = note("400-01", "Mail ", ("zz@example.net", "EMAIL"), ", ", ("yy@example.net", "EMAIL"), ".")
+    later = note("400-02", "Mail ", ("jqst", "EMAIL"), ".")
+    text = "User JQST and abc logged in."
+    other = note("401-01", text)
+    assert records([original, note("400-02", "x"), OTHER], [replaced, later, other]) == [
+        (
+            "400-02",
+            "400-01",
+            "P0",
+            "EMAIL",
+            "surrogate repeats the patient's original",
+            *span(later.text, "jqst"),
+        ),
+        ("401-01", "400-01", "P0", "EMAIL", UNREPLACED, *span(text, "JQST")),
+    ]
+
+
+def test_the_user_name_is_what_comes_before_the_first_at_sign() -> None:
+    original = note("400-01", "Mail ", ("jquistberg@relay@example.org", "EMAIL"), ".")
+    replaced = note("400-01", "Mail ", ("amallory@example.net", "EMAIL"), ".")
+    text = "User jquistberg logged in."
+    other = note("401-01", text)
+    assert records([original, OTHER], [replaced, other]) == [
+        ("401-01", "400-01", "P0", "EMAIL", UNREPLACED, *span(text, "jquistberg")),
+    ]
+
+
+def test_an_age_over_90_tagged_with_its_unit_is_not_looked_for_in_free_text() -> None:
+    original = note("400-01", "Aged ", ("93 years", "AGE"), ", friend ", ("Ora Quist", "PATIENT"), ".")
+    replaced = note("400-01", "Aged ", ("90 years", "AGE"), ", friend ", ("Ann Bell", "PATIENT"), ".")
+    text = "Was 93 years then; Quist visited."
+    later = note("400-02", text)
+    assert records([original, note("400-02", "x")], [replaced, later]) == [
+        ("400-02", "400-01", "P1", "PATIENT", UNREPLACED, *span(text, "Quist")),
+    ]
+
+
+def test_strings_of_exactly_the_minimum_length_are_looked_for_after_shorter_ones() -> None:
+    original = note("400-01", "Son ", ("Al", "PATIENT"), " at ", ("Xol", "ORGANIZATION"), ".")
+    replaced = note("400-01", "Son ", ("Bo", "PATIENT"), " at ", ("Ryn", "ORGANIZATION"), ".")
+    text = "Works at Xol now."
+    other = note("401-01", text)
+    assert records([original, OTHER], [replaced, other]) == [
+        ("401-01", "400-01", "P1", "ORGANIZATION", UNREPLACED, *span(text, "Xol")),
+    ]
+
+
+def test_dates_that_name_no_day_are_not_looked_for_but_full_dates_are() -> None:
+    original = note(
+        "400-01", "Seen ", ("Christmas", "DATE"), ", ", ("summer 2067", "DATE"), ", ", ("March 3, 2067", "DATE"),
+        " by ", ("Ora Quist", "PATIENT"), ".",
+    )  # fmt: skip
+    replaced = note(
+        "400-01", "Seen ", ("Easter", "DATE"), ", ", ("spring 2066", "DATE"), ", ", ("May 9, 2066", "DATE"),
+        " by ", ("Ann Bell", "PATIENT"), ".",
+    )  # fmt: skip
+    later_text = "Merry Christmas; back in summer 2067; Quist came."
+    later = note("400-02", later_text)
+    text = "Seen March 3, 2067."
+    other = note("401-01", text)
+    assert records([original, note("400-02", "x"), OTHER], [replaced, later, other]) == [
+        ("400-02", "400-01", "P3", "PATIENT", UNREPLACED, *span(later_text, "Quist")),
+        ("401-01", "400-01", "P2", "DATE", UNREPLACED, *span(text, "March 3, 2067")),
+    ]
+
+
+def test_generic_departments_and_common_professions_are_not_looked_for() -> None:
+    original = note(
+        "400-01", "In ", ("Cardiology", "DEPARTMENT"), " at ", ("Hendrickson Wing", "DEPARTMENT"), "; a ",
+        ("teacher", "PROFESSION"), " and ", ("school teacher", "PROFESSION"), "; ", ("Ora Quist", "PATIENT"), ".",
+    )  # fmt: skip
+    replaced = note(
+        "400-01", "In ", ("Oncology", "DEPARTMENT"), " at ", ("Mallory Wing", "DEPARTMENT"), "; a ",
+        ("clerk", "PROFESSION"), " and ", ("bus driver", "PROFESSION"), "; ", ("Ann Bell", "PATIENT"), ".",
+    )  # fmt: skip
+    text = "Cardiology saw the teacher, a school teacher, in Hendrickson Wing; Quist."
+    later = note("400-02", text)
+    assert records([original, note("400-02", "x")], [replaced, later]) == [
+        ("400-02", "400-01", "P3", "PROFESSION", UNREPLACED, *span(text, "school teacher")),
+        ("400-02", "400-01", "P1", "DEPARTMENT", UNREPLACED, *span(text, "Hendrickson Wing")),
+        ("400-02", "400-01", "P4", "PATIENT", UNREPLACED, *span(text, "Quist")),
+    ]
+
+
+def test_a_name_particle_is_not_looked_for_alone() -> None:
+    original = note("400-01", "Patient ", ("Ora van Quist", "PATIENT"), ".")
+    replaced = note("400-01", "Patient ", ("Ann Bell", "PATIENT"), ".")
+    text = "The van came; Quist."
+    later = note("400-02", text)
+    assert records([original, note("400-02", "x")], [replaced, later]) == [
+        ("400-02", "400-01", "P0", "PATIENT", UNREPLACED, *span(text, "Quist")),
+    ]
+
+
+def test_a_name_inside_a_medical_eponym_is_not_a_leak() -> None:
+    original = note("400-01", "Patient ", ("Ora Bell", "PATIENT"), " and ", ("Dr. Hodgkin", "DOCTOR"), ".")
+    replaced = note("400-01", "Patient ", ("Ann Lee", "PATIENT"), " and ", ("Dr. Mallory", "DOCTOR"), ".")
+    text = "Has Bell palsy, history of non-Hodgkin. Bell came."
+    later = note("400-02", text)
+    assert records([original, note("400-02", "x")], [replaced, later]) == [
+        ("400-02", "400-01", "P0", "PATIENT", UNREPLACED, text.index("Bell came"), text.index(" came.")),
+    ]
+
+
+def test_adjacent_findings_are_two_places() -> None:
+    original = note("400-01", "Patient ", ("Ora Quist", "PATIENT"), " MRN ", ("#48213", "MEDICALRECORD"), ".")
+    replaced = note("400-01", "Patient ", ("Ann Bell", "PATIENT"), " MRN ", ("#77310", "MEDICALRECORD"), ".")
+    text = "Ref Quist#48213 pending."
+    other = note("401-01", text)
+    assert records([original, OTHER], [replaced, other]) == [
+        ("401-01", "400-01", "P0", "PATIENT", UNREPLACED, *span(text, "Quist")),
+        ("401-01", "400-01", "P1", "MEDICALRECORD", UNREPLACED, *span(text, "#48213")),
+    ]
+
+
+def test_a_patient_without_output_notes_is_no_error() -> None:
+    original = note("402-01", "Room ", ("4821", "ROOM"), ".")
+    assert records([original], [note("401-01", "Room 4821.")]) == []
+
+
+def test_the_common_word_threshold_is_inclusive() -> None:
+    # A profession exactly as frequent as the threshold is common, so it is not looked for.
+    original = note("400-01", "A ", ("teacher", "PROFESSION"), ".")
+    replaced = note("400-01", "A ", ("clerk", "PROFESSION"), ".")
+    later = note("400-02", "The teacher came.")
+    at_threshold = LeakCheckOptions(common_zipf=zipf("teacher"))
+    above = LeakCheckOptions(common_zipf=zipf("teacher") + 0.01)
+    assert records([original, note("400-02", "x")], [replaced, later], at_threshold) == []
+    assert records([original, note("400-02", "x")], [replaced, later], above) == [
+        ("400-02", "400-01", "P0", "PROFESSION", UNREPLACED, *span(later.text, "teacher")),
+    ]
+
+
+def test_ignored_strings_are_compared_whole() -> None:
+    original = note("400-01", "Works at ", ("Springfield Medical Center", "HOSPITAL"), ".")
+    replaced = note("400-01", "Works at ", ("Lakeside Clinic", "HOSPITAL"), ".")
+    other = note("401-01", "Springfield Medical Center called.")
+    options = LeakCheckOptions(ignore=frozenset({"springfield medical center"}))
+    assert records([original, OTHER], [replaced, other], options) == []
