@@ -292,3 +292,14 @@ def test_ignored_strings_are_compared_whole() -> None:
     other = note("401-01", "Springfield Medical Center called.")
     options = LeakCheckOptions(ignore=frozenset({"springfield medical center"}))
     assert records([original, OTHER], [replaced, other], options) == []
+
+
+def test_a_one_word_string_exactly_as_frequent_as_a_dictionary_word_is_matched_as_written() -> None:
+    assert zipf("brookings") == 3.0  # the dictionary-word threshold
+    original = note("400-01", "Works at ", ("Brookings", "ORGANIZATION"), ".")
+    replaced = note("400-01", "Works at ", ("Lakeside", "ORGANIZATION"), ".")
+    text = "Read the brookings report; Brookings called."
+    later = note("400-02", text)
+    assert records([original, note("400-02", "x")], [replaced, later]) == [
+        ("400-02", "400-01", "P0", "ORGANIZATION", UNREPLACED, *span(text, "Brookings")),
+    ]
