@@ -128,12 +128,14 @@ def test_a_name_is_case_sensitive_as_a_whole_and_a_rare_token_is_not() -> None:
 
 
 def test_a_name_with_an_apostrophe_is_matched_as_written_or_in_capitals() -> None:
-    original = note("400-01", "Patient ", ("Ann O'Brien", "PATIENT"), ".")
+    # Not rare only because it is not alphabetic: "o'quinlan" is no English word at all.
+    assert zipf("o'quinlan") < 3.0
+    original = note("400-01", "Patient ", ("Ann O'Quinlan", "PATIENT"), ".")
     replaced = note("400-01", "Patient ", ("Ida Bell", "PATIENT"), ".")
-    text = "Seen o'brien; O'BRIEN called."
+    text = "Seen o'quinlan; O'QUINLAN called."
     other = note("401-01", text)
     assert records([original, OTHER], [replaced, other]) == [
-        ("401-01", "400-01", "P0", "PATIENT", UNREPLACED, *span(text, "O'BRIEN")),
+        ("401-01", "400-01", "P0", "PATIENT", UNREPLACED, *span(text, "O'QUINLAN")),
     ]
 
 
@@ -248,12 +250,21 @@ def test_a_name_particle_is_not_looked_for_alone() -> None:
 
 
 def test_a_name_inside_a_medical_eponym_is_not_a_leak() -> None:
-    original = note("400-01", "Patient ", ("Ora Bell", "PATIENT"), " and ", ("Dr. Hodgkin", "DOCTOR"), ".")
+    original = note("400-01", "Patient ", ("Ora Barrett", "PATIENT"), " and ", ("Dr. Hodgkin", "DOCTOR"), ".")
     replaced = note("400-01", "Patient ", ("Ann Lee", "PATIENT"), " and ", ("Dr. Mallory", "DOCTOR"), ".")
-    text = "Has Bell palsy, history of non-Hodgkin. Bell came."
+    # Neither "esophagus" nor the end of a sentence reads as clinical language on its own.
+    text = "Has Barrett esophagus, history of non-Hodgkin. Barrett came."
     later = note("400-02", text)
     assert records([original, note("400-02", "x")], [replaced, later]) == [
-        ("400-02", "400-01", "P0", "PATIENT", UNREPLACED, text.index("Bell came"), text.index(" came.")),
+        (
+            "400-02",
+            "400-01",
+            "P0",
+            "PATIENT",
+            UNREPLACED,
+            *span(text, "Barrett came")[:1],
+            text.index(" came."),
+        ),
     ]
 
 
