@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from annotator.deid.clinical_language import clinical_use, unit_not_initial
+from annotator.deid.clinical_language import _line_neighbours, clinical_use, unit_not_initial
 from annotator.deid.leak_variants import zipf
 
 NAMES = frozenset({"smith", "hope", "june"})
@@ -21,6 +21,8 @@ def test_the_word_frequencies_the_cases_rely_on() -> None:
     # The thresholds are 3.0 (a word at all) and 4.5 (a very common word).
     assert zipf("quist") < 3.0 <= zipf("blake") < zipf("mac") < 4.5 <= zipf("stone")
     assert min(zipf("frank"), zipf("review"), zipf("hope")) >= 4.5
+    assert zipf("aldrich") == 3.0  # exactly at the thresholds
+    assert zipf("miller") == 4.5
 
 
 @pytest.mark.parametrize(
@@ -50,6 +52,9 @@ def test_the_word_frequencies_the_cases_rely_on() -> None:
         ("HOPE was seen.", "HOPE", True),  # a short word in capitals: an acronym
         ("STONE was seen.", "STONE", False),  # five letters is no acronym
         ("Seen with HOPE SMITH.", "HOPE", False),  # a short word next to a name
+        ("Miller called.", "Miller", True),  # exactly very common
+        ("Aldrich-like rash.", "Aldrich", True),  # exactly a word, joined by a hyphen
+        ("Stone in the CBD, Hope said.", "Stone", True),  # only the words next to it count
     ],
 )
 def test_clinical_use_in_another_patients_notes(text: str, word: str, expected: bool) -> None:
@@ -72,6 +77,13 @@ def test_clinical_use_in_another_patients_notes(text: str, word: str, expected: 
         ("NOTE FRANK HOPE came.", "FRANK", False),  # followed by a name
         ("NOTE FRANK\nHAEMATURIA", "FRANK", False),  # the next word is on another line
         ("Frank HAEMATURIA noted.", "Frank", False),  # not itself in capitals
+        ("A BLAKE DRAIN was placed.", "BLAKE", True),  # an eponym head in capitals
+        ("Day 2 post-Whipple course.", "Whipple", False),  # a lower-case prefix joins no names
+        ("MILLER TO WEAN", "MILLER", True),  # exactly very common
+        ("NOTE\nFRANK HAEMATURIA", "FRANK", True),  # the line starts after the newline
+        ("NOTE FRANK\nHAEMATURIA\nEND", "FRANK", False),  # the next word is on the next line
+        ("NOTE FRANK TO", "FRANK", True),  # the last word of the note
+        ("FRANK HAEMATURIA SMITH", "FRANK", True),  # only the next word counts
     ],
 )
 def test_clinical_use_in_the_patients_own_notes(text: str, word: str, expected: bool) -> None:
@@ -89,8 +101,28 @@ def test_clinical_use_in_the_patients_own_notes(text: str, word: str, expected: 
         ("Sats on 2 L. today.", "L.", False),  # the letter alone
         ("Number 123456 L. Stone.", "L. Stone", True),
         ("Number 1234567 L. Stone.", "L. Stone", True),
+        ("2 L. Stone", "L. Stone", True),  # the number opens the note
+        ("On 2 L.X today.", "L.X", True),
+        ("2      L. Stone", "L. Stone", False),  # the number is further back than six characters
     ],
 )
 def test_a_unit_after_a_number_is_not_an_initial(text: str, match: str, expected: bool) -> None:
     start = text.index(match)
     assert unit_not_initial(text, start, start + len(match)) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "neighbours"),
+    [
+        ("aa bb cc Stone dd ee", ["cc", "dd"]),  # one word each side
+        ("Oh Stone", ["Oh"]),  # the note's first word
+        ("AB\nCD\nStone", []),  # nothing before it on its line
+        ("foo Stone\nbar", ["foo"]),  # the next line is not its line
+        ("Stone\nfoo\nbar", []),
+        ("Stone ab", ["ab"]),  # the note's last word
+        ("[**DATE**] Stone [**NAME**] 12", []),  # masks and numbers are no words
+    ],
+)
+def test_the_words_next_to_a_match_on_its_line(text: str, neighbours: list[str]) -> None:
+    start = text.index("Stone")
+    assert _line_neighbours(text, start, start + len("Stone")) == neighbours

@@ -36,6 +36,13 @@ _ANCHOR = "the anchor only picks which token is looked up; the whole sequence is
 _OWN = "the patient filter is a speed-up: _leak_kind rejects other patients' places for own-patient-only candidates"
 _NESTED = "a tag further back (or an empty one) only matters with nested tags, which outputs never have"
 _FIRST_AT = "split('@')[0] is the user name whatever the maximum number of splits"
+_CLIN = "annotator.deid.clinical_language."
+_FOUND_AFTER = (
+    "a newline found after the match is at or after its end, which is > 0, so >= 0, > 0 and >= 1 agree"
+)
+_RFIND_FROM = (
+    "searching for the line start from 0, None or 1 only differs by a newline at 0, before which no word is"
+)
 _TAGGER = "annotator.crf.tagger.xǁCrfTaggerǁ"
 _NO_PHI = (
     "train refuses documents without a PHI label, so a model always has one and max() never needs its default"
@@ -212,4 +219,13 @@ EQUIVALENT: dict[str, str] = {
     _LEAK + "xǁ_OutputIndexǁsurrogate_tag__mutmut_14": _NESTED,
     _LEAK + "xǁ_OutputIndexǁ__init____mutmut_21": _NESTED,
     _LEAK + "x__one_per_place__mutmut_17": "growing a place to the end it already has gives an equal record",
+    _CLIN + "x__line_neighbours__mutmut_4": _RFIND_FROM,
+    _CLIN + "x__line_neighbours__mutmut_11": _RFIND_FROM,
+    _CLIN + "x__line_neighbours__mutmut_44": _FOUND_AFTER,
+    _CLIN + "x__line_neighbours__mutmut_45": _FOUND_AFTER,
+    _CLIN + "x_clinical_use__mutmut_126": _FOUND_AFTER,
+    _CLIN + "x_clinical_use__mutmut_127": _FOUND_AFTER,
+    _CLIN + "x_clinical_use__mutmut_88": _ZIPF_CASE,
+    _CLIN
+    + "x_clinical_use__mutmut_32": "with no word before the title, '' and 'XXXX' both end in no digit or comma",
 }
