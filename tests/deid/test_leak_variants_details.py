@@ -113,3 +113,58 @@ def test_short_tokens_next_to_the_words_of_a_tagged_occurrence() -> None:
         Leak("400-02", "400-01", "P4", "PATIENT", rule, *at(output, "Jo")),
     ]
     assert short_tokens_in_context([note("400-01", "Nobody.")], [output]) == []
+
+
+def test_only_phone_numbers_and_ids_are_compared_by_digits() -> None:
+    original = note("400-01", "Seen ", ("2061-03-04", "DATE"), ".")
+    output = note("401-01", "Lot 2061-03-04 used.")
+    assert reformatted_numbers([original], [output]) == []
+
+
+def test_a_date_like_string_that_is_no_date_is_skipped() -> None:
+    original = note("400-01", "Seen ", ("03/04/2061", "DATE"), ".")
+    same = note("400-02", "Codes 13/45/2061 and 99.99.2061; seen March 4, 2061.")
+    assert dates_written_another_way([original], [same]) == [
+        Leak("400-02", "400-01", "P0", "DATE", "date written another way", *at(same, "March 4, 2061"))
+    ]
+
+
+def test_common_names_and_dictionary_words_are_not_searched_inside_words() -> None:
+    # Miller (Zipf 4.5) and Aldrich (3.0) are English words; Balan (2.27) is rare, but
+    # "balancing" (3.8) is a word of its own.
+    original = note(
+        "400-01",
+        "Seen by ",
+        ("Dr. Miller", "DOCTOR"),
+        ", ",
+        ("Dr. Aldrich", "DOCTOR"),
+        ", ",
+        ("Dr. Balan", "DOCTOR"),
+    )
+    output = note("401-01", "Millerton, Aldrichville and balancing; Balanville.")
+    assert names_inside_words([original], [output]) == [
+        Leak("401-01", "400-01", "P2", "DOCTOR", "name inside a longer word", *at(output, "Balanville"))
+    ]
+
+
+def test_short_tokens_by_kind_and_position_in_their_tag() -> None:
+    original = note(
+        "400-01", "Seen ", ("03/04/2061", "DATE"), " with her son ", ("Ora Al", "PATIENT"), " and ",
+        ("Ida de Vos", "PATIENT"), "; bleep ", ("103", "PHONE"), "; ID ", ("4821", "IDNUM"), "; card ",
+        ("45", "IDNUM"), ".",
+    )  # fmt: skip
+    output = note(
+        "400-02", "Called son Ora Al. Met Ida de Vos. Call 103. ID 4821 again. From 4821 on. Card 45 ok."
+    )
+    rule = "short name or ID in the same context"
+    assert short_tokens_in_context([original], [output]) == [
+        Leak("400-02", "400-01", "P1", "PATIENT", rule, *at(output, "Al")),
+        Leak("400-02", "400-01", "P3", "PHONE", rule, *at(output, "103")),
+        Leak("400-02", "400-01", "P4", "IDNUM", rule, *at(output, "4821")),
+    ]
+
+
+def test_no_word_before_or_after_is_no_shared_context() -> None:
+    original = note("400-01", ("Al", "PATIENT"), " came with ", ("Bo", "PATIENT"))
+    output = note("400-02", "Al level normal; tell Bo")
+    assert short_tokens_in_context([original], [output]) == []
