@@ -21,6 +21,17 @@ def records(
     ]
 
 
+def found_in(
+    text: str,
+    original: Document,
+    replaced: Document,
+    doc_id: str = "401-01",
+    options: LeakCheckOptions | None = None,
+) -> list[Record]:
+    """The findings when a note ``doc_id`` reads ``text`` untagged, beside a de-identified note."""
+    return records([original, note(doc_id, "x")], [replaced, note(doc_id, text)], options)
+
+
 def span(text: str, part: str) -> tuple[int, int]:
     start = text.index(part)
     return start, start + len(part)
@@ -33,8 +44,7 @@ UNREPLACED = "unreplaced text"
 
 def test_a_whole_name_in_capitals_is_one_finding_with_its_tag() -> None:
     text = "Letter to DR. HENDRICKSON and ORA QUIST today."
-    other = note("401-01", text)
-    assert records([SEEN, note("401-01", "x")], [REPLACED, other]) == [
+    assert found_in(text, SEEN, REPLACED) == [
         ("401-01", "400-01", "P0", "DOCTOR", UNREPLACED, *span(text, "DR. HENDRICKSON")),
         ("401-01", "400-01", "P1", "PATIENT", UNREPLACED, *span(text, "ORA QUIST")),
     ]
@@ -44,8 +54,7 @@ def test_a_rare_name_token_is_found_in_any_case_a_common_one_only_as_written() -
     original = note("400-01", "Seen by ", ("Ora Quist", "PATIENT"), " and ", ("Dr. Summers", "DOCTOR"), ".")
     replaced = note("400-01", "Seen by ", ("Ann Bell", "PATIENT"), " and ", ("Dr. Hale", "DOCTOR"), ".")
     text = "quist came; the summers wait; Summers called; SUMMERS again; QUIST."
-    other = note("401-01", text)
-    assert records([original, note("401-01", "x")], [replaced, other]) == [
+    assert found_in(text, original, replaced) == [
         ("401-01", "400-01", "P0", "PATIENT", UNREPLACED, 0, len("quist")),
         ("401-01", "400-01", "P1", "DOCTOR", UNREPLACED, *span(text, "Summers")),
         ("401-01", "400-01", "P1", "DOCTOR", UNREPLACED, *span(text, "SUMMERS")),
@@ -57,8 +66,7 @@ def test_an_email_user_name_alone_is_a_leak() -> None:
     original = note("400-01", "Mail ", ("jquistberg@example.org", "EMAIL"), ".")
     replaced = note("400-01", "Mail ", ("amallory@example.net", "EMAIL"), ".")
     text = "User jquistberg logged in."
-    other = note("401-01", text)
-    assert records([original, note("401-01", "x")], [replaced, other]) == [
+    assert found_in(text, original, replaced) == [
         ("401-01", "400-01", "P0", "EMAIL", UNREPLACED, *span(text, "jquistberg")),
     ]
 
@@ -109,8 +117,7 @@ def test_a_phrase_is_found_after_a_partial_one_in_the_same_note() -> None:
     original = note("400-01", "Works at ", ("Springfield Medical Center", "HOSPITAL"), ".")
     replaced = note("400-01", "Works at ", ("Lakeside Clinic", "HOSPITAL"), ".")
     text = "Springfield Mall, then Springfield Medical Center."
-    other = note("401-01", text)
-    assert records([original, OTHER], [replaced, other]) == [
+    assert found_in(text, original, replaced) == [
         ("401-01", "400-01", "P0", "HOSPITAL", UNREPLACED, *span(text, "Springfield Medical Center")),
     ]
 
@@ -119,9 +126,8 @@ def test_a_name_is_case_sensitive_as_a_whole_and_a_rare_token_is_not() -> None:
     original = note("400-01", "Patient ", ("Hope Quist", "PATIENT"), "; ", ("Dr. Hendrickson", "DOCTOR"), ".")
     replaced = note("400-01", "Patient ", ("Ann Bell", "PATIENT"), "; ", ("Dr. Mallory", "DOCTOR"), ".")
     text = "hope quist came; dr. hendrickson too."
-    other = note("401-01", text)
     # Only the rare tokens: "hope quist" and "dr. hendrickson" in lower case are not the names.
-    assert records([original, OTHER], [replaced, other]) == [
+    assert found_in(text, original, replaced) == [
         ("401-01", "400-01", "P0", "PATIENT", UNREPLACED, *span(text, "quist")),
         ("401-01", "400-01", "P1", "DOCTOR", UNREPLACED, *span(text, "hendrickson")),
     ]
@@ -133,8 +139,7 @@ def test_a_name_with_an_apostrophe_is_matched_as_written_or_in_capitals() -> Non
     original = note("400-01", "Patient ", ("Ann O'Quinlan", "PATIENT"), ".")
     replaced = note("400-01", "Patient ", ("Ida Bell", "PATIENT"), ".")
     text = "Seen o'quinlan; O'QUINLAN called."
-    other = note("401-01", text)
-    assert records([original, OTHER], [replaced, other]) == [
+    assert found_in(text, original, replaced) == [
         ("401-01", "400-01", "P0", "PATIENT", UNREPLACED, *span(text, "O'QUINLAN")),
     ]
 
@@ -176,8 +181,7 @@ def test_the_user_name_is_what_comes_before_the_first_at_sign() -> None:
     original = note("400-01", "Mail ", ("jquistberg@relay@example.org", "EMAIL"), ".")
     replaced = note("400-01", "Mail ", ("amallory@example.net", "EMAIL"), ".")
     text = "User jquistberg logged in."
-    other = note("401-01", text)
-    assert records([original, OTHER], [replaced, other]) == [
+    assert found_in(text, original, replaced) == [
         ("401-01", "400-01", "P0", "EMAIL", UNREPLACED, *span(text, "jquistberg")),
     ]
 
@@ -186,8 +190,7 @@ def test_an_age_over_90_tagged_with_its_unit_is_not_looked_for_in_free_text() ->
     original = note("400-01", "Aged ", ("93 years", "AGE"), ", friend ", ("Ora Quist", "PATIENT"), ".")
     replaced = note("400-01", "Aged ", ("90 years", "AGE"), ", friend ", ("Ann Bell", "PATIENT"), ".")
     text = "Was 93 years then; Quist visited."
-    later = note("400-02", text)
-    assert records([original, note("400-02", "x")], [replaced, later]) == [
+    assert found_in(text, original, replaced, "400-02") == [
         ("400-02", "400-01", "P1", "PATIENT", UNREPLACED, *span(text, "Quist")),
     ]
 
@@ -196,8 +199,7 @@ def test_strings_of_exactly_the_minimum_length_are_looked_for_after_shorter_ones
     original = note("400-01", "Son ", ("Al", "PATIENT"), " at ", ("Xol", "ORGANIZATION"), ".")
     replaced = note("400-01", "Son ", ("Bo", "PATIENT"), " at ", ("Ryn", "ORGANIZATION"), ".")
     text = "Works at Xol now."
-    other = note("401-01", text)
-    assert records([original, OTHER], [replaced, other]) == [
+    assert found_in(text, original, replaced) == [
         ("401-01", "400-01", "P1", "ORGANIZATION", UNREPLACED, *span(text, "Xol")),
     ]
 
@@ -231,8 +233,7 @@ def test_generic_departments_and_common_professions_are_not_looked_for() -> None
         ("clerk", "PROFESSION"), " and ", ("bus driver", "PROFESSION"), "; ", ("Ann Bell", "PATIENT"), ".",
     )  # fmt: skip
     text = "Cardiology saw the teacher, a school teacher, in Hendrickson Wing; Quist."
-    later = note("400-02", text)
-    assert records([original, note("400-02", "x")], [replaced, later]) == [
+    assert found_in(text, original, replaced, "400-02") == [
         ("400-02", "400-01", "P3", "PROFESSION", UNREPLACED, *span(text, "school teacher")),
         ("400-02", "400-01", "P1", "DEPARTMENT", UNREPLACED, *span(text, "Hendrickson Wing")),
         ("400-02", "400-01", "P4", "PATIENT", UNREPLACED, *span(text, "Quist")),
@@ -243,8 +244,7 @@ def test_a_name_particle_is_not_looked_for_alone() -> None:
     original = note("400-01", "Patient ", ("Ora van Quist", "PATIENT"), ".")
     replaced = note("400-01", "Patient ", ("Ann Bell", "PATIENT"), ".")
     text = "The van came; Quist."
-    later = note("400-02", text)
-    assert records([original, note("400-02", "x")], [replaced, later]) == [
+    assert found_in(text, original, replaced, "400-02") == [
         ("400-02", "400-01", "P0", "PATIENT", UNREPLACED, *span(text, "Quist")),
     ]
 
@@ -254,8 +254,7 @@ def test_a_name_inside_a_medical_eponym_is_not_a_leak() -> None:
     replaced = note("400-01", "Patient ", ("Ann Lee", "PATIENT"), " and ", ("Dr. Mallory", "DOCTOR"), ".")
     # Neither "esophagus" nor the end of a sentence reads as clinical language on its own.
     text = "Has Barrett esophagus, history of non-Hodgkin. Barrett came."
-    later = note("400-02", text)
-    assert records([original, note("400-02", "x")], [replaced, later]) == [
+    assert found_in(text, original, replaced, "400-02") == [
         (
             "400-02",
             "400-01",
@@ -272,8 +271,7 @@ def test_adjacent_findings_are_two_places() -> None:
     original = note("400-01", "Patient ", ("Ora Quist", "PATIENT"), " MRN ", ("#48213", "MEDICALRECORD"), ".")
     replaced = note("400-01", "Patient ", ("Ann Bell", "PATIENT"), " MRN ", ("#77310", "MEDICALRECORD"), ".")
     text = "Ref Quist#48213 pending."
-    other = note("401-01", text)
-    assert records([original, OTHER], [replaced, other]) == [
+    assert found_in(text, original, replaced) == [
         ("401-01", "400-01", "P0", "PATIENT", UNREPLACED, *span(text, "Quist")),
         ("401-01", "400-01", "P1", "MEDICALRECORD", UNREPLACED, *span(text, "#48213")),
     ]
@@ -310,7 +308,6 @@ def test_a_one_word_string_exactly_as_frequent_as_a_dictionary_word_is_matched_a
     original = note("400-01", "Works at ", ("Brookings", "ORGANIZATION"), ".")
     replaced = note("400-01", "Works at ", ("Lakeside", "ORGANIZATION"), ".")
     text = "Read the brookings report; Brookings called."
-    later = note("400-02", text)
-    assert records([original, note("400-02", "x")], [replaced, later]) == [
+    assert found_in(text, original, replaced, "400-02") == [
         ("400-02", "400-01", "P0", "ORGANIZATION", UNREPLACED, *span(text, "Brookings")),
     ]
