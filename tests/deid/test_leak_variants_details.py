@@ -12,6 +12,7 @@ from annotator.deid.leak_variants import (
     reformatted_numbers,
     short_tokens_in_context,
     untagged_old_ages,
+    zipf,
 )
 from tests.deid.builders import note
 
@@ -130,7 +131,8 @@ def test_a_date_like_string_that_is_no_date_is_skipped() -> None:
 
 
 def test_common_names_and_dictionary_words_are_not_searched_inside_words() -> None:
-    # Miller (Zipf 4.5) and Aldrich (3.0) are English words; Balan (2.27) is rare, but
+    assert zipf("breslin") == 2.5  # the threshold for a rare name
+    # Miller (Zipf 4.5), Aldrich (3.0) and Breslin (2.5) are too common; Balan (2.27) is rare, but
     # "balancing" (3.8) is a word of its own.
     original = note(
         "400-01",
@@ -140,8 +142,10 @@ def test_common_names_and_dictionary_words_are_not_searched_inside_words() -> No
         ("Dr. Aldrich", "DOCTOR"),
         ", ",
         ("Dr. Balan", "DOCTOR"),
+        ", ",
+        ("Dr. Breslin", "DOCTOR"),
     )
-    output = note("401-01", "Millerton, Aldrichville and balancing; Balanville.")
+    output = note("401-01", "Millerton, Aldrichville, Breslinton and balancing; Balanville.")
     assert names_inside_words([original], [output]) == [
         Leak("401-01", "400-01", "P2", "DOCTOR", "name inside a longer word", *at(output, "Balanville"))
     ]
