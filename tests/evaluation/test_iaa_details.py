@@ -100,6 +100,14 @@ def test_options_beta_reaches_every_figure() -> None:
     pair = report.pair("a", "b").to_dict()
     # F2 = 5 tp / (5 tp + 4 fn + fp) = 5 / (5 + 4 + 2)
     assert pair["f_beta"] == pytest.approx(5 / 11)
+    # per category, F2 = 5 tp / (5 tp + 4 fn + fp): LOCATION 5/5, NAME 0/5, DATE 0/1
+    per_category = pair["per_category"]
+    assert isinstance(per_category, dict)
+    assert {name: figures["f_beta"] for name, figures in per_category.items()} == {
+        "DATE": 0.0,
+        "LOCATION": 1.0,
+        "NAME": 0.0,
+    }
     average = report.average_versus_gold()
     # a vs gold(=a): P = R = 1; b vs gold: tp 1 fp 2 fn 1 as above
     assert average == {

@@ -6,7 +6,8 @@ Usage::
     .venv/bin/python -m tests.mutation --list
 
 MODULE is a key of :data:`MODULES` (``engine``, ``counts``, ``iaa``, ``significance``,
-``units``, ``decisions``, ``leakcheck``, ``dates``, ``recall-bias``). The checkout is copied to a
+``units``, ``decisions``, ``leakcheck``, ``leak-variants``, ``clinical-language``, ``dates``,
+``recall-bias``). The checkout is copied to a
 scratch folder (mutmut writes a ``mutants/`` tree next to the sources), mutmut runs there on
 that one file with only the tests that exercise it, and the summary printed at the end
 (mutants, killed, equivalent, survived, kill rate) is what docs/testing.md records.
@@ -31,6 +32,18 @@ from pathlib import Path
 from tests.mutation.equivalent import EQUIVALENT
 
 REPO = Path(__file__).resolve().parents[2]
+
+# Every test file that runs the leak check (find_leaks); its rules are split over several modules.
+_LEAK_TESTS = [
+    "tests/deid/test_leakcheck.py",
+    "tests/deid/test_leak_details.py",
+    "tests/deid/test_leak_mutants.py",
+    "tests/deid/test_leak_short_and_capitals.py",
+    "tests/deid/test_leak_clinical_language.py",
+    "tests/deid/test_leak_variants_details.py",
+    "tests/deid/test_clinical_language_details.py",
+    "tests/deid/test_export.py",
+]
 
 # module key -> (source file, test selection)
 MODULES: dict[str, tuple[str, list[str]]] = {
@@ -64,10 +77,9 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     ),
     "units": ("annotator/adjudication/units.py", ["tests/adjudication"]),
     "decisions": ("annotator/adjudication/decisions.py", ["tests/adjudication"]),
-    "leakcheck": (
-        "annotator/deid/leakcheck.py",
-        ["tests/deid/test_leakcheck.py", "tests/deid/test_leak_mutants.py"],
-    ),
+    "leakcheck": ("annotator/deid/leakcheck.py", _LEAK_TESTS),
+    "leak-variants": ("annotator/deid/leak_variants.py", _LEAK_TESTS),
+    "clinical-language": ("annotator/deid/clinical_language.py", _LEAK_TESTS),
     "dates": (
         "annotator/deid/dates.py",
         [
@@ -182,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.list or not args.module:
         for key, (source, tests) in MODULES.items():
             only = f"  (only {', '.join(p.rsplit('.', 1)[-1] for p in ONLY[key])})" if key in ONLY else ""
-            print(f"{key:13} {source:40} {' '.join(tests)}{only}")
+            print(f"{key:17} {source:40} {' '.join(tests)}{only}")
         return 0
     source, tests = MODULES[args.module]
     work = args.keep or Path(tempfile.mkdtemp(prefix=f"mutation-{args.module}-"))

@@ -25,6 +25,32 @@ _DEFAULT = (
 _DATES = "annotator.deid.dates."
 _NEG = "date - relativedelta(weekday=X) equals date + relativedelta(weekday=X): negation keeps the weekday rule (checked 1990-2099)"
 _LOWERED = "the token is lower-cased first, so stripping upper-case X as well changes nothing"
+_LEAK = "annotator.deid.leakcheck."
+_ZIPF_CASE = "wordfreq lower-cases a word before looking it up: zipf('HOPE') == zipf('hope')"
+_FOLDED = "case-insensitive tokens are only ever compared lower-cased (anchor, sequence, names set)"
+_RARE = (
+    "for one alphabetic token, dictionary_word (zipf >= 3.0) already makes the match case-sensitive"
+    " exactly when the token is not rare; for other tokens rare is False either way"
+)
+_ANCHOR = "the anchor only picks which token is looked up; the whole sequence is compared at each place"
+_OWN = "the patient filter is a speed-up: _leak_kind rejects other patients' places for own-patient-only candidates"
+_NESTED = "a tag further back (or an empty one) only matters with nested tags, which outputs never have"
+_FIRST_AT = "split('@')[0] is the user name whatever the maximum number of splits"
+_CLIN = "annotator.deid.clinical_language."
+_FOUND_AFTER = (
+    "a newline found after the match is at or after its end, which is > 0, so >= 0, > 0 and >= 1 agree"
+)
+_RFIND_FROM = (
+    "searching for the line start from 0, None or 1 only differs by a newline at 0, before which no word is"
+)
+_VAR = "annotator.deid.leak_variants."
+_BOTH_SIDES = (
+    "the same function makes the looked-for and the found value, so a consistent change compares the same"
+)
+_SUBSTRINGS = (
+    "only substrings of 5+ letters of an all-letter word are compared: shorter or non-alphabetic"
+    " wanted tokens, and empty ranges, never match"
+)
 _TAGGER = "annotator.crf.tagger.xǁCrfTaggerǁ"
 _NO_PHI = (
     "train refuses documents without a PHI label, so a model always has one and max() never needs its default"
@@ -184,4 +210,41 @@ EQUIVALENT: dict[str, str] = {
     _TAGGER + "score__mutmut_90": _NO_PHI,
     _TAGGER + "score__mutmut_95": _NO_PHI,
     _TAGGER + "score__mutmut_96": _NO_PHI,
+    _LEAK + "x__common__mutmut_4": _ZIPF_CASE,
+    _LEAK + "x_leak_candidates__mutmut_17": _ZIPF_CASE,
+    _LEAK + "x_leak_candidates__mutmut_207": _ZIPF_CASE,
+    _LEAK + "x_leak_candidates__mutmut_31": _FOLDED,
+    _LEAK + "x_leak_candidates__mutmut_32": _FOLDED,
+    _LEAK + "x_leak_candidates__mutmut_208": _RARE,
+    _LEAK + "x_leak_candidates__mutmut_209": _RARE,
+    _LEAK + "x_leak_candidates__mutmut_160": _FIRST_AT,
+    _LEAK + "x_leak_candidates__mutmut_163": _FIRST_AT,
+    _LEAK + "x_find_leaks__mutmut_20": _ANCHOR,
+    _LEAK + "x_find_leaks__mutmut_22": _ANCHOR,
+    _LEAK + "x_find_leaks__mutmut_41": _OWN,
+    _LEAK + "x_find_leaks__mutmut_42": _OWN,
+    _LEAK + "x_find_leaks__mutmut_51": _OWN,
+    _LEAK + "xǁ_OutputIndexǁsurrogate_tag__mutmut_14": _NESTED,
+    _LEAK + "xǁ_OutputIndexǁ__init____mutmut_21": _NESTED,
+    _LEAK + "x__one_per_place__mutmut_17": "growing a place to the end it already has gives an equal record",
+    _CLIN + "x__line_neighbours__mutmut_4": _RFIND_FROM,
+    _CLIN + "x__line_neighbours__mutmut_11": _RFIND_FROM,
+    _CLIN + "x__line_neighbours__mutmut_44": _FOUND_AFTER,
+    _CLIN + "x__line_neighbours__mutmut_45": _FOUND_AFTER,
+    _CLIN + "x_clinical_use__mutmut_126": _FOUND_AFTER,
+    _CLIN + "x_clinical_use__mutmut_127": _FOUND_AFTER,
+    _CLIN + "x_clinical_use__mutmut_88": _ZIPF_CASE,
+    _CLIN
+    + "x_clinical_use__mutmut_32": "with no word before the title, '' and 'XXXX' both end in no digit or comma",
+    _VAR + "x__digits__mutmut_2": _BOTH_SIDES,
+    _VAR + "x__neighbours__mutmut_22": _BOTH_SIDES,
+    _VAR
+    + "x_dates_written_another_way__mutmut_33": "no looked-for date has the value None, so looking None up finds nothing",
+    _VAR + "x_names_inside_words__mutmut_37": _SUBSTRINGS,
+    _VAR + "x_names_inside_words__mutmut_41": _SUBSTRINGS,
+    _VAR + "x_names_inside_words__mutmut_43": _SUBSTRINGS,
+    _VAR
+    + "x_short_tokens_in_context__mutmut_76": "for names the cue is a title before the word; the cue table is not read",
+    _VAR
+    + "x_short_tokens_in_context__mutmut_77": "for names the cue is a title before the word; the cue table is not read",
 }
