@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from annotator.evaluation.counts import Counts, f_beta_from_counts, f_beta_from_scores, ratio
+from annotator.evaluation.counts import Counts, f_beta_from_counts, f_beta_from_scores, ratio, score_text
 
 
 @given(st.integers(0, 50), st.integers(0, 50), st.integers(0, 50), st.sampled_from([0.5, 1.0, 2.0, 10.0]))
@@ -62,3 +62,15 @@ def test_counts_arithmetic_and_json() -> None:
     assert Counts(1, 1, 0).to_dict(2.0)["f_beta"] == pytest.approx(5 / 6)
     assert "f_beta" not in Counts(1, 1, 0).to_dict(1.0)
     assert Counts().to_dict() == {"tp": 0, "fp": 0, "fn": 0, "precision": None, "recall": None, "f1": None}
+
+
+@pytest.mark.parametrize(
+    ("value", "digits", "shown"),
+    [(None, 4, "n/a"), (math.nan, 4, "n/a"), (0.5, 4, "0.5000"), (1 / 3, 2, "0.33"), (0.0, 4, "0.0000")],
+)
+def test_score_text_gives_fixed_decimals_or_one_undefined_marker(
+    value: float | None, digits: int, shown: str
+) -> None:
+    assert score_text(value, digits) == shown
+    if digits == 4:
+        assert score_text(value) == shown  # four decimals unless told
