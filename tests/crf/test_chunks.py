@@ -61,3 +61,21 @@ def test_annotation_index_finds_overlaps(gold_documents: list[Document]) -> None
     for start, end in ((0, 50), (100, 400), (len(document.text) - 80, len(document.text))):
         expected = {a.id for a in document.annotations if a.start < end and a.end > start}
         assert {a.id for a in index.overlapping(start, end)} == expected
+
+
+def test_scoring_in_small_chunks_covers_every_token_of_the_note(
+    trained_tagger: CrfTagger, held_out: list[Document], tmp_path: Path
+) -> None:
+    path = tmp_path / "m.model"
+    trained_tagger.save(path)
+    whole = CrfTagger.load(path)
+    chunked = CrfTagger.load(path)
+    chunked.chunk_chars = 250
+    document = max(held_out, key=lambda d: len(d.text))
+    assert len(list(chunked.chunks(document.text))) > 3
+    expected, found = whole.score(document), chunked.score(document)
+    assert found.tokens == expected.tokens == tokenize(document.text)
+    assert [s.label for s in found.scores] == [s.label for s in expected.scores]
+    assert [s.p_outside for s in found.scores] == pytest.approx(
+        [s.p_outside for s in expected.scores], abs=1e-6
+    )

@@ -206,10 +206,11 @@ EQUIVALENT: dict[str, str] = {
     + "x_holiday_date__mutmut_52": "MO(None) is the next Monday on or after the date, like MO(+1) (checked 1990-2099)",
     _TAGGER
     + "predict_spans__mutmut_13": "scoring at the default ceiling only does more work: decoding at a bias <= the ceiling (or none) gives the same spans",
-    _TAGGER + "score__mutmut_88": _NO_PHI,
-    _TAGGER + "score__mutmut_90": _NO_PHI,
-    _TAGGER + "score__mutmut_95": _NO_PHI,
-    _TAGGER + "score__mutmut_96": _NO_PHI,
+    # The scoring loop moved into score_chunk (long notes are scored chunk by chunk).
+    _TAGGER + "score_chunk__mutmut_80": _NO_PHI,
+    _TAGGER + "score_chunk__mutmut_82": _NO_PHI,
+    _TAGGER + "score_chunk__mutmut_87": _NO_PHI,
+    _TAGGER + "score_chunk__mutmut_88": _NO_PHI,
     _LEAK + "x__common__mutmut_4": _ZIPF_CASE,
     _LEAK + "x_leak_candidates__mutmut_17": _ZIPF_CASE,
     _LEAK + "x_leak_candidates__mutmut_207": _ZIPF_CASE,
