@@ -35,14 +35,20 @@ def test_a_line_without_breaks_is_cut_at_spaces() -> None:
     assert [t for c in chunks for t in c.core] == tokenize(text)
 
 
-def test_small_chunks_tag_like_the_whole_note(
-    trained_tagger: CrfTagger, held_out: list[Document], tmp_path: Path
-) -> None:
+def _whole_and_chunked(trained_tagger: CrfTagger, tmp_path: Path) -> tuple[CrfTagger, CrfTagger]:
+    """Two copies of one model: one tags whole notes, the other 250-character chunks."""
     path = tmp_path / "m.model"
     trained_tagger.save(path)
     whole = CrfTagger.load(path)
     chunked = CrfTagger.load(path)
     chunked.chunk_chars = 250
+    return whole, chunked
+
+
+def test_small_chunks_tag_like_the_whole_note(
+    trained_tagger: CrfTagger, held_out: list[Document], tmp_path: Path
+) -> None:
+    whole, chunked = _whole_and_chunked(trained_tagger, tmp_path)
     assert any(len(list(chunked.chunks(d.text))) > 3 for d in held_out)
     for bias in (None, 0.95):
         expected = whole.predict_spans(held_out, bias)
@@ -66,11 +72,7 @@ def test_annotation_index_finds_overlaps(gold_documents: list[Document]) -> None
 def test_scoring_in_small_chunks_covers_every_token_of_the_note(
     trained_tagger: CrfTagger, held_out: list[Document], tmp_path: Path
 ) -> None:
-    path = tmp_path / "m.model"
-    trained_tagger.save(path)
-    whole = CrfTagger.load(path)
-    chunked = CrfTagger.load(path)
-    chunked.chunk_chars = 250
+    whole, chunked = _whole_and_chunked(trained_tagger, tmp_path)
     document = max(held_out, key=lambda d: len(d.text))
     assert len(list(chunked.chunks(document.text))) > 3
     expected, found = whole.score(document), chunked.score(document)
