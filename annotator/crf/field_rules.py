@@ -71,7 +71,7 @@ _NOT_A_PLACE_WORD = frozenset(
 
 
 @cache
-def _generic_unit_words() -> frozenset[str]:
+def generic_unit_words() -> frozenset[str]:
     """Words of the generic department list ("Coronary", "Care"): a unit named by them alone names no place."""
     files = LEXICON_FILES["DEPARTMENT"][0]
     words = {
@@ -88,7 +88,7 @@ def _generic_unit_words() -> frozenset[str]:
 
 
 @cache
-def _state_names() -> tuple[frozenset[str], frozenset[str]]:
+def state_names() -> tuple[frozenset[str], frozenset[str]]:
     """(lower-cased full names, upper-case abbreviations) of US states, AU states, CA provinces, UK counties."""
     names = read_entries(LEXICON_DIR / "us_states.txt") + read_entries(LEXICON_DIR / "regions.txt")
     abbreviations = read_entries(LEXICON_DIR / "us_state_abbreviations.txt") + read_entries(
@@ -104,7 +104,7 @@ def _state_before(text: str, end: int) -> int | None:
     match = _WORDS_BEFORE.search(text, line_start, end)
     if not match:
         return None
-    names, abbreviations = _state_names()
+    names, abbreviations = state_names()
     words = list(re.finditer(r"[A-Za-z][A-Za-z.'’]*", match.group(1)))
     for first in range(len(words)):  # the longest run of last words that names a state
         phrase = match.group(1)[words[first].start() :]
@@ -135,7 +135,7 @@ def _places(text: str) -> Iterator[Candidate]:
 
 
 def _named_units(text: str) -> Iterator[Candidate]:
-    generic = _generic_unit_words()
+    generic = generic_unit_words()
     for match in _NAMED_WARD.finditer(text):
         if any(w.lower() not in generic for w in match.group(1).split()):
             yield "DEPARTMENT", match.start(), match.end()

@@ -28,6 +28,7 @@ from annotator.crf.field_rules import field_candidates
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, NAME_LEXICONS, default_lexicons, read_entries
 from annotator.crf.name_labels import is_name_word, name_spans
+from annotator.crf.phrase_rules import phrase_candidates
 from annotator.crf.templates import MONTH, TENS, UNITS
 
 FORMAT_CONFIDENCE = 0.95
@@ -236,6 +237,7 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
                     yield "PROFESSION", match.end() + words[0].start(), match.end() + words[size - 1].end()
                     break
     yield from field_candidates(text)
+    yield from phrase_candidates(text)
 
 
 def format_rule_predictions(text: str, allowed: Iterable[str] | None = None) -> list[Prediction]:
@@ -264,7 +266,13 @@ def format_rule_predictions(text: str, allowed: Iterable[str] | None = None) -> 
 def apply_format_rules(
     text: str, predictions: list[Prediction], allowed: Iterable[str] | None = None
 ) -> list[Prediction]:
-    """Predictions with the rule spans added: a rule span replaces the spans inside it."""
+    """Predictions with the rule spans added: a rule span replaces the spans inside it.
+
+    A tagger span that holds a rule span and more stands (``John Smith`` over a rule's
+    ``Smith``). One that only crosses a rule span's edge ran past its own end into the
+    rule's PHI (``Elmhurst Hospital around New`` over ``New Year's Day``): it is cut back to
+    the side outside the rule span.
+    """
     ordered = sorted(predictions, key=lambda p: (p.start, p.end))
     starts = [p.start for p in ordered]
     removed: set[int] = set()
@@ -275,16 +283,53 @@ def apply_format_rules(
         low = high
         while low > 0 and ordered[low - 1].end > rule.start:
             low -= 1
-        overlapping = [i for i in range(low, high) if ordered[i].end > rule.start and i not in removed]
-        if any(ordered[i].start < rule.start or ordered[i].end > rule.end for i in overlapping):
+        overlapping = [
+            i
+            for i in range(low, high)
+            if ordered[i].end > rule.start and ordered[i].start < rule.end and i not in removed
+        ]
+        if any(
+            ordered[i].start <= rule.start
+            and ordered[i].end >= rule.end
+            and (ordered[i].start, ordered[i].end) != (rule.start, rule.end)
+            for i in overlapping
+        ):
             continue
         if rule.origin != SETTLING_ORIGIN and any(
             (ordered[i].start, ordered[i].end) == (rule.start, rule.end) for i in overlapping
         ):
             continue  # the tagger found this very span: its type stands (a name label settles it)
-        removed.update(overlapping)
+        for i in overlapping:
+            outside = _outside(text, ordered[i], rule)
+            if outside is not None:
+                ordered[i] = outside  # its start is unchanged or later: ``starts`` stays a lower bound
+            else:
+                removed.add(i)
         added.append(rule)
     return [p for i, p in enumerate(ordered) if i not in removed] + added
+
+
+_TRAILING_WORDS = re.compile(
+    r"(?:[\s,;:(/-]+(?:around|about|in|on|at|of|the|and|with|for|from|to|since|by))*[\s,;:(/-]*$"
+)
+_LEADING_WORDS = re.compile(
+    r"^[\s,;:)/-]*(?:(?:around|about|in|on|at|of|the|and|with|for|from|to|since|by)[\s,;:)/-]+)*"
+)
+
+
+def _outside(text: str, prediction: Prediction, rule: Prediction) -> Prediction | None:
+    """The part of a tagger span outside the rule span it crosses, without edge function words."""
+    if prediction.start < rule.start:
+        start, end = prediction.start, rule.start
+        end = start + _TRAILING_WORDS.search(text[start:end]).start()  # type: ignore[union-attr]
+    elif prediction.end > rule.end:
+        start, end = rule.end, prediction.end
+        start += _LEADING_WORDS.match(text[start:end]).end()  # type: ignore[union-attr]
+    else:
+        return None  # inside the rule span
+    if not any(c.isalnum() for c in text[start:end]):
+        return None
+    return replace(prediction, start=start, end=end, origin="cut-by-rule")
 
 
 # Words that name a kind of place, not a place: "Hospital Discharge", "INTER-HOSPITAL TRANSFER".

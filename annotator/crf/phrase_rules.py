@@ -1,0 +1,285 @@
+"""Rules for PHI that running prose announces by its phrasing, in any note style.
+
+:mod:`annotator.crf.format_rules` finds PHI by its written form and
+:mod:`annotator.crf.field_rules` by a record field's label; these read the phrases of
+ordinary English around it, which every note style shares:
+
+* dates without a year or a day: ``mid-February``, ``the summer of 2088``, ``Autumn '85``,
+  ``dx '85``, ``On 1/20,``, ``for 5/23``, weekdays (``DVT FRIDAY``) and holidays with a year
+  (``New Year's Day 2066``);
+* occupations in any words, where the sentence says it is one: ``Works as a crane operator``,
+  ``Occupation: publican``, ``Ex-sheep farmer, now retired``, ``this 74yo postman, who works
+  for``; and the employer after it: ``who works for Oakhurst Dairy Co-op``;
+* the state after a town: ``Lives in Newside, NM with``; hospitals by acronym where the
+  sentence says one is meant (``presents to NHC``, ``s/p CABG at ECH``, ``BRMC RADIOLOGY``)
+  and by their usual names (``Stonewall Clinic``, ``Mercy Fernleigh``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+
+from annotator.crf.field_rules import generic_unit_words, state_names
+from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, read_entries
+from annotator.crf.templates import MONTH
+
+Candidate = tuple[str, int, int]
+
+_YEAR = r"(?:\d{4}|['’]\d{2})"
+_SEASON_YEAR = re.compile(rf"(?i:\b(?:spring|summer|autumn|fall|winter)(?:[ \t]+of)?)[ \t]+{_YEAR}(?![\w'’])")
+_MID_MONTH = re.compile(rf"\b(?i:mid|early|late)-{MONTH}\b(?:,?[ \t]+{_YEAR}(?![\w'’]))?")
+# "dx '85", "CABG '66": an apostrophe and two digits name a year (5'10" has a letter or digit before).
+_SHORT_YEAR = re.compile(r"(?<![\w'’])['’]\d{2}(?![\w'’\"”])")
+_WEEKDAY = re.compile(
+    r"\b(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|(?:MON|TUES|WEDNES|THURS|FRI|SATUR|SUN)DAY)\b"
+)
+# "On 1/20,", "around 9/25", "for 5/23.": a month and day after a word that dates something.
+_MONTH_DAY = re.compile(
+    r"(?i:\b(?:on|around|since|until|till|by|from|before|after|dated|starting|through|thru|due|of|for)[ \t]+)"
+    r"(\d{1,2})/(\d{1,2})(?![\w/]|\.\d|[ \t]*(?i:tabs?|tablets?|hours?|hrs?|days?|wks?|weeks?|months?|mg|ml|doses?"
+    r"|strength|units?|cups?|glass|of\b|dose|pt|pts|points?))"
+)
+_HOLIDAY_YEAR = r"(?:[ \t]+\d{4}\b)?"
+# "started 2/2072": a month and a four-digit year.
+_MONTH_YEAR = re.compile(r"(?<![\w/.-])(\d{1,2})/((?:19|20|21)\d{2})(?![\w/.-])")
+# A table's header row of dates: "   8/16     9/1     9/12" (two or more, nothing else on the line).
+_DATE_ROW = re.compile(r"^[ \t]*\d{1,2}/\d{1,2}(?:[ \t]+\d{1,2}/\d{1,2})+[ \t]*$", re.MULTILINE)
+
+_WORK_AS = re.compile(
+    r"(?i:\b(?:works?|worked|working|employed|job|trained|retired)[ \t]+as|\boccupation[ \t]*[:-]|\bprofession[ \t]*[:-]"
+    r"|\bjob[ \t]*:)[ \t]*(?:(?i:an?|the)[ \t]+)?"
+)
+_EX_JOB = re.compile(r"(?i:\bex-)")
+_BEFORE_WHO_WORKS = re.compile(r"(?=,?[ \t]+who[ \t]+(?:works|worked|is[ \t]+employed)\b)")
+_OCCUPATION_WORDS = re.compile(r"[a-z][a-z'-]*(?:[ \t]+[a-z][a-z'-]*){0,2}", re.IGNORECASE)
+_NOT_OCCUPATION = frozenset(
+    {
+        "smoker", "drinker", "user", "partner", "member", "brother", "sister", "mother", "father",
+        "daughter", "other", "number", "fever", "ulcer", "never", "ever", "later", "after", "over",
+        "under", "water", "paper", "usual", "well", "before", "better", "wife", "husband",
+    }
+)  # fmt: skip
+_STOP_AFTER_JOB = frozenset(
+    {"at", "for", "in", "with", "and", "since", "until", "but", "on", "from", "who", "now", "part",
+     "full", "before", "when", "while", "of", "to", "by", "as"}
+)  # fmt: skip
+_OCCUPATION_SUFFIXES = (
+    "er",
+    "or",
+    "ist",
+    "ian",
+    "man",
+    "men",
+    "woman",
+    "ant",
+    "ent",
+    "eer",
+    "smith",
+    "wright",
+    "hand",
+)
+
+_EMPLOYER_TRIGGER = re.compile(
+    r"(?i:\b(?:works?|worked|working)[ \t]+(?:for|at)|\bemployed[ \t]+(?:by|at)|\bemployer[ \t]*[:-])[ \t]*"
+)
+_PROPER_PHRASE = re.compile(r"(?:[A-Z][\w'’-]*|&)(?:[ \t]+(?:[A-Z][\w'’-]*|&|and|of|the))*(?<=[\w'’])")
+_HEALTH_WORDS = re.compile(r"(?i:\b(?:hospital|clinic|infirmary|medical|health|surgery|hospice)\b)")
+
+_TOWN = r"[A-Z][A-Za-z'’-]+(?:[ \t][A-Z][A-Za-z'’-]+)?"
+_TOWN_STATE = re.compile(
+    rf"\b(in|near|from|to|at|of)[ \t]+({_TOWN}),[ \t]+([A-Z]{{2}}|[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)(?![\w.])"
+)
+_CREDENTIAL_STATES = frozenset({"MD", "DO", "PA", "RN", "NP"})
+
+_ACRONYM_CONTEXT = re.compile(
+    r"(?i:\b(?:presents?|presented|presenting|admitted|admission|transferred|transfer|referred|brought|came"
+    r"|seen|treated|discharged|attended|returned|went)[ \t]+(?:to|at|from|in)|\b(at))[ \t]+(?:the[ \t]+)?"
+    r"([A-Z]{2,6})\b(?![-/&])"
+)
+_ACRONYM_HEADER = re.compile(
+    r"^[ \t]*([A-Z]{2,6})[ \t]+(?:RADIOLOGY|EMERGENCY|DISCHARGE|OPERATIVE|PATHOLOGY|LABORATORY|CARDIOLOGY"
+    r"|OUTPATIENT|INPATIENT|ADMISSION)\b",
+    re.MULTILINE,
+)
+# Acronyms of kinds of care or tests, not of one hospital.
+_CLINICAL_ACRONYMS = frozenset(
+    {"OSH", "ETOH", "LHC", "RHC", "CBC", "OTC", "ABC", "ICC", "PTC", "ERC", "HOH", "NH", "SNF", "SAH",
+     "GTC", "VBAC", "ESRC", "DNH", "HTC", "ACC", "PCC", "NIC", "RCC", "HCC", "SCC", "BCC", "CCC", "ETC"}
+)  # fmt: skip
+_NAMED_CLINIC = re.compile(r"\b(?:S[Tt]\.?[ \t]+)?((?:[A-Z][a-z'’]+[ \t]+){1,2})Clinic\b")
+_CLINIC_KINDS = frozenset(
+    {"outpatient", "inpatient", "walk", "urgent", "pain", "eye", "fracture", "memory", "free", "family",
+     "specialty", "community", "day", "private", "local", "mental", "sleep", "skin", "diabetes", "diabetic",
+     "antenatal", "prenatal", "travel", "wound", "vascular", "heart", "foot", "hand", "spine", "weight",
+     "the", "a", "our", "this", "that", "your", "his", "her", "their", "same", "follow", "clinic"}
+)  # fmt: skip
+_MERCY = re.compile(
+    r"\b(?:Mercy|MERCY)[ \t]+[A-Z][A-Za-z'’]+(?:[ \t]+(?:Bay|BAY|Vale|VALE|Hill|HILL|Park|PARK))?\b"
+)
+
+
+@cache
+def _occupation_heads() -> frozenset[str]:
+    """Last words of the listed occupations ("driver", "farmer", "publican")."""
+    files = LEXICON_FILES["PROFESSION"][0]
+    return frozenset(
+        e.split()[-1].lower() for name in files for e in read_entries(LEXICON_DIR / name) if e.split()
+    )
+
+
+def _is_occupation_head(word: str, listed_only: bool = False) -> bool:
+    word = word.lower()
+    if word in _NOT_OCCUPATION:
+        return False
+    if word in _occupation_heads():
+        return True
+    return not listed_only and len(word) > 4 and word.endswith(_OCCUPATION_SUFFIXES)
+
+
+def _occupation_at(text: str, start: int, listed_only: bool = False) -> tuple[int, int] | None:
+    """The occupation of up to three lower-case words starting at ``start``, if its last word is one."""
+    match = _OCCUPATION_WORDS.match(text, start)
+    if not match:
+        return None
+    words = list(re.finditer(r"[A-Za-z][A-Za-z'-]*", match.group()))
+    kept = []
+    for word in words:
+        if word.group().lower() in _STOP_AFTER_JOB:
+            break
+        kept.append(word)
+    for size in range(len(kept), 0, -1):
+        if _is_occupation_head(kept[size - 1].group(), listed_only):
+            return start + kept[0].start(), start + kept[size - 1].end()
+    return None
+
+
+def _dates(text: str) -> Iterator[Candidate]:
+    for pattern in (_SEASON_YEAR, _MID_MONTH, _SHORT_YEAR, _WEEKDAY):
+        for match in pattern.finditer(text):
+            yield "DATE", match.start(), match.end()
+    for match in _MONTH_DAY.finditer(text):
+        month, day = int(match.group(1)), int(match.group(2))
+        # "for 2/7", "for 3/12": days and months written as fractions in British notes.
+        duration = (
+            match.group(2) in ("7", "12", "52") and month < day and match.group().lower().startswith("for")
+        )
+        if 1 <= month <= 12 and 1 <= day <= 31 and not duration:
+            yield "DATE", match.start(1), match.end(2)
+    for match in _MONTH_YEAR.finditer(text):
+        if 1 <= int(match.group(1)) <= 12:
+            yield "DATE", match.start(), match.end()
+    for row in _DATE_ROW.finditer(text):
+        for match in re.finditer(r"(\d{1,2})/(\d{1,2})", row.group()):
+            if 1 <= int(match.group(1)) <= 12 and 1 <= int(match.group(2)) <= 31:
+                yield "DATE", row.start() + match.start(), row.start() + match.end()
+    for holiday in _holiday_patterns():
+        for match in holiday.finditer(text):
+            yield "DATE", match.start(), match.end()
+
+
+@cache
+def _holiday_patterns() -> tuple[re.Pattern[str], ...]:
+    names = sorted(read_entries(LEXICON_DIR / "holidays.txt"), key=len, reverse=True)
+    alternatives = "|".join(re.escape(n).replace("'", "['’]") for n in names if len(n) > 5)
+    return (re.compile(rf"\b(?:{alternatives})(?![\w'’]){_HOLIDAY_YEAR}"),)
+
+
+def _occupations(text: str) -> Iterator[Candidate]:
+    for match in _WORK_AS.finditer(text):
+        span = _occupation_at(text, match.end())
+        if span:
+            yield "PROFESSION", *span
+    for match in _EX_JOB.finditer(text):
+        span = _occupation_at(text, match.end())
+        if span is None:
+            continue
+        retired = re.match(r",?[ \t]+(?:now[ \t]+)?retired\b", text[span[1] : span[1] + 24])
+        if retired or _is_occupation_head(text[span[0] : span[1]].split()[-1], listed_only=True):
+            yield "PROFESSION", *span
+    for match in _BEFORE_WHO_WORKS.finditer(text):
+        yield from _occupation_before(text, match.start())
+
+
+def _occupation_before(text: str, end: int) -> Iterator[Candidate]:
+    """ "this 74yo postman, who works for": up to three lower-case words before "who works"."""
+    words = list(re.finditer(r"[A-Za-z][A-Za-z'-]*", text[max(0, end - 50) : end]))
+    offset = max(0, end - 50)
+    kept: list[re.Match[str]] = []
+    for word in reversed(words):
+        token = word.group()
+        between = text[offset + word.end() : offset + (kept[0].start() if kept else end - offset)]
+        if (
+            not token.islower()
+            or token in _STOP_AFTER_JOB
+            or token in _NOT_A_JOB_WORD
+            or between.strip(" \t")
+        ):
+            break
+        kept.insert(0, word)
+        if len(kept) == 3:
+            break
+    if kept and _is_occupation_head(kept[-1].group()):
+        yield "PROFESSION", offset + kept[0].start(), offset + kept[-1].end()
+
+
+_NOT_A_JOB_WORD = frozenset(
+    {"old", "a", "an", "the", "yo", "yrs", "yr", "aged", "year", "years", "this", "my", "y", "o"}
+)
+
+
+def _employers(text: str) -> Iterator[Candidate]:
+    for match in _EMPLOYER_TRIGGER.finditer(text):
+        name = _PROPER_PHRASE.match(text, match.end())
+        if not name:
+            continue
+        end = name.end()
+        while (tail := re.search(r"[ \t]+(?:&|and|of|the)$", text[name.start() : end])) is not None:
+            end = name.start() + tail.start()
+        phrase = text[name.start() : end]
+        if phrase.split()[0] in ("The", "A", "An", "Home", "Himself", "Herself"):
+            continue
+        yield ("HOSPITAL" if _HEALTH_WORDS.search(phrase) else "ORGANIZATION"), name.start(), end
+
+
+def _places(text: str) -> Iterator[Candidate]:
+    names, abbreviations = state_names()
+    for match in _TOWN_STATE.finditer(text):
+        state = match.group(3)
+        if not (state in abbreviations or state.lower() in names):
+            continue
+        if state in _CREDENTIAL_STATES and match.group(1) not in ("in", "near"):
+            continue  # "letter from Smith, MD": a doctor's degree
+        yield "CITY", match.start(2), match.end(2)
+        yield "STATE", match.start(3), match.end(3)
+    for match in _ACRONYM_CONTEXT.finditer(text):
+        # After "presents to" only a place can follow; after a bare "at", also a test ("at LHC").
+        if _hospital_acronym(match.group(2), strict=match.group(1) is not None, abbreviations=abbreviations):
+            yield "HOSPITAL", match.start(2), match.end(2)
+    for match in _ACRONYM_HEADER.finditer(text):
+        if _hospital_acronym(match.group(1), strict=True, abbreviations=abbreviations):
+            yield "HOSPITAL", match.start(1), match.end(1)
+    stems = {w[:5] for w in generic_unit_words()}
+    for match in _NAMED_CLINIC.finditer(text):
+        words = [w.lower() for w in match.group(1).split()]
+        # "Endocrine Clinic" is a department: its word shares a stem with "endocrinology".
+        if not any(w in _CLINIC_KINDS or w[:5] in stems for w in words):
+            yield "HOSPITAL", match.start(), match.end()
+    for match in _MERCY.finditer(text):
+        yield "HOSPITAL", match.start(), match.end()
+
+
+def _hospital_acronym(acronym: str, strict: bool, abbreviations: frozenset[str]) -> bool:
+    """An acronym ending in H or C (hospital, centre, clinic) that names no test or kind of care."""
+    if acronym[-1] not in "HC" or acronym in abbreviations or acronym in ("OSH", "ETOH"):
+        return False
+    return not strict or acronym not in _CLINICAL_ACRONYMS
+
+
+def phrase_candidates(text: str) -> Iterator[Candidate]:
+    """Rule spans as ``(type, start, end)`` from the phrasing around them."""
+    yield from _dates(text)
+    yield from _occupations(text)
+    yield from _employers(text)
+    yield from _places(text)

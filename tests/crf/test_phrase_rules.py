@@ -1,0 +1,130 @@
+"""Phrase rules: PHI announced by the English around it, and how rule spans meet tagger spans."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotator.crf.format_rules import apply_format_rules
+from annotator.crf.labels import Prediction
+from annotator.crf.phrase_rules import phrase_candidates
+
+
+def spans(text: str) -> set[tuple[str, str]]:
+    return {(kind, text[start:end]) for kind, start, end in phrase_candidates(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Quit smoking in the summer of 2088.", "summer of 2088"),
+        ("Quit smoking in Autumn '85, 35 pack-years.", "Autumn '85"),
+        ("2. MI mid-February", "mid-February"),
+        ("1. DVT MID-AUGUST 2071", "MID-AUGUST 2071"),
+        ("- peripheral neuropathy, dx '85", "'85"),
+        ("On 1/20, a TTE showed EF 45%.", "1/20"),
+        ("Appointment made for 5/23.", "5/23"),
+        ("Symptoms began around 9/12 and worsened.", "9/12"),
+        ("aspirin 81 mg daily, started 2/2072", "2/2072"),
+        ("2. DVT FRIDAY", "FRIDAY"),
+        ("admitted around New Year's Day 2066 for CAD", "New Year's Day 2066"),
+    ],
+)
+def test_dates_without_a_full_numeric_form(text: str, expected: str) -> None:
+    assert ("DATE", expected) in spans(text)
+
+
+def test_a_table_header_row_of_dates_is_every_date() -> None:
+    text = "LABS:\n          8/16          9/1           9/12\nCr        0.9     1.0    1.1\n"
+    assert {s for k, s in spans(text) if k == "DATE"} == {"8/16", "9/1", "9/12"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SOB for 2/7, cough for 3/12.",  # durations in days and months
+        "Take 1/2 tab at night.",
+        "pain 5/10, GCS 14/15, BP 120/80",
+        "for 1/2 hours after meals",
+        "HR 5'10\" tall",
+        "Lungs: CTAB. Monday clinic",  # a weekday is a date, CTAB is not
+    ],
+)
+def test_fractions_scores_and_durations_are_no_dates(text: str) -> None:
+    found = {s for k, s in spans(text) if k == "DATE"}
+    assert found <= {"Monday"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Works as a bank teller. Never smoked.", "bank teller"),
+        ("Occupation: crane operator", "crane operator"),
+        ("Lives w sister in Elmsford. Ex-sheep farmer, now retired.", "sheep farmer"),
+        ("Ex-joiner, now retired.", "joiner"),
+        ("Thank you for seeing this 74yo postman, who works for Northmere Dairy Co-op.", "postman"),
+        ("this sixty-nine year old bus driver, who works for Tillbury Freight", "bus driver"),
+    ],
+)
+def test_occupations_where_the_sentence_says_so(text: str, expected: str) -> None:
+    assert ("PROFESSION", expected) in spans(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ex-smoker, ETOH 2 u/wk.",
+        "Ex-partner lives nearby.",
+        "Works as usual since discharge.",
+        "this 74yo with diabetes, who works hard",
+    ],
+)
+def test_no_occupation_without_an_occupation_word(text: str) -> None:
+    assert not {s for k, s in spans(text) if k == "PROFESSION"}
+
+
+def test_employers_after_works_for() -> None:
+    found = spans("a joiner, who works for Fernleigh & Sons Joinery. Employer: Tillbury Dairy Co-op\n")
+    assert ("ORGANIZATION", "Fernleigh & Sons Joinery") in found
+    assert ("ORGANIZATION", "Tillbury Dairy Co-op") in found
+    assert ("HOSPITAL", "Mercy Valley Hospital") in spans("She works at Mercy Valley Hospital as a nurse.")
+    assert not {k for k, _ in spans("He works for the council and works at home.")} & {"ORGANIZATION"}
+
+
+def test_state_after_a_town() -> None:
+    assert {("CITY", "Newside"), ("STATE", "NM")} <= spans("Lives in Newside, NM with her son.")
+    assert ("STATE", "New Jersey") in spans("Lives in Brook Junction, New Jersey with his brother.")
+    # A doctor's degree after a name is no state.
+    assert not spans("Letter from Smith, MD about the results.")
+    assert not spans("Seen by Jones, MD today.")
+
+
+def test_hospital_acronyms_where_a_place_is_meant() -> None:
+    assert ("HOSPITAL", "NHC") in spans("who presents to NHC with shortness of breath")
+    assert ("HOSPITAL", "ECH") in spans("- s/p CABG x3 2070 at ECH\n")
+    assert ("HOSPITAL", "BRMC") in spans("BRMC RADIOLOGY   Accession L98496864")
+    assert ("HOSPITAL", "LHC") in spans("admitted to LHC with chest pain")
+    # Tests, kinds of care and states are not hospitals.
+    assert not spans("Cardiology at LHC next week; transferred to ICU; seen at OSH; lives at NH")
+
+
+def test_named_clinics_and_mercy_hospitals() -> None:
+    assert ("HOSPITAL", "Stonewall Clinic") in spans("presents to Stonewall Clinic with dizziness")
+    assert ("HOSPITAL", "St. Agatha's Clinic") in spans("Seen at St. Agatha's Clinic.")
+    assert ("HOSPITAL", "Mercy Fernleigh") in spans("Outpatient Clinic | Mercy Fernleigh | Tel")
+    assert not {s for k, s in spans("Endocrine Clinic, Outpatient Clinic, Pain Clinic") if k == "HOSPITAL"}
+
+
+def test_a_rule_span_cuts_back_a_tagger_span_that_ran_into_it() -> None:
+    text = "admitted to Elmhurst Community Hospital around New Year's Day 2066 for CAD"
+    start = text.index("Elmhurst")
+    ran_on = Prediction("HOSPITAL", start, text.index("Year"), 0.7, "crf")
+    result = {(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [ran_on])}
+    assert result == {("HOSPITAL", "Elmhurst Community Hospital"), ("DATE", "New Year's Day 2066")}
+
+
+def test_a_tagger_span_holding_a_rule_span_stands() -> None:
+    text = "Transferred from Mercy Valley Rehab Campus yesterday."
+    start = text.index("Mercy")
+    whole = Prediction("HOSPITAL", start, text.index(" yesterday"), 0.9, "crf")
+    result = {(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [whole])}
+    assert result == {("HOSPITAL", "Mercy Valley Rehab Campus")}
