@@ -35,8 +35,9 @@ FORMAT_CONFIDENCE = 0.95
 ORIGIN = "format-rule"
 SETTLING_ORIGIN = "label-rule"
 
-_NUMERIC_DATE = re.compile(r"(?<![\w./:-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\w./-]|:\d)")
-_ISO_DATE = re.compile(r"(?<![\w./-])(1[89]\d{2}|2[01]\d{2})([./-])(\d{1,2})\2(\d{1,2})(?![\w./-])")
+# A date may end a sentence ("review on 2095.08.20."): a period after it is no part of a number.
+_NUMERIC_DATE = re.compile(r"(?<![\w./:-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\w/-]|\.\d|:\d)")
+_ISO_DATE = re.compile(r"(?<![\w./-])(1[89]\d{2}|2[01]\d{2})([./-])(\d{1,2})\2(\d{1,2})(?![\w/-]|\.\d)")
 _ORDINAL = r"(?:st|nd|rd|th|ST|ND|RD|TH)?"
 # "Tue 9 Apr 2075": a weekday written before a date belongs to it (RFC 2822 and most record systems).
 _WEEKDAY = r"(?:(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun|MON|TUE|WED|THU|FRI|SAT|SUN)\.?,?[ \t]+)?"
@@ -87,7 +88,8 @@ _ID_VALUE = r"\s*[:#.]?\s*#?([A-Za-z0-9][A-Za-z0-9/-]{2,}[A-Za-z0-9])\b"
 _IDS = tuple((kind, re.compile(rf"(?i:\b(?:{trigger}))" + _ID_VALUE)) for kind, trigger in _ID_TRIGGERS)
 _STREET_SUFFIX = (
     r"(?i:street|st|road|rd|avenue|ave|lane|ln|drive|dr|way|court|ct|place|pl|terrace|crescent|close|grove"
-    r"|mews|boulevard|blvd|parkway|pkwy|highway|hwy|square|sq|row|gardens|walk|circle|cir)"
+    r"|mews|boulevard|blvd|parkway|pkwy|highway|hwy|square|sq|row|gardens|walk|circle|cir|parade|esplanade|quay"
+    r"|wharf|circuit|alley)"
 )
 _STREET = re.compile(rf"\b\d{{1,5}}[ \t]+(?:[A-Z][A-Za-z'’]+[ \t]+){{1,3}}{_STREET_SUFFIX}\b\.?")
 # The town after a street or a hospital: "12 Elm Street, Springfield, MA", "Mercy Hospital, Boston".
@@ -113,7 +115,7 @@ _NOT_A_NAME = (
 _HOSPITAL = re.compile(
     rf"\b(?:St\.?[ \t]+)?{_NOT_A_NAME}(?:[A-Z][A-Za-z'’]+[ \t]+){{1,3}}"
     r"(?:Hospital|Health[ \t]+System|Medical[ \t]+Cent(?:er|re)|Infirmary|Health[ \t]+Cent(?:er|re)|Hospice"
-    r"|HOSPITAL|INFIRMARY|HOSPICE)\b"
+    r"|Medical[ \t]+Group|HOSPITAL|INFIRMARY|HOSPICE|HEALTH[ \t]+SYSTEM|MEDICAL[ \t]+(?:CENT(?:ER|RE)|GROUP))\b"
 )
 _WORK_TRIGGER = re.compile(
     r"(?i)\b(?:works?\s+as|worked\s+as|employed\s+as|occupation|profession|job|retired|ex(?=-))\s*[:-]?\s*(?:an?\s+)?"
@@ -150,6 +152,11 @@ def _country_names() -> frozenset[str]:
     return frozenset(e.lower() for name in files for e in read_entries(LEXICON_DIR / name)) | {
         "usa",
         "u.s.a.",
+        # The nations of the United Kingdom, named as countries in notes ("Born in Scotland").
+        "england",
+        "scotland",
+        "wales",
+        "northern ireland",
     }
 
 

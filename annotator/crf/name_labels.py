@@ -17,6 +17,8 @@ from annotator.crf.features import zipf_bucket
 from annotator.crf.lexicons import NAME_LEXICONS, default_lexicons
 
 _PATIENT_LABELS = r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name|patient|pt|name|re"
+# Field labels that say the words after them are a name, whatever the words (a patient called Hope).
+_NAME_FIELDS = r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name"
 _RELATIVES = r"wife|husband|partner|sister|brother|son|daughter|mother|father|friend|niece|nephew|aunt|uncle"
 _DOCTOR_LABELS = (
     r"referrer|referred\s+by|reported\s+by|verified\s+by|reviewed\s+by|dictated\s+by|signed(?:\s+by)?"
@@ -66,9 +68,14 @@ _NAME_LABELS = (
     # A letter's signature: "Yours sincerely,\n\nM. Balogun".
     ("DOCTOR", re.compile(rf"(?i:\b(?:sincerely|regards|thanks),?)[ \t]*\n(?:[ \t]*\n)*[ \t]*{_BARE_NAME}")),
     ("PATIENT", re.compile(rf"(?i:\b(?:{_PATIENT_LABELS})\b[ \t]*:)" + _NAME_AFTER)),
-    ("PATIENT", re.compile(rf"(?i:\b(?:{_RELATIVES})\b)" + _NAME_AFTER)),
+    ("PATIENT", re.compile(rf"(?i:\b(?:{_NAME_FIELDS})\b[ \t]*:)" + _NAME_AFTER)),
+    # "wife Mary", "son of L.E. Mac".
+    ("PATIENT", re.compile(rf"(?i:\b(?:{_RELATIVES})\b(?:[ \t]+of)?)" + _NAME_AFTER)),
     ("DOCTOR", re.compile(rf"(?i:\b(?:{_DOCTOR_LABELS})\b\.?[ \t]*:?)" + _NAME_AFTER)),
 )
+
+
+_FIELD_PREFIX = rf"(?i:\b(?:{_NAME_FIELDS})"
 
 
 def is_name_word(word: str) -> bool:
@@ -84,6 +91,7 @@ def is_name_word(word: str) -> bool:
 
 def name_spans(text: str) -> Iterator[tuple[str, int, int]]:
     for kind, pattern in _NAME_LABELS:
+        field = pattern.pattern.startswith(_FIELD_PREFIX)
         for match in pattern.finditer(text):
             start, end = match.span(1)
             # "Shania Neilson RN": the credential is not part of the name.
@@ -94,5 +102,8 @@ def name_spans(text: str) -> Iterator[tuple[str, int, int]]:
             words = re.findall(r"[A-Za-z'’-]{2,}", text[start:end])
             # The label says a name follows: one word that looks like a name is enough
             # ("Blessing Price"), a run of ordinary words is not ("Patient: Alert and ...").
-            if any(is_name_word(w) for w in words):
+            # A name field needs only capitalised words that are not common English ("Hope" is rare enough).
+            if any(is_name_word(w) for w in words) or (
+                field and words and all(zipf_bucket(w.lower()) < "6" for w in words)
+            ):
                 yield kind, start, end
