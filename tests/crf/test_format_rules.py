@@ -89,3 +89,20 @@ def test_cleanups() -> None:
     ]
     kept = strip_articles(text, drop_implausible_dates(text, drop_generic_places(text, predictions)))
     assert [(p.type, text[p.start : p.end]) for p in kept] == [("PROFESSION", "janitor")]
+
+
+def test_forms_other_note_styles_write() -> None:
+    assert ("DATE", "2095.08.20") in found("I have arranged review on 2095.08.20.\n")
+    assert ("DATE", "12/03/2084") in found("Seen on 12/03/2084. Stable.")
+    assert ("DATE", "12/03/2084") not in found("Ratio 12/03/2084.5 in the table")
+    assert ("STREET", "100 Station Parade") in found("100 Station Parade\nGreywick")
+    assert ("HOSPITAL", "TILLBURY MEDICAL GROUP") in found("TO: TILLBURY MEDICAL GROUP | DATE")
+    assert ("HOSPITAL", "Ashgrove Medical Group") in found("IMAGING - Ashgrove Medical Group | Accession")
+    assert ("COUNTRY", "Scotland") in found("Born in Scotland\n")
+
+
+def test_a_name_field_takes_an_uncommon_word_other_labels_do_not() -> None:
+    assert ("PATIENT", "Hope") in found("Patient name: Hope | NHI/UR: #E8102169")
+    assert not {k for k, _ in found("Patient: Alert and oriented")} & {"PATIENT"}
+    assert not {k for k, _ in found("Surname: Will follow up")} & {"PATIENT"}
+    assert ("PATIENT", "HOPE, Benjamin") in found("Caller: Taylor Hope (sister of HOPE, Benjamin) | Call")
