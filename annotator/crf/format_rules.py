@@ -295,19 +295,21 @@ def apply_format_rules(
             for i in range(low, high)
             if ordered[i].end > rule.start and ordered[i].start < rule.end and i not in removed
         ]
-        if any(
-            ordered[i].start <= rule.start
+        holding = [
+            i
+            for i in overlapping
+            if ordered[i].start <= rule.start
             and ordered[i].end >= rule.end
             and (ordered[i].start, ordered[i].end) != (rule.start, rule.end)
-            for i in overlapping
-        ):
+        ]
+        if any(not _excess_is_noise(text, ordered[i], rule) for i in holding):
             continue
         if rule.origin != SETTLING_ORIGIN and any(
             (ordered[i].start, ordered[i].end) == (rule.start, rule.end) for i in overlapping
         ):
             continue  # the tagger found this very span: its type stands (a name label settles it)
         for i in overlapping:
-            outside = _outside(text, ordered[i], rule)
+            outside = None if i in holding else _outside(text, ordered[i], rule)
             if outside is not None:
                 ordered[i] = outside  # its start is unchanged or later: ``starts`` stays a lower bound
             else:
@@ -322,6 +324,33 @@ _TRAILING_WORDS = re.compile(
 _LEADING_WORDS = re.compile(
     r"^[\s,;:)/-]*(?:(?:around|about|in|on|at|of|the|and|with|for|from|to|since|by)[\s,;:)/-]+)*"
 )
+
+
+# Words a tagger span runs on into after a place's name: a heading, a field, a kind of service.
+_HEADING_WORDS = frozenset(
+    {"outpatient", "inpatient", "primary", "care", "emergency", "radiology", "accession", "note", "record",
+     "summary", "discharge", "fax", "tel", "phone", "mobile", "theatre", "admission", "progress", "report"}
+)  # fmt: skip
+_FUNCTION_WORDS = frozenset(
+    {"around", "about", "in", "on", "at", "of", "the", "and", "with", "for", "from", "to", "by"}
+)
+
+
+def _excess_is_noise(text: str, prediction: Prediction, rule: Prediction) -> bool:
+    """Whether what a tagger span holds beyond a (non-name) rule span is no PHI: then the rule wins."""
+    if prediction.origin == "cut-by-rule":
+        return True
+    if rule.type in ("PATIENT", "DOCTOR", "USERNAME"):
+        return False
+    excess = text[prediction.start : rule.start] + " " + text[rule.end : prediction.end]
+    words = re.findall(r"[A-Za-z]+", excess)
+    return bool(words) and all(
+        w.lower() in _GENERIC_PLACE_WORDS
+        or w.lower() in _HEADING_WORDS
+        or w.lower() in _FUNCTION_WORDS
+        or (len(w) > 1 and w.isupper() and is_public(w.lower()))
+        for w in words
+    )
 
 
 def _outside(text: str, prediction: Prediction, rule: Prediction) -> Prediction | None:

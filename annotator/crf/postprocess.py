@@ -25,6 +25,7 @@ from dataclasses import replace
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
+from annotator.crf.cleanups import clean_up
 from annotator.crf.features import zipf_bucket
 from annotator.crf.format_rules import (
     apply_format_rules,
@@ -438,7 +439,7 @@ def postprocess_document(
     names = allowed_set is None or bool(allowed_set & NAME_TYPES)
     tokens = tokens if isinstance(tokens, list) else list(tokens)
     result = strip_articles(text, trim(text, predictions))
-    result = drop_implausible_dates(text, drop_generic_places(text, result))
+    result = clean_up(text, drop_implausible_dates(text, drop_generic_places(text, result)))
     result = apply_format_rules(text, result, allowed_set)
     result = add_rule_spans(text, result, allowed_set)
     if names:

@@ -1,0 +1,81 @@
+"""Clean-ups of tagger spans that every note style shows to be wrong, read from the text around them.
+
+A number is no age when a unit follows it (``35 pack-years``, ``at 45 degrees``) or a rate
+comes before it (``sinus rhythm at 72``); a fraction is no date when it grades something
+(``power 4/5``, ``pain 7/10``); four digits before ``h`` are a clock time (``1917h``), the
+minutes of ``02:27`` are part of one, and a list's number (``3.`` opening a line) dates nothing.
+A name ends before a degree (``Brian Ruiz, MD, PhD``) and before a field's abbreviation
+(``J. Sanders, DOB``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+
+from annotator.crf.labels import Prediction
+
+_UNIT_AFTER_AGE = re.compile(
+    r"[ \t-]*(?i:pack[ \t-]*y(?:ea)?rs?|py\b|degrees?|deg\b|°|bpm|beats|mm(?:hg)?\b|%|mg\b|mcg\b|kg\b|cm\b|ml\b"
+    r"|units?\b|cc\b|breaths|min\b|/min)"
+)
+_RATE_BEFORE_AGE = re.compile(
+    r"(?i:\b(?:rhythm|rate|hr|pulse|rr|sats?|bp|temp|weight|wt|ht)(?:[ \t]+(?:at|of|is|was))?[ \t:]*)$"
+)
+_GRADED_FRACTION = re.compile(r"^\d{1,2}/(?:5|10)$")
+_GRADE_BEFORE = re.compile(
+    r"(?i:\b(?:power|strength|pain|grade|score|scale|gcs|mrc|reflexes|tone|vas)[ \t:]*)$"
+)
+_CLOCK_AFTER = re.compile(r"(?i:h\b|hrs\b|hours\b)")
+_LIST_NUMBER = re.compile(r"^\d{1,2}$")
+_CREDENTIAL = re.compile(
+    r"(?:,?[ \t]+(?:MD|M\.D\.|DO|D\.O\.|PhD|Ph\.D\.|RN|NP|PA-C|PA|MBBS|FRCP\w*|MRCP|DDS|FACS|FACP))+$"
+)
+_FIELD_AFTER_COMMA = re.compile(r",[ \t]*(?:DOB|D\.O\.B\.|MRN|DOA|DOD|NHS|NHI|URN?|ID|Age|Sex|Ward)$")
+NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
+
+
+def _wrong_age(text: str, prediction: Prediction) -> bool:
+    before = text[max(0, prediction.start - 20) : prediction.start]
+    return bool(_UNIT_AFTER_AGE.match(text, prediction.end) or _RATE_BEFORE_AGE.search(before))
+
+
+def _wrong_date(text: str, prediction: Prediction) -> bool:
+    span = text[prediction.start : prediction.end]
+    before = text[max(0, prediction.start - 20) : prediction.start]
+    if _GRADED_FRACTION.match(span) and _GRADE_BEFORE.search(before):
+        return True
+    if span.isdigit() and len(span) == 4 and _CLOCK_AFTER.match(text, prediction.end):
+        return True
+    if span.isdigit() and len(span) == 2 and before.endswith(":") and before[-2:-1].isdigit():
+        return True  # the minutes of a clock time
+    line_start = text.rfind("\n", 0, prediction.start) + 1
+    opens_line = not text[line_start : prediction.start].strip()
+    return bool(_LIST_NUMBER.match(span)) and opens_line and text[prediction.end : prediction.end + 1] == "."
+
+
+def _name_end(text: str, prediction: Prediction) -> int:
+    """Where a name ends once degrees and a field's abbreviation after it are cut off."""
+    end = prediction.end
+    for pattern in (_FIELD_AFTER_COMMA, _CREDENTIAL):
+        match = pattern.search(text, prediction.start, end)
+        if match and match.start() > prediction.start:
+            end = match.start()
+    return end
+
+
+def clean_up(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
+    """Drop ages and dates their context rules out; cut degrees and field labels off names."""
+    result = []
+    for prediction in predictions:
+        if prediction.type == "AGE" and _wrong_age(text, prediction):
+            continue
+        if prediction.type == "DATE" and _wrong_date(text, prediction):
+            continue
+        if prediction.type in NAME_TYPES:
+            end = _name_end(text, prediction)
+            if end != prediction.end:
+                prediction = replace(prediction, end=end, origin="name-cut")
+        result.append(prediction)
+    return result

@@ -1,0 +1,65 @@
+"""Clean-ups of tagger spans that the text around them shows to be wrong."""
+
+from __future__ import annotations
+
+from annotator.crf.cleanups import clean_up
+from annotator.crf.format_rules import apply_format_rules
+from annotator.crf.labels import Prediction
+
+
+def at(text: str, kind: str, piece: str, occurrence: int = 0) -> Prediction:
+    start = -1
+    for _ in range(occurrence + 1):
+        start = text.index(piece, start + 1)
+    return Prediction(kind, start, start + len(piece), 0.8, "crf")
+
+
+def kept(text: str, predictions: list[Prediction]) -> set[tuple[str, str]]:
+    return {(p.type, text[p.start : p.end]) for p in clean_up(text, predictions)}
+
+
+def test_numbers_with_units_or_after_rates_are_no_ages() -> None:
+    text = "Quit in 2067, 53 pack-years. Sinus rhythm at 72 with Q waves. JVP at 45 degrees. A 72 yo man."
+    predictions = [
+        at(text, "AGE", "53"),
+        at(text, "AGE", "72"),
+        at(text, "AGE", "45"),
+        at(text, "AGE", "72", 1),
+    ]
+    assert kept(text, predictions) == {("AGE", "72")}
+    assert [p.start for p in clean_up(text, predictions)] == [text.index("72 yo")]
+
+
+def test_grades_clock_times_and_list_numbers_are_no_dates() -> None:
+    text = "power 4/5 both legs, pain 7/10\n3. Foley catheter\nbleep 3250 on 14th March 2092 1917h\nED 2090.04.19 02:27\nSeen 4/5 at clinic"
+    predictions = [
+        at(text, "DATE", "4/5"),
+        at(text, "DATE", "7/10"),
+        at(text, "DATE", "3"),
+        at(text, "DATE", "1917"),
+        at(text, "DATE", "27"),
+        at(text, "DATE", "4/5", 1),
+    ]
+    assert kept(text, predictions) == {("DATE", "4/5")}
+    assert clean_up(text, predictions)[0].start == text.rindex("4/5")
+
+
+def test_names_end_before_degrees_and_field_labels() -> None:
+    text = "Brian Ruiz, MD, PhD | Re: J. Sanders, DOB 18/2/2006"
+    predictions = [at(text, "DOCTOR", "Brian Ruiz, MD, PhD"), at(text, "PATIENT", "J. Sanders, DOB")]
+    assert kept(text, predictions) == {("DOCTOR", "Brian Ruiz"), ("PATIENT", "J. Sanders")}
+
+
+def test_a_rule_span_wins_over_a_tagger_span_that_only_adds_a_heading() -> None:
+    text = "Elmhurst Community Hospital EMERGENCY DEPARTMENT NOTE\nPatient: NASH"
+    ran_on = at(text, "HOSPITAL", "Elmhurst Community Hospital EMERGENCY DEPARTMENT NOTE")
+    result = {(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [ran_on])}
+    assert ("HOSPITAL", "Elmhurst Community Hospital") in result
+    assert not any("NOTE" in piece for _, piece in result)
+
+
+def test_a_tagger_span_that_adds_a_name_to_a_rule_span_stands() -> None:
+    text = "Transferred to Mercy Valley Rosewood today"
+    whole = at(text, "HOSPITAL", "Mercy Valley Rosewood")
+    result = {(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [whole])}
+    assert result == {("HOSPITAL", "Mercy Valley Rosewood")}
