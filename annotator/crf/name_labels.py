@@ -52,7 +52,11 @@ _CREDENTIALS = frozenset(
         "aprn",
     ]
 )
-_DEGREE = r",?[ \t]+(?:MD|M\.D\.|DO|D\.O\.|PhD|NP|PA-C|FRCP\w*|MBBS|MRCP)\b"
+_LEAD_WORDS = frozenset(
+    {"signed", "seen", "dictated", "reviewed", "reported", "verified", "dear", "thanks", "regards", "copy",
+     "cc", "attending", "consultant", "nurse", "resident", "registrar", "by", "dr", "from", "to", "per"}
+)  # fmt: skip
+_DEGREE = r",?[ \t]+(?:MD|M\.D\.|DO|D\.O\.|PhD|NP|PA-C|FRCP\w*|MBBS|MRCP|RN|RGN|LPN|APRN|CNP)\b"
 _ROLES = (
     r"registrar|consultant|radiologist|pathologist|surgeon|anaesthetist|anesthesiologist|physician|resident"
     r"|fellow|intern|attending|nurse|midwife|physiotherapist|pharmacist|cardiologist|oncologist|neurologist"
@@ -99,6 +103,11 @@ def name_spans(text: str) -> Iterator[tuple[str, int, int]]:
                 1
             ).lower() in _CREDENTIALS:
                 end = start + last.start()
+            # "Signed Shania Neilson RN": a label word before a name is no part of it.
+            while (first := re.match(r"([A-Za-z]+)[ \t]+(?=\S)", text[start:end])) and first.group(
+                1
+            ).lower() in _LEAD_WORDS:
+                start += first.end()
             words = re.findall(r"[A-Za-z'’-]{2,}", text[start:end])
             # The label says a name follows: one word that looks like a name is enough
             # ("Blessing Price"), a run of ordinary words is not ("Patient: Alert and ...").

@@ -37,7 +37,8 @@ _WEEKDAY = re.compile(
 )
 # "On 1/20,", "around 9/25", "for 5/23.": a month and day after a word that dates something.
 _MONTH_DAY = re.compile(
-    r"(?i:\b(?:on|around|since|until|till|by|from|before|after|dated|starting|through|thru|due|of|for)[ \t]+)"
+    r"(?i:\b(?:on|around|since|until|till|by|from|before|after|dated|starting|through|thru|due|of|for"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day,?)[ \t]+)"
     r"(\d{1,2})/(\d{1,2})(?![\w/]|\.\d|[ \t]*(?i:tabs?|tablets?|hours?|hrs?|days?|wks?|weeks?|months?|mg|ml|doses?"
     r"|strength|units?|cups?|glass|of\b|dose|pt|pts|points?))"
 )
@@ -98,11 +99,19 @@ _ACRONYM_CONTEXT = re.compile(
     r"|seen|treated|discharged|attended|returned|went)[ \t]+(?:to|at|from|in)|\b(at))[ \t]+(?:the[ \t]+)?"
     r"([A-Z]{2,6})\b(?![-/&])"
 )
+# A note's header: the hospital's acronym on a line of its own next to the note's title.
+_ACRONYM_LINE = re.compile(
+    r"(?:^|(?i:note|summary|report)[ \t]*\n)[ \t]*([A-Z]{2,6})[ \t]*(?=\n[ \t]*(?:[A-Z][A-Z ]*(?:NOTE|SUMMARY|REPORT)"
+    r"|(?:Progress|Discharge|Clinic|Consult\w*)[ \t]+\w+|Patient:))",
+    re.MULTILINE,
+)
 _ACRONYM_HEADER = re.compile(
     r"^[ \t]*([A-Z]{2,6})[ \t]+(?:RADIOLOGY|EMERGENCY|DISCHARGE|OPERATIVE|PATHOLOGY|LABORATORY|CARDIOLOGY"
     r"|OUTPATIENT|INPATIENT|ADMISSION)\b",
     re.MULTILINE,
 )
+# Section headings, never a hospital.
+_SECTION_ACRONYMS = frozenset({"PMH", "PSH", "SH", "FH", "FHH", "PMHX", "PSHX", "SHX", "FHX", "HPI", "DH"})
 # Acronyms of kinds of care or tests, not of one hospital.
 _CLINICAL_ACRONYMS = frozenset(
     {"OSH", "ETOH", "LHC", "RHC", "CBC", "OTC", "ABC", "ICC", "PTC", "ERC", "HOH", "NH", "SNF", "SAH",
@@ -257,6 +266,9 @@ def _places(text: str) -> Iterator[Candidate]:
         # After "presents to" only a place can follow; after a bare "at", also a test ("at LHC").
         if _hospital_acronym(match.group(2), strict=match.group(1) is not None, abbreviations=abbreviations):
             yield "HOSPITAL", match.start(2), match.end(2)
+    for match in _ACRONYM_LINE.finditer(text):
+        if _hospital_acronym(match.group(1), strict=False, abbreviations=frozenset()):
+            yield "HOSPITAL", match.start(1), match.end(1)
     for match in _ACRONYM_HEADER.finditer(text):
         if _hospital_acronym(match.group(1), strict=True, abbreviations=abbreviations):
             yield "HOSPITAL", match.start(1), match.end(1)
@@ -272,7 +284,12 @@ def _places(text: str) -> Iterator[Candidate]:
 
 def _hospital_acronym(acronym: str, strict: bool, abbreviations: frozenset[str]) -> bool:
     """An acronym ending in H or C (hospital, centre, clinic) that names no test or kind of care."""
-    if acronym[-1] not in "HC" or acronym in abbreviations or acronym in ("OSH", "ETOH"):
+    if (
+        acronym[-1] not in "HC"
+        or acronym in abbreviations
+        or acronym in _SECTION_ACRONYMS
+        or acronym in ("OSH", "ETOH")
+    ):
         return False
     return not strict or acronym not in _CLINICAL_ACRONYMS
 

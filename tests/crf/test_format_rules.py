@@ -106,3 +106,7 @@ def test_a_name_field_takes_an_uncommon_word_other_labels_do_not() -> None:
     assert not {k for k, _ in found("Patient: Alert and oriented")} & {"PATIENT"}
     assert not {k for k, _ in found("Surname: Will follow up")} & {"PATIENT"}
     assert ("PATIENT", "HOPE, Benjamin") in found("Caller: Taylor Hope (sister of HOPE, Benjamin) | Call")
+
+
+def test_a_nurse_signing_is_a_clinician() -> None:
+    assert ("DOCTOR", "Glen Brown") in found("Thank you\n\nGlen Brown, RN\nggb36")

@@ -128,3 +128,10 @@ def test_a_tagger_span_holding_a_rule_span_stands() -> None:
     whole = Prediction("HOSPITAL", start, text.index(" yesterday"), 0.9, "crf")
     result = {(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [whole])}
     assert result == {("HOSPITAL", "Mercy Valley Rehab Campus")}
+
+
+def test_header_acronyms_weekday_dates_and_nurses() -> None:
+    assert ("HOSPITAL", "SC") in spans("SC\nDISCHARGE SUMMARY\n\nPatient: Howe")
+    assert ("HOSPITAL", "LHC") in spans("Progress Note\nLHC\nPatient: BOYD, GREGG")
+    assert not spans("PMH\n\nSH\nPatient: lives alone")
+    assert ("DATE", "3/27") in spans("Follow up on Tuesday, 3/27.")
