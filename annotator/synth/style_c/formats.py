@@ -11,43 +11,16 @@ import random
 import string
 from datetime import date
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-NUMBER_WORDS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
+# Calendar names and the digit/letter drawing are shared helpers, not style conventions.
+from annotator.synth.lexicon import MONTHS as MONTHS
+from annotator.synth.lexicon import WEEKDAYS as WEEKDAYS
+from annotator.synth.world import digits as digits
+from annotator.synth.world import letters as letters
+
+# Spelt-out ages ("aged thirty-four"): the words below twenty, then the tens.
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+                "nineteen")  # fmt: skip
 TENS_WORDS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 
 
@@ -121,14 +94,6 @@ def age_phrase(years: int, rng: random.Random) -> tuple[str, str, str]:
             ("age ", str(years), ""),
         )
     )
-
-
-def digits(rng: random.Random, count: int) -> str:
-    return "".join(rng.choice(string.digits) for _ in range(count))
-
-
-def letters(rng: random.Random, count: int) -> str:
-    return "".join(rng.choice(string.ascii_uppercase) for _ in range(count))
 
 
 def chart_number(rng: random.Random) -> str:
