@@ -88,6 +88,8 @@ def test_no_tag_begins_or_ends_with_space_or_announcing_punctuation(corpus30: Sy
                 text,
             )
             assert "\n" not in text
+            # Articles, like titles, stay outside: "the [Millbrook flood]".
+            assert not text.lower().startswith("the "), (document.doc_id, annotation.type, text)
 
 
 def test_tags_do_not_overlap_and_times_are_left_out(corpus30: SyntheticCorpus) -> None:

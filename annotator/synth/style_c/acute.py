@@ -130,9 +130,7 @@ def icu_flowsheet(b: NoteBuilder, cast: Cast, day: date, rng: random.Random) -> 
     say(
         b,
         "Pt: ",
-        ("PATIENT", cast.patient.last.upper()),
-        " ",
-        ("PATIENT", cast.patient.first),
+        ("PATIENT", f"{cast.patient.last.upper()} {cast.patient.first}"),
         "   ",
         ("MEDICALRECORD", cast.chart),
         "   ",

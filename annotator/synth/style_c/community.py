@@ -15,6 +15,7 @@ from annotator.synth.style_c.writing import (
     age_parts,
     audit_line,
     doctor_parts,
+    event_parts,
     patient_header,
     say,
     sign_off,
@@ -58,7 +59,7 @@ def psychiatry(b: NoteBuilder, cast: Cast, day: date, rng: random.Random) -> Non
         ("DATE", holiday),
         rng.choice((" last year", "", " weekend")),
         ". Sleeping 4-5 h. Still ruminating about ",
-        ("OTHER", cast.event),
+        *event_parts(cast.event),
         f" which {'she' if cast.patient.sex == 'F' else 'he'} witnessed in ",
         ("DATE", formats.month_year(day - timedelta(days=rng.randint(200, 2000)), rng)),
         ".",
@@ -260,9 +261,7 @@ def telephone_encounter(b: NoteBuilder, cast: Cast, day: date, rng: random.Rando
     say(
         b,
         "Re pt: ",
-        ("PATIENT", cast.patient.last),
-        ", ",
-        ("PATIENT", cast.patient.first),
+        ("PATIENT", f"{cast.patient.last}, {cast.patient.first}"),
         "  ",
         ("MEDICALRECORD", cast.chart),
     )

@@ -16,7 +16,7 @@ from annotator.errors import UsageError
 from annotator.synth.builder import NoteBuilder, SyntheticNote, guaranteed_kinds
 from annotator.synth.style_c import acute, community, formats
 from annotator.synth.style_c.cast import Cast, make_cast, make_person
-from annotator.synth.style_c.writing import say
+from annotator.synth.style_c.writing import event_parts, say
 
 Writer = Callable[[NoteBuilder, Cast, date, random.Random], None]
 
@@ -71,7 +71,7 @@ def _rare_parts(kind: str, cast: Cast, day: date, rng: random.Random) -> list[st
         ],
         "LOCATION-OTHER": ["Injury occurred at ", ("LOCATION-OTHER", cast.landmark)],
         "ORGANIZATION": ["Employer contact: ", ("ORGANIZATION", cast.employer), " HR"],
-        "OTHER": ["Displaced by ", ("OTHER", cast.event), "; staying w/ friends"],
+        "OTHER": ["Displaced by ", *event_parts(cast.event), "; staying w/ friends"],
         "DEPARTMENT": ["Bed booked on ", ("DEPARTMENT", cast.ward)],
         "ZIP": ["Mail returned - confirm postcode ", ("ZIP", cast.address.postcode)],
     }

@@ -119,7 +119,7 @@ ORGANIZATION_PATTERNS = (
     "Pinecrest Mutual",
     "{} Family Dairy",
     "Southern Cross Logistics",
-    "the {} Hotel",
+    "{} Hotel",
     "Kinsmen Club",
     "{} Brothers Construction",
     "Bluewater Seafoods",
@@ -145,13 +145,13 @@ LANDMARKS = (
     "Gunnamatta Reserve",
 )
 
-#: Named events that would date or place the patient (OTHER).
+#: Named events that would date or place the patient (OTHER; the article stays outside the tag).
 EVENTS = (
-    "the Harrow Creek derailment",
+    "Harrow Creek derailment",
     "Cyclone Oriel",
-    "the Millbrook flood",
-    "the Ironbark mine collapse",
-    "the Kilbarry ferry fire",
+    "Millbrook flood",
+    "Ironbark mine collapse",
+    "Kilbarry ferry fire",
 )
 
 #: Countries of birth and of travel (COUNTRY).

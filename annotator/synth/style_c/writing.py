@@ -36,6 +36,11 @@ def age_parts(years: int, rng: random.Random) -> list[Part]:
     return [before, ("AGE", age), after]
 
 
+def event_parts(event: str) -> list[Part]:
+    """A named event (OTHER); its article, like a title, is not part of the name."""
+    return [("OTHER", event)] if event.startswith("Cyclone") else ["the ", ("OTHER", event)]
+
+
 def doctor_parts(person: Person, rng: random.Random) -> list[Part]:
     """A clinician as notes name them; titles and post-nominals stay outside the tag."""
     style = rng.randrange(5)
@@ -46,7 +51,7 @@ def doctor_parts(person: Person, rng: random.Random) -> list[Part]:
     if style == 2:
         return [("DOCTOR", f"{person.first[0]}. {person.last}"), rng.choice((" MD", ", FRCPC", " MBBS", ""))]
     if style == 3:
-        return [("DOCTOR", person.last.upper()), ", ", ("DOCTOR", person.first)]
+        return [("DOCTOR", f"{person.last.upper()}, {person.first}")]
     return [("DOCTOR", person.full)]
 
 
