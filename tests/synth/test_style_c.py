@@ -16,6 +16,7 @@ from annotator.synth.builder import NoteBuilder, SyntheticNote
 from annotator.synth.generator import SyntheticCorpus, generate_corpus
 from annotator.synth.style_c.generator import NOTE_TYPES_C, generate_notes_c
 from annotator.synth.style_c.writing import say
+from annotator.workflows.default_model import TRAINING_CORPORA
 
 # Characters that announce PHI ("MRN:", "Ph (", "#") or end a sentence: never inside a tag's edge.
 BAD_EDGE = set(" \t\n:;,#([{") | {"."}
@@ -111,3 +112,8 @@ def test_a_patient_keeps_one_identity_across_notes(corpus30: SyntheticCorpus) ->
     for patient, per_note in words.items():
         assert len(per_note) >= 2
         assert set.intersection(*per_note), patient
+
+
+def test_the_default_model_never_trains_on_style_c() -> None:
+    # Style C measures notes nobody tuned on; training on it would end the measurement.
+    assert TRAINING_CORPORA and all(style != "c" for style, *_ in TRAINING_CORPORA)
