@@ -34,10 +34,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     parser.add_argument(
         "--style",
-        choices=("a", "b"),
+        choices=("a", "b", "c"),
         default="a",
-        help="note style: a (default) or b, a second style written independently, for measuring "
-        "how models and checks generalise",
+        help="note style: a (default), or b and c, styles written independently, for measuring "
+        "how models and checks generalise (c: test-only, written blind to a, b and the tagger)",
     )
     parser.add_argument("--force", action="store_true", help="write into a folder that is not empty")
     add_json_flag(parser)

@@ -26,13 +26,14 @@ from annotator.synth.annotators import HUMAN_A, HUMAN_B, MODEL, AnnotatorProfile
 from annotator.synth.builder import GoldSpan, NoteBuilder, SyntheticNote, guaranteed_kinds
 from annotator.synth.notetypes import NOTE_TYPES, RARE, rare_block
 from annotator.synth.style_b.generator import generate_notes_b
+from annotator.synth.style_c.generator import generate_notes_c
 from annotator.synth.world import make_world
 
 Progress = Callable[[int, int], None]
 FOLDERS = ("gold", "annotator_a", "annotator_b", "preannotated")
 FIRST_PATIENT = 100
 MAX_PATIENTS = 900
-STYLES = ("a", "b")
+STYLES = ("a", "b", "c")
 # Each rare type also turns up at random with this chance per note.
 RARE_RATE = 0.006
 
@@ -135,14 +136,15 @@ def generate_corpus(
     rare_per_patient:
         How many of the 15 rare types each patient surely carries (see ``generate_notes``).
     style:
-        ``"a"`` (this module's notes) or ``"b"`` (``annotator.synth.style_b``, written
-        independently, for measuring generalisation only).
+        ``"a"`` (this module's notes), ``"b"`` (``annotator.synth.style_b``, written
+        independently, for measuring generalisation only) or ``"c"`` (``annotator.synth.style_c``,
+        written blind to A, B and the tagger; test-only).
     """
     if style not in STYLES:
         raise UsageError(f"--style must be one of {', '.join(STYLES)}, not {style!r}")
     schema = load_schema("i2b2-2014")
     category = {type_def.name: type_def.category for type_def in schema.types}.__getitem__
-    make_notes = generate_notes if style == "a" else generate_notes_b
+    make_notes = {"a": generate_notes, "b": generate_notes_b, "c": generate_notes_c}[style]
     notes = make_notes(patients, seed, progress, rare_per_patient)
     corpus = SyntheticCorpus([], [], [], [], seed=seed)
     for note in notes:

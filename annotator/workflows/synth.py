@@ -35,7 +35,7 @@ class SynthRequest:
     patients: int = 10
     seed: int = 0
     force: bool = False
-    #: "a" (the main generator) or "b" (style B, for measuring generalisation)
+    #: "a" (the main generator), "b" or "c" (styles B and C, for measuring generalisation)
     style: str = "a"
 
 

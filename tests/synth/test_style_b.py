@@ -157,4 +157,4 @@ def test_style_b_notes_differ_from_style_a_types() -> None:
 
 def test_unknown_style_refused() -> None:
     with pytest.raises(UsageError, match="style"):
-        generate_corpus(1, seed=0, style="c")
+        generate_corpus(1, seed=0, style="z")
