@@ -23,6 +23,7 @@ from functools import cache
 
 from annotator.crf.field_rules import generic_unit_words, state_names
 from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, read_entries
+from annotator.crf.name_labels import is_name_word
 from annotator.crf.templates import MONTH
 
 Candidate = tuple[str, int, int]
@@ -33,7 +34,11 @@ _MID_MONTH = re.compile(rf"\b(?i:mid|early|late)-{MONTH}\b(?:,?[ \t]+{_YEAR}(?![
 # "dx '85", "CABG '66": an apostrophe and two digits name a year (5'10" has a letter or digit before).
 _SHORT_YEAR = re.compile(r"(?<![\w'’])['’]\d{2}(?![\w'’\"”])")
 _WEEKDAY = re.compile(
-    r"\b(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|(?:MON|TUES|WEDNES|THURS|FRI|SATUR|SUN)DAY)\b"
+    r"\b(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|(?:MON|TUES|WEDNES|THURS|FRI|SATUR|SUN)DAYS?)\b"
+)
+# "since the spring", "last winter": a season named as a time (not "the fall", a fall).
+_SEASON = re.compile(
+    r"(?i:\b(?:the|last|this|next|early|late)[ \t]+)((?i:spring|summer|autumn|winter))\b(?![ \t-]*(?:roll|onion|squash|coat|tyre))"
 )
 # "On 1/20,", "around 9/25", "for 5/23.": a month and day after a word that dates something.
 _MONTH_DAY = re.compile(
@@ -53,6 +58,12 @@ _WORK_AS = re.compile(
     r"|\bjob[ \t]*:)[ \t]*(?:(?i:an?|the)[ \t]+)?"
 )
 _EX_JOB = re.compile(r"(?i:\bex-)")
+# "shifts as crane operator", "who is a locksmith", "57 years old man, tattoo artist (": an
+# occupation where English puts one; its last word must be on the occupation list.
+_LISTED_JOB_CONTEXT = re.compile(
+    r"(?i:\bas|\bwho[ \t]+(?:is|was)|\b(?:man|woman|male|female|gentleman|lady|patient|person|mother|father),)"
+    r"[ \t]+(?:(?i:an?|the)[ \t]+)?(?=[a-z])"
+)
 _BEFORE_WHO_WORKS = re.compile(r"(?=,?[ \t]+who[ \t]+(?:works|worked|is[ \t]+employed)\b)")
 _OCCUPATION_WORDS = re.compile(r"[a-z][a-z'-]*(?:[ \t]+[a-z][a-z'-]*){0,2}", re.IGNORECASE)
 _NOT_OCCUPATION = frozenset(
@@ -95,8 +106,8 @@ _TOWN_STATE = re.compile(
 _CREDENTIAL_STATES = frozenset({"MD", "DO", "PA", "RN", "NP"})
 
 _ACRONYM_CONTEXT = re.compile(
-    r"(?i:\b(?:presents?|presented|presenting|admitted|admission|transferred|transfer|referred|brought|came"
-    r"|seen|treated|discharged|attended|returned|went)[ \t]+(?:to|at|from|in)|\b(at))[ \t]+(?:the[ \t]+)?"
+    r"(?:(?i:\b(?:presents?|presented|presenting|admitted|admission|transferred|transfer|referred|brought|came"
+    r"|seen|treated|discharged|attended|returned|went)[ \t]+(?:to|at|from|in))|\b(at))[ \t]+(?:the[ \t]+)?"
     r"([A-Z]{2,6})\b(?![-/&])"
 )
 # A note's header: the hospital's acronym on a line of its own next to the note's title.
@@ -117,15 +128,38 @@ _CLINICAL_ACRONYMS = frozenset(
     {"OSH", "ETOH", "LHC", "RHC", "CBC", "OTC", "ABC", "ICC", "PTC", "ERC", "HOH", "NH", "SNF", "SAH",
      "GTC", "VBAC", "ESRC", "DNH", "HTC", "ACC", "PCC", "NIC", "RCC", "HCC", "SCC", "BCC", "CCC", "ETC"}
 )  # fmt: skip
-_NAMED_CLINIC = re.compile(r"\b(?:S[Tt]\.?[ \t]+)?((?:[A-Z][a-z'’]+[ \t]+){1,2})Clinic\b")
+_NAMED_CLINIC = re.compile(
+    r"\b(?:S[Tt]\.?[ \t]+)?((?:[A-Z][\w'’-]+[ \t]+){1,4})(?:Clinic|CLINIC|Health[ \t]+Hub|HEALTH[ \t]+HUB"
+    r"|Community[ \t]+Mental[ \t]+Health|COMMUNITY[ \t]+MENTAL[ \t]+HEALTH|Medical[ \t]+Centre|MEDICAL[ \t]+CENTRE)\b"
+)
 _CLINIC_KINDS = frozenset(
-    {"outpatient", "inpatient", "walk", "urgent", "pain", "eye", "fracture", "memory", "free", "family",
+    {"physio", "rehab", "rehabilitation", "dental", "medical", "health", "general", "children's", "women's","outpatient", "inpatient", "walk", "urgent", "pain", "eye", "fracture", "memory", "free", "family",
      "specialty", "community", "day", "private", "local", "mental", "sleep", "skin", "diabetes", "diabetic",
      "antenatal", "prenatal", "travel", "wound", "vascular", "heart", "foot", "hand", "spine", "weight",
      "the", "a", "our", "this", "that", "your", "his", "her", "their", "same", "follow", "clinic"}
 )  # fmt: skip
 _MERCY = re.compile(
     r"\b(?:Mercy|MERCY)[ \t]+[A-Z][A-Za-z'’]+(?:[ \t]+(?:Bay|BAY|Vale|VALE|Hill|HILL|Park|PARK))?\b"
+)
+
+
+# "Coolabah Early Psychosis Program", "Fraser Wing", "Heron Step-Down Unit": a unit with a proper name.
+_NAMED_UNIT = re.compile(
+    r"\b((?:[A-Z][\w'’-]+ ){1,4})(?:Program|Programme|Wing|Unit|Service|Team|Ward)\b(?![ \t]*(?i:no\b|number|#))"
+)
+_LANDMARK_WORDS = (
+    r"Park|Reserve|Beach|Pier|Trail|Mall|Plaza|Gardens|Marina|Stadium|Arena|Oval|Lookout|Bridge"
+    r"|Forest|Campground|campground|boat[ \t]+ramp|Racecourse|Speedway|Showground|Lighthouse|Quarry|Dam|Reservoir"
+)
+_LANDMARK = re.compile(
+    rf"(?i:\b(?:near|at|in|on|from|around|by|off)[ \t]+(?:the[ \t]+)?)"
+    rf"((?:[A-Z][\w'’-]+[ \t]+){{1,3}}(?:{_LANDMARK_WORDS})\b|Pier[ \t]+\d+\b)"
+)
+_EVENT = re.compile(
+    r"\b(?:the[ \t]+)?((?:[A-Z][\w'’-]+[ \t]+){1,2}(?:[a-z]+[ \t]+)?(?:derailment|collapse|fire|bushfire|wildfire|flood"
+    r"|floods|earthquake|explosion|shooting|crash|storm|cyclone|hurricane|tornado|bombing|disaster|riots?|siege"
+    r"|blackout|landslide|tsunami|massacre|(?:county|state|craft|trade|book|agricultural)[ \t]+fair|festival|marathon"
+    r"|contest))\b"
 )
 
 
@@ -168,6 +202,8 @@ def _dates(text: str) -> Iterator[Candidate]:
     for pattern in (_SEASON_YEAR, _MID_MONTH, _SHORT_YEAR, _WEEKDAY):
         for match in pattern.finditer(text):
             yield "DATE", match.start(), match.end()
+    for match in _SEASON.finditer(text):
+        yield "DATE", match.start(1), match.end(1)
     for match in _MONTH_DAY.finditer(text):
         month, day = int(match.group(1)), int(match.group(2))
         # "for 2/7", "for 3/12": days and months written as fractions in British notes.
@@ -207,8 +243,20 @@ def _occupations(text: str) -> Iterator[Candidate]:
         retired = re.match(r",?[ \t]+(?:now[ \t]+)?retired\b", text[span[1] : span[1] + 24])
         if retired or _is_occupation_head(text[span[0] : span[1]].split()[-1], listed_only=True):
             yield "PROFESSION", *span
+    for match in _LISTED_JOB_CONTEXT.finditer(text):
+        listed_only = not match.group().lower().startswith("who")
+        span = _occupation_at(text, match.end(), listed_only=listed_only)
+        if span and _job_ends_phrase(text, span[1]):
+            yield "PROFESSION", *span
     for match in _BEFORE_WHO_WORKS.finditer(text):
         yield from _occupation_before(text, match.start())
+
+
+def _job_ends_phrase(text: str, end: int) -> bool:
+    """An occupation ends its phrase: punctuation, a line's end, or a word that starts a new one."""
+    after = re.match(r"[ \t]*(\S*)", text[end : end + 30])
+    following = after.group(1).lower() if after else ""
+    return not following or not following[0].isalpha() or following in _STOP_AFTER_JOB
 
 
 def _occupation_before(text: str, end: int) -> Iterator[Candidate]:
@@ -252,6 +300,35 @@ def _employers(text: str) -> Iterator[Candidate]:
         yield ("HOSPITAL" if _HEALTH_WORDS.search(phrase) else "ORGANIZATION"), name.start(), end
 
 
+def _named_things(text: str) -> Iterator[Candidate]:
+    stems = {w[:5] for w in generic_unit_words()}
+    for match in _NAMED_UNIT.finditer(text):
+        words = [w for w in re.split(r"[ \t-]+", match.group(1)) if w]
+        first = words[0].lower()
+        # A proper name first ("Coolabah", "Fraser"), not a kind of care ("Intensive Care Unit").
+        if first not in _CLINIC_KINDS and first[:5] not in stems and is_name_word(words[0]):
+            yield "DEPARTMENT", match.start(), match.end()
+    for match in _LANDMARK.finditer(text):
+        yield "LOCATION-OTHER", match.start(1), match.end(1)
+    for match in _EVENT.finditer(text):
+        words = match.group(1).split()
+        if is_name_word(words[0]) and words[0] not in (
+            "The",
+            "A",
+            "An",
+            "This",
+            "That",
+            "No",
+            "Any",
+            "House",
+            "Grass",
+            "Bush",
+            "Car",
+            "Motor",
+        ):
+            yield "OTHER", match.start(1), match.end(1)
+
+
 def _places(text: str) -> Iterator[Candidate]:
     names, abbreviations = state_names()
     for match in _TOWN_STATE.finditer(text):
@@ -274,9 +351,10 @@ def _places(text: str) -> Iterator[Candidate]:
             yield "HOSPITAL", match.start(1), match.end(1)
     stems = {w[:5] for w in generic_unit_words()}
     for match in _NAMED_CLINIC.finditer(text):
-        words = [w.lower() for w in match.group(1).split()]
+        words = [w.lower() for w in re.split(r"[ \t-]+", match.group(1)) if w]
         # "Endocrine Clinic" is a department: its word shares a stem with "endocrinology".
-        if not any(w in _CLINIC_KINDS or w[:5] in stems for w in words):
+        # "Kestrel Point Walk-in Clinic": a proper name before the kind of clinic names one.
+        if any(w not in _CLINIC_KINDS and w[:5] not in stems and w not in ("in", "st", "st.") for w in words):
             yield "HOSPITAL", match.start(), match.end()
     for match in _MERCY.finditer(text):
         yield "HOSPITAL", match.start(), match.end()
@@ -300,3 +378,4 @@ def phrase_candidates(text: str) -> Iterator[Candidate]:
     yield from _occupations(text)
     yield from _employers(text)
     yield from _places(text)
+    yield from _named_things(text)
