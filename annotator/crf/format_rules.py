@@ -91,7 +91,15 @@ _STREET_SUFFIX = (
     r"|mews|boulevard|blvd|parkway|pkwy|highway|hwy|square|sq|row|gardens|walk|circle|cir|parade|esplanade|quay"
     r"|wharf|circuit|alley)"
 )
-_STREET = re.compile(rf"\b\d{{1,5}}[ \t]+(?:[A-Z][A-Za-z'’]+[ \t]+){{1,3}}{_STREET_SUFFIX}\b\.?")
+# "Unit 40, 2416 Thériault Rd": a unit before the number, accented letters in the name.
+_STREET = re.compile(
+    rf"\b(?:(?i:unit|apt|apartment|flat|suite)[ \t]*\d+[A-Z]?,?[ \t]+)?\d{{1,5}}[ \t]+"
+    rf"(?:[A-ZÀ-ÖØ-Þ][A-Za-zÀ-ÖØ-öø-ÿ'’]+[ \t]+){{1,3}}{_STREET_SUFFIX}\b\.?"
+)
+# Rural routes and post-office boxes: "RR 2, Site 3", "PO Box 118".
+_RURAL = re.compile(
+    r"\b(?:RR|R\.R\.|Rural[ \t]+Route)[ \t]*\d+(?:,[ \t]*(?:Site|Comp|Box)[ \t]*\d+)*|\bP\.?O\.?[ \t]+Box[ \t]+\d+"
+)
 # The town after a street or a hospital: "12 Elm Street, Springfield, MA", "Mercy Hospital, Boston".
 _TOWN = r"([A-Z][A-Za-z'’-]+(?: [A-Z][A-Za-z'’-]+)?)"
 _TOWN_AFTER = re.compile(rf", {_TOWN}(?=,|\n|$| [A-Z]{{2,3}}\b|\s*\()")
@@ -113,9 +121,9 @@ _NOT_A_NAME = (
     r"(?!(?:The|This|That|Our|Your|His|Her|Their|A|An|Same|Local|Other|Community|Any|To|From|At|In)\b)"
 )
 _HOSPITAL = re.compile(
-    rf"\b(?:St\.?[ \t]+)?{_NOT_A_NAME}(?:[A-Z][A-Za-z'’]+[ \t]+){{1,3}}"
+    rf"\b(?:S[Tt]\.?[ \t]+)?{_NOT_A_NAME}(?:[A-Z][A-Za-z'’]+[ \t]+){{1,3}}"
     r"(?:Hospital|Health[ \t]+System|Medical[ \t]+Cent(?:er|re)|Infirmary|Health[ \t]+Cent(?:er|re)|Hospice"
-    r"|Medical[ \t]+Group|HOSPITAL|INFIRMARY|HOSPICE|HEALTH[ \t]+SYSTEM|MEDICAL[ \t]+(?:CENT(?:ER|RE)|GROUP))\b"
+    r"|Medical[ \t]+Group|Family[ \t]+Practice|FAMILY[ \t]+PRACTICE|HOSPITAL|INFIRMARY|HOSPICE|HEALTH[ \t]+SYSTEM|MEDICAL[ \t]+(?:CENT(?:ER|RE)|GROUP))\b"
 )
 _WORK_TRIGGER = re.compile(
     r"(?i)\b(?:works?\s+as|worked\s+as|employed\s+as|occupation|profession|job|retired|ex(?=-))\s*[:-]?\s*(?:an?\s+)?"
@@ -213,6 +221,8 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
         town = _TOWN_AFTER.match(text, match.end())
         if town:
             yield "CITY", town.start(1), town.end(1)
+    for match in _RURAL.finditer(text):
+        yield "STREET", match.start(), match.end()
     for match in _LIVES_IN.finditer(text):
         if all(is_name_word(w) or w.isupper() for w in match.group(1).split()):
             yield "CITY", match.start(1), match.end(1)

@@ -19,14 +19,20 @@ from annotator.crf.lexicons import NAME_LEXICONS, default_lexicons
 _PATIENT_LABELS = r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name|patient|pt|name|re"
 # Field labels that say the words after them are a name, whatever the words (a patient called Hope).
 _NAME_FIELDS = r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name"
-_RELATIVES = r"wife|husband|partner|sister|brother|son|daughter|mother|father|friend|niece|nephew|aunt|uncle"
+_RELATIVES = (
+    r"wife|husband|partner|sister|brother|son|daughter|mother|father|friend|niece|nephew|aunt|uncle|dtr|neighbou?r"
+    r"|grand(?:son|daughter|mother|father)|step(?:son|daughter|mother|father)|cousin|fianc[ée]e?|nok"
+)
 _DOCTOR_LABELS = (
     r"referrer|referred\s+by|reported\s+by|verified\s+by|reviewed\s+by|dictated\s+by|signed(?:\s+by)?"
     r"|seen\s+by|consultant|anaesthetist|anesthesiologist|surgeon|registrar|attending|accepting|authori[sz]ed\s+by"
     r"|gp|pcp|cc|dr|doctor|resident|fellow|intern|assistant|referring|read\s+by|follow\s+up\s+with"
 )
-_INITIALS = r"(?:[A-Z]\.(?:\s?[A-Z]\.)*\s?|[A-Z]\s)"
-_WORD = r"[A-Z][A-Za-z'’-]+"
+# Capitals and letters of Latin scripts with accents: "LÉVESQUE, Raphaël", "Massé".
+_UPPER = "A-ZÀ-ÖØ-Þ"
+_LETTER = "A-Za-zÀ-ÖØ-öø-ÿ"
+_INITIALS = rf"(?:[{_UPPER}]\.(?:\s?[{_UPPER}]\.)*\s?|[{_UPPER}]\s)"
+_WORD = rf"[{_UPPER}][{_LETTER}'’-]+"
 # One space between the words of a name: a wider gap separates fields ("MARK   Forename:").
 _NAME_AFTER = (
     rf"[ \t]*(?:Dr\.?[ \t]+|DR\.?[ \t]+)?({_INITIALS}?{_WORD}(?:, {_WORD}|(?: {_INITIALS}?{_WORD}){{0,2}})"
@@ -50,23 +56,35 @@ _CREDENTIALS = frozenset(
         "lpn",
         "cnp",
         "aprn",
+        "frcpc",
+        "fracp",
+        "fracs",
+        "facem",
+        "mbchb",
+        "gp",
+        "ot",
+        "pt",
     ]
 )
 _LEAD_WORDS = frozenset(
     {"signed", "seen", "dictated", "reviewed", "reported", "verified", "dear", "thanks", "regards", "copy",
      "cc", "attending", "consultant", "nurse", "resident", "registrar", "by", "dr", "from", "to", "per"}
 )  # fmt: skip
-_DEGREE = r",?[ \t]+(?:MD|M\.D\.|DO|D\.O\.|PhD|NP|PA-C|FRCP\w*|MBBS|MRCP|RN|RGN|LPN|APRN|CNP)\b"
+_DEGREE = (
+    r",?[ \t]+(?:MD|M\.D\.|DO|D\.O\.|PhD|NP|PA-C|FRCP\w*|FRACP|FRACS|FACEM|FRANZCP|MBBS|MBChB|MRCP|RN|RGN|LPN|APRN"
+    r"|CNP|GP|OT|PT)\b(?![ \t]*:)"
+)
 _ROLES = (
     r"registrar|consultant|radiologist|pathologist|surgeon|anaesthetist|anesthesiologist|physician|resident"
     r"|fellow|intern|attending|nurse|midwife|physiotherapist|pharmacist|cardiologist|oncologist|neurologist"
+    r"|psychiatrist|psychologist|therapist|social[ \t]+worker|dietitian|paramedic|podiatrist|optometrist"
 )
-_BARE_NAME = rf"(?<![\w.])({_INITIALS}?{_WORD}(?: {_INITIALS}?{_WORD}){{0,2}})"
+_BARE_NAME = rf"(?<![\w.])({_INITIALS}?{_WORD}(?:, {_WORD}|(?: {_INITIALS}?{_WORD}){{0,2}}))"
 _NAME_LABELS = (
     # "Neil L. Villa, MD": a name before a clinician's degree.
     ("DOCTOR", re.compile(rf"{_BARE_NAME}(?={_DEGREE})")),
     # "Mark Nnamani - registrar", "D.E. Obi (radiologist)": a name before a clinician's role.
-    ("DOCTOR", re.compile(rf"{_BARE_NAME}(?=,?[ \t]*(?:-|–|\()[ \t]*(?i:{_ROLES})\b)")),
+    ("DOCTOR", re.compile(rf"{_BARE_NAME}(?=,?[ \t]*(?:-|–|\()?[ \t]*(?i:{_ROLES})\b)")),
     # "Xavier Bolton (son)": a name before a relation.
     ("PATIENT", re.compile(rf"{_BARE_NAME}(?=[ \t]*\((?i:{_RELATIVES})\))")),
     # A letter's signature: "Yours sincerely,\n\nM. Balogun".
@@ -109,6 +127,8 @@ def name_spans(text: str) -> Iterator[tuple[str, int, int]]:
             ).lower() in _LEAD_WORDS:
                 start += first.end()
             words = re.findall(r"[A-Za-z'’-]{2,}", text[start:end])
+            if words and all(w.lower() in _CREDENTIALS for w in words):
+                continue  # "FRCPC (Surgeon)": a degree, not a name
             # The label says a name follows: one word that looks like a name is enough
             # ("Blessing Price"), a run of ordinary words is not ("Patient: Alert and ...").
             # A name field needs only capitalised words that are not common English ("Hope" is rare enough).

@@ -172,11 +172,18 @@ def _occupation_heads() -> frozenset[str]:
     )
 
 
+@cache
+def _long_heads() -> tuple[str, ...]:
+    return tuple(h for h in _occupation_heads() if len(h) >= 5)
+
+
 def _is_occupation_head(word: str, listed_only: bool = False) -> bool:
     word = word.lower()
     if word in _NOT_OCCUPATION:
         return False
-    if word in _occupation_heads():
+    heads = _occupation_heads()
+    # "schoolteacher", "stonemason": a listed occupation joined to the word before it.
+    if word in heads or (len(word) > 7 and word.endswith(_long_heads())):
         return True
     return not listed_only and len(word) > 4 and word.endswith(_OCCUPATION_SUFFIXES)
 
@@ -329,6 +336,10 @@ def _named_things(text: str) -> Iterator[Candidate]:
             yield "OTHER", match.start(1), match.end(1)
 
 
+# A sign-off's initials on a line of their own: "/cp" (the author's initials, a name).
+_INITIALS_LINE = re.compile(r"^[ \t]*/([a-z]{2,3})[ \t]*$", re.MULTILINE)
+
+
 def _places(text: str) -> Iterator[Candidate]:
     names, abbreviations = state_names()
     for match in _TOWN_STATE.finditer(text):
@@ -379,3 +390,5 @@ def phrase_candidates(text: str) -> Iterator[Candidate]:
     yield from _employers(text)
     yield from _places(text)
     yield from _named_things(text)
+    for match in _INITIALS_LINE.finditer(text):
+        yield "DOCTOR", match.start(1), match.end(1)
