@@ -115,6 +115,8 @@ json.dump({
     "load_seconds": loaded - started, "analyze_seconds": time.perf_counter() - loaded,
 }, sys.stdout)
 """
+# What each run used (spaCy model, default threshold), for callers that label their rows.
+PRESIDIO_RUNS: list[dict[str, object]] = []
 # Presidio entity -> i2b2 2014 type. PERSON cannot tell patients from doctors: PATIENT is
 # used, which only tag-blind and category-level scores treat fairly. NRP (nationality,
 # religious or political group) is not PHI under the i2b2 guidelines: dropped. Entities not
@@ -264,6 +266,7 @@ def presidio_predictions(documents: Sequence[Document]) -> dict[str, list[Predic
         print(f"Presidio: failed (exit {completed.returncode}); skipped")
         return None
     output = json.loads(completed.stdout)
+    PRESIDIO_RUNS.append({"model": output["model"], "threshold": output["threshold"]})
     loud = "!!! " if str(output["model"]).startswith("BLANK") else ""
     print(
         f"{loud}Presidio: spaCy model {output['model']}, default score threshold {output['threshold']}, "

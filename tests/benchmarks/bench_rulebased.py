@@ -37,7 +37,7 @@ from annotator.crf.default_model import load_default_model
 from annotator.crf.labels import Prediction
 from annotator.crf.postprocess import rules_only_predictions
 from annotator.synth.generator import generate_corpus
-from tests.benchmarks.bench_crf import philter_predictions, presidio_predictions
+from tests.benchmarks.bench_crf import PRESIDIO_RUNS, philter_predictions, presidio_predictions
 
 BIAS = 0.95
 PRESIDIO_CUTOFF = 0.5
@@ -136,11 +136,16 @@ def rows_for_style(style: str, test: list[Document]) -> list[Row]:
         rows.append(score("philter-lite 0.6.0", style, test, philter, seconds, typed=False))
     presidio, seconds = timed(lambda: presidio_predictions(test))
     if presidio is not None:
-        rows.append(score("Presidio (default threshold 0)", style, test, presidio, seconds, typed=True))
+        run = PRESIDIO_RUNS[-1]
+        blank = "BLANK spaCy, NO NER, " if str(run["model"]).startswith("BLANK") else ""
+        label = f"Presidio ({blank}default threshold {run['threshold']})"
+        rows.append(score(label, style, test, presidio, seconds, typed=True))
         # Its default keeps every hit, down to score 0.01 ("x3" as a medical licence): the
         # same output with a common cut-off, to show what the threshold does.
         sure = {k: [p for p in v if p.confidence >= PRESIDIO_CUTOFF] for k, v in presidio.items()}
-        rows.append(score(f"Presidio, score >= {PRESIDIO_CUTOFF}", style, test, sure, seconds, typed=True))
+        rows.append(
+            score(f"Presidio ({blank}score >= {PRESIDIO_CUTOFF})", style, test, sure, seconds, typed=True)
+        )
     return rows
 
 
