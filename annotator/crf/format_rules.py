@@ -44,7 +44,7 @@ _WEEKDAY = r"(?:(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun|MON|TUE|WED|THU|F
 _YEAR = r"(?:\d{4}|'\d{2})"
 _NAMED_DATES = (
     re.compile(
-        rf"\b{_WEEKDAY}\d{{1,2}}{_ORDINAL}(?:[ \t]+(?:of|OF))?[ \t-]+{MONTH}\.?(?![a-z])(?:,?[ \t-]+{_YEAR}\b|-\d{{2}}\b)?"
+        rf"\b{_WEEKDAY}\d{{1,2}}{_ORDINAL}(?:[ \t]+(?:of|OF))?[ \t-]+{MONTH}\.?(?![A-Za-z])(?:,?[ \t-]+{_YEAR}\b|-\d{{2}}\b)?"
     ),
     re.compile(rf"\b{MONTH}\.?[ \t]+\d{{1,2}}{_ORDINAL}\b(?:,?[ \t]+{_YEAR}\b)?"),
     re.compile(rf"\b{MONTH}\.?,?[ \t-]+(?:of[ \t]+)?\d{{4}}\b"),
@@ -97,8 +97,10 @@ _STREET = re.compile(
     rf"(?:[A-ZÀ-ÖØ-Þ][A-Za-zÀ-ÖØ-öø-ÿ'’]+[ \t]+){{1,3}}{_STREET_SUFFIX}\b\.?"
 )
 # Rural routes and post-office boxes: "RR 2, Site 3", "PO Box 118".
+# (A bare "RR 12" is a respiratory rate: a rural route needs its site or its full name.)
 _RURAL = re.compile(
-    r"\b(?:RR|R\.R\.|Rural[ \t]+Route)[ \t]*\d+(?:,[ \t]*(?:Site|Comp|Box)[ \t]*\d+)*|\bP\.?O\.?[ \t]+Box[ \t]+\d+"
+    r"\b(?:(?:RR|R\.R\.)[ \t]*\d+(?:,[ \t]*(?:Site|Comp|Box)[ \t]*\d+)+|Rural[ \t]+Route[ \t]*\d+"
+    r"(?:,[ \t]*(?:Site|Comp|Box)[ \t]*\d+)*)|\bP\.?O\.?[ \t]+Box[ \t]+\d+"
 )
 # The town after a street or a hospital: "12 Elm Street, Springfield, MA", "Mercy Hospital, Boston".
 _TOWN = r"([A-Z][A-Za-z'’-]+(?: [A-Z][A-Za-z'’-]+)?)"
@@ -318,6 +320,9 @@ def apply_format_rules(
             (ordered[i].start, ordered[i].end) == (rule.start, rule.end) for i in overlapping
         ):
             continue  # the tagger found this very span: its type stands (a name label settles it)
+        crossing = [i for i in overlapping if ordered[i].start < rule.start or ordered[i].end > rule.end]
+        if rule.origin == SETTLING_ORIGIN and any(i not in holding for i in crossing):
+            continue  # a label's name or type evidence does not cut what the tagger found
         for i in overlapping:
             outside = None if i in holding else _outside(text, ordered[i], rule)
             if outside is not None:

@@ -33,9 +33,17 @@ _UPPER = "A-ZÀ-ÖØ-Þ"
 _LETTER = "A-Za-zÀ-ÖØ-öø-ÿ"
 _INITIALS = rf"(?:[{_UPPER}]\.(?:\s?[{_UPPER}]\.)*\s?|[{_UPPER}]\s)"
 _WORD = rf"[{_UPPER}][{_LETTER}'’-]+"
+# The forename of "SURNAME, Forename": not a field ("Sanders, DOB") nor a place's first word
+# ("Dr Naylor, Larchfield Surgery", "Hines, St. Agatha's").
+_FORENAME = (
+    rf"(?!(?:DOB|MRN|DOA|DOD|NHS|NHI|URN?|ID|Age|AGE|Sex|SEX|St|ST|Saint|Mercy|MERCY|Our|OUR|The|THE)\b){_WORD}"
+    rf"(?![{_LETTER}'’-])"
+    r"(?![ \t]+(?:[A-Z][a-z]+[ \t]+)?(?i:surgery|hospital|clinic|infirmary|practice|health|medical|cent(?:er|re)"
+    r"|general|regional|memorial|community|rehabilitation|university|hospice)\b)(?![.’']\w)"
+)
 # One space between the words of a name: a wider gap separates fields ("MARK   Forename:").
 _NAME_AFTER = (
-    rf"[ \t]*(?:Dr\.?[ \t]+|DR\.?[ \t]+)?({_INITIALS}?{_WORD}(?:, {_WORD}|(?: {_INITIALS}?{_WORD}){{0,2}})"
+    rf"[ \t]*(?:Dr\.?[ \t]+|DR\.?[ \t]+)?({_INITIALS}?{_WORD}(?:, {_FORENAME}|(?: {_INITIALS}?{_WORD}){{0,2}})"
     rf"(?: [A-Z]\.?(?![\w']))?)"
 )
 _CREDENTIALS = frozenset(
@@ -79,7 +87,7 @@ _ROLES = (
     r"|fellow|intern|attending|nurse|midwife|physiotherapist|pharmacist|cardiologist|oncologist|neurologist"
     r"|psychiatrist|psychologist|therapist|social[ \t]+worker|dietitian|paramedic|podiatrist|optometrist"
 )
-_BARE_NAME = rf"(?<![\w.])({_INITIALS}?{_WORD}(?:, {_WORD}|(?: {_INITIALS}?{_WORD}){{0,2}}))"
+_BARE_NAME = rf"(?<![\w.])({_INITIALS}?{_WORD}(?:, {_FORENAME}|(?: {_INITIALS}?{_WORD}){{0,2}}))"
 _NAME_LABELS = (
     # "Neil L. Villa, MD": a name before a clinician's degree.
     ("DOCTOR", re.compile(rf"{_BARE_NAME}(?={_DEGREE})")),
@@ -97,6 +105,7 @@ _NAME_LABELS = (
 )
 
 
+_PLACE_BEFORE = re.compile(r"\b(?:in|near|to)[ \t]+$")
 _FIELD_PREFIX = rf"(?i:\b(?:{_NAME_FIELDS})"
 
 
@@ -127,6 +136,8 @@ def name_spans(text: str) -> Iterator[tuple[str, int, int]]:
             ).lower() in _LEAD_WORDS:
                 start += first.end()
             words = re.findall(r"[A-Za-z'’-]{2,}", text[start:end])
+            if kind == "DOCTOR" and _PLACE_BEFORE.search(text, max(0, start - 12), start):
+                continue  # "Lives in Silverburgh, MD": a town and its state
             if words and all(w.lower() in _CREDENTIALS for w in words):
                 continue  # "FRCPC (Surgeon)": a degree, not a name
             # The label says a name follows: one word that looks like a name is enough

@@ -103,7 +103,14 @@ _TOWN = r"[A-Z][A-Za-z'’-]+(?:[ \t][A-Z][A-Za-z'’-]+)?"
 _TOWN_STATE = re.compile(
     rf"\b(in|near|from|to|at|of)[ \t]+({_TOWN}),[ \t]+([A-Z]{{2}}|[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)(?![\w.])"
 )
-_CREDENTIAL_STATES = frozenset({"MD", "DO", "PA", "RN", "NP"})
+# Abbreviations that are also degrees or diagnoses: a state only where someone lives.
+_AMBIGUOUS_STATES = frozenset(
+    {"MD", "DO", "PA", "MI", "OR", "IN", "ME", "OK", "HI", "CT", "MS", "AL", "LA", "CO", "DE", "GA", "ND", "SD",
+     "NE", "VA", "MA", "MO", "ID", "PR", "SC", "NC", "MT", "UT"}
+)  # fmt: skip
+_LIVES_BEFORE = re.compile(
+    r"(?i:\b(?:lives|living|lived|resides|residing|moved|relocated|born|raised|grew[ \t]+up|home|from)\b)[^.\n]{0,30}\b(?:in|from)[ \t]"
+)
 
 _ACRONYM_CONTEXT = re.compile(
     r"(?:(?i:\b(?:presents?|presented|presenting|admitted|admission|transferred|transfer|referred|brought|came"
@@ -346,8 +353,10 @@ def _places(text: str) -> Iterator[Candidate]:
         state = match.group(3)
         if not (state in abbreviations or state.lower() in names):
             continue
-        if state in _CREDENTIAL_STATES and match.group(1) not in ("in", "near"):
-            continue  # "letter from Smith, MD": a doctor's degree
+        if state in _AMBIGUOUS_STATES and not _LIVES_BEFORE.search(
+            text, max(0, match.start() - 40), match.start() + 3
+        ):
+            continue  # "letter from Smith, MD", "history of Hypertension, MI": a degree, a diagnosis
         yield "CITY", match.start(2), match.end(2)
         yield "STATE", match.start(3), match.end(3)
     for match in _ACRONYM_CONTEXT.finditer(text):
