@@ -110,3 +110,22 @@ def test_a_name_field_takes_an_uncommon_word_other_labels_do_not() -> None:
 
 def test_a_nurse_signing_is_a_clinician() -> None:
     assert ("DOCTOR", "Glen Brown") in found("Thank you\n\nGlen Brown, RN\nggb36")
+
+
+def test_names_stop_before_fields_and_places() -> None:
+    assert ("PATIENT", "J. Sanders") in found("Re: J. Sanders, DOB 18/2/2006")
+    result = found("Copy to GP: Dr Naylor, Larchfield Surgery\n")
+    assert {("DOCTOR", "Naylor"), ("HOSPITAL", "Larchfield Surgery")} <= result
+    assert ("DOCTOR", "GOSSELIN, Marie") in found("Kind regards,\nGOSSELIN, Marie MBChB\n/mg")
+    assert ("DOCTOR", "Y. Alvarez") in found("Y. Alvarez, FRCPC (Surgeon)\n")
+    assert ("DOCTOR", "FRCPC") not in found("Y. Alvarez, FRCPC (Surgeon)\n")
+    assert ("PATIENT", "Elizabeth") in found("Narrative: settled overnight. Dtr Elizabeth phoned 1730h")
+
+
+def test_streets_in_other_countries_forms_and_respiratory_rates() -> None:
+    assert ("STREET", "Unit 40, 2416 Thériault Rd") in found(
+        "Re: X | Unit 40, 2416 Thériault Rd, Rimouski QC"
+    )
+    assert ("STREET", "RR 2, Site 3") in found("RR 2, Site 3, Geraldton WA")
+    assert not found("Obs: RR 12, BP 120/80, HR 76")
+    assert not found("ED 02:27   MARSH | pt")

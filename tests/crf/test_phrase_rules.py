@@ -135,3 +135,57 @@ def test_header_acronyms_weekday_dates_and_nurses() -> None:
     assert ("HOSPITAL", "LHC") in spans("Progress Note\nLHC\nPatient: BOYD, GREGG")
     assert not spans("PMH\n\nSH\nPatient: lives alone")
     assert ("DATE", "3/27") in spans("Follow up on Tuesday, 3/27.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("R shoulder stiffness, worse after shifts as crane operator\n", "crane operator"),
+        ("lives with husband Luc, who is a locksmith.", "locksmith"),
+        ("57 years old man, tattoo artist (on sick leave)", "tattoo artist"),
+        ("This 51-year-old man, a retired schoolteacher, was listed", "retired schoolteacher"),
+    ],
+)
+def test_occupations_where_english_puts_one(text: str, expected: str) -> None:
+    assert ("PROFESSION", expected) in spans(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["as a result of the fall", "as needed for pain", "who is a smoker", "a man, alert"]
+)
+def test_no_occupation_in_look_alike_phrases(text: str) -> None:
+    assert not {s for k, s in spans(text) if k == "PROFESSION"}
+
+
+def test_named_places_units_landmarks_and_events() -> None:
+    found = spans(
+        "cc: Dr Bédard, Kestrel Point Walk-in Clinic\nBALLINURE WALK-IN CLINIC | Tel\n"
+        "PACU then Fraser Wing. Coolabah Early Psychosis Program\n"
+        "Walk at Carrow Point boat ramp daily. Found near Pier 21.\n"
+        "Still ruminating about the Harrow Creek derailment.\nSince the spring SOB. Group Fridays.\n"
+    )
+    assert {
+        ("HOSPITAL", "Kestrel Point Walk-in Clinic"),
+        ("HOSPITAL", "BALLINURE WALK-IN CLINIC"),
+        ("DEPARTMENT", "Fraser Wing"),
+        ("DEPARTMENT", "Coolabah Early Psychosis Program"),
+        ("LOCATION-OTHER", "Carrow Point boat ramp"),
+        ("LOCATION-OTHER", "Pier 21"),
+        ("OTHER", "Harrow Creek derailment"),
+        ("DATE", "spring"),
+        ("DATE", "Fridays"),
+    } <= found
+
+
+def test_generic_units_clinics_and_phrases_name_nothing() -> None:
+    found = spans(
+        "Admitted to Intensive Care Unit, then Coronary Care Unit. Walk-in Clinic today.\n"
+        "Appetite is fair. After the fall at home. The fire alarm. Patient: BOYD, OLIVIA  Unit No 12\n"
+    )
+    assert not found
+
+
+def test_sign_off_initials_and_ambiguous_states() -> None:
+    assert ("DOCTOR", "cp") in spans("Dr Proctor\nReg. no. 0740449\n/cp\ncc: file")
+    assert not spans("history of Hypertension, MI and CHF")
+    assert {("CITY", "Silverburgh"), ("STATE", "MD")} <= spans("Lives in Silverburgh, MD with her aunt.")
