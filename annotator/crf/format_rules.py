@@ -49,6 +49,7 @@ _NAMED_DATES = (
     re.compile(rf"\b{MONTH}\.?[ \t]+\d{{1,2}}{_ORDINAL}\b(?:,?[ \t]+{_YEAR}\b)?"),
     re.compile(rf"\b{MONTH}\.?,?[ \t-]+(?:of[ \t]+)?\d{{4}}\b"),
 )
+_MONTH_ABBREVIATION = re.compile(r"(?i:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)")
 _AGE_WORD = rf"(?:{TENS}(?:[\s-]{UNITS})?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)"
 _AGE_AFTER = r"(?=\s*-?\s*(?:y/?o\b|yo\b|y\.o\.|yrs?\b|years?[\s-]*old\b|year-old\b|yr-old\b|-year-old\b))"
 _AGES = (
@@ -116,15 +117,17 @@ _STATE_BEFORE_ZIP = re.compile(r"(?<=, )([A-Z]{2})(?=[ \t]+\d{5}(?:-\d{4})?\b)")
 _ORGANIZATION = re.compile(
     r"\b(?!(?:The|This|That|Our|Your|His|Her|Their|A|An|Local|Other|Any)\b)(?:[A-Z][A-Za-z'’&-]+[ \t]+){1,3}"
     r"(?:Inc\.?|LLC|Ltd\.?|Corporation|Corp\.?|Company|Insurance|Bank|University|College|School|Church"
-    r"|District|Telephone|Freight|Laboratories|Industries|Foundation|Council|Airlines|Railway)\b"
+    r"|District|Telephone|Freight|Laboratories|Industries|Foundation|Council|Airlines|Railway|Construction|Roofing"
+    r"|Plumbing|Electrical|Transport|Logistics|Motors|Farms?|Dairy|Fisheries|Seafoods?|Foods|Bakery|Club|Brothers"
+    r"|Bros\.?|Co-op|Cooperative|Joinery|Builders|Mining|Mills|Holdings)\b"
 )
 _ROOM = re.compile(r"(?i:\b(?:room|rm|bed|bay)\b)\s*[:#.]?\s*(\d{1,4}[A-Z]?)\b")
 _NOT_A_NAME = (
     r"(?!(?:The|This|That|Our|Your|His|Her|Their|A|An|Same|Local|Other|Community|Any|To|From|At|In)\b)"
 )
 _HOSPITAL = re.compile(
-    rf"\b(?:S[Tt]\.?[ \t]+)?{_NOT_A_NAME}(?:[A-Z][A-Za-z'’]+[ \t]+){{1,3}}"
-    r"(?:Hospital|Health[ \t]+System|Medical[ \t]+Cent(?:er|re)|Infirmary|Health[ \t]+Cent(?:er|re)|Hospice"
+    rf"\b(?:S[Tt]\.?[ \t]+)?{_NOT_A_NAME}(?:[A-Z][A-Za-z'’-]+[ \t]+){{1,3}}"
+    r"(?:Hospital|Health[ \t]+System|Health[ \t]+Services?|HEALTH[ \t]+SERVICES?|Medical[ \t]+Cent(?:er|re)|Infirmary|Health[ \t]+Cent(?:er|re)|Hospice"
     r"|Medical[ \t]+Group|Family[ \t]+Practice|FAMILY[ \t]+PRACTICE|HOSPITAL|INFIRMARY|HOSPICE|HEALTH[ \t]+SYSTEM|MEDICAL[ \t]+(?:CENT(?:ER|RE)|GROUP))\b"
 )
 _WORK_TRIGGER = re.compile(
@@ -188,8 +191,10 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
     for pattern in _NAMED_DATES:
         for match in pattern.finditer(text):
             end = match.end()
-            # "Jan." keeps its period; "January." ends a sentence.
-            if text[end - 1] == "." and len(re.findall(r"[A-Za-z]+", match.group())[-1]) > 4:
+            # "Jan." keeps its period; "January." and "May." end a sentence.
+            if text[end - 1] == "." and not _MONTH_ABBREVIATION.fullmatch(
+                re.findall(r"[A-Za-z]+", match.group())[-1]
+            ):
                 end -= 1
             yield "DATE", match.start(), end
     for pattern in _AGES:

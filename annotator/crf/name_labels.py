@@ -65,6 +65,11 @@ _CREDENTIALS = frozenset(
         "cnp",
         "aprn",
         "frcpc",
+        "ccfp",
+        "facp",
+        "facs",
+        "frcsc",
+        "mrcgp",
         "fracp",
         "fracs",
         "facem",
@@ -76,7 +81,8 @@ _CREDENTIALS = frozenset(
 )
 _LEAD_WORDS = frozenset(
     {"signed", "seen", "dictated", "reviewed", "reported", "verified", "dear", "thanks", "regards", "copy",
-     "cc", "attending", "consultant", "nurse", "resident", "registrar", "by", "dr", "from", "to", "per"}
+     "cc", "attending", "consultant", "nurse", "resident", "registrar", "by", "dr", "from", "to", "per",
+     "pharmacist", "physician", "surgeon", "therapist", "physio", "psychiatrist", "psychologist", "reconciled"}
 )  # fmt: skip
 _DEGREE = (
     r",?[ \t]+(?:MD|M\.D\.|DO|D\.O\.|PhD|NP|PA-C|FRCP\w*|FRACP|FRACS|FACEM|FRANZCP|MBBS|MBChB|MRCP|RN|RGN|LPN|APRN"
