@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from annotator.crf.features import is_public
+from annotator.crf.id_rules import NOT_USER, id_candidates
 from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, read_entries
 
 Candidate = tuple[str, int, int]
@@ -42,8 +43,6 @@ _USER_AFTER = re.compile(
     r"(?:\b(?:by|user(?:name)?|login|logged[ \t]+in[ \t]+as|d/w(?:[ \t]+(?:reg|registrar|cons|consultant|SHO))?)"
     r"[ \t]*:?[ \t]*|[\[(])([a-z]{3,8}\d{1,3})(?![\w/.-]?\w)"
 )
-# Lower-case letters and digits that name a measurement, not a person ("spo2", "fio2", "hba1c").
-_NOT_USER = frozenset({"spo", "fio", "pao", "paco", "hba", "vit", "abg", "etco", "tsh", "covid"})
 
 _POSTCODE = re.compile(
     r"(?<![\w-])(\d{5}(?:-\d{4})?|\d{4}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ \t]\d[A-Z]{2})(?![\w-])"
@@ -161,7 +160,8 @@ def field_candidates(text: str) -> Iterator[Candidate]:
         other = _OTHER_ID_WORD.search(text, max(0, match.start() - 30), match.start())
         yield ("MEDICALRECORD" if other else "MEDICALRECORD!"), match.start(1), match.end(1)
     for match in _USER_AFTER.finditer(text):
-        if match.group(1).rstrip("0123456789") not in _NOT_USER:
+        if match.group(1).rstrip("0123456789") not in NOT_USER:
             yield "USERNAME", match.start(1), match.end(1)
     yield from _places(text)
     yield from _named_units(text)
+    yield from id_candidates(text)

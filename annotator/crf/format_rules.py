@@ -64,9 +64,12 @@ _AGES = (
     # "a 69F with", "71 M": age and sex, a clinical shorthand.
     re.compile(r"(?<![\w./-])(\d{1,3})\s?(?=[MF]\b(?![./-]\w))"),
 )
-_PHONE_TRIGGER = r"(?i:\b(tel|telephone|phone|ph|mob|mobile|cell|contact|pager|bleep|fax|facsimile)\b)"
+_PHONE_TRIGGER = (
+    r"(?i:\b(tel|telephone|phone|ph|mob|mobile|cell|contact|pager|bleep|fax|facsimile"
+    r"|call(?:[ \t]+(?:back|me|us))?|ring|reach(?:ed)?)\b(?:[ \t]+(?:on|at))?)"
+)
 _PHONES = (
-    re.compile(r"(?<![\w+])()\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,5}){1,4}(?![\w-])"),
+    re.compile(r"(?<![\w+])()\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,6}){1,4}(?![\w-])"),
     re.compile(r"(?<![\w-])()1-\d{3}-\d{3}-\d{4}(?![\w-])"),
     re.compile(r"(?<![\w(-])()\(\d{3}\)\s?\d{3}[\s.-]\d{4}(?![\w-])"),
     re.compile(r"(?<![\w.-])()\d{3}([.-])\d{3}\2\d{4}(?![\w.-])"),
@@ -74,9 +77,12 @@ _PHONES = (
         _PHONE_TRIGGER + r"[.:#]?\s*(?:no\.?\s*)?((?:\(\d{2,5}\)\s?)?\d{2,5}(?:[ .-]\d{2,6}){1,3})(?![\w-])"
     ),
 )
-# Short internal numbers after their label: "Pager 41872", "bleep 2608", "ext. 4417".
+# Short internal numbers after their label: "Pager 41872", "bleep 2608", "ext 219", "call me at 12088".
 _SHORT_PHONE = re.compile(
-    r"(?i:\b(?:bleep|pager|beeper|ext|extension)\b)\.?[ \t]*[:#]?[ \t]*(\d{4,5})(?![\w-])"
+    r"(?i:\b(?:bleep|pager|beeper)\b)\.?[ \t]*[:#]?[ \t]*(\d{4,5})(?![\w-])"
+    r"|(?i:\b(?:ext|extension)\b)\.?[ \t]*[:#]?[ \t]*(\d{2,5})(?![\w-])"
+    # Five digits, not four: "call at 1400" is a time.
+    r"|(?i:\bcall(?:[ \t]+(?:me|us|back))?[ \t]+(?:at|on))[ \t]+(\d{5})(?![\w-])"
 )
 _ID_TRIGGERS: tuple[tuple[str, str], ...] = (
     ("MEDICALRECORD", r"MRN|MR\s*#|medical\s+record(?:\s+(?:number|no\.?))?|hosp(?:ital)?\s+(?:no|number)\.?|unit\s+(?:no|number)\.?|record\s+(?:no|number)\.?|chart\s+(?:no|number)\.?"),
@@ -216,7 +222,7 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
             fax = trigger.lower() in ("fax", "facsimile") or "fax" in before
             yield ("FAX" if fax else "PHONE"), start, end
     for match in _SHORT_PHONE.finditer(text):
-        yield "PHONE", match.start(1), match.end(1)
+        yield "PHONE", match.start(match.lastindex or 0), match.end(match.lastindex or 0)
     for kind, pattern in _IDS:
         for match in pattern.finditer(text):
             if sum(c.isdigit() for c in match.group(1)) >= 4:

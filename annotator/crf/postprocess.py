@@ -33,6 +33,7 @@ from annotator.crf.format_rules import (
     drop_implausible_dates,
     strip_articles,
 )
+from annotator.crf.id_rules import IPV4
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.tokenizer import Token, tokenize
@@ -51,20 +52,19 @@ NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
 # wordfreq Zipf buckets of words rare enough in English to be taken for names.
 RARE = frozenset({"0", "1", "2", "3"})
 
-_OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 _PHONE = re.compile(
     r"(?<![\w-])(?:\(\d{3}\)\s*|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?:\s*(?:x|ext\.?)\s*\d{2,5})?(?![\w-])"
 )
 RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("EMAIL", re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")),
-    ("URL", re.compile(r"\b(?:https?://|www\.)[^\s<>\"]*[^\s<>\".,;:)]")),
+    ("URL", re.compile(r"\b(?i:https?://|www\.)[^\s<>\"]*[^\s<>\".,;:)]")),
     (
         "URL",
         re.compile(
             r"(?<![@\w.-])(?:[A-Za-z0-9-]+\.)+(?:com|org|net|edu|gov|io)\b(?:/[^\s<>\"]*[^\s<>\".,;:)])?"
         ),
     ),
-    ("IPADDR", re.compile(rf"(?<![\d.]){_OCTET}(?:\.{_OCTET}){{3}}(?![\d.])")),
+    ("IPADDR", IPV4),
     ("SSN", re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")),
     ("PHONE", _PHONE),
 )

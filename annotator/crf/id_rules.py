@@ -1,0 +1,177 @@
+"""Rules for identifiers written in the public forms of many countries' record systems.
+
+Each rule is a public convention, not one note style's quirk: a UK National Insurance
+number (two letters, three digit pairs, a final A-D) and any number after ``SSN``,
+``NI no``, ``social security no``; health-plan numbers after ``Medicare``, ``Medicaid``,
+``health card``, ``OHIP``, ``insurance no``, ``member ID``, ``policy no`` (also in digit
+groups: ``7070 60569 6``); biobank and specimen codes; practitioner registrations after the
+regulator that issues them (``GMC``, ``NMC``, ``AHPRA``, ``DEA``, ``NPI``); vehicle plates
+after ``vehicle reg``, ``plate``, ``rego``; device serial numbers after ``SN``/``serial``
+(trailing ``-02`` included); operating theatres and side rooms (``Theatre 3``, ``OR 6``,
+``room SR6``); complete IPv4 addresses; and user names where dictation systems write them
+(``nfa95/lu``, ``-- ngk7``, alone under a signature). The regulator or label stays outside
+the span: only the value is PHI.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+Candidate = tuple[str, int, int]
+
+# The label's separator, then the value: "no. ", ": ", "# ".
+_SEP = r"\.?[ \t]*[:#]?[ \t]*"
+# A code of letters, digits and dashes, or digit groups ("7070 60569 6", "FL 38 73 62 A").
+_CODE = r"[A-Za-z0-9][A-Za-z0-9/-]*[A-Za-z0-9]"
+_GROUPS = r"(?:[A-Z]{1,3}[ \t-]?)?\d{1,6}(?:[ \t-]\d{1,6}){1,4}(?:[ \t-][A-Z]{1,2})?"
+# A value has a digit: "Insurance member ID: X" reads past "member" to the value.
+_VALUE = rf"({_GROUPS}|(?=[A-Za-z0-9/-]*\d){_CODE})(?![\w-])"
+_NUMBER_WORD = r"(?i:[ \t]+(?:no|number|num|#|id|card))?"
+# A label ends at a word's end: "plate" is no label in "PLATELETS".
+_END = r"(?![A-Za-z])"
+
+# Unlabelled, only in the spaced form: written solid ("KZ924987D") the shape is also a record number's.
+_NINO = re.compile(r"(?<![\w-])[A-CEGHJ-PR-TW-Z]{2} \d{2} \d{2} \d{2} [A-D](?![\w-])")
+_SSN_LABEL = re.compile(
+    rf"(?:(?i:\bnational[ \t]+insurance|\bsocial[ \t]+security){_NUMBER_WORD}|\bNI[ \t]+(?:no|No|NO|number)|\bNINO|\bSSN){_END}"
+    rf"{_SEP}{_VALUE}"
+)
+_HEALTHPLAN_LABEL = re.compile(
+    r"(?i:\b(?:medicare|medicaid|OHIP|health[ \t]+card|health[ \t]+plan|(?<!national[ \t])insurance|member|policy|subscriber)"
+    r"(?:[ \t]+(?:card|no|number|num|id|#))*)"
+    rf"{_END}{_SEP}{_VALUE}"
+)
+_BIOID_LABEL = re.compile(
+    r"(?i:\b(?:bio[ \t-]?bank|tissue[ \t]+bank|biometric)(?:[ \t]+(?:sample|specimen|enrol{1,2}ment|no|number|id|#))*"
+    r"|\bspecimen[ \t]+(?:id|no|number))"
+    rf"{_END}{_SEP}{_VALUE}"
+)
+# Regulators that issue practitioner numbers: UK GMC, NMC, GPhC, HCPC; Australian AHPRA; US DEA, NPI.
+_LICENSE_LABEL = re.compile(
+    r"(?:\b(?:GMC|NMC|GPhC|HCPC|AHPRA|DEA|NPI)(?:[ \t]+(?:no|No|number|reg|registration|#))?"
+    r"|(?i:\b(?:prescriber|practitioner|provider|professional)[ \t]+(?:registration|reg|number|no)(?:[ \t]+(?:no|number))?))"
+    rf"{_END}{_SEP}{_VALUE}"
+)
+# "vehicle reg EP39 XEJ", "plate 3NUN 460": a plate of capitals and digits, one or two groups.
+_VEHICLE_LABEL = re.compile(
+    r"(?i:\b(?:vehicle|car|van)[ \t]+(?:reg(?:istration)?|plate|licen[cs]e)(?:[ \t]+(?:no|number|plate))?"
+    r"|\b(?:licen[cs]e|number|registration)[ \t]+plate|\bplate(?:[ \t]+(?:no|number))?|\brego|\breg\.?[ \t]+no)"
+    rf"{_END}\.?[ \t]*[:#]?[ \t]*([A-Z0-9]{{2,8}}(?:[ -][A-Z0-9]{{1,4}})?)(?![\w-])"
+)
+_SERIAL = re.compile(
+    rf"(?:\bS/?N|(?i:\bserial)(?:[ \t]+(?:no|No|number|#))?){_END}"
+    rf"{_SEP}([A-Za-z0-9][A-Za-z0-9]*(?:[-/][A-Za-z0-9]+)*)(?![\w-])"
+)
+_THEATRE = re.compile(
+    r"(?i:\btheat(?:re|er)s?)[ \t]+(?:(?i:no)\.?[ \t]*)?(\d{1,2}[A-Z]?)(?![\w.,-]?\d)"
+    r"(?![ \t]*(?i:x\b|times|days?|weeks?|months?|hours?|hrs?|mins?|minutes|am\b|pm\b))"
+)
+_OPERATING_ROOM = re.compile(r"\bOR[ \t]+(\d{1,2})(?![\w.,-]?\d)")
+_ROOM_CODE = re.compile(
+    r"(?i:\b(?:side[ \t]+room|room|rm|bay|bed|cubicle|theat(?:re|er)))[ \t]*[:#.]?[ \t]*([A-Z]{1,3}\d{1,4}[A-Z]?)(?![\w-])"
+)
+_OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+IPV4 = re.compile(rf"(?<![\w.]){_OCTET}(?:\.{_OCTET}){{3}}(?![\w]|\.\d)")
+
+_USER = r"([a-zß-öø-ÿ]{2,8}\d{1,3})"
+# "kpb80/jl": the author's user name, then the typist's initials, on a line of their own.
+_DICTATION_LINE = re.compile(rf"(?m)^[ \t]*{_USER}/[a-z]{{1,3}}[ \t]*$")
+_DASHED_LINE = re.compile(rf"(?m)^--[ \t]*{_USER}[ \t]*$")
+_SIGNATURE_THEN_USER = re.compile(
+    r"(?m)^[^\n]*,[ \t]*(?:RN|MD|M\.D\.|DO|NP|PA|PA-C|PhD|MBBS|MBChB|FRCP|FRACP|RGN|RMN|CNS|APRN|LPN)\.?[ \t]*\n"
+    rf"[ \t]*{_USER}[ \t]*$"
+)
+# "Read by: Robin Wright  rdw50": the reader's login closes the sign-off line, after the name.
+_SIGNED_BY_LINE = re.compile(
+    r"(?m)^[ \t]*(?i:read|reported|verified|signed|dictated|authori[sz]ed|approved)[ \t]+(?i:by)\b:?"
+    rf"[^\n]{{0,60}}?[ \t]{_USER}[ \t]*$"
+)
+# Lower-case letters and digits that name a measurement, not a person ("spo2", "fio2", "hba1c").
+NOT_USER = frozenset({"spo", "fio", "pao", "paco", "hba", "vit", "abg", "etco", "tsh", "covid"})
+
+
+def _digits(value: str) -> int:
+    return sum(c.isdigit() for c in value)
+
+
+def ssn(text: str) -> Iterator[Candidate]:
+    for match in _NINO.finditer(text):
+        yield "SSN!", match.start(), match.end()
+    for match in _SSN_LABEL.finditer(text):
+        if _digits(match.group(1)) >= 6:
+            yield "SSN!", match.start(1), match.end(1)
+
+
+def _labelled(kind: str, pattern: re.Pattern[str], min_digits: int) -> Callable[[str], Iterator[Candidate]]:
+    def rule(text: str) -> Iterator[Candidate]:
+        for match in pattern.finditer(text):
+            if _digits(match.group(1)) >= min_digits:
+                yield kind, match.start(1), match.end(1)
+
+    return rule
+
+
+healthplan = _labelled("HEALTHPLAN!", _HEALTHPLAN_LABEL, 5)
+bioid = _labelled("BIOID!", _BIOID_LABEL, 4)
+license_number = _labelled("LICENSE!", _LICENSE_LABEL, 5)
+device = _labelled("DEVICE!", _SERIAL, 4)
+
+
+def vehicle(text: str) -> Iterator[Candidate]:
+    for match in _VEHICLE_LABEL.finditer(text):
+        plate = match.group(1)
+        letters = sum(c.isalpha() for c in plate)
+        # A plate has letters and digits, and five or more of them ("LCP 4" names a bone plate).
+        if letters and _digits(plate) and letters + _digits(plate) >= 5:
+            yield "VEHICLE!", match.start(1), match.end(1)
+
+
+def _caps_line(text: str, position: int) -> bool:
+    """Whether the line around ``position`` is written in capitals (there ``OR`` is the word "or")."""
+    start = text.rfind("\n", 0, position) + 1
+    end = text.find("\n", position)
+    line = text[start : end if end >= 0 else len(text)]
+    return sum(c.isupper() for c in line) > 2 * sum(c.islower() for c in line)
+
+
+def room(text: str) -> Iterator[Candidate]:
+    for match in _THEATRE.finditer(text):
+        yield "ROOM", match.start(1), match.end(1)
+    for match in _OPERATING_ROOM.finditer(text):
+        if not _caps_line(text, match.start()):
+            yield "ROOM", match.start(1), match.end(1)
+    for match in _ROOM_CODE.finditer(text):
+        yield "ROOM", match.start(1), match.end(1)
+
+
+def ip_address(text: str) -> Iterator[Candidate]:
+    for match in IPV4.finditer(text):
+        yield "IPADDR!", match.start(), match.end()
+
+
+def username(text: str) -> Iterator[Candidate]:
+    for pattern in (_DICTATION_LINE, _DASHED_LINE, _SIGNATURE_THEN_USER, _SIGNED_BY_LINE):
+        for match in pattern.finditer(text):
+            if match.group(1).rstrip("0123456789") not in NOT_USER:
+                yield "USERNAME", match.start(1), match.end(1)
+
+
+# Named, so that each rule's hits and false positives can be counted on its own.
+ID_RULES: dict[str, Callable[[str], Iterator[Candidate]]] = {
+    "ssn": ssn,
+    "healthplan": healthplan,
+    "bioid": bioid,
+    "license": license_number,
+    "vehicle": vehicle,
+    "device": device,
+    "room": room,
+    "ipaddr": ip_address,
+    "username": username,
+}
+
+
+def id_candidates(text: str) -> Iterator[Candidate]:
+    """Every identifier rule's spans as ``(type, start, end)``; ``!`` settles the type."""
+    for rule in ID_RULES.values():
+        yield from rule(text)

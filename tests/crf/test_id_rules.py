@@ -1,0 +1,162 @@
+"""Identifiers in the public forms of many countries' records, and the near misses that are none."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotator.crf.format_rules import apply_format_rules, format_rule_predictions
+from annotator.crf.id_rules import id_candidates
+from annotator.crf.labels import Prediction
+from annotator.crf.postprocess import rule_predictions
+
+
+def found(text: str) -> set[tuple[str, str]]:
+    return {(kind.rstrip("!"), text[start:end]) for kind, start, end in id_candidates(text)}
+
+
+def ruled(text: str) -> set[tuple[str, str]]:
+    """Every rule span of the pre-annotation rules (format, field and identifier rules)."""
+    return {(p.type, text[p.start : p.end]) for p in format_rule_predictions(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # SSN: UK National Insurance numbers, and any number after an SSN label.
+        ("National insurance no. TR 10 39 02 W\n", ("SSN", "TR 10 39 02 W")),
+        ("NATIONAL INSURANCE NO. FL 38 73 62 A | next", ("SSN", "FL 38 73 62 A")),
+        ("Partner's NI: CM 61 85 55 B.", ("SSN", "CM 61 85 55 B")),
+        ("NI no: JK123456C", ("SSN", "JK123456C")),
+        ("NINO AB 12 34 56 C", ("SSN", "AB 12 34 56 C")),
+        ("SSN: 760-83-9523\n", ("SSN", "760-83-9523")),
+        ("Social Security Number 123 45 6789.", ("SSN", "123 45 6789")),
+        # HEALTHPLAN: national and private health-plan numbers, in digit groups or as a code.
+        ("Medicare card 7070 60569 6 | next review", ("HEALTHPLAN", "7070 60569 6")),
+        ("MEDICARE CARD 8004 09586 0\n", ("HEALTHPLAN", "8004 09586 0")),
+        ("Medicaid # NY44120934", ("HEALTHPLAN", "NY44120934")),
+        ("OHIP 1234-567-890-AB", ("HEALTHPLAN", "1234-567-890-AB")),
+        ("Health card no: 9876 543 210", ("HEALTHPLAN", "9876 543 210")),
+        ("Insurance member ID: NNG000964041\n", ("HEALTHPLAN", "NNG000964041")),
+        ("policy no. P-88120431", ("HEALTHPLAN", "P-88120431")),
+        # BIOID: biobank and biometric codes.
+        ("Biobank sample SPEC-02-06401\n", ("BIOID", "SPEC-02-06401")),
+        ("BIOBANK SAMPLE SPEC-57-07734", ("BIOID", "SPEC-57-07734")),
+        ("Biometric enrollment ID BIO-892866.", ("BIOID", "BIO-892866")),
+        ("tissue bank no TB/2231/07", ("BIOID", "TB/2231/07")),
+        # LICENSE: the value after the regulator; the regulator stays out.
+        ("Prescriber registration GMC 9528736 | next", ("LICENSE", "9528736")),
+        ("NMC 12A3456E", ("LICENSE", "12A3456E")),
+        ("AHPRA MED0001234567", ("LICENSE", "MED0001234567")),
+        ("Prescriber DEA # AB1234567\n", ("LICENSE", "AB1234567")),
+        ("NPI 1234567890", ("LICENSE", "1234567890")),
+        # VEHICLE: plates of capitals and digits.
+        ("Patient transport vehicle reg EP39 XEJ | next", ("VEHICLE", "EP39 XEJ")),
+        ("Struck while parked; plate 3NUN 460.", ("VEHICLE", "3NUN 460")),
+        ("number plate: KX61 ABC", ("VEHICLE", "KX61 ABC")),
+        ("car rego 1ABC234", ("VEHICLE", "1ABC234")),
+        # DEVICE: serial numbers keep their trailing digits.
+        ("Insulin pump SN:CM80401-02 | next", ("DEVICE", "CM80401-02")),
+        ("Pacemaker serial no. CXS290135H interrogated.", ("DEVICE", "CXS290135H")),
+        ("S/N 4471-2093-B", ("DEVICE", "4471-2093-B")),
+        # ROOM: theatres, operating rooms, side rooms.
+        ("St. Osmund's Hospital Theatre 3\nDate of op", ("ROOM", "3")),
+        ("ANAESTHETIC RECORD THEATRE 3", ("ROOM", "3")),
+        ("moved to theater 12 at noon", ("ROOM", "12")),
+        ("The patient was brought to OR 6 and placed supine.", ("ROOM", "6")),
+        ("-- admin -- Side room SR2 | next", ("ROOM", "SR2")),
+        ("Arrival: 01/20/2080 01:33   Room D9\n", ("ROOM", "D9")),
+        # IPADDR: a whole dotted quad.
+        ("Home monitor uploads from 132.230.4.202.", ("IPADDR", "132.230.4.202")),
+        # USERNAME: dictation lines and sign-offs.
+        ("DD: 01/20/2080  DT: 01/22/2080\nnfa95/lu\ncc: Dr. Pow", ("USERNAME", "nfa95")),
+        ("Thanks.\n\n\n-- ngk7\n", ("USERNAME", "ngk7")),
+        ("Cassidy Reese, RN\ncer5\nADDITIONAL", ("USERNAME", "cer5")),
+        ("Ramón Åberg, RN\nreå69\n", ("USERNAME", "reå69")),
+        ("Read by: Robin Wright  rdw50\n", ("USERNAME", "rdw50")),
+    ],
+)
+def test_identifier_in_a_public_form(text: str, expected: tuple[str, str]) -> None:
+    assert found(text) == {expected}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Doses, times, vital signs, scores, lab values, durations.
+        "Metformin 500 mg bd; insulin 12 units at 2200; SpO2 94% on 2 L; 5/10 pain",
+        "BP 132/84, HR 72, RR 18, T 37.2; Hb 121 g/L, plt 245, K 4.1, Na 139",
+        "Platelets 150 x10^9/L; PLATELETS 150; PLATE LCP 4 and 6 screws; plate and screws",
+        "returned to theatre 2 days later; back to theatre x2; theatre list at 0830",
+        "SBP 90 OR 2 BOLUSES GIVEN; OR 1.5 (95% CI 1.1-2.0); pain OR 3 nausea",
+        "IF FEVER OR 2 EPISODES OF VOMITING, RETURN",
+        "Medicare covers 80% of 2067 costs; member of the 3 person team; insurance pending",
+        "National insurance contributions paid; SSN on file; social security benefits since 2065",
+        "d/w reg tybla3 re plan; seen by reg today; CXR reg 2",
+        "sn 3 times; SN Jones reviewed; serial troponins 12 then 14",
+        "spo2\nfio2/ab\n-- hba1c\nJo Bloggs, RN\ncovid19\n",
+        "version 1.2.3.4.5; dose 1.2.3 mg; 256.1.1.1 is no address",
+        "DEA registration pending; GMC referral; NPI to follow; NMC code of conduct",
+        "MRN KZ924987D; NHI/UR: KZ924987D",
+    ],
+)
+def test_near_misses_are_no_identifier(text: str) -> None:
+    assert found(text) == set()
+
+
+def test_a_solid_national_insurance_number_needs_its_label() -> None:
+    # Written solid, two letters, six digits and a letter is also a record number's shape.
+    assert found("(KZ924987D)") == set()
+    assert found("NI no KZ924987D") == {("SSN", "KZ924987D")}
+
+
+@pytest.mark.parametrize(
+    ("text", "phone"),
+    [
+        ("Tel +44 1805 534940  Fax", "+44 1805 534940"),
+        ("HOME PHONE: +44 1583 214149\n", "+44 1583 214149"),
+        ("Call back on 0476 475 796\n", "0476 475 796"),
+        ("Call back on (06) 7592 9265\n", "(06) 7592 9265"),
+        ("ring 07982 343260 if worse", "07982 343260"),
+        ("can be reached at 617 555 0199.", "617 555 0199"),
+        ("Patient may call 475-5293 with questions", "475-5293"),
+        ("Please call me at 12088.", "12088"),
+        ("Tel +1 (740) 257-0297\n", "+1 (740) 257-0297"),
+    ],
+)
+def test_phone_numbers_after_the_words_that_announce_them(text: str, phone: str) -> None:
+    assert ruled(text) == {("PHONE", phone)}
+
+
+def test_an_extension_is_a_phone_number_of_its_own() -> None:
+    text = "Call back on (06) 7592 9265 ext 309; mob 07982 343260 ext 219"
+    assert ruled(text) == {
+        ("PHONE", "(06) 7592 9265"),
+        ("PHONE", "309"),
+        ("PHONE", "07982 343260"),
+        ("PHONE", "219"),
+    }
+
+
+def test_no_phone_in_times_counts_and_doses() -> None:
+    assert ruled("call at 1400; ring finger 2 cm; reached at 0930; call 911; call 3 times a day") == set()
+
+
+def test_a_url_in_capitals() -> None:
+    text = "PATIENT PORTAL: HTTPS://MYRECORD.GREYWICKHEALTH.EXAMPLE/P/1765\n"
+    urls = [text[p.start : p.end] for p in rule_predictions(text) if p.type == "URL"]
+    assert urls == ["HTTPS://MYRECORD.GREYWICKHEALTH.EXAMPLE/P/1765"]
+
+
+def test_a_complete_address_replaces_the_tagger_piece_of_it() -> None:
+    text = "Home monitor uploads from 132.230.4.202."
+    start = text.index("132")
+    tagged = [Prediction("DATE", start, start + len("132.230.4"), 0.8)]
+    result = apply_format_rules(text, tagged)
+    assert [(p.type, text[p.start : p.end]) for p in result] == [("IPADDR", "132.230.4.202")]
+
+
+def test_a_label_settles_the_type_the_tagger_gave_an_identifier() -> None:
+    text = "Prescriber DEA #AB1234567\n"
+    start = text.index("AB")
+    tagged = [Prediction("MEDICALRECORD", start, start + 9, 0.9)]
+    assert [p.type for p in apply_format_rules(text, tagged)] == ["LICENSE"]
