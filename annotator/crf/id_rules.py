@@ -38,8 +38,9 @@ _SSN_LABEL = re.compile(
     rf"{_SEP}{_VALUE}"
 )
 _HEALTHPLAN_LABEL = re.compile(
-    r"(?i:\b(?:medicare|medicaid|OHIP|health[ \t]+card|health[ \t]+plan|(?<!national[ \t])insurance|member|policy|subscriber)"
-    r"(?:[ \t]+(?:card|no|number|num|id|#))*)"
+    r"(?i:\b(?:medicare|medicaid|OHIP|health[ \t]+card)(?:[ \t]+(?:card|no|number|num|id|#))*"
+    # Said alone, these words name no number ("member of the team", "policy 2067-03-01").
+    r"|\b(?:health[ \t]+plan|(?<!national[ \t])insurance|member|policy|subscriber)[ \t]*(?:no|number|num|id|#))"
     rf"{_END}{_SEP}{_VALUE}"
 )
 _BIOID_LABEL = re.compile(
@@ -91,8 +92,12 @@ _SIGNED_BY_LINE = re.compile(
 NOT_USER = frozenset({"spo", "fio", "pao", "paco", "hba", "vit", "abg", "etco", "tsh", "covid"})
 
 
+_DATE_SHAPE = re.compile(r"\d{1,2}([-/.])\d{1,2}\1(?:\d{2}|\d{4})|\d{4}([-/.])\d{1,2}\2\d{1,2}")
+
+
 def _digits(value: str) -> int:
-    return sum(c.isdigit() for c in value)
+    """Digits in a value; none for a date ("2067-03-01" after a label is when, not which)."""
+    return 0 if _DATE_SHAPE.fullmatch(value) else sum(c.isdigit() for c in value)
 
 
 def ssn(text: str) -> Iterator[Candidate]:

@@ -97,6 +97,7 @@ def test_identifier_in_a_public_form(text: str, expected: tuple[str, str]) -> No
         "version 1.2.3.4.5; dose 1.2.3 mg; 256.1.1.1 is no address",
         "DEA registration pending; GMC referral; NPI to follow; NMC code of conduct",
         "MRN KZ924987D; NHI/UR: KZ924987D",
+        "care team member 2067-03-01; policy 12/03/2067; Medicare since 03.04.2066; SN 2067-01-02",
     ],
 )
 def test_near_misses_are_no_identifier(text: str) -> None:
