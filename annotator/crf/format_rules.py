@@ -222,7 +222,8 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
             fax = trigger.lower() in ("fax", "facsimile") or "fax" in before
             yield ("FAX" if fax else "PHONE"), start, end
     for match in _SHORT_PHONE.finditer(text):
-        yield "PHONE", match.start(match.lastindex or 0), match.end(match.lastindex or 0)
+        # The label says what it is: a bleep number is no year, whatever the tagger thought.
+        yield "PHONE!", match.start(match.lastindex or 0), match.end(match.lastindex or 0)
     for kind, pattern in _IDS:
         for match in pattern.finditer(text):
             if sum(c.isdigit() for c in match.group(1)) >= 4:

@@ -1,16 +1,16 @@
 """Rules for identifiers written in the public forms of many countries' record systems.
 
-Each rule is a public convention, not one note style's quirk: a UK National Insurance
-number (two letters, three digit pairs, a final A-D) and any number after ``SSN``,
-``NI no``, ``social security no``; health-plan numbers after ``Medicare``, ``Medicaid``,
-``health card``, ``OHIP``, ``insurance no``, ``member ID``, ``policy no`` (also in digit
-groups: ``7070 60569 6``); biobank and specimen codes; practitioner registrations after the
+Each rule is a public convention, not one note style's quirk: a UK National Insurance number
+(two letters, three digit pairs, a final A-D) and any number after ``SSN``, ``NI no``,
+``social security no``; health-plan numbers after ``Medicare``, ``Medicaid``, ``health
+card``, ``OHIP``, ``insurance no``, ``member ID``, ``policy no`` (also in digit groups:
+``7070 60569 6``); biobank and specimen codes; practitioner registrations after the
 regulator that issues them (``GMC``, ``NMC``, ``AHPRA``, ``DEA``, ``NPI``); vehicle plates
 after ``vehicle reg``, ``plate``, ``rego``; device serial numbers after ``SN``/``serial``
 (trailing ``-02`` included); operating theatres and side rooms (``Theatre 3``, ``OR 6``,
-``room SR6``); complete IPv4 addresses; and user names where dictation systems write them
-(``nfa95/lu``, ``-- ngk7``, alone under a signature). The regulator or label stays outside
-the span: only the value is PHI.
+``room SR6``); laboratory, accession, order and billing numbers; complete IPv4 addresses;
+and user names where dictation systems write them (``nfa95/lu``, ``-- ngk7``, alone under a
+signature). The regulator or label stays outside the span: only the value is PHI.
 """
 
 from __future__ import annotations
@@ -36,6 +36,14 @@ _NINO = re.compile(r"(?<![\w-])[A-CEGHJ-PR-TW-Z]{2} \d{2} \d{2} \d{2} [A-D](?![\
 _SSN_LABEL = re.compile(
     rf"(?:(?i:\bnational[ \t]+insurance|\bsocial[ \t]+security){_NUMBER_WORD}|\bNI[ \t]+(?:no|No|NO|number)|\bNINO|\bSSN){_END}"
     rf"{_SEP}{_VALUE}"
+)
+# Laboratory and order numbers: the label says which number it is, whatever the tagger thought.
+_LAB_LABEL = re.compile(
+    r"(?i:\baccession(?:[ \t]*(?:no|number|#))?|\blab(?:oratory)?[ \t]*(?:no|number|#)|\border[ \t]*(?:no|number|#))"
+    rf"{_END}{_SEP}{_VALUE}"
+)
+_BILLING_LABEL = re.compile(
+    rf"(?i:\bbilling[ \t]*(?:ref(?:erence)?|no|number|account|acct|#)){_END}{_SEP}{_VALUE}"
 )
 _HEALTHPLAN_LABEL = re.compile(
     r"(?i:\b(?:medicare|medicaid|OHIP|health[ \t]+card)(?:[ \t]+(?:card|no|number|num|id|#))*"
@@ -121,6 +129,8 @@ healthplan = _labelled("HEALTHPLAN!", _HEALTHPLAN_LABEL, 5)
 bioid = _labelled("BIOID!", _BIOID_LABEL, 4)
 license_number = _labelled("LICENSE!", _LICENSE_LABEL, 5)
 device = _labelled("DEVICE!", _SERIAL, 4)
+lab_number = _labelled("IDNUM!", _LAB_LABEL, 4)
+billing = _labelled("ACCOUNT!", _BILLING_LABEL, 4)
 
 
 def vehicle(text: str) -> Iterator[Candidate]:
@@ -170,6 +180,8 @@ ID_RULES: dict[str, Callable[[str], Iterator[Candidate]]] = {
     "license": license_number,
     "vehicle": vehicle,
     "device": device,
+    "idnum": lab_number,
+    "account": billing,
     "room": room,
     "ipaddr": ip_address,
     "username": username,

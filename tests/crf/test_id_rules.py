@@ -65,6 +65,11 @@ def ruled(text: str) -> set[tuple[str, str]]:
         ("The patient was brought to OR 6 and placed supine.", ("ROOM", "6")),
         ("-- admin -- Side room SR2 | next", ("ROOM", "SR2")),
         ("Arrival: 01/20/2080 01:33   Room D9\n", ("ROOM", "D9")),
+        # IDNUM and ACCOUNT: laboratory, order and billing numbers.
+        ("collected 06:45, accession MK4772496\n", ("IDNUM", "MK4772496")),
+        ("Lab no: H63-52721\nSurname", ("IDNUM", "H63-52721")),
+        ("Order number L16788/34 | next", ("IDNUM", "L16788/34")),
+        ("Billing ref ACC/933596/17 | next", ("ACCOUNT", "ACC/933596/17")),
         # IPADDR: a whole dotted quad.
         ("Home monitor uploads from 132.230.4.202.", ("IPADDR", "132.230.4.202")),
         # USERNAME: dictation lines and sign-offs.
@@ -97,6 +102,7 @@ def test_identifier_in_a_public_form(text: str, expected: tuple[str, str]) -> No
         "version 1.2.3.4.5; dose 1.2.3 mg; 256.1.1.1 is no address",
         "DEA registration pending; GMC referral; NPI to follow; NMC code of conduct",
         "MRN KZ924987D; NHI/UR: KZ924987D",
+        "in order 2 weeks; lab 2067; accession 2067-03-01; billing pending; order # 12",
         "care team member 2067-03-01; policy 12/03/2067; Medicare since 03.04.2066; SN 2067-01-02",
     ],
 )
@@ -161,3 +167,12 @@ def test_a_label_settles_the_type_the_tagger_gave_an_identifier() -> None:
     start = text.index("AB")
     tagged = [Prediction("MEDICALRECORD", start, start + 9, 0.9)]
     assert [p.type for p in apply_format_rules(text, tagged)] == ["LICENSE"]
+
+
+def test_a_bleep_number_is_a_phone_number_whatever_the_tagger_thought() -> None:
+    text = "Hope (radiologist) [jihop7] bleep 2175 on 2075.06.01"
+    start = text.index("2175")
+    tagged = [Prediction("DATE", start, start + 4, 0.9)]
+    assert [
+        (p.type, text[p.start : p.end]) for p in apply_format_rules(text, tagged) if p.start == start
+    ] == [("PHONE", "2175")]
