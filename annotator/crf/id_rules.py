@@ -16,7 +16,10 @@ signature). The regulator or label stays outside the span: only the value is PHI
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+
+from annotator.crf.labels import Prediction
 
 Candidate = tuple[str, int, int]
 
@@ -192,3 +195,30 @@ def id_candidates(text: str) -> Iterator[Candidate]:
     """Every identifier rule's spans as ``(type, start, end)``; ``!`` settles the type."""
     for rule in ID_RULES.values():
         yield from rule(text)
+
+
+_SHORT_NUMBER = re.compile(r"\d{2,6}")
+# Where a short number is a phone number: "bleep 2175", "ext 219", "call me at 12088".
+_SHORT_PHONE_LABEL = re.compile(
+    r"(?i:\b(?:bleep|pager|beeper|page|ext|extension|x|tel|phone|ph|call(?:[ \t]+(?:me|us|back))?"
+    r"(?:[ \t]+(?:at|on))?))\.?[ \t]*[:#]?[ \t]*$"
+)
+
+
+def _unlabelled_short_number(text: str, prediction: Prediction) -> bool:
+    if not _SHORT_NUMBER.fullmatch(text, prediction.start, prediction.end):
+        return False
+    return not _SHORT_PHONE_LABEL.search(text, max(0, prediction.start - 30), prediction.start)
+
+
+def relabel_short_phones(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
+    """A phone span of a few digits with no phone label before it is a year ("dx 2058") or nothing."""
+    result = []
+    for prediction in predictions:
+        if prediction.type in ("PHONE", "FAX") and _unlabelled_short_number(text, prediction):
+            span = text[prediction.start : prediction.end]
+            if len(span) != 4 or not 1800 <= int(span) <= 2199:
+                continue
+            prediction = replace(prediction, type="DATE")
+        result.append(prediction)
+    return result

@@ -33,7 +33,7 @@ from annotator.crf.format_rules import (
     drop_implausible_dates,
     strip_articles,
 )
-from annotator.crf.id_rules import IPV4
+from annotator.crf.id_rules import IPV4, relabel_short_phones
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.tokenizer import Token, tokenize
@@ -444,7 +444,7 @@ def postprocess_document(
     result = add_rule_spans(text, result, allowed_set)
     if names:
         result = name_lexicon_rule(text, tokens, result)
-    result = relabel_fax(text, result, allowed_set)
+    result = relabel_fax(text, relabel_short_phones(text, result), allowed_set)
     terms = trusted_terms(text, result, PROPAGATED_IN_NOTE, TRUSTED_IN_NOTE, with_parts=True)
     result = propagate(text, result, terms, "trusted-note")
     if names:

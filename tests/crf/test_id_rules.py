@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from annotator.crf.format_rules import apply_format_rules, format_rule_predictions
-from annotator.crf.id_rules import id_candidates
+from annotator.crf.id_rules import id_candidates, relabel_short_phones
 from annotator.crf.labels import Prediction
 from annotator.crf.postprocess import rule_predictions
 
@@ -176,3 +178,16 @@ def test_a_bleep_number_is_a_phone_number_whatever_the_tagger_thought() -> None:
     assert [
         (p.type, text[p.start : p.end]) for p in apply_format_rules(text, tagged) if p.start == start
     ] == [("PHONE", "2175")]
+
+
+def test_a_short_number_without_a_phone_label_is_no_phone_number() -> None:
+    text = "- CHF, dx 2058\n- gout, code 41872\nbleep 2175; ext 219; call me at 12088; x 4417"
+    tagged = [Prediction("PHONE", m.start(), m.end(), 0.9) for m in re.finditer(r"\d+", text)]
+    result = {(p.type, text[p.start : p.end]) for p in relabel_short_phones(text, tagged)}
+    assert result == {
+        ("DATE", "2058"),
+        ("PHONE", "2175"),
+        ("PHONE", "219"),
+        ("PHONE", "12088"),
+        ("PHONE", "4417"),
+    }
