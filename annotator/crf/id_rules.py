@@ -60,9 +60,10 @@ _BIOID_LABEL = re.compile(
     rf"{_END}{_SEP}{_VALUE}"
 )
 # Regulators that issue practitioner numbers: UK GMC, NMC, GPhC, HCPC; Australian AHPRA; US DEA, NPI.
+# A bare "prescriber no." names a payer's provider number, not a licence: it is left to the ID rules.
 _LICENSE_LABEL = re.compile(
     r"(?:\b(?:GMC|NMC|GPhC|HCPC|AHPRA|DEA|NPI)(?:[ \t]+(?:no|No|number|reg|registration|#))?"
-    r"|(?i:\b(?:prescriber|practitioner|provider|professional)[ \t]+(?:registration|reg|number|no)(?:[ \t]+(?:no|number))?))"
+    r"|(?i:\b(?:prescriber|practitioner|professional)[ \t]+(?:registration|reg)(?:[ \t]+(?:no|number))?))"
     rf"{_END}{_SEP}{_VALUE}"
 )
 # "vehicle reg EP39 XEJ", "plate 3NUN 460": a plate of capitals and digits, one or two groups.
