@@ -380,6 +380,12 @@ def _excess_is_noise(text: str, prediction: Prediction, rule: Prediction) -> boo
     )
 
 
+_NUMBER_TYPES = frozenset(
+    {"PHONE", "FAX", "AGE", "ZIP", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "DEVICE", "BIOID", "IDNUM",
+     "SSN", "VEHICLE", "IPADDR"}
+)  # fmt: skip
+
+
 def _outside(text: str, prediction: Prediction, rule: Prediction) -> Prediction | None:
     """The part of a tagger span outside the rule span it crosses, without edge function words."""
     if prediction.start < rule.start:
@@ -392,6 +398,8 @@ def _outside(text: str, prediction: Prediction, rule: Prediction) -> Prediction 
         return None  # inside the rule span
     if not any(c.isalnum() for c in text[start:end]):
         return None
+    if prediction.type in _NUMBER_TYPES and not any(c.isdigit() for c in text[start:end]):
+        return None  # "Fax" left of a phone number cut away: a number's remnant without digits
     return replace(prediction, start=start, end=end, origin="cut-by-rule")
 
 

@@ -189,3 +189,11 @@ def test_sign_off_initials_and_ambiguous_states() -> None:
     assert ("DOCTOR", "cp") in spans("Dr Proctor\nReg. no. 0740449\n/cp\ncc: file")
     assert not spans("history of Hypertension, MI and CHF")
     assert {("CITY", "Silverburgh"), ("STATE", "MD")} <= spans("Lives in Silverburgh, MD with her aunt.")
+
+
+def test_a_numbers_remnant_without_digits_goes() -> None:
+    text = "Tel 241-588-0807  Fax 372.319.4521 | clinic"
+    run_on = Prediction("PHONE", text.index("588"), text.index(".319"), 0.7, "crf")
+    result = {(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [run_on])}
+    assert not any(piece.strip() == "Fax" for _, piece in result)
+    assert ("PHONE", "241-588-0807") in result
