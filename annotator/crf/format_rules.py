@@ -116,6 +116,8 @@ _LIVES_IN = re.compile(
     rf"(?i:\b(?:lives|living|resides|residing|moved|relocated|home)\b)[^.\n]{{0,45}}?\b(?:in|to|at) {_TOWN}(?![\w'])"
 )
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
+# A web address with its scheme or "www.": one span whatever the tagger cut out of it ("P/1765").
+URL_WITH_SCHEME = re.compile(r"\b(?i:https?://|www\.)[^\s<>\"]*[^\s<>\".,;:)]")
 _UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b")
 _US_ZIP = re.compile(r"(?<=\b[A-Z]{2}\s)\d{5}(?:-\d{4})?\b")
 # "Springfield, IL 62704": a state abbreviation between a comma and a ZIP code.
@@ -230,6 +232,8 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
                 yield kind, match.start(1), match.end(1)
     for match in _EMAIL.finditer(text):
         yield "EMAIL", match.start(), match.end()
+    for match in URL_WITH_SCHEME.finditer(text):
+        yield "URL", match.start(), match.end()
     for match in _STREET.finditer(text):
         yield "STREET", match.start(), match.end()
         town = _TOWN_AFTER.match(text, match.end())

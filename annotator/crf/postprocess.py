@@ -28,6 +28,7 @@ from annotator.core.schema import Schema, load_schema
 from annotator.crf.cleanups import clean_up
 from annotator.crf.features import zipf_bucket
 from annotator.crf.format_rules import (
+    URL_WITH_SCHEME,
     apply_format_rules,
     drop_generic_places,
     drop_implausible_dates,
@@ -57,7 +58,7 @@ _PHONE = re.compile(
 )
 RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("EMAIL", re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")),
-    ("URL", re.compile(r"\b(?i:https?://|www\.)[^\s<>\"]*[^\s<>\".,;:)]")),
+    ("URL", URL_WITH_SCHEME),
     (
         "URL",
         re.compile(

@@ -129,3 +129,10 @@ def test_streets_in_other_countries_forms_and_respiratory_rates() -> None:
     assert ("STREET", "RR 2, Site 3") in found("RR 2, Site 3, Geraldton WA")
     assert not found("Obs: RR 12, BP 120/80, HR 76")
     assert not found("ED 02:27   MARSH | pt")
+
+
+def test_a_web_address_is_one_span_whatever_the_tagger_cut() -> None:
+    text = "PATIENT PORTAL: HTTPS://MYRECORD.GREYWICKHEALTH.EXAMPLE/P/1765 |"
+    piece = Prediction("DATE", text.index("P/1765"), text.index(" |"), 0.8)
+    result = {(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [piece])}
+    assert result == {("URL", "HTTPS://MYRECORD.GREYWICKHEALTH.EXAMPLE/P/1765")}
