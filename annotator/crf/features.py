@@ -297,6 +297,11 @@ def _token_template_names(text: str, tokens: Sequence[Token], offset: int) -> di
     return names
 
 
+@lru_cache(maxsize=100_000)
+def _short_chunk_shape(chunk: str) -> str:
+    return word_shape(chunk)
+
+
 def _chunk_shapes(text: str, tokens: Sequence[Token], offset: int) -> list[str]:
     """The shape of the whitespace-delimited chunk each token sits in (short chunks only)."""
     shapes = [""] * len(tokens)
@@ -306,7 +311,8 @@ def _chunk_shapes(text: str, tokens: Sequence[Token], offset: int) -> list[str]:
         while index < len(tokens) and tokens[index].end <= start:
             index += 1
         position = index
-        shape = word_shape(match.group()) if len(match.group()) <= _MAX_CHUNK else "long"
+        chunk = match.group()
+        shape = _short_chunk_shape(chunk) if len(chunk) <= _MAX_CHUNK else "long"
         while position < len(tokens) and tokens[position].start < end:
             shapes[position] = shape
             position += 1
