@@ -26,6 +26,7 @@ import bisect
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import pairwise
 
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.templates import template_matches
@@ -54,7 +55,6 @@ _SHAPE_TABLE = str.maketrans(
     }
 )
 _REPEATS = re.compile(r"(.)\1+")
-_CHUNK = re.compile(r"\S+")
 _MAX_CHUNK = 24
 
 
@@ -302,21 +302,20 @@ def _short_chunk_shape(chunk: str) -> str:
     return word_shape(chunk)
 
 
-def _chunk_shapes(text: str, tokens: Sequence[Token], offset: int) -> list[str]:
-    """The shape of the whitespace-delimited chunk each token sits in (short chunks only)."""
-    shapes = [""] * len(tokens)
-    index = 0
-    for match in _CHUNK.finditer(text):
-        start, end = match.start() + offset, match.end() + offset
-        while index < len(tokens) and tokens[index].end <= start:
-            index += 1
-        position = index
-        chunk = match.group()
-        shape = _short_chunk_shape(chunk) if len(chunk) <= _MAX_CHUNK else "long"
-        while position < len(tokens) and tokens[position].start < end:
-            shapes[position] = shape
-            position += 1
-        index = position
+def _chunk_shapes(text: str, tokens: Sequence[Token]) -> list[str]:
+    """The shape of the whitespace-delimited chunk each token sits in (short chunks only).
+
+    A chunk is a run of tokens with no space between them: tokens cover every character
+    that is not whitespace.
+    """
+    shapes: list[str] = []
+    count = len(tokens)
+    first = 0
+    for index in range(1, count + 1):
+        if index == count or tokens[index].space_before:
+            chunk = text[tokens[first].start : tokens[index - 1].end]
+            shapes += [_short_chunk_shape(chunk) if len(chunk) <= _MAX_CHUNK else "long"] * (index - first)
+            first = index
     return shapes
 
 
@@ -385,7 +384,7 @@ def document_features(
     lowers = [w.lower() for w in words]
     named = [public_form(w) for w in lowers] if public else lowers
     indicators = _indicators(text, tokens, lowers, lexicons)
-    chunks = _chunk_shapes(text[tokens[0].start : tokens[-1].end], tokens, tokens[0].start)
+    chunks = _chunk_shapes(text, tokens)
     contexts = [_word_contexts(word, public) for word in words]
     sequence: list[FeatureDict] = []
     last = count - 1
@@ -403,8 +402,7 @@ def document_features(
         else:
             features["0|+1"] = named[index] + "|" + named[index + 1]
         features.update(dict.fromkeys(indicators.get(index, ()), 1.0))
-        if chunks[index]:
-            features["chunk"] = chunks[index]
+        features["chunk"] = chunks[index]
         if token.section:
             features["sec"] = _public_section(token.section) if public else token.section
         features.update(dict.fromkeys(_token_flags(token), 1.0))
@@ -435,7 +433,7 @@ def document_attributes(
     count = len(tokens)
     if not count:
         return []
-    # Two empty words on each side: a token's window then never needs a bounds check.
+    # Three empty words on each side: a token's window then never needs a bounds check.
     padded = [
         _NOTHING,
         _NOTHING,
@@ -447,12 +445,14 @@ def document_attributes(
     ]
     lowers = [t.text.lower() for t in tokens]
     indicators = _indicators(text, tokens, lowers, lexicons)
-    chunks = _chunk_shapes(text[tokens[0].start : tokens[-1].end], tokens, tokens[0].start)
+    shapes = ["chunk:" + shape for shape in _chunk_shapes(text, tokens)]
     # "a|b": the word pair of each token and the next one.
-    pairs = [padded[i][7] + "|" + padded[i + 1][7] for i in range(3, count + 2)]
+    named = [word[7] for word in padded[3:-3]]
+    pairs = [a + "|" + b for a, b in pairwise(named)]
+    opening = ["BOS", *["-1|0:" + pair for pair in pairs]]
+    closing = [*["0|+1:" + pair for pair in pairs], "EOS"]
     sections: dict[str, str] = {}
     sequence: list[list[str]] = []
-    last = count - 1
     for index, token in enumerate(tokens):
         at = index + 3
         item = [
@@ -463,14 +463,13 @@ def document_attributes(
             *padded[at + 2][4],
             *padded[at - 3][5],
             *padded[at + 3][6],
+            opening[index],
+            closing[index],
         ]
-        item.append("BOS" if index == 0 else "-1|0:" + pairs[index - 1])
-        item.append("EOS" if index == last else "0|+1:" + pairs[index])
         here = indicators.get(index)
         if here is not None:
             item += here
-        if chunks[index]:
-            item.append("chunk:" + chunks[index])
+        item.append(shapes[index])
         section = token.section
         if section:
             name = sections.get(section)
