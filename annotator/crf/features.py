@@ -6,8 +6,9 @@ membership (:mod:`lexicons`); how common the word is in public English (seed 004
 identifiers are rare in public text; the ``wordfreq`` package ships the frequencies); the
 section heading; trigger words before and after; and a window of neighbouring tokens.
 
-Everything that depends only on a token's text is cached per distinct string, so a note
-costs little more than a few dictionary merges per token. Change :data:`FEATURE_VERSION`
+Everything that depends only on a token's text is cached per distinct string, already in
+crfsuite's form (attribute names, :func:`document_attributes`), so a note costs little more
+than a few list concatenations per token. Change :data:`FEATURE_VERSION`
 whenever a feature changes: models record it and refuse to load under another version.
 
 *Public* features (the default) make a model safe to share: a trained crfsuite model holds
@@ -202,8 +203,12 @@ def _far_features(word: str, offset: int, public: bool) -> FeatureDict:
 
 
 def _contexts_of(word: str, public: bool) -> tuple[FeatureDict, ...]:
-    """A word's own features, then what it lends a token 2, 1 before / 1, 2 after it, then 3."""
-    own = word_features(word, public)
+    """A word's own features, then those it gives the token it is the neighbour of.
+
+    In order: as that token's neighbour at -2, -1, +1, +2 (the window), then at -3 and +3.
+    """
+    # Uncached: each caller caches what it builds from these (a second cache would only hold memory).
+    own = word_features.__wrapped__(word, public)
     return (
         own,
         _window_features(own, -2),
@@ -252,11 +257,12 @@ _NOTHING: _WordAttributes = ((), (), (), (), (), (), (), "")
 
 @lru_cache(maxsize=500_000)
 def _word_attributes(word: str, public: bool) -> _WordAttributes:
-    own, before2, before1, after1, after2, before3, after3 = (
+    own, at_minus2, at_minus1, at_plus1, at_plus2, at_minus3, at_plus3 = (
         as_attributes(c) for c in _contexts_of(word, public)
     )
     lower = word.lower()
-    return own, before2, before1, after1, after2, before3, after3, public_form(lower) if public else lower
+    pair_name = public_form(lower) if public else lower
+    return own, at_minus2, at_minus1, at_plus1, at_plus2, at_minus3, at_plus3, pair_name
 
 
 @lru_cache(maxsize=20_000)
