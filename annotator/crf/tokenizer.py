@@ -13,10 +13,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-# Letter runs, digit runs, or one other non-space character.
-_PIECE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_", re.UNICODE)
-# Inside a letter run: a capital after a lower-case letter starts a new token.
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# Letter runs, digit runs, or one other non-space character. A letter run ends before a
+# capital that follows a lower-case letter (``yoM`` -> ``yo``, ``M``): a letter continues
+# the run when the one before it is not lower-case a-z, or when it is not a capital A-Z.
+_PIECE = re.compile(r"[^\W\d_](?:(?<![a-z])[^\W\d_]|[^\W\d_A-Z])*|\d+|[^\w\s]|_", re.UNICODE)
 _HEADING_WORDS = re.compile(r"[A-Za-z]+")
 _MAX_HEADING_WORDS = 6
 
@@ -44,18 +44,6 @@ class Token:
     in_heading: bool = False
     line_start: bool = False
     space_before: bool = True
-
-
-def _split_letters(text: str, start: int) -> list[tuple[str, int]]:
-    if len(text) < 2 or text.islower() or text.isupper():
-        return [(text, start)]
-    parts: list[tuple[str, int]] = []
-    last = 0
-    for match in _CAMEL.finditer(text):
-        parts.append((text[last : match.start()], start + last))
-        last = match.start()
-    parts.append((text[last:], start + last))
-    return parts
 
 
 def _heading_of(line: str) -> tuple[str, int] | None:
@@ -121,21 +109,14 @@ def iter_tokens(text: str) -> Iterator[Token]:
             section, heading_end = heading
         first = True
         for match in _PIECE.finditer(line):
-            piece = match.group()
-            pieces = _split_letters(piece, match.start()) if piece[0].isalpha() else [(piece, match.start())]
-            for part, relative in pieces:
-                start = line_offset + relative
-                yield Token(
-                    text=part,
-                    start=start,
-                    end=start + len(part),
-                    line=line_index,
-                    section=section,
-                    in_heading=relative < heading_end,
-                    line_start=first,
-                    space_before=start != previous_end,
-                )
-                previous_end = start + len(part)
-                first = False
+            part = match.group()
+            relative = match.start()
+            start = line_offset + relative
+            end = start + len(part)
+            yield Token(
+                part, start, end, line_index, section, relative < heading_end, first, start != previous_end
+            )
+            previous_end = end
+            first = False
         line_offset = line_end + 1
         line_index += 1

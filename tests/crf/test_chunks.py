@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,20 @@ def test_scoring_in_small_chunks_covers_every_token_of_the_note(
     assert [s.p_outside for s in found.scores] == pytest.approx(
         [s.p_outside for s in expected.scores], abs=1e-6
     )
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_scoring_a_chunk_leaves_the_garbage_collector_as_it_was(
+    trained_tagger: CrfTagger, held_out: list[Document], enabled: bool
+) -> None:
+    # Scoring pauses the collector while a chunk's features are built; it must come back on
+    # (and stay off for a caller that had turned it off).
+    document = held_out[0]
+    chunk = next(iter(trained_tagger.chunks(document.text)))
+    (gc.enable if enabled else gc.disable)()
+    try:
+        assert trained_tagger.score_chunk(document.text, chunk)
+        assert trained_tagger.chunk_attributes(document.text, chunk)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable()

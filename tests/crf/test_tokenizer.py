@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,3 +56,17 @@ def test_tokenize_inline_upper_case_heading() -> None:
     tokens = tokenize("HPI: 70yo man")
     assert tokens[0].in_heading and tokens[0].section == "hpi"
     assert not tokens[-1].in_heading and tokens[-1].section == "hpi"
+
+
+def _pieces_the_obvious_way(line: str) -> list[str]:
+    """Letter runs, digit runs, single marks; then each letter run cut before a lower-upper step."""
+    pieces = []
+    for piece in re.findall(r"[^\W\d_]+|\d+|[^\w\s]|_", line):
+        pieces += re.split(r"(?<=[a-z])(?=[A-Z])", piece)
+    return pieces
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aAbzZyYMéÉßǅﬁΣσ09٣ _-:.'", max_size=60))
+def test_tokenize_cuts_like_the_obvious_two_step_split(line: str) -> None:
+    assert [t.text for t in tokenize(line)] == _pieces_the_obvious_way(line)
