@@ -4,8 +4,9 @@ A number is no age when a unit follows it (``35 pack-years``, ``at 45 degrees``)
 comes before it (``sinus rhythm at 72``); a fraction is no date when it grades something
 (``power 4/5``, ``pain 7/10``); four digits before ``h`` are a clock time (``1917h``), the
 minutes of ``02:27`` are part of one, and a list's number (``3.`` opening a line) dates nothing.
-A name ends before a degree (``Brian Ruiz, MD, PhD``) and before a field's abbreviation
-(``J. Sanders, DOB``).
+A name ends before a degree (``Brian Ruiz, MD, PhD``), a field's abbreviation
+(``J. Sanders, DOB``) or a wide gap (``VARGAS April   1154633``), and holds no role word at
+either end (``PHARMACIST REGINALD JOHNSON``, ``Pedersen Psychiatrist``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,13 @@ _CREDENTIAL = re.compile(
 )
 _FIELD_AFTER_COMMA = re.compile(r",[ \t]*(?:DOB|D\.O\.B\.|MRN|DOA|DOD|NHS|NHI|URN?|ID|Age|Sex|Ward)$")
 NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
+_WIDE_GAP = re.compile(r"[ \t]{3,}|\t")
+_ROLES = (
+    r"pharmacist|physician|surgeon|nurse|therapist|physio|psychiatrist|psychologist|registrar|consultant|resident"
+    r"|doctor|dr\.?|attending|paramedic|midwife|dietitian|social[ \t]+worker|reconciled|by|per|cc:?"
+)
+_ROLE_WORD = re.compile(rf"(?i:{_ROLES})[ \t]+")
+_ROLE_AFTER = re.compile(rf"[ \t,]+(?i:{_ROLES})$")
 
 
 def _wrong_age(text: str, prediction: Prediction) -> bool:
@@ -55,6 +63,19 @@ def _wrong_date(text: str, prediction: Prediction) -> bool:
     return bool(_LIST_NUMBER.match(span)) and opens_line and text[prediction.end : prediction.end + 1] == "."
 
 
+def _name_bounds(text: str, prediction: Prediction) -> tuple[int, int]:
+    """A name without the role words around it and without what follows a wide gap."""
+    start, end = prediction.start, prediction.end
+    gap = _WIDE_GAP.search(text, start, end)
+    if gap:
+        end = gap.start()  # "VARGAS April   1154633": a wide gap separates fields
+    while (lead := _ROLE_WORD.match(text, start, end)) and lead.end() < end:
+        start = lead.end()
+    while (tail := _ROLE_AFTER.search(text, start, end)) and tail.start() > start:
+        end = tail.start()
+    return start, _name_end(text, replace(prediction, start=start, end=end))
+
+
 def _name_end(text: str, prediction: Prediction) -> int:
     """Where a name ends once degrees and a field's abbreviation after it are cut off."""
     end = prediction.end
@@ -74,8 +95,8 @@ def clean_up(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
         if prediction.type == "DATE" and _wrong_date(text, prediction):
             continue
         if prediction.type in NAME_TYPES:
-            end = _name_end(text, prediction)
-            if end != prediction.end:
-                prediction = replace(prediction, end=end, origin="name-cut")
+            start, end = _name_bounds(text, prediction)
+            if (start, end) != (prediction.start, prediction.end):
+                prediction = replace(prediction, start=start, end=end, origin="name-cut")
         result.append(prediction)
     return result

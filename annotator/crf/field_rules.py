@@ -59,6 +59,7 @@ _NUMBERED_WARD = re.compile(r"\bWard[ \t]+\d{1,2}[A-Z]?(?:[ \t]+(?:North|South|E
 _SAINT = re.compile(r"\bS[Tt]\.?[ \t]+[A-Z][A-Za-z]+['’][Ss]\b(?![ \t]+(?:wort|disease|dance|fire|Hospital))")
 _OUR_LADY = re.compile(
     r"\b(?:Our[ \t]+Lady|OUR[ \t]+LADY)[ \t]+(?:of|OF)[ \t]+[A-Z][A-Za-z'’]+(?:[ \t]+[A-Z][A-Za-z'’]+)?"
+    r"(?:[ \t]+(?i:(?:health|medical|community|memorial)[ \t]+)?(?i:centre|center|hospital|clinic))?\b"
 )
 _PRACTICE = re.compile(
     r"\b((?:[A-Z][A-Za-z'’]+[ \t]+){1,2})(?:Surgery|Medical[ \t]+Practice|Health[ \t]+Centre"

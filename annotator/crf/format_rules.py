@@ -129,7 +129,8 @@ _ORGANIZATION = re.compile(
     r"|Plumbing|Electrical|Transport|Logistics|Motors|Farms?|Dairy|Fisheries|Seafoods?|Foods|Bakery|Club|Brothers"
     r"|Bros\.?|Co-op|Cooperative|Joinery|Builders|Mining|Mills|Holdings)\b"
 )
-_ROOM = re.compile(r"(?i:\b(?:room|rm|bed|bay)\b)\s*[:#.]?\s*(\d{1,4}[A-Z]?)\b")
+# "room 3.27": a building's floor and room.
+_ROOM = re.compile(r"(?i:\b(?:room|rm|bed|bay)\b)\s*[:#.]?\s*(\d{1,4}(?:\.\d{1,3}(?!\.?\d))?[A-Z]?)\b")
 _NOT_A_NAME = (
     r"(?!(?:The|This|That|Our|Your|His|Her|Their|A|An|Same|Local|Other|Community|Any|To|From|At|In)\b)"
 )
@@ -253,7 +254,7 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
         if lexicons.contains("STATE_ABBR", match.group(1)):
             yield "STATE", match.start(1), match.end(1)
     for match in _ORGANIZATION.finditer(text):
-        yield "ORGANIZATION", match.start(), match.end()
+        yield "ORGANIZATION!", match.start(), match.end()  # its last word says what it is
     yield from _countries(text)
     for match in _ROOM.finditer(text):
         yield "ROOM", match.start(1), match.end(1)
@@ -451,7 +452,14 @@ _FRACTION = re.compile(r"^(\d{1,3})/(\d{1,3})$")
 _DURATION_BEFORE = re.compile(r"(?i)(?:\bx|\bfor|\bin|\bover|\bpast|\blast|\bnext|\bwithin)\s*$")
 
 
+_DIGIT_GROUPS = re.compile(r"^(\d+)/(\d+)$")
+
+
 def _implausible_date(span: str, before: str) -> bool:
+    groups = _DIGIT_GROUPS.match(span)
+    if groups and (len(groups.group(1)) > 2 or len(groups.group(2)) > 4 or len(groups.group(2)) == 3):
+        # "6241/09576": no day, month and year give these lengths (a month and a year is "2/2072").
+        return not (len(groups.group(1)) == 4 and len(groups.group(2)) <= 2)
     fraction = _FRACTION.match(span)
     if fraction:
         first, second = int(fraction.group(1)), int(fraction.group(2))

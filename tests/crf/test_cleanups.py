@@ -63,3 +63,17 @@ def test_a_tagger_span_that_adds_a_name_to_a_rule_span_stands() -> None:
     whole = at(text, "HOSPITAL", "Mercy Valley Rosewood")
     result = {(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [whole])}
     assert result == {("HOSPITAL", "Mercy Valley Rosewood")}
+
+
+def test_names_lose_role_words_and_what_follows_a_wide_gap() -> None:
+    text = "RECONCILED BY PHARMACIST REGINALD JOHNSON\nPedersen Psychiatrist\nVARGAS April   1154633\n"
+    predictions = [
+        at(text, "DOCTOR", "PHARMACIST REGINALD JOHNSON"),
+        at(text, "DOCTOR", "Pedersen Psychiatrist"),
+        at(text, "PATIENT", "VARGAS April   1154633"),
+    ]
+    assert kept(text, predictions) == {
+        ("DOCTOR", "REGINALD JOHNSON"),
+        ("DOCTOR", "Pedersen"),
+        ("PATIENT", "VARGAS April"),
+    }

@@ -136,3 +136,22 @@ def test_a_web_address_is_one_span_whatever_the_tagger_cut() -> None:
     piece = Prediction("DATE", text.index("P/1765"), text.index(" |"), 0.8)
     result = {(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [piece])}
     assert result == {("URL", "HTTPS://MYRECORD.GREYWICKHEALTH.EXAMPLE/P/1765")}
+
+
+def test_record_numbers_with_a_slash_are_no_dates_and_rooms_have_floors() -> None:
+    text = "Enc 6241/09576 and 1/2072 and 2072/3"
+    predictions = [
+        Prediction("DATE", text.index("6241"), text.index(" and"), 0.9),
+        Prediction("DATE", text.index("1/2072"), text.index("1/2072") + 6, 0.9),
+        Prediction("DATE", text.index("2072/3"), len(text), 0.9),
+    ]
+    kept = {text[p.start : p.end] for p in drop_implausible_dates(text, predictions)}
+    assert kept == {"1/2072", "2072/3"}
+    assert ("ROOM", "3.27") in found("CBT group Tuesdays (room 3.27).")
+    assert ("HOSPITAL", "Our Lady of Mercy Health Centre") in found(
+        "at Our Lady of Mercy Health Centre today"
+    )
+    text = "works for Bluewater Seafoods."
+    tagged_as_hospital = Prediction("HOSPITAL", text.index("Blue"), text.index("."), 0.8)
+    [settled] = apply_format_rules(text, [tagged_as_hospital])
+    assert (settled.type, text[settled.start : settled.end]) == ("ORGANIZATION", "Bluewater Seafoods")
