@@ -3,7 +3,8 @@
 A number is no age when a unit follows it (``35 pack-years``, ``at 45 degrees``) or a rate
 comes before it (``sinus rhythm at 72``); a fraction is no date when it grades something
 (``power 4/5``, ``pain 7/10``); four digits before ``h`` are a clock time (``1917h``), the
-minutes of ``02:27`` are part of one, and a list's number (``3.`` opening a line) dates nothing.
+minutes of ``02:27`` are part of one, and a list's number (``3.`` opening a line) dates nothing;
+a date's shape with no calendar's numbers (``77-53-9390``) is a record number.
 A name ends before a degree (``Brian Ruiz, MD, PhD``), a field's abbreviation
 (``J. Sanders, DOB``) or a wide gap (``VARGAS April   1154633``), and holds no role word at
 either end (``PHARMACIST REGINALD JOHNSON``, ``Pedersen Psychiatrist``).
@@ -86,13 +87,27 @@ def _name_end(text: str, prediction: Prediction) -> int:
     return end
 
 
+# "77-53-9390": the shape of a date, but no calendar has month or day 53: a record number.
+_DATE_SHAPED = re.compile(r"(\d{1,2})([-/.])(\d{1,2})\2(\d{2}|\d{4})")
+
+
+def _no_calendar_date(text: str, prediction: Prediction) -> bool:
+    match = _DATE_SHAPED.fullmatch(text, prediction.start, prediction.end)
+    if not match:
+        return False
+    first, second = int(match.group(1)), int(match.group(3))
+    return not ((1 <= first <= 31 and 1 <= second <= 12) or (1 <= first <= 12 and 1 <= second <= 31))
+
+
 def clean_up(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
     """Drop ages and dates their context rules out; cut degrees and field labels off names."""
     result = []
     for prediction in predictions:
         if prediction.type == "AGE" and _wrong_age(text, prediction):
             continue
-        if prediction.type == "DATE" and _wrong_date(text, prediction):
+        if prediction.type == "DATE" and _no_calendar_date(text, prediction):
+            prediction = replace(prediction, type="MEDICALRECORD", origin="no-calendar-date")
+        elif prediction.type == "DATE" and _wrong_date(text, prediction):
             continue
         if prediction.type in NAME_TYPES:
             start, end = _name_bounds(text, prediction)

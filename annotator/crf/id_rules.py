@@ -137,6 +137,28 @@ lab_number = _labelled("IDNUM!", _LAB_LABEL, 4)
 billing = _labelled("ACCOUNT!", _BILLING_LABEL, 4)
 
 
+# A clinician's registration number: "Reg. no. 0740449".
+_REGISTRATION_LABEL = re.compile(
+    r"(?i:\breg(?:istration)?\.?[ \t]*(?:no|number|#))\.?[ \t]*[:#]?[ \t]*(\d{4,9})(?![\w-])"
+)
+registration = _labelled("IDNUM", _REGISTRATION_LABEL, 4)
+# A number no calendar, phone plan or measurement writes: seven or more digits alone
+# ("SALGADO, Julio   5444921", after a wide gap, not a label), or digit groups around a
+# slash ("6241/09576"): an identifier.
+_BARE_NUMBER = re.compile(r"(?<![\w.,/:+()-])(?:\d{7,10}|\d{4,}/\d{4,})(?![\w,/-]|[.:]\d)")
+
+
+# A label just before a number ("GMC 9528736", "NPI: 1234567890"): its own rule types it.
+_LABEL_JUST_BEFORE = re.compile(r"[A-Za-z]{2,}\.?[ \t]?[:#]?[ \t]?$")
+
+
+def bare_number(text: str) -> Iterator[Candidate]:
+    for match in _BARE_NUMBER.finditer(text):
+        slash = "/" in match.group()
+        if slash or not _LABEL_JUST_BEFORE.search(text, max(0, match.start() - 16), match.start()):
+            yield "MEDICALRECORD", match.start(), match.end()
+
+
 def vehicle(text: str) -> Iterator[Candidate]:
     for match in _VEHICLE_LABEL.finditer(text):
         plate = match.group(1)
@@ -189,6 +211,8 @@ ID_RULES: dict[str, Callable[[str], Iterator[Candidate]]] = {
     "room": room,
     "ipaddr": ip_address,
     "username": username,
+    "registration": registration,
+    "bare number": bare_number,
 }
 
 

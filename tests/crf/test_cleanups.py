@@ -77,3 +77,9 @@ def test_names_lose_role_words_and_what_follows_a_wide_gap() -> None:
         ("DOCTOR", "Pedersen"),
         ("PATIENT", "VARGAS April"),
     }
+
+
+def test_a_dates_shape_without_a_calendars_numbers_is_a_record_number() -> None:
+    text = "SALGADO, Julio   77-53-9390   seen 12-03-2071"
+    predictions = [at(text, "DATE", "77-53-9390"), at(text, "DATE", "12-03-2071")]
+    assert kept(text, predictions) == {("MEDICALRECORD", "77-53-9390"), ("DATE", "12-03-2071")}

@@ -191,3 +191,13 @@ def test_a_short_number_without_a_phone_label_is_no_phone_number() -> None:
         ("PHONE", "12088"),
         ("PHONE", "4417"),
     }
+
+
+def test_bare_long_numbers_and_registration_numbers_are_identifiers() -> None:
+    from annotator.crf.format_rules import format_rule_predictions
+
+    text = "F/U\nSALGADO, Julio   5444921   seen\nEnc 6241/09576\nDr Proctor\nReg. no. 0740449\n"
+    found = {(p.type, text[p.start : p.end]) for p in format_rule_predictions(text)}
+    assert {("MEDICALRECORD", "5444921"), ("MEDICALRECORD", "6241/09576"), ("IDNUM", "0740449")} <= found
+    quiet = "Plt 150000, WBC 7.5, weight 72.5 kg, 1/2 tab, BP 120/80, 3.1415926 and 12,345,678"
+    assert not format_rule_predictions(quiet)
