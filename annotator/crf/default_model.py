@@ -1,6 +1,6 @@
 """The pre-annotation model bundled with PHI Annotator, for projects without gold yet.
 
-It lives in ``resources/models/`` (inside the package), is trained on both synthetic note
+It lives in ``resources/models/`` (inside the package), is trained on the three synthetic note
 styles with public features only (:mod:`annotator.crf.features`), and is rebuilt by one
 command: ``python -m annotator.workflows.default_model``. ``annotator preannotate default
 IN -o OUT`` and the GUI's Model menu (when the project has no model of its own) use it.
