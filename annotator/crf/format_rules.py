@@ -66,7 +66,7 @@ _AGES = (
 )
 _PHONE_TRIGGER = (
     r"(?i:\b(tel|telephone|phone|ph|mob|mobile|cell|contact|pager|bleep|fax|facsimile"
-    r"|call(?:[ \t]+(?:back|me|us))?|ring|reach(?:ed)?)\b(?:[ \t]+(?:on|at))?)"
+    r"|call(?:[ \t]+(?:back|me|us))?|ring|reach(?:ed)?|(?:home|work)(?=[ \t]*:))\b(?:[ \t]+(?:on|at))?)"
 )
 _PHONES = (
     re.compile(r"(?<![\w+])()\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,6}){1,4}(?![\w-])"),
@@ -137,7 +137,7 @@ _NOT_A_NAME = (
 _HOSPITAL = re.compile(
     rf"\b(?:S[Tt]\.?[ \t]+)?{_NOT_A_NAME}(?:[A-Z][A-Za-z'’-]+[ \t]+){{1,3}}"
     r"(?:Hospital|Health[ \t]+System|Health[ \t]+Services?|HEALTH[ \t]+SERVICES?|Medical[ \t]+Cent(?:er|re)|Infirmary|Health[ \t]+Cent(?:er|re)|Hospice"
-    r"|Medical[ \t]+Group|Family[ \t]+Practice|FAMILY[ \t]+PRACTICE|HOSPITAL|INFIRMARY|HOSPICE|HEALTH[ \t]+SYSTEM|MEDICAL[ \t]+(?:CENT(?:ER|RE)|GROUP))\b"
+    r"|Medical[ \t]+Group|Family[ \t]+Practice|FAMILY[ \t]+PRACTICE|HOSPITAL|INFIRMARY|HOSPICE|HEALTH[ \t]+SYSTEM|HEALTH[ \t]+CENT(?:ER|RE)|MEDICAL[ \t]+(?:CENT(?:ER|RE)|GROUP))\b"
 )
 _WORK_TRIGGER = re.compile(
     r"(?i)\b(?:works?\s+as|worked\s+as|employed\s+as|occupation|profession|job|retired|ex(?=-))\s*[:-]?\s*(?:an?\s+)?"

@@ -139,7 +139,7 @@ billing = _labelled("ACCOUNT!", _BILLING_LABEL, 4)
 
 # A clinician's registration number: "Reg. no. 0740449".
 _REGISTRATION_LABEL = re.compile(
-    r"(?i:\breg(?:istration)?\.?[ \t]*(?:no|number|#))\.?[ \t]*[:#]?[ \t]*(\d{4,9})(?![\w-])"
+    r"(?i:\b(?:reg(?:istration)?\.?|prescriber)[ \t]*(?:no|number|#))\.?[ \t]*[:#]?[ \t]*(\d{4,9})(?![\w-])"
 )
 registration = _labelled("IDNUM", _REGISTRATION_LABEL, 4)
 # A number no calendar, phone plan or measurement writes: seven or more digits alone

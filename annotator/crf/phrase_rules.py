@@ -343,6 +343,11 @@ def _named_things(text: str) -> Iterator[Candidate]:
             yield "OTHER", match.start(1), match.end(1)
 
 
+# "confirm postcode 4297", "Postal code: K1A 0B1": a postcode after its name, in any country's form.
+_POSTCODE_AFTER_LABEL = re.compile(
+    r"(?i:\b(?:post[ \t]?code|postal[ \t]+code|zip(?:[ \t]+code)?))[ \t]*[:#]?[ \t]*"
+    r"([A-Z]\d[A-Z][ \t]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ \t]\d[A-Z]{2}|\d{4,5}(?:-\d{4})?)(?![\w-])"
+)
 # A sign-off's initials on a line of their own: "/cp" (the author's initials, a name).
 _INITIALS_LINE = re.compile(r"^[ \t]*/([a-z]{2,3})[ \t]*$", re.MULTILINE)
 
@@ -399,5 +404,7 @@ def phrase_candidates(text: str) -> Iterator[Candidate]:
     yield from _employers(text)
     yield from _places(text)
     yield from _named_things(text)
+    for match in _POSTCODE_AFTER_LABEL.finditer(text):
+        yield "ZIP!", match.start(1), match.end(1)
     for match in _INITIALS_LINE.finditer(text):
         yield "DOCTOR", match.start(1), match.end(1)

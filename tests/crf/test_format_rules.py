@@ -155,3 +155,10 @@ def test_record_numbers_with_a_slash_are_no_dates_and_rooms_have_floors() -> Non
     tagged_as_hospital = Prediction("HOSPITAL", text.index("Blue"), text.index("."), 0.8)
     [settled] = apply_format_rules(text, [tagged_as_hospital])
     assert (settled.type, text[settled.start : settled.end]) == ("ORGANIZATION", "Bluewater Seafoods")
+
+
+def test_home_and_work_numbers_and_capital_health_centres() -> None:
+    assert ("PHONE", "02 7506 7272") in found("NOK: Katrina Ryan (sister) | Home: 02 7506 7272")
+    assert not {k for k, _ in found("Home: lives alone, 2 steps to enter")} & {"PHONE"}
+    assert ("HOSPITAL", "HOLY CROSS HEALTH CENTRE") in found("HOLY CROSS HEALTH CENTRE - EMERGENCY")
+    assert ("IDNUM", "27973") in found("Prescriber no. 27973")

@@ -197,3 +197,9 @@ def test_a_numbers_remnant_without_digits_goes() -> None:
     result = {(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [run_on])}
     assert not any(piece.strip() == "Fax" for _, piece in result)
     assert ("PHONE", "241-588-0807") in result
+
+
+def test_postcodes_after_their_name_in_any_countrys_form() -> None:
+    assert ("ZIP!", "4297") in spans("Mail returned - confirm postcode 4297\n")  # the label settles it
+    assert ("ZIP!", "K1A 0B1") in spans("Postal code: K1A 0B1")
+    assert not spans("postcode unknown, zip tie used")
