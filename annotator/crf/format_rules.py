@@ -350,12 +350,13 @@ def apply_format_rules(
     return [p for i, p in enumerate(ordered) if i not in removed] + added
 
 
-_TRAILING_WORDS = re.compile(
-    r"(?:[\s,;:(/-]+(?:around|about|in|on|at|of|the|and|with|for|from|to|since|by))*[\s,;:(/-]*$"
+# Function words a tagger span may run on into at a cut ("Hospital around New").
+_FUNCTION_WORDS = frozenset(
+    {"around", "about", "in", "on", "at", "of", "the", "and", "with", "for", "from", "to", "since", "by"}
 )
-_LEADING_WORDS = re.compile(
-    r"^[\s,;:)/-]*(?:(?:around|about|in|on|at|of|the|and|with|for|from|to|since|by)[\s,;:)/-]+)*"
-)
+_FUNCTION_WORD = "|".join(sorted(_FUNCTION_WORDS))
+_TRAILING_WORDS = re.compile(rf"(?:[\s,;:(/-]+(?:{_FUNCTION_WORD}))*[\s,;:(/-]*$")
+_LEADING_WORDS = re.compile(rf"^[\s,;:)/-]*(?:(?:{_FUNCTION_WORD})[\s,;:)/-]+)*")
 
 
 # Words a tagger span runs on into after a place's name: a heading, a field, a kind of service.
@@ -363,9 +364,6 @@ _HEADING_WORDS = frozenset(
     {"outpatient", "inpatient", "primary", "care", "emergency", "radiology", "accession", "note", "record",
      "summary", "discharge", "fax", "tel", "phone", "mobile", "theatre", "admission", "progress", "report"}
 )  # fmt: skip
-_FUNCTION_WORDS = frozenset(
-    {"around", "about", "in", "on", "at", "of", "the", "and", "with", "for", "from", "to", "by"}
-)
 
 
 def _excess_is_noise(text: str, prediction: Prediction, rule: Prediction) -> bool:

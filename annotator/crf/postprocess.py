@@ -25,7 +25,7 @@ from dataclasses import replace
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
-from annotator.crf.cleanups import clean_up
+from annotator.crf.cleanups import NAME_TYPES, clean_up
 from annotator.crf.features import zipf_bucket
 from annotator.crf.format_rules import (
     URL_WITH_SCHEME,
@@ -49,7 +49,6 @@ PROPAGATED_IN_NOTE = frozenset(
     {"PATIENT", "DOCTOR", "HOSPITAL", "USERNAME", "STREET", "CITY", "ORGANIZATION"}
 )
 PROPAGATED_IN_PATIENT = frozenset({"PATIENT", "DOCTOR", "HOSPITAL"})
-NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
 # wordfreq Zipf buckets of words rare enough in English to be taken for names.
 RARE = frozenset({"0", "1", "2", "3"})
 
