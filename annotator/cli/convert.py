@@ -16,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     names = ", ".join(f"{f.name} ({f.description})" for f in FORMATS.values())
     parser = subparsers.add_parser(
         "convert",
-        help="convert annotation files between formats (i2b2, MAE, brat, JSONL, inline 2006, CoNLL)",
+        help="convert annotation files between formats (i2b2, MAE, brat, JSONL, inline 2006, CoNLL, PhysioNet), or import notes (an EHR table) into a project",
         description=(
             "Convert a file or a folder of annotation files. Every input is read before anything "
             "is written, so a bad input file stops the conversion with nothing written. The input "
@@ -39,6 +39,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="i2b2-2014",
         help="schema giving the category of each TYPE for brat, JSONL and inline 2006 input: a bundled name, a .toml file or a MAE .dtd task file (default: i2b2-2014)",
     )
+    table = parser.add_argument_group(
+        "EHR exports (--from table: a CSV, TSV or JSON Lines file, one note per row)",
+        "Notes become documents PPP-RR: patients numbered in order of first appearance, each "
+        "patient's notes by date; notes-index.csv beside them maps each back to its row.",
+    )
+    table.add_argument("--text-column", default="text", metavar="NAME", help="the note text (default: text)")
+    table.add_argument("--id-column", metavar="NAME", help="the note's id in the EHR")
+    table.add_argument(
+        "--patient-column", metavar="NAME", help="the patient's id (notes of one patient form a group)"
+    )
+    table.add_argument("--date-column", metavar="NAME", help="the note's date (orders a patient's notes)")
     parser.add_argument("--force", action="store_true", help="overwrite existing output files")
     parser.set_defaults(func=run)
 
@@ -49,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
     if (args.output is None) == (args.positional_output is None):
         raise UsageError("give the output once: -o OUT (or OUT after IN)")
     output = args.output or args.positional_output
-    request = ConvertRequest(args.input, output, args.to, args.source, args.schema, args.force)
+    from annotator.io.notetable import NoteColumns
+
+    columns = NoteColumns(args.text_column, args.id_column, args.patient_column, args.date_column)
+    request = ConvertRequest(args.input, output, args.to, args.source, args.schema, args.force, columns)
     result = convert(request)
     for note in result.notes:
         print(f"warning: {note.message()}", file=sys.stderr)

@@ -17,6 +17,7 @@ from typing import Any
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.labels import Prediction
+from annotator.crf.evidence import PhiEvidence
 from annotator.crf.postprocess import postprocess_document
 from annotator.crf.tagger import CrfTagger, ScoredDocument, TrainingCancelled
 from annotator.errors import UsageError
@@ -152,13 +153,16 @@ def decode_all(
     """Predictions of already-scored documents at one recall bias, post-processed."""
     allowed = {t.name for t in tagger.schema.types}
     by_id = {}
+    evidence: dict[str, PhiEvidence] = {}
     for item in scored:
         spans = tagger.decode(item, recall_bias)
         if tagger.postprocess:
-            spans = postprocess_document(item.document.text, item.tokens, spans, allowed)
+            evidence[item.document.doc_id] = beliefs = PhiEvidence()
+            beliefs.extend(item.tokens, (score.p_outside for score in item.scores))
+            spans = postprocess_document(item.document.text, item.tokens, spans, allowed, beliefs)
         by_id[item.document.doc_id] = spans
     if tagger.postprocess:
-        by_id = tagger.propagate_patients([s.document for s in scored], by_id)
+        by_id = tagger.propagate_patients([s.document for s in scored], by_id, evidence)
     return by_id
 
 

@@ -34,7 +34,7 @@ from annotator.crf.templates import template_matches
 from annotator.crf.tokenizer import Token
 from annotator.crf.triggers import TRIGGER_INDEX, TRIGGERS
 
-FEATURE_VERSION = 2
+FEATURE_VERSION = 3
 
 # wordfreq Zipf value from which a word counts as public vocabulary (3.5: about three times
 # per million words of public English text). Person names are common words too ("Kelsey"
@@ -82,7 +82,17 @@ def short_shape(word: str) -> str:
 
 @lru_cache(maxsize=500_000)
 def is_public(lower: str) -> bool:
-    """Whether a (lower-case) token is public vocabulary, safe to name in a shared model."""
+    """Whether a (lower-case) token is public vocabulary, safe to name in a shared model.
+
+    Public English (:func:`is_english_vocabulary`) or clinical vocabulary: a word written
+    outside PHI in many patients' notes (``resources/lexicons/clinical_words.txt``).
+    """
+    return is_english_vocabulary(lower) or default_lexicons().contains("CLINICAL", lower)
+
+
+def is_english_vocabulary(lower: str) -> bool:
+    """Common in public English per ``wordfreq`` (a name needs :data:`NAME_ZIPF`), a number of at
+    most two digits, or punctuation."""
     if lower.isdigit():
         return len(lower) <= 2
     if not any(c.isalnum() for c in lower):
@@ -325,6 +335,64 @@ def _chunk_shapes(text: str, tokens: Sequence[Token]) -> list[str]:
     return shapes
 
 
+@lru_cache(maxsize=500_000)
+def caps_class(word: str) -> str:
+    """``all``, ``init``, ``low``, ``mix`` or ``one`` for a word of letters; ``""`` otherwise."""
+    if not word.isalpha():
+        return ""
+    if word.isupper():
+        return "all" if len(word) > 1 else "one"
+    if word[0].isupper():
+        return "init" if word[1:].islower() else "mix"
+    return "low" if word.islower() else "mix"
+
+
+_MODE_SHARE = 0.7
+
+
+def _case_mode(classes: Sequence[str]) -> str:
+    words = [c for c in classes if c in ("all", "init", "low")]
+    if not words:
+        return ""
+    if words.count("all") >= _MODE_SHARE * len(words):
+        return "U"
+    if words.count("low") >= _MODE_SHARE * len(words):
+        return "L"
+    return "M"
+
+
+_LETTER_RUN = re.compile(r"[^\W\d_]{2,}")
+
+
+def line_case_mode(line: str) -> str:
+    """How a line is written: ``U`` capitals, ``L`` lower case, ``M`` mixed (or no words)."""
+    return _case_mode([caps_class(word) for word in _LETTER_RUN.findall(line)]) or "M"
+
+
+def case_modes(text: str, tokens: Sequence[Token]) -> list[str]:
+    """:func:`line_case_mode` of each token's whole line of ``text``.
+
+    Clinicians write whole notes in capitals or in lower case: there a capital says nothing
+    about a name. The whole line is read (not only the tokens given), so a note cut into
+    chunks gets the modes it gets whole.
+    """
+    modes: dict[int, str] = {}
+    result = []
+    for token in tokens:
+        mode = modes.get(token.line)
+        if mode is None:
+            start = text.rfind("\n", 0, token.start) + 1
+            end = text.find("\n", token.end)
+            mode = modes[token.line] = line_case_mode(text[start : end if end >= 0 else len(text)])
+        result.append(mode)
+    return result
+
+
+def _case_attributes(word: str, mode: str) -> tuple[str, ...]:
+    kind = caps_class(word)
+    return ("lc:" + mode, "caps@" + mode + ":" + kind) if kind else ("lc:" + mode,)
+
+
 # Each cue's features (inside, after, before), and their order in a token's features:
 # all trig< by cue name, then trig>, then trig=.
 _CUE_FEATURES = {cue: ("trig=" + cue, "trig<" + cue, "trig>" + cue) for cue in TRIGGERS}
@@ -391,6 +459,7 @@ def document_features(
     named = [public_form(w) for w in lowers] if public else lowers
     indicators = _indicators(text, tokens, lowers, lexicons)
     chunks = _chunk_shapes(text, tokens)
+    modes = case_modes(text, tokens)
     contexts = [_word_contexts(word, public) for word in words]
     sequence: list[FeatureDict] = []
     last = count - 1
@@ -409,6 +478,7 @@ def document_features(
             features["0|+1"] = named[index] + "|" + named[index + 1]
         features.update(dict.fromkeys(indicators.get(index, ()), 1.0))
         features["chunk"] = chunks[index]
+        features.update(dict.fromkeys(_case_attributes(token.text, modes[index]), 1.0))
         if token.section:
             features["sec"] = _public_section(token.section) if public else token.section
         features.update(dict.fromkeys(_token_flags(token), 1.0))
@@ -452,6 +522,7 @@ def document_attributes(
     lowers = [t.text.lower() for t in tokens]
     indicators = _indicators(text, tokens, lowers, lexicons)
     shapes = ["chunk:" + shape for shape in _chunk_shapes(text, tokens)]
+    modes = case_modes(text, tokens)
     # "a|b": the word pair of each token and the next one.
     named = [word[7] for word in padded[3:-3]]
     pairs = [a + "|" + b for a, b in pairwise(named)]
@@ -476,6 +547,7 @@ def document_attributes(
         if here is not None:
             item += here
         item.append(shapes[index])
+        item += _case_attributes(token.text, modes[index])
         section = token.section
         if section:
             name = sections.get(section)

@@ -38,6 +38,8 @@ LEXICON_FILES: dict[str, tuple[tuple[str, ...], bool]] = {
     "HOLIDAY": (("holidays.txt",), False),
     "PROFESSION": (("professions_common.txt", "professions_faker.txt"), False),
     "DEPARTMENT": (("hospital_departments.txt",), False),
+    # Words clinicians write outside PHI (learnt from real notes; see build_vocabulary.py).
+    "CLINICAL": (("clinical_words.txt",), False),
 }
 
 NAME_LEXICONS = ("FIRST_M", "FIRST_F", "SURNAME", "FIRST_WORLD", "SURNAME_WORLD")

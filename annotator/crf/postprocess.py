@@ -26,6 +26,7 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.cleanups import NAME_TYPES, clean_up
+from annotator.crf.evidence import PhiEvidence
 from annotator.crf.features import zipf_bucket
 from annotator.crf.format_rules import (
     URL_WITH_SCHEME,
@@ -429,11 +430,14 @@ def postprocess_document(
     tokens: Iterable[Token],
     predictions: list[Prediction],
     allowed: Iterable[str] | None = None,
+    evidence: PhiEvidence | None = None,
 ) -> list[Prediction]:
     """All single-note rules: trimming, patterns, name lexicon, trusted terms in the note.
 
     ``tokens``: the note's tokens in order, or only its capitalised words each with the two
-    tokens before it (all the name rule reads).
+    tokens before it (all the name rule reads). ``evidence``: the tagger's P(PHI) per token;
+    a span a rule made stands only where the tagger suspects PHI (:mod:`annotator.crf.evidence`).
+    Without it (the rules-only baseline) every rule span stands.
     """
     allowed_set = set(allowed) if allowed is not None else None
     names = allowed_set is None or bool(allowed_set & NAME_TYPES)
@@ -445,6 +449,9 @@ def postprocess_document(
     if names:
         result = name_lexicon_rule(text, tokens, result)
     result = relabel_fax(text, relabel_short_phones(text, result), allowed_set)
+    if evidence is not None:
+        # Before trusted terms: a rule's false span must not spread through the note.
+        result = evidence.gate(result)
     terms = trusted_terms(text, result, PROPAGATED_IN_NOTE, TRUSTED_IN_NOTE, with_parts=True)
     result = propagate(text, result, terms, "trusted-note")
     if names:
@@ -452,6 +459,8 @@ def postprocess_document(
         result = name_lexicon_rule(text, tokens, result)
     if allowed_set is not None:
         result = [p for p in result if p.type in allowed_set]
+    if evidence is not None:
+        result = evidence.gate(result)
     return merge_names(text, result)
 
 

@@ -39,6 +39,7 @@ from annotator.core.atomic import atomic_write
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.chunks import CHUNK_CHARS, AnnotationIndex, Chunk, iter_chunks
+from annotator.crf.evidence import PhiEvidence
 from annotator.crf.features import FEATURE_VERSION, document_attributes
 from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, labels_to_spans
 from annotator.crf.postprocess import postprocess_document, postprocess_patient, predictions_to_annotations
@@ -444,15 +445,18 @@ class CrfTagger:
         scores = []
         marginal = tagger.marginal
         core = range(chunk.core_start, chunk.core_end)
-        if ceiling is None:
-            # No recall bias: only the PHI tokens' own marginals (their confidence) matter.
-            outside = TokenScore(OUTSIDE, 1.0, 1.0)
-            return [
-                outside
-                if viterbi[position] == OUTSIDE
-                else TokenScore(viterbi[position], marginal(viterbi[position], position), 0.0)
-                for position in core
-            ]
+        if ceiling is None or not has_outside:
+            # No recall bias: the PHI tokens' own marginals (their confidence) and every
+            # token's P(O) (the evidence rules are weighed against) are all that matter.
+            scores = []
+            for position in core:
+                label = viterbi[position]
+                p_outside = marginal(OUTSIDE, position) if has_outside else 0.0
+                if label == OUTSIDE:
+                    scores.append(TokenScore(label, p_outside, p_outside))
+                else:
+                    scores.append(TokenScore(label, marginal(label, position), p_outside))
+            return scores
         for position in core:
             label = viterbi[position]
             p_outside = marginal(OUTSIDE, position) if has_outside else 0.0
@@ -492,15 +496,23 @@ class CrfTagger:
                 probabilities.append(score.probability)
         return labels_to_spans(tokens, labels, probabilities)
 
-    def _post(self, text: str, predictions: list[Prediction], tokens: Iterable[Token]) -> list[Prediction]:
+    def _post(
+        self, text: str, predictions: list[Prediction], tokens: Iterable[Token], evidence: PhiEvidence
+    ) -> list[Prediction]:
         if not self.postprocess:
             return predictions
         allowed = {t.name for t in self.schema.types}
-        return postprocess_document(text, tokens, predictions, allowed)
+        return postprocess_document(text, tokens, predictions, allowed, evidence)
 
     def tag_document(self, document: Document, recall_bias: float | None = None) -> list[Prediction]:
         """One note's spans before patient-level propagation, chunk by chunk."""
+        return self._tag_with_evidence(document, recall_bias)[0]
+
+    def _tag_with_evidence(
+        self, document: Document, recall_bias: float | None = None
+    ) -> tuple[list[Prediction], PhiEvidence]:
         predictions: list[Prediction] = []
+        evidence = PhiEvidence()
         # The name rule reads capitalised words and the two tokens before each (a title):
         # only those are kept, so a long note's tokens never sit in memory at once.
         name_tokens: list[Token] = []
@@ -508,6 +520,7 @@ class CrfTagger:
         for chunk in self.chunks(document.text):
             scores = self.score_chunk(document.text, chunk, recall_bias)
             predictions += self.decode_tokens(chunk.core, scores, recall_bias)
+            evidence.extend(chunk.core, (score.p_outside for score in scores))
             tokens = chunk.tokens
             for position in range(chunk.core_start, chunk.core_end):
                 word = tokens[position].text
@@ -516,7 +529,7 @@ class CrfTagger:
                         if token.start > last:
                             name_tokens.append(token)
                             last = token.start
-        return self._post(document.text, predictions, name_tokens)
+        return self._post(document.text, predictions, name_tokens, evidence), evidence
 
     def predict_spans(
         self,
@@ -528,32 +541,36 @@ class CrfTagger:
         """Predicted spans per document id, with patient-level propagation across records."""
         _check_bias(recall_bias)
         by_id: dict[str, list[Prediction]] = {}
+        evidence: dict[str, PhiEvidence] = {}
         for index, document in enumerate(documents):
             if cancelled is not None and cancelled():
                 raise TrainingCancelled("pre-annotation cancelled")
-            by_id[document.doc_id] = self.tag_document(document, recall_bias)
+            by_id[document.doc_id], evidence[document.doc_id] = self._tag_with_evidence(document, recall_bias)
             if progress is not None:
                 progress(index + 1, len(documents))
         if self.postprocess:
-            by_id = self.propagate_patients(documents, by_id)
+            by_id = self.propagate_patients(documents, by_id, evidence)
         return by_id
 
     @staticmethod
     def propagate_patients(
-        documents: Sequence[Document], by_id: dict[str, list[Prediction]]
+        documents: Sequence[Document],
+        by_id: dict[str, list[Prediction]],
+        evidence: dict[str, PhiEvidence] | None = None,
     ) -> dict[str, list[Prediction]]:
-        """Apply :func:`postprocess_patient` to each patient's records."""
+        """Apply :func:`postprocess_patient` to each patient's records (weighed by ``evidence``)."""
         patients: dict[str, list[Document]] = {}
         for document in documents:
             patients.setdefault(document.patient_id, []).append(document)
         result = dict(by_id)
         for records in patients.values():
             if len(records) > 1:
-                result.update(
-                    postprocess_patient(
-                        {d.doc_id: d.text for d in records}, {d.doc_id: by_id[d.doc_id] for d in records}
-                    )
+                propagated = postprocess_patient(
+                    {d.doc_id: d.text for d in records}, {d.doc_id: by_id[d.doc_id] for d in records}
                 )
+                if evidence is not None:
+                    propagated = {key: evidence[key].gate(spans) for key, spans in propagated.items()}
+                result.update(propagated)
         return result
 
     def predict(self, document: Document, recall_bias: float | None = None) -> list[Annotation]:

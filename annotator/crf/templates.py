@@ -46,8 +46,9 @@ class _Led(NamedTuple):
 # Name -> pattern, or the parts of a led pattern; the order is the order of a token's features.
 TEMPLATE_SPECS: dict[str, re.Pattern[str] | _Led] = {
     "DATE_ISO": _Led(r"\b", r"\d", r"\d{3}[-/.]\d{1,2}[-/.]\d{1,2}\b"),
-    "DATE_MDY_SLASH": _Led(r"\b", r"\d", r"\d?/\d{1,2}/(?:\d{4}|\d{2})\b"),
-    "DATE_MDY_DASH": _Led(r"\b", r"\d", r"\d?-\d{1,2}-(?:\d{4}|\d{2})\b"),
+    # (?<![\d/]) rather than \b: notes glue dates to words ("on10/14/82").
+    "DATE_MDY_SLASH": _Led(r"(?<![\d/.])", r"\d", r"\d?/\d{1,2}/(?:\d{4}|\d{2})(?![\d/])"),
+    "DATE_MDY_DASH": _Led(r"(?<![\d-])", r"\d", r"\d?-\d{1,2}-(?:\d{4}|\d{2})(?![\d-])"),
     "DATE_MDY_DOT": _Led(r"\b", r"\d", r"\d?\.\d{1,2}\.(?:\d{4}|\d{2})\b"),
     "DATE_MY": _Led(r"(?<![\d/])", r"\d", r"\d?/(?:\d{4}|'?\d{2})(?![\d/])"),
     "DATE_MD": _Led(r"(?<![\d/])", r"\d", r"\d?/\d{1,2}(?![\d/])"),
@@ -103,6 +104,24 @@ TEMPLATE_SPECS: dict[str, re.Pattern[str] | _Led] = {
         r"\b",
         r"\d",
         r"\d*(?:\.\d+)?\s*(?:mg|mcg|ml|mL|g|kg|lbs?|units?|mmHg|mEq|%|cm|mm|bpm)\b",
+        re.IGNORECASE,
+    ),
+    # Numbers that look like PHI and are not (nursing notes are full of them): a pain score
+    # out of 10, slash pairs no calendar writes (BP 120/80), blood gases and other runs of
+    # slashes, shift times (1900-0730), ranges (23-40, 20-30's), volumes, rates and doses.
+    "PAIN_SCALE": _Led(r"(?<![\d/.])", r"\d", r"\d?/10(?![\d/])"),
+    "NOT_MONTH_DAY": re.compile(
+        r"(?<![\d/.])(?:(?:1[3-9]|[2-9]\d|\d{3,})/\d+|\d+/(?:3[2-9]|[4-9]\d|\d{3,}))(?![\d/])"
+    ),
+    "SLASH_RUN": re.compile(
+        r"(?<![\d/.])(?:\d+(?:/\d+){3,}|(?=[\d/]*\d\.\d)\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?){2,})(?![\d/])"
+    ),
+    "CLOCK_RANGE": _Led(r"(?<![\d-])", r"[0-2]", r"\d[0-5]\d\s?-\s?[0-2]\d[0-5]\d(?![\d-])"),
+    "NUMBER_RANGE": _Led(r"(?<![\d/.-])", r"\d", r"\d{0,2}\s?-\s?\d{1,3}(?:'?[sS])?(?![\d/-])"),
+    "QUANTITY": _Led(
+        r"(?<![\d.])",
+        r"\d",
+        r"[\d.]*\s?(?:cc|ml|l|lpm|meq|mmol|units?|u|gtts?|mcg|mg|g|kg|lbs?|hrs?|min|mins|mmhg|fr|french|x|%)(?![a-z])",
         re.IGNORECASE,
     ),
     "STREET": _Led(

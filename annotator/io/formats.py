@@ -15,6 +15,7 @@ from pathlib import Path
 from annotator.core.atomic import atomic_write
 from annotator.core.brat_conf import CONF_NAME
 from annotator.core.document import Document
+from annotator.core.project import PROJECT_FILE, Project
 from annotator.core.schema import Schema
 from annotator.errors import InputError, UsageError
 from annotator.io.brat import brat_conf_for, brat_paths, read_brat, write_brat
@@ -23,6 +24,9 @@ from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.inline2006 import read_inline2006, write_inline2006
 from annotator.io.jsonl import read_jsonl, write_jsonl
 from annotator.io.mae import read_mae, write_mae
+from annotator.io.notetable import TABLE_SUFFIXES, NoteColumns, read_note_table
+from annotator.io.physionet import find_files, is_physionet_records, read_physionet, write_physionet
+from annotator.io.physionet import output_files as physionet_output_files
 from annotator.io.xmlsafe import read_bytes
 
 Reader = Callable[[Path, Schema | None, list[str]], list[Document]]
@@ -76,6 +80,22 @@ def _read_jsonl(path: Path, schema: Schema | None, _warnings: list[str]) -> list
     return read_jsonl(path, schema)
 
 
+def _read_physionet(path: Path, _schema: Schema | None, _warnings: list[str]) -> list[Document]:
+    return read_physionet(path)
+
+
+def _write_physionet(documents: list[Document], out: Path) -> None:
+    write_physionet(documents, out)
+
+
+def _read_table(path: Path, _schema: Schema | None, _warnings: list[str]) -> list[Document]:
+    return read_note_table(path, NoteColumns())
+
+
+def _write_project_note(document: Document, path: Path) -> None:
+    write_i2b2(document, path, native=False)
+
+
 FORMATS: dict[str, Format] = {
     f.name: f
     for f in (
@@ -85,6 +105,30 @@ FORMATS: dict[str, Format] = {
         Format("inline2006", ".xml", False, "i2b2 2006 inline PHI", _read_inline, None, write_inline2006),
         Format("jsonl", ".jsonl", False, "JSONL spans", _read_jsonl, None, write_jsonl),
         Format("conll", ".conll", False, "CoNLL BIO tokens (export only)", None, None, write_conll),
+        Format(
+            "physionet",
+            ".text",
+            False,
+            "PhysioNet deid records (id.text) with id-phi.phrase or id.deid",
+            _read_physionet,
+            None,
+            _write_physionet,
+        ),
+        Format(
+            "table",
+            ".csv",
+            False,
+            "an EHR export: CSV, TSV or JSON Lines, one note per row (read only)",
+            _read_table,
+        ),
+        Format(
+            "project",
+            ".xml",
+            True,
+            "a project folder: project.toml and source/ (write only)",
+            None,
+            _write_project_note,
+        ),
     )
 }
 
@@ -105,11 +149,18 @@ def detect_format(path: str | Path) -> str:
     """The format of a file, or of the files of a folder, from suffixes and a look at the content."""
     path = Path(path)
     if path.is_dir():
+        records = [p for p in path.glob("*.text") if p.is_file()]
+        if len(records) == 1 and is_physionet_records(read_bytes(records[0], head=64)):
+            return "physionet"
         files = _data_files(path)
         if not files:
             raise InputError("no annotation files (.xml, .ann, .txt, .jsonl) in the folder", path)
         return detect_format(files[0])
     suffix = path.suffix.lower()
+    if suffix == ".text" and is_physionet_records(read_bytes(path, head=64)):
+        return "physionet"
+    if suffix in TABLE_SUFFIXES:
+        return "table"
     if suffix in (".ann", ".txt"):
         return "brat"
     if suffix in (".jsonl", ".ndjson"):
@@ -142,6 +193,8 @@ def _data_files(folder: Path) -> list[Path]:
 def input_files(path: str | Path, format: str) -> list[Path]:
     """The files that :func:`read_documents` reads for ``path`` (brat: both of each pair)."""
     path = Path(path)
+    if format == "physionet":
+        return find_files(path).inputs
     files = _data_files(path) if path.is_dir() else [path]
     if format == "brat":
         pairs = [brat_paths(f) for f in files if f.suffix in (".txt", ".ann")]
@@ -158,8 +211,11 @@ def read_documents(
     format: str | None = None,
     schema: Schema | None = None,
     warnings: list[str] | None = None,
+    columns: NoteColumns | None = None,
 ) -> list[Document]:
     """Every document of a file or a folder (not recursive).
+
+    ``columns`` names the columns of an EHR table (format ``table``).
 
     Raises
     ------
@@ -171,6 +227,12 @@ def read_documents(
     spec = get_format(name)
     if spec.read is None:
         raise UsageError(f"{name} is an export-only format; it cannot be read")
+    if name == "physionet":
+        return read_physionet(path)
+    if name == "table":
+        if path.is_dir():
+            raise UsageError("a note table is one file (CSV, TSV or JSON Lines), not a folder")
+        return read_note_table(path, columns or NoteColumns())
     notes = warnings if warnings is not None else []
     files = input_files(path, name)
     if name == "brat":
@@ -189,6 +251,15 @@ def output_paths(documents: Sequence[Document], out: str | Path, format: str) ->
     """The files :func:`write_documents` would write (to check before writing anything)."""
     out = Path(out)
     spec = get_format(format)
+    if format == "physionet":
+        return physionet_output_files(out)
+    if format == "project":
+        sources = [out / "source" / f"{d.doc_id}.xml" for d in documents]
+        return [
+            *sources,
+            *(out / "gold" / f"{d.doc_id}.xml" for d in documents if len(d)),
+            out / PROJECT_FILE,
+        ]
     if not spec.per_document:
         return [out / f"documents{spec.suffix}" if _is_folder_target(out) else out]
     if len(documents) == 1 and out.suffix.lower() in (".xml", ".ann", ".txt"):
@@ -205,7 +276,11 @@ def _is_folder_target(out: Path) -> bool:
 
 
 def write_documents(
-    documents: Sequence[Document], out: str | Path, format: str, schema: Schema | None = None
+    documents: Sequence[Document],
+    out: str | Path,
+    format: str,
+    schema: Schema | None = None,
+    project_name: str | None = None,
 ) -> list[Path]:
     """Write documents in a format; returns the paths written.
 
@@ -216,6 +291,16 @@ def write_documents(
     """
     spec = get_format(format)
     out = Path(out)
+    if format == "project":
+        # The notes bare in source/ (what annotators start from); their tags, if any, as gold/.
+        for document in documents:
+            _write_project_note(
+                Document(document.doc_id, document.text), out / "source" / f"{document.doc_id}.xml"
+            )
+            if len(document):
+                _write_project_note(document, out / "gold" / f"{document.doc_id}.xml")
+        Project(out, project_name or out.name, schema.name if schema is not None else "i2b2-2014").save()
+        return output_paths(documents, out, format)
     if spec.per_document:
         write_one = spec.write_one
         assert write_one is not None

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from annotator.core.atomic import atomic_write_text
 from annotator.errors import InputError
 from annotator.io.formats import detect_format, input_files, output_paths, read_documents, write_documents
+from annotator.io.notetable import INDEX_NAME, NoteColumns, note_index
 from annotator.io.outputs import plan_files
 from annotator.io.publish import common_folder, publishing
 from annotator.io.validate import validate_document
@@ -28,6 +30,8 @@ class ConvertRequest:
     source_format: str | None = None
     schema: str = "i2b2-2014"
     force: bool = False
+    # The columns of an EHR table (format ``table``); None: a column named "text", nothing else.
+    columns: NoteColumns | None = None
 
 
 @dataclass
@@ -37,13 +41,21 @@ class ConvertResult:
     notes: list[Note] = field(default_factory=list)
 
 
+def _index_target(request: ConvertRequest, source_format: str, targets: list[Path]) -> Path | None:
+    """Where a table's note index goes: beside the notes (the project's root, or their folder)."""
+    if source_format != "table":
+        return None
+    folder = request.output if request.to == "project" else common_folder(targets)
+    return folder / INDEX_NAME
+
+
 def convert(
     request: ConvertRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
 ) -> ConvertResult:
     """Read, check, plan, then write; a bad input or a clash writes nothing."""
     schema = schema_by_name(request.schema)
     warnings: list[str] = []
-    documents = read_documents(request.source, request.source_format, schema, warnings)
+    documents = read_documents(request.source, request.source_format, schema, warnings, request.columns)
     for document in documents:
         # A tag whose text does not match its offsets would be silently moved by formats
         # that re-slice the text: refuse, and point at validate --realign.
@@ -51,8 +63,10 @@ def convert(
         if errors:
             raise InputError(f"{errors[0].one_line()} (nothing written; see annotator validate --realign)")
     source_format = request.source_format or detect_format(request.source)
+    targets = output_paths(documents, request.output, request.to)
+    index = _index_target(request, source_format, targets)
     plan = plan_files(
-        output_paths(documents, request.output, request.to),
+        targets + ([index] if index is not None else []),
         inputs=input_files(request.source, source_format),
         force=request.force,
     )
@@ -60,7 +74,13 @@ def convert(
     # The schema gives MAE output its task root and attribute set, brat its annotation.conf.
     root = common_folder(plan.targets)
     with publishing(root, plan.fresh) as staged:
-        staged_paths = write_documents(documents, staged(request.output), request.to, schema)
+        staged_paths = write_documents(
+            documents, staged(request.output), request.to, schema, project_name=request.output.name
+        )
+        if index is not None:
+            # Which row, note id, patient and date each PPP-RR document came from.
+            atomic_write_text(staged(index), note_index(request.source, request.columns or NoteColumns()))
+            staged_paths.append(staged(index))
         written = [root / Path(path).relative_to(staged(root)) for path in staged_paths]
     if progress is not None:
         progress(len(documents), len(documents))

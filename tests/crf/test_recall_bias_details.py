@@ -119,17 +119,27 @@ def test_scores_are_crfsuite_labels_and_marginals(plain_tagger: CrfTagger, held_
         assert relabelable > 0
 
 
-def test_scores_without_bias_keep_only_phi_confidence(
+def test_scores_without_bias_keep_confidence_and_p_outside(
     plain_tagger: CrfTagger, held_out: list[Document]
 ) -> None:
+    # Without recall bias every token still carries P(O): rule spans are weighed against it.
     crf = plain_tagger._tagger
     scored = plain_tagger.score(held_out[0], None)
     viterbi = reference(crf, held_out[0])
     expected = [
-        TokenScore(OUTSIDE, 1.0, 1.0) if label == OUTSIDE else TokenScore(label, crf.marginal(label, i), 0.0)
+        TokenScore(OUTSIDE, crf.marginal(OUTSIDE, i), crf.marginal(OUTSIDE, i))
+        if label == OUTSIDE
+        else TokenScore(label, crf.marginal(label, i), crf.marginal(OUTSIDE, i))
         for i, label in enumerate(viterbi)
     ]
-    assert scored.scores == expected and any(s.label != OUTSIDE for s in expected)
+    assert len(scored.scores) == len(expected) and any(s.label != OUTSIDE for s in expected)
+    for got, want in zip(scored.scores, expected, strict=True):
+        assert (got.label, got.best_phi, got.p_best_phi) == (want.label, "", 0.0)
+        assert (got.probability, got.p_outside) == (
+            pytest.approx(want.probability),
+            pytest.approx(want.p_outside),
+        )
+    assert any(s.label == OUTSIDE and s.p_outside < 1.0 for s in scored.scores)
     blank = Document("0", "   \n")
     empty = plain_tagger.score(blank)
     assert (empty.document, empty.tokens, empty.scores) == (blank, [], [])

@@ -1,0 +1,184 @@
+"""Notes exported from an EHR as a table: CSV (or TSV) or JSON Lines, one note per row.
+
+Sites start from such exports. The columns are named by the caller (:class:`NoteColumns`):
+the note's text (required), and optionally its id, its patient and its date. Each note becomes
+the document ``PPP-RR``: patients are numbered 001, 002 ... in order of first appearance (a
+patient id from the EHR, often a record number, never becomes a file name), and each
+patient's notes 01, 02 ... by date, then by row. :func:`note_index` gives the table that
+maps each document back to its row, note id, patient id and date; the importer writes it
+beside the notes (it holds identifiers: it stays with the project, like the notes).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from annotator.core.document import Document, Origin
+from annotator.errors import InputError
+from annotator.io.xmlsafe import read_bytes
+
+INDEX_NAME = "notes-index.csv"
+TABLE_SUFFIXES = (".csv", ".tsv")
+# A clinical note far longer than any real one is a broken export (an unclosed quote).
+_FIELD_LIMIT = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class NoteColumns:
+    """Which columns (CSV header names, JSON keys) hold what."""
+
+    text: str = "text"
+    note_id: str | None = None
+    patient: str | None = None
+    date: str | None = None
+
+
+@dataclass(frozen=True)
+class NoteRow:
+    """One note of the table and where it came from."""
+
+    row: int
+    text: str
+    note_id: str
+    patient: str
+    date: str
+
+
+def _decode(data: bytes, path: Path) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (byte {error.start}); export the table as UTF-8", path) from None
+
+
+def _csv_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+    csv.field_size_limit(_FIELD_LIMIT)
+    reader = csv.reader(io.StringIO(content, newline=""), delimiter=delimiter)
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise InputError("the table is empty (no header row)", path)
+        rows = []
+        for record in reader:
+            if not any(cell.strip() for cell in record):
+                continue
+            if len(record) != len(header):
+                raise InputError(
+                    f"row {reader.line_num}: {len(record)} fields where the header has {len(header)}", path
+                )
+            rows.append((reader.line_num, dict(zip(header, record, strict=True))))
+    except csv.Error as error:
+        raise InputError(f"not a valid table near line {reader.line_num} ({error})", path) from None
+    return header, rows
+
+
+def _json_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+    rows = []
+    keys: dict[str, None] = {}
+    for number, line in enumerate(content.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            raise InputError(f"line {number}: not a JSON object", path) from None
+        if not isinstance(record, dict):
+            raise InputError(f"line {number}: not a JSON object", path)
+        keys.update(dict.fromkeys(record))
+        rows.append((number, record))
+    return list(keys), rows
+
+
+def read_note_rows(path: str | Path, columns: NoteColumns) -> list[NoteRow]:
+    """The notes of a CSV/TSV or JSON Lines table, checked: every named column exists."""
+    path = Path(path)
+    content = _decode(read_bytes(path), path)
+    if path.suffix.lower() in TABLE_SUFFIXES:
+        header, raw = _csv_rows(content, path)
+    else:
+        header, raw = _json_rows(content, path)
+    named = [c for c in (columns.text, columns.note_id, columns.patient, columns.date) if c is not None]
+    missing = [c for c in named if c not in header]
+    if missing:
+        known = ", ".join(header[:12]) or "none"
+        raise InputError(f"no column {missing[0]!r} (columns: {known})", path)
+    notes = []
+    for number, record in raw:
+        text = record.get(columns.text)
+        if not isinstance(text, str):
+            raise InputError(f"row {number}: the {columns.text!r} value is not text", path)
+        notes.append(
+            NoteRow(
+                row=number,
+                text=text.replace("\r\n", "\n").replace("\r", "\n"),
+                note_id=_cell(record, columns.note_id),
+                patient=_cell(record, columns.patient),
+                date=_cell(record, columns.date),
+            )
+        )
+    if not notes:
+        raise InputError("the table holds no note", path)
+    return notes
+
+
+def _cell(record: dict[str, Any], column: str | None) -> str:
+    if column is None:
+        return ""
+    value = record.get(column)
+    return "" if value is None else str(value).strip()
+
+
+def number_notes(rows: Sequence[NoteRow]) -> list[tuple[str, NoteRow]]:
+    """``(PPP-RR, row)`` for every row: patients by first appearance, their notes by date then row.
+
+    Without a patient column every note is a patient of its own.
+    """
+    patients: dict[str, list[NoteRow]] = {}
+    for index, row in enumerate(rows):
+        patients.setdefault(row.patient or f"\0row{index}", []).append(row)
+    width = max(3, len(str(len(patients))))
+    numbered = []
+    for number, notes in enumerate(patients.values(), start=1):
+        ordered = sorted(notes, key=lambda r: (_date_key(r.date), r.row))
+        record_width = max(2, len(str(len(ordered))))
+        for record, row in enumerate(ordered, start=1):
+            numbered.append((f"{number:0{width}d}-{record:0{record_width}d}", row))
+    return numbered
+
+
+def _date_key(value: str) -> str:
+    """A sortable form of a date cell: ISO when it reads as a date, else the cell itself."""
+    if not value:
+        return ""
+    from dateutil import parser
+
+    try:
+        return parser.parse(value).isoformat()
+    except (ValueError, OverflowError):
+        return value
+
+
+def read_note_table(path: str | Path, columns: NoteColumns) -> list[Document]:
+    """Documents ``PPP-RR`` of a note table (no tags), in document-id order."""
+    path = Path(path)
+    return [
+        Document(doc_id, row.text, origin=Origin(path=path, format="table"))
+        for doc_id, row in sorted(number_notes(read_note_rows(path, columns)), key=lambda item: item[0])
+    ]
+
+
+def note_index(path: str | Path, columns: NoteColumns) -> str:
+    """The CSV that maps each document id to its row, note id, patient id and date."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["document", "row", "note_id", "patient_id", "date"])
+    for doc_id, row in sorted(number_notes(read_note_rows(path, columns)), key=lambda item: item[0]):
+        writer.writerow([doc_id, row.row, row.note_id, row.patient, row.date])
+    return buffer.getvalue()

@@ -1,0 +1,304 @@
+"""The PhysioNet deid layout (Neamatullah et al. 2008): a records file and its PHI lists.
+
+``id.text`` holds every note, each between ``START_OF_RECORD=P||||N||||`` and its newline and
+``||||END_OF_RECORD`` (records separated by a blank line). PHI is listed apart, with
+end-exclusive character offsets into each record's text:
+
+* ``id-phi.phrase``: ``patient note start end type phrase`` per line (typed);
+* ``id.deid`` (also deid.pl's ``*.phi`` output): a ``Patient P<TAB>Note N`` line per record,
+  then ``start<TAB>start<TAB>end`` per PHI (type-blind).
+
+A record becomes the document ``PPP-RR`` (patient, note; zero-padded), so a patient's notes
+form a group as in every other folder the tool reads. PhysioNet's types map onto the i2b2 2014
+schema (:data:`TO_I2B2`); the original type rides along in the ``physionet_type`` attribute,
+so writing back gives the same lists. A type-blind list gives each span the type ``OTHER``
+(``physionet_type="PHI"``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from annotator.core.annotation import Annotation
+from annotator.core.atomic import atomic_write
+from annotator.core.document import Document, Origin
+from annotator.errors import InputError, UsageError
+from annotator.io.xmlsafe import read_bytes
+
+TYPE_ATTRIBUTE = "physionet_type"
+BLIND_TYPE = "PHI"
+# PhysioNet type -> (i2b2 2014 category, type). Relatives' names are the patient's PHI (HIPAA
+# names the relatives of the patient); i2b2 2014 tags them PATIENT.
+TO_I2B2: dict[str, tuple[str, str]] = {
+    "HCPName": ("NAME", "DOCTOR"),
+    "PTName": ("NAME", "PATIENT"),
+    "PTNameInitial": ("NAME", "PATIENT"),
+    "RelativeProxyName": ("NAME", "PATIENT"),
+    "Location": ("LOCATION", "LOCATION-OTHER"),
+    "Date": ("DATE", "DATE"),
+    "DateYear": ("DATE", "DATE"),
+    "Age": ("AGE", "AGE"),
+    "Phone": ("CONTACT", "PHONE"),
+    "Other": ("OTHER", "OTHER"),
+    BLIND_TYPE: ("OTHER", "OTHER"),
+}
+# i2b2 category -> PhysioNet type, for tags that did not come from a PhysioNet file.
+_FROM_CATEGORY = {
+    "NAME": "HCPName",
+    "LOCATION": "Location",
+    "DATE": "Date",
+    "AGE": "Age",
+    "CONTACT": "Phone",
+}
+_FROM_TYPE = {"PATIENT": "PTName", "DOCTOR": "HCPName"}
+
+_RECORD_START = re.compile(r"START_OF_RECORD=(\d+)\|\|\|\|(\d+)\|\|\|\|\n")
+_RECORD_END = "||||END_OF_RECORD"
+_BLIND_HEADER = re.compile(r"Patient\s+(\d+)\s+Note\s+(\d+)\s*$")
+_YEAR = re.compile(r"'?\d{2}(?:\d{2})?")
+PHRASE_SUFFIX = "-phi.phrase"
+TEXT_SUFFIX = ".text"
+
+
+@dataclass(frozen=True)
+class PhysioNetFiles:
+    """The files of one PhysioNet corpus: the records and, optionally, a PHI list."""
+
+    text: Path
+    phrases: Path | None = None
+    blind: Path | None = None
+
+    @property
+    def inputs(self) -> list[Path]:
+        return [p for p in (self.text, self.phrases, self.blind) if p is not None]
+
+
+def find_files(path: str | Path) -> PhysioNetFiles:
+    """The records file and its PHI list for a folder or a ``*.text`` file.
+
+    Next to ``NAME.text``: ``NAME-phi.phrase`` (typed) is used when present, else ``NAME.deid``
+    (type-blind); with neither, the notes come without tags.
+    """
+    path = Path(path)
+    if path.is_dir():
+        texts = sorted(p for p in path.glob(f"*{TEXT_SUFFIX}") if p.is_file())
+        if len(texts) != 1:
+            raise InputError(
+                f"a PhysioNet folder holds one *{TEXT_SUFFIX} records file ({len(texts)} found)", path
+            )
+        path = texts[0]
+    if path.suffix != TEXT_SUFFIX:
+        raise InputError(f"a PhysioNet records file is named *{TEXT_SUFFIX}", path)
+    stem = path.with_suffix("")
+    phrases = stem.parent / (stem.name + PHRASE_SUFFIX)
+    blind = stem.with_suffix(".deid")
+    if phrases.is_file():
+        return PhysioNetFiles(path, phrases=phrases)
+    return PhysioNetFiles(path, blind=blind if blind.is_file() else None)
+
+
+def is_physionet_records(head: bytes) -> bool:
+    """Whether the first bytes of a file are those of a PhysioNet records file."""
+    return head.lstrip().startswith(b"START_OF_RECORD=")
+
+
+def document_id(patient: int, note: int) -> str:
+    return f"{patient:03d}-{note:02d}"
+
+
+def parse_records(content: str, path: Path | None = None) -> dict[tuple[int, int], str]:
+    """Record texts by (patient, note), in file order."""
+    records: dict[tuple[int, int], str] = {}
+    position = 0
+    while True:
+        match = _RECORD_START.search(content, position)
+        if match is None:
+            if content[position:].strip():
+                raise InputError(f"text after the last record (character {position}) is not a record", path)
+            return records
+        if content[position : match.start()].strip():
+            raise InputError(f"text outside a record before character {match.start()}", path)
+        end = content.find(_RECORD_END, match.end())
+        if end < 0 or _RECORD_START.search(content, match.end(), end):
+            raise InputError(
+                f"record {match[1]}/{match[2]} has no ||||END_OF_RECORD (character {match.start()})", path
+            )
+        key = (int(match[1]), int(match[2]))
+        if key in records:
+            raise InputError(f"record {key[0]}/{key[1]} appears twice", path)
+        records[key] = content[match.end() : end]
+        position = end + len(_RECORD_END)
+
+
+def _decode(path: Path) -> str:
+    data = read_bytes(path)
+    try:
+        return data.decode("utf-8-sig").replace("\r\n", "\n")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (byte {error.start})", path) from None
+
+
+def parse_phrases(content: str, path: Path | None = None) -> list[tuple[int, int, int, int, str, str]]:
+    """``(patient, note, start, end, type, phrase)`` rows of an ``id-phi.phrase`` list."""
+    rows = []
+    for number, line in enumerate(content.split("\n"), start=1):
+        if not line.strip():
+            continue
+        parts = line.split(" ", 5)
+        if len(parts) < 5 or not all(p.isdigit() for p in parts[:4]):
+            raise InputError(f"line {number}: expected 'patient note start end type phrase'", path)
+        phrase = parts[5] if len(parts) > 5 else ""
+        patient, note, start, end = (int(p) for p in parts[:4])
+        rows.append((patient, note, start, end, parts[4], phrase))
+    return rows
+
+
+def parse_blind(content: str, path: Path | None = None) -> list[tuple[int, int, int, int]]:
+    """``(patient, note, start, end)`` rows of a type-blind ``id.deid`` / ``*.phi`` list."""
+    rows = []
+    current: tuple[int, int] | None = None
+    for number, line in enumerate(content.split("\n"), start=1):
+        if not line.strip():
+            continue
+        header = _BLIND_HEADER.match(line.strip())
+        if header is not None:
+            current = (int(header[1]), int(header[2]))
+            continue
+        parts = line.split()
+        if len(parts) != 3 or not all(p.isdigit() for p in parts) or current is None:
+            raise InputError(f"line {number}: expected 'Patient P Note N' or 'start start end'", path)
+        rows.append((*current, int(parts[1]), int(parts[2])))
+    return rows
+
+
+def read_physionet(path: str | Path) -> list[Document]:
+    """The notes of a PhysioNet folder or records file, with the PHI of its list.
+
+    Raises
+    ------
+    InputError
+        A malformed file, a PHI row naming no record, offsets outside the text, or a phrase
+        that is not the text at its offsets.
+    """
+    files = find_files(path)
+    records = parse_records(_decode(files.text), files.text)
+    tagged: dict[tuple[int, int], list[tuple[int, int, str, str | None]]] = {key: [] for key in records}
+    source = files.phrases or files.blind
+    if files.phrases is not None:
+        for patient, note, start, end, kind, phrase in parse_phrases(_decode(files.phrases), files.phrases):
+            tagged_row(tagged, files.phrases, patient, note).append((start, end, kind, phrase))
+    elif files.blind is not None:
+        for patient, note, start, end in parse_blind(_decode(files.blind), files.blind):
+            tagged_row(tagged, files.blind, patient, note).append((start, end, BLIND_TYPE, None))
+    documents = []
+    for (patient, note), text in records.items():
+        doc_id = document_id(patient, note)
+        document = Document(doc_id, text, origin=Origin(path=files.text, format="physionet"))
+        for start, end, kind, phrase in tagged[(patient, note)]:
+            if not 0 <= start < end <= len(text):
+                raise InputError(
+                    f"record {patient}/{note}: PHI offsets {start}-{end} outside its text ({len(text)} characters)",
+                    source,
+                )
+            if phrase is not None and text[start:end] != phrase:
+                raise InputError(
+                    f"record {patient}/{note}: the phrase at {start}-{end} is not the text there", source
+                )
+            category, type_name = TO_I2B2.get(kind, ("OTHER", "OTHER"))
+            document.add(
+                Annotation(
+                    id=document.new_id(),
+                    tag=category,
+                    type=type_name,
+                    start=start,
+                    end=end,
+                    text=text[start:end],
+                    extra=((TYPE_ATTRIBUTE, kind),),
+                )
+            )
+        document.mark_pristine()
+        documents.append(document)
+    return documents
+
+
+def tagged_row(
+    tagged: dict[tuple[int, int], list[tuple[int, int, str, str | None]]], path: Path, patient: int, note: int
+) -> list[tuple[int, int, str, str | None]]:
+    try:
+        return tagged[(patient, note)]
+    except KeyError:
+        raise InputError(
+            f"PHI listed for record {patient}/{note}, which the records file lacks", path
+        ) from None
+
+
+def physionet_type(annotation: Annotation) -> str:
+    """The PhysioNet type of a tag: the one it was read with, else one mapped from i2b2."""
+    for key, value in annotation.extra:
+        if key == TYPE_ATTRIBUTE and value in TO_I2B2 and value != BLIND_TYPE:
+            return value
+    if annotation.type in _FROM_TYPE:
+        return _FROM_TYPE[annotation.type]
+    if annotation.type == "DATE" and _YEAR.fullmatch(annotation.text):
+        return "DateYear"
+    return _FROM_CATEGORY.get(annotation.tag, "Other")
+
+
+def record_key(document: Document) -> tuple[int, int]:
+    """(patient, note) numbers of a document named ``P-N`` with numbers."""
+    patient, note = document.patient_id, document.record
+    if not patient.isdigit() or not document.doc_id.rsplit("-", 1)[-1].isdigit():
+        raise UsageError(
+            f"document {document.doc_id}: the PhysioNet layout numbers patients and notes; "
+            "name documents PPP-RR with digits"
+        )
+    return int(patient), note
+
+
+def physionet_texts(documents: Sequence[Document]) -> tuple[str, str, str]:
+    """The records file, the typed phrase list and the type-blind list of documents."""
+    keyed = sorted(((record_key(d), d) for d in documents), key=lambda item: item[0])
+    seen: set[tuple[int, int]] = set()
+    records, phrases, blind = [], [], []
+    for key, document in keyed:
+        if key in seen:
+            raise UsageError(f"two documents are record {key[0]}/{key[1]}")
+        if _RECORD_END in document.text or _RECORD_START.search(document.text):
+            raise UsageError(f"document {document.doc_id}: its text holds a record marker")
+        seen.add(key)
+        records.append(f"START_OF_RECORD={key[0]}||||{key[1]}||||\n{document.text}{_RECORD_END}\n\n")
+        blind.append(f"Patient {key[0]}  Note {key[1]}\n")
+        for annotation in sorted(document.annotations, key=lambda a: (a.start, a.end)):
+            if annotation.pending:
+                continue
+            if "\n" in annotation.text:
+                raise UsageError(
+                    f"document {document.doc_id}: tag {annotation.id} runs across a line break, "
+                    "which a PhysioNet phrase list cannot hold"
+                )
+            phrases.append(
+                f"{key[0]} {key[1]} {annotation.start} {annotation.end} "
+                f"{physionet_type(annotation)} {annotation.text}\n"
+            )
+            blind.append(f"{annotation.start}  {annotation.start}  {annotation.end}\n")
+    return "".join(records), "".join(phrases), "".join(blind)
+
+
+def write_physionet(documents: Sequence[Document], out: str | Path) -> list[Path]:
+    """Write ``NAME.text``, ``NAME-phi.phrase`` and ``NAME.deid`` (``out``: ``NAME.text`` or a folder,
+    where ``id.text`` and its lists are written). Pending suggestions are not PHI yet: left out."""
+    targets = output_files(out)
+    for target, content in zip(targets, physionet_texts(documents), strict=True):
+        atomic_write(target, content.encode("utf-8"))
+    return targets
+
+
+def output_files(out: str | Path) -> list[Path]:
+    """The three files :func:`write_physionet` writes for ``out``."""
+    out = Path(out)
+    text = out if out.suffix == TEXT_SUFFIX else out / f"id{TEXT_SUFFIX}"
+    stem = text.with_suffix("")
+    return [text, stem.parent / (stem.name + PHRASE_SUFFIX), stem.with_suffix(".deid")]

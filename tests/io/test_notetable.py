@@ -1,0 +1,114 @@
+"""EHR exports (CSV, TSV, JSON Lines; one note per row) into PPP-RR documents and a project."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from annotator.cli.main import main
+from annotator.errors import InputError
+from annotator.io.i2b2 import read_i2b2
+from annotator.io.notetable import NoteColumns, note_index, read_note_table
+
+COLUMNS = NoteColumns(text="note_text", note_id="note_id", patient="mrn", date="charttime")
+ROWS = [
+    {"note_id": "n1", "mrn": "MRN-777", "charttime": "2101-03-05", "note_text": "Second note of A."},
+    {
+        "note_id": "n2",
+        "mrn": "MRN-555",
+        "charttime": "2101-01-01",
+        "note_text": "Only note of B,\nwith a line.",
+    },
+    {"note_id": "n3", "mrn": "MRN-777", "charttime": "2101-03-01", "note_text": "First note of A."},
+]
+
+
+def _csv(path: Path, rows: list[dict[str, str]], delimiter: str = ",") -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), delimiter=delimiter)
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".jsonl"])
+def test_patients_numbered_by_appearance_and_notes_by_date(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"export{suffix}"
+    if suffix == ".jsonl":
+        path.write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
+    else:
+        _csv(path, ROWS, "\t" if suffix == ".tsv" else ",")
+    documents = read_note_table(path, COLUMNS)
+    assert [(d.doc_id, d.text) for d in documents] == [
+        ("001-01", "First note of A."),
+        ("001-02", "Second note of A."),
+        ("002-01", "Only note of B,\nwith a line."),
+    ]
+    index = list(csv.reader(io.StringIO(note_index(path, COLUMNS))))
+    assert index[0] == ["document", "row", "note_id", "patient_id", "date"]
+    assert [row[0] + "=" + row[2] for row in index[1:]] == ["001-01=n3", "001-02=n1", "002-01=n2"]
+
+
+def test_without_a_patient_column_each_note_is_its_own_patient(tmp_path: Path) -> None:
+    path = _csv(tmp_path / "t.csv", [{"text": "a"}, {"text": "b"}])
+    assert [d.doc_id for d in read_note_table(path, NoteColumns())] == ["001-01", "002-01"]
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ("mrn,note_id\n1,2\n", "no column 'note_text'"),
+        ('note_text,mrn\n"unclosed,1\n', "row|table"),
+        ("note_text,mrn\na,1,extra\n", "3 fields"),
+        ("note_text,mrn\n", "no note"),
+        ("", "empty"),
+    ],
+)
+def test_bad_tables_are_one_clear_error(tmp_path: Path, content: str, problem: str) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InputError, match=problem):
+        read_note_table(path, NoteColumns(text="note_text", patient="mrn"))
+
+
+def test_convert_imports_a_table_into_a_project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _csv(tmp_path / "export.csv", ROWS)
+    out = tmp_path / "project"
+    code = main(
+        [
+            "convert",
+            str(path),
+            "-o",
+            str(out),
+            "--to",
+            "project",
+            "--text-column",
+            "note_text",
+            "--id-column",
+            "note_id",
+            "--patient-column",
+            "mrn",
+            "--date-column",
+            "charttime",
+        ]
+    )
+    assert code == 0
+    assert "3 document(s) converted" in capsys.readouterr().out
+    assert sorted(p.name for p in (out / "source").iterdir()) == ["001-01.xml", "001-02.xml", "002-01.xml"]
+    assert read_i2b2(out / "source" / "001-01.xml").text == "First note of A."
+    assert 'name = "project"' in (out / "project.toml").read_text()
+    assert "MRN-777" in (out / "notes-index.csv").read_text()
+    assert not any("MRN" in p.name for p in out.rglob("*"))
+
+
+def test_convert_names_a_missing_column(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _csv(tmp_path / "export.csv", ROWS)
+    code = main(["convert", str(path), "-o", str(tmp_path / "out"), "--to", "i2b2"])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "export.csv" in err and "no column 'text'" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
