@@ -16,8 +16,8 @@ from typing import Any
 
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
-from annotator.crf.labels import Prediction
 from annotator.crf.evidence import PhiEvidence
+from annotator.crf.labels import Prediction
 from annotator.crf.postprocess import postprocess_document
 from annotator.crf.tagger import CrfTagger, ScoredDocument, TrainingCancelled
 from annotator.errors import UsageError
