@@ -39,7 +39,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from annotator.core.document import Document
-from annotator.deid.clinical_language import clinical_use, eponym_pattern, unit_not_initial
+from annotator.deid.clinical_language import (
+    clinical_use,
+    eponym_pattern,
+    is_vocabulary,
+    reads_as_phi,
+    unit_not_initial,
+)
 from annotator.deid.dates import DATE_WORDS, parse_date
 from annotator.deid.findings import Leak, LeakError, leak_error, with_original_offsets
 from annotator.deid.leak_variants import (
@@ -57,6 +63,10 @@ from annotator.deid.surrogates import STRICT_KINDS, kind_of
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _DECADE = re.compile(r"'?\d{0,2}\d0'?s")
 _AGE_NUMBER = re.compile(r"\d+")
+_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)", re.IGNORECASE)
+# Kinds whose one-word vocabulary matches are judged by their context (clinical_language.reads_as_phi).
+_JUDGED_KINDS = frozenset({"name", "location", "hospital", "organization", "city"})
+_ABBREVIATION_ONLY = re.compile(r"(?:st|mt|ft)\.?", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -112,6 +122,7 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
         type_: str,
         age: bool = False,
         exact: bool = False,
+        own_patient: bool = False,
     ) -> None:
         if not surface or " ".join(surface).lower() in options.ignore:
             return
@@ -125,7 +136,7 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
         numeric = all(not c.isalpha() for t in surface for c in t)
         decade = kind == "date" and len(surface) == 1 and _DECADE.fullmatch(surface[0]) is not None
         # Short numbers and decades ("70s") read as measurements in other notes ("NSR 70s-80s").
-        own = (numeric and digits < options.min_digits_anywhere) or decade
+        own = (numeric and digits < options.min_digits_anywhere) or decade or own_patient
         if key not in found:
             found[key] = _Candidate(
                 tokens, case_sensitive, document.patient_id, kind, document.doc_id, tag_id, type_, age, own
@@ -147,6 +158,13 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                 parsed = parse_date(text)
                 if (parsed is not None and not parsed.identifying) or text.lower() in DATE_WORDS:
                     continue
+                if _ORDINAL.fullmatch(text):
+                    # A day alone ("the 2nd") is a date only beside its month: in other text
+                    # it is a count ("2nd dose"). Looked for in the patient's surrogates only.
+                    add(surface, kind, document, annotation.id, annotation.type, own_patient=True)
+                    continue
+            if kind in _JUDGED_KINDS and _ABBREVIATION_ONLY.fullmatch(text):
+                continue  # "St." of "St. Agnes": the abbreviation alone names no place
             if kind == "department" and is_generic_department(text):
                 continue
             if kind == "profession" and len(surface) == 1 and _common(surface, options):
@@ -224,6 +242,14 @@ class _OutputIndex:
     def clinical_use(self, index: int, start: int, end: int, same_patient: bool) -> bool:
         return clinical_use(self.documents[index].text, start, end, same_patient, self.names)
 
+    def reads_as_phi(self, index: int, start: int, end: int, kind: str) -> bool:
+        """A vocabulary word ("Foley", "small", "Heart") is PHI only where its context says so;
+        any other word (a rare name) always is."""
+        text = self.documents[index].text
+        if kind not in _JUDGED_KINDS or not is_vocabulary(text[start:end]):
+            return True
+        return reads_as_phi(text, start, end, kind, self.names)
+
     def occurrences(self, token: str, patients: set[str] | None) -> list[tuple[int, int]]:
         """Where a (lower-cased) token occurs: everywhere, or in some patients' records."""
         if patients is None:
@@ -264,6 +290,8 @@ def _leak_kind(
         if candidate.kind == "name" and index.unit_not_initial(doc_index, start, end):
             return None
         if len(candidate.tokens) == 1 and index.clinical_use(doc_index, start, end, same_patient):
+            return None
+        if len(candidate.tokens) == 1 and not index.reads_as_phi(doc_index, start, end, candidate.kind):
             return None
         return "unreplaced text"
     if tag[2] != candidate.kind:
