@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="map the gold's annotations into the schema first (resources/mappings)",
     )
     parser.add_argument(
-        "--iterations", type=int, default=None, metavar="N", help="training epochs (default 15)"
+        "--iterations", type=int, default=None, metavar="N", help="training iterations (default 60, L-BFGS)"
     )
     parser.add_argument(
         "--no-postprocess", action="store_true", help="score the CRF without the post-processing rules"

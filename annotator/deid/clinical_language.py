@@ -47,12 +47,103 @@ def is_vocabulary(word: str) -> bool:
 # Words after which a vocabulary word is read as a name or a place ("dr small", "per walker",
 # "son will", "transferred from heart"): titles, relations, and who was told.
 _NAME_CUES = frozenset(
-    ["dr", "doctor", "md", "mr", "mrs", "ms", "miss", "mister", "rn", "np", "pa", "nurse", "attending", "per", "son", "daughter", "wife", "husband", "sister", "brother", "mother", "father", "friend", "niece", "nephew", "called", "paged", "notified", "informed"]
+    [
+        "dr",
+        "doctor",
+        "md",
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "mister",
+        "rn",
+        "np",
+        "pa",
+        "nurse",
+        "attending",
+        "per",
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "sister",
+        "brother",
+        "mother",
+        "father",
+        "friend",
+        "niece",
+        "nephew",
+        "called",
+        "paged",
+        "notified",
+        "informed",
+    ]
 )
 _PLACE_CUES = frozenset(["at", "from", "transferred"])
 # Field labels that hold a name or a place ("PATIENT: SMALL"); section labels ("GU:") do not.
 _NAME_FIELDS = frozenset(
-    ["name", "surname", "forename", "firstname", "lastname", "given", "patient", "pt", "doctor", "dr", "md", "attending", "pcp", "contact", "proxy", "hcp", "nok", "relative", "family", "son", "daughter", "wife", "husband", "hospital", "location", "from"]
+    [
+        "name",
+        "surname",
+        "forename",
+        "firstname",
+        "lastname",
+        "given",
+        "patient",
+        "pt",
+        "doctor",
+        "dr",
+        "md",
+        "attending",
+        "pcp",
+        "contact",
+        "proxy",
+        "hcp",
+        "nok",
+        "relative",
+        "family",
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "hospital",
+        "location",
+        "from",
+    ]
+)
+_PERSON_VERBS = frozenset(
+    [
+        "agreed",
+        "agrees",
+        "called",
+        "calls",
+        "said",
+        "says",
+        "states",
+        "stated",
+        "refused",
+        "refuses",
+        "wants",
+        "wanted",
+        "came",
+        "visited",
+        "asked",
+        "asks",
+        "reports",
+        "reported",
+        "denies",
+        "denied",
+        "understands",
+        "requests",
+        "requested",
+        "spoke",
+        "feels",
+        "felt",
+        "was",
+        "is",
+        "has",
+        "had",
+    ]
 )
 _TALKED_WITH = re.compile(
     r"\b(?:spoke|spoken|talked|met|visited|updated|called)\s+(?:with|to|by)\s+$", re.IGNORECASE
@@ -60,14 +151,17 @@ _TALKED_WITH = re.compile(
 _WORDS_BEFORE = re.compile(r"([^\W\d_]+)\W*$")
 
 
-def reads_as_phi(text: str, start: int, end: int, kind: str, names: frozenset[str]) -> bool:
+def reads_as_phi(
+    text: str, start: int, end: int, kind: str, names: frozenset[str], same_patient: bool = False
+) -> bool:
     """Whether an untagged vocabulary word that is also a name or place of the corpus reads as
     one here, by its context alone (in any patient's notes, the patient's own included).
 
     Yes after a cue (a title, a relation, "per", "paged"; for places "at", "from"), after a
     field label ("PATIENT: SMALL"), next to another name of the corpus, or capitalised inside
-    a sentence of a line in mixed case ("spoke with Walker"). No otherwise: "Foley draining",
-    "FOLEY CATH", "small amts", "brown stool", "white secretions", "HEART RATE".
+    a sentence of a line in mixed case ("spoke with Walker"), or opening one in the patient's
+    own notes ("Long was seen today"). No otherwise: "Foley draining", "FOLEY CATH", "small
+    amts", "brown stool", "white secretions", "HEART RATE".
     """
     line_start = text.rfind("\n", 0, start) + 1
     before_text = text[max(line_start, start - 40) : start]
@@ -89,8 +183,20 @@ def reads_as_phi(text: str, start: int, end: int, kind: str, names: frozenset[st
     words = re.findall(r"[^\W\d_]{2,}", line)
     mixed_line = sum(w.isupper() for w in words) < 0.7 * len(words) if words else False
     sentence_start = re.search(r"(?:^|[.:;!?\-=>]|\n)\s*$", text[max(0, start - 20) : start]) is not None
+    if len(words) == 1:
+        return True  # a name alone on its line: nothing says it is the word
+    if not (mixed_line and word[:1].isupper()):
+        return False
     # In a line of mixed case a capital means something: "spoke with Walker", "with WHITE".
-    return mixed_line and word[:1].isupper() and not sentence_start
+    # At a sentence's start a capital may be the word ("Foley draining"), unless a person's
+    # verb follows ("Foley agreed"); in the patient's own notes an English word there is still
+    # taken for the name ("Long was seen today"), a word of the clinicians' vocabulary is not.
+    if not sentence_start or word.isupper():
+        return True
+    following = re.match(r"\W*([a-z]+)", text[end : end + 30])
+    if following is not None and following.group(1) in _PERSON_VERBS:
+        return True
+    return same_patient and word.lower() not in clinical_words()
 
 
 @cache

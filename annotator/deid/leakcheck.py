@@ -242,13 +242,13 @@ class _OutputIndex:
     def clinical_use(self, index: int, start: int, end: int, same_patient: bool) -> bool:
         return clinical_use(self.documents[index].text, start, end, same_patient, self.names)
 
-    def reads_as_phi(self, index: int, start: int, end: int, kind: str) -> bool:
+    def reads_as_phi(self, index: int, start: int, end: int, kind: str, same_patient: bool) -> bool:
         """A vocabulary word ("Foley", "small", "Heart") is PHI only where its context says so;
         any other word (a rare name) always is."""
         text = self.documents[index].text
         if kind not in _JUDGED_KINDS or not is_vocabulary(text[start:end]):
             return True
-        return reads_as_phi(text, start, end, kind, self.names)
+        return reads_as_phi(text, start, end, kind, self.names, same_patient)
 
     def occurrences(self, token: str, patients: set[str] | None) -> list[tuple[int, int]]:
         """Where a (lower-cased) token occurs: everywhere, or in some patients' records."""
@@ -291,7 +291,9 @@ def _leak_kind(
             return None
         if len(candidate.tokens) == 1 and index.clinical_use(doc_index, start, end, same_patient):
             return None
-        if len(candidate.tokens) == 1 and not index.reads_as_phi(doc_index, start, end, candidate.kind):
+        if len(candidate.tokens) == 1 and not index.reads_as_phi(
+            doc_index, start, end, candidate.kind, same_patient
+        ):
             return None
         return "unreplaced text"
     if tag[2] != candidate.kind:

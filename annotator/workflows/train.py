@@ -10,7 +10,7 @@ from annotator.core.document import Document
 from annotator.core.mapping import load_mapping
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.crossval import CrossValidation, cross_validate
-from annotator.crf.tagger import CrfTagger, ModelMetadata
+from annotator.crf.tagger import TRAINING_ALGORITHM, TRAINING_ITERATIONS, CrfTagger, ModelMetadata
 from annotator.errors import UsageError
 from annotator.io.corpus import no_documents, read_corpus
 from annotator.io.outputs import plan_files
@@ -87,7 +87,11 @@ def train(
 
     def make_tagger() -> CrfTagger:
         tagger = CrfTagger(
-            schema, postprocess=request.postprocess, private_features=request.keep_private_features
+            schema,
+            algorithm=TRAINING_ALGORITHM,
+            max_iterations=TRAINING_ITERATIONS,
+            postprocess=request.postprocess,
+            private_features=request.keep_private_features,
         )
         if request.iterations is not None:
             tagger.max_iterations = request.iterations

@@ -223,9 +223,9 @@ def test_detect_format(path: str, name: str) -> None:
 
 
 def test_unknown_suffix_needs_from(tmp_path: Path) -> None:
-    (tmp_path / "x.csv").write_text("a,b")
+    (tmp_path / "x.dat").write_text("a,b")
     with pytest.raises(InputError, match="--from"):
-        detect_format(tmp_path / "x.csv")
+        detect_format(tmp_path / "x.dat")
 
 
 @pytest.mark.parametrize("name", ["i2b2", "mae", "brat", "jsonl", "inline2006"])
