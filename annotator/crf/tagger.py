@@ -169,6 +169,7 @@ class CrfTagger:
         private_features: bool = False,
         chunk_chars: int = CHUNK_CHARS,
         upper_case_every: int = 3,
+        lower_case_every: int = 0,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise UsageError(
@@ -183,6 +184,7 @@ class CrfTagger:
         self.private_features = private_features
         self.chunk_chars = chunk_chars
         self.upper_case_every = upper_case_every
+        self.lower_case_every = lower_case_every
         self.metadata: ModelMetadata | None = None
         self._model_bytes: bytes | None = None
         self._tagger: Any = None
@@ -239,6 +241,11 @@ class CrfTagger:
                     upper = document.text.upper()
                     if len(upper) == len(document.text):  # same offsets ("ß" -> "SS" would shift them)
                         texts.append(upper)
+                if self.lower_case_every and index % self.lower_case_every == 1 % self.lower_case_every:
+                    # Nurses write whole notes in lower case: "dr yi", "son don reid".
+                    lower = document.text.lower()
+                    if len(lower) == len(document.text):
+                        texts.append(lower)
                 for text in texts:
                     for chunk in self.chunks(text):
                         tokens = chunk.tokens
@@ -309,6 +316,7 @@ class CrfTagger:
                 "c2": self.c2,
                 "max_iterations": self.max_iterations,
                 "upper_case_every": self.upper_case_every,
+                "lower_case_every": self.lower_case_every,
             },
             private_features=self.private_features,
         )
