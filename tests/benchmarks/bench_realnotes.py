@@ -64,7 +64,8 @@ def score(test: Sequence[Document], predicted: Spans) -> DeidCounts:
 
 def spans_of(predictions: dict[str, list[Prediction]]) -> Spans:
     return {
-        doc_id: [(p.start, p.end) for p in items if p.type not in LEFT_OUT] for doc_id, items in predictions.items()
+        doc_id: [(p.start, p.end) for p in items if p.type not in LEFT_OUT]
+        for doc_id, items in predictions.items()
     }
 
 
@@ -101,7 +102,9 @@ def _textbook_features(tokens: Sequence[Token]) -> list[dict[str, object]]:
         features: dict[str, object] = {"bias": 1.0, **words[index]}
         for offset in (-2, -1, 1, 2):
             if 0 <= index + offset < len(tokens):
-                features.update({f"{offset}:{k}": v for k, v in words[index + offset].items() if k in ("w", "shape")})
+                features.update(
+                    {f"{offset}:{k}": v for k, v in words[index + offset].items() if k in ("w", "shape")}
+                )
         sequence.append(features)
     return sequence
 
@@ -160,12 +163,16 @@ def tagger_rows(name: str, tagger: CrfTagger, test: Sequence[Document]) -> list[
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench_realnotes", description=__doc__.split("\n\n")[0])
     parser.add_argument("--physionet", type=Path, default=os.environ.get(PHYSIONET_ENV))
-    parser.add_argument("--site-model", type=Path, help="a model trained on patients 1-110 (else trained here)")
+    parser.add_argument(
+        "--site-model", type=Path, help="a model trained on patients 1-110 (else trained here)"
+    )
     parser.add_argument("--no-train", action="store_true", help="skip the site model and the textbook CRF")
     parser.add_argument("--learning", action="store_true", help="the learning curve of annotator train")
     args = parser.parse_args(argv)
     if args.physionet is None or not (args.physionet / "id.text").is_file():
-        print(f"skipped: set {PHYSIONET_ENV} (or --physionet) to the PhysioNet deid 1.1 folder (id.text, id-phi.phrase)")
+        print(
+            f"skipped: set {PHYSIONET_ENV} (or --physionet) to the PhysioNet deid 1.1 folder (id.text, id-phi.phrase)"
+        )
         return 0
     from tests.benchmarks.bench_crf import philter_predictions, presidio_predictions
 
@@ -206,7 +213,9 @@ def main(argv: list[str] | None = None) -> int:
             trained = time.perf_counter() - started
             for bias in (None, BIAS):
                 spans = spans_of(tagger.predict_spans(test, bias))
-                label = f"{patients} patients ({len(subset)} notes)" + ("" if bias is None else f", bias {bias}")
+                label = f"{patients} patients ({len(subset)} notes)" + (
+                    "" if bias is None else f", bias {bias}"
+                )
                 print(row(label, score(test, spans), trained), flush=True)
     return 0
 

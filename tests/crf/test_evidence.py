@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from annotator.crf.evidence import RULE_GATE, PhiEvidence
 from annotator.crf.labels import Prediction
 from annotator.crf.tokenizer import tokenize
@@ -25,8 +27,9 @@ def _span(words: str, origin: str) -> Prediction:
 
 def test_strongest_is_the_most_suspected_token_inside() -> None:
     evidence = _evidence()
-    assert evidence.strongest(*_span("dr kearns aware", "rule")[1:3]) == 1.0 - P_OUTSIDE["kearns"]
-    assert evidence.strongest(*_span("BP STABLE", "rule")[1:3]) < RULE_GATE
+    name, vitals = _span("dr kearns aware", "rule"), _span("BP STABLE", "rule")
+    assert evidence.strongest(name.start, name.end) == pytest.approx(1.0 - P_OUTSIDE["kearns"])
+    assert evidence.strongest(vitals.start, vitals.end) < RULE_GATE
     assert evidence.strongest(len(TEXT), len(TEXT)) == 0.0
 
 

@@ -30,7 +30,9 @@ ORIGINAL = note(
 def _leaks(text: str, same_patient: bool) -> list[str]:
     other = note("100-02" if same_patient else "200-01", text)
     result = deidentify_documents([ORIGINAL, other], DeidOptions(seed=3))
-    return [leak.type for leak in find_leaks([ORIGINAL, other], result.documents) if leak.doc_id == other.doc_id]
+    return [
+        leak.type for leak in find_leaks([ORIGINAL, other], result.documents) if leak.doc_id == other.doc_id
+    ]
 
 
 @pytest.mark.parametrize("same_patient", [True, False])
