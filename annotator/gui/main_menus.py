@@ -111,6 +111,8 @@ def build_main_menus(window: MainWindow) -> None:
     add(view, "type_labels", "Type &labels after tags", window.toggle_type_labels, ("Ctrl+Shift+L",), True)
     actions["type_labels"].setChecked(window.preferences.type_labels)
     add(view, "type_settings", "Tag &colours and keys…", window.open_type_settings)
+    view.addSeparator()
+    add(view, "reset_layout", "&Reset layout", window.body.reset)
     project_menu = bar.addMenu("&Project")
     add(project_menu, "ExportDialog", "&Export de-identified copies…", window._open_export_dialog)
     add(project_menu, "ReportsDialog", "Agreement &reports…", window._open_reports_dialog)

@@ -41,6 +41,7 @@ from annotator.gui.theme import ThemeName, apply_theme
 from annotator.gui.type_settings_dialog import TypeSettingsDialog
 from annotator.gui.workers import run_with_progress
 from annotator.io.preferences import Preferences, load_preferences, save_preferences
+from annotator.io.window_layouts import load_window_layout, save_window_layout
 from annotator.session.annotation_session import AnnotationSession
 
 # Opens a project, folder or file in a new window: (path, annotator, theme) -> window.
@@ -120,6 +121,7 @@ class MainWindow(QMainWindow):
             ],
             ([300, 680, 420], [300, 170, 390]),
         )
+        self.body.restore(load_window_layout("annotation"))
         self.setCentralWidget(self.body)
         self.actions_by_name: dict[str, QAction] = {}
         self._build_menus()
@@ -366,6 +368,7 @@ class MainWindow(QMainWindow):
                 for doc_id in list(s.workspace.documents):
                     s.workspace.documents[doc_id].mark_pristine()
         s.close()
+        save_window_layout("annotation", self.body.state())
         event.accept()
 
     # -- the rest ----------------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from annotator.gui.status_bar import MessageStatusBar
 from annotator.gui.theme import note_font
 from annotator.io.journal import JournalWriter
 from annotator.io.preferences import load_preferences, save_preferences
+from annotator.io.window_layouts import load_window_layout, save_window_layout
 
 
 class AdjudicationWindow(QMainWindow):
@@ -152,6 +153,7 @@ class AdjudicationWindow(QMainWindow):
             [Panel("Current unit", right)],
             ([220, 820, 420], []),
         )
+        self.body.restore(load_window_layout("adjudication"))
         self.setCentralWidget(self.body)
         status = MessageStatusBar()
         self.setStatusBar(status)
@@ -204,6 +206,8 @@ class AdjudicationWindow(QMainWindow):
         self._action(view, "Versions side by side", ["V"], lambda: self.set_side_by_side(None), True)
         self._action(view, "Monospace font", ["Ctrl+Shift+M"], self._on_monospace_toggled, True)
         self.actions_by_text["Monospace font"].setChecked(self.preferences.monospace)
+        view.addSeparator()
+        self._action(view, "Reset layout", [], lambda: self.body.reset())
 
     # -- views -----------------------------------------------------------------------------
     def set_side_by_side(self, on: bool | None) -> None:
@@ -474,4 +478,5 @@ class AdjudicationWindow(QMainWindow):
         if self._dirty:
             self.save()
         self.journal.close()
+        save_window_layout("adjudication", self.body.state())
         super().closeEvent(event)
