@@ -287,10 +287,7 @@ class Workspace:
                 document = self._read(origin)
                 document.doc_id = doc_id
                 write_document(document, entry.working_path)
-                # A new working copy is as readable as the folder it lives in (a shared
-                # project folder stays shared); saves then keep whatever mode it has.
-                folder_mode = entry.working_path.parent.stat().st_mode
-                os.chmod(entry.working_path, folder_mode & 0o666)
+                _as_readable_as_folder(entry.working_path)
         if not state.read_only:
             state.recovery_available = self.has_journal(doc_id) or self.autosave.has_recovery(
                 entry.working_path
@@ -487,6 +484,8 @@ class Workspace:
             )
         document = self.documents[doc_id]
         entry = self.entry(doc_id)
+        # "Annotate all" can edit records never opened: their first save makes the copy.
+        new_copy = not entry.working_path.exists()
         if doc_id not in self.locks:
             lock = DocumentLock(entry.working_path, self.annotator)
             lock.acquire()
@@ -505,6 +504,8 @@ class Workspace:
                     entry.working_path,
                 )
             write_document(document, entry.working_path)
+        if new_copy:
+            _as_readable_as_folder(entry.working_path)
         # The file now holds every journalled edit (written atomically): fold the journal in.
         self.journal.truncate(journal_path(entry.working_path))
         self.autosave.discard_recovery(entry.working_path)
@@ -528,6 +529,15 @@ class Workspace:
             if self.autosave.save_recovery(self.documents[doc_id], self.entry(doc_id).working_path):
                 written += 1
         return written
+
+
+def _as_readable_as_folder(path: Path) -> None:
+    """Give a new working copy the read/write bits of its folder (a shared project folder
+    stays shared, a private one private); saves then keep whatever mode it has."""
+    try:
+        os.chmod(path, path.parent.stat().st_mode & 0o666)
+    except OSError as error:
+        raise StorageError(f"cannot set the file's permissions: {error.strerror}", path) from None
 
 
 def _stamp(path: Path) -> tuple[int, int]:
