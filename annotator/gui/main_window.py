@@ -126,11 +126,7 @@ class MainWindow(QMainWindow):
         self.actions_by_name: dict[str, QAction] = {}
         self._build_menus()
         self._connect()
-        self.documents.populate(
-            session.workspace,
-            session.state.statuses(session.annotator),
-            {e.doc_id: session.seconds(e.doc_id) for e in session.workspace.entries},
-        )
+        self.populate_documents()
         self._clock_timer = QTimer(self)
         self._clock_timer.setInterval(5000)
         self._clock_timer.timeout.connect(self._refresh_status)
@@ -146,8 +142,17 @@ class MainWindow(QMainWindow):
         from annotator.gui.model_actions import ModelActions
 
         s = self.session
-        self.model_actions = ModelActions(self, s.workspace.project, lambda: s.document, s.add_suggestions)
+        project = s.workspace.project
+        self.model_actions = ModelActions(
+            self, project, lambda: s.document, s.add_suggestions, None if project.plain_folder else s.annotator
+        )
+        self.model_actions.finished.connect(self._on_model_actions_finished)
+        self.model_actions.failed.connect(lambda message: self._on_session_notice(f"Model: {message}"))
         self.menuBar().addMenu(self.model_actions.menu())
+
+    def _on_model_actions_finished(self, summary: str) -> None:
+        self._on_session_notice(summary)
+        self.populate_documents()  # suggestion counts, and pre-annotations for documents not started
 
     def _connect(self) -> None:
         s = self.session
@@ -171,6 +176,14 @@ class MainWindow(QMainWindow):
         self.table.annotation_activated.connect(self._on_table_annotation_activated)
 
     # -- documents --------------------------------------------------------------------------------------
+    def populate_documents(self) -> None:
+        s = self.session
+        self.documents.populate(
+            s.workspace, s.statuses(), {e.doc_id: s.seconds(e.doc_id) for e in s.workspace.entries}
+        )
+        if s.doc_id is not None:
+            self.documents.set_current(s.doc_id)
+
     def open_document(self, doc_id: str) -> bool:
         try:
             self.session.open_document(doc_id, self.ask_recovery)

@@ -19,6 +19,10 @@ API
 ``.set_status(doc_id, annotator, status)``
 ``.add_seconds(doc_id, annotator, seconds)`` / ``.seconds(doc_id, annotator) -> float``
 ``.statuses(annotator) -> dict[str, str]``: every document with a recorded status.
+``effective_status(recorded, has_own_copy) -> str``
+    The status everything shows: the recorded one, except that a document the annotator
+    has a working copy of is at least *in progress* (copies made outside the window, by
+    ``annotator synth`` or by hand, are work too).
 ``.save()``
 ``load_identity() -> str | None`` / ``save_identity(name)``
     The annotator's name, chosen once, kept in ``$XDG_CONFIG_HOME/phi-annotator/identity.json``
@@ -86,6 +90,14 @@ def _read_state(path: Path) -> Entries:
                 raise InputError(f"work state: bad seconds for {doc_id}/{annotator}", path)
             documents.setdefault(doc_id, {})[annotator] = {"status": status, "seconds": float(seconds)}
     return documents
+
+
+def effective_status(recorded: str, has_own_copy: bool) -> str:
+    """The status a document has for an annotator: recorded, or in progress once they have a copy.
+
+    One rule for the document list, the Model menu's "not started" and the dashboard.
+    """
+    return IN_PROGRESS if recorded == NOT_STARTED and has_own_copy else recorded
 
 
 class WorkState:

@@ -33,8 +33,10 @@ from annotator.core.propagation import Scope, scope_documents
 from annotator.core.worktime import WorkTimer
 from annotator.errors import AnnotatorError, StorageError
 from annotator.io.autosave import AutosaveScheduler
-from annotator.io.workstate import DONE, IN_PROGRESS, NOT_STARTED, WorkState
+from annotator.io.rejections import RejectedSuggestions
+from annotator.io.workstate import DONE, IN_PROGRESS, NOT_STARTED, WorkState, effective_status
 from annotator.session.editing import AnnotationEditor
+from annotator.session.suggestions import SuggestionOutcome, sort_suggestions
 from annotator.session.timers import ManualTimers, TimerFactory
 from annotator.session.workspace import HEARTBEAT_SECONDS, Workspace
 
@@ -85,6 +87,7 @@ class AnnotationSession:
         self.clock = clock
         self.track = track
         self.state = WorkState.load(workspace.project)
+        self.rejections = RejectedSuggestions.load(workspace.project, self.annotator)
         self.timer = WorkTimer(idle_after=idle_after)
         self.scheduler = AutosaveScheduler(delay=autosave_delay, max_wait=max(30.0, autosave_delay))
         self.document: Document | None = None
@@ -144,7 +147,9 @@ class AnnotationSession:
         if switching:
             self.leave_document()
         self.document = document
-        self.editor = AnnotationEditor(document, self.history, self.schema, self.annotator, opened.read_only)
+        self.editor = AnnotationEditor(
+            document, self.history, self.schema, self.annotator, opened.read_only, self.rejections
+        )
         self.editor.snap_to_words = self.snap_to_words
         self.lock_holder = opened.lock_holder
         document.annotation_removed.connect(self._on_document_annotation_removed)
@@ -226,17 +231,20 @@ class AnnotationSession:
         documents = self.workspace.load_many(self.scope_ids(scope))
         return scope_documents(scope, self.document, documents)
 
-    def add_suggestions(self, document: Document, suggestions: list[Annotation]) -> int:
-        """Add model suggestions (pending) to a document as one undo step."""
-        if document is not self.document or self.editor is None or self.editor.read_only:
-            return 0
-        commands: list[Command] = [
-            AddAnnotation(document, a.replace(id=document.new_id(), pending=True))
-            for a in suggestions
-            if not document.overlapping(a.start, a.end)
-        ]
+    def add_suggestions(self, document: Document, suggestions: list[Annotation]) -> SuggestionOutcome:
+        """Add model suggestions (pending) to the open document as one undo step.
+
+        Suggestions where the annotator already rejected one, or overlapping an annotation,
+        are skipped; the outcome says how many of each.
+        """
+        if document is not self.document or self.editor is None:
+            return SuggestionOutcome(document.doc_id, refused="it is no longer the open document")
+        if self.editor.read_only:
+            return SuggestionOutcome(document.doc_id, refused="it is read-only (locked by someone else)")
+        outcome = sort_suggestions(document, suggestions, self.rejections.spans(document.doc_id))
+        commands: list[Command] = [AddAnnotation(document, a) for a in outcome.added]
         self.history.push_all(commands, "pre-annotate")
-        return len(commands)
+        return outcome
 
     # -- current annotation -------------------------------------------------------------------------
     def current(self) -> Annotation | None:
@@ -328,6 +336,8 @@ class AnnotationSession:
     def save(self) -> list[str]:
         """Save every modified document (Ctrl+S); returns ids that could not be saved."""
         failed = self.workspace.save_all()
+        if self.track:
+            self.rejections.save()
         if failed:
             # What could not be saved (e.g. the lock was taken over) goes to the recovery file
             # now, and the scheduler keeps counting it as unsaved.
@@ -395,7 +405,16 @@ class AnnotationSession:
         return self.state.seconds(doc_id, self.annotator) + extra
 
     def status(self, doc_id: str) -> str:
-        return self.state.status(doc_id, self.annotator)
+        """Not started, in progress or done: the one rule the list, the menus and the dashboard share."""
+        return effective_status(self.state.status(doc_id, self.annotator), self.workspace.has_own_copy(doc_id))
+
+    def statuses(self) -> dict[str, str]:
+        """The status of every document of the workspace."""
+        copies = self.workspace.own_copies()
+        return {
+            e.doc_id: effective_status(self.state.status(e.doc_id, self.annotator), e.doc_id in copies)
+            for e in self.workspace.entries
+        }
 
     def mark_done(self, done: bool = True) -> None:
         if self.doc_id is not None:
@@ -411,3 +430,4 @@ class AnnotationSession:
         self._state_timer.stop()
         if self.track:
             self.state.save()
+            self.rejections.save()

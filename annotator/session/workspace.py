@@ -252,6 +252,22 @@ class Workspace:
             groups.setdefault(entry.patient_id, []).append(entry)
         return groups
 
+    def has_own_copy(self, doc_id: str) -> bool:
+        """True when the annotator has a working copy of the document (a project, not a folder
+        edited in place, where every document is its own copy)."""
+        return not self.project.plain_folder and self.entry(doc_id).working_path.exists()
+
+    def own_copies(self) -> set[str]:
+        """Ids of the documents the annotator has a working copy of (one folder listing)."""
+        if self.project.plain_folder:
+            return set()
+        folder = self.project.annotations_dir(self.annotator)
+        try:
+            names = {p.name for p in folder.iterdir()}
+        except OSError:
+            return set()
+        return {e.doc_id for e in self.entries if e.working_path.name in names}
+
     def counts(self, doc_id: str) -> tuple[int, int]:
         """``(annotations, pending)`` of a document: exact when loaded, else from its file."""
         document = self.documents.get(doc_id)
