@@ -192,17 +192,6 @@ class MainWindow(QMainWindow):
             return False
         return True
 
-    def show_span(self, doc_id: str, start: int, end: int) -> None:
-        """Open a document with a span selected (a leak-check finding to tag)."""
-        if self.session.doc_id == doc_id or self.open_document(doc_id):
-            self.view.select_span(start, end)
-
-    def tag_span(self, doc_id: str, start: int, end: int, type_name: str) -> None:
-        """Open a document and tag a span (a leak-check finding) as one undoable edit."""
-        self.show_span(doc_id, start, end)
-        if self.session.doc_id == doc_id:
-            self._on_view_tag_key_pressed(type_name)
-
     def step_document(self, direction: int) -> None:
         ids = self.session.workspace.doc_ids()
         current = self.session.doc_id
@@ -415,10 +404,8 @@ class MainWindow(QMainWindow):
     def _open_export_dialog(self) -> None:
         from annotator.gui.export_dialog import ExportDialog
 
-        dialog = ExportDialog(self.session.workspace.project, self)
-        dialog.finding_opened.connect(self.show_span)
-        dialog.tag_requested.connect(self.tag_span)
-        dialog.show()
+        s = self.session
+        ExportDialog(s.workspace.project, self, s.schema, s.annotator).show()
 
     def _open_reports_dialog(self) -> None:
         from annotator.gui.reports_dialog import ReportsDialog
