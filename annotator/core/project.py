@@ -70,6 +70,15 @@ class Project:
     def reports_dir(self) -> Path:
         return self.root / "reports"
 
+    def reports_folder(self) -> Path:
+        """``reports/``, created (like its parent) if missing, so save dialogs open there;
+        the project folder when it cannot be created."""
+        try:
+            make_folder_like_parent(self.reports_dir)
+        except StorageError:
+            return self.root
+        return self.reports_dir
+
     @property
     def exports_dir(self) -> Path:
         return self.root / "exports"

@@ -144,7 +144,11 @@ class MainWindow(QMainWindow):
         s = self.session
         project = s.workspace.project
         self.model_actions = ModelActions(
-            self, project, lambda: s.document, s.add_suggestions, None if project.plain_folder else s.annotator
+            self,
+            project,
+            lambda: s.document,
+            s.add_suggestions,
+            None if project.plain_folder else s.annotator,
         )
         self.model_actions.finished.connect(self._on_model_actions_finished)
         self.model_actions.failed.connect(lambda message: self._on_session_notice(f"Model: {message}"))

@@ -244,7 +244,11 @@ class ModelActions(QObject):
 
     def _model_text(self) -> str:
         model = self.tagging_model
-        which = "the bundled default model" if model is not None and model != self.model_path else "the project's model"
+        which = (
+            "the bundled default model"
+            if model is not None and model != self.model_path
+            else "the project's model"
+        )
         bias = "off" if self.recall_bias is None else f"T = {self.recall_bias}"
         return f"Tagged with {which} (recall bias {bias})."
 

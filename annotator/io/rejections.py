@@ -41,7 +41,9 @@ def _read(path: Path) -> dict[str, set[Rejection]]:
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise InputError(f"cannot read the rejected suggestions ({error}); fix or move the file away", path) from None
+        raise InputError(
+            f"cannot read the rejected suggestions ({error}); fix or move the file away", path
+        ) from None
     documents = raw.get("documents") if isinstance(raw, dict) else None
     if not isinstance(documents, dict):
         raise InputError("rejected suggestions: unexpected structure; fix or move the file away", path)

@@ -11,6 +11,7 @@ unreadable or malformed file gives no saved layout (the window checks the shapes
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Final
@@ -49,7 +50,5 @@ def save_window_layout(window: str, layout: WindowLayout) -> None:
     """
     windows = _read_all()
     windows[window] = layout
-    try:
+    with contextlib.suppress(StorageError):
         atomic_write_text(layouts_path(), json.dumps({"version": 1, "windows": windows}, indent=1) + "\n")
-    except StorageError:
-        pass

@@ -406,7 +406,9 @@ class AnnotationSession:
 
     def status(self, doc_id: str) -> str:
         """Not started, in progress or done: the one rule the list, the menus and the dashboard share."""
-        return effective_status(self.state.status(doc_id, self.annotator), self.workspace.has_own_copy(doc_id))
+        return effective_status(
+            self.state.status(doc_id, self.annotator), self.workspace.has_own_copy(doc_id)
+        )
 
     def statuses(self) -> dict[str, str]:
         """The status of every document of the workspace."""

@@ -110,5 +110,8 @@ def test_a_finished_export_says_which_tags_were_masked_for_review_and_why(
     details = dialog.findings.summary_label.text()
     assert not dialog.findings.isHidden()
     assert "masked as [**TYPE**]" in details
-    assert "703-01, tag P0 (DATE) at 5-15 of the exported note: date format not recognised or ambiguous" in details
+    assert (
+        "703-01, tag P0 (DATE) at 5-15 of the exported note: date format not recognised or ambiguous"
+        in details
+    )
     assert "Easter" not in details

@@ -169,8 +169,12 @@ def test_show_selects_the_finding_before_and_after(qtbot: QtBot, project: Projec
     leak = dialog.findings.model.leaks[0]
     qtbot.mouseClick(dialog.findings.open_button, Qt.MouseButton.LeftButton)
     assert dialog.document_combo.currentText() == "200-01"
-    assert dialog.before_view.textCursor().selectedText() == TEXT_200_01[leak.original_start : leak.original_end]
-    assert dialog.after_view.textCursor().selectedText() == TEXT_200_01[leak.original_start : leak.original_end]
+    assert (
+        dialog.before_view.textCursor().selectedText() == TEXT_200_01[leak.original_start : leak.original_end]
+    )
+    assert (
+        dialog.after_view.textCursor().selectedText() == TEXT_200_01[leak.original_start : leak.original_end]
+    )
 
 
 def test_tag_it_accepts_a_pending_suggestion_at_the_place_instead_of_doubling_it(tmp_path: Path) -> None:

@@ -85,7 +85,9 @@ def test_annotation_window_panels_survive_every_resize(qtbot: QtBot, project: Pr
     qtbot.mouseClick(main.palette_widget.buttons["DOCTOR"], Qt.MouseButton.LeftButton)
     document = main.session.document
     assert document is not None
-    assert [(a.type, a.text) for a in document.annotations if a.start == start] == [("DOCTOR", "Marissa Jones")]
+    assert [(a.type, a.text) for a in document.annotations if a.start == start] == [
+        ("DOCTOR", "Marissa Jones")
+    ]
     item = main.documents._items["201-01"]
     main.documents.scrollToItem(item)
     qtbot.mouseClick(

@@ -152,7 +152,10 @@ def test_retrain_then_preannotate_keeps_human_work(
     assert started not in not_started_documents(project, "alice")
     actions.menu().aboutToShow.emit()
     not_started = len(project.document_ids()) - 1
-    assert actions.preannotate_all_action.text() == f"Pre-annotate the {not_started} documents you have not started"
+    assert (
+        actions.preannotate_all_action.text()
+        == f"Pre-annotate the {not_started} documents you have not started"
+    )
     actions.bias_actions[0.9].trigger()
     with qtbot.waitSignal(actions.finished, timeout=60_000) as done:
         actions.preannotate_all_action.trigger()

@@ -96,7 +96,10 @@ def test_undoing_a_rejection_forgets_it(project: Project) -> None:
     assert session.rejections.count("300-01") == 2
     session.history.undo()
     assert session.rejections.count("300-01") == 0
-    assert len(session.add_suggestions(document, [_suggestion(document, "Marissa", "DOCTOR", "NAME")]).added) == 1
+    assert (
+        len(session.add_suggestions(document, [_suggestion(document, "Marissa", "DOCTOR", "NAME")]).added)
+        == 1
+    )
     # Deleting a reviewed annotation is not a rejection of a suggestion.
     added = next(a for a in document.annotations if a.text == "Marissa")
     session.set_current(added.id)
