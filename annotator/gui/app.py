@@ -91,8 +91,10 @@ def build_window(
 ) -> MainWindow:
     """Open a project, folder or file in a new main window (not shown yet).
 
-    With ``ask=False`` (screenshots) nothing is asked and nothing is recorded: no identity
-    dialog, no recovery question (a recovery file is kept for later), no status or time.
+    The document shown is ``document``, else the one the annotator had open last, else the
+    first one not done. With ``ask=False`` (screenshots) nothing is asked and nothing is
+    recorded: no identity dialog, no recovery question (a recovery file is kept for later),
+    no status or time.
     A first document that cannot be read raises, with every lock released.
     """
     app = get_application()
@@ -106,7 +108,8 @@ def build_window(
     if not ask:
         window.ask_recovery = lambda doc_id: None
     try:
-        session.open_document(document or _first_unfinished(session), window.ask_recovery)
+        first = document or session.last_document() or _first_unfinished(session)
+        session.open_document(first, window.ask_recovery)
     except AnnotatorError:
         session.close()
         window.deleteLater()

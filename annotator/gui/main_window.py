@@ -458,6 +458,7 @@ class MainWindow(QMainWindow):
         self.view.set_schema(schema)
         self.palette_widget.set_schema(schema)
         self.table.model.schema = schema
+        self.table.fit_columns(schema)
         self.table.table.viewport().update()
 
     def _open_other(self) -> None:
@@ -478,6 +479,7 @@ class MainWindow(QMainWindow):
         self.close()
 
     def _show_keys(self) -> None:
-        from annotator.gui.shortcuts import shortcuts_html
+        from annotator.gui.shortcuts import ShortcutsDialog
 
-        QMessageBox.information(self, "Keyboard shortcuts", shortcuts_html(self.session.schema))
+        self.keys_dialog = ShortcutsDialog(self.session.schema, self)
+        self.keys_dialog.show()

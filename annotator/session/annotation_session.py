@@ -157,6 +157,9 @@ class AnnotationSession:
         if self.track and not opened.read_only and self.state.status(doc_id, self.annotator) == NOT_STARTED:
             self.state.set_status(doc_id, self.annotator, IN_PROGRESS)
             self._save_state()
+        if self.track and self.state.last_document(self.annotator) != doc_id:
+            self.state.set_last_document(self.annotator, doc_id)
+            self._save_state()
         self.timer.activity(self.clock())
         self.current_id = None
         self.document_changed.emit(document)
@@ -409,6 +412,11 @@ class AnnotationSession:
         return effective_status(
             self.state.status(doc_id, self.annotator), self.workspace.has_own_copy(doc_id)
         )
+
+    def last_document(self) -> str | None:
+        """The document this annotator had open last in this workspace (None when not known)."""
+        last = self.state.last_document(self.annotator)
+        return last if last is not None and last in self.workspace.doc_ids() else None
 
     def statuses(self) -> dict[str, str]:
         """The status of every document of the workspace."""
