@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
+    QDialog,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -39,6 +39,7 @@ from annotator.gui.tag_palette import TagPalette
 from annotator.gui.task_attributes import TaskAttributeEditor
 from annotator.gui.theme import ThemeName, apply_theme
 from annotator.gui.type_settings_dialog import TypeSettingsDialog
+from annotator.gui.window_dialogs import ask_recovery, confirm_close, confirm_override
 from annotator.gui.workers import run_with_progress
 from annotator.io.preferences import Preferences, load_preferences, save_preferences
 from annotator.io.window_layouts import load_window_layout, save_window_layout
@@ -68,17 +69,20 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.session = session
         self.dark = dark
-        self._open_project = open_project
+        self.open_project = open_project
         # The user's own type colours and keys (per user, not per project) over the schema's.
         self.preferences = load_preferences()
         schema = self.preferences.apply(session.schema)
         project = session.workspace.project
         self.setWindowTitle(f"PHI Annotator — {printable_path(project.name)}")
         self.resize(1400, 860)
+        # Opened from the menus (window_dialogs): the shortcuts sheet, File > Open's successor.
+        self.keys_dialog: QDialog | None = None
+        self.successor: QMainWindow | None = None
         # Questions the window asks; replaced in tests.
-        self.ask_recovery: Callable[[str], bool | None] = self._ask_recovery
-        self.confirm_close: Callable[[], str] = self._confirm_close
-        self.confirm_override: Callable[[str], bool] = self._confirm_override
+        self.ask_recovery: Callable[[str], bool | None] = lambda doc_id: ask_recovery(self, doc_id)
+        self.confirm_close: Callable[[], str] = lambda: confirm_close(self)
+        self.confirm_override: Callable[[str], bool] = lambda holder: confirm_override(self, holder)
         self.documents = DocumentList()
         self.view = NoteView(schema, dark, self.preferences.monospace)
         self.view.set_type_labels(self.preferences.type_labels)
@@ -268,9 +272,14 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Select an annotation first (click it or press Tab).", 4000)
             return None
         dialog = AnnotateAllDialog(source, s.document, self._load_scope, s.history, s.annotator, self)
+        dialog.accepted.connect(lambda: self._on_session_notice(dialog.outcome()))
         self.last_dialog = dialog
         dialog.open()
         return dialog
+
+    def reset_layout(self) -> None:
+        self.body.reset()
+        self._on_session_notice("Layout reset: every panel back in its first place.")
 
     def _load_scope(self, scope: Scope) -> list[Document]:
         """Read the scope's documents; a large scope is read in a worker behind a progress dialog."""
@@ -329,37 +338,6 @@ class MainWindow(QMainWindow):
         if self.confirm_override(self.session.lock_holder):
             self.session.override_lock()
 
-    def _confirm_override(self, holder: str) -> bool:
-        answer = QMessageBox.question(
-            self, "Override lock", f"{holder}.\nTake the document over? Their unsaved edits may be lost."
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
-    def _ask_recovery(self, doc_id: str) -> bool:
-        answer = QMessageBox.question(
-            self,
-            "Recover unsaved work",
-            f"Document {doc_id} has autosaved changes that were never saved (the program did not close "
-            "normally).\nOpen the recovered version?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.Yes,
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
-    def _confirm_close(self) -> str:
-        answer = QMessageBox.question(
-            self,
-            "Unsaved changes",
-            "Save your changes before closing?",
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        )
-        return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(
-            answer, "cancel"
-        )
-
     def closeEvent(self, event: QCloseEvent) -> None:
         s = self.session
         if s.workspace.dirty():
@@ -403,24 +381,6 @@ class MainWindow(QMainWindow):
         self.actions_by_name["undo"].setText(f"&Undo {history.undo_text}".rstrip())
         self.actions_by_name["redo"].setText(f"&Redo {history.redo_text}".rstrip())
 
-    # The dialogs are imported when first opened: they pull in the evaluation and
-    # de-identification code, which the window does not need to open.
-    def _open_export_dialog(self) -> None:
-        from annotator.gui.export_dialog import ExportDialog
-
-        s = self.session
-        ExportDialog(s.workspace.project, self, s.schema, s.annotator).show()
-
-    def _open_reports_dialog(self) -> None:
-        from annotator.gui.reports_dialog import ReportsDialog
-
-        ReportsDialog(self.session.workspace.project, self).show()
-
-    def _open_dashboard(self) -> None:
-        from annotator.gui.dashboard import DashboardDialog
-
-        DashboardDialog(self.session.workspace.project, self).show()
-
     def _toggle_theme(self) -> None:
         dark = self.actions_by_name["dark"].isChecked()
         app = QApplication.instance()
@@ -460,26 +420,3 @@ class MainWindow(QMainWindow):
         self.table.model.schema = schema
         self.table.fit_columns(schema)
         self.table.table.viewport().update()
-
-    def _open_other(self) -> None:
-        if self._open_project is None:
-            return
-        folder = QFileDialog.getExistingDirectory(self, "Open a project or a folder of i2b2 XML files")
-        if not folder:
-            return
-        try:
-            successor = self._open_project(
-                Path(folder), self.session.annotator, "dark" if self.dark else "light"
-            )
-        except AnnotatorError as error:
-            QMessageBox.warning(self, "Cannot open", error.one_line())
-            return
-        successor.show()
-        self.successor = successor
-        self.close()
-
-    def _show_keys(self) -> None:
-        from annotator.gui.shortcuts import ShortcutsDialog
-
-        self.keys_dialog = ShortcutsDialog(self.session.schema, self)
-        self.keys_dialog.show()

@@ -15,8 +15,9 @@ current_changed(object)         the current annotation (an Annotation, or None)
 save_state_changed(str)         "saved", "unsaved", "autosaved" or "read-only"
 read_only_changed(bool, str)    read-only and who holds the lock
 entry_changed(str)              a document's status, counts or time changed (doc id)
-notice(str)                     something the user must be told (recovered edits, where
-                                declined edits were kept)
+notice(str)                     something the user must be told: what an action did (accepted,
+                                rejected, saved, undone), recovered edits, where declined
+                                edits were kept
 """
 
 from __future__ import annotations
@@ -302,8 +303,21 @@ class AnnotationSession:
 
     def delete_current(self) -> None:
         current = self.current()
-        if current is not None and self.editor is not None:
-            self.editor.delete(current.id)
+        if current is None or self.editor is None:
+            self.notice.emit("Nothing to delete: click an annotation or press Tab first.")
+            return
+        if self._refused_read_only():
+            return
+        self.editor.delete(current.id)
+        if current.pending:
+            self.notice.emit(f"Rejected the {current.type} suggestion; it will not be suggested here again.")
+        else:
+            self.notice.emit(f"Deleted the {current.type} tag at {current.start}-{current.end}.")
+
+    def _refused_read_only(self) -> bool:
+        if self.read_only:
+            self.notice.emit("Read-only: this document is locked by someone else.")
+        return self.read_only
 
     def accept_current(self) -> None:
         current = self.current()
@@ -311,13 +325,33 @@ class AnnotationSession:
             self.editor.accept(current.id)
 
     def accept_all(self, of_current_type: bool) -> int:
-        if self.editor is None:
+        """Accept every pending suggestion (of the current annotation's type) and say how many."""
+        if self.editor is None or self._refused_read_only():
             return 0
         current = self.current()
         type_name = current.type if of_current_type and current is not None else None
         if of_current_type and type_name is None:
+            self.notice.emit("Select an annotation first: its type's suggestions are accepted.")
             return 0
-        return self.editor.accept_all(type_name)
+        accepted = self.editor.accept_all(type_name)
+        which = f"{type_name} " if type_name else ""
+        if accepted:
+            self.notice.emit(f"Accepted {accepted} pending {which}suggestion{'s' if accepted != 1 else ''}.")
+        else:
+            self.notice.emit(f"No pending {which}suggestions to accept.")
+        return accepted
+
+    def undo(self) -> None:
+        self._undo_or_redo(self.history.undo_text, self.history.undo, "Undid", "undo")
+
+    def redo(self) -> None:
+        self._undo_or_redo(self.history.redo_text, self.history.redo, "Redid", "redo")
+
+    def _undo_or_redo(self, what: str, step: Callable[[], object], done: str, verb: str) -> None:
+        if step() is None:
+            self.notice.emit(f"Nothing to {verb}.")
+        else:
+            self.notice.emit(f"{done} {what}.")
 
     def step(self, direction: int, position: int, pending_only: bool = False) -> Annotation | None:
         """Make the next / previous (pending) annotation current."""
@@ -338,9 +372,17 @@ class AnnotationSession:
     # -- saving ---------------------------------------------------------------------------------------
     def save(self) -> list[str]:
         """Save every modified document (Ctrl+S); returns ids that could not be saved."""
+        waiting = len(self.workspace.dirty())
         failed = self.workspace.save_all()
         if self.track:
             self.rejections.save()
+        saved = waiting - len(failed)
+        if saved or not failed:
+            self.notice.emit(
+                f"Saved {saved} document{'s' if saved != 1 else ''}."
+                if saved
+                else "Nothing to save: all on disk."
+            )
         if failed:
             # What could not be saved (e.g. the lock was taken over) goes to the recovery file
             # now, and the scheduler keeps counting it as unsaved.
@@ -431,6 +473,7 @@ class AnnotationSession:
             self.state.set_status(self.doc_id, self.annotator, DONE if done else IN_PROGRESS)
             self._save_state()
             self.entry_changed.emit(self.doc_id)
+            self.notice.emit(f"{self.doc_id} marked {'done' if done else 'in progress again'}.")
 
     def _save_state(self) -> None:
         self._state_timer.start()

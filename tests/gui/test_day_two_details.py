@@ -197,3 +197,38 @@ def test_the_current_unit_is_outlined_side_by_side(qtbot: QtBot, tmp_path: Path)
             found = [QColor(image.pixel(x + dx, y)) for dx in (-1, 0, 1)]
             assert any(abs(c.red() - colour.red()) + abs(c.green() - colour.green()) < 90 for c in found)
     window.close()
+
+
+def test_every_action_says_what_it_did(qtbot: QtBot, window: MainWindow) -> None:
+    status = window.statusBar()
+    document = window.session.document
+    assert document is not None
+    pending = [a for a in document.annotations if a.pending]
+    date = next(a for a in pending if a.type == "DATE")
+    window.session.set_current(date.id)
+    qtbot.keyClick(window.view, Qt.Key.Key_Delete)
+    assert status.currentMessage() == "Rejected the DATE suggestion; it will not be suggested here again."
+    qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert status.currentMessage() == "Undid reject DATE."
+    qtbot.keyClick(
+        window.view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+    )
+    assert status.currentMessage() == f"Accepted {len(pending)} pending suggestions."
+    qtbot.keyClick(
+        window.view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+    )
+    assert status.currentMessage() == "No pending suggestions to accept."
+    qtbot.keyClick(window.view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert status.currentMessage() == "Saved 1 document."
+    qtbot.keyClick(window.view, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+    assert status.currentMessage() == "200-01 marked done."
+    window.actions_by_name["reset_layout"].trigger()
+    assert status.currentMessage().startswith("Layout reset")
+    # Annotate all: how many tags went where.
+    john = next(a for a in document.annotations if a.text == "John Smith")
+    window.session.set_current(john.id)
+    dialog = window.annotate_all()
+    assert dialog is not None
+    dialog.set_scope("patient")
+    dialog.apply()
+    assert status.currentMessage().startswith("Annotate all: 2 PATIENT tags added in 2 documents")

@@ -27,7 +27,7 @@ def test_open_goes_through_the_injected_callable(
 
     window = app.build_window(project.root, "alice", ask=False)
     qtbot.addWidget(window)
-    window._open_project = open_project  # the app's own callable, recorded
+    window.open_project = open_project  # the app's own callable, recorded
     # The folder chooser is a native modal dialog: answer it with the other project.
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args: str(other.root))
     window.actions_by_name["open"].trigger()
