@@ -72,10 +72,11 @@ class ActionReportDialog(QDialog):
 
     def row_texts(self) -> list[list[str]]:
         """The table as shown (for tests)."""
-        return [
-            [self.table.item(r, c).text() for c in range(self.table.columnCount())]
-            for r in range(self.table.rowCount())
-        ]
+        rows = []
+        for row in range(self.table.rowCount()):
+            items = (self.table.item(row, column) for column in range(self.table.columnCount()))
+            rows.append([item.text() if item is not None else "" for item in items])
+        return rows
 
 
 def show_report(report: ActionReport, parent: QWidget | None = None) -> ActionReportDialog:

@@ -272,7 +272,8 @@ class ExportDialog(QDialog):
             return
         snapshot = [d.copy() for d in self._documents]
         options, context = self.options(), self._context
-        allowed = read_allow_file(self._allow_path()) if self._allow_path() is not None else []
+        allow_path = self._allow_path()
+        allowed = read_allow_file(allow_path) if allow_path is not None else []
 
         def job(progress: Progress, cancelled: Cancelled) -> list[Leak]:
             return leak_findings(

@@ -15,7 +15,7 @@ from annotator.core.project import Project
 from annotator.gui import app
 from annotator.gui.adjudication.window import AdjudicationWindow
 from annotator.gui.main_window import MainWindow
-from annotator.gui.shortcuts import MAX_SHEET_HEIGHT, SHORTCUTS
+from annotator.gui.shortcuts import MAX_SHEET_HEIGHT, SHORTCUTS, ShortcutsDialog
 from annotator.io.i2b2 import write_i2b2
 from tests.adjudication.helpers import NOTE, version, write_versions
 from tests.gui.conftest import TEXT_200_01, make_window, show
@@ -24,6 +24,7 @@ from tests.gui.conftest import TEXT_200_01, make_window, show
 def test_the_shortcuts_sheet_fits_a_720_pixel_screen_and_scrolls(qtbot: QtBot, window: MainWindow) -> None:
     qtbot.keyClick(window.view, Qt.Key.Key_F1)
     sheet = window.keys_dialog
+    assert isinstance(sheet, ShortcutsDialog)
     qtbot.waitExposed(sheet)
     assert sheet.height() <= MAX_SHEET_HEIGHT < 720 - 60
     text = sheet.browser.toPlainText()

@@ -8,8 +8,10 @@ colours it must not hide) in every column at the same height.
 
 from __future__ import annotations
 
+from typing import cast
+
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen, QTextCursor
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen, QTextCursor, QTextLine
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from annotator.adjudication.decisions import AdjudicationSession
@@ -59,8 +61,8 @@ class OutlinedNote(QPlainTextEdit):
                 line_start, line_end = line.textStart(), line.textStart() + line.textLength()
                 if line_end < first or line_start > last or (line_start == last and last > first):
                     continue
-                left = line.cursorToX(max(first, line_start))[0]
-                right = line.cursorToX(min(last, line_end))[0]
+                left = _x_of(line, max(first, line_start))
+                right = _x_of(line, min(last, line_end))
                 rects.append(QRectF(left, line.y(), max(right - left, 1.0), line.height()).translated(origin))
             block = block.next()
         return rects
@@ -76,6 +78,12 @@ class OutlinedNote(QPlainTextEdit):
         for rect in rects:
             painter.drawRoundedRect(rect.adjusted(-1, 0, 1, 0), 3, 3)
         painter.end()
+
+
+def _x_of(line: QTextLine, position: int) -> float:
+    """Where a position of the block is drawn on its line (PySide returns ``(x, position)``)."""
+    found = cast(tuple[float, int], line.cursorToX(position))
+    return float(found[0])
 
 
 class VersionColumn(QWidget):
