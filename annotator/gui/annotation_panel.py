@@ -59,6 +59,8 @@ class AnnotationPanel(QWidget):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
+        # A highlighted section would repaint the header at every selection change (every edit).
+        self.table.horizontalHeader().setHighlightSections(False)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
         self.fit_columns(schema)
@@ -70,7 +72,8 @@ class AnnotationPanel(QWidget):
 
     def fit_columns(self, schema: Schema) -> None:
         """Column widths that show every type and category name whole ("MEDICALRECORD", not
-        "MEDICALR…"), with the colour swatch before the type."""
+        "MEDICALR…"), with the colour swatch before the type; at 1,280 pixels the offsets, the
+        text and the type fit the panel without scrolling sideways."""
         metrics = self.table.fontMetrics()
         style = self.table.style()
         # The delegate's text margins, the swatch and the gap after it.
@@ -81,7 +84,7 @@ class AnnotationPanel(QWidget):
         widths = (
             metrics.horizontalAdvance("000000") + padding,
             metrics.horizontalAdvance("000000") + padding,
-            160,
+            metrics.horizontalAdvance("0" * 16) + padding,
             type_width + swatch + padding,
             category_width + padding,
             metrics.horizontalAdvance("model 0.00") + padding,

@@ -84,7 +84,7 @@ class NoteView(QPlainTextEdit):
         self.setCursorWidth(2)
         self.offsets = OffsetMap("")
         self.note: Document | None = None
-        self.highlighter = AnnotationHighlighter(self.document(), schema, dark)
+        self.highlighter = AnnotationHighlighter(self, schema, dark)
         self.menu_factory: MenuFactory | None = None
         self._keys = {t.key: t.name for t in schema.types if t.key}
         self.type_labels = False
@@ -164,6 +164,7 @@ class NoteView(QPlainTextEdit):
         self.offsets = OffsetMap(text)
         self.highlighter.set_document(document, self.offsets)
         self.setPlainText(text)
+        self.highlighter.format_visible()
 
     # -- selection in code points ---------------------------------------------------------------
     def selection_span(self) -> tuple[int, int]:

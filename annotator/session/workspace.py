@@ -25,6 +25,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from annotator.core.annotation import Annotation
 from annotator.core.document import Document, split_record_name
 from annotator.core.project import Project
 from annotator.core.schema import DEFAULT_SCHEMA, Schema, load_schema
@@ -154,6 +155,9 @@ class Workspace:
         self._executor: ThreadPoolExecutor | None = None
         self._prefetched: dict[str, tuple[Future[Document], Path, tuple[int, int]]] = {}
         self._touched: set[str] = set()
+        # Pending suggestions per loaded document, kept up to date by its signals: the
+        # document list and status bar ask after every edit, and counting 5,000 tags is not free.
+        self._pending: dict[str, int] = {}
         self.unreadable: set[str] = set()
         # Every edit goes to the document's write-ahead journal (fsynced off this thread).
         self.journal = JournalWriter()
@@ -272,7 +276,7 @@ class Workspace:
         """``(annotations, pending)`` of a document: exact when loaded, else from its file."""
         document = self.documents.get(doc_id)
         if document is not None:
-            return len(document), sum(1 for a in document.annotations if a.pending)
+            return len(document), self._pending.get(doc_id, 0)
         entry = self.entry(doc_id)
         for path in (entry.working_path, entry.preannotation_path, entry.source_path):
             if path is not None and path.is_file():
@@ -471,6 +475,22 @@ class Workspace:
 
         def touched(*_args: object) -> None:
             self._touched.add(doc_id)
+
+        pending = self._pending
+        pending[doc_id] = sum(1 for a in document.annotations if a.pending)
+
+        def added_one(annotation: Annotation) -> None:
+            pending[doc_id] += annotation.pending
+
+        def removed_one(annotation: Annotation) -> None:
+            pending[doc_id] -= annotation.pending
+
+        def replaced_one(old: Annotation, new: Annotation) -> None:
+            pending[doc_id] += new.pending - old.pending
+
+        document.annotation_added.connect(added_one)
+        document.annotation_removed.connect(removed_one)
+        document.annotation_replaced.connect(replaced_one)
 
         document.annotation_added.connect(touched)
         document.annotation_removed.connect(touched)

@@ -65,6 +65,10 @@ def test_the_table_shows_the_longest_type_name_whole_at_1280(qtbot: QtBot, proje
     assert table.sizeHintForIndex(index).width() <= table.columnWidth(3)
     category = main.table.model.index(row, 4)
     assert table.sizeHintForIndex(category).width() <= table.columnWidth(4)
+    # ... and the type column is inside the panel, not cut off by its edge.
+    table.scrollTo(index)
+    assert table.visualRect(index).right() <= table.viewport().width()
+    assert table.horizontalScrollBar().value() == 0
     main.session.close()
 
 

@@ -101,7 +101,7 @@ class VersionColumn(QWidget):
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.highlighter = AnnotationHighlighter(self.view.document(), schema, dark)
+        self.highlighter = AnnotationHighlighter(self.view, schema, dark)
         layout.addWidget(self.header)
         layout.addWidget(self.view, 1)
 
@@ -153,6 +153,7 @@ class SideBySideView(QWidget):
             column.header.set_tooltip_text(f"Version {number} ({name}): press {number} to take it")
             column.highlighter.set_document(version, self._offsets)
             column.view.setPlainText(alignment.text)
+            column.highlighter.format_visible()
 
     def set_note_font(self, font: QFont) -> None:
         """The note font of every column (and the columns' minimum width with it)."""
