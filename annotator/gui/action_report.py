@@ -46,6 +46,7 @@ class ActionReportDialog(QDialog):
         self.table = QTableWidget(len(report.rows), len(report.headers))
         self.table.setHorizontalHeaderLabels(report.headers)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         for row, values in enumerate(report.rows):
@@ -68,7 +69,14 @@ class ActionReportDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.note_label)
         layout.addWidget(buttons)
-        self.resize(560, 420 if report.rows else 160)
+        # As tall as its rows (up to a dozen; more scroll), so a short report is a short window.
+        shown = min(len(report.rows), 12)
+        self.table.setFixedHeight(
+            self.table.horizontalHeader().sizeHint().height()
+            + shown * self.table.verticalHeader().defaultSectionSize()
+            + 2 * self.table.frameWidth()
+        )
+        self.resize(600, self.sizeHint().height())
 
     def row_texts(self) -> list[list[str]]:
         """The table as shown (for tests)."""

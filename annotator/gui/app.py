@@ -27,6 +27,7 @@ from annotator.gui.identity_dialog import choose_identity
 from annotator.gui.main_window import MainWindow
 from annotator.gui.qt_timers import qt_timers
 from annotator.gui.screenshot import write_screenshot
+from annotator.gui.screenshot_views import REPORT_VIEWS, report_screenshot
 from annotator.gui.theme import ThemeName, apply_theme
 from annotator.session.annotation_session import AnnotationSession
 from annotator.session.workspace import Workspace
@@ -141,8 +142,12 @@ def screenshot(
     """Render the window, or a dialog over it, to ``target``.
 
     ``view``: ``main`` (the first pending pre-annotation selected, to show the review
-    style) or ``annotate-all`` (the preview dialog for the first name in the document).
+    style), ``annotate-all`` (the preview dialog for the first name in the document), or a
+    report (:data:`~annotator.gui.screenshot_views.REPORT_VIEWS`).
     """
+    if view in REPORT_VIEWS:
+        report_screenshot(window, view, target)
+        return
     window.step(+1, pending_only=True)
     if window.session.current() is None:
         window.step(+1)

@@ -122,7 +122,7 @@ class DashboardDialog(QDialog):
         layout.addWidget(self.agreement_view, 1)
         layout.addWidget(self.summary_label)
         layout.addLayout(buttons)
-        self.resize(900, 560)
+        self.resize(900, 480)
         self.refresh()
 
     def refresh(self) -> None:
@@ -158,10 +158,12 @@ class DashboardDialog(QDialog):
             scores = (_fmt(p.f1), _fmt(p.precision), _fmt(p.recall), _fmt(p.kappa))
             self.agreement_model.appendRow(_row([p.a, p.b, str(p.compared), str(p.done_by_both), *scores]))
         total = sum(a.seconds for a in figures.annotators)
+        worked = (
+            f"{format_duration(total)} of active work recorded" if total else "no working time recorded yet"
+        )
         text = (
-            f"{figures.documents} documents, {len(figures.annotators)} annotators, "
-            f"{format_duration(total)} of active work recorded. Agreement is strict micro F1 over the "
-            "documents both annotators have a copy of (n/a: none in common yet)."
+            f"{figures.documents} documents, {len(figures.annotators)} annotators, {worked}. Agreement "
+            "is strict micro F1 over the documents both annotators have a copy of (n/a: none in common yet)."
         )
         if figures.problems:
             text += " Unreadable, left out: " + "; ".join(figures.problems)

@@ -120,7 +120,9 @@ class LeakFindingsPanel(QWidget):
         self.scope_combo.addItem("in this patient's notes", "patient")
         self.scope_combo.addItem("anywhere in the corpus", "corpus")
         self.not_phi_button = QPushButton("Not PHI here")
-        buttons = QHBoxLayout()
+        self.actions_row = QWidget()
+        buttons = QHBoxLayout(self.actions_row)
+        buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.tag_button)
         buttons.addWidget(self.undo_button)
@@ -131,7 +133,7 @@ class LeakFindingsPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.summary_label)
         layout.addWidget(self.table)
-        layout.addLayout(buttons)
+        layout.addWidget(self.actions_row)
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.table.doubleClicked.connect(self._on_open_button_clicked)
         self.tag_button.clicked.connect(self._on_tag_button_clicked)
@@ -169,10 +171,15 @@ class LeakFindingsPanel(QWidget):
         self.open_button.setEnabled(count > 0)
         self.tag_button.setEnabled(ready)
         self.not_phi_button.setEnabled(ready)
+        # Without findings the panel is just its sentence (a finished export's review list);
+        # the buttons stay while a tag can still be taken back.
+        self.table.setVisible(count > 0)
+        self.actions_row.setVisible(count > 0 or self.undo_button.isEnabled())
         self.setVisible(count > 0 or bool(summary))
 
     def set_undo_available(self, available: bool) -> None:
         self.undo_button.setEnabled(available)
+        self._update(self.summary_label.text() if not self.model.rowCount() else "")
 
     def current_leak(self) -> Leak | None:
         row = self.current_row()

@@ -179,18 +179,7 @@ class ModelActions(QObject):
         def done(suggestions: list[Annotation]) -> None:
             # The document may have changed while the tagger ran: the session checks it as it is now.
             outcome = self._apply_suggestions(document, suggestions)
-            self._report(
-                ActionReport(
-                    f"Pre-annotation of {printable_path(document.doc_id)}",
-                    outcome.summary() + ".",
-                    ["type", "added", "skipped: already rejected", "skipped: overlapping"],
-                    [[t, str(a), str(r), str(o)] for t, a, r, o in outcome.by_type()],
-                    f"{self._model_text()} The new suggestions are pending: F8 goes to the next one, "
-                    "Enter accepts it, Delete rejects it (it will not be suggested again); "
-                    "Ctrl+Z takes them all back.",
-                ),
-                outcome.summary(),
-            )
+            self._report(self.document_report(outcome), outcome.summary())
 
         self._start("Pre-annotating the document…", job, done)
 
@@ -240,6 +229,18 @@ class ModelActions(QObject):
                 "first opened; working copies that exist already are not changed.",
             ),
             summary,
+        )
+
+    def document_report(self, outcome: SuggestionOutcome) -> ActionReport:
+        """What "Pre-annotate this document" did: added and skipped suggestions per type."""
+        return ActionReport(
+            f"Pre-annotation of {printable_path(outcome.doc_id)}",
+            outcome.summary() + ".",
+            ["type", "added", "skipped: already rejected", "skipped: overlapping"],
+            [[t, str(a), str(r), str(o)] for t, a, r, o in outcome.by_type()],
+            f"{self._model_text()} The new suggestions are pending: F8 goes to the next one, "
+            "Enter accepts it, Delete rejects it (it will not be suggested again); "
+            "Ctrl+Z takes them all back.",
         )
 
     def _model_text(self) -> str:
