@@ -233,7 +233,12 @@ class ExportDialog(QDialog):
         self.refresh_preview()
 
     def _on_browse_button_clicked(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Output folder", str(self.project.exports_dir))
+        # The chooser opens where the output would go (its nearest existing folder), not in
+        # the folder the program was started from.
+        start = Path(self.out_edit.text().strip() or self.project.exports_dir)
+        while not start.is_dir() and start != start.parent:
+            start = start.parent
+        folder = QFileDialog.getExistingDirectory(self, "Output folder", str(start))
         if folder:
             self.out_edit.setText(folder)
 

@@ -115,3 +115,23 @@ def test_a_finished_export_says_which_tags_were_masked_for_review_and_why(
         in details
     )
     assert "Easter" not in details
+
+
+def test_browse_opens_where_the_output_would_go(
+    qtbot: QtBot, dialog: ExportDialog, project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    asked: list[str] = []
+
+    def choose(parent: object, title: str, directory: str) -> str:
+        asked.append(directory)
+        return ""
+
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", choose)
+    assert not project.exports_dir.exists()
+    qtbot.mouseClick(dialog.browse_button, Qt.MouseButton.LeftButton)
+    assert asked == [str(project.root)]  # exports/ does not exist yet: its parent, the project
+    project.exports_dir.mkdir()
+    qtbot.mouseClick(dialog.browse_button, Qt.MouseButton.LeftButton)
+    assert asked[-1] == str(project.exports_dir)
