@@ -286,17 +286,6 @@ class AnnotationHighlighter(QObject):
             self._tails[key] = fmt
         return fmt
 
-    def _tail(self, type_name: str, pending: bool, current: bool) -> QTextCharFormat:
-        """The format of a tag's last character when labels are shown: widened by the label's gap."""
-        key = (type_name, pending, current)
-        fmt = self._tails.get(key)
-        if fmt is None:
-            fmt = QTextCharFormat(self._formats.get(key) or self._format(*key))
-            fmt.setFontLetterSpacingType(QFont.SpacingType.AbsoluteSpacing)
-            fmt.setFontLetterSpacing(self.label_gaps.get(type_name, 0))
-            self._tails[key] = fmt
-        return fmt
-
     def labels_in(self, start: int, end: int) -> list[Annotation]:
         """The tags whose label is drawn in ``[start, end)``: one per end offset, the innermost."""
         by_end: dict[int, Annotation] = {}

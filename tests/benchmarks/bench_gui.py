@@ -33,6 +33,7 @@ from tests.benchmarks.gui_latency import (
     ANNOTATIONS,
     PaintWatcher,
     long_record_xml,
+    open_window,
     percentile,
     run_until_idle,
     settle,
@@ -148,22 +149,10 @@ def bench_before_and_after(baseline: str, rounds: int, edits: int) -> None:
 
 
 def bench_open_and_edit(app: QApplication, folder: Path) -> None:
-    from annotator.gui.main_window import MainWindow
-    from annotator.gui.qt_timers import qt_timers
-    from annotator.session.annotation_session import AnnotationSession
-    from annotator.session.workspace import Workspace
-
     text, free = long_record_xml(folder)
     print(f"record: {len(text):,} characters, {ANNOTATIONS:,} annotations, {text.count(chr(10)) + 1:,} lines")
-    session = AnnotationSession(Workspace.open(folder, "bench"), timers=qt_timers())
-    window = MainWindow(session)
-    window.ask_recovery = lambda doc_id: False
-    window.resize(1400, 860)
-    window.open_document("900-02")
-    window.show()
-    watcher = PaintWatcher()
-    window.view.viewport().installEventFilter(watcher)
-    settle(app, watcher)
+    window, watcher = open_window(app, folder)
+    session = window.session
 
     # The usual way in: Ctrl+PgDown from the previous record, which was read ahead meanwhile.
     times = []

@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -111,24 +112,14 @@ def settle(app: QApplication, watcher: PaintWatcher) -> None:
     app.processEvents()
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
-def measure(edits: int, opens: int) -> dict[str, object]:
-    import annotator
+def open_window(app: QApplication, folder: Path) -> tuple[Any, PaintWatcher]:
+    """A shown 1400x860 main window on ``folder``, the short record open, and its note's watcher."""
     from annotator.gui.main_window import MainWindow
     from annotator.gui.qt_timers import qt_timers
     from annotator.session.annotation_session import AnnotationSession
     from annotator.session.workspace import Workspace
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
-    folder = Path(tempfile.mkdtemp(prefix="gui-latency-"))
-    _, free = long_record_xml(folder)
-    session = AnnotationSession(Workspace.open(folder, "bench"), timers=qt_timers())
-    window = MainWindow(session)
+    window = MainWindow(AnnotationSession(Workspace.open(folder, "bench"), timers=qt_timers()))
     window.ask_recovery = lambda doc_id: False
     window.resize(1400, 860)
     window.open_document("900-02")
@@ -136,6 +127,23 @@ def measure(edits: int, opens: int) -> dict[str, object]:
     watcher = PaintWatcher()
     window.view.viewport().installEventFilter(watcher)
     settle(app, watcher)
+    return window, watcher
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def measure(edits: int, opens: int) -> dict[str, object]:
+    import annotator
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    folder = Path(tempfile.mkdtemp(prefix="gui-latency-"))
+    _, free = long_record_xml(folder)
+    window, watcher = open_window(app, folder)
+    session = window.session
 
     cold: list[float] = []
     cold_cpu: list[float] = []
