@@ -86,7 +86,8 @@ def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
                 name = element.tag
                 if name.__class__ is str:
                     attributes: dict[str, str] = dict(element.items())  # type: ignore[arg-type]
-                    append(RawTag(len(tags), name, attributes, element.sourceline))
+                    line = element.sourceline  # an int (lxml-stubs type it otherwise)
+                    append(RawTag(len(tags), name, attributes, line))  # type: ignore[arg-type]
         else:
             raw.extra_text_elements += child.tag == "TEXT"
             raw.layout.append(etree.tostring(child, encoding="unicode", with_tail=False))
