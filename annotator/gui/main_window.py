@@ -420,3 +420,4 @@ class MainWindow(QMainWindow):
         self.table.model.schema = schema
         self.table.fit_columns(schema)
         self.table.table.viewport().update()
+        self._on_session_notice("Colours and keys saved: they apply to every project you open.")

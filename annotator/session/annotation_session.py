@@ -104,6 +104,7 @@ class AnnotationSession:
         self.history.changed.connect(self._on_history_changed)
         # The work state is written shortly after it changes, not while a document opens.
         self._state_timer = make_timer(0.3, True, self.flush_state)
+        self._prefetch_timer = make_timer(0.2, True, self._prefetch_neighbours)
 
     # -- documents --------------------------------------------------------------------------------
     @property
@@ -177,10 +178,17 @@ class AnnotationSession:
             self.notice.emit(f"Took over the stale lock on {doc_id} held by {opened.taken_over}.")
         self._set_save_state()
         self.entry_changed.emit(doc_id)
-        ids = self.workspace.doc_ids()
-        here = ids.index(doc_id)
-        self.workspace.prefetch(ids[max(here - 1, 0) : here + 2])
+        # The neighbours are read ahead once this document is on screen: a reader thread
+        # started now would compete with the window for the interpreter while it paints.
+        self._prefetch_timer.start()
         return document
+
+    def _prefetch_neighbours(self) -> None:
+        if self.doc_id is None:
+            return
+        ids = self.workspace.doc_ids()
+        here = ids.index(self.doc_id)
+        self.workspace.prefetch(ids[max(here - 1, 0) : here + 2])
 
     def leave_document(self) -> None:
         """Save the current document if it changed (auto-save on switch), count the time, unlock."""
@@ -213,6 +221,7 @@ class AnnotationSession:
         self.leave_document()
         self.document = None
         self._autosave_timer.stop()
+        self._prefetch_timer.stop()
         self.flush_state()
         self.workspace.release_all()
 
@@ -368,6 +377,11 @@ class AnnotationSession:
         self.snap_to_words = snap
         if self.editor is not None:
             self.editor.snap_to_words = snap
+        self.notice.emit(
+            "Snap to word boundaries on: selections widen to whole words."
+            if snap
+            else "Snap to word boundaries off: tags take the selection as it is."
+        )
 
     # -- saving ---------------------------------------------------------------------------------------
     def save(self) -> list[str]:

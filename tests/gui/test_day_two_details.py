@@ -229,6 +229,10 @@ def test_every_action_says_what_it_did(qtbot: QtBot, window: MainWindow) -> None
     assert status.currentMessage() == "200-01 marked done."
     window.actions_by_name["reset_layout"].trigger()
     assert status.currentMessage().startswith("Layout reset")
+    window.actions_by_name["snap"].trigger()
+    assert status.currentMessage().startswith("Snap to word boundaries on")
+    window.actions_by_name["snap"].trigger()
+    assert status.currentMessage().startswith("Snap to word boundaries off")
     # Annotate all: how many tags went where.
     john = next(a for a in document.annotations if a.text == "John Smith")
     window.session.set_current(john.id)
