@@ -35,11 +35,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument(
         "--view",
-        choices=("main", "annotate-all", "side-by-side"),
+        choices=("main", "annotate-all", "side-by-side", "dashboard", "export", "preannotation"),
         default="main",
         help=(
             "with --screenshot: what to render (default: the main window; side-by-side: the "
-            "adjudication window's one-column-per-version view)"
+            "adjudication window's one-column-per-version view; dashboard, export, preannotation: "
+            "those reports, made without changing the project)"
         ),
     )
     parser.add_argument(

@@ -60,7 +60,13 @@ def run(args: argparse.Namespace) -> int:
         announce_written(args.csv)
         return 0
     if args.html:
-        plan_files([Path(args.html)], force=True).publish_text(Path(args.html), render_iaa_html(report))
+        from annotator.workflows.evaluate import now_text
+
+        compared = [(name, str(folder)) for name, folder in zip(names, args.folders, strict=True)]
+        if args.gold:
+            compared.append(("gold", str(args.gold)))
+        page = render_iaa_html(report, compared=compared, generated=now_text())
+        plan_files([Path(args.html)], force=True).publish_text(Path(args.html), page)
         announce_written(args.html)
         return 0
     matrix = report.matrix()

@@ -10,7 +10,7 @@ A failure at any step leaves the target as it was.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -162,6 +162,29 @@ def deidentify_documents(
             if progress is not None:
                 progress(done, total)
     return result
+
+
+def leak_findings(
+    documents: list[Document],
+    options: DeidOptions,
+    context: CorpusContext | None = None,
+    leak_options: LeakCheckOptions | None = None,
+    allowed: Sequence[AllowEntry] = (),
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> list[Leak]:
+    """The findings an export of ``documents`` would stop on, without writing anything.
+
+    The same de-identification and leak check as :func:`export_deidentified` (findings an
+    allow entry covers pass), in memory: what the export dialog runs again after each fix.
+    """
+    check_originals(documents)
+    result = deidentify_documents(documents, options, context, progress, cancelled)
+    check = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
+    leaks, _ = without_allowed(
+        find_leaks(documents, result.documents, check), result.documents, list(allowed)
+    )
+    return leaks
 
 
 def audit_map(result: DeidResult, options: DeidOptions) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import stat
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from lxml import etree
 
@@ -31,6 +31,8 @@ LIBXML_NODE_LIMIT = 10_000_000
 _ENTITY_DECLARATION = re.compile(rb"<!\s*ENTITY", re.IGNORECASE)
 _DOCTYPE = re.compile(rb"<!\s*DOCTYPE", re.IGNORECASE)
 _ELEMENT_START = re.compile(rb"<[A-Za-z_]")
+# Compiled per call (``root.xpath``): a shared XPath object is not safe across the reader threads.
+_TOO_MANY_ATTRIBUTES = f"descendant-or-self::*[count(@*) > {MAX_ATTRIBUTES}]"
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
@@ -152,18 +154,19 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
             UnsafeInputError(f"undefined entity &{getattr(node, 'name', '?')}; is not allowed", path),
             "entity",
         )
-    for element in root.iter():
-        # len() is linear but lxml's attribute access is quadratic in the count: check first.
-        if len(element.attrib) > MAX_ATTRIBUTES:
-            raise coded(
-                UnsafeInputError(
-                    f"element <{element.tag}> on line {element.sourceline} has {len(element.attrib):,} "
-                    f"attributes, over the limit of {MAX_ATTRIBUTES:,}",
-                    path,
-                ),
-                "too-large",
-            )
-        if huge:
+    # lxml's attribute access is quadratic in the count: elements with too many are found
+    # first, in C (a Python loop over 5,000 tags was a tenth of the time to read a record).
+    for element in cast("list[etree._Element]", root.xpath(_TOO_MANY_ATTRIBUTES)):
+        raise coded(
+            UnsafeInputError(
+                f"element <{element.tag}> on line {element.sourceline} has {len(element.attrib):,} "
+                f"attributes, over the limit of {MAX_ATTRIBUTES:,}",
+                path,
+            ),
+            "too-large",
+        )
+    if huge:
+        for element in root.iter():
             _check_attribute_lengths(element, path)
     return root
 

@@ -7,7 +7,8 @@ tested without widgets. Review rules:
   and records the annotator, so the effect of pre-annotation stays measurable;
 * changing the type or the boundaries of a pre-annotation makes it the annotator's own
   (``source=human``, not pending);
-* rejecting a pre-annotation removes it (undoable like every other edit).
+* rejecting a pre-annotation removes it (undoable like every other edit) and records where
+  it was, so that pre-annotating the document again does not offer it a second time.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.history import AddAnnotation, Command, History, RemoveAnnotation, ReplaceAnnotation
 from annotator.core.schema import Schema
+from annotator.io.rejections import RejectedSuggestions
 
 
 def _is_word_char(char: str) -> bool:
@@ -59,6 +61,27 @@ def word_step(text: str, position: int, direction: int) -> int:
     return position
 
 
+class RejectSuggestion(RemoveAnnotation):
+    """Remove a pending suggestion and record the rejection (undo forgets it again)."""
+
+    def __init__(self, document: Document, annotation_id: str, rejections: RejectedSuggestions) -> None:
+        super().__init__(document, annotation_id)
+        self.rejections = rejections
+        self.description = f"reject {self.annotation.type}"
+
+    def _key(self) -> tuple[str, int, int, str]:
+        a = self.annotation
+        return self.document.doc_id, a.start, a.end, a.type
+
+    def apply(self) -> None:
+        super().apply()
+        self.rejections.add(*self._key())
+
+    def revert(self) -> None:
+        super().revert()
+        self.rejections.discard(*self._key())
+
+
 class AnnotationEditor:
     """Edits one document through a shared :class:`History`.
 
@@ -74,6 +97,8 @@ class AnnotationEditor:
         Recorded on new, accepted and edited annotations.
     read_only:
         When True every edit is refused (the document is locked by someone else).
+    rejections:
+        Where rejected suggestions are recorded (none: rejecting only removes them).
     """
 
     def __init__(
@@ -83,12 +108,14 @@ class AnnotationEditor:
         schema: Schema,
         annotator: str,
         read_only: bool = False,
+        rejections: RejectedSuggestions | None = None,
     ) -> None:
         self.document = document
         self.history = history
         self.schema = schema
         self.annotator = annotator
         self.read_only = read_only
+        self.rejections = rejections
         self.snap_to_words = False
 
     def _push(self, command: Command) -> Command | None:
@@ -164,7 +191,12 @@ class AnnotationEditor:
 
     def delete(self, annotation_id: str) -> None:
         """Delete an annotation; for a pending pre-annotation this is "reject"."""
-        self._push(RemoveAnnotation(self.document, annotation_id))
+        self._push(self._removal(annotation_id))
+
+    def _removal(self, annotation_id: str) -> RemoveAnnotation:
+        if self.rejections is not None and self.document.get(annotation_id).pending:
+            return RejectSuggestion(self.document, annotation_id, self.rejections)
+        return RemoveAnnotation(self.document, annotation_id)
 
     # -- reviewing pre-annotations ---------------------------------------------------------
     def accept(self, annotation_id: str) -> None:
@@ -188,7 +220,7 @@ class AnnotationEditor:
         commands: list[Command] = [
             ReplaceAnnotation(self.document, a, a.replace(pending=False, annotator=self.annotator))
             if accept
-            else RemoveAnnotation(self.document, a.id)
+            else self._removal(a.id)
             for a in chosen
         ]
         self.history.push_all(commands, "accept all" if accept else "reject all")

@@ -8,6 +8,7 @@ result as JSON, CSV or HTML, the same bytes from the CLI and the GUI.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 from dataclasses import dataclass, field, replace
@@ -75,6 +76,9 @@ class EvaluateResult:
     notes: list[Note] = field(default_factory=list)
     #: per run (``sys_id``), the documents in the order the official ``-v`` lists them
     document_orders: dict[str, list[str]] = field(default_factory=dict)
+    #: what was compared (an HTML report names both, and when it was made)
+    reference: Path | None = None
+    predicted: Path | None = None
 
 
 def evaluate(
@@ -104,7 +108,13 @@ def evaluate(
         )
         _report(progress, 1, 1)
         orders = verbose_orders(Path(request.reference), Path(request.predicted), runs)
-        return EvaluateResult(request.mode, runs=runs, document_orders=orders)
+        return EvaluateResult(
+            request.mode,
+            runs=runs,
+            document_orders=orders,
+            reference=Path(request.reference),
+            predicted=Path(request.predicted),
+        )
     options = request.scoring.options()
     loaded = load_pairs(request.reference, request.predicted, request.scoring.mapping_chain())
     _report(progress, 1, 2)
@@ -117,7 +127,14 @@ def evaluate(
     evaluation = evaluate_pairs(loaded.pairs, options)
     evaluation.skipped = list(loaded.skipped)
     _report(progress, 2, 2)
-    return EvaluateResult(request.mode, evaluation, loaded.pairs, notes=notes)
+    return EvaluateResult(
+        request.mode,
+        evaluation,
+        loaded.pairs,
+        notes=notes,
+        reference=Path(request.reference),
+        predicted=Path(request.predicted),
+    )
 
 
 def clean_official_layout(pairs: list[DocumentPair], options: Options) -> list[tuple[str, EvaluationResult]]:
@@ -174,8 +191,21 @@ def export_report(result: EvaluateResult, request: ExportRequest) -> Path:
     elif request.format is ReportFormat.CSV:
         plan.publish_text(request.path, write_csv(evaluation, None, request.include_text))
     else:
-        plan.publish_text(request.path, render_html(evaluation, request.title, request.include_text))
+        compared = [
+            (role, str(path))
+            for role, path in (("reference", result.reference), ("predicted", result.predicted))
+            if path is not None
+        ]
+        page = render_html(
+            evaluation, request.title, request.include_text, compared=compared, generated=now_text()
+        )
+        plan.publish_text(request.path, page)
     return request.path
+
+
+def now_text() -> str:
+    """When a report was made, as it says so: ``2026-03-01 09:30 CET``."""
+    return dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
 
 
 def official_tables(runs: list[OfficialRun]) -> dict[str, object]:

@@ -103,24 +103,37 @@ def files_request(
     return PreannotateRequest(model, (source,), (target,), recall_bias, force)
 
 
-def not_started_documents(project: Project) -> list[str]:
-    """Ids of source documents that no annotator has a working copy or a status for."""
+def not_started_documents(project: Project, annotator: str | None = None) -> list[str]:
+    """Ids of the source documents not started.
+
+    With ``annotator``: those the annotator has neither a working copy of nor a recorded
+    status for, the documents their list shows as not started (the same rule,
+    :func:`~annotator.io.workstate.effective_status`). Without: those nobody has started.
+    """
+    if project.plain_folder:
+        return []
+    names = [annotator] if annotator is not None else list(project.annotators)
     annotations_root = project.root / "annotations"
-    started: set[str] = set()
-    if annotations_root.is_dir() and not project.plain_folder:
-        started = {p.stem for p in annotations_root.glob("*/*.xml")}
+    if annotator is not None:
+        copies = project.annotations_dir(annotator).glob("*.xml")  # a name is never a pattern
+    else:
+        copies = annotations_root.glob("*/*.xml")
+    started = {p.stem for p in copies}
     try:
         state = WorkState.load(project)
-        for annotator in project.annotators:
-            started |= {doc for doc, status in state.statuses(annotator).items() if status != NOT_STARTED}
+        for name in names:
+            started |= {doc for doc, status in state.statuses(name).items() if status != NOT_STARTED}
     except AnnotatorError:
         pass  # no readable work state yet: only the working copies tell who started what
     return [doc_id for doc_id in project.document_ids() if doc_id not in started]
 
 
-def project_request(project: Project, model: Path, recall_bias: float | None = None) -> PreannotateRequest:
-    """Every document not started, from ``source/`` to ``preannotations/`` (replacing older ones)."""
-    doc_ids = not_started_documents(project)
+def project_request(
+    project: Project, model: Path, recall_bias: float | None = None, annotator: str | None = None
+) -> PreannotateRequest:
+    """Every document not started (by ``annotator``, or by anyone), from ``source/`` to
+    ``preannotations/`` (replacing older ones)."""
+    doc_ids = not_started_documents(project, annotator)
     return PreannotateRequest(
         model,
         tuple(project.source_dir / f"{doc_id}.xml" for doc_id in doc_ids),
