@@ -15,7 +15,7 @@ from annotator.evaluation.loading import load_pairs
 from annotator.io.formats import detect_format, read_documents, write_documents
 from annotator.io.i2b2 import read_i2b2
 from annotator.io.mae import document_to_mae, parse_mae, read_mae
-from annotator.io.mae_layout import kept_tags
+from annotator.core.relations import Argument, RelationKind
 from annotator.io.pairing import pairing_keys
 from annotator.session.workspace import Workspace
 
@@ -57,12 +57,17 @@ def test_discontinuous_tag_gives_one_annotation_per_fragment() -> None:
     ]
 
 
-def test_link_non_consuming_and_document_level_tags_are_kept_read_only() -> None:
+def test_links_become_relations_and_span_less_tags_document_tags() -> None:
     document = read_mae(NOTE)
-    kept = {k.id: k for k in kept_tags(document)}
-    assert {i: k.kind for i, k in kept.items()} == {"L0": "link", "A3": "non-consuming", "F0": "document"}
-    assert kept["L0"].arguments() == [("link_AE", "A2"), ("link_SVRT", "S0")]
-    assert "headache" not in kept["L0"].summary  # argument texts repeat the note
+    (link,) = document.relations
+    assert (link.id, link.type, link.kind, link.comment) == ("L0", "LK_AE_SVRT", RelationKind.LINK, "NA")
+    assert link.arguments == (Argument("link_AE", "A2"), Argument("link_SVRT", "S0"))
+    # Argument texts repeat the note: the relation holds ids only.
+    assert "headache" not in repr(link)
+    tags = {t.id: t for t in document.document_tags}
+    assert sorted(tags) == ["A3", "F0"]
+    assert tags["A3"].attributes == (("type", "symptom"), ("certainty", "negated"))
+    assert (tags["A3"].comment, tags["F0"].comment) == ("no rash", "document label")
     assert "A3" not in document and "L0" not in document
 
 
