@@ -18,7 +18,13 @@ from annotator.core.document import Document
 from annotator.core.relations import DocumentTag, Relation
 from annotator.core.schema import Schema
 from annotator.core.task import TYPE_ATTRIBUTES, TaskTag
-from annotator.io.i2b2 import annotation_attributes, cdata_section, check_xml_chars, xml_attribute
+from annotator.io.i2b2 import (
+    annotation_attributes,
+    cdata_section,
+    check_xml_chars,
+    element_line,
+    xml_attribute,
+)
 from annotator.io.mae_layout import MaeLayout, OriginalTag, mae_layout
 from annotator.io.realign import UnitMap, utf16_map
 from annotator.io.xml_items import (
@@ -99,7 +105,12 @@ class _TagWriter:
         relations = {r.id: r for r in document.relations}
         tags = {t.id: t for t in document.document_tags}
         heads = [a for a in document.annotations if a.id in self.fragments]
-        for item_id in [*(self.layout.order if self.layout else ()), *(a.id for a in heads), *tags, *relations]:
+        for item_id in [
+            *(self.layout.order if self.layout else ()),
+            *(a.id for a in heads),
+            *tags,
+            *relations,
+        ]:
             if item_id in written:
                 continue
             written.add(item_id)
@@ -116,16 +127,15 @@ class _TagWriter:
         if kept is not None and kept.item == relation:
             return _element(kept.tag, kept.attributes)
         original = kept.attributes if kept is not None else ()
-        return _element(
-            relation_element(relation), relation_to_xml(relation, self.document, self.texts, original)
-        )
+        pairs = relation_to_xml(relation, self.document, self.texts, original)
+        return element_line(relation_element(relation), pairs, self.document)
 
     def _document_tag(self, tag: DocumentTag) -> str:
         kept = self.layout.items.get(tag.id) if self.layout is not None else None
         if kept is not None and kept.item == tag:
             return _element(kept.tag, kept.attributes)
         original = kept.attributes if kept is not None else ()
-        return _element(tag.tag, document_tag_to_xml(tag, self.document, True, original))
+        return element_line(tag.tag, document_tag_to_xml(tag, self.document, True, original), self.document)
 
     def _spans(self, spans: list[tuple[int, int]]) -> str:
         return ",".join(
@@ -137,8 +147,8 @@ class _TagWriter:
         check_name(annotation.tag, self.document)
         original = self.layout.originals.get(annotation.id) if self.layout is not None else None
         if original is not None and original.tag == annotation.tag:
-            return _element(annotation.tag, self._as_read(annotation, original))
-        return _element(annotation.tag, self._new(annotation))
+            return element_line(annotation.tag, self._as_read(annotation, original), self.document)
+        return element_line(annotation.tag, self._new(annotation), self.document)
 
     def _extra(self, annotation: Annotation) -> dict[str, str]:
         return {xml_name(name, self.document): value for name, value in annotation.extra}

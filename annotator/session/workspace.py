@@ -103,10 +103,11 @@ def read_checked(path: Path, schema: Schema | None = None) -> Document:
     return document
 
 
-def write_document(document: Document, path: Path) -> None:
-    """Save a working copy in its own format: brat for a ``.ann``, else i2b2 (or MAE)."""
+def write_document(document: Document, path: Path, schema: Schema | None = None) -> None:
+    """Save a working copy in its own format: brat for a ``.ann`` (``schema`` gives each label
+    its category), else i2b2 (or MAE)."""
     if is_brat_path(path):
-        write_brat(document, path)
+        write_brat(document, path, schema)
     else:
         write_i2b2(document, path)
 
@@ -231,7 +232,10 @@ class Workspace:
         return name
 
     def _read(self, path: Path) -> Document:
-        return read_checked(path, self.schema if is_brat_path(path) else None)
+        return read_checked(path, self._brat_schema(path))
+
+    def _brat_schema(self, path: Path) -> Schema | None:
+        return self.schema if is_brat_path(path) else None
 
     @property
     def state_dir(self) -> Path:
@@ -286,7 +290,7 @@ class Workspace:
                 origin = entry.preannotation_path or entry.source_path
                 document = self._read(origin)
                 document.doc_id = doc_id
-                write_document(document, entry.working_path)
+                write_document(document, entry.working_path, self._brat_schema(entry.working_path))
                 # A new working copy is as readable as the folder it lives in (a shared
                 # project folder stays shared); saves then keep whatever mode it has.
                 folder_mode = entry.working_path.parent.stat().st_mode
@@ -491,7 +495,7 @@ class Workspace:
             lock = DocumentLock(entry.working_path, self.annotator)
             lock.acquire()
             try:
-                write_document(document, entry.working_path)
+                write_document(document, entry.working_path, self._brat_schema(entry.working_path))
             finally:
                 lock.release()
         else:
@@ -504,7 +508,7 @@ class Workspace:
                     "overwriting their work",
                     entry.working_path,
                 )
-            write_document(document, entry.working_path)
+            write_document(document, entry.working_path, self._brat_schema(entry.working_path))
         # The file now holds every journalled edit (written atomically): fold the journal in.
         self.journal.truncate(journal_path(entry.working_path))
         self.autosave.discard_recovery(entry.working_path)
