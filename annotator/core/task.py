@@ -248,10 +248,14 @@ def task_to_dtd(task: TaskDefinition) -> str:
             lines.append(f'<!ATTLIST {tag.name} id ID prefix="{tag.id_prefix}" >')
         if tag.non_consuming:
             lines.append(f"<!ATTLIST {tag.name} spans #IMPLIED >")
+        arguments = 0
         for attribute in tag.attributes:
             if attribute.idref:
-                prefix = f' prefix="{attribute.prefix}"' if attribute.prefix else ""
-                lines.append(f"<!ATTLIST {tag.name} {attribute.name} IDREF{prefix} #IMPLIED >")
+                # MAE and MedTator name link arguments argN; the prefix names their attributes.
+                lines.append(
+                    f'<!ATTLIST {tag.name} arg{arguments} IDREF prefix="{attribute.argument}" #IMPLIED >'
+                )
+                arguments += 1
                 continue
             kind = f"( {' | '.join(attribute.values)} )" if attribute.values else "CDATA"
             default = f' "{attribute.default}"' if attribute.default else ""

@@ -10,10 +10,11 @@ Every line kind is read into the document model and written from it
   the category and the type rides in a ``TYPE`` attribute.
 * ``R``, ``E``, ``N``, ``*``: relations (links), events, normalizations and equivalences.
 * ``A`` / ``M``: attributes of their target; a binary attribute has the value ``true``, and
-  the value ``true`` is written as a binary attribute. Provenance (``source``,
-  ``confidence``, ``annotator``, ``pending``) travels as attributes too.
+  the value ``true`` is written as a binary attribute.
 * ``#``: ``AnnotatorNotes`` is the comment of its target, other notes (``Lemma``) the
-  attribute ``#Lemma``.
+  attribute ``#Lemma``. Our provenance travels as notes too (``#2<TAB>annotator T1<TAB>ann``:
+  ``source``, ``confidence``, ``annotator``, ``pending``), which brat shows and does not
+  check against its configuration.
 
 An unchanged document saves byte-identical; an edited one is written in file order with its
 ids kept where brat can use them.
@@ -61,6 +62,7 @@ TYPE_ATTRIBUTE = "TYPE"
 COMMENT_NOTE = "AnnotatorNotes"
 BINARY = "true"
 _SOURCES = {source.value: source for source in Source}
+_PROVENANCE = ("source", "confidence", "annotator", "pending")
 _LABEL = re.compile(r"^[A-Za-z0-9_-]+$")
 _PREFIXES = {
     RelationKind.LINK: "R",
@@ -214,6 +216,7 @@ def _with_extras(annotation: Annotation, extras: list[tuple[str, str]], comment:
     fields: dict[str, object] = {"comment": comment}
     kept = []
     for name, value in extras:
+        name = name.removeprefix(NOTE_PREFIX) if name.removeprefix(NOTE_PREFIX) in _PROVENANCE else name
         if name == TYPE_ATTRIBUTE:
             fields.update(tag=annotation.type, type=value)
         elif name == "source" and value in _SOURCES:
@@ -329,7 +332,11 @@ class _BratWriter:
         brat_id = self.ids[head.id]
         label = brat_label(head, self.schema, self.shared)
         text = " ".join(self.document.text[s:e] for s, e in spans)
-        pairs = [(n, v) for n, v in annotation_attributes(head)[6:] if n != "continues"]
+        pairs = [
+            (NOTE_PREFIX + n if n in _PROVENANCE else n, v)
+            for n, v in annotation_attributes(head)[6:]
+            if n != "continues"
+        ]
         if label != head.type:
             pairs.insert(0, (TYPE_ATTRIBUTE, head.type))
         self._attributes(brat_id, pairs)

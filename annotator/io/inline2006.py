@@ -127,6 +127,8 @@ def _inline_text(document: Document) -> str:
     parts: list[str] = []
     position = 0
     previous: Annotation | None = None
+    # A tag whose later pieces name it (``continues``) keeps its id so they still can.
+    named = {a.fragment_of for a in document.annotations if a.fragment_of}
     for annotation in document.sorted_annotations():
         if previous is not None and annotation.start < previous.end:
             raise StorageError(
@@ -135,7 +137,8 @@ def _inline_text(document: Document) -> str:
                 document.origin.path,
             )
         parts.append(escape(document.text[position : annotation.start], _TEXT_ESCAPES))
-        attributes = [("TYPE", annotation.type)]
+        attributes = [("id", annotation.id)] if annotation.id in named else []
+        attributes.append(("TYPE", annotation.type))
         if category_for(annotation.type, load_schema()) != annotation.tag:
             attributes.append((CATEGORY, annotation.tag))
         # Our provenance rides along as extra attributes; 2006 readers ignore them.

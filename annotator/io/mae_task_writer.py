@@ -73,9 +73,10 @@ def task_for(documents: Sequence[Document], schema: Schema | None) -> TaskDefini
         spec = specs.get(tag.name)
         if spec is not None:
             tags[index] = _extended(tag, spec)
-    for name, spec in specs.items():
-        if name not in declared:
-            tags.append(_extended(TaskTag(name, link=spec.link), spec))
+    # Shorter names first: MedTator gives each tag the shortest prefix of its name no earlier
+    # tag has, and loops for ever on a name an earlier tag took whole (PASS, then P).
+    added = sorted((name for name in specs if name not in declared), key=len)
+    tags += [_extended(TaskTag(name, link=specs[name].link), specs[name]) for name in added]
     return TaskDefinition(task_name(documents, schema), tuple(tags))
 
 

@@ -208,14 +208,26 @@ class _TagWriter:
             ("text", self.texts(annotation.id)),
         ]
         type_name = next((n for n in names if n in TYPE_ATTRIBUTES), "")
+        # A new tag in a MAE file gets every attribute of its kind, with the task's defaults,
+        # as MAE gives it; a converted document gets the values it holds, no more (MAE and
+        # MedTator read an attribute left out as its default).
+        new_in_file = self.layout is not None
         for name in names:
             declared = task_tag.attribute(name) if task_tag is not None else None
             default = declared.default if declared is not None else ""
+            if (
+                not new_in_file
+                and name not in extra
+                and name not in provenance
+                and name not in ("comment", type_name)
+            ):
+                continue
             if name == type_name:
                 extra.pop(name, None)
                 out.append((name, "" if annotation.type == annotation.tag else annotation.type))
             elif name == "comment":
-                out.append((name, annotation.comment or default))
+                # The annotator's comment, even when empty: a default would put words in it.
+                out.append((name, annotation.comment))
             elif name in extra:
                 out.append((name, extra.pop(name)))
             elif name in provenance:
