@@ -133,7 +133,11 @@ def test_brat_reads_offsets_on_the_file_as_is() -> None:
     assert document.get("T3.1").fragment_of == "T3"
     assert document.get("T1").comment == "checked twice"
     (relation,) = document.relations
-    assert (relation.id, relation.type, [a.target for a in relation.arguments]) == ("R1", "Same", ["T1", "T3"])
+    assert (relation.id, relation.type, [a.target for a in relation.arguments]) == (
+        "R1",
+        "Same",
+        ["T1", "T3"],
+    )
     assert warnings == []
 
 

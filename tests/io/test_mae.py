@@ -9,13 +9,19 @@ import pytest
 from lxml import etree
 
 from annotator.adjudication.versions import load_versions
-from annotator.core.history import AddAnnotation, History, RemoveAnnotation, ReplaceAnnotation, removal_commands
+from annotator.core.history import (
+    AddAnnotation,
+    History,
+    RemoveAnnotation,
+    ReplaceAnnotation,
+    removal_commands,
+)
+from annotator.core.relations import Argument, RelationKind
 from annotator.core.schema import load_schema
 from annotator.evaluation.loading import load_pairs
 from annotator.io.formats import detect_format, read_documents, write_documents
 from annotator.io.i2b2 import read_i2b2
 from annotator.io.mae import document_to_mae, parse_mae, read_mae
-from annotator.core.relations import Argument, RelationKind
 from annotator.io.pairing import pairing_keys
 from annotator.session.workspace import Workspace
 
@@ -207,7 +213,9 @@ def test_brat_round_trip_keeps_relations_and_whole_discontinuous_spans(tmp_path:
     written = document_to_brat(document)[1].decode().splitlines()
     original = (tmp_path / "180-01.ann").read_text(encoding="utf-8").splitlines()
     # The same lines, but attribute and note ids, which are numbered afresh.
-    assert sorted(line.split("\t", 1)[1] for line in written) == sorted(line.split("\t", 1)[1] for line in original)
+    assert sorted(line.split("\t", 1)[1] for line in written) == sorted(
+        line.split("\t", 1)[1] for line in original
+    )
     History().push_all(removal_commands(document, "T1"), "delete")
     after = document_to_brat(document)[1].decode()
     assert "R1\t" not in after and "E1\t" not in after and "N1\t" not in after
