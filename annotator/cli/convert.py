@@ -6,8 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from annotator.cli.common import add_output_option, announce_written, existing_path
+from annotator.cli.common import add_json_flag, add_output_option, announce_written, existing_path, print_json
 from annotator.errors import UsageError
+from annotator.io.capacity import DESCRIPTIONS, Kind, parse_kinds
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,9 +37,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--schema",
         metavar="NAME",
-        default="i2b2-2014",
-        help="schema giving the category of each TYPE for brat, JSONL and inline 2006 input: a bundled name, a .toml file or a MAE .dtd task file (default: i2b2-2014)",
+        help="the tag set: it gives each TYPE its category (brat, JSONL, inline 2006), MAE files their "
+        "task and brat its labels; a bundled name, a .toml file, a MAE / MedTator task (.dtd, .yaml, "
+        ".json) or a brat annotation.conf (default: the task or annotation.conf found with the input, "
+        "in its folder or up to two above, else i2b2-2014)",
     )
+    parser.add_argument(
+        "--drop",
+        metavar="KIND[,KIND]",
+        type=_kinds,
+        default=frozenset(),
+        help="let these kinds go where the target format cannot hold them (without it, such a "
+        "conversion is refused with each kind and its count): "
+        + "; ".join(f"{kind.value}: {text}" for kind, text in DESCRIPTIONS.items())
+        + "; or all",
+    )
+    add_json_flag(parser)
     table = parser.add_argument_group(
         "EHR exports (--from table: a CSV, TSV or JSON Lines file, one note per row)",
         "Notes become documents PPP-RR: patients numbered in order of first appearance, each "
@@ -55,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.workflows.convert import ConvertRequest, convert
+    from annotator.workflows.convert import ConvertRequest, LossError, convert
 
     if (args.output is None) == (args.positional_output is None):
         raise UsageError("give the output once: -o OUT (or OUT after IN)")
@@ -63,10 +77,39 @@ def run(args: argparse.Namespace) -> int:
     from annotator.io.notetable import NoteColumns
 
     columns = NoteColumns(args.text_column, args.id_column, args.patient_column, args.date_column)
-    request = ConvertRequest(args.input, output, args.to, args.source, args.schema, args.force, columns)
-    result = convert(request)
+    request = ConvertRequest(
+        args.input, output, args.to, args.source, args.schema, args.force, columns, args.drop
+    )
+    try:
+        result = convert(request)
+    except LossError as error:
+        if args.json:
+            print_json({"converted": False, "to": args.to, "cannot_hold": error.lost})
+        raise
     for note in result.notes:
         print(f"warning: {note.message()}", file=sys.stderr)
-    print(f"{result.documents} document(s) converted to {args.to}")
+    if args.json:
+        print_json(
+            {
+                "converted": True,
+                "to": args.to,
+                "documents": result.documents,
+                "schema": result.schema,
+                "dropped": result.dropped,
+                "written": [str(path) for path in result.written],
+            }
+        )
+    else:
+        print(f"{result.documents} document(s) converted to {args.to}")
+        if result.dropped:
+            dropped = ", ".join(f"{kind}: {count}" for kind, count in result.dropped.items())
+            print(f"dropped (as --drop allowed): {dropped}")
     announce_written(output, f"{len(result.written)} file(s)")
     return 0
+
+
+def _kinds(text: str) -> frozenset[Kind]:
+    try:
+        return parse_kinds(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None

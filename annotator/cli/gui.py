@@ -28,6 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument("--document", metavar="ID", help="open this document first (e.g. 110-01)")
     parser.add_argument(
+        "--schema",
+        metavar="NAME",
+        help="the tag set: a bundled name, a MAE / MedTator task (.dtd, .yaml, .json) or a brat "
+        "annotation.conf (default: the project's, else the task found beside the files or up to "
+        "two folders above them)",
+    )
+    parser.add_argument(
         "--theme",
         choices=("auto", "light", "dark"),
         default="auto",
@@ -112,4 +119,5 @@ def run(args: argparse.Namespace) -> int:
         args.view,
         debug=bool(getattr(args, "debug", False)),
         size=size,
+        schema=args.schema,
     )

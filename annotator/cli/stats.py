@@ -54,7 +54,17 @@ def format_statistics(stats: dict[str, Any], by_type: bool = False) -> str:
     headers = ["category", "type", "count", "%"] if by_type else ["category", "count", "%"]
     if not by_type:
         rows = [[row[0], row[2], row[3]] for row in rows]
-    return "\n".join(lines) + "\n\n" + format_table(headers, rows)
+    text = "\n".join(lines) + "\n\n" + format_table(headers, rows)
+    # Tags without a span and links are not spans: their own rows, never in the PHI counts.
+    tags = stats.get("document_tags", {})
+    if tags.get("count"):
+        table = [[name, count] for name, count in tags["by_tag"].items()]
+        text += f"\n\ndocument-level tags {tags['count']:,}\n" + format_table(["tag", "count"], table)
+    relations = stats.get("relations", {})
+    if relations.get("count"):
+        table = [[entry["kind"], entry["type"], entry["count"]] for entry in relations["by_type"]]
+        text += f"\n\nlinks {relations['count']:,}\n" + format_table(["kind", "type", "count"], table)
+    return text
 
 
 def run(args: argparse.Namespace) -> int:

@@ -50,6 +50,9 @@ class Annotation:
     annotator: who made (or adjudicated) it.
     pending: a pre-annotation nobody has reviewed yet.
     extra: unknown attributes, in file order, kept for lossless saving.
+    fragment_of: for a later fragment of a discontinuous tag (MAE ``spans="1~5,9~12"``,
+        brat ``1 5;9 12``), the id of the annotation holding its first fragment; each
+        fragment is an annotation of its own so masking and scoring see all of them.
     """
 
     id: str
@@ -64,6 +67,7 @@ class Annotation:
     annotator: str = ""
     pending: bool = False
     extra: tuple[tuple[str, str], ...] = field(default=())
+    fragment_of: str = ""
 
     @property
     def span(self) -> Span:

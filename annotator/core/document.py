@@ -5,6 +5,12 @@ Signals
 annotation_added(Annotation)
 annotation_removed(Annotation)
 annotation_replaced(old: Annotation, new: Annotation)
+relation_added(Relation)
+relation_removed(Relation)
+relation_replaced(old: Relation, new: Relation)
+document_tag_added(DocumentTag)
+document_tag_removed(DocumentTag)
+document_tag_replaced(old: DocumentTag, new: DocumentTag)
 """
 
 from __future__ import annotations
@@ -13,10 +19,12 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from psygnal import Signal
 
 from annotator.core.annotation import Annotation
+from annotator.core.relations import DocumentTag, Relation
 from annotator.errors import AnnotatorError, InputError
 
 # "PPP-RR" names patient PPP, record RR (i2b2 2014: 110-01.xml).
@@ -73,11 +81,20 @@ class Document:
         The note text, line endings already normalised to LF.
     annotations:
         Initial annotations, in file order; their ids must be unique.
+    relations, document_tags:
+        Links, events, equivalences, normalizations (:mod:`annotator.core.relations`) and
+        tags without a span; ids are unique across all three collections.
     """
 
     annotation_added = Signal(Annotation)
     annotation_removed = Signal(Annotation)
     annotation_replaced = Signal(Annotation, Annotation)
+    relation_added = Signal(Relation)
+    relation_removed = Signal(Relation)
+    relation_replaced = Signal(Relation, Relation)
+    document_tag_added = Signal(DocumentTag)
+    document_tag_removed = Signal(DocumentTag)
+    document_tag_replaced = Signal(DocumentTag, DocumentTag)
 
     def __init__(
         self,
@@ -85,15 +102,25 @@ class Document:
         text: str,
         annotations: Iterable[Annotation] = (),
         origin: Origin | None = None,
+        relations: Iterable[Relation] = (),
+        document_tags: Iterable[DocumentTag] = (),
     ) -> None:
         self.doc_id = doc_id
         self.text = text
         self.patient_id, self.record = split_record_name(doc_id)
         self.origin = origin or Origin()
         self._annotations: dict[str, Annotation] = {}
+        self._relations: dict[str, Relation] = {}
+        self._document_tags: dict[str, DocumentTag] = {}
         self._next_number = 0
+        # Tag name -> the prefix of its new ids (a MAE / MedTator task's, else guessed).
+        self.id_prefixes: dict[str, str] = {}
         for annotation in annotations:
             self._insert(annotation)
+        for relation in relations:
+            self._insert_other(self._relations, relation.id, relation)
+        for tag in document_tags:
+            self._insert_other(self._document_tags, tag.id, tag)
 
     # -- reading -------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -135,8 +162,14 @@ class Document:
         return [a for a in self._annotations.values() if a.start < end and start < a.end]
 
     def fingerprint(self) -> tuple[object, ...]:
-        """A value that changes whenever the text or any annotation changes."""
-        return (self.text, tuple(self._annotations.values()))
+        """A value that changes whenever the text, an annotation, a relation or a document
+        tag changes."""
+        return (
+            self.text,
+            tuple(self._annotations.values()),
+            tuple(self._relations.values()),
+            tuple(self._document_tags.values()),
+        )
 
     def is_pristine(self) -> bool:
         """True when nothing changed since the document was read."""
@@ -146,14 +179,117 @@ class Document:
         """Record the current state as the saved one (after reading or saving)."""
         self.origin.fingerprint = self.fingerprint()
 
+    # -- relations and document tags -------------------------------------------------------
+    @property
+    def relations(self) -> list[Relation]:
+        """Links, events, equivalences and normalizations, in file order."""
+        return list(self._relations.values())
+
+    @property
+    def document_tags(self) -> list[DocumentTag]:
+        """Tags without a span, in file order."""
+        return list(self._document_tags.values())
+
+    def get_relation(self, relation_id: str) -> Relation:
+        try:
+            return self._relations[relation_id]
+        except KeyError:
+            raise AnnotatorError(f"no relation with id {relation_id!r} in document {self.doc_id}") from None
+
+    def get_document_tag(self, tag_id: str) -> DocumentTag:
+        try:
+            return self._document_tags[tag_id]
+        except KeyError:
+            raise AnnotatorError(f"no document tag with id {tag_id!r} in document {self.doc_id}") from None
+
+    def has_id(self, item_id: str) -> bool:
+        """True when an annotation, relation or document tag has this id."""
+        return item_id in self._annotations or item_id in self._relations or item_id in self._document_tags
+
+    def relations_naming(self, item_id: str) -> list[Relation]:
+        """The relations whose trigger or arguments name an id."""
+        return [r for r in self._relations.values() if item_id in r.targets]
+
+    def add_relation(self, relation: Relation) -> Relation:
+        self._insert_other(self._relations, relation.id, relation)
+        self.relation_added.emit(relation)
+        return relation
+
+    def remove_relation(self, relation_id: str) -> Relation:
+        relation = self.get_relation(relation_id)
+        del self._relations[relation_id]
+        self.relation_removed.emit(relation)
+        return relation
+
+    def replace_relation(self, relation_id: str, new: Relation) -> Relation:
+        """Swap a relation for an edited copy (same id)."""
+        old = self.get_relation(relation_id)
+        if new.id != relation_id:
+            raise AnnotatorError(f"a relation keeps its id ({relation_id}) in document {self.doc_id}")
+        self._relations[relation_id] = new
+        self.relation_replaced.emit(old, new)
+        return old
+
+    def add_document_tag(self, tag: DocumentTag) -> DocumentTag:
+        self._insert_other(self._document_tags, tag.id, tag)
+        self.document_tag_added.emit(tag)
+        return tag
+
+    def remove_document_tag(self, tag_id: str) -> DocumentTag:
+        tag = self.get_document_tag(tag_id)
+        del self._document_tags[tag_id]
+        self.document_tag_removed.emit(tag)
+        return tag
+
+    def replace_document_tag(self, tag_id: str, new: DocumentTag) -> DocumentTag:
+        old = self.get_document_tag(tag_id)
+        if new.id != tag_id:
+            raise AnnotatorError(f"a document tag keeps its id ({tag_id}) in document {self.doc_id}")
+        self._document_tags[tag_id] = new
+        self.document_tag_replaced.emit(old, new)
+        return old
+
+    def _insert_other(self, collection: dict[str, _Item], item_id: str, item: _Item) -> None:
+        if not item_id or self.has_id(item_id):
+            raise AnnotatorError(f"duplicate or empty id {item_id!r} in document {self.doc_id}")
+        collection[item_id] = item
+        self._note_id(item_id)
+
     # -- ids -----------------------------------------------------------------------------
     def new_id(self, prefix: str = "P") -> str:
-        """An id not used by any annotation this document has held."""
+        """An id whose number no annotation, relation or document tag of this document has
+        held (so a tool that numbers ids per prefix never gives it again)."""
         while True:
             candidate = f"{prefix}{self._next_number}"
             self._next_number += 1
-            if candidate not in self._annotations:
+            if not self.has_id(candidate):
                 return candidate
+
+    def id_prefix(self, tag: str) -> str:
+        """The prefix of a new id for a tag: the task's (:attr:`id_prefixes`), else the one
+        every id of that tag in the document shares, else ``P``."""
+        if tag in self.id_prefixes:
+            return self.id_prefixes[tag]
+        prefixes = set()
+        for item_id, item_tag in self._tag_ids():
+            if item_tag == tag:
+                match = _ID_NUMBER.match(item_id)
+                prefixes.add(match["prefix"] if match is not None else "")
+        if not prefixes:
+            # No tag of that name yet: the prefix every id shares (brat's T), if any.
+            for item_id, _tag in self._tag_ids():
+                match = _ID_NUMBER.match(item_id)
+                prefixes.add(match["prefix"] if match is not None else "")
+        return prefixes.pop() if len(prefixes) == 1 and "" not in prefixes else "P"
+
+    def _tag_ids(self) -> Iterator[tuple[str, str]]:
+        for annotation in self._annotations.values():
+            if not annotation.fragment_of:
+                yield annotation.id, annotation.tag
+        for relation in self._relations.values():
+            yield relation.id, relation.type
+        for tag in self._document_tags.values():
+            yield tag.id, tag.tag
 
     def _note_id(self, annotation_id: str) -> None:
         match = _ID_NUMBER.match(annotation_id)
@@ -162,7 +298,7 @@ class Document:
 
     # -- editing (prefer history commands, which make every edit undoable) --------------
     def _insert(self, annotation: Annotation) -> None:
-        if annotation.id in self._annotations:
+        if self.has_id(annotation.id):
             raise AnnotatorError(f"duplicate annotation id {annotation.id!r} in document {self.doc_id}")
         self._annotations[annotation.id] = annotation
         self._note_id(annotation.id)
@@ -182,7 +318,7 @@ class Document:
         """Swap an annotation for an edited copy; the id may change only to an unused one."""
         old = self.get(annotation_id)
         if new.id != annotation_id:
-            if new.id in self._annotations:
+            if self.has_id(new.id):
                 raise AnnotatorError(f"duplicate annotation id {new.id!r} in document {self.doc_id}")
             # Keep the position in file order.
             items = [(new.id, new) if k == annotation_id else (k, v) for k, v in self._annotations.items()]
@@ -200,7 +336,7 @@ class Document:
                 f"offsets {start}-{end} outside the text (length {len(self.text)}) of document {self.doc_id}"
             )
         return Annotation(
-            id=str(fields.pop("id", None) or self.new_id()),
+            id=str(fields.pop("id", None) or self.new_id(self.id_prefix(tag))),
             tag=tag,
             type=type_,
             start=start,
@@ -212,7 +348,14 @@ class Document:
     def copy(self, doc_id: str | None = None) -> Document:
         """An independent copy (annotations are immutable, so sharing them is safe)."""
         origin = Origin(path=self.origin.path, format=self.origin.format, layout=dict(self.origin.layout))
-        return Document(doc_id or self.doc_id, self.text, self.annotations, origin)
+        copy = Document(
+            doc_id or self.doc_id, self.text, self.annotations, origin, self.relations, self.document_tags
+        )
+        copy.id_prefixes = dict(self.id_prefixes)
+        return copy
 
     def __repr__(self) -> str:
         return f"Document({self.doc_id!r}, {len(self.text)} chars, {len(self)} annotations)"
+
+
+_Item = TypeVar("_Item", Relation, DocumentTag)

@@ -17,6 +17,7 @@ from psygnal import Signal
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
+from annotator.core.relations import Relation
 
 
 class Command(ABC):
@@ -73,6 +74,66 @@ class ReplaceAnnotation(Command):
 
     def revert(self) -> None:
         self.document.replace(self.new.id, self.old)
+
+
+class AddRelation(Command):
+    def __init__(self, document: Document, relation: Relation) -> None:
+        self.document = document
+        self.relation = relation
+        self.description = f"add {relation.type}"
+
+    def apply(self) -> None:
+        self.document.add_relation(self.relation)
+
+    def revert(self) -> None:
+        self.document.remove_relation(self.relation.id)
+
+
+class RemoveRelation(Command):
+    def __init__(self, document: Document, relation_id: str) -> None:
+        self.document = document
+        self.relation = document.get_relation(relation_id)
+        self.description = f"delete {self.relation.type}"
+
+    def apply(self) -> None:
+        self.document.remove_relation(self.relation.id)
+
+    def revert(self) -> None:
+        self.document.add_relation(self.relation)
+
+
+class ReplaceRelation(Command):
+    """Change a relation's type, arguments or attributes (same id)."""
+
+    def __init__(self, document: Document, old: Relation, new: Relation, description: str = "edit") -> None:
+        self.document = document
+        self.old = old
+        self.new = new
+        self.description = description
+
+    def apply(self) -> None:
+        self.document.replace_relation(self.old.id, self.new)
+
+    def revert(self) -> None:
+        self.document.replace_relation(self.new.id, self.old)
+
+
+def removal_commands(document: Document, annotation_id: str) -> list[Command]:
+    """Delete an annotation with what cannot stand without it: the relations that name it
+    (and those naming them, an event's parent events) and its later fragments."""
+    doomed = {annotation_id} | {a.id for a in document.annotations if a.fragment_of == annotation_id}
+    relations: list[Relation] = []
+    while True:
+        more = [r for r in document.relations if r not in relations and doomed & set(r.targets)]
+        if not more:
+            break
+        relations.extend(more)
+        doomed |= {r.id for r in more}
+    commands: list[Command] = [RemoveRelation(document, r.id) for r in relations]
+    pieces = [a.id for a in document.annotations if a.fragment_of == annotation_id]
+    commands.extend(RemoveAnnotation(document, piece) for piece in pieces)
+    commands.append(RemoveAnnotation(document, annotation_id))
+    return commands
 
 
 class CompositeCommand(Command):

@@ -1,8 +1,10 @@
 """Corpus statistics in the manner of the i2b2 2014 corpus paper (seed 001, Table 3).
 
 Counts of annotations per category and type, documents, patients, whitespace tokens,
-characters, per-document averages and the number of tokens that carry PHI. A pure function
-of the documents: no files are read here.
+characters, per-document averages and the number of tokens that carry PHI. A tag in several
+pieces counts once; links (and events, equivalences, normalizations) and document-level tags
+are counted apart, in their own rows. A pure function of the documents: no files are read
+here.
 """
 
 from __future__ import annotations
@@ -59,10 +61,14 @@ def corpus_statistics(documents: Iterable[Document], schema: Schema | None = Non
     dict
         ``documents``, ``patients``, ``annotations``, ``tokens``, ``characters``,
         ``phi_tokens``; ``per_document`` averages (annotations, tokens, characters,
-        phi_tokens); ``by_category`` and ``by_type`` ({name: count}); and ``categories``,
-        a list of ``{"category", "count", "types": [{"type", "count"}]}`` in display order.
+        phi_tokens); ``by_category`` and ``by_type`` ({name: count}); ``categories``,
+        a list of ``{"category", "count", "types": [{"type", "count"}]}`` in display order;
+        ``document_tags`` (``count``, ``by_tag``) and ``relations`` (``count``, ``by_kind``,
+        ``by_type``: ``[{"kind", "type", "count"}]``).
     """
     by_pair: Counter[tuple[str, str]] = Counter()
+    by_document_tag: Counter[str] = Counter()
+    by_relation: Counter[tuple[str, str]] = Counter()
     patients: set[str] = set()
     n_documents = tokens = characters = phi_tokens = 0
     for document in documents:
@@ -73,7 +79,10 @@ def corpus_statistics(documents: Iterable[Document], schema: Schema | None = Non
         tokens += doc_tokens
         phi_tokens += doc_phi
         for annotation in document.annotations:
-            by_pair[(annotation.tag, annotation.type)] += 1
+            if not (annotation.fragment_of and annotation.fragment_of in document):
+                by_pair[(annotation.tag, annotation.type)] += 1
+        by_document_tag.update(tag.tag for tag in document.document_tags)
+        by_relation.update((relation.kind.value, relation.type) for relation in document.relations)
 
     order: list[tuple[str, str]] = []
     if schema is not None:
@@ -113,4 +122,16 @@ def corpus_statistics(documents: Iterable[Document], schema: Schema | None = Non
         "by_category": {c["category"]: c["count"] for c in categories},
         "by_type": by_type,
         "categories": categories,
+        "document_tags": {
+            "count": sum(by_document_tag.values()),
+            "by_tag": dict(sorted(by_document_tag.items())),
+        },
+        "relations": {
+            "count": sum(by_relation.values()),
+            "by_kind": dict(sorted(Counter(kind for kind, _ in by_relation.elements()).items())),
+            "by_type": [
+                {"kind": kind, "type": type_, "count": count}
+                for (kind, type_), count in sorted(by_relation.items())
+            ],
+        },
     }

@@ -56,12 +56,18 @@ class TaskAttribute:
 
 @dataclass(frozen=True)
 class TaskTag:
-    """A tag of the task: an extent tag (``link`` False) or a link tag."""
+    """A tag of the task: an extent tag (``link`` False) or a link tag.
+
+    ``id_prefix`` is the prefix the task file gives its ids (MAE's ``<!ATTLIST X id ID
+    prefix="X">``, MedTator's ``id_prefix``), or "" to let :meth:`TaskDefinition.id_prefixes`
+    choose one as MAE and MedTator do.
+    """
 
     name: str
     link: bool = False
     attributes: tuple[TaskAttribute, ...] = ()
     non_consuming: bool = False
+    id_prefix: str = ""
 
     def attribute(self, name: str) -> TaskAttribute | None:
         return next((a for a in self.attributes if a.name == name), None)
@@ -85,6 +91,20 @@ class TaskDefinition:
 
     def tag(self, name: str) -> TaskTag | None:
         return next((t for t in self.tags if t.name == name), None)
+
+    def id_prefixes(self) -> dict[str, str]:
+        """Tag name -> the prefix of its ids, chosen as MedTator chooses them: the task
+        file's, else the first letter of the name, lengthened one letter at a time while an
+        earlier tag has it (``ADJ_ADV`` A, ``ACTION`` AC, ``ARGUMENTS`` AR)."""
+        prefixes: dict[str, str] = {}
+        taken: set[str] = set()
+        for tag in self.tags:
+            prefix = tag.id_prefix or tag.name[:1]
+            while prefix in taken and len(prefix) < len(tag.name):
+                prefix = tag.name[: len(prefix) + 1]
+            taken.add(prefix)
+            prefixes[tag.name] = prefix
+        return prefixes
 
     @property
     def extent_tags(self) -> list[TaskTag]:
@@ -113,7 +133,11 @@ def parse_dtd(text: str, source: str = "<dtd>") -> TaskDefinition:
         raise SchemaError("no extent tags (<!ELEMENT NAME ( #PCDATA ) >) in the DTD", source)
     attributes: dict[str, list[TaskAttribute]] = {name: [] for name in elements}
     non_consuming: set[str] = set()
+    id_prefixes: dict[str, str] = {}
     for element, name, rest in _ATTLIST.findall(text):
+        if element in elements and name == "id":
+            prefix = _PREFIX.search(rest)
+            id_prefixes[element] = prefix.group(1) if prefix else ""
         if element not in elements or name == "id":
             continue
         if name == "spans":
@@ -139,7 +163,11 @@ def parse_dtd(text: str, source: str = "<dtd>") -> TaskDefinition:
     task_name = _TASK_NAME.search(text)
     tags = tuple(
         TaskTag(
-            name, link=not extent, attributes=tuple(attributes[name]), non_consuming=name in non_consuming
+            name,
+            link=not extent,
+            attributes=tuple(attributes[name]),
+            non_consuming=name in non_consuming,
+            id_prefix=id_prefixes.get(name, ""),
         )
         for name, extent in elements.items()
     )
@@ -172,6 +200,7 @@ def task_from_dict(data: object, source: str = "<task>") -> TaskDefinition:
                         link=link,
                         attributes=tuple(tag_attributes),
                         non_consuming=bool(raw_tag.get("is_non_consuming", False)),
+                        id_prefix=str(raw_tag.get("id_prefix", "") or ""),
                     )
                 )
     except (KeyError, TypeError, AttributeError) as error:
@@ -201,6 +230,11 @@ def read_task(path: str | Path) -> TaskDefinition:
     return task_from_dict(data, str(path))
 
 
+def task_file_name(task: TaskDefinition) -> str:
+    """The name of the DTD written beside a task's files (``TASK.dtd``)."""
+    return f"{task.name}.dtd"
+
+
 def is_task_file(name: str | Path) -> bool:
     return Path(name).suffix.lower() in TASK_SUFFIXES
 
@@ -210,12 +244,18 @@ def task_to_dtd(task: TaskDefinition) -> str:
     lines = [f'<!ENTITY name "{task.name}">', ""]
     for tag in task.tags:
         lines.append(f"<!ELEMENT {tag.name} {'EMPTY' if tag.link else '( #PCDATA )'} >")
+        if tag.id_prefix:
+            lines.append(f'<!ATTLIST {tag.name} id ID prefix="{tag.id_prefix}" >')
         if tag.non_consuming:
             lines.append(f"<!ATTLIST {tag.name} spans #IMPLIED >")
+        arguments = 0
         for attribute in tag.attributes:
             if attribute.idref:
-                prefix = f' prefix="{attribute.prefix}"' if attribute.prefix else ""
-                lines.append(f"<!ATTLIST {tag.name} {attribute.name} IDREF{prefix} #IMPLIED >")
+                # MAE and MedTator name link arguments argN; the prefix names their attributes.
+                lines.append(
+                    f'<!ATTLIST {tag.name} arg{arguments} IDREF prefix="{attribute.argument}" #IMPLIED >'
+                )
+                arguments += 1
                 continue
             kind = f"( {' | '.join(attribute.values)} )" if attribute.values else "CDATA"
             default = f' "{attribute.default}"' if attribute.default else ""

@@ -89,6 +89,7 @@ def build_window(
     document: str | None = None,
     theme: ThemeName = "auto",
     ask: bool = True,
+    schema: str | None = None,
 ) -> MainWindow:
     """Open a project, folder or file in a new main window (not shown yet).
 
@@ -101,7 +102,7 @@ def build_window(
     app = get_application()
     dark = apply_theme(app, theme)
     name = choose_identity(None, annotator, ask=ask)
-    workspace = Workspace.open(path, name)
+    workspace = Workspace.open(path, name, schema)
     if document is not None and document not in workspace.doc_ids():
         raise UsageError(f"no document '{printable_path(document)}' in {printable_path(path)}")
     session = AnnotationSession(workspace, track=ask, timers=qt_timers())
@@ -194,13 +195,14 @@ def launch(
     view: str = "main",
     debug: bool = False,
     size: tuple[int, int] | None = None,
+    schema: str | None = None,
 ) -> int:
     """Run the GUI (or render a screenshot and return). Returns the exit code."""
     if screenshot_path is None and not display_available():
         print(f"annotator gui: {NO_DISPLAY_HINT}", file=sys.stderr)
         return 1
     app = get_application(offscreen=screenshot_path is not None)
-    window = build_window(path, annotator, document, theme, ask=screenshot_path is None)
+    window = build_window(path, annotator, document, theme, ask=screenshot_path is None, schema=schema)
     if screenshot_path is not None:
         try:
             screenshot(window, screenshot_path, view, size)

@@ -30,10 +30,10 @@ from annotator.gui.annotation_panel import AnnotationPanel
 from annotator.gui.attribute_editor import AttributeEditor
 from annotator.gui.document_list import DocumentList
 from annotator.gui.find_bar import FindBar
-from annotator.gui.kept_tags_list import KeptTagsList
 from annotator.gui.main_menus import build_main_menus
 from annotator.gui.note_view import NoteView
 from annotator.gui.propagation_dialog import AnnotateAllDialog
+from annotator.gui.relation_panel import RelationPanel
 from annotator.gui.status_bar import LockBanner, SessionStatusBar
 from annotator.gui.tag_palette import TagPalette
 from annotator.gui.task_attributes import TaskAttributeEditor
@@ -93,7 +93,7 @@ class MainWindow(QMainWindow):
         self.palette_widget = TagPalette(schema, dark)
         self.attributes = AttributeEditor(schema, lambda: self.session.editor)
         self.table = AnnotationPanel(schema)
-        self.kept_tags = KeptTagsList()
+        self.relations = RelationPanel(lambda: self.session.editor, self.session.current)
         self.task_attributes = TaskAttributeEditor(schema, lambda: self.session.editor)
         self.status = SessionStatusBar()
         self.setStatusBar(self.status)
@@ -113,7 +113,7 @@ class MainWindow(QMainWindow):
         listed_layout = QVBoxLayout(listed)
         listed_layout.setContentsMargins(0, 0, 0, 0)
         listed_layout.addWidget(self.table, 1)
-        listed_layout.addWidget(self.kept_tags)
+        listed_layout.addWidget(self.relations)
         self.view.setMinimumWidth(note_min_width(self.view.font(), self.view))
         self.body = AdaptiveBody(
             centre,
@@ -182,6 +182,7 @@ class MainWindow(QMainWindow):
         self.view.caret_moved.connect(self._on_view_position_clicked)
         self.view.escape_pressed.connect(lambda: s.set_current(None))
         self.table.annotation_activated.connect(self._on_table_annotation_activated)
+        self.relations.annotation_activated.connect(self._on_table_annotation_activated)
 
     # -- documents --------------------------------------------------------------------------------------
     def populate_documents(self) -> None:
@@ -211,7 +212,7 @@ class MainWindow(QMainWindow):
     def _on_session_document_changed(self, document: Document | None) -> None:
         self.view.set_note(document)
         self.table.set_document(document)
-        self.kept_tags.set_document(document)
+        self.relations.set_document(document)
         self.attributes.show_annotation(None)
         self.task_attributes.show_annotation(None)
         if document is not None:

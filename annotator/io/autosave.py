@@ -46,10 +46,13 @@ def recovery_path(path: str | Path) -> Path:
     return path.with_name(f".{path.name}{RECOVERY_SUFFIX}")
 
 
-def _content(document: Document) -> tuple[str, tuple[object, ...]]:
+def _content(document: Document) -> tuple[object, ...]:
     # Order-free comparison: undo and redo may leave the same tags in another order.
-    return document.text, tuple(
-        sorted(document.annotations, key=lambda a: (a.start, a.end, a.id, a.tag, a.type))
+    return (
+        document.text,
+        tuple(sorted(document.annotations, key=lambda a: (a.start, a.end, a.id, a.tag, a.type))),
+        tuple(sorted(document.relations, key=lambda r: r.id)),
+        tuple(sorted(document.document_tags, key=lambda t: t.id)),
     )
 
 

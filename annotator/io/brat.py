@@ -1,37 +1,75 @@
 """brat standoff: the note in ``NAME.txt``, its annotations in ``NAME.ann``.
 
-``T1<TAB>DOCTOR 10 15<TAB>Smith``: the label is our TYPE; its category comes from the
-schema. Offsets are code points of the ``.txt`` file as it is on disk (no line-end
-translation). Comments travel as ``#`` AnnotatorNotes lines. A discontinuous span
-(``10 15;20 25``) is edited as its first fragment and written back whole while that
-fragment is unchanged. Relations, events, attributes, normalizations, equivalences and
-other notes are kept as they stand (``Document.origin.layout["brat"]``) and written back
-while the text is the one read; a line that names an annotation since deleted is dropped.
+Offsets are code points of the ``.txt`` file as it is on disk (no line-end translation).
+Every line kind is read into the document model and written from it
+(:mod:`annotator.io.brat_ann` has the syntax):
+
+* ``T``: an annotation per fragment (later fragments name the first in ``fragment_of``). The
+  label is the TYPE and the schema gives its category, unless the TYPE alone would not give
+  the category back (a type two categories share, or one with spaces): then the label is
+  the category and the type rides in a ``TYPE`` attribute.
+* ``R``, ``E``, ``N``, ``*``: relations (links), events, normalizations and equivalences.
+* ``A`` / ``M``: attributes of their target; a binary attribute has the value ``true``, and
+  the value ``true`` is written as a binary attribute.
+* ``#``: ``AnnotatorNotes`` is the comment of its target, other notes (``Lemma``) the
+  attribute ``#Lemma``. Our provenance travels as notes too (``#2<TAB>annotator T1<TAB>ann``:
+  ``source``, ``confidence``, ``annotator``, ``pending``), which brat shows and does not
+  check against its configuration.
+
+An unchanged document saves byte-identical; an edited one is written in file order with its
+ids kept where brat can use them.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from annotator.core.annotation import Annotation
+from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
-from annotator.core.brat_conf import schema_to_brat_conf
 from annotator.core.document import Document, Origin
-from annotator.core.schema import Category, Schema, TypeDef
-from annotator.errors import InputError
+from annotator.core.relations import (
+    ENTRY,
+    ENTRY_TEXT,
+    NOTE_PREFIX,
+    RESOURCE,
+    Argument,
+    Relation,
+    RelationKind,
+)
+from annotator.core.schema import Schema
+from annotator.errors import InputError, StorageError
+from annotator.io.brat_ann import (
+    AnnLine,
+    AttributeLine,
+    EquivalenceLine,
+    EventLine,
+    NormalizationLine,
+    NoteLine,
+    RelationLine,
+    TextBound,
+    line_of,
+    parse_ann,
+)
+from annotator.io.i2b2 import annotation_attributes
 from annotator.io.inline2006 import category_for
 from annotator.io.xmlsafe import MAX_FILE_BYTES, read_bytes
 
-_TEXT_BOUND = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)\t?(.*)$")
-_NOTE = re.compile(r"^#\d+\tAnnotatorNotes (T\d+)\t?(.*)$")
-_BRAT_ID = re.compile(r"^T(\d+)$")
-_REFERENCE = re.compile(r"(?<![\w.#])([TREAN]\d+)\b")
 LAYOUT_KEY = "brat"
-# Every character str.splitlines() breaks on, and the tab that separates columns.
-_LINE_BREAKS = str.maketrans(dict.fromkeys("\n\r\t\v\f\x1c\x1d\x1e\x85\u2028\u2029", " "))
+TYPE_ATTRIBUTE = "TYPE"
+COMMENT_NOTE = "AnnotatorNotes"
+BINARY = "true"
+_SOURCES = {source.value: source for source in Source}
+_PROVENANCE = ("source", "confidence", "annotator", "pending")
+_LABEL = re.compile(r"^[A-Za-z0-9_-]+$")
+_PREFIXES = {
+    RelationKind.LINK: "R",
+    RelationKind.EVENT: "E",
+    RelationKind.NORMALIZATION: "N",
+    RelationKind.EQUIVALENCE: "*",
+}
 
 
 def brat_paths(path: str | Path) -> tuple[Path, Path]:
@@ -48,165 +86,317 @@ def _decode(data: bytes, path: Path) -> str:
         raise InputError(f"not UTF-8 text (byte {error.start})", path) from None
 
 
+@dataclass(frozen=True)
+class BratLayout:
+    """The ``.ann`` as read, written back while the document is unchanged."""
+
+    text: str
+    ann: bytes
+
+
 def read_brat(path: str | Path, schema: Schema | None = None, warnings: list[str] | None = None) -> Document:
     """Read a brat document from its ``.txt`` or ``.ann`` path.
 
     A missing ``.ann`` gives a document without annotations.
     """
-    del warnings  # nothing is dropped any more; the parameter keeps the readers' signature
+    del warnings  # nothing is dropped; the parameter keeps the readers' signature
     txt_path, ann_path = brat_paths(path)
     text = _decode(read_bytes(txt_path, MAX_FILE_BYTES), txt_path)
-    ann = _decode(read_bytes(ann_path), ann_path) if ann_path.exists() else ""
-    annotations: dict[str, Annotation] = {}
-    comments: dict[str, str] = {}
-    kept: list[str] = []
-    discontinuous: dict[str, tuple[int, int, str, str]] = {}
-    for number, line in enumerate(ann.split("\n"), start=1):
-        line = line.removesuffix("\r")
-        if not line.strip():
-            continue
-        match = _TEXT_BOUND.match(line)
-        if match is None:
-            note = _NOTE.match(line)
-            if note is not None:
-                comments[note.group(1)] = note.group(2)
-            elif line.startswith("T"):
-                raise InputError(f"line {number}: malformed text-bound annotation", ann_path)
-            else:
-                kept.append(line)
-            continue
-        tag_id, label, spans, shown_text = match.groups()
-        fragments = [tuple(int(v) for v in f.split()) for f in spans.split(";")]
-        if len(fragments) > 1:
-            discontinuous[tag_id] = (fragments[0][0], fragments[0][1], spans, shown_text)
-        start, end = fragments[0]
-        if not 0 <= start <= end <= len(text):
-            raise InputError(
-                f"line {number}: {tag_id} offsets {start}-{end} do not fit the text (length {len(text)})",
-                ann_path,
-            )
-        if tag_id in annotations:
-            raise InputError(f"line {number}: duplicate id {tag_id}", ann_path)
-        annotations[tag_id] = Annotation(
-            tag_id, category_for(label, schema), label, start, end, text[start:end]
-        )
-    for tag_id, comment in comments.items():
-        if tag_id in annotations:
-            annotations[tag_id] = annotations[tag_id].replace(comment=comment)
-    layout = {LAYOUT_KEY: BratLayout(text, tuple(kept), discontinuous)}
-    origin = Origin(path=txt_path, format="brat", layout=layout)  # type: ignore[arg-type]
-    document = Document(txt_path.stem, text, annotations.values(), origin)
+    ann_bytes = read_bytes(ann_path) if ann_path.exists() else b""
+    document = _BratReader(text, ann_path, schema).read(_decode(ann_bytes, ann_path), txt_path.stem)
+    document.origin = Origin(
+        path=txt_path, format="brat", raw=ann_bytes, layout={LAYOUT_KEY: BratLayout(text, ann_bytes)}
+    )
     document.mark_pristine()
     return document
 
 
-@dataclass(frozen=True)
-class BratLayout:
-    """What a ``.ann`` holds beyond text-bound annotations and their notes.
+class _BratReader:
+    def __init__(self, text: str, path: Path, schema: Schema | None) -> None:
+        self.text = text
+        self.path = path
+        self.schema = schema
+        self.annotations: dict[str, list[Annotation]] = {}
+        self.relations: dict[str, Relation] = {}
+        self.extras: dict[str, list[tuple[str, str]]] = {}
+        self.comments: dict[str, str] = {}
 
-    Attributes
-    ----------
-    text: the note as read (the kept lines are written back only while it is unchanged).
-    lines: relation, event, attribute, normalization, equivalence and other lines, as read.
-    discontinuous: id -> (first fragment start, end, the whole span list and text as read).
-    """
+    def read(self, ann: str, doc_id: str) -> Document:
+        later: list[tuple[int, AttributeLine | NoteLine]] = []
+        equivalences = 0
+        for number, record in parse_ann(ann, self.path):
+            if isinstance(record, TextBound):
+                self._text_bound(number, record)
+            elif isinstance(record, AttributeLine | NoteLine):
+                later.append((number, record))
+            elif isinstance(record, EquivalenceLine):
+                equivalences += 1
+                self._add(number, _relation(record, equivalences))
+            else:
+                self._add(number, _relation(record, 0))
+        known = set(self.annotations) | set(self.relations)
+        for relation in self.relations.values():
+            missing = [t for t in relation.targets if t not in known]
+            if missing:
+                raise InputError(
+                    f"{relation.id or relation.type} names {missing[0]}, which is not in the file", self.path
+                )
+        for number, record in later:
+            if record.target not in known:
+                raise InputError(
+                    f"line {number}: {record.id} names {record.target}, which is not in the file", self.path
+                )
+            if isinstance(record, NoteLine):
+                self._note(record)
+            else:
+                value = BINARY if record.value is None else record.value
+                self.extras.setdefault(record.target, []).append((record.type, value))
+        document = Document(doc_id, self.text)
+        for tag_id, pieces in self.annotations.items():
+            head = _with_extras(pieces[0], self.extras.get(tag_id, []), self.comments.get(tag_id, ""))
+            document.add(head)
+            for piece in pieces[1:]:
+                document.add(piece.replace(tag=head.tag, type=head.type, fragment_of=head.id))
+        for relation in self.relations.values():
+            extras = self.extras.get(relation.id, [])
+            document.add_relation(
+                relation.replace(
+                    attributes=relation.attributes + tuple(extras),
+                    comment=self.comments.get(relation.id, ""),
+                )
+            )
+        return document
 
-    text: str
-    lines: tuple[str, ...]
-    discontinuous: dict[str, tuple[int, int, str, str]] = field(default_factory=dict)
+    def _add(self, number: int, relation: Relation) -> None:
+        if relation.id in self.relations or relation.id in self.annotations:
+            raise InputError(f"line {number}: duplicate id {relation.id}", self.path)
+        self.relations[relation.id] = relation
+
+    def _text_bound(self, number: int, record: TextBound) -> None:
+        if record.id in self.annotations or record.id in self.relations:
+            raise InputError(f"line {number}: duplicate id {record.id}", self.path)
+        pieces = []
+        for index, (start, end) in enumerate(record.spans):
+            if not 0 <= start <= end <= len(self.text):
+                raise InputError(
+                    f"line {number}: {record.id} offsets {start}-{end} do not fit the text "
+                    f"(length {len(self.text)})",
+                    self.path,
+                )
+            piece_id = record.id if index == 0 else f"{record.id}.{index}"
+            category = category_for(record.type, self.schema)
+            pieces.append(Annotation(piece_id, category, record.type, start, end, self.text[start:end]))
+        self.annotations[record.id] = pieces
+
+    def _note(self, record: NoteLine) -> None:
+        if record.type == COMMENT_NOTE and record.target not in self.comments:
+            self.comments[record.target] = record.text
+        else:
+            self.extras.setdefault(record.target, []).append((NOTE_PREFIX + record.type, record.text))
 
 
+def _relation(record: AnnLine, number: int) -> Relation:
+    if isinstance(record, RelationLine):
+        arguments = tuple(Argument(role, target) for role, target in record.arguments)
+        return Relation(record.id, record.type, RelationKind.LINK, arguments)
+    if isinstance(record, EventLine):
+        arguments = tuple(Argument(role, target) for role, target in record.arguments)
+        return Relation(record.id, record.type, RelationKind.EVENT, arguments, record.trigger)
+    if isinstance(record, NormalizationLine):
+        attributes = ((RESOURCE, record.resource), (ENTRY, record.entry), (ENTRY_TEXT, record.text))
+        target = (Argument("target", record.target),)
+        return Relation(record.id, record.type, RelationKind.NORMALIZATION, target, attributes=attributes)
+    assert isinstance(record, EquivalenceLine)
+    members = tuple(Argument("", member) for member in record.members)
+    return Relation(f"*{number}", record.type, RelationKind.EQUIVALENCE, members)
+
+
+def _with_extras(annotation: Annotation, extras: list[tuple[str, str]], comment: str) -> Annotation:
+    """An annotation with its attributes: provenance to its fields, ``TYPE`` to its type."""
+    fields: dict[str, object] = {"comment": comment}
+    kept = []
+    for name, value in extras:
+        name = name.removeprefix(NOTE_PREFIX) if name.removeprefix(NOTE_PREFIX) in _PROVENANCE else name
+        if name == TYPE_ATTRIBUTE:
+            fields.update(tag=annotation.type, type=value)
+        elif name == "source" and value in _SOURCES:
+            fields["source"] = _SOURCES[value]
+        elif name == "confidence" and _is_float(value):
+            fields["confidence"] = float(value)
+        elif name == "annotator":
+            fields["annotator"] = value
+        elif name == "pending" and value in (BINARY, "yes"):
+            fields["pending"] = True
+        else:
+            kept.append((name, value))
+    return annotation.replace(extra=tuple(kept), **fields)
+
+
+def _is_float(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
+# -- writing -----------------------------------------------------------------------------------
 def _layout(document: Document) -> BratLayout | None:
     layout = document.origin.layout.get(LAYOUT_KEY)
     return layout if isinstance(layout, BratLayout) and layout.text == document.text else None
 
 
-def document_to_brat(document: Document) -> tuple[bytes, bytes]:
-    """The ``.txt`` and ``.ann`` bytes of a document.
+def brat_label(annotation: Annotation, schema: Schema | None, shared: frozenset[str] = frozenset()) -> str:
+    """The label a ``T`` line gives an annotation: its TYPE when that gives its category back
+    (being the category itself, or through ``schema``; without one, when no other category
+    of the document uses that type: ``shared``), else its category."""
+    if annotation.type == annotation.tag:
+        return annotation.type
+    plain = _LABEL.match(annotation.type) and annotation.type not in shared
+    if plain and (schema is None or category_for(annotation.type, schema) == annotation.tag):
+        return annotation.type
+    return annotation.tag
 
-    Ids of the form ``T<n>`` are kept; others get fresh ``T`` numbers.
-    """
+
+def shared_types(document: Document) -> frozenset[str]:
+    """Types more than one category of the document uses."""
+    categories: dict[str, set[str]] = {}
+    for annotation in document.annotations:
+        categories.setdefault(annotation.type, set()).add(annotation.tag)
+    return frozenset(t for t, tags in categories.items() if len(tags) > 1)
+
+
+def document_to_brat(document: Document, schema: Schema | None = None) -> tuple[bytes, bytes]:
+    """The ``.txt`` and ``.ann`` bytes of a document (``schema`` as in :func:`brat_label`)."""
     layout = _layout(document)
-    used = {a.id for a in document.annotations if _BRAT_ID.match(a.id)}
-    numbers = [int(i[1:]) for i in used]
-    next_number = max(numbers, default=0) + 1
-    lines: list[str] = []
-    notes: list[str] = []
-    for annotation in document.sorted_annotations():
-        brat_id = annotation.id
-        if brat_id not in used or not _BRAT_ID.match(brat_id):
-            brat_id = f"T{next_number}"
-            next_number += 1
-        shown = annotation.text.translate(_LINE_BREAKS)
-        spans = f"{annotation.start} {annotation.end}"
-        whole = layout.discontinuous.get(annotation.id) if layout is not None else None
-        if whole is not None and whole[:2] == (annotation.start, annotation.end):
-            spans, shown = whole[2], whole[3]
-        lines.append(f"{brat_id}\t{annotation.type} {spans}\t{shown}")
-        if annotation.comment:
-            notes.append(
-                f"#{len(notes) + 1}\tAnnotatorNotes {brat_id}\t{annotation.comment.translate(_LINE_BREAKS)}"
+    if layout is not None and document.is_pristine():
+        return document.text.encode("utf-8"), layout.ann
+    records = document_records(document, schema)
+    return document.text.encode("utf-8"), "".join(line_of(r) + "\n" for r in records).encode("utf-8")
+
+
+def document_records(document: Document, schema: Schema | None = None) -> list[AnnLine]:
+    """The ``.ann`` records of a document, in file order: its ``T`` lines, then relations,
+    events, normalizations and equivalences, then attributes, then notes."""
+    return _BratWriter(document, schema).records()
+
+
+class _BratWriter:
+    def __init__(self, document: Document, schema: Schema | None) -> None:
+        self.document = document
+        self.schema = schema
+        self.shared = shared_types(document)
+        self.ids: dict[str, str] = {}
+        self.attributes: list[AttributeLine] = []
+        self.notes: list[NoteLine] = []
+
+    def records(self) -> list[AnnLine]:
+        document = self.document
+        heads = [a for a in document.annotations if not (a.fragment_of and a.fragment_of in document)]
+        for tag in document.document_tags:
+            raise StorageError(
+                f"document {document.doc_id}: brat has no place for the document tag {tag.id} ({tag.tag})",
+                document.origin.path,
             )
-    if layout is not None:
-        lines.extend(_live_lines(layout.lines, {a.id for a in document.annotations if _BRAT_ID.match(a.id)}))
-    ann = "".join(line + "\n" for line in lines + notes)
-    return document.text.encode("utf-8"), ann.encode("utf-8")
+        self._assign_ids([a.id for a in heads], "T")
+        for kind, prefix in _PREFIXES.items():
+            if prefix != "*":
+                self._assign_ids([r.id for r in document.relations if r.kind is kind], prefix)
+        records: list[AnnLine] = [self._text_bound(a) for a in heads]
+        records += [self._relation(r) for r in document.relations]
+        return records + self.attributes + self.notes
+
+    def _assign_ids(self, ids: list[str], prefix: str) -> None:
+        pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$")
+        kept = {i for i in ids if pattern.match(i)}
+        number = max((int(i[len(prefix) :]) for i in kept), default=0)
+        for item_id in ids:
+            if item_id in kept:
+                self.ids[item_id] = item_id
+            else:
+                number += 1
+                self.ids[item_id] = f"{prefix}{number}"
+
+    def _target(self, item_id: str, owner: str) -> str:
+        if item_id not in self.ids:
+            what = "document tag" if any(t.id == item_id for t in self.document.document_tags) else "nothing"
+            raise StorageError(
+                f"document {self.document.doc_id}: {owner} names {item_id} ({what} brat can hold)",
+                self.document.origin.path,
+            )
+        return self.ids[item_id]
+
+    def _text_bound(self, head: Annotation) -> TextBound:
+        pieces = [head] + [a for a in self.document.annotations if a.fragment_of == head.id]
+        spans = tuple((a.start, a.end) for a in pieces)
+        brat_id = self.ids[head.id]
+        label = brat_label(head, self.schema, self.shared)
+        text = " ".join(self.document.text[s:e] for s, e in spans)
+        pairs = [
+            (NOTE_PREFIX + n if n in _PROVENANCE else n, v)
+            for n, v in annotation_attributes(head)[6:]
+            if n != "continues"
+        ]
+        if label != head.type:
+            pairs.insert(0, (TYPE_ATTRIBUTE, head.type))
+        self._attributes(brat_id, pairs)
+        if head.comment:
+            self._note(brat_id, COMMENT_NOTE, head.comment)
+        return TextBound(brat_id, label, spans, text)
+
+    def _relation(self, relation: Relation) -> AnnLine:
+        owner = f"{relation.kind.value} {relation.id}"
+        filled = [(a.role, self._target(a.target, owner)) for a in relation.filled]
+        brat_id = self.ids.get(relation.id, "")
+        attributes = list(relation.attributes)
+        line: AnnLine
+        if relation.kind is RelationKind.LINK:
+            if len(filled) != 2 or filled[0][0] == filled[1][0]:
+                raise StorageError(
+                    f"document {self.document.doc_id}: link {relation.id} has {len(filled)} arguments; "
+                    "a brat relation has two, with different roles",
+                    self.document.origin.path,
+                )
+            line = RelationLine(brat_id, relation.type, tuple(filled))
+        elif relation.kind is RelationKind.EVENT:
+            line = EventLine(brat_id, relation.type, self._target(relation.trigger, owner), tuple(filled))
+        elif relation.kind is RelationKind.NORMALIZATION:
+            reference = dict(attributes)
+            attributes = [(n, v) for n, v in attributes if n not in (RESOURCE, ENTRY, ENTRY_TEXT)]
+            line = NormalizationLine(
+                brat_id,
+                relation.type,
+                filled[0][1],
+                reference.get(RESOURCE, ""),
+                reference.get(ENTRY, ""),
+                reference.get(ENTRY_TEXT, ""),
+            )
+        else:
+            return EquivalenceLine(relation.type, tuple(target for _, target in filled))
+        self._attributes(brat_id, attributes)
+        if relation.comment:
+            self._note(brat_id, COMMENT_NOTE, relation.comment)
+        return line
+
+    def _attributes(self, target: str, pairs: Sequence[tuple[str, str]]) -> None:
+        for name, value in pairs:
+            if name.startswith(NOTE_PREFIX):
+                self._note(target, name[len(NOTE_PREFIX) :], value)
+            elif value:
+                number = len(self.attributes) + 1
+                written = None if value == BINARY else value
+                self.attributes.append(AttributeLine(f"A{number}", name, target, written))
+
+    def _note(self, target: str, kind: str, text: str) -> None:
+        self.notes.append(NoteLine(f"#{len(self.notes) + 1}", kind, target, text))
 
 
-def write_brat(document: Document, path: str | Path) -> None:
+def write_brat(document: Document, path: str | Path, schema: Schema | None = None) -> None:
     """Save ``NAME.txt`` and ``NAME.ann`` (``path`` names either, or the stem), atomically each."""
     txt_path, ann_path = brat_paths(path)
-    txt, ann = document_to_brat(document)
+    txt, ann = document_to_brat(document, schema)
     atomic_write(txt_path, txt)
     atomic_write(ann_path, ann)
-
-
-def _column(line: str, number: int) -> str:
-    # The second column names the references; the third is free text (a note may say "T5").
-    columns = line.split("\t")
-    return columns[number] if len(columns) > number else ""
-
-
-def _live_lines(lines: Sequence[str], present: set[str]) -> list[str]:
-    """The kept lines whose references all still exist (a relation on a deleted tag would
-    not load in brat; then neither would a note or attribute on that relation)."""
-    alive = list(lines)
-    while True:
-        known = present | {line.split("\t", 1)[0] for line in alive}
-        kept = [line for line in alive if set(_REFERENCE.findall(_column(line, 1))) <= known]
-        if len(kept) == len(alive):
-            return kept
-        alive = kept
-
-
-def brat_conf_for(documents: Sequence[Document], schema: Schema | None = None) -> str:
-    """An ``annotation.conf`` declaring the documents' labels and kept relation/event types."""
-    if schema is not None and not all(schema.has_type(a.type) for d in documents for a in d.annotations):
-        schema = None  # declare the labels the documents use, not a tag set they do not follow
-    if schema is None:
-        by_category: dict[str, list[str]] = {}
-        for document in documents:
-            for annotation in document.annotations:
-                names = by_category.setdefault(annotation.tag, [])
-                if annotation.type not in names:
-                    names.append(annotation.type)
-        seen: set[str] = set()
-        categories = []
-        for category, names in by_category.items():
-            fresh = [n for n in names if n not in seen]
-            seen.update(fresh)
-            if fresh:
-                types = tuple(TypeDef(n, category, "", "#999999") for n in fresh)
-                categories.append(Category(category, "#999999", types))
-        schema = Schema("brat", "brat", tuple(categories))
-    relations: list[str] = []
-    events: list[str] = []
-    for document in documents:
-        layout = _layout(document)
-        for line in layout.lines if layout is not None else ():
-            kind, _, rest = line.partition("\t")
-            label = rest.split(" ", 1)[0].split(":", 1)[0]
-            target = relations if kind.startswith("R") else events if kind.startswith("E") else None
-            if target is not None and label and label not in target:
-                target.append(label)
-    return schema_to_brat_conf(schema, relations, events)
+    if document.origin.format == "brat":
+        document.origin.layout = {LAYOUT_KEY: BratLayout(document.text, ann)}
+        document.mark_pristine()

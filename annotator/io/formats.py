@@ -1,7 +1,10 @@
 """All file formats behind one interface: detect, read (file or folder), write.
 
 Per-document formats (``i2b2``, ``mae``, ``brat``) write one file (or pair) per document
-into a folder; corpus formats (``inline2006``, ``jsonl``, ``conll``) write one file.
+into a folder; corpus formats (``inline2006``, ``jsonl``, ``conll``) write one file. Each
+format says what it holds beyond typed spans (:mod:`annotator.io.capacity`); a format is
+added by one entry in :data:`FORMATS` (and, if its files can be told by their content, a
+line in :func:`file_format`).
 """
 
 from __future__ import annotations
@@ -17,14 +20,19 @@ from annotator.core.brat_conf import CONF_NAME
 from annotator.core.document import Document
 from annotator.core.project import PROJECT_FILE, Project
 from annotator.core.schema import Schema
+from annotator.core.task import task_file_name, task_to_dtd
 from annotator.errors import InputError, UsageError
-from annotator.io.brat import brat_conf_for, brat_paths, read_brat, write_brat
+from annotator.io.brat import brat_paths, read_brat, write_brat
+from annotator.io.brat_conf_writer import brat_conf_for
+from annotator.io.capacity import EVERYTHING, Kind
 from annotator.io.conll import write_conll
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.inline2006 import read_inline2006, write_inline2006
 from annotator.io.jsonl import read_jsonl, write_jsonl
 from annotator.io.mae import read_mae, write_mae
+from annotator.io.mae_task_writer import root_of, task_for, task_name
 from annotator.io.notetable import TABLE_SUFFIXES, NoteColumns, read_note_table
+from annotator.io.physionet import TYPE_ATTRIBUTE as PHYSIONET_TYPE
 from annotator.io.physionet import find_files, is_physionet_records, read_physionet, write_physionet
 from annotator.io.physionet import output_files as physionet_output_files
 from annotator.io.xmlsafe import read_bytes
@@ -44,6 +52,9 @@ class Format:
     read: ``(path, schema, warnings) -> documents``; None for export-only formats.
     write_one: saves one document to a path (per-document formats).
     write_all: saves all documents to one path (corpus formats).
+    holds: what the format holds beyond typed spans; a conversion to it that would lose
+        another kind is refused unless that kind is let go.
+    carries: attributes the format keeps although it holds no others (PhysioNet's type).
     """
 
     name: str
@@ -53,6 +64,8 @@ class Format:
     read: Reader | None = None
     write_one: Callable[[Document, Path], None] | None = None
     write_all: Callable[[list[Document], Path], None] | None = None
+    holds: frozenset[Kind] = EVERYTHING
+    carries: frozenset[str] = frozenset()
 
 
 def _read_i2b2(path: Path, _schema: Schema | None, _warnings: list[str]) -> list[Document]:
@@ -96,15 +109,40 @@ def _write_project_note(document: Document, path: Path) -> None:
     write_i2b2(document, path, native=False)
 
 
+_BRAT_HOLDS = EVERYTHING - {Kind.DOCUMENT_TAGS, Kind.LINKS}
+_INLINE_HOLDS = frozenset(
+    {Kind.COMMENTS, Kind.ATTRIBUTES, Kind.NOTES, Kind.PROVENANCE, Kind.SUGGESTIONS, Kind.DISCONTINUOUS}
+)
+
 FORMATS: dict[str, Format] = {
     f.name: f
     for f in (
         Format("i2b2", ".xml", True, "i2b2 2014 standoff XML", _read_i2b2, _write_i2b2),
         Format("mae", ".xml", True, "MAE 2 / MedTator XML (spans in UTF-16 units)", _read_mae, write_mae),
-        Format("brat", ".ann", True, "brat standoff (.txt + .ann)", _read_brat, write_brat),
-        Format("inline2006", ".xml", False, "i2b2 2006 inline PHI", _read_inline, None, write_inline2006),
+        Format(
+            "brat", ".ann", True, "brat standoff (.txt + .ann)", _read_brat, write_brat, holds=_BRAT_HOLDS
+        ),
+        Format(
+            "inline2006",
+            ".xml",
+            False,
+            "i2b2 2006 inline PHI",
+            _read_inline,
+            None,
+            write_inline2006,
+            holds=_INLINE_HOLDS,
+        ),
         Format("jsonl", ".jsonl", False, "JSONL spans", _read_jsonl, None, write_jsonl),
-        Format("conll", ".conll", False, "CoNLL BIO tokens (export only)", None, None, write_conll),
+        Format(
+            "conll",
+            ".conll",
+            False,
+            "CoNLL BIO tokens (export only)",
+            None,
+            None,
+            write_conll,
+            holds=frozenset(),
+        ),
         Format(
             "physionet",
             ".text",
@@ -113,6 +151,8 @@ FORMATS: dict[str, Format] = {
             _read_physionet,
             None,
             _write_physionet,
+            holds=frozenset(),
+            carries=frozenset({PHYSIONET_TYPE}),
         ),
         Format(
             "table",
@@ -146,7 +186,12 @@ def get_format(name: str) -> Format:
 
 
 def detect_format(path: str | Path) -> str:
-    """The format of a file, or of the files of a folder, from suffixes and a look at the content."""
+    """The format of a file, or of the files of a folder, from a look at their content.
+
+    In a folder, ``.txt`` files are brat notes only when ``.ann`` files sit beside them or
+    nothing else is there (MAE and MedTator keep the raw notes beside their XML); a folder
+    holding files of two formats is refused, so nothing is read as what it is not.
+    """
     path = Path(path)
     if path.is_dir():
         records = [p for p in path.glob("*.text") if p.is_file()]
@@ -155,7 +200,24 @@ def detect_format(path: str | Path) -> str:
         files = _data_files(path)
         if not files:
             raise InputError("no annotation files (.xml, .ann, .txt, .jsonl) in the folder", path)
-        return detect_format(files[0])
+        found = {f.suffix.lower(): set[str]() for f in files}
+        for file in files:
+            if file.suffix.lower() != ".txt":
+                found[file.suffix.lower()].add(file_format(file))
+        names = {name for suffix, formats in found.items() for name in formats}
+        if ".ann" in found or not names:
+            names.add("brat")
+        if names == {"i2b2", "mae"}:
+            return "i2b2"  # the i2b2 reader reads MAE files as MAE
+        if len(names) > 1:
+            listed = " and ".join(sorted(names))
+            raise InputError(f"the folder holds {listed} files; name the format to read with --from", path)
+        return names.pop()
+    return file_format(path)
+
+
+def file_format(path: Path) -> str:
+    """The format of one file, from its suffix and a look at its content."""
     suffix = path.suffix.lower()
     if suffix == ".text" and is_physionet_records(read_bytes(path, head=64)):
         return "physionet"
@@ -247,7 +309,9 @@ def read_documents(
     return documents
 
 
-def output_paths(documents: Sequence[Document], out: str | Path, format: str) -> list[Path]:
+def output_paths(
+    documents: Sequence[Document], out: str | Path, format: str, schema: Schema | None = None
+) -> list[Path]:
     """The files :func:`write_documents` would write (to check before writing anything)."""
     out = Path(out)
     spec = get_format(format)
@@ -267,8 +331,25 @@ def output_paths(documents: Sequence[Document], out: str | Path, format: str) ->
     else:
         targets = [out / f"{d.doc_id}{spec.suffix}" for d in documents]
     if format == "brat":
-        return [p for t in targets for p in brat_paths(t)]
+        targets = [p for t in targets for p in brat_paths(t)]
+    if _is_folder_target(out) and format == "brat":
+        targets.append(out / CONF_NAME)
+    if _is_folder_target(out) and format == "mae":
+        targets.append(out / task_file_name(task_for(documents, schema)))
     return targets
+
+
+def _mae_writer(documents: Sequence[Document], schema: Schema | None) -> Callable[[Document, Path], None]:
+    """Writes each document with the root of the task written beside them (a document whose
+    root already is that one keeps its bytes when unchanged)."""
+    name = task_name(documents, schema)
+    task_schema = schema if schema is not None and schema.task is not None else None
+
+    def write(document: Document, path: Path) -> None:
+        own = root_of(document) == name and task_schema is None
+        write_mae(document, path, task=None if own else name, schema=task_schema)
+
+    return write
 
 
 def _is_folder_target(out: Path) -> bool:
@@ -304,8 +385,10 @@ def write_documents(
     if spec.per_document:
         write_one = spec.write_one
         assert write_one is not None
-        if format == "mae" and schema is not None and schema.task is not None:
-            write_one = functools.partial(write_mae, schema=schema)
+        if format == "mae":
+            write_one = _mae_writer(documents, schema)
+        elif format == "brat":
+            write_one = functools.partial(write_brat, schema=schema)
         single = len(documents) == 1 and out.suffix.lower() in (".xml", ".ann", ".txt")
         for document in documents:
             target = out if single else out / f"{document.doc_id}{spec.suffix}"
@@ -313,8 +396,9 @@ def write_documents(
     else:
         assert spec.write_all is not None
         spec.write_all(list(documents), output_paths(documents, out, format)[0])
-    written = output_paths(documents, out, format)
     if format == "brat" and _is_folder_target(out):
         atomic_write(out / CONF_NAME, brat_conf_for(documents, schema).encode("utf-8"))
-        written.append(out / CONF_NAME)
-    return written
+    if format == "mae" and _is_folder_target(out):
+        task = task_for(documents, schema)
+        atomic_write(out / task_file_name(task), task_to_dtd(task).encode("utf-8"))
+    return output_paths(documents, out, format, schema)

@@ -4,7 +4,11 @@
 
 An unchanged document saves byte-identical (the bytes read are written back). A changed
 one is written in the canonical layout of the i2b2 2014 release, keeping every unknown
-attribute (in file order) and every unknown element.
+attribute (in file order) and every unknown element. Links, events, equivalences,
+normalizations and document tags are read and written as MAE writes them (the i2b2 2012
+relations corpus did the same: ``<TLINK fromID=.. fromText=.. toID=.. toText=.. />``), see
+:mod:`annotator.io.xml_items`; a later fragment of a discontinuous tag names the tag holding
+the first in ``continues``.
 """
 
 from __future__ import annotations
@@ -18,7 +22,23 @@ from lxml import etree
 from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin, document_id_of
+from annotator.core.relations import DocumentTag, Relation
 from annotator.errors import InputError, OffsetError, StorageError
+from annotator.io.xml_items import (
+    CONTINUES,
+    TargetTexts,
+    document_tag_from_xml,
+    document_tag_to_xml,
+    is_document_offsets,
+    link_arguments,
+    model_name,
+    relation_element,
+    relation_to_xml,
+    xml_name,
+)
+from annotator.io.xml_items import (
+    relation_from_xml as _relation_from_xml,
+)
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
 ROOT_TAG = "deIdi2b2"
@@ -207,12 +227,25 @@ def document_from_raw(
         raise InputError(f"no TEXT element under <{raw.root_tag}>", path)
     if raw.text_has_elements:
         raise InputError("TEXT contains elements (inline markup); read it as the inline 2006 format", path)
-    annotations = [raw_tag_to_annotation(raw_tag, path) for raw_tag in raw.tags]
+    annotations: list[Annotation] = []
+    others: list[Relation | DocumentTag] = []
+    for raw_tag in raw.tags:
+        attributes = raw_tag.attributes
+        if "start" not in attributes and "end" not in attributes and link_arguments(attributes.items()):
+            others.append(
+                _relation_from_xml(raw_tag.tag, tuple(attributes.items()), attributes.get("id", ""))
+            )
+        elif is_document_offsets(attributes):
+            others.append(
+                document_tag_from_xml(raw_tag.tag, tuple(attributes.items()), attributes.get("id", ""))
+            )
+        else:
+            annotations.append(extent_annotation(raw_tag, path))
     seen: dict[str, int] = {}
-    for annotation in annotations:
-        if annotation.id in seen and annotation.id:
-            raise InputError(f"duplicate tag id {annotation.id}", path)
-        seen[annotation.id] = 1
+    for item in [*annotations, *others]:
+        if item.id in seen and item.id:
+            raise InputError(f"duplicate tag id {item.id}", path)
+        seen[item.id] = 1
     stem = doc_id or document_id_of(path)
     origin = Origin(
         path=Path(path) if path is not None else None,
@@ -225,12 +258,35 @@ def document_from_raw(
             "prolog": raw.prolog,
         },
     )
-    document = Document(stem, raw.text, [a for a in annotations if a.id], origin)
+    document = Document(
+        stem,
+        raw.text,
+        [a for a in annotations if a.id],
+        origin,
+        [o for o in others if isinstance(o, Relation) and o.id],
+        [o for o in others if isinstance(o, DocumentTag) and o.id],
+    )
     for annotation in annotations:
         if not annotation.id:
             document.add(annotation.replace(id=document.new_id()))
+    for other in others:
+        if not other.id:
+            if isinstance(other, Relation):
+                document.add_relation(other.replace(id=document.new_id("L")))
+            else:
+                document.add_document_tag(other.replace(id=document.new_id("D")))
     document.mark_pristine()
     return document
+
+
+def extent_annotation(raw_tag: RawTag, path: str | Path | None = None) -> Annotation:
+    """An extent tag as an annotation (notes and ``continues`` read as the model has them)."""
+    annotation = raw_tag_to_annotation(raw_tag, path)
+    if not annotation.extra:
+        return annotation
+    # Notes written as _note_KIND, and the fragment a later fragment continues.
+    extra = tuple((model_name(name), value) for name, value in annotation.extra if name != CONTINUES)
+    return annotation.replace(extra=extra, fragment_of=raw_tag.attributes.get(CONTINUES, ""))
 
 
 def read_i2b2(path: str | Path, check_offsets: bool = True) -> Document:
@@ -260,6 +316,8 @@ def annotation_attributes(annotation: Annotation) -> list[tuple[str, str]]:
         attributes.append(("annotator", annotation.annotator))
     if annotation.pending:
         attributes.append(("pending", "yes"))
+    if annotation.fragment_of:
+        attributes.append((CONTINUES, annotation.fragment_of))
     attributes.extend(annotation.extra)
     return attributes
 
@@ -330,17 +388,40 @@ def document_to_i2b2(document: Document, reuse_original: bool = True, native: bo
             lines.append(f"<TEXT>{_cdata(document.text)}</TEXT>")
         elif child == "TAGS":
             lines.append("<TAGS>")
-            for annotation in document.annotations:
-                _check_xml_chars(annotation.text + annotation.comment, document)
-                attributes = " ".join(
-                    f'{name}="{_attribute(value)}"' for name, value in annotation_attributes(annotation)
-                )
-                lines.append(f"<{annotation.tag} {attributes} />")
+            lines.extend(_tag_lines(document))
             lines.append("</TAGS>")
         else:
             lines.append(str(child))
     lines.append(f"</{root_tag}>")
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def element_line(tag: str, pairs: list[tuple[str, str]], document: Document) -> str:
+    """``<TAG name="value" ... />``, every value checked for characters XML cannot hold."""
+    for _, value in pairs:
+        _check_xml_chars(value, document)
+    return f"<{tag} " + " ".join(f'{name}="{_attribute(value)}"' for name, value in pairs) + " />"
+
+
+def _tag_lines(document: Document) -> list[str]:
+    lines = []
+    for annotation in document.annotations:
+        _check_xml_chars(annotation.text + annotation.comment, document)
+        pairs = annotation_attributes(annotation)
+        if annotation.extra:
+            pairs = pairs[: len(pairs) - len(annotation.extra)]
+            pairs += [(xml_name(name, document), value) for name, value in annotation.extra]
+            lines.append(element_line(annotation.tag, pairs, document))
+            continue
+        attributes = " ".join(f'{name}="{_attribute(value)}"' for name, value in pairs)
+        lines.append(f"<{annotation.tag} {attributes} />")
+    for tag in document.document_tags:
+        lines.append(element_line(tag.tag, document_tag_to_xml(tag, document, mae=False), document))
+    texts = TargetTexts(document)
+    for relation in document.relations:
+        pairs = relation_to_xml(relation, document, texts)
+        lines.append(element_line(relation_element(relation), pairs, document))
+    return lines
 
 
 def write_i2b2(document: Document, path: str | Path, native: bool = True) -> None:

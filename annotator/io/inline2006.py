@@ -4,7 +4,9 @@
 
 Each RECORD becomes one document; offsets are computed on the text with the markup
 removed. The category of a TYPE comes from the schema (``DOCTOR`` -> ``NAME`` in the i2b2
-2014 schema); a TYPE the schema does not know is its own category.
+2014 schema); a TYPE the schema does not know is its own category, unless a ``category``
+attribute names it (we write one when the i2b2 2014 schema would not give it back).
+Comments, attributes and provenance ride on each PHI element as attributes.
 """
 
 from __future__ import annotations
@@ -17,18 +19,20 @@ from lxml import etree
 from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin, document_id_of
-from annotator.core.schema import Schema
+from annotator.core.schema import Schema, load_schema
 from annotator.errors import InputError, StorageError
 from annotator.io.i2b2 import (
     RawTag,
     annotation_attributes,
     check_xml_chars,
-    raw_tag_to_annotation,
+    extent_annotation,
     xml_attribute,
 )
+from annotator.io.xml_items import xml_name
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
 PHI_TAG = "PHI"
+CATEGORY = "category"
 _TEXT_ESCAPES = {"\r": "&#13;"}
 
 
@@ -62,7 +66,7 @@ def parse_inline2006(
         for raw_tag in raw_tags:
             attributes = raw_tag.attributes
             attributes["text"] = text[int(attributes["start"]) : int(attributes["end"])]
-        annotations = [raw_tag_to_annotation(raw_tag, path) for raw_tag in raw_tags]
+        annotations = [extent_annotation(raw_tag, path) for raw_tag in raw_tags]
         doc_id = str(record.get("ID") or f"{stem}-{number:02d}")
         document = Document(doc_id, text, [a for a in annotations if a.id], Origin(format="inline2006"))
         for annotation in annotations:
@@ -91,7 +95,8 @@ def _walk(
                 attributes = {str(k): str(v) for k, v in child.attrib.items()}
                 type_name = attributes.get("TYPE", PHI_TAG)
                 attributes.update(start=str(start), end=str(end), TYPE=type_name)
-                raw_tags.append(RawTag(len(raw_tags), category_for(type_name, schema), attributes))
+                category = attributes.pop(CATEGORY, "") or category_for(type_name, schema)
+                raw_tags.append(RawTag(len(raw_tags), category, attributes))
             else:
                 notes.append(
                     f"{path}: an element other than PHI inside TEXT; its text is kept, the markup dropped"
@@ -122,6 +127,8 @@ def _inline_text(document: Document) -> str:
     parts: list[str] = []
     position = 0
     previous: Annotation | None = None
+    # A tag whose later pieces name it (``continues``) keeps its id so they still can.
+    named = {a.fragment_of for a in document.annotations if a.fragment_of}
     for annotation in document.sorted_annotations():
         if previous is not None and annotation.start < previous.end:
             raise StorageError(
@@ -130,11 +137,14 @@ def _inline_text(document: Document) -> str:
                 document.origin.path,
             )
         parts.append(escape(document.text[position : annotation.start], _TEXT_ESCAPES))
-        attributes = [("TYPE", annotation.type)]
+        attributes = [("id", annotation.id)] if annotation.id in named else []
+        attributes.append(("TYPE", annotation.type))
+        if category_for(annotation.type, load_schema()) != annotation.tag:
+            attributes.append((CATEGORY, annotation.tag))
         # Our provenance rides along as extra attributes; 2006 readers ignore them.
         for name, value in annotation_attributes(annotation):
             if name not in ("id", "start", "end", "text", "TYPE", "comment") or (name == "comment" and value):
-                attributes.append((name, value))
+                attributes.append((xml_name(name, document), value))
         body = " ".join(f'{name}="{xml_attribute(value)}"' for name, value in attributes)
         span = escape(document.text[annotation.start : annotation.end], _TEXT_ESCAPES)
         parts.append(f"<{PHI_TAG} {body}>{span}</{PHI_TAG}>")

@@ -9,8 +9,9 @@ document after a crash replays the journal over the saved file; saving folds it 
 (the file is written atomically first) and truncates it.
 
 A line holds the annotation's fields (offsets, category, type, provenance, comment), never
-the note text: the text is in the file the journal is replayed over. The journal is created
-0600, like the recovery files.
+the note text: the text is in the file the journal is replayed over. Relations and document
+tags are journalled the same way (``relation-add`` ..., ``document-tag-add`` ...). The journal
+is created 0600, like the recovery files.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from typing import Any
 
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
-from annotator.errors import StorageError
+from annotator.core.relations import DocumentTag, Relation
+from annotator.errors import AnnotatorError, StorageError
+from annotator.io.records import document_tag_record, record_document_tag, record_relation, relation_record
 
 JOURNAL_SUFFIX = ".journal"
 FORMAT = "phi-annotator/journal/1"
@@ -53,6 +56,7 @@ def annotation_record(annotation: Annotation) -> dict[str, Any]:
         "annotator": annotation.annotator,
         "pending": annotation.pending,
         "extra": [list(pair) for pair in annotation.extra],
+        **({"fragment_of": annotation.fragment_of} if annotation.fragment_of else {}),
     }
 
 
@@ -74,6 +78,7 @@ def record_annotation(record: dict[str, Any], text: str) -> Annotation:
         annotator=str(record.get("annotator", "")),
         pending=bool(record.get("pending", False)),
         extra=tuple((str(k), str(v)) for k, v in record.get("extra", [])),
+        fragment_of=str(record.get("fragment_of", "")),
     )
 
 
@@ -87,6 +92,53 @@ def removed(annotation: Annotation) -> dict[str, Any]:
 
 def replaced(old: Annotation, new: Annotation) -> dict[str, Any]:
     return {"op": "replace", "id": old.id, "annotation": annotation_record(new)}
+
+
+def relation_changed(relation: Relation | None, removed_id: str = "") -> dict[str, Any]:
+    """A relation added or replaced (``relation``), or removed (``removed_id``)."""
+    if relation is None:
+        return {"op": "relation-remove", "id": removed_id}
+    return {"op": "relation-set", "relation": relation_record(relation)}
+
+
+def document_tag_changed(tag: DocumentTag | None, removed_id: str = "") -> dict[str, Any]:
+    if tag is None:
+        return {"op": "document-tag-remove", "id": removed_id}
+    return {"op": "document-tag-set", "tag": document_tag_record(tag)}
+
+
+def _replay_other(document: Document, entry: dict[str, Any]) -> bool:
+    """Apply a relation or document-tag entry; whether it changed the document."""
+    op = entry.get("op")
+    if op == "relation-remove":
+        if str(entry["id"]) in {r.id for r in document.relations}:
+            document.remove_relation(str(entry["id"]))
+            return True
+        return False
+    if op == "relation-set":
+        relation = record_relation(entry["relation"])
+        current = {r.id: r for r in document.relations}.get(relation.id)
+        if current == relation:
+            return False
+        if current is not None:
+            document.replace_relation(relation.id, relation)
+        else:
+            document.add_relation(relation)
+        return True
+    if op == "document-tag-remove":
+        if str(entry["id"]) in {t.id for t in document.document_tags}:
+            document.remove_document_tag(str(entry["id"]))
+            return True
+        return False
+    tag = record_document_tag(entry["tag"])
+    current_tag = {t.id: t for t in document.document_tags}.get(tag.id)
+    if current_tag == tag:
+        return False
+    if current_tag is not None:
+        document.replace_document_tag(tag.id, tag)
+    else:
+        document.add_document_tag(tag)
+    return True
 
 
 def read_journal(path: str | Path) -> list[dict[str, Any]]:
@@ -131,6 +183,9 @@ def replay(document: Document, entries: Iterable[dict[str, Any]]) -> int:
     for entry in entries:
         op = entry.get("op")
         try:
+            if str(op).startswith(("relation-", "document-tag-")):
+                applied += _replay_other(document, entry)
+                continue
             if op == "remove":
                 if str(entry["id"]) in document:
                     document.remove(str(entry["id"]))
@@ -150,9 +205,10 @@ def replay(document: Document, entries: Iterable[dict[str, Any]]) -> int:
             else:
                 document.add(annotation)
                 applied += 1
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, AnnotatorError) as error:
             path = document.origin.path
-            raise StorageError(f"an edit journal entry cannot be applied ({error})", path) from None
+            reason = error.message if isinstance(error, AnnotatorError) else str(error)
+            raise StorageError(f"an edit journal entry cannot be applied ({reason})", path) from None
     return applied
 
 

@@ -2,7 +2,9 @@
 
 ``label`` is the TYPE. Our own fields ride along in each span when they are not the
 default (``id``, ``tag``, ``comment``, ``source``, ``confidence``, ``annotator``,
-``pending``), so a JSONL round trip keeps provenance; other tools ignore them.
+``pending``, ``attributes`` as ``[name, value]`` pairs, ``fragment_of``), and a document
+carries its ``relations`` and ``document_tags`` (:mod:`annotator.io.records`), so a JSONL
+file holds everything any other format can; other tools ignore what they do not know.
 """
 
 from __future__ import annotations
@@ -15,8 +17,16 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin, document_id_of
 from annotator.core.schema import Schema
-from annotator.errors import InputError
+from annotator.errors import AnnotatorError, InputError
 from annotator.io.inline2006 import category_for
+from annotator.io.records import (
+    document_tag_record,
+    pairs_record,
+    record_document_tag,
+    record_pairs,
+    record_relation,
+    relation_record,
+)
 from annotator.io.xmlsafe import read_bytes
 
 _SOURCES = {source.value: source for source in Source}
@@ -75,6 +85,8 @@ def _document(
                 confidence=float(span["confidence"]) if span.get("confidence") is not None else None,
                 annotator=str(span.get("annotator", "")),
                 pending=bool(span.get("pending", False)),
+                extra=record_pairs(span.get("attributes")),
+                fragment_of=str(span.get("fragment_of", "")),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             raise InputError(
@@ -90,6 +102,14 @@ def _document(
             pending_ids.append(annotation)
     for annotation in pending_ids:
         document.add(annotation.replace(id=document.new_id()))
+    try:
+        for relation in record.get("relations") or []:
+            document.add_relation(record_relation(relation))
+        for tag in record.get("document_tags") or []:
+            document.add_document_tag(record_document_tag(tag))
+    except (ValueError, AnnotatorError, TypeError) as error:
+        message = error.message if isinstance(error, AnnotatorError) else str(error)
+        raise InputError(f"line {number}: {message}", path) from None
     document.mark_pristine()
     return document
 
@@ -120,8 +140,17 @@ def document_to_record(document: Document) -> dict[str, object]:
             span["annotator"] = annotation.annotator
         if annotation.pending:
             span["pending"] = True
+        if annotation.extra:
+            span["attributes"] = pairs_record(annotation.extra)
+        if annotation.fragment_of:
+            span["fragment_of"] = annotation.fragment_of
         spans.append(span)
-    return {"id": document.doc_id, "text": document.text, "spans": spans}
+    record: dict[str, object] = {"id": document.doc_id, "text": document.text, "spans": spans}
+    if document.relations:
+        record["relations"] = [relation_record(r) for r in document.relations]
+    if document.document_tags:
+        record["document_tags"] = [document_tag_record(t) for t in document.document_tags]
+    return record
 
 
 def documents_to_jsonl(documents: list[Document]) -> bytes:

@@ -7,9 +7,11 @@ writing), so characters outside the Basic Multilingual Plane do not shift tags.
 
 As MAE does, ``spans`` is trusted: a ``text`` attribute that disagrees is reported (a note
 when only the case differs, a warning otherwise), never a reason to refuse the file. Each
-fragment of a discontinuous tag (``spans="1~5,9~12"``) becomes an annotation, so masking
-covers all of them; links, non-consuming and document-level tags, ``<META>`` and every
-attribute are carried on the document (:mod:`annotator.io.mae_layout`) and written back.
+fragment of a discontinuous tag (``spans="1~5,9~12"``) becomes an annotation (the later
+ones name the first in ``fragment_of``), so masking covers all of them. Link tags become
+relations, non-consuming and document-level tags document tags
+(:mod:`annotator.core.relations`, :mod:`annotator.io.xml_items`); ``<META>``, the order of
+the tags and their attributes as written are kept (:mod:`annotator.io.mae_layout`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from lxml import etree
 from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin, document_id_of
+from annotator.core.relations import DocumentTag, Relation
 from annotator.core.schema import Schema
 from annotator.core.task import (
     TYPE_ATTRIBUTES,
@@ -35,9 +38,10 @@ from annotator.core.task import (
 )
 from annotator.errors import InputError
 from annotator.io.i2b2 import RawTag, raw_tag_to_annotation
-from annotator.io.mae_layout import LAYOUT_KEY, KeptTag, MaeLayout, OriginalTag
+from annotator.io.mae_layout import LAYOUT_KEY, MaeLayout, OriginalItem, OriginalTag
 from annotator.io.mae_writer import document_to_mae
 from annotator.io.realign import text_matches, utf16_map
+from annotator.io.xml_items import document_tag_from_xml, link_arguments, model_name, relation_from_xml
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
 __all__ = [
@@ -109,22 +113,30 @@ def parse_mae(
     used_ids = {str(e.get("id")) for e in elements if e.get("id")}
     reader = _TagReader(text, path, notes, used_ids)
     annotations = []
+    others: list[Relation | DocumentTag] = []
     for index, element in enumerate(elements):
         attributes = tuple((str(k), str(v)) for k, v in element.items())
         tag = str(element.tag)
         layout.attribute_sets.setdefault(tag, tuple(name for name, _ in attributes))
         read = reader.read(index, tag, attributes)
-        if isinstance(read, KeptTag):
-            layout.order.append(read)
+        if isinstance(read, Relation | DocumentTag):
+            layout.order.append(read.id)
+            layout.items[read.id] = OriginalItem(tag, attributes, read)
+            others.append(read)
             continue
         original, pieces = read
         layout.order.append(pieces[0].id)
         layout.originals[pieces[0].id] = original
-        for piece in pieces[1:]:
-            layout.fragment_of[piece.id] = pieces[0].id
         annotations.extend(pieces)
     stem = doc_id or document_id_of(path)
-    document = Document(stem, text, annotations, Origin(format="mae", raw=data))
+    document = Document(
+        stem,
+        text,
+        annotations,
+        Origin(format="mae", raw=data),
+        [o for o in others if isinstance(o, Relation)],
+        [o for o in others if isinstance(o, DocumentTag)],
+    )
     document.origin.path = Path(path) if path is not None else None
     document.origin.layout = {"root_tag": layout.root_tag, LAYOUT_KEY: layout}
     document.mark_pristine()
@@ -132,7 +144,7 @@ def parse_mae(
 
 
 class _TagReader:
-    """Turns one TAGS child into annotations (one per fragment) or a kept tag."""
+    """Turns one TAGS child into annotations (one per fragment), a relation or a document tag."""
 
     def __init__(self, text: str, path: str | Path | None, notes: list[str], used_ids: set[str]) -> None:
         self.text = text
@@ -152,20 +164,22 @@ class _TagReader:
 
     def read(
         self, index: int, tag: str, attributes: tuple[tuple[str, str], ...]
-    ) -> KeptTag | tuple[OriginalTag, list[Annotation]]:
+    ) -> Relation | DocumentTag | tuple[OriginalTag, list[Annotation]]:
         values = dict(attributes)
         label = values.get("id") or f"#{index + 1}"
         spans = values.get("spans")
         if spans is None:
-            arguments = KeptTag(tag, attributes, "link").arguments()
-            return KeptTag(tag, attributes, "link" if arguments else "document")
+            item_id = values.get("id") or self._fresh_id("L")
+            if link_arguments(attributes):
+                return relation_from_xml(tag, attributes, item_id)
+            return document_tag_from_xml(tag, attributes, item_id)
         fragments = [f for f in spans.split(",") if f.strip()]
         matched = [_SPAN.match(f) for f in fragments]
         if not all(matched):
             raise InputError(f"tag {label} ({tag}) has malformed spans", self.path)
         units = [(int(m.group(1)), int(m.group(2))) for m in matched if m is not None]
         if not units or any(start < 0 or end < 0 for start, end in units):
-            return KeptTag(tag, attributes, "non-consuming")
+            return document_tag_from_xml(tag, attributes, values.get("id") or self._fresh_id("D"))
         expected = values.get("text")
         points = [self._to_codepoints(s, e, expected if len(units) == 1 else None) for s, e in units]
         for start, end in points:
@@ -176,7 +190,7 @@ class _TagReader:
         first_id = values.get("id") or self._fresh_id("T")
         type_attribute = next((n for n in TYPE_ATTRIBUTES if values.get(n)), "")
         fields = {
-            name: value
+            model_name(name): value
             for name, value in attributes
             if name not in _FIELDS
             and name != type_attribute
@@ -193,8 +207,9 @@ class _TagReader:
             raw = {"id": piece_id, "start": str(start), "end": str(end), "text": self.text[start:end]}
             raw.update(base)
             raw.update(fields)
-            pieces.append(raw_tag_to_annotation(RawTag(index, tag, raw), self.path))
-        original = OriginalTag(tag, attributes, spans, tuple(points), tuple(ids[1:]), type_attribute)
+            piece = raw_tag_to_annotation(RawTag(index, tag, raw), self.path)
+            pieces.append(piece.replace(fragment_of=first_id) if piece_id != first_id else piece)
+        original = OriginalTag(tag, attributes, spans, tuple(points), type_attribute)
         return original, pieces
 
     def _to_codepoints(self, start: int, end: int, expected: str | None) -> tuple[int, int]:

@@ -3,8 +3,9 @@
 The root is the task name (both tools refuse any other); a tag read from a file keeps its
 attributes in their order, with the fields we edit (spans, text, type, comment and the
 attributes in ``extra``) updated; a new tag gets the attribute set of the task's DTD (or of
-its kind's tags in the file), with the DTD's defaults. Links, non-consuming and
-document-level tags and ``<META>`` come back from the document's
+its kind's tags in the file), with the DTD's defaults. Relations and document tags are
+written as MAE writes links and non-consuming tags (:mod:`annotator.io.xml_items`);
+``<META>`` and the tags' order come back from the document's
 :class:`~annotator.io.mae_layout.MaeLayout`.
 """
 
@@ -14,11 +15,27 @@ from collections.abc import Iterable
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
+from annotator.core.relations import DocumentTag, Relation
 from annotator.core.schema import Schema
 from annotator.core.task import TYPE_ATTRIBUTES, TaskTag
-from annotator.io.i2b2 import annotation_attributes, cdata_section, check_xml_chars, xml_attribute
-from annotator.io.mae_layout import KeptTag, MaeLayout, OriginalTag, mae_layout
+from annotator.io.i2b2 import (
+    annotation_attributes,
+    cdata_section,
+    check_xml_chars,
+    element_line,
+    xml_attribute,
+)
+from annotator.io.mae_layout import MaeLayout, OriginalTag, mae_layout
 from annotator.io.realign import UnitMap, utf16_map
+from annotator.io.xml_items import (
+    TargetTexts,
+    check_name,
+    document_tag_to_xml,
+    fragments_of,
+    relation_element,
+    relation_to_xml,
+    xml_name,
+)
 
 DEFAULT_TASK = "PHI"
 _PROVENANCE = ("source", "confidence", "annotator", "pending")
@@ -51,6 +68,7 @@ def document_to_mae(document: Document, task: str | None = None, schema: Schema 
         or (layout.root_tag if layout is not None else None)
         or str(document.origin.layout.get("root_tag") or DEFAULT_TASK)
     )
+    check_name(root, document)
     writer = _TagWriter(document, layout, schema)
     root_attributes = "".join(
         f' {name}="{xml_attribute(value)}"' for name, value in (layout.root_attributes if layout else ())
@@ -77,20 +95,47 @@ class _TagWriter:
         self.layout = layout
         self.task = schema.task if schema is not None else None
         self.units: UnitMap = utf16_map(document.text)
-        self.written: set[str] = set()
+        self.fragments = fragments_of(document)
+        self.texts = TargetTexts(document)
 
     def lines(self) -> list[str]:
         out = []
-        if self.layout is not None:
-            for item in self.layout.order:
-                if isinstance(item, KeptTag):
-                    out.append(_element(item.tag, item.attributes))
-                elif item in self.document and item not in self.written:
-                    out.append(self._annotation(self.document.get(item)))
-        for annotation in self.document.annotations:
-            if annotation.id not in self.written:
-                out.append(self._annotation(annotation))
+        written: set[str] = set()
+        document = self.document
+        relations = {r.id: r for r in document.relations}
+        tags = {t.id: t for t in document.document_tags}
+        heads = [a for a in document.annotations if a.id in self.fragments]
+        for item_id in [
+            *(self.layout.order if self.layout else ()),
+            *(a.id for a in heads),
+            *tags,
+            *relations,
+        ]:
+            if item_id in written:
+                continue
+            written.add(item_id)
+            if item_id in self.fragments:
+                out.append(self._annotation(document.get(item_id)))
+            elif item_id in tags:
+                out.append(self._document_tag(tags[item_id]))
+            elif item_id in relations:
+                out.append(self._relation(relations[item_id]))
         return out
+
+    def _relation(self, relation: Relation) -> str:
+        kept = self.layout.items.get(relation.id) if self.layout is not None else None
+        if kept is not None and kept.item == relation:
+            return _element(kept.tag, kept.attributes)
+        original = kept.attributes if kept is not None else ()
+        pairs = relation_to_xml(relation, self.document, self.texts, original)
+        return element_line(relation_element(relation), pairs, self.document)
+
+    def _document_tag(self, tag: DocumentTag) -> str:
+        kept = self.layout.items.get(tag.id) if self.layout is not None else None
+        if kept is not None and kept.item == tag:
+            return _element(kept.tag, kept.attributes)
+        original = kept.attributes if kept is not None else ()
+        return element_line(tag.tag, document_tag_to_xml(tag, self.document, True, original), self.document)
 
     def _spans(self, spans: list[tuple[int, int]]) -> str:
         return ",".join(
@@ -99,32 +144,21 @@ class _TagWriter:
 
     def _annotation(self, annotation: Annotation) -> str:
         check_xml_chars(annotation.text + annotation.comment, self.document)
-        self.written.add(annotation.id)
+        check_name(annotation.tag, self.document)
         original = self.layout.originals.get(annotation.id) if self.layout is not None else None
         if original is not None and original.tag == annotation.tag:
-            return _element(annotation.tag, self._as_read(annotation, original))
-        return _element(annotation.tag, self._new(annotation))
+            return element_line(annotation.tag, self._as_read(annotation, original), self.document)
+        return element_line(annotation.tag, self._new(annotation), self.document)
 
-    def _fragments(self, annotation: Annotation, original: OriginalTag) -> list[tuple[int, int]]:
-        fragments = [(annotation.start, annotation.end)]
-        for fragment_id in original.fragment_ids:
-            if fragment_id in self.document and fragment_id not in self.written:
-                piece = self.document.get(fragment_id)
-                if piece.tag == annotation.tag:
-                    fragments.append((piece.start, piece.end))
-                    self.written.add(fragment_id)
-        return fragments
+    def _extra(self, annotation: Annotation) -> dict[str, str]:
+        return {xml_name(name, self.document): value for name, value in annotation.extra}
 
     def _as_read(self, annotation: Annotation, original: OriginalTag) -> list[tuple[str, str]]:
-        fragments = self._fragments(annotation, original)
+        fragments = self.fragments[annotation.id]
         unchanged = tuple(fragments) == original.fragments
         stated = dict(original.attributes)
-        text = (
-            stated.get("text", "")
-            if unchanged
-            else " ... ".join(self.document.text[s:e] for s, e in fragments)
-        )
-        extra = dict(annotation.extra)
+        text = stated.get("text", "") if unchanged else self.texts(annotation.id)
+        extra = self._extra(annotation)
         provenance = dict(p for p in annotation_attributes(annotation) if p[0] in _PROVENANCE)
         out: list[tuple[str, str]] = []
         for name, value in original.attributes:
@@ -166,21 +200,34 @@ class _TagWriter:
 
     def _new(self, annotation: Annotation) -> list[tuple[str, str]]:
         names, task_tag = self._attribute_set(annotation.tag)
-        extra = dict(annotation.extra)
+        extra = self._extra(annotation)
         provenance = dict(p for p in annotation_attributes(annotation) if p[0] in _PROVENANCE)
         out = [
             ("id", annotation.id),
-            ("spans", self._spans([(annotation.start, annotation.end)])),
-            ("text", self.document.text[annotation.start : annotation.end]),
+            ("spans", self._spans(self.fragments[annotation.id])),
+            ("text", self.texts(annotation.id)),
         ]
         type_name = next((n for n in names if n in TYPE_ATTRIBUTES), "")
+        # A new tag in a MAE file gets every attribute of its kind, with the task's defaults,
+        # as MAE gives it; a converted document gets the values it holds, no more (MAE and
+        # MedTator read an attribute left out as its default).
+        new_in_file = self.layout is not None
         for name in names:
             declared = task_tag.attribute(name) if task_tag is not None else None
             default = declared.default if declared is not None else ""
+            if (
+                not new_in_file
+                and name not in extra
+                and name not in provenance
+                and name not in ("comment", type_name)
+            ):
+                continue
             if name == type_name:
+                extra.pop(name, None)
                 out.append((name, "" if annotation.type == annotation.tag else annotation.type))
             elif name == "comment":
-                out.append((name, annotation.comment or default))
+                # The annotator's comment, even when empty: a default would put words in it.
+                out.append((name, annotation.comment))
             elif name in extra:
                 out.append((name, extra.pop(name)))
             elif name in provenance:

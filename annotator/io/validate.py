@@ -18,6 +18,7 @@ from annotator.errors import AnnotatorError, printable_path
 from annotator.io.i2b2 import RawI2b2, RawTag, document_from_raw, parse_i2b2_raw
 from annotator.io.mae import parse_mae
 from annotator.io.realign import Realigner, text_matches
+from annotator.io.xml_items import is_document_offsets, link_arguments
 from annotator.io.xmlsafe import MAX_FILE_BYTES, error_code, read_bytes
 
 Severity = Literal["error", "warning", "note"]
@@ -279,6 +280,12 @@ def validate_raw(raw: RawI2b2, path: str | Path | None = None, schema: Schema | 
         attributes = raw_tag.attributes
         tag_id = attributes.get("id")
         label = tag_id or f"#{raw_tag.index + 1}"
+        if is_document_offsets(attributes) or (
+            "start" not in attributes and "end" not in attributes and link_arguments(attributes.items())
+        ):
+            # A link or a document tag (MAE's way, in i2b2 files too): no span to check.
+            append((tag_id, label, raw_tag.tag, _NOT_A_SPAN, None, None, None))
+            continue
         try:
             start: int | None = int(attributes["start"])
             end: int | None = int(attributes["end"])
@@ -341,6 +348,8 @@ def validate_document(
 # (id, label, tag, TYPE, start, end, text attribute); a plain tuple because files hold
 # tens of thousands of tags and the validator must keep up with reading.
 _Item = tuple[str | None, str, str, str, int | None, int | None, str | None]
+# The TYPE of a link or document tag, which have no span and no PHI type (XML cannot hold it).
+_NOT_A_SPAN = "\x00"
 
 
 def _check_items(
@@ -361,7 +370,7 @@ def _check_items(
                     )
                 )
             seen.add(tag_id)
-        if schema is not None and (tag, type_name) not in valid_pairs:
+        if schema is not None and type_name != _NOT_A_SPAN and (tag, type_name) not in valid_pairs:
             problems.append(_schema_problem(schema, tag, type_name, path, label, start, end))
         if start is None or end is None:
             continue

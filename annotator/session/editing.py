@@ -17,7 +17,14 @@ from collections.abc import Callable
 
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
-from annotator.core.history import AddAnnotation, Command, History, RemoveAnnotation, ReplaceAnnotation
+from annotator.core.history import (
+    AddAnnotation,
+    Command,
+    History,
+    RemoveAnnotation,
+    ReplaceAnnotation,
+    removal_commands,
+)
 from annotator.core.schema import Schema
 from annotator.io.rejections import RejectedSuggestions
 
@@ -190,8 +197,15 @@ class AnnotationEditor:
         self._push(ReplaceAnnotation(self.document, old, new, f"set {name}"))
 
     def delete(self, annotation_id: str) -> None:
-        """Delete an annotation; for a pending pre-annotation this is "reject"."""
-        self._push(self._removal(annotation_id))
+        """Delete an annotation; for a pending pre-annotation this is "reject". The links that
+        name it (and its later pieces) go with it, in the same undo step."""
+        commands = removal_commands(self.document, annotation_id)
+        # The annotation itself goes last: as a rejection when it is a pending suggestion.
+        commands[-1] = self._removal(annotation_id)
+        if len(commands) == 1:
+            self._push(commands[0])
+        elif not self.read_only:
+            self.history.push_all(commands, f"delete {self.document.get(annotation_id).type}")
 
     def _removal(self, annotation_id: str) -> RemoveAnnotation:
         if self.rejections is not None and self.document.get(annotation_id).pending:

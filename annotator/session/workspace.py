@@ -35,10 +35,23 @@ from annotator.io.autosave import AutosaveStore
 from annotator.io.brat import brat_paths, read_brat, write_brat
 from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.i2b2 import read_i2b2, write_i2b2
-from annotator.io.journal import JournalWriter, added, journal_path, read_journal, removed, replaced, replay
+from annotator.io.journal import (
+    JournalWriter,
+    added,
+    document_tag_changed,
+    journal_path,
+    read_journal,
+    relation_changed,
+    removed,
+    replaced,
+    replay,
+)
 from annotator.io.locking import DocumentLock, read_lock_info
+from annotator.io.task_files import find_task
 
-_TAG_COUNT = re.compile(rb"\bTYPE=")
+_ELEMENT = re.compile(rb"<[A-Za-z_]")
+# brat lines that are annotations: text-bound, relations, events, normalizations, equivalences.
+_BRAT_TAG = re.compile(rb"(?m)^(?:[TREN]\d+|\*)\t")
 _PENDING_COUNT = re.compile(rb"\bpending=\"(?:yes|true|1)\"")
 
 
@@ -104,10 +117,11 @@ def read_checked(path: Path, schema: Schema | None = None) -> Document:
     return document
 
 
-def write_document(document: Document, path: Path) -> None:
-    """Save a working copy in its own format: brat for a ``.ann``, else i2b2 (or MAE)."""
+def write_document(document: Document, path: Path, schema: Schema | None = None) -> None:
+    """Save a working copy in its own format: brat for a ``.ann`` (``schema`` gives each label
+    its category), else i2b2 (or MAE)."""
     if is_brat_path(path):
-        write_brat(document, path)
+        write_brat(document, path, schema)
     else:
         write_i2b2(document, path)
 
@@ -119,12 +133,21 @@ def quick_counts(path: Path) -> tuple[int, int]:
     except OSError:
         return 0, 0
     if is_brat_path(path):
-        return (len(re.findall(rb"(?m)^T\d+\t", data)) if path.suffix.lower() == ".ann" else 0), 0
+        return (len(_BRAT_TAG.findall(data)) if path.suffix.lower() == ".ann" else 0), 0
     tags = data.rfind(b"<TAGS")
     if tags < 0:
         return 0, 0
-    section = data[tags:]
-    return len(_TAG_COUNT.findall(section)), len(_PENDING_COUNT.findall(section))
+    end = data.find(b"</TAGS", tags)
+    section = data[tags : end if end >= 0 else len(data)]
+    # Every element inside TAGS (extent tags, links, document-level tags), not TAGS itself.
+    return max(0, len(_ELEMENT.findall(section)) - 1), len(_PENDING_COUNT.findall(section))
+
+
+def tag_count(document: Document) -> int:
+    """How many tags a document holds as its file counts them: a tag in several pieces once,
+    links and document-level tags too (what :func:`quick_counts` finds in the file)."""
+    pieces = sum(1 for a in document.annotations if a.fragment_of and a.fragment_of in document)
+    return len(document) - pieces + len(document.relations) + len(document.document_tags)
 
 
 class Workspace:
@@ -170,10 +193,19 @@ class Workspace:
 
     # -- opening ----------------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | Path, annotator: str) -> Workspace:
+    def open(cls, path: str | Path, annotator: str, schema: str | None = None) -> Workspace:
         """A workspace on a project folder, a ``project.toml``, a plain folder (i2b2, MAE or
-        brat) or one document (an XML file, or a brat ``.txt`` / ``.ann``)."""
-        path = Path(path)
+        brat) or one document (an XML file, or a brat ``.txt`` / ``.ann``); ``schema`` (a
+        bundled name or a task file) overrides the project's tag set."""
+        workspace = cls._open(Path(path), annotator)
+        if schema is not None:
+            file = Path(schema)
+            workspace.project.schema = str(file.resolve()) if file.is_file() else schema
+            workspace.schema  # noqa: B018 - read it now, so a bad name is refused before any window
+        return workspace
+
+    @classmethod
+    def _open(cls, path: Path, annotator: str) -> Workspace:
         if path.is_file() and (path.suffix.lower() == ".xml" or is_brat_path(path)):
             project = Project.open(path.parent)
             project.plain_folder = True
@@ -221,21 +253,26 @@ class Workspace:
         name = self.project.schema
         if is_task_file(name) and not Path(name).is_absolute():
             return str(self.project.root / name)  # a DTD / YAML task named in project.toml
-        if self.project.plain_folder and name == DEFAULT_SCHEMA:
-            # A MAE / MedTator folder usually sits with its task file, a brat folder with its
-            # annotation.conf: use it when there is exactly one.
-            root = self.project.root
-            tasks = [p for p in sorted(root.glob("*")) if p.suffix.lower() == ".dtd" and p.is_file()]
-            if (root / "annotation.conf").is_file() and any(
-                is_brat_path(e.source_path) for e in self.entries
-            ):
-                tasks = [root / "annotation.conf"]
-            if len(tasks) == 1:
-                return str(tasks[0])
+        if self.project.plain_folder and name == DEFAULT_SCHEMA and self.entries:
+            # A MAE / MedTator folder or file sits with its task (beside it, or up to two
+            # folders above: MedTator's TASK/ann_xml/Annotator_A/), a brat folder with its
+            # annotation.conf.
+            sample = self.entries[0].source_path
+            task = find_task(sample, brat=is_brat_path(sample))
+            if task is not None:
+                return str(task)
         return name
 
     def _read(self, path: Path) -> Document:
-        return read_checked(path, self.schema if is_brat_path(path) else None)
+        document = read_checked(path, self._brat_schema(path))
+        task = self.schema.task
+        if task is not None:
+            # New tags get the task's id prefixes, so MAE and MedTator never give one again.
+            document.id_prefixes = task.id_prefixes()
+        return document
+
+    def _brat_schema(self, path: Path) -> Schema | None:
+        return self.schema if is_brat_path(path) else None
 
     @property
     def state_dir(self) -> Path:
@@ -276,7 +313,7 @@ class Workspace:
         """``(annotations, pending)`` of a document: exact when loaded, else from its file."""
         document = self.documents.get(doc_id)
         if document is not None:
-            return len(document), self._pending.get(doc_id, 0)
+            return tag_count(document), self._pending.get(doc_id, 0)
         entry = self.entry(doc_id)
         for path in (entry.working_path, entry.preannotation_path, entry.source_path):
             if path is not None and path.is_file():
@@ -306,7 +343,7 @@ class Workspace:
                 origin = entry.preannotation_path or entry.source_path
                 document = self._read(origin)
                 document.doc_id = doc_id
-                write_document(document, entry.working_path)
+                write_document(document, entry.working_path, self._brat_schema(entry.working_path))
                 _as_readable_as_folder(entry.working_path)
         if not state.read_only:
             state.recovery_available = self.has_journal(doc_id) or self.autosave.has_recovery(
@@ -492,12 +529,27 @@ class Workspace:
         document.annotation_removed.connect(removed_one)
         document.annotation_replaced.connect(replaced_one)
 
-        document.annotation_added.connect(touched)
-        document.annotation_removed.connect(touched)
-        document.annotation_replaced.connect(touched)
+        for signal in (
+            document.annotation_added,
+            document.annotation_removed,
+            document.annotation_replaced,
+            document.relation_added,
+            document.relation_removed,
+            document.relation_replaced,
+            document.document_tag_added,
+            document.document_tag_removed,
+            document.document_tag_replaced,
+        ):
+            signal.connect(touched)
         document.annotation_added.connect(lambda a: append(path, added(a)))
         document.annotation_removed.connect(lambda a: append(path, removed(a)))
         document.annotation_replaced.connect(lambda old, new: append(path, replaced(old, new)))
+        document.relation_added.connect(lambda r: append(path, relation_changed(r)))
+        document.relation_replaced.connect(lambda _old, new: append(path, relation_changed(new)))
+        document.relation_removed.connect(lambda r: append(path, relation_changed(None, r.id)))
+        document.document_tag_added.connect(lambda t: append(path, document_tag_changed(t)))
+        document.document_tag_replaced.connect(lambda _old, new: append(path, document_tag_changed(new)))
+        document.document_tag_removed.connect(lambda t: append(path, document_tag_changed(None, t.id)))
         if not document.is_pristine():
             self._touched.add(doc_id)
 
@@ -526,7 +578,7 @@ class Workspace:
             lock = DocumentLock(entry.working_path, self.annotator)
             lock.acquire()
             try:
-                write_document(document, entry.working_path)
+                write_document(document, entry.working_path, self._brat_schema(entry.working_path))
             finally:
                 lock.release()
         else:
@@ -539,7 +591,7 @@ class Workspace:
                     "overwriting their work",
                     entry.working_path,
                 )
-            write_document(document, entry.working_path)
+            write_document(document, entry.working_path, self._brat_schema(entry.working_path))
         if new_copy:
             _as_readable_as_folder(entry.working_path)
         # The file now holds every journalled edit (written atomically): fold the journal in.

@@ -1,4 +1,9 @@
-"""Convert: annotation files between formats, every input read before anything is written."""
+"""Convert: annotation files between formats, every input read before anything is written.
+
+Nothing is lost without a word: when the target format cannot hold something the documents
+hold (:mod:`annotator.io.capacity`), the conversion is refused with each kind and its count,
+unless the request lets those kinds go; the result says what went.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from annotator.core.atomic import atomic_write_text
+from annotator.core.schema import DEFAULT_SCHEMA, Schema
 from annotator.errors import InputError
-from annotator.io.formats import detect_format, input_files, output_paths, read_documents, write_documents
+from annotator.io.capacity import EVERYTHING, Kind, describe, losses, without
+from annotator.io.formats import (
+    detect_format,
+    get_format,
+    input_files,
+    output_paths,
+    read_documents,
+    write_documents,
+)
 from annotator.io.notetable import INDEX_NAME, NoteColumns, note_index
 from annotator.io.outputs import plan_files
 from annotator.io.publish import common_folder, publishing
+from annotator.io.task_files import find_task
 from annotator.io.validate import validate_document
 from annotator.workflows.inputs import schema_by_name
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
@@ -21,24 +36,49 @@ class ConvertRequest:
     """Convert ``source`` (a file or a folder) to ``output`` in format ``to``.
 
     ``source_format`` is detected when None; ``schema`` gives each TYPE's category for
-    formats without one (a bundled name, a ``.toml`` or a MAE ``.dtd``).
+    formats without one (a bundled name, a ``.toml``, a MAE / MedTator task or a brat
+    ``annotation.conf``); None takes the task or ``annotation.conf`` found with the input
+    (:func:`annotator.io.task_files.find_task`), else i2b2 2014. ``drop`` lets kinds the
+    target cannot hold go (:class:`~annotator.io.capacity.Kind`).
     """
 
     source: Path
     output: Path
     to: str
     source_format: str | None = None
-    schema: str = "i2b2-2014"
+    schema: str | None = None
     force: bool = False
     # The columns of an EHR table (format ``table``); None: a column named "text", nothing else.
     columns: NoteColumns | None = None
+    drop: frozenset[Kind] = frozenset()
 
 
 @dataclass
 class ConvertResult:
+    """What was converted; ``dropped``: kind -> how many the target could not hold."""
+
     documents: int
     written: list[Path]
     notes: list[Note] = field(default_factory=list)
+    dropped: dict[str, int] = field(default_factory=dict)
+    schema: str = ""
+
+
+class LossError(InputError):
+    """The target format cannot hold some of what the documents hold."""
+
+    def __init__(self, message: str, lost: dict[str, int]) -> None:
+        super().__init__(message)
+        self.lost = lost
+
+
+def resolve_schema(request: ConvertRequest, source_format: str) -> tuple[Schema, str]:
+    """The schema a conversion reads and writes with, and its name (or path)."""
+    name = request.schema
+    if name is None:
+        found = find_task(request.source, brat=source_format == "brat")
+        name = str(found) if found is not None else DEFAULT_SCHEMA
+    return schema_by_name(name), name
 
 
 def _index_target(request: ConvertRequest, source_format: str, targets: list[Path]) -> Path | None:
@@ -52,18 +92,30 @@ def _index_target(request: ConvertRequest, source_format: str, targets: list[Pat
 def convert(
     request: ConvertRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
 ) -> ConvertResult:
-    """Read, check, plan, then write; a bad input or a clash writes nothing."""
-    schema = schema_by_name(request.schema)
+    """Read, check, plan, then write; a bad input, a loss not allowed or a clash writes nothing."""
+    source_format = request.source_format or detect_format(request.source)
+    schema, schema_name = resolve_schema(request, source_format)
     warnings: list[str] = []
-    documents = read_documents(request.source, request.source_format, schema, warnings, request.columns)
+    documents = read_documents(request.source, source_format, schema, warnings, request.columns)
     for document in documents:
         # A tag whose text does not match its offsets would be silently moved by formats
         # that re-slice the text: refuse, and point at validate --realign.
         errors = [p for p in validate_document(document) if p.is_error]
         if errors:
             raise InputError(f"{errors[0].one_line()} (nothing written; see annotator validate --realign)")
-    source_format = request.source_format or detect_format(request.source)
-    targets = output_paths(documents, request.output, request.to)
+    target = get_format(request.to)
+    lost = losses(documents, target.holds, target.carries)
+    refused = [kind for kind in lost if kind not in request.drop]
+    if refused:
+        kinds = ",".join(kind.value for kind in Kind if kind in refused)
+        raise LossError(
+            f"{request.to} cannot hold {describe(lost)} (nothing written; --drop {kinds} "
+            "converts without them)",
+            {kind.value: lost[kind] for kind in Kind if lost[kind]},
+        )
+    if lost:
+        documents = [without(d, EVERYTHING - target.holds, target.carries) for d in documents]
+    targets = output_paths(documents, request.output, request.to, schema)
     index = _index_target(request, source_format, targets)
     plan = plan_files(
         targets + ([index] if index is not None else []),
@@ -85,4 +137,5 @@ def convert(
     if progress is not None:
         progress(len(documents), len(documents))
     notes = [Note(NoteKind.INPUT_WARNING, detail=warning) for warning in warnings]
-    return ConvertResult(len(documents), written, notes)
+    dropped = {kind.value: lost[kind] for kind in Kind if lost[kind]}
+    return ConvertResult(len(documents), written, notes, dropped, schema_name)

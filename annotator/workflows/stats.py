@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from annotator.core.schema import load_schema
+from annotator.core.schema import DEFAULT_SCHEMA, load_schema
 from annotator.core.statistics import corpus_statistics
 from annotator.io.i2b2 import read_i2b2
+from annotator.io.task_files import find_task
 from annotator.workflows.inputs import document_files
 from annotator.workflows.notes import Cancelled, Progress, check_cancel
 
@@ -18,7 +19,9 @@ class StatsRequest:
     """Files, or folders whose ``*.xml`` files (directly inside) are counted, once each."""
 
     paths: tuple[Path, ...]
-    schema: str = "i2b2-2014"
+    # None: the MAE / MedTator task found with the first path (its folder or up to two
+    # above), else i2b2 2014.
+    schema: str | None = None
 
 
 def statistics(
@@ -30,7 +33,8 @@ def statistics(
     annotators' versions) are then never silently merged into one count.
     """
     files = document_files(request.paths)
-    schema = load_schema(request.schema)
+    task = find_task(request.paths[0]) if request.schema is None else None
+    schema = load_schema(request.schema or (str(task) if task is not None else DEFAULT_SCHEMA))
     by_file = {}
     for done, path in enumerate(files, start=1):
         check_cancel(cancelled, "statistics")

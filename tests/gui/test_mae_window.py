@@ -1,30 +1,93 @@
-"""A MedTator folder in the window: its task's palette, its links listed read-only."""
+"""A MedTator folder in the window: its task's palette, its links listed and edited."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
+from lxml import etree
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 from pytestqt.qtbot import QtBot
 
+from annotator.core.relations import Argument
 from tests.gui.conftest import make_window
 
 MAE_DATA = Path(__file__).resolve().parent.parent / "data" / "mae"
 
 
-def test_medtator_folder_opens_with_its_task_and_lists_kept_tags(qtbot: QtBot, tmp_path: Path) -> None:
+def test_medtator_folder_opens_with_its_task_and_lists_links(qtbot: QtBot, tmp_path: Path) -> None:
     folder = tmp_path / "A"
     shutil.copytree(MAE_DATA / "A", folder)
     shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)
     main = make_window(qtbot, folder)
     assert main.session.workspace.schema.name == "VAX_TASK"
     main.open_document("A_note-01")
-    lines = [main.kept_tags.item(row).text() for row in range(main.kept_tags.count())]
-    assert lines[0].startswith("L0  LK_AE_SVRT  [link]") and "link_AE→A2" in lines[0]
+    panel = main.relations.list
+    lines = [panel.item(row).text() for row in range(panel.count())]
+    assert lines[0] == "L0  LK_AE_SVRT  link_AE: headache → link_SVRT: Mild"
     assert [line.split()[0] for line in lines] == ["L0", "A3", "F0"]
-    assert not main.kept_tags.isHidden()
-    assert all("headache" not in line for line in lines)  # no note text in the list
+    assert "(whole document)" in lines[1] and not main.relations.isHidden()
+
+
+def test_medtator_layout_finds_the_task_two_folders_up(qtbot: QtBot, tmp_path: Path) -> None:
+    folder = tmp_path / "VAX" / "ann_xml" / "Annotator_A"
+    shutil.copytree(MAE_DATA / "A", folder)
+    shutil.copy(MAE_DATA / "VAX_TASK.dtd", tmp_path / "VAX")
+    main = make_window(qtbot, folder / "A_note-01.xml")
+    assert main.session.workspace.schema.name == "VAX_TASK"
+    assert sorted(main.palette_widget.buttons) == ["FEVER_DOC", "SVRT", "sign", "symptom"]
+
+
+def test_a_link_is_added_undone_and_saved_with_the_task_roles(qtbot: QtBot, tmp_path: Path) -> None:
+    folder = tmp_path / "A"
+    shutil.copytree(MAE_DATA / "A", folder)
+    shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)
+    main = make_window(qtbot, folder)
+    main.open_document("A_note-01")
+    document = main.session.document
+    assert document is not None
+    main.session.set_current("A0")
+    panel = main.relations
+    panel.type_box.setCurrentText("LK_AE_SVRT")
+    panel.target_box.setCurrentIndex(panel.target_box.findData("S0"))
+    qtbot.mouseClick(panel.link_button, Qt.MouseButton.LeftButton)
+    (added,) = [r for r in document.relations if r.id != "L0"]
+    assert added.arguments == (Argument("link_AE", "A0"), Argument("link_SVRT", "S0"))
+    # The task's prefix for the link tag, with a number no tag of the file has.
+    assert added.id.startswith("L") and int(added.id[1:]) > 3
+    assert panel.list.count() == 4
+    main.session.history.undo()
+    assert [r.id for r in document.relations] == ["L0"]
+    main.session.history.redo()
+    main.session.workspace.save("A_note-01")
+    saved = etree.fromstring((folder / "A_note-01.xml").read_bytes())
+    link = next(e for e in saved.findall("TAGS/*") if e.get("id") == added.id)
+    assert (link.tag, link.get("link_AEID"), link.get("link_AEText"), link.get("link_SVRTID")) == (
+        "LK_AE_SVRT",
+        "A0",
+        "Fever",
+        "S0",
+    )
+
+
+def test_deleting_a_tag_deletes_its_links_in_one_step(qtbot: QtBot, tmp_path: Path) -> None:
+    folder = tmp_path / "A"
+    shutil.copytree(MAE_DATA / "A", folder)
+    main = make_window(qtbot, folder)
+    main.open_document("A_note-01")
+    document = main.session.document
+    assert document is not None
+    main.session.set_current("A2")
+    main.session.delete_current()
+    assert "A2" not in document and not document.relations
+    main.session.history.undo()
+    assert "A2" in document and [r.id for r in document.relations] == ["L0"]
+    panel = main.relations
+    panel.list.setCurrentRow(0)
+    assert main.session.current() is not None and main.session.current().id == "A2"
+    qtbot.mouseClick(panel.delete_button, Qt.MouseButton.LeftButton)
+    assert not document.relations and "A2" in document
 
 
 def test_project_toml_names_a_dtd_task(tmp_path: Path) -> None:
@@ -40,8 +103,6 @@ def test_project_toml_names_a_dtd_task(tmp_path: Path) -> None:
 
 
 def test_task_attribute_is_editable_and_saved_as_mae(qtbot: QtBot, tmp_path: Path) -> None:
-    from lxml import etree
-
     folder = tmp_path / "A"
     shutil.copytree(MAE_DATA / "A", folder)
     shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)

@@ -11,7 +11,7 @@ if (!('children' in probe)) Object.defineProperty(D, 'children', { get: kids });
 if (!E.getAttributeNames) E.getAttributeNames = function () { return Array.from(this.attributes).map(a => a.name); };
 // A YAML task needs js-yaml, which MedTator loads in the page as `jsyaml`.
 let jsyaml = null; try { jsyaml = require('js-yaml'); } catch (e) { /* DTD tasks only */ }
-const ctx = { DOMParser, jsyaml, console: { log() {} }, require };
+const ctx = { DOMParser, jsyaml, console: { log() {}, error() {}, warn() {} }, require };
 vm.createContext(ctx);
 for (const f of ['dtd_parser.js', 'ann_parser.js']) vm.runInContext(fs.readFileSync(src + '/' + f, 'utf8') + `\nthis.${f.replace('.js','')} = ${f.replace('.js','')};`, ctx);
 const dtd = ctx.dtd_parser.parse(fs.readFileSync(dtdPath, 'utf8'), dtdPath.endsWith('.dtd') ? 'dtd' : 'yaml');

@@ -128,9 +128,16 @@ def test_brat_reads_offsets_on_the_file_as_is() -> None:
         ("T1", "NAME", "DOCTOR", "Ora Smith"),
         ("T2", "DATE", "DATE", "2067-05-03"),
         ("T3", "LOCATION", "HOSPITAL", "Me"),
+        ("T3.1", "LOCATION", "HOSPITAL", "cy"),
     ]
+    assert document.get("T3.1").fragment_of == "T3"
     assert document.get("T1").comment == "checked twice"
-    # The whole span of T3 and the relation R1 are kept and written back (tests/io/test_mae.py).
+    (relation,) = document.relations
+    assert (relation.id, relation.type, [a.target for a in relation.arguments]) == (
+        "R1",
+        "Same",
+        ["T1", "T3"],
+    )
     assert warnings == []
 
 
@@ -223,9 +230,9 @@ def test_detect_format(path: str, name: str) -> None:
 
 
 def test_unknown_suffix_needs_from(tmp_path: Path) -> None:
-    (tmp_path / "x.dat").write_text("a,b")
+    (tmp_path / "x.docx").write_text("a,b")
     with pytest.raises(InputError, match="--from"):
-        detect_format(tmp_path / "x.dat")
+        detect_format(tmp_path / "x.docx")
 
 
 @pytest.mark.parametrize("name", ["i2b2", "mae", "brat", "jsonl", "inline2006"])

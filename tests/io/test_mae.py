@@ -9,13 +9,19 @@ import pytest
 from lxml import etree
 
 from annotator.adjudication.versions import load_versions
-from annotator.core.history import AddAnnotation, History, RemoveAnnotation, ReplaceAnnotation
+from annotator.core.history import (
+    AddAnnotation,
+    History,
+    RemoveAnnotation,
+    ReplaceAnnotation,
+    removal_commands,
+)
+from annotator.core.relations import Argument, RelationKind
 from annotator.core.schema import load_schema
 from annotator.evaluation.loading import load_pairs
 from annotator.io.formats import detect_format, read_documents, write_documents
 from annotator.io.i2b2 import read_i2b2
 from annotator.io.mae import document_to_mae, parse_mae, read_mae
-from annotator.io.mae_layout import kept_tags
 from annotator.io.pairing import pairing_keys
 from annotator.session.workspace import Workspace
 
@@ -57,12 +63,17 @@ def test_discontinuous_tag_gives_one_annotation_per_fragment() -> None:
     ]
 
 
-def test_link_non_consuming_and_document_level_tags_are_kept_read_only() -> None:
+def test_links_become_relations_and_span_less_tags_document_tags() -> None:
     document = read_mae(NOTE)
-    kept = {k.id: k for k in kept_tags(document)}
-    assert {i: k.kind for i, k in kept.items()} == {"L0": "link", "A3": "non-consuming", "F0": "document"}
-    assert kept["L0"].arguments() == [("link_AE", "A2"), ("link_SVRT", "S0")]
-    assert "headache" not in kept["L0"].summary  # argument texts repeat the note
+    (link,) = document.relations
+    assert (link.id, link.type, link.kind, link.comment) == ("L0", "LK_AE_SVRT", RelationKind.LINK, "NA")
+    assert link.arguments == (Argument("link_AE", "A2"), Argument("link_SVRT", "S0"))
+    # Argument texts repeat the note: the relation holds ids only.
+    assert "headache" not in repr(link)
+    tags = {t.id: t for t in document.document_tags}
+    assert sorted(tags) == ["A3", "F0"]
+    assert tags["A3"].attributes == (("type", "symptom"), ("certainty", "negated"))
+    assert (tags["A3"].comment, tags["F0"].comment) == ("no rash", "document label")
     assert "A3" not in document and "L0" not in document
 
 
@@ -200,18 +211,23 @@ def test_brat_round_trip_keeps_relations_and_whole_discontinuous_spans(tmp_path:
     document = read_brat(tmp_path / "180-01.txt")
     document.origin.fingerprint = None
     written = document_to_brat(document)[1].decode().splitlines()
-    assert sorted(written) == sorted((tmp_path / "180-01.ann").read_text(encoding="utf-8").splitlines())
-    document.remove("T1")
+    original = (tmp_path / "180-01.ann").read_text(encoding="utf-8").splitlines()
+    # The same lines, but attribute and note ids, which are numbered afresh.
+    assert sorted(line.split("\t", 1)[1] for line in written) == sorted(
+        line.split("\t", 1)[1] for line in original
+    )
+    History().push_all(removal_commands(document, "T1"), "delete")
     after = document_to_brat(document)[1].decode()
-    assert "R1\t" not in after and "E1\t" not in after and "T3\tHOSPITAL 47 49;50 52" in after
+    assert "R1\t" not in after and "E1\t" not in after and "N1\t" not in after
+    assert "T3\tHOSPITAL 47 49;50 52" in after
 
 
 def test_brat_annotation_conf_written_and_read_as_a_schema(tmp_path: Path) -> None:
-    documents = read_documents(BRAT)
+    documents = read_documents(BRAT, schema=load_schema("i2b2-2014"))
     written = write_documents(documents, tmp_path, "brat", load_schema("i2b2-2014"))
     assert tmp_path / "annotation.conf" in written
     conf = (tmp_path / "annotation.conf").read_text(encoding="utf-8")
-    assert "\tDOCTOR" in conf and "Same\tArg1:<ANY>, Arg2:<ANY>" in conf
+    assert "!NAME\n\tDOCTOR" in conf and "Same\tArg1:DOCTOR, Arg2:HOSPITAL" in conf
     schema = load_schema(str(tmp_path / "annotation.conf"))
     assert schema.category_of("DOCTOR") == "NAME" and schema.category_of("HOSPITAL") == "LOCATION"
 

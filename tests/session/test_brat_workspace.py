@@ -72,7 +72,9 @@ def test_single_txt_without_ann_opens_and_first_save_writes_the_ann(brat_folder:
     session.open_document("310-02")
     session.apply_type("DATE", 0, len("Follow-up"), 0)
     session.save()
-    assert (brat_folder / "310-02.ann").read_text(encoding="utf-8") == "T1\tDATE 0 9\tFollow-up\n"
+    assert (brat_folder / "310-02.ann").read_text(
+        encoding="utf-8"
+    ) == "T1\tDATE 0 9\tFollow-up\n#1\tannotator T1\talice\n"
 
 
 def test_brat_folder_labels_take_their_category_from_annotation_conf(brat_folder: Path) -> None:

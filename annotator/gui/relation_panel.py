@@ -1,0 +1,197 @@
+"""The links of the open document, listed and edited, and its document-level tags.
+
+One line per link: its id, type and arguments (``link_AE: pain → link_SVRT: mild``), so
+what is linked to what reads at a glance; choosing a line makes its first argument the
+current annotation (shown in the note). Below the list: a link type (the task's link tags,
+or any name), the annotation to link the current one to, and Link / Delete / Set type, each
+one undoable step. Document-level tags (no span) are listed after the links.
+
+Signals
+-------
+annotation_activated(str)   a line was chosen: the id of the annotation to show
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
+from annotator.core.relations import Relation
+from annotator.session.editing import AnnotationEditor
+from annotator.session.relation_editing import RelationEditor
+
+_SHOWN_TEXT = 30
+
+
+class RelationPanel(QWidget):
+    """Links (editable) and document-level tags of the open document."""
+
+    annotation_activated = Signal(str)
+
+    def __init__(
+        self,
+        editor: Callable[[], AnnotationEditor | None],
+        current: Callable[[], Annotation | None],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._editor = editor
+        self._current = current
+        self._document: Document | None = None
+        self.list = QListWidget()
+        self.list.setToolTip("Links between annotations, and tags about the whole document")
+        self.type_box = QComboBox()
+        self.type_box.setEditable(True)
+        self.type_box.setToolTip("The link type (the task's link tags, or type a new one)")
+        self.target_box = QComboBox()
+        self.target_box.setToolTip("Link the current annotation to this one")
+        self.link_button = QPushButton("Link")
+        self.delete_button = QPushButton("Delete link")
+        self.retype_button = QPushButton("Set type")
+        # Room for a few lines: the annotation table above keeps most of the height.
+        self.list.setMaximumHeight(6 * self.list.fontMetrics().height() + 12)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(QLabel("<b>Links</b>"))
+        layout.addWidget(self.list, 1)
+        row = QHBoxLayout()
+        row.addWidget(self.type_box, 1)
+        row.addWidget(self.target_box, 2)
+        row.addWidget(self.link_button)
+        layout.addLayout(row)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.retype_button)
+        buttons.addWidget(self.delete_button)
+        layout.addLayout(buttons)
+        self.link_button.clicked.connect(self._on_link_button_clicked)
+        self.delete_button.clicked.connect(self._on_delete_button_clicked)
+        self.retype_button.clicked.connect(self._on_retype_button_clicked)
+        self.list.currentItemChanged.connect(self._on_list_current_item_changed)
+
+    # -- following the document ------------------------------------------------------------
+    def set_document(self, document: Document | None) -> None:
+        if self._document is not None:
+            for signal in self._signals(self._document):
+                signal.disconnect(self.refresh)
+        self._document = document
+        if document is not None:
+            for signal in self._signals(document):
+                signal.connect(self.refresh)
+        self.refresh()
+
+    @staticmethod
+    def _signals(document: Document) -> list:  # type: ignore[type-arg]  # psygnal signal instances
+        return [
+            document.relation_added,
+            document.relation_removed,
+            document.relation_replaced,
+            document.document_tag_added,
+            document.document_tag_removed,
+            document.document_tag_replaced,
+            document.annotation_added,
+            document.annotation_removed,
+            document.annotation_replaced,
+        ]
+
+    def refresh(self, *_changed: object) -> None:
+        """Rebuild the list and the choices from the document."""
+        document = self._document
+        selected = self.selected_relation()
+        self.list.clear()
+        self.target_box.clear()
+        editor = self._editor()
+        enabled = document is not None and editor is not None and not editor.read_only
+        for widget in (
+            self.type_box,
+            self.target_box,
+            self.link_button,
+            self.delete_button,
+            self.retype_button,
+        ):
+            widget.setEnabled(enabled)
+        if document is None:
+            return
+        for relation in document.relations:
+            item = QListWidgetItem(f"{relation.id}  {relation.type}  {self._arguments(document, relation)}")
+            item.setData(Qt.ItemDataRole.UserRole, relation.id)
+            self.list.addItem(item)
+            if relation.id == selected:
+                self.list.setCurrentItem(item)
+        for tag in document.document_tags:
+            shown = " ".join(f"{n}={v}" for n, v in tag.attributes if v)
+            item = QListWidgetItem(f"{tag.id}  {tag.tag}  (whole document)  {shown}".rstrip())
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.list.addItem(item)
+        for annotation in document.sorted_annotations():
+            if not annotation.fragment_of:
+                self.target_box.addItem(f"{annotation.id}  {annotation.text[:_SHOWN_TEXT]}", annotation.id)
+        if editor is not None:
+            types = RelationEditor(editor).types()
+            current_type = self.type_box.currentText()
+            self.type_box.clear()
+            self.type_box.addItems(types)
+            self.type_box.setCurrentText(current_type or (types[0] if types else ""))
+
+    def _arguments(self, document: Document, relation: Relation) -> str:
+        def shown(item_id: str) -> str:
+            if item_id in document:
+                return document.get(item_id).text[:_SHOWN_TEXT]
+            return item_id
+
+        parts = [f"trigger: {shown(relation.trigger)}"] if relation.trigger else []
+        parts += [f"{a.role}: {shown(a.target)}".lstrip(": ") for a in relation.filled]
+        return " → ".join(parts)
+
+    def selected_relation(self) -> str | None:
+        item = self.list.currentItem()
+        value = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        return str(value) if value else None
+
+    # -- editing -----------------------------------------------------------------------------
+    def _relations(self) -> RelationEditor | None:
+        editor = self._editor()
+        return RelationEditor(editor) if editor is not None else None
+
+    def _on_link_button_clicked(self) -> None:
+        relations = self._relations()
+        current = self._current()
+        target = self.target_box.currentData()
+        if relations is not None and current is not None and target:
+            relations.link(self.type_box.currentText(), current.id, str(target))
+
+    def _on_delete_button_clicked(self) -> None:
+        relations = self._relations()
+        selected = self.selected_relation()
+        if relations is not None and selected is not None:
+            relations.unlink(selected)
+
+    def _on_retype_button_clicked(self) -> None:
+        relations = self._relations()
+        selected = self.selected_relation()
+        if relations is not None and selected is not None:
+            relations.retype(selected, self.type_box.currentText())
+
+    def _on_list_current_item_changed(self, item: QListWidgetItem | None, _previous: object) -> None:
+        document = self._document
+        relation_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if document is None or not relation_id:
+            return
+        relation = document.get_relation(str(relation_id))
+        self.type_box.setCurrentText(relation.type)
+        first = relation.trigger or next((a.target for a in relation.filled if a.target in document), "")
+        if first in document:
+            self.annotation_activated.emit(first)
