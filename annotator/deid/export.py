@@ -9,6 +9,7 @@ A failure at any step leaves the target as it was.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,13 +21,13 @@ from annotator.core.document import Document
 from annotator.deid.allowlist import AllowEntry, read_allow_file, without_allowed
 from annotator.deid.dates import DateShift
 from annotator.deid.leak_actions import mask_findings, write_review
-from annotator.deid.leakcheck import Leak, LeakCheckOptions, find_leaks, leak_error
+from annotator.deid.leakcheck import Leak, LeakCheckOptions, LeakError, find_leaks, leak_error
 from annotator.deid.rewrite import Replaced, mask_text, rewrite_document
 from annotator.deid.surrogates import CorpusContext, DeidOptions, PatientSurrogates, Surrogate
 from annotator.errors import AnnotatorError, InputError, UsageError
 from annotator.io.corpus import no_documents, read_corpus
 from annotator.io.i2b2 import read_i2b2, write_i2b2
-from annotator.io.outputs import FolderMode, OutputPlan, plan_folder, staged_folder
+from annotator.io.outputs import FolderMode, OutputPlan, plan_folder, publishing
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
@@ -203,14 +204,14 @@ def check_originals(documents: list[Document]) -> None:
                 )
 
 
-def _check_paths(gold_dir: Path, out_dir: Path, private: dict[str, Path | None], force: bool) -> OutputPlan:
-    plan = plan_folder(
-        out_dir,
-        mode=FolderMode.REPLACE,
-        force=force,
-        protected=[gold_dir],
-        protected_clash="refusing to write the export into (or around) the gold folder",
-    )
+def _check_paths(
+    gold_dir: Path,
+    out_dir: Path,
+    private: dict[str, Path | None],
+    force: bool,
+    inputs: list[Path],
+    job: str,
+) -> OutputPlan:
     # The audit map and the review file hold PHI: never beside the notes that are shared.
     for what, path in private.items():
         if path is None:
@@ -225,7 +226,17 @@ def _check_paths(gold_dir: Path, out_dir: Path, private: dict[str, Path | None],
     paths = [p.resolve() for p in private.values() if p is not None]
     if len(set(paths)) != len(paths):
         raise UsageError("the audit map and the review file need two different paths")
-    return plan
+    # The notes, the audit map and the review file are published together, or none of them.
+    return plan_folder(
+        out_dir,
+        mode=FolderMode.REPLACE,
+        force=force,
+        inputs=inputs,
+        protected=[gold_dir],
+        protected_clash="refusing to write the export into (or around) the gold folder",
+        job=job,
+        private=[p for p in private.values() if p is not None],
+    )
 
 
 def export_deidentified(
@@ -240,13 +251,17 @@ def export_deidentified(
     on_leak: str = "refuse",
     allow_path: str | Path | None = None,
     review_path: str | Path | None = None,
+    job: str = "",
 ) -> DeidReport:
     """De-identify every document of ``gold_dir`` into ``out_dir``, all or nothing.
 
     Findings of the leak check that an entry of ``allow_path`` covers pass; the others stop
     the export (``on_leak="refuse"``) or are masked in the output (``"mask"``). With
-    ``review_path`` every remaining finding is also written there in context, before a
-    refusal: a private (0600) file holding PHI, for the data owner.
+    ``review_path`` every remaining finding is also written there in context: a private
+    (0600) file holding PHI, for the data owner. The notes, the audit map and the review
+    file are published together; on a refusal the review file alone is written (it says
+    what to review). ``job`` identifies the request (a killed run of the same job is
+    finished and replaced without ``force``).
 
     Raises
     ------
@@ -262,7 +277,9 @@ def export_deidentified(
         raise UsageError(f"unknown leak action {on_leak!r} (refuse or mask)")
     if not gold_dir.is_dir():
         raise InputError("not a folder", gold_dir)
-    plan = _check_paths(gold_dir, out_dir, {"audit map": map_file, "review file": review_file}, force)
+    inputs = [gold_dir, *([Path(allow_path)] if allow_path is not None else [])]
+    private = {"audit map": map_file, "review file": review_file}
+    plan = _check_paths(gold_dir, out_dir, private, force, inputs, job)
     allowed = read_allow_file(allow_path) if allow_path is not None else []
     documents = read_corpus(gold_dir).documents
     if not documents:
@@ -275,30 +292,35 @@ def export_deidentified(
             progress(done, total)
 
     result = deidentify_documents(documents, options, progress=first_half, cancelled=cancelled)
-    with staged_folder(plan) as staging:
-        written: list[Document] = []
-        for done, document in enumerate(result.documents, start=len(documents) + 1):
-            _check_cancel(cancelled)
-            path = staging / f"{document.doc_id}.xml"
-            write_i2b2(document, path)
-            written.append(_verified(path))
-            if progress is not None:
-                progress(done, total)
-        check = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
-        leaks, passed = without_allowed(find_leaks(documents, written, check), written, allowed)
-        if review_file is not None:
+    check = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
+    written: list[Document] = []
+    leaks: list[Leak] = []
+    try:
+        with publishing(plan) as staged:
+            staging = staged(out_dir)
+            for done, document in enumerate(result.documents, start=len(documents) + 1):
+                _check_cancel(cancelled)
+                path = staging / f"{document.doc_id}.xml"
+                write_i2b2(document, path)
+                written.append(_verified(path))
+                if progress is not None:
+                    progress(done, total)
+            leaks, passed = without_allowed(find_leaks(documents, written, check), written, allowed)
+            if leaks and on_leak == "refuse":
+                raise leak_error(leaks)
+            if review_file is not None:
+                write_review(staged(review_file), leaks, written)
+            if leaks:
+                written = _mask_staged(staging, documents, written, leaks, options, check, allowed)
+                _follow_masks(result, written)
+            if map_file is not None:
+                text = json.dumps(audit_map(result, options), indent=1, ensure_ascii=False) + "\n"
+                atomic_write_text(staged(map_file), text)
+    except LeakError:
+        if review_file is not None and leaks:
+            # A refusal publishes nothing but its own report: the findings, for the data owner.
             write_review(review_file, leaks, written)
-        if leaks and on_leak == "refuse":
-            raise leak_error(leaks)
-        if leaks:
-            written = _mask_staged(staging, documents, written, leaks, options, check, allowed)
-            _follow_masks(result, written)
-    if map_file is not None:
-        import json
-
-        atomic_write_text(
-            map_file, json.dumps(audit_map(result, options), indent=1, ensure_ascii=False) + "\n"
-        )
+        raise
     return DeidReport(
         method=options.method,
         seed=options.seed,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from annotator.errors import InputError
 from annotator.io.formats import detect_format, input_files, output_paths, read_documents, write_documents
-from annotator.io.outputs import plan_files
-from annotator.io.publish import common_folder, publishing
+from annotator.io.outputs import plan_files, publishing
+from annotator.io.publish import job_identity
 from annotator.io.validate import validate_document
 from annotator.workflows.inputs import schema_by_name
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
@@ -53,15 +53,15 @@ def convert(
     source_format = request.source_format or detect_format(request.source)
     plan = plan_files(
         output_paths(documents, request.output, request.to),
-        inputs=input_files(request.source, source_format),
+        inputs=[*input_files(request.source, source_format), request.source],
         force=request.force,
+        job=job_identity(request),
     )
     check_cancel(cancelled, "conversion")
     # The schema gives MAE output its task root and attribute set, brat its annotation.conf.
-    root = common_folder(plan.targets)
-    with publishing(root, plan.fresh) as staged:
+    with publishing(plan) as staged:
         staged_paths = write_documents(documents, staged(request.output), request.to, schema)
-        written = [root / Path(path).relative_to(staged(root)) for path in staged_paths]
+        written = [staged.final(path) for path in staged_paths]
     if progress is not None:
         progress(len(documents), len(documents))
     notes = [Note(NoteKind.INPUT_WARNING, detail=warning) for warning in warnings]

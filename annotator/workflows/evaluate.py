@@ -75,6 +75,8 @@ class EvaluateResult:
     notes: list[Note] = field(default_factory=list)
     #: per run (``sys_id``), the documents in the order the official ``-v`` lists them
     document_orders: dict[str, list[str]] = field(default_factory=dict)
+    #: what was read: a report is never written onto or inside it
+    inputs: tuple[Path, ...] = ()
 
 
 def evaluate(
@@ -87,7 +89,8 @@ def evaluate(
     UsageError: a side is not a folder, or i2b2 mode is asked for with scoring choices.
     InputError: a file cannot be read.
     """
-    two_files = Path(request.reference).is_file() and Path(request.predicted).is_file()
+    inputs = (Path(request.reference), Path(request.predicted))
+    two_files = inputs[0].is_file() and inputs[1].is_file()
     for flag, path in (("gold", request.reference), ("system", request.predicted)):
         if not Path(path).is_dir() and not (two_files and request.mode is not EvaluationMode.I2B2):
             raise UsageError(f"--{flag} must be a folder (or both sides files, in clean mode)", path)
@@ -104,7 +107,7 @@ def evaluate(
         )
         _report(progress, 1, 1)
         orders = verbose_orders(Path(request.reference), Path(request.predicted), runs)
-        return EvaluateResult(request.mode, runs=runs, document_orders=orders)
+        return EvaluateResult(request.mode, runs=runs, document_orders=orders, inputs=inputs)
     options = request.scoring.options()
     loaded = load_pairs(request.reference, request.predicted, request.scoring.mapping_chain())
     _report(progress, 1, 2)
@@ -117,7 +120,7 @@ def evaluate(
     evaluation = evaluate_pairs(loaded.pairs, options)
     evaluation.skipped = list(loaded.skipped)
     _report(progress, 2, 2)
-    return EvaluateResult(request.mode, evaluation, loaded.pairs, notes=notes)
+    return EvaluateResult(request.mode, evaluation, loaded.pairs, notes=notes, inputs=inputs)
 
 
 def clean_official_layout(pairs: list[DocumentPair], options: Options) -> list[tuple[str, EvaluationResult]]:
@@ -157,7 +160,7 @@ class ExportRequest:
 
 def export_report(result: EvaluateResult, request: ExportRequest) -> Path:
     """Write a report of an evaluation (replacing an earlier report at that path)."""
-    plan = plan_files([request.path], force=True)
+    plan = plan_files([request.path], inputs=result.inputs, force=True)
     if result.mode is EvaluationMode.I2B2:
         if request.format is ReportFormat.HTML:
             raise UsageError("--html is available with --mode clean")

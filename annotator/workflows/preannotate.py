@@ -21,8 +21,8 @@ from annotator.crf.tagger import MARGINAL_CEILING, CrfTagger
 from annotator.errors import AnnotatorError, UsageError
 from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.i2b2 import read_i2b2, write_i2b2
-from annotator.io.outputs import plan_files
-from annotator.io.publish import common_folder, publishing
+from annotator.io.outputs import plan_files, publishing
+from annotator.io.publish import job_identity
 from annotator.io.workstate import NOT_STARTED, WorkState
 from annotator.workflows.notes import Cancelled, Progress, check_cancel
 
@@ -39,6 +39,8 @@ class PreannotateRequest:
     outputs: tuple[Path, ...]
     recall_bias: float | None = None
     force: bool = False
+    #: the inputs are a folder's notes: no output may go inside that folder
+    source_folder: bool = False
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,12 @@ def files_request(
         if not inputs:
             raise no_documents(source)
         return PreannotateRequest(
-            model, tuple(inputs), tuple(output / p.name for p in inputs), recall_bias, force
+            model,
+            tuple(inputs),
+            tuple(output / p.name for p in inputs),
+            recall_bias,
+            force,
+            source_folder=True,
         )
     target = output / source.name if output.is_dir() else output
     if target.resolve() == source.resolve():
@@ -143,12 +150,19 @@ def preannotate(
     A bad input file stops the run before anything is written; so does a cancel.
     """
     _check_bias(request.recall_bias)
-    plan = plan_files(request.outputs, inputs=request.inputs, force=request.force)
+    # Neither a note nor the model is ever written over, and no output lands in an input folder.
+    input_folders = {p.parent for p in request.inputs} if request.source_folder else set()
+    plan = plan_files(
+        request.outputs,
+        inputs=[*request.inputs, request.model, *input_folders],
+        force=request.force,
+        job=job_identity(request),
+    )
     tagger = CrfTagger.load(request.model)
     documents = [read_i2b2(p) for p in request.inputs]
     results = tag_documents(tagger, documents, request.recall_bias, progress, cancelled)
     outcome = PreannotateResult(request.model, request.recall_bias)
-    with publishing(common_folder(plan.targets), plan.fresh) as staged:
+    with publishing(plan) as staged:
         for result, target in zip(results, plan.targets, strict=True):
             write_i2b2(result.document, staged(target))
             outcome.documents.append(

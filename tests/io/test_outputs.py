@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from annotator.errors import UsageError
-from annotator.io.outputs import FolderMode, plan_files, plan_folder, staged_folder
+from annotator.io.outputs import FolderMode, plan_files, plan_folder, publishing
 
 
 def test_plan_files_refuses_existing_outputs_without_force(tmp_path: Path) -> None:
@@ -68,17 +68,17 @@ def test_plan_folder_refuses_a_file(tmp_path: Path) -> None:
         plan_folder(tmp_path / "f", mode=FolderMode.MERGE, force=True)
 
 
-def test_staged_folder_replaces_the_target_only_on_success(tmp_path: Path) -> None:
+def test_a_replaced_folder_is_swapped_in_only_on_success(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     (out / "old.xml").write_text("old")
     plan = plan_folder(out, mode=FolderMode.REPLACE, force=True)
-    with pytest.raises(RuntimeError), staged_folder(plan) as staging:
-        (staging / "new.xml").write_text("new")
+    with pytest.raises(RuntimeError), publishing(plan) as staged:
+        (staged(out) / "new.xml").write_text("new")
         raise RuntimeError("the job failed half-way")
     assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no staging folder left behind
     assert [p.name for p in out.iterdir()] == ["old.xml"]
-    with staged_folder(plan) as staging:
-        (staging / "new.xml").write_text("new")
+    with publishing(plan) as staged:
+        (staged(out) / "new.xml").write_text("new")
     assert [p.name for p in out.iterdir()] == ["new.xml"]
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
