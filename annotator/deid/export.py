@@ -221,8 +221,6 @@ def _check_paths(
             raise UsageError(f"the {what} holds PHI: write it outside the output and gold folders", path)
         if target.is_dir():
             raise UsageError(f"the {what} path is a folder; give a file name", path)
-        if target.exists() and not force:
-            raise UsageError(f"the {what} file exists (use --force to replace it)", path)
     paths = [p.resolve() for p in private.values() if p is not None]
     if len(set(paths)) != len(paths):
         raise UsageError("the audit map and the review file need two different paths")

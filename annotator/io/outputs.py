@@ -157,6 +157,7 @@ def plan_files(
     force: bool = False,
     job: str = "",
     input_clash: str = INPUT_CLASH,
+    exists_clash: str | None = None,
 ) -> OutputPlan:
     """Plan to write ``targets``: none onto or inside one of ``inputs`` (files or folders);
     existing ones only with ``force`` or when a killed run of the same ``job`` wrote them.
@@ -165,7 +166,8 @@ def plan_files(
     ------
     UsageError
         A target is one of ``inputs`` (message ``input_clash``) or lies inside an input
-        folder, or targets exist and ``force`` is False (the first is named, with their count).
+        folder, or targets exist and ``force`` is False (the first is named, with their count,
+        or ``exists_clash`` is said).
     StorageError
         The user cannot create files where a target goes.
     """
@@ -178,9 +180,8 @@ def plan_files(
     existing = tuple(t for t in planned if t.exists())
     foreign = [t for t in existing if not _owned(t, own)]
     if foreign and not force:
-        raise UsageError(
-            f"{len(foreign)} output file(s) exist already (use --force to overwrite)", foreign[0]
-        )
+        message = exists_clash or f"{len(foreign)} output file(s) exist already (use --force to overwrite)"
+        raise UsageError(message, foreign[0])
     _check_writable(*{t.parent for t in planned})
     return OutputPlan(planned, existing, None, force, job)
 

@@ -86,6 +86,7 @@ def train(
         force=request.force,
         job=job_identity(request),
         input_clash="would overwrite an input; choose another model file",
+        exists_clash="the model file exists already (use --force to overwrite)",
     )
     schema = request.schema if isinstance(request.schema, Schema) else load_schema(request.schema)
     documents: list[Document] = read_corpus(gold_dir).documents

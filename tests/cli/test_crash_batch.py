@@ -147,8 +147,12 @@ def test_every_writing_command_survives_15_kills(corpus: Path, tmp_path: Path) -
     _run(corpus, tmp_path, list(_commands(corpus)), 15)
 
 
-@pytest.mark.parametrize("name", [pytest.param("deidentify", marks=pytest.mark.slow), "preannotate"])
+@pytest.mark.parametrize(
+    "name", [pytest.param("deidentify", marks=pytest.mark.slow), "preannotate", "train", "synth"]
+)
 def test_two_writers_to_one_output_never_both_succeed(corpus: Path, tmp_path: Path, name: str) -> None:
+    # Started together, both pass the early check (nothing is there yet); the one that
+    # publishes second must be refused under the lock, not overwrite the first one's output.
     argv = _commands(corpus)[name](tmp_path / "out")
     first, second = _start(argv), _start(argv)
     codes = sorted([first.wait(timeout=300), second.wait(timeout=300)])
