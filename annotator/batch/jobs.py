@@ -31,6 +31,7 @@ from annotator.batch.partitions import (
 from annotator.errors import AnnotatorError, InputError, LockedError, UsageError
 from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.locking import DocumentLock, DocumentLockedError
+from annotator.io.publish import cannot
 from annotator.workflows.scoring import ScoringRequest
 
 if TYPE_CHECKING:
@@ -172,10 +173,14 @@ def _summarise(
     )
 
 
-def _check_out_dir(input_dir: Path, out_dir: Path) -> None:
+def _check_out_dir(input_dir: Path, out_dir: Path, others: Sequence[Path] = ()) -> None:
     source, target = input_dir.resolve(), out_dir.resolve()
     if target == source or target.is_relative_to(source) or source.is_relative_to(target):
         raise UsageError("the output must be outside the input folder", out_dir)
+    # --force empties the output folder first: never around another input (the model).
+    for other in others:
+        if other.resolve().is_relative_to(target):
+            raise UsageError("the output must not hold an input (the model)", out_dir)
 
 
 def _run_publishing_job(
@@ -185,12 +190,13 @@ def _run_publishing_job(
     parameters: dict[str, Any],
     run: BatchRun,
     submit: Callable[[Client, list[Partition], list[Partition]], list[Any]],
+    others: Sequence[Path] = (),
 ) -> BatchReport:
     """The frame every writing job shares: plan, lock and claim the output, run, record."""
     started = time.perf_counter()
     if not input_dir.is_dir():
         raise InputError("not a folder", input_dir)
-    _check_out_dir(input_dir, out_dir)
+    _check_out_dir(input_dir, out_dir, others)
     cluster = run.cluster
     with open_client(cluster.scheduler, cluster.workers) as client:
         run.announce(client)
@@ -202,7 +208,10 @@ def _run_publishing_job(
             "partition_size": cluster.partition_size,
             **parameters,
         }
-        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            out_dir.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise cannot("create the folder", error, out_dir.parent) from None
         lock = DocumentLock(out_dir, getpass.getuser())
         try:
             lock.acquire()
@@ -245,7 +254,7 @@ def batch_preannotate(
         arguments = (str(model.resolve()), recall_bias, str(out_dir.resolve()))
         return _run(client, tasks.preannotate_partition, todo, arguments, run.progress)
 
-    return _run_publishing_job("preannotate", input_dir, out_dir, parameters, run, submit)
+    return _run_publishing_job("preannotate", input_dir, out_dir, parameters, run, submit, [model])
 
 
 def merge_contexts(contexts: Sequence[CorpusContext]) -> CorpusContext:

@@ -19,7 +19,7 @@ from annotator.cli.main import main
 from annotator.io import outputs, publish
 
 FRACTION = float(os.environ.get("KILL_AT", "0.5"))
-_real_commit = outputs.commit
+_real_commit = getattr(outputs, "commit")  # noqa: B009 - the name the publisher calls
 _real_run = publish.Step.run
 _moves_left = [-1]
 
@@ -46,8 +46,9 @@ def _run(step: publish.Step) -> None:
             _kill()
 
 
-outputs.commit = _commit  # type: ignore[assignment]
-publish.Step.run = _run  # type: ignore[method-assign]
+# The publisher's own commit and moves, with a kill slipped in between two moves.
+setattr(outputs, "commit", _commit)  # noqa: B010
+setattr(publish.Step, "run", _run)  # noqa: B010
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -82,7 +82,9 @@ def references(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
     return {}
 
 
-def reference(name: str, corpus: Path, references: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+def reference(
+    name: str, corpus: Path, references: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
+) -> Path:
     if name not in references:
         folder = tmp_path_factory.mktemp(f"reference-{name}")
         done = run(commands(corpus)[name](folder))
@@ -97,7 +99,9 @@ DEFAULT = {("convert", 0.5), ("deidentify", 0.5), ("train", 0.5)}
 
 def cases() -> list[object]:
     return [
-        pytest.param(name, point, id=f"{name}-{point}", marks=[] if (name, point) in DEFAULT else [pytest.mark.slow])
+        pytest.param(
+            name, point, id=f"{name}-{point}", marks=[] if (name, point) in DEFAULT else [pytest.mark.slow]
+        )
         for name in ("convert", "preannotate", "synth", "adjudicate", "deidentify", "train")
         for point in POINTS
     ]
