@@ -39,6 +39,7 @@ from annotator.io.publish import (
     commit,
     common_folder,
     interrupted_outputs,
+    manifest_path,
     output_lock,
     recover_output,
 )
@@ -277,6 +278,13 @@ class Staging:
         self.folders: list[Path] = []
         self.created_root: Path | None = None
         self.private: dict[Path, Path] = {}
+        try:
+            self._make(plan)
+        except BaseException:
+            self.remove()  # a place that cannot be written: nothing of this job stays behind
+            raise
+
+    def _make(self, plan: OutputPlan) -> None:
         anchor = plan.anchor
         if plan.folder_mode is FolderMode.REPLACE:
             # The new folder is built beside the old one and swapped in whole.
@@ -364,4 +372,7 @@ def publishing(plan: OutputPlan) -> Iterator[Staging]:
             yield staging
             commit(anchor, plan.job, staging.steps())
         finally:
-            staging.remove()
+            # A publication that failed half way keeps its manifest and what it had still to
+            # move: the next run finishes it. Anything else of the staging goes.
+            if not manifest_path(anchor).exists():
+                staging.remove()

@@ -173,5 +173,36 @@ def test_output_in_a_hostile_place(name: str, place: str, template: Path, tmp_pa
         else:
             assert [c for c in changes(before, after) if not c.startswith("created")] == [], run.describe()
         return
-    _named(run, {"read-only": f"{os.sep}ro", "onto-input": out.name, "inside-input": writer.input or ""}[place])
+    _named(
+        run, {"read-only": f"{os.sep}ro", "onto-input": out.name, "inside-input": writer.input or ""}[place]
+    )
     assert changes(before, after) == [], run.describe()
+
+
+READERS: dict[str, Callable[[dict[str, Path]], list[str | Path]]] = {
+    "stats": lambda i: ["stats", i["gold"], i["annotator_a"]],
+    "validate": lambda i: ["validate", i["gold"], "--json"],
+    "evaluate": lambda i: ["evaluate", "--gold", i["gold"], "--system", i["annotator_a"], "--json"],
+    "evaluate-i2b2": lambda i: ["evaluate", "--gold", i["gold"], "--system", i["annotator_a"], "--mode", "i2b2", "-v"],
+    "iaa": lambda i: ["iaa", i["annotator_a"], i["annotator_b"], "--gold", i["gold"]],
+    "significance": lambda i: ["significance", "--gold", i["gold"], i["annotator_a"], i["annotator_b"], "--shuffles", "20"],
+    "consistency": lambda i: ["consistency", i["gold"], "--json"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=[] if n in ("iaa", "evaluate") else [pytest.mark.slow]) for n in READERS]
+)
+def test_reader_of_folders_whose_names_are_not_utf8(name: str, template: Path, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    subprocess.run(["cp", "-a", str(template), str(work)], check=True)
+    inputs = {}
+    for folder in FOLDERS:
+        inputs[folder] = Path(os.fsdecode(os.fsencode(work / folder) + BAD_BYTES))
+        (work / folder).rename(inputs[folder])
+    before = snapshot(work)
+    run = run_cli(READERS[name](inputs), tmp_path / "home")
+    assert_no_leak(run)
+    assert run.returncode in (0, 1), run.describe()  # a finding (consistency) is exit 1
+    assert "internal error" not in run.stderr and "\ufffd" not in run.stdout + run.stderr, run.describe()
+    assert changes(before, snapshot(work)) == []
