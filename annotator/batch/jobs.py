@@ -277,19 +277,30 @@ def batch_deidentify(
     leak_options: LeakCheckOptions | None = None,
     map_dir: Path | None = None,
     run: BatchRun | None = None,
+    allow_path: Path | None = None,
+    on_leak: str = "refuse",
+    review_dir: Path | None = None,
 ) -> BatchReport:
     """Masked or surrogate copies of an archive, each partition leak-checked before it is
     published; one surrogate map and date shift per patient, the corpus's values to avoid
-    gathered first and broadcast to every worker."""
+    gathered first and broadcast to every worker. The leak check's findings are treated as
+    ``annotator deidentify`` treats them: passed by ``allow_path``'s entries, then refused or
+    masked (``on_leak``), and written in context under ``review_dir`` when given."""
+    from annotator.deid.allowlist import read_allow_file
     from annotator.deid.leakcheck import LeakCheckOptions
     from annotator.workflows.deidentify import check_options
 
     check_options(options)
+    if on_leak not in ("refuse", "mask"):
+        raise UsageError(f"unknown leak action {on_leak!r} (refuse or mask)")
     run = run or BatchRun()
     leak_options = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
-    if map_dir is not None:
-        _check_map_dir(map_dir, input_dir, out_dir)
-    parameters = {"options": repr(options), "leak_options": repr(leak_options)}
+    for private in (map_dir, review_dir):
+        if private is not None:
+            _check_map_dir(private, input_dir, out_dir)
+    allowed = tuple(read_allow_file(allow_path)) if allow_path is not None else ()
+    policy = tasks.LeakPolicy(allowed, on_leak, str(review_dir.resolve()) if review_dir is not None else None)
+    parameters = {"options": repr(options), "leak_options": repr(leak_options), "leak_policy": repr(policy)}
 
     def submit(client: Client, todo: list[Partition], everything: list[Partition]) -> list[Any]:
         found = _run(client, tasks.context_of_partition, everything, (), None)
@@ -297,14 +308,19 @@ def batch_deidentify(
         if failed:
             return failed
         context = client.scatter(merge_contexts(found), broadcast=True)
-        if map_dir is not None:
-            map_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for private in (map_dir, review_dir):
+            if private is not None:
+                try:
+                    private.mkdir(mode=0o700, parents=True, exist_ok=True)
+                except OSError as error:
+                    raise cannot("create the folder", error, private) from None
         arguments = (
             str(out_dir.resolve()),
             options,
             context,
             leak_options,
             str(map_dir.resolve()) if map_dir is not None else None,
+            policy,
         )
         return _run(client, tasks.deidentify_partition, todo, arguments, run.progress)
 
@@ -316,7 +332,8 @@ def _check_map_dir(map_dir: Path, input_dir: Path, out_dir: Path) -> None:
     for other in (input_dir.resolve(), out_dir.resolve()):
         if target == other or target.is_relative_to(other) or other.is_relative_to(target):
             raise UsageError(
-                "the audit maps hold PHI: write them outside the input and output folders", map_dir
+                "the audit maps and reviews hold PHI: write them outside the input and output folders",
+                map_dir,
             )
 
 

@@ -6,13 +6,13 @@ MODEL ``default`` is the model bundled with PHI Annotator (for projects without 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from annotator.cli.common import (
     add_json_flag,
     add_output_option,
     announce_written,
     existing_path,
+    model_argument,
     print_json,
     progress_bar,
 )
@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "model",
-        type=_model_argument,
+        type=model_argument,
         metavar="MODEL",
         help="model file from 'annotator train', or 'default' for the bundled model",
     )
@@ -52,10 +52,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--force", action="store_true", help="overwrite existing files in OUT")
     add_json_flag(parser)
     parser.set_defaults(func=run)
-
-
-def _model_argument(value: str) -> Path:
-    return Path(value) if value == "default" else existing_path(value)
 
 
 def run(args: argparse.Namespace) -> int:

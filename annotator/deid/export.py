@@ -310,7 +310,7 @@ def export_deidentified(
                 write_review(staged(review_file), leaks, written)
             if leaks:
                 written = _mask_staged(staging, documents, written, leaks, options, check, allowed)
-                _follow_masks(result, written)
+                follow_masks(result, written)
             if map_file is not None:
                 text = json.dumps(audit_map(result, options), indent=1, ensure_ascii=False) + "\n"
                 atomic_write_text(staged(map_file), text)
@@ -362,7 +362,7 @@ def _mask_staged(
     return final
 
 
-def _follow_masks(result: DeidResult, final: list[Document]) -> None:
+def follow_masks(result: DeidResult, final: list[Document]) -> None:
     """Tags moved by masking: the audit map and the review list give their final offsets."""
     for document in final:
         moved = {a.id: a for a in document}
