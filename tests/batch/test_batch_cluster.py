@@ -178,7 +178,7 @@ def test_deidentify_leak_options_act_as_in_the_single_process_command(
     gold = _planted_gold(tmp_path / "gold")
     allow = tmp_path / "allow.json"
     allow.write_text(json.dumps({"version": 1, "allow": [{"text": "Blake", "scope": "corpus"}]}))
-    options = ["--method", "mask", "--on-leak", "mask", "--allow", allow]
+    options: list[str | Path] = ["--method", "mask", "--on-leak", "mask", "--allow", allow]
     run_cli("deidentify", gold, "-o", tmp_path / "single", *options)
     result = run_cli(
         "batch", "deidentify", gold, "-o", tmp_path / "batch", *options, "--review-dir", tmp_path / "reviews",
