@@ -11,9 +11,9 @@ from annotator.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from annotator.io.formats import FORMATS
+    from annotator.io.format_names import FORMAT_DESCRIPTIONS as FORMATS
 
-    names = ", ".join(f"{f.name} ({f.description})" for f in FORMATS.values())
+    names = ", ".join(f"{name} ({description})" for name, description in FORMATS.items())
     parser = subparsers.add_parser(
         "convert",
         help="convert annotation files between formats (i2b2, MAE, brat, JSONL, inline 2006, CoNLL)",

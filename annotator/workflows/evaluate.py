@@ -13,18 +13,19 @@ import json
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from annotator.core.mapping import load_mapping
 from annotator.errors import UsageError
-from annotator.evaluation.engine import DocumentPair, EvaluationResult, Options, evaluate_pairs
-from annotator.evaluation.loading import load_pairs
 from annotator.evaluation.official import OfficialRun, evaluate_official_folders
 from annotator.evaluation.official_verbose import in_script_order, verbose_orders
-from annotator.evaluation.report import render_html, write_csv, write_json
-from annotator.io.outputs import plan_files
 from annotator.workflows.inputs import require_documents
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
 from annotator.workflows.scoring import ScoringRequest
+
+# The official mode is timed against the original script: the clean engine, its readers and
+# the report writers are imported where they are used, not on every i2b2-mode run.
+if TYPE_CHECKING:
+    from annotator.evaluation.engine import DocumentPair, EvaluationResult, Options
 
 OFFICIAL_SCHEMA = "phi-annotator/i2b2-tables/1"
 OFFICIAL_CSV_COLUMNS = (
@@ -109,6 +110,9 @@ def evaluate(
         orders = verbose_orders(Path(request.reference), Path(request.predicted), runs)
         return EvaluateResult(request.mode, runs=runs, document_orders=orders, inputs=inputs)
     options = request.scoring.options()
+    from annotator.evaluation.engine import evaluate_pairs
+    from annotator.evaluation.loading import load_pairs
+
     loaded = load_pairs(request.reference, request.predicted, request.scoring.mapping_chain())
     _report(progress, 1, 2)
     check_cancel(cancelled, "evaluation")
@@ -126,6 +130,9 @@ def evaluate(
 def clean_official_layout(pairs: list[DocumentPair], options: Options) -> list[tuple[str, EvaluationResult]]:
     """Clean-mode results for the six blocks of the official layout (Token, Strict, Relaxed;
     then the same on the HIPAA subset), labelled as the official script labels them."""
+    from annotator.core.mapping import load_mapping
+    from annotator.evaluation.engine import evaluate_pairs
+
     hipaa = load_mapping("hipaa")
     hipaa_pairs = [
         replace(
@@ -160,6 +167,9 @@ class ExportRequest:
 
 def export_report(result: EvaluateResult, request: ExportRequest) -> Path:
     """Write a report of an evaluation (replacing an earlier report at that path)."""
+    from annotator.evaluation.report import render_html, write_csv, write_json
+    from annotator.io.outputs import plan_files
+
     plan = plan_files([request.path], inputs=result.inputs, force=True)
     if result.mode is EvaluationMode.I2B2:
         if request.format is ReportFormat.HTML:
