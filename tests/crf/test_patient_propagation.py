@@ -17,7 +17,7 @@ def test_a_trusted_term_reaches_the_same_patients_records_only() -> None:
         Document("200-02", "Nothing else."),  # so that patient 200 has records to pool too
     ]
     start = documents[0].text.index(HOSPITAL)
-    found = {d.doc_id: [] for d in documents}
+    found: dict[str, list[Prediction]] = {d.doc_id: [] for d in documents}
     found["100-01"] = [Prediction("HOSPITAL", start, start + len(HOSPITAL), 0.97)]
     result = CrfTagger.propagate_patients(documents, found)
     texts = {d.doc_id: d.text for d in documents}
