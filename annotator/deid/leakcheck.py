@@ -34,11 +34,13 @@ Findings are :class:`~annotator.deid.findings.Leak` records, one per place.
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from annotator.core.document import Document
+from annotator.core.span import SpanIndex
 from annotator.deid.clinical_language import clinical_use, eponym_pattern, unit_not_initial
 from annotator.deid.dates import DATE_WORDS, parse_date
 from annotator.deid.findings import Leak, LeakError, leak_error, with_original_offsets
@@ -188,35 +190,47 @@ class _OutputIndex:
     def __init__(self, documents: list[Document], anchors: set[str], names: frozenset[str]) -> None:
         self.documents = documents
         self.names = names
-        self.matches: list[list[re.Match[str]]] = []
-        self.lower: list[list[str]] = []
+        # Token offsets as machine integers, and lower-cased tokens made only where a looked-for
+        # token occurs: a long note has millions of tokens, whose match objects and strings
+        # would take gigabytes.
+        self.starts: list[array[int]] = []
+        self.ends: list[array[int]] = []
         self.tags: list[list[tuple[int, int, str]]] = []
         self.tag_starts: list[list[int]] = []
         self.where: dict[str, list[tuple[int, int]]] = {}
         self.where_in: dict[str, dict[str, list[tuple[int, int]]]] = {}
-        self._eponyms: dict[int, list[tuple[int, int]]] = {}
+        self._eponyms: dict[int, SpanIndex] = {}
         for index, document in enumerate(documents):
-            matches = list(_TOKEN.finditer(document.text))
-            tokens = [m.group().lower() for m in matches]
-            self.matches.append(matches)
-            self.lower.append(tokens)
-            tags = sorted((a.start, a.end, kind_of(a)) for a in document if a.end > a.start)
-            self.tags.append(tags)
-            self.tag_starts.append([t[0] for t in tags])
+            starts, ends = array("i"), array("i")
             patient = self.where_in.setdefault(document.patient_id, {})
-            for position, token in enumerate(tokens):
+            for position, match in enumerate(_TOKEN.finditer(document.text)):
+                starts.append(match.start())
+                ends.append(match.end())
+                token = match.group().lower()
                 if token in anchors:
                     self.where.setdefault(token, []).append((index, position))
                     patient.setdefault(token, []).append((index, position))
+            self.starts.append(starts)
+            self.ends.append(ends)
+            tags = sorted((a.start, a.end, kind_of(a)) for a in document if a.end > a.start)
+            self.tags.append(tags)
+            self.tag_starts.append([t[0] for t in tags])
+
+    def lowered(self, index: int, start: int, size: int) -> tuple[str, ...]:
+        """Tokens ``start .. start + size`` of output ``index``, lower-cased (all in range)."""
+        if start < 0 or start + size > len(self.starts[index]):
+            return ()
+        return tuple(token.lower() for token in self.surface(index, start, size))
 
     def surface(self, index: int, start: int, size: int) -> tuple[str, ...]:
-        return tuple(m.group() for m in self.matches[index][start : start + size])
+        text, starts, ends = self.documents[index].text, self.starts[index], self.ends[index]
+        return tuple(text[starts[i] : ends[i]] for i in range(start, start + size))
 
     def in_eponym(self, index: int, start: int, end: int) -> bool:
         if index not in self._eponyms:
             text = self.documents[index].text
-            self._eponyms[index] = [m.span() for m in eponym_pattern().finditer(text)]
-        return any(s <= start and end <= e for s, e in self._eponyms[index])
+            self._eponyms[index] = SpanIndex(m.span() for m in eponym_pattern().finditer(text))
+        return self._eponyms[index].covers(start, end)
 
     def unit_not_initial(self, index: int, start: int, end: int) -> bool:
         return unit_not_initial(self.documents[index].text, start, end)
@@ -303,12 +317,12 @@ def find_leaks(
         lowered = tuple(t.lower() for t in tokens)
         for doc_index, position in index.occurrences(tokens[anchor].lower(), patients):
             start_token = position - anchor
-            if start_token < 0 or tuple(index.lower[doc_index][start_token : start_token + size]) != lowered:
+            if start_token < 0 or index.lowered(doc_index, start_token, size) != lowered:
                 continue
             if case_sensitive and index.surface(doc_index, start_token, size) != tokens:
                 continue
-            start = index.matches[doc_index][start_token].start()
-            end = index.matches[doc_index][start_token + size - 1].end()
+            start = index.starts[doc_index][start_token]
+            end = index.ends[doc_index][start_token + size - 1]
             tag = index.surrogate_tag(doc_index, start, end)
             document = index.documents[doc_index]
             for candidate in candidates:
