@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
     model = resolve_model(args.model)
     request = files_request(model, args.input, args.output, args.recall_bias, args.force)
-    with progress_bar("pre-annotating") as update:
+    with progress_bar("pre-annotating", percent=True) as update:  # it counts characters
         result = preannotate(request, progress=update)
     if args.json:
         print_json(result.to_dict())

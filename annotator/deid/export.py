@@ -18,6 +18,7 @@ from typing import Any
 
 from annotator.core.atomic import atomic_write_text
 from annotator.core.document import Document
+from annotator.core.limits import refuse_long_notes
 from annotator.deid.allowlist import AllowEntry, read_allow_file, without_allowed
 from annotator.deid.dates import DateShift
 from annotator.deid.leak_actions import mask_findings, write_review
@@ -135,6 +136,7 @@ def deidentify_documents(
         raise UsageError(f"unknown method {options.method!r} (surrogate or mask)")
     if options.mask_style not in ("brackets", "chars") or len(options.mask_char) != 1:
         raise UsageError("mask style must be brackets or chars, and the mask character one character")
+    refuse_long_notes(documents, "de-identification")
     context = context or CorpusContext.from_documents(documents)
     patients: dict[str, list[Document]] = {}
     for document in sorted(documents, key=lambda d: (d.patient_id, d.record, d.doc_id)):
@@ -283,27 +285,31 @@ def export_deidentified(
     if not documents:
         raise no_documents(gold_dir)
     check_originals(documents)
-    total = 2 * len(documents)
+    total = 1000  # in thousandths: replacing 30%, writing and reading back 20%, the leak check 50%
 
-    def first_half(done: int, _total: int) -> None:
-        if progress is not None:
-            progress(done, total)
+    def phase(first: float, share: float) -> Progress:
+        def report(done: int, of: int) -> None:
+            if progress is not None:
+                progress(round(total * (first + share * done / max(of, 1))), total)
 
-    result = deidentify_documents(documents, options, progress=first_half, cancelled=cancelled)
+        return report
+
+    result = deidentify_documents(documents, options, progress=phase(0, 0.3), cancelled=cancelled)
     check = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
     written: list[Document] = []
     leaks: list[Leak] = []
     try:
         with publishing(plan) as staged:
             staging = staged(out_dir)
-            for done, document in enumerate(result.documents, start=len(documents) + 1):
+            writing = phase(0.3, 0.2)
+            for done, document in enumerate(result.documents, start=1):
                 _check_cancel(cancelled)
                 path = staging / f"{document.doc_id}.xml"
                 write_i2b2(document, path)
                 written.append(_verified_as(path, document))
-                if progress is not None:
-                    progress(done, total)
-            leaks, passed = without_allowed(find_leaks(documents, written, check), written, allowed)
+                writing(done, len(result.documents))
+            found = find_leaks(documents, written, check, phase(0.5, 0.5))
+            leaks, passed = without_allowed(found, written, allowed)
             if leaks and on_leak == "refuse":
                 raise leak_error(leaks)
             if review_file is not None:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from annotator.core.document import Document
@@ -292,9 +292,16 @@ def _leak_kind(
 
 
 def find_leaks(
-    originals: Iterable[Document], outputs: Iterable[Document], options: LeakCheckOptions | None = None
+    originals: Iterable[Document],
+    outputs: Iterable[Document],
+    options: LeakCheckOptions | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Leak]:
-    """Every original PHI string found in the output, by the rules of this module."""
+    """Every original PHI string found in the output, by the rules of this module.
+
+    ``progress`` counts the looked-for strings, then the five other rules (a long note's
+    check takes a minute: the bar moves meanwhile).
+    """
     options = options or LeakCheckOptions()
     originals_list, outputs_list = list(originals), list(outputs)
     originals, outputs = originals_list, outputs_list
@@ -309,7 +316,11 @@ def find_leaks(
         t.lower() for (tokens, _), members in groups.items() if members[0].kind == "name" for t in tokens
     )
     index = _OutputIndex(list(outputs), {tokens[i].lower() for (tokens, _), i in anchors.items()}, names)
-    for (tokens, case_sensitive), candidates in groups.items():
+    total = len(groups) + 5
+    step = max(1, len(groups) // 100)
+    for number, ((tokens, case_sensitive), candidates) in enumerate(groups.items()):
+        if progress is not None and number % step == 0:
+            progress(number, total)
         # Short numbers are only looked for in their own patients' records.
         patients = {c.patient_id for c in candidates} if all(c.own_patient_only for c in candidates) else None
         anchor = anchors[(tokens, case_sensitive)]
@@ -341,13 +352,20 @@ def find_leaks(
                             end,
                         ),
                     )
-    variants = [
-        *reformatted_numbers(originals_list, outputs_list),
-        *untagged_old_ages(outputs_list),
-        *dates_written_another_way(originals_list, outputs_list),
-        *names_inside_words(originals_list, outputs_list),
-        *short_tokens_in_context(originals_list, outputs_list),
+    rules: list[Callable[[], list[Leak]]] = [
+        lambda: reformatted_numbers(originals_list, outputs_list),
+        lambda: untagged_old_ages(outputs_list),
+        lambda: dates_written_another_way(originals_list, outputs_list),
+        lambda: names_inside_words(originals_list, outputs_list),
+        lambda: short_tokens_in_context(originals_list, outputs_list),
     ]
+    variants: list[Leak] = []
+    for number, rule in enumerate(rules, start=len(groups)):
+        if progress is not None:
+            progress(number, total)
+        variants += rule()
+    if progress is not None:
+        progress(total, total)
     return with_original_offsets(_one_per_place([*leaks.values(), *variants]), originals_list, outputs_list)
 
 

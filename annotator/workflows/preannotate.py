@@ -15,6 +15,7 @@ from typing import Any
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
+from annotator.core.limits import refuse_long_notes
 from annotator.core.project import Project
 from annotator.crf.preannotation import Suggestions, add_suggestions, suggest
 from annotator.crf.tagger import MARGINAL_CEILING, CrfTagger
@@ -184,6 +185,7 @@ def tag_documents(
     ``annotator batch preannotate``.
     """
     _check_bias(recall_bias)
+    refuse_long_notes(documents, "pre-annotation")
     results = suggest(tagger, documents, recall_bias, progress, cancelled)
     check_cancel(cancelled, "pre-annotation")
     for result in results:
@@ -204,6 +206,7 @@ def suggest_for_document(
     (:func:`annotator.crf.preannotation.non_overlapping`): it may have been edited meanwhile.
     """
     _check_bias(recall_bias)
+    refuse_long_notes([document], "pre-annotation")
     tagger = CrfTagger.load(model)
     suggestions = tagger.predict_corpus([document], recall_bias, progress, cancelled)[document.doc_id]
     check_cancel(cancelled, "pre-annotation")
