@@ -233,8 +233,7 @@ def plan_folder(
         raise UsageError("exists and is not a folder", folder)
     interrupted = interrupted_outputs(folder)
     own = _resolved(interrupted.owned_by(job))
-    occupied = _occupied(folder, own)
-    if occupied and not force:
+    if not force and _occupied(folder, own):
         raise UsageError(_NOT_EMPTY[mode], folder)
     for path in private_files:
         _refuse_inputs(path, inputs, INPUT_CLASH)
