@@ -72,6 +72,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(func=run)
 
 
+def _guard_outputs(screenshot: Path | None, inputs: list[Path], gold: Path | None = None) -> None:
+    """The gold folder and the screenshot go neither onto nor inside what the window opens."""
+    from annotator.io.outputs import FolderMode, plan_files, plan_folder
+
+    if gold is not None:
+        plan_folder(gold, mode=FolderMode.MERGE, force=True, inputs=inputs)
+    if screenshot is not None:
+        plan_files([screenshot], inputs=[*inputs, *([gold] if gold is not None else [])], force=True)
+
+
 def run(args: argparse.Namespace) -> int:
     size = None
     if args.size is not None:
@@ -84,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         folders = ([args.path] if args.path is not None else []) + list(args.adjudicate)
         if len(folders) < 2:
             raise UsageError("--adjudicate needs at least two folders")
+        _guard_outputs(args.screenshot, folders, args.output)
         from annotator.gui.app import NO_DISPLAY_HINT, display_available, get_application
 
         if args.screenshot is None and not display_available():
@@ -108,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             "give a project folder, a folder of XML files or an XML file (or try: annotator demo)"
         )
+    _guard_outputs(args.screenshot, [args.path])
     from annotator.gui.app import launch
 
     return launch(

@@ -15,7 +15,6 @@ from annotator.cli.common import (
     progress_bar,
     score_text,
 )
-from annotator.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -75,10 +74,8 @@ def run(args: argparse.Namespace) -> int:
         cv_folds=args.cv,
         postprocess=not args.no_postprocess,
         keep_private_features=args.keep_private_features,
+        force=args.force,
     )
-    if args.output.exists() and not args.force:
-        # Like every other writer: an existing output is replaced only when asked.
-        raise UsageError("the model file exists already (use --force to overwrite)", args.output)
     # Training reads the notes, then runs its iterations: not one unit, so the bar shows a
     # percentage (it restarts once after cross-validation, whose folds it follows smoothly).
     description = f"{args.cv}-fold cross-validation, then training" if args.cv else "training"

@@ -518,12 +518,24 @@ class CrfTagger:
         allowed = {t.name for t in self.schema.types}
         return postprocess_document(text, tokens, predictions, allowed, evidence)
 
-    def tag_document(self, document: Document, recall_bias: float | None = None) -> list[Prediction]:
-        """One note's spans before patient-level propagation, chunk by chunk."""
-        return self._tag_with_evidence(document, recall_bias)[0]
+    def tag_document(
+        self,
+        document: Document,
+        recall_bias: float | None = None,
+        after_chunk: Callable[[int], None] | None = None,
+    ) -> list[Prediction]:
+        """One note's spans before patient-level propagation, chunk by chunk.
+
+        ``after_chunk(offset)`` is told how far into the text each chunk reached (a long
+        note's progress, and the place to cancel between chunks).
+        """
+        return self._tag_with_evidence(document, recall_bias, after_chunk)[0]
 
     def _tag_with_evidence(
-        self, document: Document, recall_bias: float | None = None
+        self,
+        document: Document,
+        recall_bias: float | None = None,
+        after_chunk: Callable[[int], None] | None = None,
     ) -> tuple[list[Prediction], PhiEvidence]:
         predictions: list[Prediction] = []
         evidence = PhiEvidence()
@@ -535,6 +547,8 @@ class CrfTagger:
             scores = self.score_chunk(document.text, chunk, recall_bias)
             predictions += self.decode_tokens(chunk.core, scores, recall_bias)
             evidence.extend(chunk.core, (score.p_outside for score in scores))
+            if after_chunk is not None and chunk.core:
+                after_chunk(chunk.core[-1].end)
             tokens = chunk.tokens
             for position in range(chunk.core_start, chunk.core_end):
                 word = tokens[position].text
@@ -552,16 +566,32 @@ class CrfTagger:
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> dict[str, list[Prediction]]:
-        """Predicted spans per document id, with patient-level propagation across records."""
+        """Predicted spans per document id, with patient-level propagation across records.
+
+        Progress counts characters, so that one long note moves the bar too; a cancel is
+        noticed between chunks.
+        """
         _check_bias(recall_bias)
         by_id: dict[str, list[Prediction]] = {}
         evidence: dict[str, PhiEvidence] = {}
-        for index, document in enumerate(documents):
+        total = sum(len(d.text) for d in documents) or 1
+        done = 0
+
+        def after_chunk(offset: int) -> None:
             if cancelled is not None and cancelled():
                 raise TrainingCancelled("pre-annotation cancelled")
-            by_id[document.doc_id], evidence[document.doc_id] = self._tag_with_evidence(document, recall_bias)
             if progress is not None:
-                progress(index + 1, len(documents))
+                progress(min(done + offset, total), total)
+
+        for document in documents:
+            if cancelled is not None and cancelled():
+                raise TrainingCancelled("pre-annotation cancelled")
+            by_id[document.doc_id], evidence[document.doc_id] = self._tag_with_evidence(
+                document, recall_bias, after_chunk
+            )
+            done += len(document.text)
+            if progress is not None:
+                progress(min(done, total), total)
         if self.postprocess:
             by_id = self.propagate_patients(documents, by_id, evidence)
         return by_id

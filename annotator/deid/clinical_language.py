@@ -211,15 +211,27 @@ def eponym_pattern() -> re.Pattern[str]:
 
 
 _MASK = re.compile(r"\[\*\*[^\]\n]*\*\*\]")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+# How far along its line a match looks for its neighbours. A line of a real note is far
+# shorter; a note of one 30 MB line must not make every look scan the whole of it.
+NEAR = 400
+
+
+def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The match's line, cut to :data:`NEAR` characters on each side."""
+    low = max(0, start - NEAR)
+    line_start = max(text.rfind("\n", low, start) + 1, low)
+    high = min(len(text), end + NEAR)
+    line_end = text.find("\n", end, high)
+    return line_start, line_end if line_end >= 0 else high
 
 
 def _line_neighbours(text: str, start: int, end: int) -> list[str]:
     """The words just before and after a match on its line."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
+    line_start, line_end = _line_bounds(text, start, end)
     # Masks ("[**DATE**]") are no words of the note.
     before = re.findall(r"[^\W\d_]{2,}", _MASK.sub(" ", text[line_start:start]))
-    after = re.findall(r"[^\W\d_]{2,}", _MASK.sub(" ", text[end : line_end if line_end >= 0 else len(text)]))
+    after = re.findall(r"[^\W\d_]{2,}", _MASK.sub(" ", text[end:line_end]))
     return before[-1:] + after[:1]
 
 
@@ -289,8 +301,8 @@ def clinical_use(text: str, start: int, end: int, same_patient: bool, names: fro
         # In a phrase written in capitals the case says nothing: a very common word that
         # a word in capitals follows ("HOPE TO WEAN") reads as the word; alone after a
         # label ("PATIENT: LONG.") it is still the name.
-        line_end = text.find("\n", end)
-        following_word = re.findall(r"[^\W\d_]{2,}", text[end : line_end if line_end >= 0 else len(text)])[:1]
+        next_word = _WORD.search(text, end, _line_bounds(text, start, end)[1])
+        following_word = [next_word.group()] if next_word is not None else []
         return (
             capitals_line
             and frequency >= 4.5

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 import stat
+import threading
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from lxml import etree
 
@@ -32,7 +33,6 @@ _ENTITY_DECLARATION = re.compile(rb"<!\s*ENTITY", re.IGNORECASE)
 _DOCTYPE = re.compile(rb"<!\s*DOCTYPE", re.IGNORECASE)
 _ELEMENT_START = re.compile(rb"<[A-Za-z_]")
 # Compiled per call (``root.xpath``): a shared XPath object is not safe across the reader threads.
-_TOO_MANY_ATTRIBUTES = f"descendant-or-self::*[count(@*) > {MAX_ATTRIBUTES}]"
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
@@ -54,6 +54,21 @@ def error_code(error: AnnotatorError, default: str = "unreadable") -> str:
 
 
 def _parser(huge: bool = False) -> etree.XMLParser:
+    # Making a parser costs about as much as parsing a small note: one per thread is kept
+    # (an lxml parser must not be shared between threads; the GUI parses in workers too).
+    parsers: dict[bool, etree.XMLParser] | None = getattr(_PARSERS, "by_size", None)
+    if parsers is None:
+        parsers = _PARSERS.by_size = {}
+    parser = parsers.get(huge)
+    if parser is None:
+        parser = parsers[huge] = _new_parser(huge)
+    return parser
+
+
+_PARSERS = threading.local()
+
+
+def _new_parser(huge: bool) -> etree.XMLParser:
     return etree.XMLParser(
         resolve_entities=False,
         no_network=True,
@@ -149,26 +164,34 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
         raise coded(InputError(message, path), code) from None
     except ValueError as error:  # lxml: e.g. unicode strings with an encoding declaration
         raise coded(InputError(f"not parseable as XML: {error}", path), "not-well-formed") from None
-    for node in root.iter(etree.Entity):
-        raise coded(
-            UnsafeInputError(f"undefined entity &{getattr(node, 'name', '?')}; is not allowed", path),
-            "entity",
-        )
-    # lxml's attribute access is quadratic in the count: elements with too many are found
-    # first, in C (a Python loop over 5,000 tags was a tenth of the time to read a record).
-    for element in cast("list[etree._Element]", root.xpath(_TOO_MANY_ATTRIBUTES)):
-        raise coded(
-            UnsafeInputError(
-                f"element <{element.tag}> on line {element.sourceline} has {len(element.attrib):,} "
-                f"attributes, over the limit of {MAX_ATTRIBUTES:,}",
-                path,
-            ),
-            "too-large",
-        )
-    if huge:
-        for element in root.iter():
+    # An element can only have more attributes than there are "=" bytes: the walk over every
+    # element (in Python) is needed only when the bytes allow too many, or for huge files.
+    if not huge and data.count(b"=") <= MAX_ATTRIBUTES:
+        for node in root.iter(etree.Entity):  # filtered in C
+            raise _undefined_entity(node, path)
+        return root
+    for element in root.iter():  # one pass over the tree: entities, then attribute counts
+        if element.tag is etree.Entity:
+            raise _undefined_entity(element, path)
+        # len() is linear but lxml's attribute access is quadratic in the count: check first.
+        if len(element.attrib) > MAX_ATTRIBUTES:
+            raise coded(
+                UnsafeInputError(
+                    f"element <{element.tag}> on line {element.sourceline} has {len(element.attrib):,} "
+                    f"attributes, over the limit of {MAX_ATTRIBUTES:,}",
+                    path,
+                ),
+                "too-large",
+            )
+        if huge:
             _check_attribute_lengths(element, path)
     return root
+
+
+def _undefined_entity(node: etree._Element, path: str | Path | None) -> UnsafeInputError:
+    return coded(
+        UnsafeInputError(f"undefined entity &{getattr(node, 'name', '?')}; is not allowed", path), "entity"
+    )
 
 
 def _check_attribute_lengths(element: etree._Element, path: str | Path | None) -> None:

@@ -65,7 +65,7 @@ def test_export_runs_in_worker(qtbot: QtBot, dialog: ExportDialog, tmp_path: Pat
     report = blocker.args[0]
     assert report.documents == 2 and report.seed == 7
     assert read_i2b2(out / "700-01.xml").text == dialog.after_view.toPlainText()
-    assert dialog.progress_bar.value() == dialog.progress_bar.maximum() == 4
+    assert dialog.progress_bar.value() == dialog.progress_bar.maximum() > 0
     assert "leak check passed" in dialog.status_label.text()
     assert not dialog.busy()
 
