@@ -456,13 +456,12 @@ class CrfTagger:
         labels = list(tagger.labels())
         phi_labels = [label for label in labels if label != OUTSIDE]
         has_outside = OUTSIDE in labels
-        scores = []
+        scores: list[TokenScore] = []
         marginal = tagger.marginal
         core = range(chunk.core_start, chunk.core_end)
         if ceiling is None or not has_outside:
             # No recall bias: the PHI tokens' own marginals (their confidence) and every
             # token's P(O) (the evidence rules are weighed against) are all that matter.
-            scores = []
             for position in core:
                 label = viterbi[position]
                 p_outside = marginal(OUTSIDE, position) if has_outside else 0.0

@@ -197,13 +197,13 @@ def read_physionet(path: str | Path) -> list[Document]:
     for (patient, note), text in records.items():
         doc_id = document_id(patient, note)
         document = Document(doc_id, text, origin=Origin(path=files.text, format="physionet"))
-        for start, end, kind, phrase in tagged[(patient, note)]:
+        for start, end, kind, listed in tagged[(patient, note)]:
             if not 0 <= start < end <= len(text):
                 raise InputError(
                     f"record {patient}/{note}: PHI offsets {start}-{end} outside its text ({len(text)} characters)",
                     source,
                 )
-            if phrase is not None and text[start:end] != phrase:
+            if listed is not None and text[start:end] != listed:
                 raise InputError(
                     f"record {patient}/{note}: the phrase at {start}-{end} is not the text there", source
                 )
