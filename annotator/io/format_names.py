@@ -15,4 +15,7 @@ FORMAT_DESCRIPTIONS: dict[str, str] = {
     "inline2006": "i2b2 2006 inline PHI",
     "jsonl": "JSONL spans",
     "conll": "CoNLL BIO tokens (export only)",
+    "physionet": "PhysioNet deid records (id.text) with id-phi.phrase or id.deid",
+    "table": "an EHR export: CSV, TSV or JSON Lines, one note per row (read only)",
+    "project": "a project folder: project.toml and source/ (write only)",
 }
