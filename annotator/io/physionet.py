@@ -189,10 +189,10 @@ def read_physionet(path: str | Path) -> list[Document]:
     source = files.phrases or files.blind
     if files.phrases is not None:
         for patient, note, start, end, kind, phrase in parse_phrases(_decode(files.phrases), files.phrases):
-            tagged_row(tagged, files.phrases, patient, note).append((start, end, kind, phrase))
+            _tags_of_record(tagged, files.phrases, patient, note).append((start, end, kind, phrase))
     elif files.blind is not None:
         for patient, note, start, end in parse_blind(_decode(files.blind), files.blind):
-            tagged_row(tagged, files.blind, patient, note).append((start, end, BLIND_TYPE, None))
+            _tags_of_record(tagged, files.blind, patient, note).append((start, end, BLIND_TYPE, None))
     documents = []
     for (patient, note), text in records.items():
         doc_id = document_id(patient, note)
@@ -224,7 +224,7 @@ def read_physionet(path: str | Path) -> list[Document]:
     return documents
 
 
-def tagged_row(
+def _tags_of_record(
     tagged: dict[tuple[int, int], list[tuple[int, int, str, str | None]]], path: Path, patient: int, note: int
 ) -> list[tuple[int, int, str, str | None]]:
     try:
