@@ -42,6 +42,10 @@ class PhiEvidence:
             self._ends.append(token.end)
             self._phi.append(1.0 - outside)
 
+    def peak(self) -> float:
+        """The highest P(PHI) of any token of the note (0 for a note without tokens)."""
+        return max(self._phi, default=0.0)
+
     def strongest(self, start: int, end: int) -> float:
         """The highest P(PHI) of a token overlapping ``[start, end)`` (0 when none does)."""
         index = bisect.bisect_right(self._starts, start) - 1

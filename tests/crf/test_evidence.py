@@ -45,3 +45,15 @@ def test_a_rule_span_loses_the_edges_the_model_rejects() -> None:
     (kept,) = evidence.gate([_span("dr kearns aware", "label-rule")])
     assert TEXT[kept.start : kept.end] == "kearns"
     assert kept.origin == "label-rule"
+
+
+def test_a_note_the_model_suspects_nowhere_gets_no_rule_span() -> None:
+    from annotator.crf.postprocess import postprocess_document
+
+    text = "Seen by Dr. Smith on 3/4/2021."
+    tokens = tokenize(text)
+    assert postprocess_document(text, tokens, [])  # the rules alone find the name and the date
+    doubtless = PhiEvidence()
+    doubtless.extend(tokens, [0.999] * len(tokens))
+    assert doubtless.peak() == pytest.approx(0.001)
+    assert postprocess_document(text, tokens, [], evidence=doubtless) == []
