@@ -40,13 +40,8 @@ class DocumentList(QTreeWidget):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(40)
-        # Widths from the widest text each column can hold, not from its contents: a column
-        # sized to its contents is measured again (and the list repainted) after every edit.
-        metrics = self.fontMetrics()
-        padding = 2 * metrics.averageCharWidth() + 8
-        for column, widest in ((1, "◐ in progress"), (2, "00000 (0000?)"), (3, "00:00")):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(column, metrics.horizontalAdvance(widest) + padding)
+        for column in (1, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self._items: dict[str, QTreeWidgetItem] = {}
         self.itemActivated.connect(self._on_self_item_activated)
         self.itemClicked.connect(self._on_self_item_activated)
