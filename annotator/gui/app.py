@@ -25,6 +25,7 @@ from annotator.core.propagation import find_occurrences
 from annotator.errors import AnnotatorError, UsageError, printable_path
 from annotator.gui.identity_dialog import choose_identity
 from annotator.gui.main_window import MainWindow
+from annotator.gui.memory import opening_a_record
 from annotator.gui.qt_timers import qt_timers
 from annotator.gui.screenshot import write_screenshot
 from annotator.gui.screenshot_views import REPORT_VIEWS, report_screenshot
@@ -111,7 +112,8 @@ def build_window(
         window.ask_recovery = lambda doc_id: None
     try:
         first = document or session.last_document() or _first_unfinished(session)
-        session.open_document(first, window.ask_recovery)
+        with opening_a_record():
+            session.open_document(first, window.ask_recovery)
     except AnnotatorError:
         session.close()
         window.deleteLater()

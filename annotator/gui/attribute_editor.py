@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QWidget,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from annotator.core.annotation import Annotation
 from annotator.core.schema import Schema
+from annotator.gui.elided_label import ElidedLabel
 from annotator.session.editing import AnnotationEditor
 
 EditorGetter = Callable[[], AnnotationEditor | None]
@@ -71,9 +71,11 @@ class AttributeEditor(QWidget):
         self.type_box = TypeComboBox()
         for type_def in schema.types:
             self.type_box.addItem(f"{type_def.category} / {type_def.name}", type_def.name)
-        self.span_label = QLabel("–")
-        self.source_label = QLabel("–")
-        self.status_label = QLabel("–")
+        # Labels that paint their own text: the offsets change with every edit, and a QLabel
+        # would lay the whole form out again each time.
+        self.span_label = ElidedLabel("–", minimum_chars=8)
+        self.source_label = ElidedLabel("–", minimum_chars=8)
+        self.status_label = ElidedLabel("–", minimum_chars=8)
         self.comment = QLineEdit()
         self.comment.setPlaceholderText("comment (Enter to keep)")
         buttons = QHBoxLayout()

@@ -31,6 +31,7 @@ from annotator.gui.attribute_editor import AttributeEditor
 from annotator.gui.document_list import DocumentList
 from annotator.gui.find_bar import FindBar
 from annotator.gui.main_menus import build_main_menus
+from annotator.gui.memory import opening_a_record
 from annotator.gui.note_view import NoteView
 from annotator.gui.propagation_dialog import AnnotateAllDialog
 from annotator.gui.relation_panel import RelationPanel
@@ -195,7 +196,8 @@ class MainWindow(QMainWindow):
 
     def open_document(self, doc_id: str) -> bool:
         try:
-            self.session.open_document(doc_id, self.ask_recovery)
+            with opening_a_record():
+                self.session.open_document(doc_id, self.ask_recovery)
         except AnnotatorError as error:
             QMessageBox.warning(self, "Cannot open document", error.one_line())
             return False

@@ -2,8 +2,8 @@
 
 ``annotator gui PROJECT --screenshot F.png --view dashboard|export|preannotation`` renders
 them offscreen, as docs/gui.md shows them. Nothing of the project changes: the export is
-written to a temporary folder that is removed afterwards, and the suggestions are added to
-the document in memory only (the window closes without saving).
+written to a temporary folder that is removed afterwards, and the pre-annotation report says
+what the action would add and skip without adding anything.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from PySide6.QtCore import QEventLoop, QTimer
 from annotator.errors import UsageError
 from annotator.gui.action_report import ActionReportDialog
 from annotator.gui.screenshot import write_screenshot
+from annotator.session.suggestions import sort_suggestions
 
 if TYPE_CHECKING:
     from annotator.gui.main_window import MainWindow
@@ -51,8 +52,9 @@ def _export(window: MainWindow, target: Path) -> None:
         dialog.exported.connect(loop.quit)
         dialog.failed.connect(loop.quit)
         QTimer.singleShot(600_000, loop.quit)
-        dialog.start_export()
-        loop.exec()
+        if dialog.export_button.isEnabled():  # else it says why (no gold documents)
+            dialog.start_export()
+            loop.exec()
         write_screenshot(dialog, target)
         dialog.close()
 
@@ -65,7 +67,9 @@ def _preannotation(window: MainWindow, target: Path) -> None:
     model = window.model_actions.tagging_model
     if document is None or model is None:
         raise UsageError("no document open, or no model to pre-annotate with")
-    outcome = session.add_suggestions(document, suggest_for_document(model, document.copy()))
+    # What the action would add and skip, without adding anything (no edit, no journal).
+    suggestions = suggest_for_document(model, document.copy())
+    outcome = sort_suggestions(document.copy(), suggestions, session.rejections.spans(document.doc_id))
     dialog = ActionReportDialog(window.model_actions.document_report(outcome), window)
     write_screenshot(dialog, target)
     dialog.close()
