@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from psygnal import Signal
+from psygnal import Signal, SignalInstance
 
 from annotator.core.annotation import Annotation
 from annotator.core.relations import DocumentTag, Relation
@@ -205,6 +205,20 @@ class Document:
     def has_id(self, item_id: str) -> bool:
         """True when an annotation, relation or document tag has this id."""
         return item_id in self._annotations or item_id in self._relations or item_id in self._document_tags
+
+    def change_signals(self) -> list[SignalInstance]:
+        """Every signal announcing a change to the annotations, relations or document tags."""
+        return [
+            self.annotation_added,
+            self.annotation_removed,
+            self.annotation_replaced,
+            self.relation_added,
+            self.relation_removed,
+            self.relation_replaced,
+            self.document_tag_added,
+            self.document_tag_removed,
+            self.document_tag_replaced,
+        ]
 
     def relations_naming(self, item_id: str) -> list[Relation]:
         """The relations whose trigger or arguments name an id."""

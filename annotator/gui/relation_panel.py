@@ -85,27 +85,13 @@ class RelationPanel(QWidget):
     # -- following the document ------------------------------------------------------------
     def set_document(self, document: Document | None) -> None:
         if self._document is not None:
-            for signal in self._signals(self._document):
+            for signal in self._document.change_signals():
                 signal.disconnect(self.refresh)
         self._document = document
         if document is not None:
-            for signal in self._signals(document):
+            for signal in document.change_signals():
                 signal.connect(self.refresh)
         self.refresh()
-
-    @staticmethod
-    def _signals(document: Document) -> list:  # type: ignore[type-arg]  # psygnal signal instances
-        return [
-            document.relation_added,
-            document.relation_removed,
-            document.relation_replaced,
-            document.document_tag_added,
-            document.document_tag_removed,
-            document.document_tag_replaced,
-            document.annotation_added,
-            document.annotation_removed,
-            document.annotation_replaced,
-        ]
 
     def refresh(self, *_changed: object) -> None:
         """Rebuild the list and the choices from the document."""

@@ -53,7 +53,7 @@ from annotator.io.brat_ann import (
     line_of,
     parse_ann,
 )
-from annotator.io.i2b2 import annotation_attributes
+from annotator.io.i2b2 import annotation_attributes, float_or_none
 from annotator.io.inline2006 import category_for
 from annotator.io.xmlsafe import MAX_FILE_BYTES, read_bytes
 
@@ -221,7 +221,7 @@ def _with_extras(annotation: Annotation, extras: list[tuple[str, str]], comment:
             fields.update(tag=annotation.type, type=value)
         elif name == "source" and value in _SOURCES:
             fields["source"] = _SOURCES[value]
-        elif name == "confidence" and _is_float(value):
+        elif name == "confidence" and float_or_none(value) is not None:
             fields["confidence"] = float(value)
         elif name == "annotator":
             fields["annotator"] = value
@@ -230,14 +230,6 @@ def _with_extras(annotation: Annotation, extras: list[tuple[str, str]], comment:
         else:
             kept.append((name, value))
     return annotation.replace(extra=tuple(kept), **fields)
-
-
-def _is_float(value: str) -> bool:
-    try:
-        float(value)
-    except ValueError:
-        return False
-    return True
 
 
 # -- writing -----------------------------------------------------------------------------------

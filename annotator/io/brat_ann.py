@@ -134,7 +134,8 @@ def _parse_line(line: str, number: int, path: str | Path | None) -> AnnLine:
             match = _NORMALIZATION.match(data)
             if match is None:
                 raise ValueError
-            return NormalizationLine(line_id, *match.groups(), tail)
+            norm_type, target, resource, entry = match.groups()
+            return NormalizationLine(line_id, norm_type, target, resource, entry, tail)
         if kind == "#":
             note_type, target = data.split()
             return NoteLine(line_id, note_type, target, tail)
@@ -182,6 +183,9 @@ def line_of(record: AnnLine) -> str:
     return f"{record.id}\t{record.type} {record.target}\t{_one_line(record.text)}"
 
 
+# Free text keeps its tabs (brat splits only the first two), not its line breaks.
+_FREE_TEXT_BREAKS = str.maketrans(dict.fromkeys("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029", " "))
+
+
 def _one_line(text: str) -> str:
-    # Free text keeps its tabs (brat splits only the first two), not its line breaks.
-    return text.translate(str.maketrans(dict.fromkeys("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029", " ")))
+    return text.translate(_FREE_TEXT_BREAKS)

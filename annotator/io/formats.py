@@ -204,8 +204,9 @@ def detect_format(path: str | Path) -> str:
         for file in files:
             if file.suffix.lower() != ".txt":
                 found[file.suffix.lower()].add(file_format(file))
-        names = {name for suffix, formats in found.items() for name in formats}
-        if ".ann" in found or not names:
+        names = {name for formats in found.values() for name in formats}
+        paired = any(f.suffix.lower() == ".txt" and f.with_suffix(".ann").is_file() for f in files)
+        if ".ann" in found or paired or not names:
             names.add("brat")
         if names == {"i2b2", "mae"}:
             return "i2b2"  # the i2b2 reader reads MAE files as MAE

@@ -139,7 +139,7 @@ def raw_tag_to_annotation(raw_tag: RawTag, path: str | Path | None = None) -> An
         raise
     source = _SOURCES.get(get("source", "human"))
     confidence_value = get("confidence")
-    confidence = _float_or_none(confidence_value) if confidence_value is not None else None
+    confidence = float_or_none(confidence_value) if confidence_value is not None else None
     extra: tuple[tuple[str, str], ...] = ()
     if not attributes.keys() <= _FIELD_ATTRIBUTES:
         extra = tuple(
@@ -173,7 +173,7 @@ def _is_int(value: str) -> bool:
     return True
 
 
-def _float_or_none(value: str) -> float | None:
+def float_or_none(value: str) -> float | None:
     try:
         return float(value)
     except ValueError:

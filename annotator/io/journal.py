@@ -22,9 +22,9 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
@@ -109,35 +109,44 @@ def document_tag_changed(tag: DocumentTag | None, removed_id: str = "") -> dict[
 
 def _replay_other(document: Document, entry: dict[str, Any]) -> bool:
     """Apply a relation or document-tag entry; whether it changed the document."""
-    op = entry.get("op")
-    if op == "relation-remove":
-        if str(entry["id"]) in {r.id for r in document.relations}:
-            document.remove_relation(str(entry["id"]))
-            return True
-        return False
-    if op == "relation-set":
+    op = str(entry.get("op"))
+    if op.startswith("relation-"):
+        relations = {r.id: r for r in document.relations}
+        if op == "relation-remove":
+            return _remove(relations, str(entry["id"]), document.remove_relation)
         relation = record_relation(entry["relation"])
-        current = {r.id: r for r in document.relations}.get(relation.id)
-        if current == relation:
-            return False
-        if current is not None:
-            document.replace_relation(relation.id, relation)
-        else:
-            document.add_relation(relation)
-        return True
+        return _set(relations, relation.id, relation, document.add_relation, document.replace_relation)
+    tags = {t.id: t for t in document.document_tags}
     if op == "document-tag-remove":
-        if str(entry["id"]) in {t.id for t in document.document_tags}:
-            document.remove_document_tag(str(entry["id"]))
-            return True
-        return False
+        return _remove(tags, str(entry["id"]), document.remove_document_tag)
     tag = record_document_tag(entry["tag"])
-    current_tag = {t.id: t for t in document.document_tags}.get(tag.id)
-    if current_tag == tag:
+    return _set(tags, tag.id, tag, document.add_document_tag, document.replace_document_tag)
+
+
+_Item = TypeVar("_Item")
+
+
+def _remove(items: dict[str, _Item], item_id: str, remove: Callable[[str], object]) -> bool:
+    if item_id not in items:
         return False
-    if current_tag is not None:
-        document.replace_document_tag(tag.id, tag)
+    remove(item_id)
+    return True
+
+
+def _set(
+    items: dict[str, _Item],
+    item_id: str,
+    item: _Item,
+    add: Callable[[_Item], object],
+    replace: Callable[[str, _Item], object],
+) -> bool:
+    current = items.get(item_id)
+    if current == item:
+        return False
+    if current is None:
+        add(item)
     else:
-        document.add_document_tag(tag)
+        replace(item_id, item)
     return True
 
 

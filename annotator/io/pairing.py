@@ -3,6 +3,9 @@
 MedTator saves each annotator's copy as ``<annotator>_<document>.xml``, so the folders of
 two annotators share no file name. When no name is shared and every folder has its own
 common ``<prefix>_``, the prefixes are dropped for pairing; otherwise names pair as they are.
+A gold standard MedTator exported names its files ``G__<document>.xml_<n>.xml``: the extra
+underscore and the ``.xml_<n>`` are dropped too (``G__doc_1.txt.xml_1`` pairs with
+``sys_doc_1.txt``).
 """
 
 from __future__ import annotations
@@ -13,6 +16,12 @@ from collections.abc import Sequence
 from annotator.core.document import Document, split_record_name
 
 _ANNOTATOR_PREFIX = re.compile(r"^([^\W_]+)_(.+)$")
+_EXPORT_SUFFIX = re.compile(r"\.xml_\d+$")
+
+
+def _document_name(rest: str) -> str:
+    """The document a prefixed name is about (``_doc_1.txt.xml_1`` -> ``doc_1.txt``)."""
+    return _EXPORT_SUFFIX.sub("", rest.lstrip("_")) or rest
 
 
 def _common_prefix(stems: Sequence[str]) -> str | None:
@@ -38,7 +47,8 @@ def pairing_keys(groups: Sequence[Sequence[str]]) -> list[dict[str, str]]:
     if any(p is None for p in prefixes) or len(set(prefixes)) != len(prefixes):
         return identity
     stripped = [
-        {stem: stem[len(str(p)) + 1 :] for stem in group} for p, group in zip(prefixes, groups, strict=True)
+        {stem: _document_name(stem[len(str(p)) + 1 :]) for stem in group}
+        for p, group in zip(prefixes, groups, strict=True)
     ]
     if not set(stripped[0].values()).intersection(*(set(s.values()) for s in stripped[1:])):
         return identity

@@ -35,7 +35,7 @@ def xml_root(path: Path) -> str:
         )
         parser.feed(head)
         for _, element in parser.read_events():
-            return str(element.tag)
+            return str(getattr(element, "tag", ""))
     except etree.XMLSyntaxError:
         return ""
     return ""

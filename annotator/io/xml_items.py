@@ -16,7 +16,7 @@ Both formats write them as MAE does, so MAE, MedTator and the i2b2 2012 tools re
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from annotator.core.document import Document
 from annotator.core.relations import (
@@ -42,8 +42,9 @@ _XML_NAME = re.compile(r"^[A-Za-z_][\w.-]*$")
 _KINDS = {kind.value: kind for kind in (RelationKind.EQUIVALENCE, RelationKind.NORMALIZATION)}
 
 
-def link_arguments(attributes: Pairs) -> list[tuple[str, str]]:
+def link_arguments(attributes: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     """A link's ``(role, id)`` pairs: every ``ROLEID`` with a ``ROLEText`` beside it."""
+    attributes = list(attributes)
     names = {name for name, _ in attributes}
     return [
         (name[:-2], value)

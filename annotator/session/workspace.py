@@ -529,17 +529,7 @@ class Workspace:
         document.annotation_removed.connect(removed_one)
         document.annotation_replaced.connect(replaced_one)
 
-        for signal in (
-            document.annotation_added,
-            document.annotation_removed,
-            document.annotation_replaced,
-            document.relation_added,
-            document.relation_removed,
-            document.relation_replaced,
-            document.document_tag_added,
-            document.document_tag_removed,
-            document.document_tag_replaced,
-        ):
+        for signal in document.change_signals():
             signal.connect(touched)
         document.annotation_added.connect(lambda a: append(path, added(a)))
         document.annotation_removed.connect(lambda a: append(path, removed(a)))

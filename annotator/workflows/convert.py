@@ -108,8 +108,11 @@ def convert(
     refused = [kind for kind in lost if kind not in request.drop]
     if refused:
         kinds = ",".join(kind.value for kind in Kind if kind in refused)
+        # A kind the target holds is lost only with what it names (a link to a document tag).
+        with_others = [kind.value for kind in Kind if lost[kind] and kind in target.holds]
+        because = f"; the {' and '.join(with_others)} name what goes" if with_others else ""
         raise LossError(
-            f"{request.to} cannot hold {describe(lost)} (nothing written; --drop {kinds} "
+            f"{request.to} cannot hold {describe(lost)}{because} (nothing written; --drop {kinds} "
             "converts without them)",
             {kind.value: lost[kind] for kind in Kind if lost[kind]},
         )

@@ -85,7 +85,8 @@ def test_deleting_a_tag_deletes_its_links_in_one_step(qtbot: QtBot, tmp_path: Pa
     assert "A2" in document and [r.id for r in document.relations] == ["L0"]
     panel = main.relations
     panel.list.setCurrentRow(0)
-    assert main.session.current() is not None and main.session.current().id == "A2"
+    current = main.session.current()
+    assert current is not None and current.id == "A2"
     qtbot.mouseClick(panel.delete_button, Qt.MouseButton.LeftButton)
     assert not document.relations and "A2" in document
 

@@ -147,7 +147,7 @@ def test_brat_document_is_tagged_by_key_and_saved_as_brat(qtbot: QtBot, tmp_path
     txt = tmp_path / "brat" / "300-01.txt"
     txt.parent.mkdir()
     txt.write_text(TEXT_200_02, encoding="utf-8")
-    (txt.parent / "300-01.ann").write_text("R1\tLink Arg1:T9 Arg2:T8\n", encoding="utf-8")
+    (txt.parent / "300-01.ann").write_text("", encoding="utf-8")
     window = make_window(qtbot, txt.parent)
     window.open_document("300-01")
     show(qtbot, window)

@@ -24,11 +24,13 @@ from lxml import etree
 
 from annotator.core.document import Document
 from annotator.core.relations import RelationKind
+from annotator.core.schema import Schema
 from annotator.errors import AnnotatorError
 from annotator.io.capacity import losses
 from annotator.io.formats import FORMATS, detect_format, read_documents
 from annotator.io.task_files import find_task
 from annotator.workflows.convert import ConvertRequest, convert
+from annotator.workflows.inputs import schema_by_name
 
 # The formats that read and write (CoNLL only writes; a note table only reads).
 ROUND_TRIP = ("i2b2", "mae", "brat", "jsonl", "inline2006")
@@ -115,9 +117,7 @@ def cross(source: Path, source_format: str, via: str, schema: str, work: Path) -
     return Crossing(source, via, "differs", detail, there.written)
 
 
-def _schema(name: str) -> object:
-    from annotator.workflows.inputs import schema_by_name
-
+def _schema(name: str) -> Schema:
     return schema_by_name(name)
 
 

@@ -147,6 +147,10 @@ def test_brat_reads_offsets_on_the_file_as_is() -> None:
         ("T1\tDOCTOR 3 999\tx\n", "do not fit"),
         ("T1\tDOCTOR three 5\tx\n", "malformed"),
         ("T1\tA 0 1\tD\nT1\tA 0 1\tD\n", "duplicate"),
+        ("R1\tLink Arg1:T9 Arg2:T8\n", "R1 names T9, which is not in the file"),
+        ("T1\tA 0 1\tD\nA1\tNegated T2\n", "line 2: A1 names T2, which is not in the file"),
+        ("T1\tA 0 1\tD\nX1\tfoo T1\n", "line 2: unknown annotation kind 'X'"),
+        ("T1\tA 0 1\tD\nR1\tLink Arg1:T1\n", "line 2: malformed R annotation"),
     ],
 )
 def test_brat_bad_annotation_lines_are_refused(tmp_path: Path, ann: str, message: str) -> None:

@@ -177,6 +177,8 @@ def test_write_documents_with_a_task_uses_its_root(tmp_path: Path) -> None:
         ([["A_doc1", "A_doc2"], ["B_doc1"]], [["doc1", "doc2"], ["doc1"]]),
         ([["110-01"], ["110-01"]], [["110-01"], ["110-01"]]),
         ([["x_1"], ["x_1", "y_2"]], [["x_1"], ["x_1", "y_2"]]),
+        # MedTator's exported gold standard beside a system's files.
+        ([["G__doc_1.txt.xml_1"], ["sys_doc_1.txt"]], [["doc_1.txt"], ["doc_1.txt"]]),
     ],
 )
 def test_annotator_prefixes_pair(groups: list[list[str]], expected: list[list[str]]) -> None:
