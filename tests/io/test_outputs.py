@@ -188,3 +188,42 @@ def test_a_manifest_never_moves_a_file_that_was_not_staged(tmp_path: Path) -> No
     ):
         pass
     assert (tmp_path / "precious.txt").read_text() == "keep"
+
+
+def test_a_jobs_identity_is_its_request_force_aside_and_paths_resolved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from annotator.deid.leakcheck import LeakCheckOptions
+    from annotator.io.publish import job_identity
+    from annotator.workflows.deidentify import DeidentifyRequest
+
+    monkeypatch.chdir(tmp_path)
+    words = frozenset({"foley", "blake", "staples"})
+    relative = DeidentifyRequest(Path("gold"), Path("out"), leak_options=LeakCheckOptions(ignore=words))
+    absolute = DeidentifyRequest(
+        tmp_path / "gold", tmp_path / "out", leak_options=LeakCheckOptions(ignore=words), force=True
+    )
+    assert job_identity(relative) == job_identity(absolute)
+    assert job_identity(relative) != job_identity(DeidentifyRequest(Path("gold"), Path("out2")))
+
+
+def test_a_jobs_identity_is_the_same_in_every_process(tmp_path: Path) -> None:
+    """Set order changes with Python's hash seed; the identity of a re-run must not."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from pathlib import Path; from annotator.deid.leakcheck import LeakCheckOptions; "
+        "from annotator.io.publish import job_identity; from annotator.workflows.deidentify import DeidentifyRequest; "
+        "print(job_identity(DeidentifyRequest(Path('g'), Path('o'), "
+        "leak_options=LeakCheckOptions(ignore=frozenset({'foley', 'blake', 'staples', 'murphy'})))))"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "3")
+    }  # fmt: skip
+    assert len(seen) == 1
