@@ -162,13 +162,21 @@ def parse_official(data: bytes, path: str | Path) -> OfficialDocument:
     return OfficialDocument(doc_id, sys_id, text, tags, path if isinstance(path, Path) else Path(path))
 
 
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    # As Path.is_file: a link that leads nowhere (or round in a loop) is no file, not an error.
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
 def read_official_folder(folder: str | Path) -> list[OfficialDocument]:
     """Every ``*xml`` file of a folder, parsed the official way (sorted by name)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError("not a folder", folder)
     with os.scandir(folder) as entries:  # a directory entry knows whether it is a file
-        names = sorted(entry.name for entry in entries if entry.name.endswith("xml") and entry.is_file())
+        names = sorted(entry.name for entry in entries if entry.name.endswith("xml") and _is_file(entry))
     return [parse_official(read_bytes(path), path) for path in (folder / name for name in names)]
 
 
