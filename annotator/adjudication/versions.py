@@ -8,7 +8,7 @@ from pathlib import Path
 
 from annotator.adjudication.units import check_same_text
 from annotator.core.document import Document
-from annotator.errors import InputError, UsageError
+from annotator.errors import InputError, UsageError, printable_path
 from annotator.io.corpus import list_document_files
 from annotator.io.i2b2 import read_i2b2
 from annotator.io.pairing import pairing_keys
@@ -40,10 +40,11 @@ class VersionSet:
 
 def version_names(folders: Sequence[Path]) -> list[str]:
     """A distinct name per folder: its own name, its parent's too when names repeat."""
-    names = [folder.resolve().name or str(folder) for folder in folders]
+    # Names go into gold files and reports: a folder name's undecodable bytes are shown escaped.
+    names = [printable_path(folder.resolve().name or str(folder)) for folder in folders]
     if len(set(names)) == len(names):
         return names
-    names = [f"{folder.resolve().parent.name}/{folder.resolve().name}" for folder in folders]
+    names = [printable_path(f"{folder.resolve().parent.name}/{folder.resolve().name}") for folder in folders]
     seen: dict[str, int] = {}
     unique = []
     for name in names:

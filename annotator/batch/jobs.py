@@ -31,6 +31,7 @@ from annotator.batch.partitions import (
 from annotator.errors import AnnotatorError, InputError, LockedError, UsageError
 from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.locking import DocumentLock, DocumentLockedError
+from annotator.io.publish import cannot
 from annotator.workflows.scoring import ScoringRequest
 
 if TYPE_CHECKING:
@@ -172,10 +173,14 @@ def _summarise(
     )
 
 
-def _check_out_dir(input_dir: Path, out_dir: Path) -> None:
+def _check_out_dir(input_dir: Path, out_dir: Path, others: Sequence[Path] = ()) -> None:
     source, target = input_dir.resolve(), out_dir.resolve()
     if target == source or target.is_relative_to(source) or source.is_relative_to(target):
         raise UsageError("the output must be outside the input folder", out_dir)
+    # --force empties the output folder first: never around another input (the model).
+    for other in others:
+        if other.resolve().is_relative_to(target):
+            raise UsageError("the output must not hold an input (the model)", out_dir)
 
 
 def _run_publishing_job(
@@ -185,12 +190,13 @@ def _run_publishing_job(
     parameters: dict[str, Any],
     run: BatchRun,
     submit: Callable[[Client, list[Partition], list[Partition]], list[Any]],
+    others: Sequence[Path] = (),
 ) -> BatchReport:
     """The frame every writing job shares: plan, lock and claim the output, run, record."""
     started = time.perf_counter()
     if not input_dir.is_dir():
         raise InputError("not a folder", input_dir)
-    _check_out_dir(input_dir, out_dir)
+    _check_out_dir(input_dir, out_dir, others)
     cluster = run.cluster
     with open_client(cluster.scheduler, cluster.workers) as client:
         run.announce(client)
@@ -202,7 +208,10 @@ def _run_publishing_job(
             "partition_size": cluster.partition_size,
             **parameters,
         }
-        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            out_dir.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise cannot("create the folder", error, out_dir.parent) from None
         lock = DocumentLock(out_dir, getpass.getuser())
         try:
             lock.acquire()
@@ -245,7 +254,7 @@ def batch_preannotate(
         arguments = (str(model.resolve()), recall_bias, str(out_dir.resolve()))
         return _run(client, tasks.preannotate_partition, todo, arguments, run.progress)
 
-    return _run_publishing_job("preannotate", input_dir, out_dir, parameters, run, submit)
+    return _run_publishing_job("preannotate", input_dir, out_dir, parameters, run, submit, [model])
 
 
 def merge_contexts(contexts: Sequence[CorpusContext]) -> CorpusContext:
@@ -268,19 +277,30 @@ def batch_deidentify(
     leak_options: LeakCheckOptions | None = None,
     map_dir: Path | None = None,
     run: BatchRun | None = None,
+    allow_path: Path | None = None,
+    on_leak: str = "refuse",
+    review_dir: Path | None = None,
 ) -> BatchReport:
     """Masked or surrogate copies of an archive, each partition leak-checked before it is
     published; one surrogate map and date shift per patient, the corpus's values to avoid
-    gathered first and broadcast to every worker."""
+    gathered first and broadcast to every worker. The leak check's findings are treated as
+    ``annotator deidentify`` treats them: passed by ``allow_path``'s entries, then refused or
+    masked (``on_leak``), and written in context under ``review_dir`` when given."""
+    from annotator.deid.allowlist import read_allow_file
     from annotator.deid.leakcheck import LeakCheckOptions
     from annotator.workflows.deidentify import check_options
 
     check_options(options)
+    if on_leak not in ("refuse", "mask"):
+        raise UsageError(f"unknown leak action {on_leak!r} (refuse or mask)")
     run = run or BatchRun()
     leak_options = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
-    if map_dir is not None:
-        _check_map_dir(map_dir, input_dir, out_dir)
-    parameters = {"options": repr(options), "leak_options": repr(leak_options)}
+    for private in (map_dir, review_dir):
+        if private is not None:
+            _check_map_dir(private, input_dir, out_dir)
+    allowed = tuple(read_allow_file(allow_path)) if allow_path is not None else ()
+    policy = tasks.LeakPolicy(allowed, on_leak, str(review_dir.resolve()) if review_dir is not None else None)
+    parameters = {"options": repr(options), "leak_options": repr(leak_options), "leak_policy": repr(policy)}
 
     def submit(client: Client, todo: list[Partition], everything: list[Partition]) -> list[Any]:
         found = _run(client, tasks.context_of_partition, everything, (), None)
@@ -288,14 +308,19 @@ def batch_deidentify(
         if failed:
             return failed
         context = client.scatter(merge_contexts(found), broadcast=True)
-        if map_dir is not None:
-            map_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for private in (map_dir, review_dir):
+            if private is not None:
+                try:
+                    private.mkdir(mode=0o700, parents=True, exist_ok=True)
+                except OSError as error:
+                    raise cannot("create the folder", error, private) from None
         arguments = (
             str(out_dir.resolve()),
             options,
             context,
             leak_options,
             str(map_dir.resolve()) if map_dir is not None else None,
+            policy,
         )
         return _run(client, tasks.deidentify_partition, todo, arguments, run.progress)
 
@@ -307,7 +332,8 @@ def _check_map_dir(map_dir: Path, input_dir: Path, out_dir: Path) -> None:
     for other in (input_dir.resolve(), out_dir.resolve()):
         if target == other or target.is_relative_to(other) or other.is_relative_to(target):
             raise UsageError(
-                "the audit maps hold PHI: write them outside the input and output folders", map_dir
+                "the audit maps and reviews hold PHI: write them outside the input and output folders",
+                map_dir,
             )
 
 

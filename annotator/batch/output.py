@@ -25,6 +25,7 @@ from annotator.core.document import Document
 from annotator.errors import UsageError
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.jsonl import documents_to_jsonl, parse_jsonl
+from annotator.io.publish import cannot
 
 MANIFEST = "batch-manifest.json"
 STAGING_PREFIX = ".staging-"
@@ -62,7 +63,10 @@ def prepare_output(
     """
     if out_dir.exists() and not out_dir.is_dir():
         raise UsageError("output exists and is not a folder", out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise cannot("create the output folder", error, out_dir) from None
     manifest = _manifest(out_dir)
     occupied = any(out_dir.iterdir())
     if resume:
@@ -87,7 +91,10 @@ def prepare_output(
                 "to replace it)",
                 out_dir,
             )
-        _clear(out_dir)
+        try:
+            _clear(out_dir)
+        except OSError as error:
+            raise cannot("empty the output folder", error, out_dir) from None
     for leftover in out_dir.glob(f"{STAGING_PREFIX}*"):
         # A killed run's half-written partition: never output, removed before anything else.
         shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink()
@@ -108,7 +115,8 @@ def write_manifest(
         "complete": complete,
         "summary": summary or {},
     }
-    atomic_write_text(out_dir / MANIFEST, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    # ASCII: a path's undecodable bytes (lone surrogates) are kept as JSON escapes.
+    atomic_write_text(out_dir / MANIFEST, json.dumps(data, indent=1, ensure_ascii=True) + "\n")
 
 
 def publish(

@@ -43,6 +43,21 @@ class PartitionFailure:
 Outcome = PartitionDone | PartitionFailure
 
 
+@dataclass(frozen=True)
+class LeakPolicy:
+    """What a partition does with the leak check's findings, as ``annotator deidentify`` does.
+
+    ``allowed``: reviewed "not PHI here" entries (read once, on the client); ``on_leak``:
+    ``"refuse"`` (the partition is not published) or ``"mask"`` (every finding masked, then
+    checked again); ``review_dir``: where a partition with findings writes them in context
+    (``part-NNNNN.json``, private: it holds PHI).
+    """
+
+    allowed: tuple[Any, ...] = ()
+    on_leak: str = "refuse"
+    review_dir: str | None = None
+
+
 @functools.lru_cache(maxsize=2)
 def _tagger(path: str, stamp: tuple[int, int]) -> Any:
     # Loaded once per worker process and reused for every partition it tags (the stamp makes
@@ -96,27 +111,43 @@ def deidentify_partition(
     context: Any,
     leak_options: Any,
     map_dir: str | None,
+    policy: LeakPolicy | None = None,
 ) -> Outcome:
     """Surrogates for whole patients, checked (read back, leak check) before publication."""
     import json
 
     from annotator.core.atomic import atomic_write_text
-    from annotator.deid.export import audit_map, check_originals, deidentify_documents, verified
+    from annotator.deid.allowlist import without_allowed
+    from annotator.deid.export import audit_map, check_originals, deidentify_documents, follow_masks, verified
+    from annotator.deid.leak_actions import mask_findings, write_review
     from annotator.deid.leakcheck import find_leaks, leak_error
 
+    policy = policy or LeakPolicy()
+    allowed = list(policy.allowed)
     try:
         originals = read_partition(partition)
         check_originals(originals)
         result = deidentify_documents(originals, options, context=context)
+        documents = result.documents
+        leaks, passed = without_allowed(find_leaks(originals, documents, leak_options), documents, allowed)
+        if leaks and policy.review_dir is not None:
+            write_review(Path(policy.review_dir) / f"{partition.name}.json", leaks, documents)
+        if leaks and policy.on_leak != "mask":
+            raise leak_error(leaks)
+        if leaks:
+            documents = mask_findings(documents, leaks, options.mask_style, options.mask_char)
+            follow_masks(result, documents)
 
         def check(written: Sequence[Document]) -> None:
+            # What is published is checked as read back: a mask never brings PHI back, but
+            # the promise is "checked", so the masked notes are checked again.
             for document in written:
                 verified(document)
-            leaks = find_leaks(originals, written, leak_options)
-            if leaks:
-                raise leak_error(leaks)
+            remaining, _ = without_allowed(find_leaks(originals, written, leak_options), written, allowed)
+            if remaining:
+                raise leak_error(remaining)
 
-        publish(result.documents, Path(out_dir), partition, check)
+        publish(documents, Path(out_dir), partition, check)
         if map_dir is not None:
             atomic_write_text(
                 Path(map_dir) / f"{partition.name}.json",
@@ -124,7 +155,12 @@ def deidentify_partition(
             )
     except AnnotatorError as error:
         return PartitionFailure(partition.index, error.one_line())
-    return PartitionDone(partition.index, len(originals), result.counts())
+    counts = result.counts()
+    if leaks:
+        counts["leak findings masked"] = len(leaks)
+    if passed:
+        counts["leak findings passed by the allow file"] = len(passed)
+    return PartitionDone(partition.index, len(originals), counts)
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING
 from annotator.cli.common import (
     add_json_flag,
     add_output_option,
+    announce_written,
     existing_path,
     format_table,
+    model_argument,
     print_json,
     progress_bar,
 )
@@ -66,7 +68,10 @@ def _add_cluster_options(parser: argparse.ArgumentParser, writes: bool = True) -
 def _register_preannotate(jobs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = jobs.add_parser("preannotate", help="model suggestions for every note", description=EPILOG)
     parser.add_argument(
-        "model", type=existing_path, metavar="MODEL", help="model file from 'annotator train'"
+        "model",
+        type=model_argument,
+        metavar="MODEL",
+        help="model file from 'annotator train', or 'default' for the bundled model",
     )
     parser.add_argument("input", type=existing_path, metavar="IN", help="folder of XML files or JSONL shards")
     add_output_option(parser, "OUT", "output folder")
@@ -99,6 +104,25 @@ def _register_deidentify(jobs: argparse._SubParsersAction[argparse.ArgumentParse
         type=Path,
         metavar="DIR",
         help="also write each partition's original -> surrogate audit map here (PHI: keep it private)",
+    )
+    parser.add_argument(
+        "--on-leak",
+        choices=("refuse", "mask"),
+        default="refuse",
+        help="when a partition's leak check finds original PHI: leave it unpublished (default) or "
+        "mask every finding",
+    )
+    parser.add_argument(
+        "--allow",
+        type=Path,
+        metavar="ALLOW.json",
+        help='reviewed "not PHI here" decisions that let findings pass (as in annotator deidentify)',
+    )
+    parser.add_argument(
+        "--review-dir",
+        type=Path,
+        metavar="DIR",
+        help="write each partition's findings in context here (part-NNNNN.json; it CONTAINS PHI)",
     )
     _add_cluster_options(parser)
     parser.set_defaults(func=run_deidentify)
@@ -151,15 +175,19 @@ def _print_report(report: BatchReport, json_output: bool) -> int:
             f"annotator batch: partition {failure.index:05d} not published: {failure.message}",
             file=sys.stderr,
         )
+    if report.out_dir is not None:
+        published = report.partitions - len(report.failures)
+        announce_written(report.out_dir, f"{published} partition(s) and batch-manifest.json")
     return 1 if report.failures else 0
 
 
 def run_preannotate(args: argparse.Namespace) -> int:
     from annotator.batch.jobs import batch_preannotate
+    from annotator.crf.default_model import resolve_model
 
     with progress_bar("pre-annotating", unit="partition") as update:
         report = batch_preannotate(
-            args.model, args.input, args.output, args.recall_bias, _batch_run(args, update)
+            resolve_model(args.model), args.input, args.output, args.recall_bias, _batch_run(args, update)
         )
     return _print_report(report, args.json)
 
@@ -170,13 +198,22 @@ def run_deidentify(args: argparse.Namespace) -> int:
 
     with progress_bar("de-identifying", unit="partition") as update:
         report = batch_deidentify(
-            args.input, args.output, deid_options(args), None, args.map_dir, _batch_run(args, update)
+            args.input,
+            args.output,
+            deid_options(args),
+            None,
+            args.map_dir,
+            _batch_run(args, update),
+            allow_path=args.allow,
+            on_leak=args.on_leak,
+            review_dir=args.review_dir,
         )
-    if args.map_dir is not None and not args.json:
-        print(
-            f"audit maps in {printable_path(args.map_dir)}: they contain the original PHI, keep them private"
-        )
-    return _print_report(report, args.json)
+    code = _print_report(report, args.json)
+    if args.map_dir is not None:
+        announce_written(args.map_dir, "audit maps (they contain the original PHI, keep them private)")
+    if args.review_dir is not None and any(args.review_dir.glob("part-*.json")):
+        announce_written(args.review_dir, "leak reviews (they contain PHI, keep them private)")
+    return code
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

@@ -146,3 +146,8 @@ def existing_path(value: str) -> Path:
     if not path.exists():
         raise argparse.ArgumentTypeError(f"{value}: no such file or folder")
     return path
+
+
+def model_argument(value: str) -> Path:
+    """argparse type: a tagger model file, or ``default`` (the bundled model)."""
+    return Path(value) if value == "default" else existing_path(value)

@@ -12,9 +12,9 @@ from annotator.io.capacity import DESCRIPTIONS, Kind, parse_kinds
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from annotator.io.formats import FORMATS
+    from annotator.io.format_names import FORMAT_DESCRIPTIONS as FORMATS
 
-    names = ", ".join(f"{f.name} ({f.description})" for f in FORMATS.values())
+    names = ", ".join(f"{name} ({description})" for name, description in FORMATS.items())
     parser = subparsers.add_parser(
         "convert",
         help="convert annotation files between formats (i2b2, MAE, brat, JSONL, inline 2006, CoNLL, PhysioNet), or import notes (an EHR table) into a project",

@@ -16,6 +16,7 @@ from annotator.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from annotator.deid.export import DeidReport
     from annotator.deid.surrogates import DeidOptions
 
 
@@ -108,6 +109,17 @@ def deid_options(args: argparse.Namespace) -> DeidOptions:
     )
 
 
+def leak_summary(report: DeidReport) -> str:
+    """What the leak check found and what became of it, in one phrase that never contradicts
+    itself ("no original PHI found" only when it found none)."""
+    done = []
+    if report.leaks_masked:
+        done.append(f"{report.leaks_masked} finding(s) masked and checked again")
+    if report.leaks_allowed:
+        done.append(f"{report.leaks_allowed} passed by the allow file")
+    return ", ".join(done) + ", no other original PHI found" if done else "no original PHI found"
+
+
 def run(args: argparse.Namespace) -> int:
     from annotator.deid.leakcheck import LeakError
     from annotator.workflows.deidentify import DeidentifyRequest, deidentify
@@ -146,16 +158,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(
         f"{report.documents} documents of {report.patients} patients written to {shown(report.out_dir)} "
-        f"({report.method}, {report.seconds:.1f} s); leak check: no original PHI found"
+        f"({report.method}, {report.seconds:.1f} s); leak check: {leak_summary(report)}"
     )
     print(format_table(["type", "replaced"], sorted(report.replaced.items())))
-    if report.leaks_masked or report.leaks_allowed:
-        print(
-            f"leak check: {report.leaks_masked} finding(s) masked, "
-            f"{report.leaks_allowed} passed by the allow file"
-        )
     if report.review_path:
-        print(f"review file written to {report.review_path}: it contains PHI, keep it private")
+        print(f"review file written to {shown(report.review_path)}: it contains PHI, keep it private")
     if report.review:
         print(
             f"\n{len(report.review)} annotation(s) masked for review (their text could not be replaced safely):"

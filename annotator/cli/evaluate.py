@@ -99,7 +99,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from annotator.evaluation.official import format_runs
     from annotator.evaluation.official_verbose import format_runs_verbose
-    from annotator.evaluation.report import write_json
     from annotator.workflows.evaluate import (
         EvaluateRequest,
         EvaluationMode,
@@ -135,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(format_runs(outcome.runs))
     elif args.json:
+        from annotator.evaluation.report import write_json  # clean mode only: not timed with i2b2
+
         assert outcome.evaluation is not None
         sys.stdout.write(write_json(outcome.evaluation, None, args.include_text))
     elif args.format == "i2b2":

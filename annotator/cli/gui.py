@@ -42,11 +42,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument(
         "--view",
-        choices=("main", "annotate-all", "side-by-side"),
+        choices=("main", "annotate-all", "side-by-side", "dashboard", "export", "preannotation"),
         default="main",
         help=(
             "with --screenshot: what to render (default: the main window; side-by-side: the "
-            "adjudication window's one-column-per-version view)"
+            "adjudication window's one-column-per-version view; dashboard, export, preannotation: "
+            "those reports, made without changing the project)"
         ),
     )
     parser.add_argument(
@@ -71,6 +72,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(func=run)
 
 
+def _guard_outputs(screenshot: Path | None, inputs: list[Path], gold: Path | None = None) -> None:
+    """The gold folder and the screenshot go neither onto nor inside what the window opens."""
+    from annotator.io.outputs import FolderMode, plan_files, plan_folder
+
+    if gold is not None:
+        plan_folder(gold, mode=FolderMode.MERGE, force=True, inputs=inputs)
+    if screenshot is not None:
+        plan_files([screenshot], inputs=[*inputs, *([gold] if gold is not None else [])], force=True)
+
+
 def run(args: argparse.Namespace) -> int:
     size = None
     if args.size is not None:
@@ -83,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         folders = ([args.path] if args.path is not None else []) + list(args.adjudicate)
         if len(folders) < 2:
             raise UsageError("--adjudicate needs at least two folders")
+        _guard_outputs(args.screenshot, folders, args.output)
         from annotator.gui.app import NO_DISPLAY_HINT, display_available, get_application
 
         if args.screenshot is None and not display_available():
@@ -107,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             "give a project folder, a folder of XML files or an XML file (or try: annotator demo)"
         )
+    _guard_outputs(args.screenshot, [args.path])
     from annotator.gui.app import launch
 
     return launch(

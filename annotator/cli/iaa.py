@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from annotator.cli.common import announce_written, existing_path, format_table, print_json, score_text
@@ -56,11 +57,18 @@ def run(args: argparse.Namespace) -> int:
         return 0
     headers, rows = pair_rows(report)
     if args.csv:
-        _write_csv(Path(args.csv), headers, rows)
+        _write_csv(Path(args.csv), headers, rows, request.inputs)
         announce_written(args.csv)
         return 0
     if args.html:
-        plan_files([Path(args.html)], force=True).publish_text(Path(args.html), render_iaa_html(report))
+        from annotator.workflows.evaluate import now_text
+
+        compared = [(name, str(folder)) for name, folder in zip(names, args.folders, strict=True)]
+        if args.gold:
+            compared.append(("gold", str(args.gold)))
+        page = render_iaa_html(report, compared=compared, generated=now_text())
+        plan = plan_files([Path(args.html)], inputs=request.inputs, force=True)
+        plan.publish_text(Path(args.html), page)
         announce_written(args.html)
         return 0
     matrix = report.matrix()
@@ -89,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_csv(path: Path, headers: list[str], rows: list[list[str]]) -> None:
+def _write_csv(path: Path, headers: list[str], rows: list[list[str]], inputs: Sequence[Path]) -> None:
     import csv
     import io
 
@@ -99,4 +107,4 @@ def _write_csv(path: Path, headers: list[str], rows: list[list[str]]) -> None:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(headers)
     writer.writerows(rows)
-    plan_files([path], force=True).publish_text(path, buffer.getvalue())
+    plan_files([path], inputs=inputs, force=True).publish_text(path, buffer.getvalue())

@@ -6,13 +6,13 @@ MODEL ``default`` is the model bundled with PHI Annotator (for projects without 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from annotator.cli.common import (
     add_json_flag,
     add_output_option,
     announce_written,
     existing_path,
+    model_argument,
     print_json,
     progress_bar,
 )
@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "model",
-        type=_model_argument,
+        type=model_argument,
         metavar="MODEL",
         help="model file from 'annotator train', or 'default' for the bundled model",
     )
@@ -54,17 +54,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-def _model_argument(value: str) -> Path:
-    return Path(value) if value == "default" else existing_path(value)
-
-
 def run(args: argparse.Namespace) -> int:
     from annotator.crf.default_model import resolve_model
     from annotator.workflows.preannotate import files_request, preannotate
 
     model = resolve_model(args.model)
     request = files_request(model, args.input, args.output, args.recall_bias, args.force)
-    with progress_bar("pre-annotating") as update:
+    with progress_bar("pre-annotating", percent=True) as update:  # it counts characters
         result = preannotate(request, progress=update)
     if args.json:
         print_json(result.to_dict())

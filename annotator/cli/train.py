@@ -15,7 +15,6 @@ from annotator.cli.common import (
     progress_bar,
     score_text,
 )
-from annotator.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="map the gold's annotations into the schema first (resources/mappings)",
     )
     parser.add_argument(
-        "--iterations", type=int, default=None, metavar="N", help="training epochs (default 15)"
+        "--iterations", type=int, default=None, metavar="N", help="training iterations (default 60, L-BFGS)"
     )
     parser.add_argument(
         "--no-postprocess", action="store_true", help="score the CRF without the post-processing rules"
@@ -75,10 +74,8 @@ def run(args: argparse.Namespace) -> int:
         cv_folds=args.cv,
         postprocess=not args.no_postprocess,
         keep_private_features=args.keep_private_features,
+        force=args.force,
     )
-    if args.output.exists() and not args.force:
-        # Like every other writer: an existing output is replaced only when asked.
-        raise UsageError("the model file exists already (use --force to overwrite)", args.output)
     # Training reads the notes, then runs its iterations: not one unit, so the bar shows a
     # percentage (it restarts once after cross-validation, whose folds it follows smoothly).
     description = f"{args.cv}-fold cross-validation, then training" if args.cv else "training"

@@ -145,6 +145,10 @@ class Document:
                 f"no annotation with id {annotation_id!r} in document {self.doc_id}"
             ) from None
 
+    def find(self, annotation_id: str) -> Annotation | None:
+        """The annotation with this id, or None (no exception: views ask this per cell)."""
+        return self._annotations.get(annotation_id)
+
     def sorted_annotations(self) -> list[Annotation]:
         """Annotations by start, then end, then id."""
         return sorted(self._annotations.values(), key=lambda a: (a.start, a.end, a.id))

@@ -17,12 +17,13 @@ A plain folder of XML files also opens: it is treated as ``source/`` of an unnam
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from annotator.core.atomic import atomic_write_text
-from annotator.errors import InputError, UsageError
+from annotator.errors import InputError, StorageError, UsageError
 
 PROJECT_FILE = "project.toml"
 STATE_DIR = ".annotator"
@@ -68,6 +69,15 @@ class Project:
     @property
     def reports_dir(self) -> Path:
         return self.root / "reports"
+
+    def reports_folder(self) -> Path:
+        """``reports/``, created (like its parent) if missing, so save dialogs open there;
+        the project folder when it cannot be created."""
+        try:
+            make_folder_like_parent(self.reports_dir)
+        except StorageError:
+            return self.root
+        return self.reports_dir
 
     @property
     def exports_dir(self) -> Path:
@@ -139,11 +149,17 @@ class Project:
         )
 
     def add_annotator(self, annotator: str) -> None:
+        """List an annotator (in ``project.toml``) and make sure their folder exists.
+
+        A project may list someone whose folder was never made (written by hand, or copied
+        without its empty folders): opening it creates the folder instead of failing.
+        """
+        if self.plain_folder:
+            return
+        make_folder_like_parent(self.annotations_dir(annotator))
         if annotator not in self.annotators:
             self.annotators.append(annotator)
-            if not self.plain_folder:
-                self.annotations_dir(annotator).mkdir(parents=True, exist_ok=True)
-                self.save()
+            self.save()
 
     def save(self) -> None:
         """Write ``project.toml`` atomically (not for plain folders)."""
@@ -157,6 +173,22 @@ class Project:
         if self.preannotations != "preannotations":
             lines.append(f"preannotations = {json.dumps(self.preannotations)}")
         atomic_write_text(self.root / PROJECT_FILE, "\n".join(lines) + "\n")
+
+
+def make_folder_like_parent(folder: Path) -> None:
+    """Create ``folder`` (and missing parents), each as readable as the folder it is made in.
+
+    A shared project folder stays shared (group-writable, setgid kept) and a private one
+    private, whatever the user's umask says.
+    """
+    if folder.is_dir():
+        return
+    make_folder_like_parent(folder.parent)
+    try:
+        folder.mkdir(exist_ok=True)
+        os.chmod(folder, folder.parent.stat().st_mode & 0o2777)
+    except OSError as error:
+        raise StorageError(f"cannot create the folder: {error.strerror}", folder) from None
 
 
 def _is_plain_folder_name(name: str) -> bool:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import accumulate
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -37,3 +40,26 @@ class Span:
 
     def text_of(self, text: str) -> str:
         return text[self.start : self.end]
+
+
+class SpanIndex:
+    """Ranges ``(start, end)`` sorted once, so that asking whether any of them overlaps or
+    contains a range costs O(log n): scanning a long note's matches against its thousands of
+    tags stays linear in the note."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self._starts = [start for start, _ in ordered]
+        # The furthest end among the spans sorted so far: the spans starting before a point
+        # reach past it exactly when this prefix maximum does.
+        self._reach = list(accumulate((end for _, end in ordered), max))
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Some range ``(s, e)`` has ``s < end`` and ``e > start``."""
+        before = bisect_left(self._starts, end)
+        return before > 0 and self._reach[before - 1] > start
+
+    def covers(self, start: int, end: int) -> bool:
+        """Some range ``(s, e)`` has ``s <= start`` and ``end <= e``."""
+        before = bisect_right(self._starts, start)
+        return before > 0 and self._reach[before - 1] >= end

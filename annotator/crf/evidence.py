@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 from array import array
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from annotator.crf.labels import Prediction
 from annotator.crf.tokenizer import Token
@@ -41,6 +42,10 @@ class PhiEvidence:
             self._ends.append(token.end)
             self._phi.append(1.0 - outside)
 
+    def peak(self) -> float:
+        """The highest P(PHI) of any token of the note (0 for a note without tokens)."""
+        return max(self._phi, default=0.0)
+
     def strongest(self, start: int, end: int) -> float:
         """The highest P(PHI) of a token overlapping ``[start, end)`` (0 when none does)."""
         index = bisect.bisect_right(self._starts, start) - 1
@@ -59,6 +64,29 @@ class PhiEvidence:
             or self.strongest(prediction.start, prediction.end) >= threshold
         )
 
+    def trimmed(self, prediction: Prediction, threshold: float = RULE_GATE) -> Prediction:
+        """A rule's span without the tokens at either end the model is sure are no PHI.
+
+        Name and place rules find where a name starts, but in lower-case or all-caps notes
+        not where it ends ("dr kearns aware", "CALVERT HOSPITAL" where the site tags the
+        name alone): the model's own belief sets the edges.
+        """
+        if prediction.origin in MODEL_ORIGINS:
+            return prediction
+        index = bisect.bisect_right(self._starts, prediction.start) - 1
+        if index < 0 or self._ends[index] <= prediction.start:
+            index += 1
+        inside = []
+        while index < len(self._starts) and self._starts[index] < prediction.end:
+            inside.append(index)
+            index += 1
+        kept = [i for i in inside if self._phi[i] >= threshold]
+        if not kept or (kept[0] == inside[0] and kept[-1] == inside[-1]):
+            return prediction
+        start = max(prediction.start, self._starts[kept[0]])
+        end = min(prediction.end, self._ends[kept[-1]])
+        return replace(prediction, start=start, end=end)
+
     def gate(self, predictions: Iterable[Prediction], threshold: float = RULE_GATE) -> list[Prediction]:
-        """The predictions :meth:`admits`."""
-        return [p for p in predictions if self.admits(p, threshold)]
+        """The predictions :meth:`admits`, each :meth:`trimmed`."""
+        return [self.trimmed(p, threshold) for p in predictions if self.admits(p, threshold)]

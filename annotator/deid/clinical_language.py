@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from annotator.core.resources import resource_path
 from annotator.deid.dates import DATE_WORDS
 from annotator.deid.leak_variants import zipf as _zipf
 from annotator.deid.lists import load_list
@@ -30,6 +31,175 @@ def clinical_abbreviations() -> frozenset[str]:
 
 
 @cache
+def clinical_words() -> frozenset[str]:
+    """Words written outside PHI in many patients' real notes (``lexicons/clinical_words.txt``)."""
+    path = resource_path("lexicons", "clinical_words.txt")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def is_vocabulary(word: str) -> bool:
+    """A word of English (Zipf >= 3) or of clinical notes: it can be PHI or the word itself."""
+    lower = word.lower()
+    return word.isalpha() and (_zipf(lower) >= 3.0 or lower in clinical_words())
+
+
+# Words after which a vocabulary word is read as a name or a place ("dr small", "per walker",
+# "son will", "transferred from heart"): titles, relations, and who was told.
+_NAME_CUES = frozenset(
+    [
+        "dr",
+        "doctor",
+        "md",
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "mister",
+        "rn",
+        "np",
+        "pa",
+        "nurse",
+        "attending",
+        "per",
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "sister",
+        "brother",
+        "mother",
+        "father",
+        "friend",
+        "niece",
+        "nephew",
+        "called",
+        "paged",
+        "notified",
+        "informed",
+    ]
+)
+_PLACE_CUES = frozenset(["at", "from", "transferred"])
+# Field labels that hold a name or a place ("PATIENT: SMALL"); section labels ("GU:") do not.
+_NAME_FIELDS = frozenset(
+    [
+        "name",
+        "surname",
+        "forename",
+        "firstname",
+        "lastname",
+        "given",
+        "patient",
+        "pt",
+        "doctor",
+        "dr",
+        "md",
+        "attending",
+        "pcp",
+        "contact",
+        "proxy",
+        "hcp",
+        "nok",
+        "relative",
+        "family",
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "hospital",
+        "location",
+        "from",
+    ]
+)
+_PERSON_VERBS = frozenset(
+    [
+        "agreed",
+        "agrees",
+        "called",
+        "calls",
+        "said",
+        "says",
+        "states",
+        "stated",
+        "refused",
+        "refuses",
+        "wants",
+        "wanted",
+        "came",
+        "visited",
+        "asked",
+        "asks",
+        "reports",
+        "reported",
+        "denies",
+        "denied",
+        "understands",
+        "requests",
+        "requested",
+        "spoke",
+        "feels",
+        "felt",
+        "was",
+        "is",
+        "has",
+        "had",
+    ]
+)
+_TALKED_WITH = re.compile(
+    r"\b(?:spoke|spoken|talked|met|visited|updated|called)\s+(?:with|to|by)\s+$", re.IGNORECASE
+)
+_WORDS_BEFORE = re.compile(r"([^\W\d_]+)\W*$")
+
+
+def reads_as_phi(
+    text: str, start: int, end: int, kind: str, names: frozenset[str], same_patient: bool = False
+) -> bool:
+    """Whether an untagged vocabulary word that is also a name or place of the corpus reads as
+    one here, by its context alone (in any patient's notes, the patient's own included).
+
+    Yes after a cue (a title, a relation, "per", "paged"; for places "at", "from"), after a
+    field label ("PATIENT: SMALL"), next to another name of the corpus, or capitalised inside
+    a sentence of a line in mixed case ("spoke with Walker"), or opening one in the patient's
+    own notes ("Long was seen today"). No otherwise: "Foley draining", "FOLEY CATH", "small
+    amts", "brown stool", "white secretions", "HEART RATE".
+    """
+    line_start = text.rfind("\n", 0, start) + 1
+    before_text = text[max(line_start, start - 40) : start]
+    previous = _WORDS_BEFORE.search(before_text)
+    cues = _NAME_CUES | _PLACE_CUES if kind != "name" else _NAME_CUES
+    if previous is not None and previous.group(1).lower() in cues:
+        return True
+    if _TALKED_WITH.search(before_text):
+        return True
+    label = re.search(r"([A-Za-z]+)\s*:\s*$", before_text)
+    if label is not None and label.group(1).lower() in _NAME_FIELDS:
+        return True
+    neighbours = _line_neighbours(text, start, end)
+    if any(w.lower() in names and not is_vocabulary(w) for w in neighbours):
+        return True
+    word = text[start:end]
+    line_end = text.find("\n", end)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    words = re.findall(r"[^\W\d_]{2,}", line)
+    mixed_line = sum(w.isupper() for w in words) < 0.7 * len(words) if words else False
+    sentence_start = re.search(r"(?:^|[.:;!?\-=>]|\n)\s*$", text[max(0, start - 20) : start]) is not None
+    if len(words) == 1:
+        return True  # a name alone on its line: nothing says it is the word
+    if not (mixed_line and word[:1].isupper()):
+        return False
+    # In a line of mixed case a capital means something: "spoke with Walker", "with WHITE".
+    # At a sentence's start a capital may be the word ("Foley draining"), unless a person's
+    # verb follows ("Foley agreed"); in the patient's own notes an English word there is still
+    # taken for the name ("Long was seen today"), a word of the clinicians' vocabulary is not.
+    if not sentence_start or word.isupper():
+        return True
+    following = re.match(r"\W*([a-z]+)", text[end : end + 30])
+    if following is not None and following.group(1) in _PERSON_VERBS:
+        return True
+    return same_patient and word.lower() not in clinical_words()
+
+
+@cache
 def eponym_pattern() -> re.Pattern[str]:
     phrases = []
     for phrase in load_list("eponyms"):
@@ -41,15 +211,27 @@ def eponym_pattern() -> re.Pattern[str]:
 
 
 _MASK = re.compile(r"\[\*\*[^\]\n]*\*\*\]")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+# How far along its line a match looks for its neighbours. A line of a real note is far
+# shorter; a note of one 30 MB line must not make every look scan the whole of it.
+NEAR = 400
+
+
+def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The match's line, cut to :data:`NEAR` characters on each side."""
+    low = max(0, start - NEAR)
+    line_start = max(text.rfind("\n", low, start) + 1, low)
+    high = min(len(text), end + NEAR)
+    line_end = text.find("\n", end, high)
+    return line_start, line_end if line_end >= 0 else high
 
 
 def _line_neighbours(text: str, start: int, end: int) -> list[str]:
     """The words just before and after a match on its line."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
+    line_start, line_end = _line_bounds(text, start, end)
     # Masks ("[**DATE**]") are no words of the note.
     before = re.findall(r"[^\W\d_]{2,}", _MASK.sub(" ", text[line_start:start]))
-    after = re.findall(r"[^\W\d_]{2,}", _MASK.sub(" ", text[end : line_end if line_end >= 0 else len(text)]))
+    after = re.findall(r"[^\W\d_]{2,}", _MASK.sub(" ", text[end:line_end]))
     return before[-1:] + after[:1]
 
 
@@ -119,8 +301,8 @@ def clinical_use(text: str, start: int, end: int, same_patient: bool, names: fro
         # In a phrase written in capitals the case says nothing: a very common word that
         # a word in capitals follows ("HOPE TO WEAN") reads as the word; alone after a
         # label ("PATIENT: LONG.") it is still the name.
-        line_end = text.find("\n", end)
-        following_word = re.findall(r"[^\W\d_]{2,}", text[end : line_end if line_end >= 0 else len(text)])[:1]
+        next_word = _WORD.search(text, end, _line_bounds(text, start, end)[1])
+        following_word = [next_word.group()] if next_word is not None else []
         return (
             capitals_line
             and frequency >= 4.5

@@ -9,24 +9,26 @@ A failure at any step leaves the target as it was.
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from annotator.core.atomic import atomic_write_text
 from annotator.core.document import Document
+from annotator.core.limits import refuse_long_notes
 from annotator.deid.allowlist import AllowEntry, read_allow_file, without_allowed
 from annotator.deid.dates import DateShift
 from annotator.deid.leak_actions import mask_findings, write_review
-from annotator.deid.leakcheck import Leak, LeakCheckOptions, find_leaks, leak_error
+from annotator.deid.leakcheck import Leak, LeakCheckOptions, LeakError, find_leaks, leak_error
 from annotator.deid.rewrite import Replaced, mask_text, rewrite_document
 from annotator.deid.surrogates import CorpusContext, DeidOptions, PatientSurrogates, Surrogate
 from annotator.errors import AnnotatorError, InputError, UsageError
 from annotator.io.corpus import no_documents, read_corpus
 from annotator.io.i2b2 import read_i2b2, write_i2b2
-from annotator.io.outputs import FolderMode, OutputPlan, plan_folder, staged_folder
+from annotator.io.outputs import FolderMode, OutputPlan, plan_folder, publishing
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
@@ -134,6 +136,7 @@ def deidentify_documents(
         raise UsageError(f"unknown method {options.method!r} (surrogate or mask)")
     if options.mask_style not in ("brackets", "chars") or len(options.mask_char) != 1:
         raise UsageError("mask style must be brackets or chars, and the mask character one character")
+    refuse_long_notes(documents, "de-identification")
     context = context or CorpusContext.from_documents(documents)
     patients: dict[str, list[Document]] = {}
     for document in sorted(documents, key=lambda d: (d.patient_id, d.record, d.doc_id)):
@@ -162,6 +165,29 @@ def deidentify_documents(
             if progress is not None:
                 progress(done, total)
     return result
+
+
+def leak_findings(
+    documents: list[Document],
+    options: DeidOptions,
+    context: CorpusContext | None = None,
+    leak_options: LeakCheckOptions | None = None,
+    allowed: Sequence[AllowEntry] = (),
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> list[Leak]:
+    """The findings an export of ``documents`` would stop on, without writing anything.
+
+    The same de-identification and leak check as :func:`export_deidentified` (findings an
+    allow entry covers pass), in memory: what the export dialog runs again after each fix.
+    """
+    check_originals(documents)
+    result = deidentify_documents(documents, options, context, progress, cancelled)
+    check = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
+    leaks, _ = without_allowed(
+        find_leaks(documents, result.documents, check), result.documents, list(allowed)
+    )
+    return leaks
 
 
 def audit_map(result: DeidResult, options: DeidOptions) -> dict[str, Any]:
@@ -203,14 +229,14 @@ def check_originals(documents: list[Document]) -> None:
                 )
 
 
-def _check_paths(gold_dir: Path, out_dir: Path, private: dict[str, Path | None], force: bool) -> OutputPlan:
-    plan = plan_folder(
-        out_dir,
-        mode=FolderMode.REPLACE,
-        force=force,
-        protected=[gold_dir],
-        protected_clash="refusing to write the export into (or around) the gold folder",
-    )
+def _check_paths(
+    gold_dir: Path,
+    out_dir: Path,
+    private: dict[str, Path | None],
+    force: bool,
+    inputs: list[Path],
+    job: str,
+) -> OutputPlan:
     # The audit map and the review file hold PHI: never beside the notes that are shared.
     for what, path in private.items():
         if path is None:
@@ -220,12 +246,20 @@ def _check_paths(gold_dir: Path, out_dir: Path, private: dict[str, Path | None],
             raise UsageError(f"the {what} holds PHI: write it outside the output and gold folders", path)
         if target.is_dir():
             raise UsageError(f"the {what} path is a folder; give a file name", path)
-        if target.exists() and not force:
-            raise UsageError(f"the {what} file exists (use --force to replace it)", path)
     paths = [p.resolve() for p in private.values() if p is not None]
     if len(set(paths)) != len(paths):
         raise UsageError("the audit map and the review file need two different paths")
-    return plan
+    # The notes, the audit map and the review file are published together, or none of them.
+    return plan_folder(
+        out_dir,
+        mode=FolderMode.REPLACE,
+        force=force,
+        inputs=inputs,
+        protected=[gold_dir],
+        protected_clash="refusing to write the export into (or around) the gold folder",
+        job=job,
+        private=[p for p in private.values() if p is not None],
+    )
 
 
 def export_deidentified(
@@ -240,13 +274,17 @@ def export_deidentified(
     on_leak: str = "refuse",
     allow_path: str | Path | None = None,
     review_path: str | Path | None = None,
+    job: str = "",
 ) -> DeidReport:
     """De-identify every document of ``gold_dir`` into ``out_dir``, all or nothing.
 
     Findings of the leak check that an entry of ``allow_path`` covers pass; the others stop
     the export (``on_leak="refuse"``) or are masked in the output (``"mask"``). With
-    ``review_path`` every remaining finding is also written there in context, before a
-    refusal: a private (0600) file holding PHI, for the data owner.
+    ``review_path`` every remaining finding is also written there in context: a private
+    (0600) file holding PHI, for the data owner. The notes, the audit map and the review
+    file are published together; on a refusal the review file alone is written (it says
+    what to review). ``job`` identifies the request (a killed run of the same job is
+    finished and replaced without ``force``).
 
     Raises
     ------
@@ -262,43 +300,54 @@ def export_deidentified(
         raise UsageError(f"unknown leak action {on_leak!r} (refuse or mask)")
     if not gold_dir.is_dir():
         raise InputError("not a folder", gold_dir)
-    plan = _check_paths(gold_dir, out_dir, {"audit map": map_file, "review file": review_file}, force)
+    inputs = [gold_dir, *([Path(allow_path)] if allow_path is not None else [])]
+    private = {"audit map": map_file, "review file": review_file}
+    plan = _check_paths(gold_dir, out_dir, private, force, inputs, job)
     allowed = read_allow_file(allow_path) if allow_path is not None else []
     documents = read_corpus(gold_dir).documents
     if not documents:
         raise no_documents(gold_dir)
     check_originals(documents)
-    total = 2 * len(documents)
+    total = 1000  # in thousandths: replacing 30%, writing and reading back 20%, the leak check 50%
 
-    def first_half(done: int, _total: int) -> None:
-        if progress is not None:
-            progress(done, total)
-
-    result = deidentify_documents(documents, options, progress=first_half, cancelled=cancelled)
-    with staged_folder(plan) as staging:
-        written: list[Document] = []
-        for done, document in enumerate(result.documents, start=len(documents) + 1):
-            _check_cancel(cancelled)
-            path = staging / f"{document.doc_id}.xml"
-            write_i2b2(document, path)
-            written.append(_verified(path))
+    def phase(first: float, share: float) -> Progress:
+        def report(done: int, of: int) -> None:
             if progress is not None:
-                progress(done, total)
-        check = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
-        leaks, passed = without_allowed(find_leaks(documents, written, check), written, allowed)
-        if review_file is not None:
-            write_review(review_file, leaks, written)
-        if leaks and on_leak == "refuse":
-            raise leak_error(leaks)
-        if leaks:
-            written = _mask_staged(staging, documents, written, leaks, options, check, allowed)
-            _follow_masks(result, written)
-    if map_file is not None:
-        import json
+                progress(round(total * (first + share * done / max(of, 1))), total)
 
-        atomic_write_text(
-            map_file, json.dumps(audit_map(result, options), indent=1, ensure_ascii=False) + "\n"
-        )
+        return report
+
+    result = deidentify_documents(documents, options, progress=phase(0, 0.3), cancelled=cancelled)
+    check = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
+    written: list[Document] = []
+    leaks: list[Leak] = []
+    try:
+        with publishing(plan) as staged:
+            staging = staged(out_dir)
+            writing = phase(0.3, 0.2)
+            for done, document in enumerate(result.documents, start=1):
+                _check_cancel(cancelled)
+                path = staging / f"{document.doc_id}.xml"
+                write_i2b2(document, path)
+                written.append(_verified_as(path, document))
+                writing(done, len(result.documents))
+            found = find_leaks(documents, written, check, phase(0.5, 0.5))
+            leaks, passed = without_allowed(found, written, allowed)
+            if leaks and on_leak == "refuse":
+                raise leak_error(leaks)
+            if review_file is not None:
+                write_review(staged(review_file), leaks, written)
+            if leaks:
+                written = _mask_staged(staging, documents, written, leaks, options, check, allowed)
+                follow_masks(result, written)
+            if map_file is not None:
+                text = json.dumps(audit_map(result, options), indent=1, ensure_ascii=False) + "\n"
+                atomic_write_text(staged(map_file), text)
+    except LeakError:
+        if review_file is not None and leaks:
+            # A refusal publishes nothing but its own report: the findings, for the data owner.
+            write_review(review_file, leaks, written)
+        raise
     return DeidReport(
         method=options.method,
         seed=options.seed,
@@ -333,7 +382,7 @@ def _mask_staged(
         if document.doc_id in changed:
             path = staging / f"{document.doc_id}.xml"
             write_i2b2(document, path)
-            document = _verified(path)
+            document = _verified_as(path, document)
         final.append(document)
     # A mask never brings PHI back, but the promise is "checked", so check again.
     remaining, _ = without_allowed(find_leaks(originals, final, check), final, allowed)
@@ -342,7 +391,7 @@ def _mask_staged(
     return final
 
 
-def _follow_masks(result: DeidResult, final: list[Document]) -> None:
+def follow_masks(result: DeidResult, final: list[Document]) -> None:
     """Tags moved by masking: the audit map and the review list give their final offsets."""
     for document in final:
         moved = {a.id: a for a in document}
@@ -355,6 +404,16 @@ def _follow_masks(result: DeidResult, final: list[Document]) -> None:
 def _verified(path: Path) -> Document:
     """Read an output file back; every tag must point at its text."""
     return verified(read_i2b2(path))
+
+
+def _verified_as(path: Path, document: Document) -> Document:
+    """Read an output file back and check it; when it holds exactly ``document`` (as it should),
+    keep the one in memory and let the copy go: a long note's copy is hundreds of megabytes,
+    and the leak check then looks at what the file holds either way."""
+    back = _verified(path)
+    if back.text == document.text and back.annotations == document.annotations:
+        return document
+    return back
 
 
 def verified(document: Document) -> Document:

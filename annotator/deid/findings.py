@@ -7,8 +7,9 @@ original tag it repeats (document, tag id, type) and the rule that fired.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import asdict, dataclass, replace
+from itertools import accumulate
 
 from annotator.core.document import Document
 from annotator.errors import AnnotatorError
@@ -75,28 +76,50 @@ def with_original_offsets(
     """
     by_id = {d.doc_id: d for d in originals}
     out_by_id = {d.doc_id: d for d in outputs}
+    maps: dict[str, _OffsetMap] = {}
     mapped = []
     for leak in leaks:
         original, output = by_id.get(leak.doc_id), out_by_id.get(leak.doc_id)
         start, end = leak.start, leak.end
         if original is not None and output is not None:
-            start, end = _to_original(original, output, leak.start, leak.end)
+            if leak.doc_id not in maps:
+                maps[leak.doc_id] = _OffsetMap(original, output)
+            start, end = maps[leak.doc_id].to_original(leak.start, leak.end)
         mapped.append(replace(leak, original_start=start, original_end=end))
     return mapped
 
 
-def _to_original(original: Document, output: Document, start: int, end: int) -> tuple[int, int]:
-    originals = {a.id: a for a in original}
-    pairs = sorted(
-        (new.start, new.end, old.start, old.end)
-        for new in output
-        if (old := originals.get(new.id)) is not None
-    )
-    for new_start, new_end, old_start, old_end in pairs:
-        if new_start <= start < new_end or (new_start < end <= new_end):
+class _OffsetMap:
+    """Output offsets of one note to its gold offsets, built once for all its findings (a long
+    note has thousands of tags and of findings: each lookup is a few binary searches)."""
+
+    def __init__(self, original: Document, output: Document) -> None:
+        originals = {a.id: a for a in original}
+        self.pairs = sorted(
+            (new.start, new.end, old.start, old.end)
+            for new in output
+            if (old := originals.get(new.id)) is not None
+        )
+        self.starts = [pair[0] for pair in self.pairs]
+        self.reach = list(accumulate((pair[1] for pair in self.pairs), max))
+        self.ends = sorted((new_end, old_end) for _, new_end, _, old_end in self.pairs)
+        self.new_ends = [new_end for new_end, _ in self.ends]
+        self.limit = len(original.text)
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        # The first tag (in start order) holding the place's start, or its end, gives its span.
+        holding = [
+            k
+            for k, before in (
+                (bisect_right(self.reach, start), bisect_right(self.starts, start)),  # s <= start < e
+                (bisect_left(self.reach, end), bisect_left(self.starts, end)),  # s < end <= e
+            )
+            if k < before
+        ]
+        if holding:
+            _, _, old_start, old_end = self.pairs[min(holding)]
             return old_start, old_end
-    ends = sorted((new_end, old_end) for _, new_end, _, old_end in pairs)
-    at = bisect_right([e for e, _ in ends], start)
-    delta = 0 if at == 0 else max(old for new, old in ends[:at] if new == ends[at - 1][0]) - ends[at - 1][0]
-    limit = len(original.text)
-    return min(max(start + delta, 0), limit), min(max(end + delta, 0), limit)
+        # Outside every tag: moved by the growth of the tags that end before it.
+        at = bisect_right(self.new_ends, start)
+        delta = 0 if at == 0 else self.ends[at - 1][1] - self.ends[at - 1][0]
+        return min(max(start + delta, 0), self.limit), min(max(end + delta, 0), self.limit)

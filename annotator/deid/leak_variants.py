@@ -14,6 +14,7 @@ from functools import cache
 from wordfreq import zipf_frequency
 
 from annotator.core.document import Document
+from annotator.core.span import SpanIndex
 from annotator.deid.dates import parse_date, reference_date
 from annotator.deid.findings import Leak
 from annotator.deid.names import PARTICLES, is_title, name_tokens
@@ -41,9 +42,9 @@ _Source = tuple[Document, str, str]
 
 def _untagged(document: Document, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
     """Matches of ``pattern`` in an output note that overlap none of its tags."""
-    spans = [(a.start, a.end) for a in document]
+    tags = SpanIndex((a.start, a.end) for a in document)
     for match in pattern.finditer(document.text):
-        if not any(s < match.end() and match.start() < e for s, e in spans):
+        if not tags.overlaps(*match.span()):
             yield match
 
 
@@ -152,11 +153,11 @@ def untagged_old_ages(outputs: list[Document]) -> list[Leak]:
     """An age over 89 next to an age word ("93 yo", "aged 93") that nobody tagged."""
     leaks = []
     for document in outputs:
-        spans = [(a.start, a.end) for a in document]
+        tags = SpanIndex((a.start, a.end) for a in document)
         for match in _OLD_AGE.finditer(document.text):
             # The number itself must be untagged: "aged [90]" is a surrogate age, not a leak.
             number = match.span(1) if match.group(1) else match.span(2)
-            if not any(s < number[1] and number[0] < e for s, e in spans):
+            if not tags.overlaps(*number):
                 leaks.append(
                     Leak(document.doc_id, document.doc_id, "", "AGE", "untagged age over 89", *number)
                 )

@@ -34,12 +34,20 @@ Findings are :class:`~annotator.deid.findings.Leak` records, one per place.
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from annotator.core.document import Document
-from annotator.deid.clinical_language import clinical_use, eponym_pattern, unit_not_initial
+from annotator.core.span import SpanIndex
+from annotator.deid.clinical_language import (
+    clinical_use,
+    eponym_pattern,
+    is_vocabulary,
+    reads_as_phi,
+    unit_not_initial,
+)
 from annotator.deid.dates import DATE_WORDS, parse_date
 from annotator.deid.findings import Leak, LeakError, leak_error, with_original_offsets
 from annotator.deid.leak_variants import (
@@ -57,6 +65,10 @@ from annotator.deid.surrogates import STRICT_KINDS, kind_of
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _DECADE = re.compile(r"'?\d{0,2}\d0'?s")
 _AGE_NUMBER = re.compile(r"\d+")
+_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)", re.IGNORECASE)
+# Kinds whose one-word vocabulary matches are judged by their context (clinical_language.reads_as_phi).
+_JUDGED_KINDS = frozenset({"name", "location", "hospital", "organization", "city"})
+_ABBREVIATION_ONLY = re.compile(r"(?:st|mt|ft)\.?", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -112,6 +124,7 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
         type_: str,
         age: bool = False,
         exact: bool = False,
+        own_patient: bool = False,
     ) -> None:
         if not surface or " ".join(surface).lower() in options.ignore:
             return
@@ -125,7 +138,7 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
         numeric = all(not c.isalpha() for t in surface for c in t)
         decade = kind == "date" and len(surface) == 1 and _DECADE.fullmatch(surface[0]) is not None
         # Short numbers and decades ("70s") read as measurements in other notes ("NSR 70s-80s").
-        own = (numeric and digits < options.min_digits_anywhere) or decade
+        own = (numeric and digits < options.min_digits_anywhere) or decade or own_patient
         if key not in found:
             found[key] = _Candidate(
                 tokens, case_sensitive, document.patient_id, kind, document.doc_id, tag_id, type_, age, own
@@ -147,6 +160,13 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                 parsed = parse_date(text)
                 if (parsed is not None and not parsed.identifying) or text.lower() in DATE_WORDS:
                     continue
+                if _ORDINAL.fullmatch(text):
+                    # A day alone ("the 2nd") is a date only beside its month: in other text
+                    # it is a count ("2nd dose"). Looked for in the patient's surrogates only.
+                    add(surface, kind, document, annotation.id, annotation.type, own_patient=True)
+                    continue
+            if kind in _JUDGED_KINDS and _ABBREVIATION_ONLY.fullmatch(text):
+                continue  # "St." of "St. Agnes": the abbreviation alone names no place
             if kind == "department" and is_generic_department(text):
                 continue
             if kind == "profession" and len(surface) == 1 and _common(surface, options):
@@ -188,41 +208,61 @@ class _OutputIndex:
     def __init__(self, documents: list[Document], anchors: set[str], names: frozenset[str]) -> None:
         self.documents = documents
         self.names = names
-        self.matches: list[list[re.Match[str]]] = []
-        self.lower: list[list[str]] = []
+        # Token offsets as machine integers, and lower-cased tokens made only where a looked-for
+        # token occurs: a long note has millions of tokens, whose match objects and strings
+        # would take gigabytes.
+        self.starts: list[array[int]] = []
+        self.ends: list[array[int]] = []
         self.tags: list[list[tuple[int, int, str]]] = []
         self.tag_starts: list[list[int]] = []
         self.where: dict[str, list[tuple[int, int]]] = {}
         self.where_in: dict[str, dict[str, list[tuple[int, int]]]] = {}
-        self._eponyms: dict[int, list[tuple[int, int]]] = {}
+        self._eponyms: dict[int, SpanIndex] = {}
         for index, document in enumerate(documents):
-            matches = list(_TOKEN.finditer(document.text))
-            tokens = [m.group().lower() for m in matches]
-            self.matches.append(matches)
-            self.lower.append(tokens)
-            tags = sorted((a.start, a.end, kind_of(a)) for a in document if a.end > a.start)
-            self.tags.append(tags)
-            self.tag_starts.append([t[0] for t in tags])
+            starts, ends = array("i"), array("i")
             patient = self.where_in.setdefault(document.patient_id, {})
-            for position, token in enumerate(tokens):
+            for position, match in enumerate(_TOKEN.finditer(document.text)):
+                starts.append(match.start())
+                ends.append(match.end())
+                token = match.group().lower()
                 if token in anchors:
                     self.where.setdefault(token, []).append((index, position))
                     patient.setdefault(token, []).append((index, position))
+            self.starts.append(starts)
+            self.ends.append(ends)
+            tags = sorted((a.start, a.end, kind_of(a)) for a in document if a.end > a.start)
+            self.tags.append(tags)
+            self.tag_starts.append([t[0] for t in tags])
+
+    def lowered(self, index: int, start: int, size: int) -> tuple[str, ...]:
+        """Tokens ``start .. start + size`` of output ``index``, lower-cased (all in range)."""
+        if start < 0 or start + size > len(self.starts[index]):
+            return ()
+        return tuple(token.lower() for token in self.surface(index, start, size))
 
     def surface(self, index: int, start: int, size: int) -> tuple[str, ...]:
-        return tuple(m.group() for m in self.matches[index][start : start + size])
+        text, starts, ends = self.documents[index].text, self.starts[index], self.ends[index]
+        return tuple(text[starts[i] : ends[i]] for i in range(start, start + size))
 
     def in_eponym(self, index: int, start: int, end: int) -> bool:
         if index not in self._eponyms:
             text = self.documents[index].text
-            self._eponyms[index] = [m.span() for m in eponym_pattern().finditer(text)]
-        return any(s <= start and end <= e for s, e in self._eponyms[index])
+            self._eponyms[index] = SpanIndex(m.span() for m in eponym_pattern().finditer(text))
+        return self._eponyms[index].covers(start, end)
 
     def unit_not_initial(self, index: int, start: int, end: int) -> bool:
         return unit_not_initial(self.documents[index].text, start, end)
 
     def clinical_use(self, index: int, start: int, end: int, same_patient: bool) -> bool:
         return clinical_use(self.documents[index].text, start, end, same_patient, self.names)
+
+    def reads_as_phi(self, index: int, start: int, end: int, kind: str, same_patient: bool) -> bool:
+        """A vocabulary word ("Foley", "small", "Heart") is PHI only where its context says so;
+        any other word (a rare name) always is."""
+        text = self.documents[index].text
+        if kind not in _JUDGED_KINDS or not is_vocabulary(text[start:end]):
+            return True
+        return reads_as_phi(text, start, end, kind, self.names, same_patient)
 
     def occurrences(self, token: str, patients: set[str] | None) -> list[tuple[int, int]]:
         """Where a (lower-cased) token occurs: everywhere, or in some patients' records."""
@@ -265,6 +305,10 @@ def _leak_kind(
             return None
         if len(candidate.tokens) == 1 and index.clinical_use(doc_index, start, end, same_patient):
             return None
+        if len(candidate.tokens) == 1 and not index.reads_as_phi(
+            doc_index, start, end, candidate.kind, same_patient
+        ):
+            return None
         return "unreplaced text"
     if tag[2] != candidate.kind:
         return None
@@ -278,9 +322,16 @@ def _leak_kind(
 
 
 def find_leaks(
-    originals: Iterable[Document], outputs: Iterable[Document], options: LeakCheckOptions | None = None
+    originals: Iterable[Document],
+    outputs: Iterable[Document],
+    options: LeakCheckOptions | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Leak]:
-    """Every original PHI string found in the output, by the rules of this module."""
+    """Every original PHI string found in the output, by the rules of this module.
+
+    ``progress`` counts the looked-for strings, then the five other rules (a long note's
+    check takes a minute: the bar moves meanwhile).
+    """
     options = options or LeakCheckOptions()
     originals_list, outputs_list = list(originals), list(outputs)
     originals, outputs = originals_list, outputs_list
@@ -295,7 +346,11 @@ def find_leaks(
         t.lower() for (tokens, _), members in groups.items() if members[0].kind == "name" for t in tokens
     )
     index = _OutputIndex(list(outputs), {tokens[i].lower() for (tokens, _), i in anchors.items()}, names)
-    for (tokens, case_sensitive), candidates in groups.items():
+    total = len(groups) + 5
+    step = max(1, len(groups) // 100)
+    for number, ((tokens, case_sensitive), candidates) in enumerate(groups.items()):
+        if progress is not None and number % step == 0:
+            progress(number, total)
         # Short numbers are only looked for in their own patients' records.
         patients = {c.patient_id for c in candidates} if all(c.own_patient_only for c in candidates) else None
         anchor = anchors[(tokens, case_sensitive)]
@@ -303,12 +358,12 @@ def find_leaks(
         lowered = tuple(t.lower() for t in tokens)
         for doc_index, position in index.occurrences(tokens[anchor].lower(), patients):
             start_token = position - anchor
-            if start_token < 0 or tuple(index.lower[doc_index][start_token : start_token + size]) != lowered:
+            if start_token < 0 or index.lowered(doc_index, start_token, size) != lowered:
                 continue
             if case_sensitive and index.surface(doc_index, start_token, size) != tokens:
                 continue
-            start = index.matches[doc_index][start_token].start()
-            end = index.matches[doc_index][start_token + size - 1].end()
+            start = index.starts[doc_index][start_token]
+            end = index.ends[doc_index][start_token + size - 1]
             tag = index.surrogate_tag(doc_index, start, end)
             document = index.documents[doc_index]
             for candidate in candidates:
@@ -327,13 +382,20 @@ def find_leaks(
                             end,
                         ),
                     )
-    variants = [
-        *reformatted_numbers(originals_list, outputs_list),
-        *untagged_old_ages(outputs_list),
-        *dates_written_another_way(originals_list, outputs_list),
-        *names_inside_words(originals_list, outputs_list),
-        *short_tokens_in_context(originals_list, outputs_list),
+    rules: list[Callable[[], list[Leak]]] = [
+        lambda: reformatted_numbers(originals_list, outputs_list),
+        lambda: untagged_old_ages(outputs_list),
+        lambda: dates_written_another_way(originals_list, outputs_list),
+        lambda: names_inside_words(originals_list, outputs_list),
+        lambda: short_tokens_in_context(originals_list, outputs_list),
     ]
+    variants: list[Leak] = []
+    for number, rule in enumerate(rules, start=len(groups)):
+        if progress is not None:
+            progress(number, total)
+        variants += rule()
+    if progress is not None:
+        progress(total, total)
     return with_original_offsets(_one_per_place([*leaks.values(), *variants]), originals_list, outputs_list)
 
 

@@ -131,11 +131,19 @@ class PatientSurrogates:
         self.default_year = reference.year if reference else 2000
         self._note_dates = {d.doc_id: self._full_dates(d) for d in documents}
         self._current_dates: list[dt.date] = []
+        self._years: dict[tuple[int, int], int] = {}
         self.shift = self._draw_shift(reference, documents)
 
     def begin_document(self, document: Document) -> None:
         """Dates without a year in this document are read in the year of its own full dates."""
-        self._current_dates = self._note_dates.get(document.doc_id, [])
+        self._read_in(self._note_dates.get(document.doc_id, []))
+
+    def _read_in(self, note_dates: list[dt.date]) -> None:
+        # Each distinct date once, in order of first appearance (the first of equally near
+        # dates still decides), and the year of each month and day worked out once: a long
+        # note's thousands of dates would otherwise be compared with each other.
+        self._current_dates = list(dict.fromkeys(note_dates))
+        self._years = {}
 
     def _full_dates(self, document: Document) -> list[dt.date]:
         found = []
@@ -155,11 +163,17 @@ class PatientSurrogates:
         if parsed.month is None or not self._current_dates:
             return self.default_year
         day = parsed.day or 15
+        known = self._years.get((parsed.month, day))
+        if known is None:
+            known = self._years[(parsed.month, day)] = self._nearest_year(parsed.month, day)
+        return known
+
+    def _nearest_year(self, month: int, day: int) -> int:
         best: tuple[int, int] | None = None
         for note_date in self._current_dates:
             for year in (note_date.year - 1, note_date.year, note_date.year + 1):
                 try:
-                    gap = abs((dt.date(year, parsed.month, day) - note_date).days)
+                    gap = abs((dt.date(year, month, day) - note_date).days)
                 except ValueError:
                     continue  # 29 February in a common year
                 if best is None or gap < best[0]:
@@ -181,17 +195,19 @@ class PatientSurrogates:
         # dates would write one real date where the other stood: draw again.
         originals = {text.lower() for text, parsed in self._dates.items() if parsed and parsed.identifying}
         # Each date as it will be read: a year-less one in its own note's year.
-        readings: list[tuple[ParsedDate, int]] = []
+        # Each distinct (text, year) once: a long note repeats its dates.
+        readings: dict[tuple[str, int], ParsedDate] = {}
         for document in documents:
-            self._current_dates = self._note_dates.get(document.doc_id, [])
+            self._read_in(self._note_dates.get(document.doc_id, []))
             for annotation in document:
-                parsed = self._dates.get(annotation.text.strip()) if kind_of(annotation) == "date" else None
+                text = annotation.text.strip()
+                parsed = self._dates.get(text) if kind_of(annotation) == "date" else None
                 if parsed is not None and parsed.identifying:
-                    readings.append((parsed, self._year_for(parsed)))
-        self._current_dates = []
+                    readings.setdefault((text, self._year_for(parsed)), parsed)
+        self._read_in([])
         shift = draw_shift(self.rng, reference)
         for _ in range(50):
-            shifted = {shift_date(parsed, shift, year).lower() for parsed, year in readings}
+            shifted = {shift_date(parsed, shift, year).lower() for (_, year), parsed in readings.items()}
             # A whole number of weeks would leave every weekday name as it was.
             if not shifted & originals and shift.total_days % 7:
                 break

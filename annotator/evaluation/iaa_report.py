@@ -7,10 +7,11 @@ scores, the F1 matrix, F1 per category for every pair, and per pair its document
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from annotator.evaluation.counts import score_text
 from annotator.evaluation.iaa import AgreementReport, PairAgreement
-from annotator.evaluation.report import REPORT_CSS, document_rows, html_table, score_headers
+from annotator.evaluation.report import REPORT_CSS, document_rows, html_table, provenance_html, score_headers
 
 
 def pair_name(item: PairAgreement) -> str:
@@ -60,14 +61,24 @@ def pair_rows(report: AgreementReport) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
-def render_iaa_html(report: AgreementReport, title: str = "Inter-annotator agreement") -> str:
-    """A self-contained page: no PHI text (items are never listed), tables that fit 1,280 px."""
+def render_iaa_html(
+    report: AgreementReport,
+    title: str = "Inter-annotator agreement",
+    compared: Sequence[tuple[str, str]] = (),
+    generated: str = "",
+) -> str:
+    """A self-contained page: no PHI text (items are never listed), tables that fit 1,280 px.
+
+    ``compared`` names each side's folder (``("alice", "annotations/alice")``, ``("gold", ...)``)
+    and ``generated`` when the page was made.
+    """
     options = report.options
     names = report.annotators
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>{html.escape(title)}</title><style>{REPORT_CSS}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
+        provenance_html(compared, generated),
         f"<p>Match: <b>{options.match}</b>, level: <b>{options.level}</b>, annotators: "
         f"<b>{html.escape(', '.join(names))}</b>. F1 is the primary agreement measure for spans; "
         "kappa counts every token, PHI or not.</p>",

@@ -29,16 +29,15 @@ from __future__ import annotations
 import math
 import os
 import re
-import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from annotator.errors import InputError, TextMismatchError, printable_path
+from annotator.evaluation import float_sums
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
 # Element names read from TAGS, in the order the official script (under Python 2) parses them.
@@ -93,6 +92,11 @@ TABLE_LABELS = MAIN_LABELS + tuple(
     f"{category} {suffix}" for category in CATEGORY_TABLE_ORDER for suffix in CATEGORY_SUFFIXES
 )
 _INDEX = {label: i for i, label in enumerate(TABLE_LABELS)}
+# Where each category's counts start in a document's flat list, per table suffix.
+_CATEGORY_INDEX = {
+    suffix: {category: 3 * _INDEX[f"{category} {suffix}"] for category in CATEGORY_TABLE_ORDER}
+    for suffix in CATEGORY_SUFFIXES
+}
 
 
 def hipaa_match(category: str, type_: str) -> bool:
@@ -147,14 +151,15 @@ def parse_official(data: bytes, path: str | Path) -> OfficialDocument:
     by_name: dict[str, list[RawTagTuple]] = {name: [] for name in PARSE_ORDER}
     if tags_element is not None:
         for element in tags_element:
-            bucket = by_name.get(element.tag)  # type: ignore[call-overload]
+            name = element.tag
+            bucket = by_name.get(name)  # type: ignore[call-overload]
             if bucket is None:
                 continue  # the script silently ignores unknown elements
             get = element.get
-            bucket.append((str(element.tag), get("start", ""), get("end", ""), get("TYPE", "")))
+            bucket.append((name, get("start", ""), get("end", ""), get("TYPE", "")))
     doc_id, sys_id = official_ids(str(path))
     tags = [t for name in PARSE_ORDER for t in by_name[name]]
-    return OfficialDocument(doc_id, sys_id, text, tags, Path(path))
+    return OfficialDocument(doc_id, sys_id, text, tags, path if isinstance(path, Path) else Path(path))
 
 
 def read_official_folder(folder: str | Path) -> list[OfficialDocument]:
@@ -162,12 +167,9 @@ def read_official_folder(folder: str | Path) -> list[OfficialDocument]:
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError("not a folder", folder)
-    documents = []
-    for name in sorted(os.listdir(folder)):
-        path = folder / name
-        if name.endswith("xml") and path.is_file():
-            documents.append(parse_official(read_bytes(path), path))
-    return documents
+    with os.scandir(folder) as entries:  # a directory entry knows whether it is a file
+        names = sorted(entry.name for entry in entries if entry.name.endswith("xml") and entry.is_file())
+    return [parse_official(read_bytes(path), path) for path in (folder / name for name in names)]
 
 
 # -- scoring --------------------------------------------------------------------------------
@@ -189,26 +191,20 @@ class OfficialTable:
     def n(self) -> int:
         return len(self.doc_ids)
 
-    def _per_document(self) -> tuple[np.ndarray, np.ndarray]:
-        tp = np.asarray(self.tp, dtype=float)
-        fp = np.asarray(self.fp, dtype=float)
-        fn = np.asarray(self.fn, dtype=float)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            precision = np.where(tp + fp > 0, tp / (tp + fp), 0.0)
-            recall = np.where(tp + fn > 0, tp / (tp + fn), 0.0)
+    def _per_document(self) -> tuple[list[float], list[float]]:
+        precision = [tp / (tp + fp) if tp + fp > 0 else 0.0 for tp, fp in zip(self.tp, self.fp, strict=True)]
+        recall = [tp / (tp + fn) if tp + fn > 0 else 0.0 for tp, fn in zip(self.tp, self.fn, strict=True)]
         return precision, recall
 
     def scores(self) -> dict[str, float]:
-        """Macro P/R with SD, macro F1, micro P/R/F1, exactly as the script computes them."""
+        """Macro P/R with SD, macro F1, micro P/R/F1, exactly as the script computes them
+        (numpy's sums: :mod:`annotator.evaluation.float_sums`)."""
         precision, recall = self._per_document()
-        with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
-            warnings.simplefilter("ignore", RuntimeWarning)
-            macro_p = np.float64(np.mean(precision)) if self.n else np.float64(math.nan)
-            macro_p_sd = np.float64(np.std(precision)) if self.n else np.float64(math.nan)
-            macro_r = np.float64(np.mean(recall)) if self.n else np.float64(math.nan)
-            macro_r_sd = np.float64(np.std(recall)) if self.n else np.float64(math.nan)
-            # numpy division: 0/0 is nan (the script prints nan here).
-            macro_f = float(2 * ((macro_p * macro_r) / (macro_p + macro_r)))
+        macro_p, macro_p_sd = float_sums.mean(precision), float_sums.std(precision)
+        macro_r, macro_r_sd = float_sums.mean(recall), float_sums.std(recall)
+        # numpy division: 0/0 is nan (the script prints nan here).
+        both = macro_p + macro_r
+        macro_f = 2 * ((macro_p * macro_r) / both) if both != 0 else math.nan
         tp, fp, fn = sum(self.tp), sum(self.fp), sum(self.fn)
         micro_p = tp / float(tp + fp) if tp + fp else 0.0
         micro_r = tp / float(tp + fn) if tp + fn else 0.0
@@ -251,6 +247,10 @@ class OfficialRun:
 
 
 def _slice_tokens(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    if 0 <= start <= end <= len(text):  # nearly always
+        runs = [m.span() for m in _TOKEN.finditer(text, start, end)]
+        return runs or [(end, end)]
+    # Python's slice of odd offsets (negative ones count from the end, as in the script).
     piece = text[start:end]
     runs = [(start + m.start(), start + m.end()) for m in _TOKEN.finditer(piece)]
     if not runs:
@@ -330,35 +330,40 @@ class _DocumentScorer:
     def _derive(self, raw: RawTagTuple, doc: OfficialDocument, text: str) -> _Derived:
         name, start, end, type_ = raw
         start_u, end_u, type_u = start.upper(), end.upper(), type_.upper()
-        s, e = _offset(start, doc), _offset(end, doc)
+        # Plain ASCII digits (nearly every offset) convert directly; the rest as the script would.
+        s = int(start) if start.isascii() and start.isdigit() else _offset(start, doc)
+        e = int(end) if end.isascii() and end.isdigit() else _offset(end, doc)
         runs = _slice_tokens(text, s, e)
+        hipaa = self._hipaa_cache.get((name, type_))
         return (
             (name, start_u, end_u, type_u),
             (name, start_u, end_u, type_u) if name == "PHI" else (start_u, end_u),
-            self.hipaa(name, type_),
+            self.hipaa(name, type_) if hipaa is None else hipaa,
             (name, start_u, type_u),
             e,
-            tuple((name, type_, a, b) for a, b in runs),
+            tuple([(name, type_, a, b) for a, b in runs]),
             tuple(runs),
         )
 
     def _side(self, doc: OfficialDocument, text: str, cache: dict[RawTagTuple, _Derived]) -> _Side:
-        side = _Side()
+        every: list[_Derived] = []
         for raw in doc.tags:
             derived = cache.get(raw)
             if derived is None:
                 derived = cache[raw] = self._derive(raw, doc, text)
-            key, bkey, hipaa, rkey, e, tkeys, btkeys = derived
-            side.strict.add(key)
-            side.binary.add(bkey)
-            side.tokens.update(tkeys)
-            side.btokens.update(btkeys)
-            side.relaxed.append((rkey, e, hipaa))
-            if hipaa:
-                side.strict_h.add(key)
-                side.binary_h.add(bkey)
-                side.tokens_h.update(tkeys)
-                side.btokens_h.update(btkeys)
+            every.append(derived)
+        passing = [d for d in every if d[2]]
+        # Sets built by comprehension: the same sets, a third of the time of adding one by one.
+        side = _Side()
+        side.strict = {d[0] for d in every}
+        side.binary = {d[1] for d in every}
+        side.tokens = {key for d in every for key in d[5]}
+        side.btokens = {key for d in every for key in d[6]}
+        side.relaxed = [(d[3], d[4], d[2]) for d in every]
+        side.strict_h = {d[0] for d in passing}
+        side.binary_h = {d[1] for d in passing}
+        side.tokens_h = {key for d in passing for key in d[5]}
+        side.btokens_h = {key for d in passing for key in d[6]}
         return side
 
     def score(self, gold: OfficialDocument, system: OfficialDocument) -> list[int]:
@@ -378,10 +383,11 @@ class _DocumentScorer:
         def by_category(gs: set[Any], ss: set[Any], label: str, suffix: str) -> None:
             tp, fp, fn = gs & ss, ss - gs, gs - ss
             put(label, len(tp), len(fp), len(fn))
+            where = _CATEGORY_INDEX[suffix]
             for index, found in enumerate((tp, fp, fn)):
-                for name, n in Counter(k[0] for k in found).items():
+                for name, n in Counter(map(itemgetter(0), found)).items():
                     if name != "PHI":
-                        counts[3 * _INDEX[f"{name} {suffix}"] + index] += n
+                        counts[where[name] + index] += n
 
         def plain(gs: set[Any], ss: set[Any], label: str) -> None:
             both = len(gs & ss)
@@ -428,7 +434,9 @@ def _partnered(
         candidates = others.get(key)
         if candidates is None:
             continue
-        if len(candidates) == 1:
+        if len(candidates) == 1 and len(ends) == 1:  # nearly every key: no generator needed
+            n += -RELAXED_DISTANCE <= ends[0] - candidates[0] <= RELAXED_DISTANCE
+        elif len(candidates) == 1:
             other = candidates[0]
             n += sum(1 for e in ends if -RELAXED_DISTANCE <= e - other <= RELAXED_DISTANCE)
         else:

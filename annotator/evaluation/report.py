@@ -184,13 +184,32 @@ def _charts(result: EvaluationResult) -> tuple[str | None, str | None]:
     return bars, heat
 
 
+def provenance_html(compared: Sequence[tuple[str, str]], generated: str) -> str:
+    """``<p>Compared: reference gold/ ...; generated 2026-03-01 09:30 UTC</p>`` (empty without either)."""
+    parts = []
+    if compared:
+        parts.append(
+            "Compared: "
+            + "; ".join(f"{html.escape(role)} <b>{html.escape(what)}</b>" for role, what in compared)
+        )
+    if generated:
+        parts.append(f"generated {html.escape(generated)}")
+    return f"<p class='note'>{'. '.join(parts)}.</p>" if parts else ""
+
+
 def render_html(
     result: EvaluationResult,
     title: str = "PHI evaluation report",
     include_text: bool = False,
     max_disagreements: int = 2000,
+    compared: Sequence[tuple[str, str]] = (),
+    generated: str = "",
 ) -> str:
-    """A self-contained HTML page (inline CSS, charts as base64 PNG)."""
+    """A self-contained HTML page (inline CSS, charts as base64 PNG).
+
+    ``compared`` names what was compared (``("reference", "gold/")`` ...) and ``generated``
+    when, both shown under the title so a figure can be traced to its files.
+    """
     beta = result.options.beta
     options = result.options
     parts = [
@@ -202,6 +221,7 @@ def render_html(
     else:
         parts.append(f"<p class='note'>{html.escape(NO_TEXT_NOTE)}</p>")
     parts.append(f"<h1>{html.escape(title)}</h1>")
+    parts.append(provenance_html(compared, generated))
     parts.append(
         f"<p>Match: <b>{options.match}</b>, level: <b>{options.level}</b>, documents: <b>{len(result.documents)}</b>"
         + (f", F-beta with beta = {beta:g}" if beta != 1.0 else "")

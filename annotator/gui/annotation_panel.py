@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -58,15 +59,39 @@ class AnnotationPanel(QWidget):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
+        # A highlighted section would repaint the header at every selection change (every edit).
+        self.table.horizontalHeader().setHighlightSections(False)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
-        for column, width in enumerate((60, 60, 160, 110, 90, 90, 70)):
-            self.table.setColumnWidth(column, width)
+        self.fit_columns(schema)
         layout.addWidget(self.table)
         self._syncing = False
         self.category_box.currentIndexChanged.connect(self._on_category_box_current_index_changed)
         self.pending_box.toggled.connect(self._on_pending_box_toggled)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
+
+    def fit_columns(self, schema: Schema) -> None:
+        """Column widths that show every type and category name whole ("MEDICALRECORD", not
+        "MEDICALR…"), with the colour swatch before the type; at 1,280 pixels the offsets, the
+        text and the type fit the panel without scrolling sideways."""
+        metrics = self.table.fontMetrics()
+        style = self.table.style()
+        # The delegate's text margins, the swatch and the gap after it.
+        padding = 4 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1)
+        swatch = style.pixelMetric(QStyle.PixelMetric.PM_SmallIconSize) + padding // 2
+        type_width = max((metrics.horizontalAdvance(t.name) for t in schema.types), default=60)
+        category_width = max((metrics.horizontalAdvance(c) for c in schema.category_names), default=60)
+        widths = (
+            metrics.horizontalAdvance("000000") + padding,
+            metrics.horizontalAdvance("000000") + padding,
+            metrics.horizontalAdvance("0" * 16) + padding,
+            type_width + swatch + padding,
+            category_width + padding,
+            metrics.horizontalAdvance("model 0.00") + padding,
+            metrics.horizontalAdvance("reviewed") + padding,
+        )
+        for column, width in enumerate(widths):
+            self.table.setColumnWidth(column, width)
 
     @property
     def shown(self) -> AnnotationTableModel | AnnotationFilterProxy:

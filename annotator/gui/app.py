@@ -25,8 +25,10 @@ from annotator.core.propagation import find_occurrences
 from annotator.errors import AnnotatorError, UsageError, printable_path
 from annotator.gui.identity_dialog import choose_identity
 from annotator.gui.main_window import MainWindow
+from annotator.gui.memory import opening_a_record
 from annotator.gui.qt_timers import qt_timers
 from annotator.gui.screenshot import write_screenshot
+from annotator.gui.screenshot_views import REPORT_VIEWS, report_screenshot
 from annotator.gui.theme import ThemeName, apply_theme
 from annotator.session.annotation_session import AnnotationSession
 from annotator.session.workspace import Workspace
@@ -92,8 +94,10 @@ def build_window(
 ) -> MainWindow:
     """Open a project, folder or file in a new main window (not shown yet).
 
-    With ``ask=False`` (screenshots) nothing is asked and nothing is recorded: no identity
-    dialog, no recovery question (a recovery file is kept for later), no status or time.
+    The document shown is ``document``, else the one the annotator had open last, else the
+    first one not done. With ``ask=False`` (screenshots) nothing is asked and nothing is
+    recorded: no identity dialog, no recovery question (a recovery file is kept for later),
+    no status or time.
     A first document that cannot be read raises, with every lock released.
     """
     app = get_application()
@@ -107,7 +111,9 @@ def build_window(
     if not ask:
         window.ask_recovery = lambda doc_id: None
     try:
-        session.open_document(document or _first_unfinished(session), window.ask_recovery)
+        first = document or session.last_document() or _first_unfinished(session)
+        with opening_a_record():
+            session.open_document(first, window.ask_recovery)
     except AnnotatorError:
         session.close()
         window.deleteLater()
@@ -139,8 +145,12 @@ def screenshot(
     """Render the window, or a dialog over it, to ``target``.
 
     ``view``: ``main`` (the first pending pre-annotation selected, to show the review
-    style) or ``annotate-all`` (the preview dialog for the first name in the document).
+    style), ``annotate-all`` (the preview dialog for the first name in the document), or a
+    report (:data:`~annotator.gui.screenshot_views.REPORT_VIEWS`).
     """
+    if view in REPORT_VIEWS:
+        report_screenshot(window, view, target)
+        return
     window.step(+1, pending_only=True)
     if window.session.current() is None:
         window.step(+1)

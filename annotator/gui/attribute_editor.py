@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QWidget,
@@ -20,9 +21,33 @@ from PySide6.QtWidgets import (
 
 from annotator.core.annotation import Annotation
 from annotator.core.schema import Schema
+from annotator.gui.elided_label import ElidedLabel
 from annotator.session.editing import AnnotationEditor
 
 EditorGetter = Callable[[], AnnotationEditor | None]
+
+
+class TypeComboBox(QComboBox):
+    """The type chooser: changed by choosing from its list, never by a stray key or wheel turn.
+
+    A closed combo box searches its items as letters are typed and steps through them with
+    the arrow keys and the wheel; with the focus left there by a click, every stray letter
+    meant for the note retyped the current tag (issue 26). Here only the open list, opened
+    by a click, Space, F4 or Alt+Down, changes the type.
+    """
+
+    OPENING_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_F4, Qt.Key.Key_Down)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in self.OPENING_KEYS and (
+            event.key() != Qt.Key.Key_Down or event.modifiers() & Qt.KeyboardModifier.AltModifier
+        ):
+            self.showPopup()
+            return
+        event.ignore()  # letters, arrows, Home/End: not for the type (the window may use them)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        event.ignore()  # scrolling the panel must not retype the tag under the pointer
 
 
 class AttributeEditor(QWidget):
@@ -43,12 +68,14 @@ class AttributeEditor(QWidget):
         self.annotation_id: str | None = None
         form = QFormLayout(self)
         form.setContentsMargins(4, 4, 4, 4)
-        self.type_box = QComboBox()
+        self.type_box = TypeComboBox()
         for type_def in schema.types:
             self.type_box.addItem(f"{type_def.category} / {type_def.name}", type_def.name)
-        self.span_label = QLabel("–")
-        self.source_label = QLabel("–")
-        self.status_label = QLabel("–")
+        # Labels that paint their own text: the offsets change with every edit, and a QLabel
+        # would lay the whole form out again each time.
+        self.span_label = ElidedLabel("–", minimum_chars=8)
+        self.source_label = ElidedLabel("–", minimum_chars=8)
+        self.status_label = ElidedLabel("–", minimum_chars=8)
         self.comment = QLineEdit()
         self.comment.setPlaceholderText("comment (Enter to keep)")
         buttons = QHBoxLayout()

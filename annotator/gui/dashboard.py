@@ -1,19 +1,23 @@
-"""The supervisor dashboard: each annotator's progress and time, and running agreement.
+"""The supervisor dashboard: each annotator's progress and time, and agreement per pair.
 
-Progress and active working time come from the project's work state
-(:mod:`annotator.io.workstate`). Agreement is pairwise strict micro F1 (and token kappa)
-on the documents both annotators have marked done, recomputed on Refresh.
+The figures come from :func:`~annotator.workflows.progress.project_progress`, read from the
+project's files on every Refresh (in a worker, behind a progress dialog): the documents each
+annotator has a copy of, statuses by the document list's rule, recorded working time, and
+strict F1 per pair over the documents both have a copy of. The dialog says which folders it
+compared and when; "Save as JSON…" keeps the figures (in ``reports/`` by default).
 """
 
 from __future__ import annotations
 
-import itertools
+import json
 import math
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QDialog,
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -23,19 +27,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.core.document import Document
+from annotator.core.atomic import atomic_write_text
 from annotator.core.project import Project
 from annotator.errors import AnnotatorError, printable_path
-from annotator.evaluation.engine import Options, evaluate_pairs
-from annotator.evaluation.loading import pair_documents
-from annotator.io.i2b2 import read_i2b2
-from annotator.io.workstate import DONE, IN_PROGRESS, NOT_STARTED, WorkState
+from annotator.gui.workers import run_with_progress
+from annotator.workflows.notes import Cancelled, Progress
+from annotator.workflows.progress import AnnotatorProgress, ProjectProgress, project_progress
 
-PROGRESS_HEADERS = ["annotator", "done", "in progress", "not started", "active time"]
+PROGRESS_HEADERS = [
+    "annotator",
+    "documents with a copy",
+    "done",
+    "in progress",
+    "not started",
+    "reviewed tags",
+    "pending suggestions",
+    "active time",
+]
 AGREEMENT_HEADERS = [
     "annotator A",
     "annotator B",
-    "documents done by both",
+    "documents compared",
+    "done by both",
     "F1 (strict)",
     "precision A→B",
     "recall A→B",
@@ -48,8 +61,15 @@ def format_duration(seconds: float) -> str:
     return f"{minutes // 60}:{minutes % 60:02d} h"
 
 
+def _time(entry: AnnotatorProgress) -> str:
+    if entry.timed_documents == 0:
+        # Copies made outside the window carry no time: "0:00 h" would say they took none.
+        return "not recorded" if entry.with_copy else "—"
+    return f"{format_duration(entry.seconds)} on {entry.timed_documents} doc."
+
+
 def _fmt(value: float) -> str:
-    return "—" if math.isnan(value) else f"{value:.3f}"
+    return "n/a" if math.isnan(value) else f"{value:.3f}"
 
 
 def _row(values: list[str]) -> list[QStandardItem]:
@@ -69,6 +89,7 @@ class DashboardDialog(QDialog):
     def __init__(self, project: Project, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.project = project
+        self.figures: ProjectProgress | None = None
         self.setWindowTitle(f"Supervisor dashboard — {printable_path(project.name)}")
         self.progress_model = QStandardItemModel(self)
         self.agreement_model = QStandardItemModel(self)
@@ -78,92 +99,93 @@ class DashboardDialog(QDialog):
         self.agreement_view.setModel(self.agreement_model)
         for view in (self.progress_view, self.agreement_view):
             view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+            view.verticalHeader().setVisible(False)
+        self.source_label = QLabel("", self)
+        self.source_label.setWordWrap(True)
         self.summary_label = QLabel("", self)
+        self.summary_label.setWordWrap(True)
         self.refresh_button = QPushButton("Refresh", self)
         self.refresh_button.clicked.connect(self._on_refresh_button_clicked)
+        self.save_button = QPushButton("Save as JSON…", self)
+        self.save_button.clicked.connect(self._on_save_button_clicked)
         self.close_button = QPushButton("Close", self)
         self.close_button.clicked.connect(self.accept)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
-        buttons.addWidget(self.refresh_button)
-        buttons.addWidget(self.close_button)
+        for button in (self.refresh_button, self.save_button, self.close_button):
+            buttons.addWidget(button)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Progress and active working time", self))
+        layout.addWidget(self.source_label)
+        layout.addWidget(QLabel("<b>Progress and active working time</b>", self))
         layout.addWidget(self.progress_view, 1)
-        layout.addWidget(QLabel("Running agreement (documents both annotators marked done)", self))
+        layout.addWidget(QLabel("<b>Agreement per pair</b> (pending suggestions left out)", self))
         layout.addWidget(self.agreement_view, 1)
         layout.addWidget(self.summary_label)
         layout.addLayout(buttons)
-        self.resize(760, 520)
+        self.resize(900, 480)
         self.refresh()
 
     def refresh(self) -> None:
-        state = WorkState.load(self.project)
-        doc_ids = self.project.document_ids()
-        done: dict[str, list[str]] = {}
+        """Read the project's files again (in a worker) and show the figures."""
+
+        def job(progress: Progress, cancelled: Cancelled) -> ProjectProgress:
+            return project_progress(self.project, progress, cancelled)
+
+        ok, result = run_with_progress(self, "Reading every annotator's copies…", job)
+        if not ok:
+            self.summary_label.setText(f"Could not compute the figures: {result or 'cancelled'}")
+            return
+        self.show_figures(result)
+
+    def show_figures(self, figures: ProjectProgress) -> None:
+        self.figures = figures
+        folders = ", ".join(
+            f"{printable_path(a.annotator)} ({printable_path(a.folder.relative_to(figures.root))}/)"
+            for a in figures.annotators
+        )
+        self.source_label.setText(
+            f"Computed {figures.computed_at} from {printable_path(figures.root)}: the copies of "
+            f"{folders or 'no annotator'}, and the work state (status, time) of .annotator/state.json."
+        )
         self.progress_model.clear()
         self.progress_model.setHorizontalHeaderLabels(PROGRESS_HEADERS)
-        total_seconds = 0.0
-        for annotator in self.project.annotators:
-            counts = {DONE: 0, IN_PROGRESS: 0, NOT_STARTED: 0}
-            seconds = 0.0
-            for doc_id in doc_ids:
-                status = state.status(doc_id, annotator)
-                counts[status if status in counts else NOT_STARTED] += 1
-                seconds += state.seconds(doc_id, annotator)
-            done[annotator] = [d for d in doc_ids if state.status(d, annotator) == DONE]
-            total_seconds += seconds
-            self.progress_model.appendRow(
-                _row(
-                    [
-                        annotator,
-                        str(counts[DONE]),
-                        str(counts[IN_PROGRESS]),
-                        str(counts[NOT_STARTED]),
-                        format_duration(seconds),
-                    ]
-                )
-            )
+        for a in figures.annotators:
+            counts = (a.with_copy, a.done, a.in_progress, a.not_started, a.reviewed, a.pending)
+            self.progress_model.appendRow(_row([a.annotator, *map(str, counts), _time(a)]))
         self.agreement_model.clear()
         self.agreement_model.setHorizontalHeaderLabels(AGREEMENT_HEADERS)
-        problems = []
-        for a, b in itertools.combinations(self.project.annotators, 2):
-            shared = sorted(set(done[a]) & set(done[b]))
-            try:
-                docs_a = self._read(a, shared)
-                docs_b = self._read(b, shared)
-            except AnnotatorError as error:
-                problems.append(error.one_line())
-                continue
-            pairs = pair_documents(docs_a, docs_b, intersection_only=True).pairs
-            result = evaluate_pairs(pairs, Options(match="strict"))
-            micro = result.micro
-            self.agreement_model.appendRow(
-                _row(
-                    [
-                        a,
-                        b,
-                        str(len(pairs)),
-                        _fmt(micro.f1),
-                        _fmt(micro.precision),
-                        _fmt(micro.recall),
-                        _fmt(result.kappa_labelled.kappa),
-                    ]
-                )
-            )
-        text = (
-            f"{len(doc_ids)} documents, {len(self.project.annotators)} annotators, "
-            f"{format_duration(total_seconds)} of active work in total."
+        for p in figures.pairs:
+            scores = (_fmt(p.f1), _fmt(p.precision), _fmt(p.recall), _fmt(p.kappa))
+            self.agreement_model.appendRow(_row([p.a, p.b, str(p.compared), str(p.done_by_both), *scores]))
+        total = sum(a.seconds for a in figures.annotators)
+        worked = (
+            f"{format_duration(total)} of active work recorded" if total else "no working time recorded yet"
         )
-        if problems:
-            text += " Unreadable: " + "; ".join(problems)
+        text = (
+            f"{figures.documents} documents, {len(figures.annotators)} annotators, {worked}. Agreement "
+            "is strict micro F1 over the documents both annotators have a copy of (n/a: none in common yet)."
+        )
+        if figures.problems:
+            text += " Unreadable, left out: " + "; ".join(figures.problems)
         self.summary_label.setText(text)
 
-    def _read(self, annotator: str, doc_ids: list[str]) -> list[Document]:
-        folder = self.project.annotations_dir(annotator)
-        return [
-            read_i2b2(folder / f"{doc_id}.xml") for doc_id in doc_ids if (folder / f"{doc_id}.xml").is_file()
-        ]
+    def save(self, path: Path) -> None:
+        if self.figures is None:
+            raise AnnotatorError("nothing to save: the figures could not be computed")
+        atomic_write_text(path, json.dumps(self.figures.to_dict(), indent=1) + "\n")
 
     def _on_refresh_button_clicked(self) -> None:
         self.refresh()
+
+    def _on_save_button_clicked(self) -> None:
+        chosen, _ = QFileDialog.getSaveFileName(
+            self, "Save the figures", str(self.project.reports_folder() / "progress.json"), "JSON (*.json)"
+        )
+        if not chosen:
+            return
+        try:
+            self.save(Path(chosen))
+        except AnnotatorError as error:
+            self.summary_label.setText(error.one_line())
+            return
+        self.summary_label.setText(f"Saved {printable_path(chosen)}")

@@ -80,12 +80,19 @@ class DocumentList(QTreeWidget):
         item = self._items.get(doc_id)
         if item is None:
             return
-        item.setText(1, f"{STATUS_MARK.get(status, '?')} {status}")
-        item.setToolTip(1, status)
-        item.setForeground(1, QBrush(QColor(STATUS_COLOUR.get(status, "#8a8a8a"))))
-        item.setText(2, f"{annotations}" + (f" ({pending}?)" if pending else ""))
-        item.setToolTip(2, f"{annotations} annotations, {pending} pre-annotations to review")
-        item.setText(3, format_seconds(seconds))
+        # Only what changed is set: each change repaints the list (after every edit otherwise).
+        shown = f"{STATUS_MARK.get(status, '?')} {status}"
+        if item.text(1) != shown:
+            item.setText(1, shown)
+            item.setToolTip(1, status)
+            item.setForeground(1, QBrush(QColor(STATUS_COLOUR.get(status, "#8a8a8a"))))
+        counts = f"{annotations}" + (f" ({pending}?)" if pending else "")
+        if item.text(2) != counts:
+            item.setText(2, counts)
+            item.setToolTip(2, f"{annotations} annotations, {pending} pre-annotations to review")
+        time_text = format_seconds(seconds)
+        if item.text(3) != time_text:
+            item.setText(3, time_text)
 
     def set_current(self, doc_id: str) -> None:
         item = self._items.get(doc_id)

@@ -43,10 +43,21 @@ class ElidedLabel(QLabel):
     def setText(self, text: str) -> None:
         if text == self._full and text:
             return  # the status fields are refreshed after every edit, mostly unchanged
+        same_width = bool(self._full) and (
+            self.fontMetrics().horizontalAdvance(text) == self.fontMetrics().horizontalAdvance(self._full)
+        )
         self._full = text
-        super().setText(text)
         self._update_tooltip()
+        if same_width:
+            # The label paints its own text: a count that changed ("5051" for "5050") needs no
+            # new layout of the status bar, whose every field QLabel.setText would repaint.
+            self.update()
+            return
+        super().setText(text)
         self.updateGeometry()
+
+    def text(self) -> str:
+        return self._full
 
     def full_text(self) -> str:
         return self._full

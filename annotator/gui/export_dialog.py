@@ -1,23 +1,28 @@
 """The de-identified export dialog: options, a before/after preview, export in a worker.
 
-A refused export lists its findings (:class:`LeakFindingsPanel`): each opens in its note
-(``finding_opened``, which the main window connects to its document navigation) or is
-marked not PHI in the project's allow file (``leak-allow.json``), which exports read.
+A refused export lists its findings (:class:`LeakFindingsPanel`). The loop that fixes them
+works on what is exported, the gold: "Tag it" tags the place in the gold file as one undo
+step (:class:`~annotator.session.gold_fixes.GoldFixes`: a pending suggestion there is
+accepted, never doubled), "Not PHI here" writes the project's allow file
+(``leak-allow.json``); after each, the leak check runs again in the background and the count
+of findings left is shown in place, until the export goes through. A finished export says
+what it did, including which tags were masked for review and why.
 
 Signals
 -------
 exported(object): the :class:`~annotator.deid.export.DeidReport` of a finished export.
 failed(str): the one-line error of a failed export (leak, unsafe folder, bad input).
-finding_opened(str, int, int): document id, start and end in the gold note of a finding.
-tag_requested(str, int, int, str): the same and the type, to tag the finding there.
+rechecked(int): the findings left after a fix was checked again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QCloseEvent, QFont
+from PySide6.QtGui import QCloseEvent, QFont, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -37,13 +42,17 @@ from PySide6.QtWidgets import (
 
 from annotator.core.document import Document
 from annotator.core.project import Project
-from annotator.deid.export import DeidReport, deidentify_documents
-from annotator.deid.leakcheck import LeakError
+from annotator.core.schema import Schema, load_schema
+from annotator.deid.allowlist import read_allow_file
+from annotator.deid.export import DeidReport, deidentify_documents, leak_findings
+from annotator.deid.findings import Leak, LeakError
 from annotator.deid.surrogates import CorpusContext, DeidOptions
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, printable_path
 from annotator.gui.leak_findings_panel import LeakFindingsPanel
-from annotator.gui.workers import JobThread
+from annotator.gui.offsets import OffsetMap
+from annotator.gui.workers import Job, JobThread
 from annotator.io.corpus import read_corpus
+from annotator.session.gold_fixes import GoldFixes
 from annotator.workflows.deidentify import DeidentifyRequest, deidentify
 from annotator.workflows.notes import Cancelled, Progress
 
@@ -55,21 +64,34 @@ class ExportDialog(QDialog):
     ----------
     project:
         The project whose ``gold/`` folder is exported (default target: ``exports/``).
+    schema:
+        The project's tag set (categories of the tags "Tag it" adds); read from the project
+        when not given.
+    who:
+        Recorded on the gold tags "Tag it" adds or accepts.
     """
 
     exported = Signal(object)
     failed = Signal(str)
-    finding_opened = Signal(str, int, int)
-    tag_requested = Signal(str, int, int, str)
+    rechecked = Signal(int)
     ALLOW_FILE = "leak-allow.json"
 
-    def __init__(self, project: Project, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        project: Project,
+        parent: QWidget | None = None,
+        schema: Schema | None = None,
+        who: str = "supervisor",
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("De-identified export")
         self.project = project
+        self._schema = schema
+        self._who = who
         self._worker: JobThread | None = None
         self._documents: list[Document] = []
         self._context = CorpusContext()
+        self.fixes: GoldFixes | None = None
         self.report: DeidReport | None = None
 
         self.method_combo = QComboBox()
@@ -140,8 +162,10 @@ class ExportDialog(QDialog):
         self.browse_button.clicked.connect(self._on_browse_button_clicked)
         self.export_button.clicked.connect(self._on_export_button_clicked)
         self.close_button.clicked.connect(self.close)
-        self.findings.finding_opened.connect(self.finding_opened)
-        self.findings.tag_requested.connect(self.tag_requested)
+        self.findings.finding_shown.connect(self.show_finding)
+        self.findings.tag_requested.connect(self.tag_finding)
+        self.findings.undo_requested.connect(self.undo_fix)
+        self.findings.not_phi_marked.connect(lambda _entry: self.recheck())
         self._load()
         self._on_method_combo_current_index_changed()
 
@@ -209,7 +233,12 @@ class ExportDialog(QDialog):
         self.refresh_preview()
 
     def _on_browse_button_clicked(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Output folder", str(self.project.exports_dir))
+        # The chooser opens where the output would go (its nearest existing folder), not in
+        # the folder the program was started from.
+        start = Path(self.out_edit.text().strip() or self.project.exports_dir)
+        while not start.is_dir() and start != start.parent:
+            start = start.parent
+        folder = QFileDialog.getExistingDirectory(self, "Output folder", str(start))
         if folder:
             self.out_edit.setText(folder)
 
@@ -220,7 +249,7 @@ class ExportDialog(QDialog):
             return
         out = self.out_edit.text().strip()
         if not out:
-            self._on_worker_errored("choose an output folder")
+            self._on_export_failed("choose an output folder")
             return
         map_text = self.map_edit.text().strip()
         request = DeidentifyRequest(
@@ -229,7 +258,7 @@ class ExportDialog(QDialog):
             options=self.options(),
             map_path=Path(map_text) if map_text else None,
             force=self.force_check.isChecked(),
-            allow_path=self.findings.allow_path if self.findings.allow_path.exists() else None,
+            allow_path=self._allow_path(),
         )
 
         def job(progress: Progress, cancelled: Cancelled) -> DeidReport | LeakError:
@@ -238,17 +267,44 @@ class ExportDialog(QDialog):
             except LeakError as error:
                 return error  # a refusal with findings to list, not a bare message
 
+        self.status_label.setText("Exporting…")
+        self.findings.show_findings([])
+        self._run(job, self._on_export_done, self._on_export_failed)
+
+    def recheck(self) -> None:
+        """Check the gold again (nothing written) after a fix; the findings left replace the list."""
+        if self._worker is not None or not self._documents:
+            return
+        snapshot = [d.copy() for d in self._documents]
+        options, context = self.options(), self._context
+        allow_path = self._allow_path()
+        allowed = read_allow_file(allow_path) if allow_path is not None else []
+
+        def job(progress: Progress, cancelled: Cancelled) -> list[Leak]:
+            return leak_findings(
+                snapshot, options, context, allowed=allowed, progress=progress, cancelled=cancelled
+            )
+
+        self.findings.set_checking(True, "Checking the gold again…")
+        self._run(job, self._on_recheck_done, self._on_export_failed)
+
+    def _allow_path(self) -> Path | None:
+        return self.findings.allow_path if self.findings.allow_path.exists() else None
+
+    def _run(self, job: Job, done: Callable[[Any], None], failed: Callable[[str], None]) -> None:
         worker = JobThread(job, self)
         worker.progressed.connect(self._on_worker_progressed)
-        worker.succeeded.connect(self._on_worker_succeeded)
-        worker.errored.connect(self._on_worker_errored)
+        worker.succeeded.connect(lambda result: self._then(done, result))
+        worker.errored.connect(lambda message: self._then(failed, message))
         self._worker = worker
         self.export_button.setEnabled(False)
         self.close_button.setText("Cancel")
-        self.status_label.setText("Exporting…")
-        self.findings.show_findings([])
         self.progress_bar.setValue(0)
         worker.start()
+
+    def _then(self, handler: Callable[[Any], None], value: object) -> None:
+        self._finish()
+        handler(value)
 
     def _on_export_button_clicked(self) -> None:
         self.start_export()
@@ -265,23 +321,85 @@ class ExportDialog(QDialog):
         self.export_button.setEnabled(bool(self._documents))
         self.close_button.setText("Close")
 
-    def _on_worker_succeeded(self, report: DeidReport | LeakError) -> None:
+    def _on_export_done(self, report: DeidReport | LeakError) -> None:
         if isinstance(report, LeakError):
-            self._on_worker_errored(report.one_line())
+            documents = sorted({leak.doc_id for leak in report.leaks})
+            self._on_export_failed(
+                f"{len(report.leaks)} place(s) in {len(documents)} gold document(s) "
+                f"({', '.join(printable_path(d) for d in documents[:5])}{', …' if len(documents) > 5 else ''}) "
+                "would still show original PHI; nothing was written"
+            )
             self.findings.show_findings(report.leaks)
             return
-        self._finish()
         self.report = report
-        review = f"; {len(report.review)} masked for review" if report.review else ""
-        self.status_label.setText(
-            f"{report.documents} documents written to {report.out_dir}; leak check passed{review}"
-        )
+        self.status_label.setText(export_summary(report))
+        self.findings.show_findings([], review_summary(report))
         self.exported.emit(report)
 
-    def _on_worker_errored(self, message: str) -> None:
-        self._finish()
+    def _on_recheck_done(self, leaks: list[Leak]) -> None:
+        if leaks:
+            self.findings.show_findings(leaks)
+        else:
+            self.findings.show_findings([], "No findings left: Export writes the de-identified copy now.")
+            self.export_button.setFocus()
+        self.rechecked.emit(len(leaks))
+
+    def _on_export_failed(self, message: str) -> None:
         self.status_label.setText(f"Export failed: {message}")
+        self.findings.set_checking(False)
         self.failed.emit(message)
+
+    # -- fixing findings in the gold --------------------------------------------------------------
+    def _gold_fixes(self) -> GoldFixes:
+        if self.fixes is None:
+            schema = self._schema
+            if schema is None:
+                try:
+                    schema = load_schema(self.project.schema)
+                except AnnotatorError:
+                    schema = load_schema()
+            self.fixes = GoldFixes(self._documents, schema, self._who)
+        return self.fixes
+
+    def tag_finding(self, leak: Leak) -> None:
+        """Tag a finding's place in the gold (one undo step, saved), then check again."""
+        fix = self._gold_fixes().tag(
+            leak.doc_id, leak.original_start, leak.original_end, leak.type, (leak.source_doc_id, leak.tag_id)
+        )
+        self.status_label.setText(fix.message)
+        self.findings.set_undo_available(self._gold_fixes().history.can_undo)
+        if fix.changed:
+            self.recheck()
+            self.refresh_preview()
+
+    def undo_fix(self) -> None:
+        try:
+            undone = self._gold_fixes().undo()
+        except AnnotatorError as error:
+            self.status_label.setText(f"Could not undo: {error.one_line()}")
+            return
+        self.findings.set_undo_available(self._gold_fixes().history.can_undo)
+        if undone:
+            self.status_label.setText(undone)
+            self.recheck()
+            self.refresh_preview()
+
+    def show_finding(self, leak: Leak) -> None:
+        """Select a finding in the preview: in the gold note (before) and in the export (after)."""
+        index = self.document_combo.findText(leak.doc_id)
+        if index < 0:
+            return
+        self.document_combo.setCurrentIndex(index)
+        for view, start, end in (
+            (self.before_view, leak.original_start, leak.original_end),
+            (self.after_view, leak.start, leak.end),
+        ):
+            offsets = OffsetMap(view.toPlainText())
+            cursor = view.textCursor()
+            cursor.setPosition(offsets.to_qt(start))
+            cursor.setPosition(offsets.to_qt(end), QTextCursor.MoveMode.KeepAnchor)
+            view.setTextCursor(cursor)
+            view.ensureCursorVisible()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         if self._worker is not None:
@@ -290,3 +408,34 @@ class ExportDialog(QDialog):
             self._worker.wait()
             self._finish()
         super().closeEvent(event)
+
+
+def export_summary(report: DeidReport) -> str:
+    """What a finished export did, in a sentence or two."""
+    text = (
+        f"{report.documents} documents of {report.patients} patients written to {report.out_dir}; "
+        "leak check passed"
+    )
+    if report.leaks_allowed:
+        text += f" ({report.leaks_allowed} finding(s) passed as marked not PHI)"
+    if report.review:
+        text += f". {len(report.review)} tag(s) masked for review (listed below)"
+    return text + "."
+
+
+def review_summary(report: DeidReport) -> str:
+    """The tags an export masked instead of replacing, each with where and why ("" when none)."""
+    if not report.review:
+        return ""
+    lines = [
+        f"{len(report.review)} tag(s) could not get a realistic surrogate and were masked as "
+        "[**TYPE**] instead; check them in the export:"
+    ]
+    for item in report.review[:20]:
+        lines.append(
+            f"• {printable_path(str(item['doc_id']))}, tag {item['id']} ({item['type']}) at "
+            f"{item['start']}-{item['end']} of the exported note: {item['reason']}"
+        )
+    if len(report.review) > 20:
+        lines.append(f"… and {len(report.review) - 20} more (the export's report lists them all).")
+    return "\n".join(lines)

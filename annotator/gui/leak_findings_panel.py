@@ -1,14 +1,16 @@
 """The leak-check findings of a refused export, each one something the user can act on.
 
-The table lists document, offsets in the gold note, type and rule (never the text). "Open in
-note" asks the main window to show the note with the finding selected, where it is tagged
-like any other span; "Tag it" asks it to tag the span with the finding's type; "Not PHI here" records an allow entry (document, patient or whole
-corpus) in the project's allow file, which the next export reads.
+The table lists document, offsets in the gold note, type and rule (never the text). "Show"
+selects the finding in the dialog's before/after preview; "Tag it" asks for the span to be
+tagged in the gold with the finding's type (the export dialog does it, in the files the
+export reads); "Undo tag" takes the last one back; "Not PHI here" records an allow entry
+(document, patient or whole corpus) in the project's allow file, which the export reads.
 
 Signals
 -------
-finding_opened(str, int, int): document id, start and end in the gold note.
-tag_requested(str, int, int, str): the same, and the type to tag it with (the finding's).
+finding_shown(object): the :class:`~annotator.deid.findings.Leak` to show.
+tag_requested(object): the finding to tag in the gold.
+undo_requested(): take the last tag back.
 not_phi_marked(object): the :class:`~annotator.deid.allowlist.AllowEntry` just written.
 """
 
@@ -31,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from annotator.core.document import Document
 from annotator.deid.allowlist import AllowEntry, add_allow_entry
-from annotator.deid.leakcheck import Leak
+from annotator.deid.findings import Leak
 from annotator.errors import AnnotatorError
 
 _COLUMNS = ("Document", "Start", "End", "Type", "Rule")
@@ -78,7 +80,7 @@ class LeakTableModel(QAbstractTableModel):
 
 
 class LeakFindingsPanel(QWidget):
-    """The findings of a refused export, with "Open in note" and "Not PHI here".
+    """The findings of a refused export, with "Show", "Tag it", "Undo tag" and "Not PHI here".
 
     Parameters
     ----------
@@ -88,8 +90,9 @@ class LeakFindingsPanel(QWidget):
         Returns the gold documents, to read the finding's string for the allow entry.
     """
 
-    finding_opened = Signal(str, int, int)
-    tag_requested = Signal(str, int, int, str)
+    finding_shown = Signal(object)
+    tag_requested = Signal(object)
+    undo_requested = Signal()
     not_phi_marked = Signal(object)
 
     def __init__(
@@ -106,16 +109,23 @@ class LeakFindingsPanel(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
-        self.open_button = QPushButton("Open in note")
+        self.open_button = QPushButton("Show")
+        self.open_button.setToolTip("Select the finding in the before and after preview")
         self.tag_button = QPushButton("Tag it")
+        self.tag_button.setToolTip("Tag this place in the gold with the finding's type, then check again")
+        self.undo_button = QPushButton("Undo tag")
+        self.undo_button.setEnabled(False)
         self.scope_combo = QComboBox()
         self.scope_combo.addItem("in this document", "document")
         self.scope_combo.addItem("in this patient's notes", "patient")
         self.scope_combo.addItem("anywhere in the corpus", "corpus")
         self.not_phi_button = QPushButton("Not PHI here")
-        buttons = QHBoxLayout()
+        self.actions_row = QWidget()
+        buttons = QHBoxLayout(self.actions_row)
+        buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.tag_button)
+        buttons.addWidget(self.undo_button)
         buttons.addStretch(1)
         buttons.addWidget(self.not_phi_button)
         buttons.addWidget(self.scope_combo)
@@ -123,46 +133,67 @@ class LeakFindingsPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.summary_label)
         layout.addWidget(self.table)
-        layout.addLayout(buttons)
+        layout.addWidget(self.actions_row)
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.table.doubleClicked.connect(self._on_open_button_clicked)
         self.tag_button.clicked.connect(self._on_tag_button_clicked)
+        self.undo_button.clicked.connect(self.undo_requested)
         self.not_phi_button.clicked.connect(self._on_not_phi_button_clicked)
+        self.checking = False
         self.show_findings([])
 
-    def show_findings(self, leaks: list[Leak]) -> None:
+    def show_findings(self, leaks: list[Leak], summary: str = "") -> None:
+        """List the findings (the panel shows while there are any, or a summary to give)."""
         self.model.reset(list(leaks))
-        self._update()
+        self.checking = False
+        self._update(summary)
         if leaks:
             self.table.selectRow(0)
+
+    def set_checking(self, checking: bool, summary: str = "") -> None:
+        """While the export checks again no finding can be acted on (the list is about to change)."""
+        self.checking = checking
+        self._update(summary)
 
     def current_row(self) -> int:
         rows = self.table.selectionModel().selectedRows()
         return rows[0].row() if rows else -1
 
-    def _update(self) -> None:
+    def _update(self, summary: str = "") -> None:
         count = self.model.rowCount()
-        self.summary_label.setText(
-            f"{count} finding(s): open each in its note and tag it, or mark it not PHI, then export again."
-            if count
-            else ""
-        )
+        if not summary and count:
+            summary = (
+                f"{count} finding(s) left: tag each one in the gold (Tag it) or mark it not PHI; "
+                "the export checks again after each."
+            )
+        self.summary_label.setText(summary)
+        ready = count > 0 and not self.checking
         self.open_button.setEnabled(count > 0)
-        self.tag_button.setEnabled(count > 0)
-        self.not_phi_button.setEnabled(count > 0)
-        self.setVisible(count > 0)
+        self.tag_button.setEnabled(ready)
+        self.not_phi_button.setEnabled(ready)
+        # Without findings the panel is just its sentence (a finished export's review list);
+        # the buttons stay while a tag can still be taken back.
+        self.table.setVisible(count > 0)
+        self.actions_row.setVisible(count > 0 or self.undo_button.isEnabled())
+        self.setVisible(count > 0 or bool(summary))
+
+    def set_undo_available(self, available: bool) -> None:
+        self.undo_button.setEnabled(available)
+        self._update(self.summary_label.text() if not self.model.rowCount() else "")
+
+    def current_leak(self) -> Leak | None:
+        row = self.current_row()
+        return self.model.leaks[row] if row >= 0 else None
 
     def _on_open_button_clicked(self) -> None:
-        row = self.current_row()
-        if row >= 0:
-            leak = self.model.leaks[row]
-            self.finding_opened.emit(leak.doc_id, leak.original_start, leak.original_end)
+        leak = self.current_leak()
+        if leak is not None:
+            self.finding_shown.emit(leak)
 
     def _on_tag_button_clicked(self) -> None:
-        row = self.current_row()
-        if row >= 0:
-            leak = self.model.leaks[row]
-            self.tag_requested.emit(leak.doc_id, leak.original_start, leak.original_end, leak.type)
+        leak = self.current_leak()
+        if leak is not None and not self.checking:
+            self.tag_requested.emit(leak)
 
     def _on_not_phi_button_clicked(self) -> None:
         row = self.current_row()

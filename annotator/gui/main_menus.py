@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
+from annotator.gui.window_dialogs import open_dashboard, open_export, open_other, open_reports, show_keys
+
 if TYPE_CHECKING:
     from annotator.gui.main_window import MainWindow
 
@@ -41,16 +43,16 @@ def build_main_menus(window: MainWindow) -> None:
     s = window.session
     actions = window.actions_by_name
     file_menu = bar.addMenu("&File")
-    add(file_menu, "open", "&Open project or folder…", window._open_other, ("Ctrl+O",))
-    actions["open"].setEnabled(window._open_project is not None)
+    add(file_menu, "open", "&Open project or folder…", lambda: open_other(window), ("Ctrl+O",))
+    actions["open"].setEnabled(window.open_project is not None)
     add(file_menu, "save", "&Save", window.save, ("Ctrl+S",))
     add(file_menu, "done", "&Mark document done", lambda: window._mark_done(), ("Ctrl+D",), True)
     add(file_menu, "override", "&Override lock…", window._on_banner_override_requested)
     file_menu.addSeparator()
     add(file_menu, "quit", "&Quit", window.close, ("Ctrl+Q",))
     edit = bar.addMenu("&Edit")
-    add(edit, "undo", "&Undo", s.history.undo, ("Ctrl+Z",))
-    add(edit, "redo", "&Redo", s.history.redo, ("Ctrl+Shift+Z", "Ctrl+Y"))
+    add(edit, "undo", "&Undo", s.undo, ("Ctrl+Z",))
+    add(edit, "redo", "&Redo", s.redo, ("Ctrl+Shift+Z", "Ctrl+Y"))
     edit.addSeparator()
     add(edit, "annotate_all", "Annotate &all occurrences…", window.annotate_all, ("Ctrl+Shift+A",))
     add(edit, "accept", "A&ccept pre-annotation\tEnter", s.accept_current)
@@ -111,10 +113,12 @@ def build_main_menus(window: MainWindow) -> None:
     add(view, "type_labels", "Type &labels after tags", window.toggle_type_labels, ("Ctrl+Shift+L",), True)
     actions["type_labels"].setChecked(window.preferences.type_labels)
     add(view, "type_settings", "Tag &colours and keys…", window.open_type_settings)
+    view.addSeparator()
+    add(view, "reset_layout", "&Reset layout", window.reset_layout)
     project_menu = bar.addMenu("&Project")
-    add(project_menu, "ExportDialog", "&Export de-identified copies…", window._open_export_dialog)
-    add(project_menu, "ReportsDialog", "Agreement &reports…", window._open_reports_dialog)
-    add(project_menu, "DashboardDialog", "Progress &dashboard…", window._open_dashboard)
+    add(project_menu, "ExportDialog", "&Export de-identified copies…", lambda: open_export(window))
+    add(project_menu, "ReportsDialog", "Agreement &reports…", lambda: open_reports(window))
+    add(project_menu, "DashboardDialog", "Progress &dashboard…", lambda: open_dashboard(window))
     window._add_model_menu()
     help_menu = bar.addMenu("&Help")
-    add(help_menu, "keys", "&Keyboard shortcuts", window._show_keys, ("F1",))
+    add(help_menu, "keys", "&Keyboard shortcuts", lambda: show_keys(window), ("F1",))

@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
+    QDialog,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -31,6 +31,7 @@ from annotator.gui.attribute_editor import AttributeEditor
 from annotator.gui.document_list import DocumentList
 from annotator.gui.find_bar import FindBar
 from annotator.gui.main_menus import build_main_menus
+from annotator.gui.memory import opening_a_record
 from annotator.gui.note_view import NoteView
 from annotator.gui.propagation_dialog import AnnotateAllDialog
 from annotator.gui.relation_panel import RelationPanel
@@ -39,8 +40,10 @@ from annotator.gui.tag_palette import TagPalette
 from annotator.gui.task_attributes import TaskAttributeEditor
 from annotator.gui.theme import ThemeName, apply_theme
 from annotator.gui.type_settings_dialog import TypeSettingsDialog
+from annotator.gui.window_dialogs import ask_recovery, confirm_close, confirm_override
 from annotator.gui.workers import run_with_progress
 from annotator.io.preferences import Preferences, load_preferences, save_preferences
+from annotator.io.window_layouts import load_window_layout, save_window_layout
 from annotator.session.annotation_session import AnnotationSession
 
 # Opens a project, folder or file in a new window: (path, annotator, theme) -> window.
@@ -67,17 +70,20 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.session = session
         self.dark = dark
-        self._open_project = open_project
+        self.open_project = open_project
         # The user's own type colours and keys (per user, not per project) over the schema's.
         self.preferences = load_preferences()
         schema = self.preferences.apply(session.schema)
         project = session.workspace.project
         self.setWindowTitle(f"PHI Annotator — {printable_path(project.name)}")
         self.resize(1400, 860)
+        # Opened from the menus (window_dialogs): the shortcuts sheet, File > Open's successor.
+        self.keys_dialog: QDialog | None = None
+        self.successor: QMainWindow | None = None
         # Questions the window asks; replaced in tests.
-        self.ask_recovery: Callable[[str], bool | None] = self._ask_recovery
-        self.confirm_close: Callable[[], str] = self._confirm_close
-        self.confirm_override: Callable[[str], bool] = self._confirm_override
+        self.ask_recovery: Callable[[str], bool | None] = lambda doc_id: ask_recovery(self, doc_id)
+        self.confirm_close: Callable[[], str] = lambda: confirm_close(self)
+        self.confirm_override: Callable[[str], bool] = lambda holder: confirm_override(self, holder)
         self.documents = DocumentList()
         self.view = NoteView(schema, dark, self.preferences.monospace)
         self.view.set_type_labels(self.preferences.type_labels)
@@ -120,15 +126,12 @@ class MainWindow(QMainWindow):
             ],
             ([300, 680, 420], [300, 170, 390]),
         )
+        self.body.restore(load_window_layout("annotation"))
         self.setCentralWidget(self.body)
         self.actions_by_name: dict[str, QAction] = {}
         self._build_menus()
         self._connect()
-        self.documents.populate(
-            session.workspace,
-            session.state.statuses(session.annotator),
-            {e.doc_id: session.seconds(e.doc_id) for e in session.workspace.entries},
-        )
+        self.populate_documents()
         self._clock_timer = QTimer(self)
         self._clock_timer.setInterval(5000)
         self._clock_timer.timeout.connect(self._refresh_status)
@@ -144,8 +147,21 @@ class MainWindow(QMainWindow):
         from annotator.gui.model_actions import ModelActions
 
         s = self.session
-        self.model_actions = ModelActions(self, s.workspace.project, lambda: s.document, s.add_suggestions)
+        project = s.workspace.project
+        self.model_actions = ModelActions(
+            self,
+            project,
+            lambda: s.document,
+            s.add_suggestions,
+            None if project.plain_folder else s.annotator,
+        )
+        self.model_actions.finished.connect(self._on_model_actions_finished)
+        self.model_actions.failed.connect(lambda message: self._on_session_notice(f"Model: {message}"))
         self.menuBar().addMenu(self.model_actions.menu())
+
+    def _on_model_actions_finished(self, summary: str) -> None:
+        self._on_session_notice(summary)
+        self.populate_documents()  # suggestion counts, and pre-annotations for documents not started
 
     def _connect(self) -> None:
         s = self.session
@@ -170,24 +186,22 @@ class MainWindow(QMainWindow):
         self.relations.annotation_activated.connect(self._on_table_annotation_activated)
 
     # -- documents --------------------------------------------------------------------------------------
+    def populate_documents(self) -> None:
+        s = self.session
+        self.documents.populate(
+            s.workspace, s.statuses(), {e.doc_id: s.seconds(e.doc_id) for e in s.workspace.entries}
+        )
+        if s.doc_id is not None:
+            self.documents.set_current(s.doc_id)
+
     def open_document(self, doc_id: str) -> bool:
         try:
-            self.session.open_document(doc_id, self.ask_recovery)
+            with opening_a_record():
+                self.session.open_document(doc_id, self.ask_recovery)
         except AnnotatorError as error:
             QMessageBox.warning(self, "Cannot open document", error.one_line())
             return False
         return True
-
-    def show_span(self, doc_id: str, start: int, end: int) -> None:
-        """Open a document with a span selected (a leak-check finding to tag)."""
-        if self.session.doc_id == doc_id or self.open_document(doc_id):
-            self.view.select_span(start, end)
-
-    def tag_span(self, doc_id: str, start: int, end: int, type_name: str) -> None:
-        """Open a document and tag a span (a leak-check finding) as one undoable edit."""
-        self.show_span(doc_id, start, end)
-        if self.session.doc_id == doc_id:
-            self._on_view_tag_key_pressed(type_name)
 
     def step_document(self, direction: int) -> None:
         ids = self.session.workspace.doc_ids()
@@ -261,9 +275,14 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Select an annotation first (click it or press Tab).", 4000)
             return None
         dialog = AnnotateAllDialog(source, s.document, self._load_scope, s.history, s.annotator, self)
+        dialog.accepted.connect(lambda: self._on_session_notice(dialog.outcome()))
         self.last_dialog = dialog
         dialog.open()
         return dialog
+
+    def reset_layout(self) -> None:
+        self.body.reset()
+        self._on_session_notice("Layout reset: every panel back in its first place.")
 
     def _load_scope(self, scope: Scope) -> list[Document]:
         """Read the scope's documents; a large scope is read in a worker behind a progress dialog."""
@@ -322,37 +341,6 @@ class MainWindow(QMainWindow):
         if self.confirm_override(self.session.lock_holder):
             self.session.override_lock()
 
-    def _confirm_override(self, holder: str) -> bool:
-        answer = QMessageBox.question(
-            self, "Override lock", f"{holder}.\nTake the document over? Their unsaved edits may be lost."
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
-    def _ask_recovery(self, doc_id: str) -> bool:
-        answer = QMessageBox.question(
-            self,
-            "Recover unsaved work",
-            f"Document {doc_id} has autosaved changes that were never saved (the program did not close "
-            "normally).\nOpen the recovered version?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.Yes,
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
-    def _confirm_close(self) -> str:
-        answer = QMessageBox.question(
-            self,
-            "Unsaved changes",
-            "Save your changes before closing?",
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        )
-        return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(
-            answer, "cancel"
-        )
-
     def closeEvent(self, event: QCloseEvent) -> None:
         s = self.session
         if s.workspace.dirty():
@@ -367,6 +355,7 @@ class MainWindow(QMainWindow):
                 for doc_id in list(s.workspace.documents):
                     s.workspace.documents[doc_id].mark_pristine()
         s.close()
+        save_window_layout("annotation", self.body.state())
         event.accept()
 
     # -- the rest ----------------------------------------------------------------------------------------------
@@ -394,26 +383,6 @@ class MainWindow(QMainWindow):
         self.actions_by_name["redo"].setEnabled(history.can_redo)
         self.actions_by_name["undo"].setText(f"&Undo {history.undo_text}".rstrip())
         self.actions_by_name["redo"].setText(f"&Redo {history.redo_text}".rstrip())
-
-    # The dialogs are imported when first opened: they pull in the evaluation and
-    # de-identification code, which the window does not need to open.
-    def _open_export_dialog(self) -> None:
-        from annotator.gui.export_dialog import ExportDialog
-
-        dialog = ExportDialog(self.session.workspace.project, self)
-        dialog.finding_opened.connect(self.show_span)
-        dialog.tag_requested.connect(self.tag_span)
-        dialog.show()
-
-    def _open_reports_dialog(self) -> None:
-        from annotator.gui.reports_dialog import ReportsDialog
-
-        ReportsDialog(self.session.workspace.project, self).show()
-
-    def _open_dashboard(self) -> None:
-        from annotator.gui.dashboard import DashboardDialog
-
-        DashboardDialog(self.session.workspace.project, self).show()
 
     def _toggle_theme(self) -> None:
         dark = self.actions_by_name["dark"].isChecked()
@@ -452,26 +421,6 @@ class MainWindow(QMainWindow):
         self.view.set_schema(schema)
         self.palette_widget.set_schema(schema)
         self.table.model.schema = schema
+        self.table.fit_columns(schema)
         self.table.table.viewport().update()
-
-    def _open_other(self) -> None:
-        if self._open_project is None:
-            return
-        folder = QFileDialog.getExistingDirectory(self, "Open a project or a folder of i2b2 XML files")
-        if not folder:
-            return
-        try:
-            successor = self._open_project(
-                Path(folder), self.session.annotator, "dark" if self.dark else "light"
-            )
-        except AnnotatorError as error:
-            QMessageBox.warning(self, "Cannot open", error.one_line())
-            return
-        successor.show()
-        self.successor = successor
-        self.close()
-
-    def _show_keys(self) -> None:
-        from annotator.gui.shortcuts import shortcuts_html
-
-        QMessageBox.information(self, "Keyboard shortcuts", shortcuts_html(self.session.schema))
+        self._on_session_notice("Colours and keys saved: they apply to every project you open.")

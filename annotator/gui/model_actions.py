@@ -3,16 +3,19 @@
 Training and tagging run in a worker thread behind a progress dialog with a Cancel button;
 the GUI stays responsive. Results come back to the GUI thread:
 
-* "Pre-annotate this document" hands the suggestions to ``apply_suggestions`` (the main
-  window adds them as one undo step); suggestions overlapping an existing annotation are
-  dropped first, so nothing anyone annotated is changed;
-* "Pre-annotate all documents not started" writes ``preannotations/<doc>.xml`` (the source
-  note plus suggestions) for every document no annotator has opened yet; their working
-  copies are created from it on first open;
+* "Pre-annotate this document" hands the suggestions to ``apply_suggestions`` (the session
+  adds them as one undo step, skipping those overlapping an annotation and those the
+  annotator already rejected) and reports what was added and what was skipped, and why;
+* "Pre-annotate the documents not started" writes ``preannotations/<doc>.xml`` (the source
+  note plus suggestions) for every document the annotator has not started, by the rule the
+  document list uses (no working copy of theirs, no status); their working copies are
+  created from it on first open;
 * "Retrain from gold" trains on ``gold/`` and saves ``models/crf.model``;
 * a project without a model of its own pre-annotates with the model bundled with PHI
   Annotator (the actions say so);
 * "Recall bias" picks the threshold used by both pre-annotation actions (off by default).
+
+Every job ends with a small report (:mod:`annotator.gui.action_report`) and a one-line summary.
 
 Signals
 -------
@@ -33,11 +36,14 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QProgressDialog, QWidget
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.project import Project
+from annotator.errors import printable_path
+from annotator.gui.action_report import ActionReport, ActionReportDialog, show_report
 from annotator.gui.workers import Job, JobThread
+from annotator.session.suggestions import SuggestionOutcome
 from annotator.workflows.notes import Cancelled, Progress
 
 if TYPE_CHECKING:
-    from annotator.workflows.preannotate import PreannotateResult
+    from annotator.workflows.preannotate import PreannotateRequest, PreannotateResult
 
 MODEL_FILE = "crf.model"
 # Thresholds offered in the menu: higher catches more PHI and suggests more false alarms.
@@ -56,7 +62,11 @@ class ModelActions(QObject):
     current_document:
         Returns the document on screen, or None.
     apply_suggestions:
-        Adds suggestions to a document as one undo step (implemented by the main window).
+        Adds suggestions to a document as one undo step and says what became of each
+        (:meth:`~annotator.session.annotation_session.AnnotationSession.add_suggestions`).
+    annotator:
+        Whose "not started" documents the project-wide action pre-annotates (``None``:
+        documents nobody has started).
     """
 
     finished = Signal(str)
@@ -67,20 +77,23 @@ class ModelActions(QObject):
         parent: QWidget,
         project: Project,
         current_document: Callable[[], Document | None],
-        apply_suggestions: Callable[[Document, list[Annotation]], object],
+        apply_suggestions: Callable[[Document, list[Annotation]], SuggestionOutcome],
+        annotator: str | None = None,
     ) -> None:
         super().__init__(parent)
         self._parent = parent
         self.project = project
+        self.annotator = annotator
         self._current_document = current_document
         self._apply_suggestions = apply_suggestions
+        self.last_report: ActionReportDialog | None = None
         self.recall_bias: float | None = None
         self.training_iterations: int | None = None
         self._worker: JobThread | None = None
         self._dialog: QProgressDialog | None = None
         self._menu = QMenu("&Model", parent)
         self.preannotate_document_action = self._menu.addAction("Pre-annotate this document")
-        self.preannotate_all_action = self._menu.addAction("Pre-annotate all documents not started")
+        self.preannotate_all_action = self._menu.addAction("Pre-annotate the documents not started")
         bias_menu = self._menu.addMenu("Recall bias")
         self._bias_group = QActionGroup(self)
         self._bias_group.setExclusive(True)
@@ -131,16 +144,22 @@ class ModelActions(QObject):
         has_model = model is not None
         suffix = " (bundled default model)" if has_model and model != self.model_path else ""
         self.preannotate_document_action.setText("Pre-annotate this document" + suffix)
-        self.preannotate_all_action.setText("Pre-annotate all documents not started" + suffix)
+        self.preannotate_all_action.setText(f"Pre-annotate the {self._not_started_text()}{suffix}")
         self.preannotate_document_action.setEnabled(
             not self.busy and has_model and self._current_document() is not None
         )
         self.preannotate_all_action.setEnabled(not self.busy and has_model)
+
+    def _not_started_text(self) -> str:
+        from annotator.workflows.preannotate import not_started_documents
+
+        count = len(not_started_documents(self.project, self.annotator))
+        who = "you have" if self.annotator is not None else "nobody has"
+        return f"{count} document{'' if count == 1 else 's'} {who} not started"
         self.retrain_action.setEnabled(not self.busy)
 
     # The workflows import the CRF (scikit-learn): imported on use, so the window opens fast.
     def _on_preannotate_document_action_triggered(self) -> None:
-        from annotator.crf.preannotation import non_overlapping
         from annotator.workflows.preannotate import suggest_for_document
 
         document = self._current_document()
@@ -158,14 +177,9 @@ class ModelActions(QObject):
             return suggest_for_document(model_path, snapshot, recall_bias, progress, cancelled)
 
         def done(suggestions: list[Annotation]) -> None:
-            # The document may have changed while the tagger ran: check against it as it is now.
-            kept, dropped = non_overlapping(document, suggestions)
-            kept = [a.replace(id=document.new_id()) for a in kept]
-            if kept:
-                self._apply_suggestions(document, kept)
-            self.finished.emit(
-                f"{len(kept)} suggestions added, {dropped} dropped for overlapping annotations"
-            )
+            # The document may have changed while the tagger ran: the session checks it as it is now.
+            outcome = self._apply_suggestions(document, suggestions)
+            self._report(self.document_report(outcome), outcome.summary())
 
         self._start("Pre-annotating the document…", job, done)
 
@@ -176,20 +190,72 @@ class ModelActions(QObject):
         if model_path is None:
             self._fail("no model: retrain from gold first")
             return
-        request = project_request(self.project, model_path, self.recall_bias)
+        request = project_request(self.project, model_path, self.recall_bias, self.annotator)
+        started = len(self.project.document_ids()) - len(request.inputs)
         if not request.inputs:
-            self.finished.emit("every document has been started: nothing to pre-annotate")
+            summary = "Every document has been started: nothing to pre-annotate"
+            self._report(
+                ActionReport(
+                    "Pre-annotation",
+                    summary + ".",
+                    note="Pre-annotate a document you have open with Model > Pre-annotate this document.",
+                ),
+                summary,
+            )
             return
 
         def job(progress: Progress, cancelled: Cancelled) -> PreannotateResult:
             return preannotate(request, progress, cancelled)
 
         def done(result: PreannotateResult) -> None:
-            self.finished.emit(
-                f"pre-annotated {len(result.documents)} documents not started ({result.suggestions} suggestions)"
-            )
+            self._report_all(request, result, started)
 
         self._start(f"Pre-annotating {len(request.inputs)} documents…", job, done)
+
+    def _report_all(self, request: PreannotateRequest, result: PreannotateResult, started: int) -> None:
+        folder = printable_path(self.project.preannotations)
+        summary = (
+            f"{len(result.documents)} documents not started pre-annotated: "
+            f"{result.suggestions} suggestions written to {folder}/"
+        )
+        left = f"{started} document{'' if started == 1 else 's'} already started left alone"
+        self._report(
+            ActionReport(
+                "Pre-annotation",
+                f"{summary}; {left}.",
+                ["document", "suggestions", "skipped: overlapping"],
+                [[printable_path(d.doc_id), str(d.suggestions), str(d.dropped)] for d in result.documents],
+                f"{self._model_text()} The suggestions arrive, pending, when each document is "
+                "first opened; working copies that exist already are not changed.",
+            ),
+            summary,
+        )
+
+    def document_report(self, outcome: SuggestionOutcome) -> ActionReport:
+        """What "Pre-annotate this document" did: added and skipped suggestions per type."""
+        return ActionReport(
+            f"Pre-annotation of {printable_path(outcome.doc_id)}",
+            outcome.summary() + ".",
+            ["type", "added", "skipped: already rejected", "skipped: overlapping"],
+            [[t, str(a), str(r), str(o)] for t, a, r, o in outcome.by_type()],
+            f"{self._model_text()} The new suggestions are pending: F8 goes to the next one, "
+            "Enter accepts it, Delete rejects it (it will not be suggested again); "
+            "Ctrl+Z takes them all back.",
+        )
+
+    def _model_text(self) -> str:
+        model = self.tagging_model
+        which = (
+            "the bundled default model"
+            if model is not None and model != self.model_path
+            else "the project's model"
+        )
+        bias = "off" if self.recall_bias is None else f"T = {self.recall_bias}"
+        return f"Tagged with {which} (recall bias {bias})."
+
+    def _report(self, report: ActionReport, summary: str) -> None:
+        self.last_report = show_report(report, self._parent)
+        self.finished.emit(summary)
 
     def _on_retrain_action_triggered(self) -> None:
         from annotator.workflows.train import TrainRequest, train
@@ -204,7 +270,18 @@ class ModelActions(QObject):
                 f"model retrained on {metadata.documents} gold documents ({metadata.annotations} annotations)"
             )
 
-        self._start("Retraining the tagger from gold…", job, self.finished.emit)
+        def done(summary: str) -> None:
+            where = printable_path(self.model_path.relative_to(self.project.root))
+            self._report(
+                ActionReport(
+                    "Retraining",
+                    f"The {summary}.",
+                    note=f"Saved as {where}; pre-annotation uses it from now on.",
+                ),
+                summary,
+            )
+
+        self._start("Retraining the tagger from gold…", job, done)
 
     # -- running jobs --------------------------------------------------------------------
     def _start(self, title: str, job: Job, on_success: Callable[[Any], None]) -> None:

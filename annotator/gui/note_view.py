@@ -45,6 +45,8 @@ from annotator.session.editing import word_step
 
 MenuFactory = Callable[[int], QMenu | None]
 LINE_BREAKS = "\n\r\u2028\u2029\x0b\x0c\x85"
+# Inline type labels: capitals at this fraction of the note's point size.
+LABEL_SCALE = 0.75
 
 
 class NoteView(QPlainTextEdit):
@@ -82,7 +84,7 @@ class NoteView(QPlainTextEdit):
         self.setCursorWidth(2)
         self.offsets = OffsetMap("")
         self.note: Document | None = None
-        self.highlighter = AnnotationHighlighter(self.document(), schema, dark)
+        self.highlighter = AnnotationHighlighter(self, schema, dark)
         self.menu_factory: MenuFactory | None = None
         self._keys = {t.key: t.name for t in schema.types if t.key}
         self.type_labels = False
@@ -91,15 +93,16 @@ class NoteView(QPlainTextEdit):
 
     # -- inline type labels ---------------------------------------------------------------------
     def set_type_labels(self, on: bool) -> None:
-        """Show each tag's type in small capitals right after it (or not)."""
+        """Show each tag's type in capitals right after it (or not).
+
+        Capitals at three quarters of the note's size: small capitals of that size were
+        about 5 pixels tall, too small to read at a glance.
+        """
         self.type_labels = on
         self._label_font = QFont(self.font())
-        self._label_font.setPointSizeF(max(self.font().pointSizeF() * 0.8, 7.0))
-        self._label_font.setCapitalization(QFont.Capitalization.SmallCaps)
+        self._label_font.setPointSizeF(max(self.font().pointSizeF() * LABEL_SCALE, 7.5))
         metrics = QFontMetrics(self._label_font)
-        gaps = (
-            {t.name: metrics.horizontalAdvance(t.name.lower()) + 6 for t in self.schema.types} if on else {}
-        )
+        gaps = {t.name: metrics.horizontalAdvance(t.name) + 6 for t in self.schema.types} if on else {}
         self.highlighter.set_labels(gaps)
         self.viewport().update()
 
@@ -137,7 +140,7 @@ class NoteView(QPlainTextEdit):
             for annotation in self.highlighter.labels_in(start, end):
                 cursor.setPosition(to_qt(annotation.end))
                 rect = self.cursorRect(cursor)
-                label = annotation.type.lower()
+                label = annotation.type
                 width = metrics.horizontalAdvance(label)
                 colour = QColor(self.schema.color_of(annotation.type))
                 painter.setPen(colour.lighter(160) if self.highlighter.dark else colour.darker(220))
@@ -161,6 +164,7 @@ class NoteView(QPlainTextEdit):
         self.offsets = OffsetMap(text)
         self.highlighter.set_document(document, self.offsets)
         self.setPlainText(text)
+        self.highlighter.format_visible()
 
     # -- selection in code points ---------------------------------------------------------------
     def selection_span(self) -> tuple[int, int]:

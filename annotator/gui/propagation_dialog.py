@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
-from annotator.core.history import Command, History
+from annotator.core.history import AddAnnotation, Command, CompositeCommand, History
 from annotator.core.propagation import Match, PropagationPreview, Scope, apply_propagation, find_occurrences
 
 ScopeLoader = Callable[[Scope], list[Document]]
@@ -280,6 +280,19 @@ class AnnotateAllDialog(QDialog):
             self.history, self.preview, self.documents, self.source, annotator=self.annotator
         )
         self.accept()
+
+    def outcome(self) -> str:
+        """What Apply did, in one sentence (for the window's status bar)."""
+        added = self.applied.commands if isinstance(self.applied, CompositeCommand) else []
+        documents = {c.document.doc_id for c in added if isinstance(c, AddAnnotation)}
+        left = len(self.preview.conflicts)
+        text = (
+            f"Annotate all: {len(added)} {self.source.type} tag{'s' if len(added) != 1 else ''} added "
+            f"in {len(documents)} document{'s' if len(documents) != 1 else ''} (Ctrl+Z takes them back)"
+        )
+        if left:
+            text += f"; {left} overlapping occurrence{'s' if left != 1 else ''} left alone"
+        return text + "."
 
 
 def _html(text: str) -> str:

@@ -354,7 +354,7 @@ class ReportsDialog(QDialog):
         export_report(self.outcome, request)
 
     def _export_to_chosen(self, kind: str, pattern: str) -> None:
-        default = self.project.reports_dir / f"evaluation.{kind}"
+        default = self.project.reports_folder() / f"evaluation.{kind}"
         chosen, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", str(default), pattern)
         if not chosen:
             return

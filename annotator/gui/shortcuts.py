@@ -1,8 +1,18 @@
-"""The keyboard shortcuts, as data: shown in Help > Keyboard shortcuts and in docs/gui.md."""
+"""The keyboard shortcuts, as data: shown in Help > Keyboard shortcuts and in docs/gui.md.
+
+The sheet is a scrolling page in a dialog no taller than the screen leaves room for (a
+message box grew to 976 pixels and did not fit a 720-pixel laptop screen).
+"""
 
 from __future__ import annotations
 
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
 from annotator.core.schema import Schema
+
+# The tallest the sheet gets: a 720-pixel screen less a title bar, a panel and some air.
+MAX_SHEET_HEIGHT = 600
 
 SHORTCUTS: tuple[tuple[str, str], ...] = (
     (
@@ -44,3 +54,21 @@ def shortcuts_html(schema: Schema) -> str:
     rows = "".join(f"<tr><td><b>{keys}</b></td><td>{what}</td></tr>" for keys, what in SHORTCUTS)
     tags = ", ".join(f"{t.key} {t.name}" for t in schema.types if t.key)
     return f"<table cellspacing=4>{rows}</table><p><b>Tag keys:</b> {tags}</p>"
+
+
+class ShortcutsDialog(QDialog):
+    """Help > Keyboard shortcuts (F1): the list, scrolling inside a dialog that fits the screen."""
+
+    def __init__(self, schema: Schema, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        self.browser = QTextBrowser()
+        self.browser.setHtml(shortcuts_html(schema))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.browser, 1)
+        layout.addWidget(buttons)
+        screen = QGuiApplication.primaryScreen()
+        room = screen.availableGeometry().height() - 80 if screen is not None else MAX_SHEET_HEIGHT
+        self.resize(720, max(320, min(MAX_SHEET_HEIGHT, room)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 from annotator.core.colours import highlight
@@ -97,11 +97,37 @@ def text_on(colour: QColor) -> QColor:
     return QColor("#000000") if colour.lightness() > 140 else QColor("#ffffff")
 
 
+# Tried in turn when the desktop's "monospace" font does not keep columns.
+FIXED_WIDTH_FAMILIES = ("DejaVu Sans Mono", "Noto Sans Mono", "Liberation Mono", "Cascadia Mono",
+                        "Consolas", "Menlo", "Courier New")  # fmt: skip
+# What a note's columns are made of: every printable ASCII character.
+_COLUMN_CHARACTERS = "".join(chr(code) for code in range(32, 127))
+
+
+def keeps_columns(font: QFont) -> bool:
+    """Every printable ASCII character of ``font`` is drawn equally wide, so text in columns
+    stays in columns. (Qt's ``fixedPitch()`` says False for fonts such as Noto Sans Mono,
+    whose few wide symbols do not matter to a note.)"""
+    metrics = QFontMetrics(font)
+    return len({metrics.horizontalAdvance(c) for c in _COLUMN_CHARACTERS}) == 1
+
+
 def note_font(monospace: bool = True) -> QFont:
-    """The font of note text: fixed-width (medication tables keep their columns) or the UI's."""
+    """The font of note text: fixed-width (medication tables keep their columns) or the UI's.
+
+    Fixed-width is the desktop's monospace font when it keeps columns, else the first family
+    of :data:`FIXED_WIDTH_FAMILIES` installed that does.
+    """
     if monospace:
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    else:
-        font = QFont(QGuiApplication.font())
+        font.setPointSize(max(font.pointSize(), 10))
+        if not keeps_columns(font):
+            installed = set(QFontDatabase.families())
+            for family in (f for f in FIXED_WIDTH_FAMILIES if f in installed):
+                candidate = QFont(family, font.pointSize())
+                if keeps_columns(candidate):
+                    return candidate
+        return font
+    font = QFont(QGuiApplication.font())
     font.setPointSize(max(font.pointSize(), 10))
     return font

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
 from xml.sax.saxutils import escape
 
 from lxml import etree
@@ -47,7 +46,7 @@ _ATTRIBUTE_ESCAPES = {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
 _SOURCES = {source.value: source for source in Source}
 
 
-@dataclass
+@dataclass(slots=True)
 class RawTag:
     """A tag element as it stands in the file, before any interpretation."""
 
@@ -100,13 +99,15 @@ def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
             raw.has_tags_element = True
             raw.layout.append("TAGS")
             tags = raw.tags
+            append = tags.append
+            # Runs once per tag of every file read: no more than it must do. lxml attribute
+            # names and values are already str; items() avoids the attrib proxy.
             for element in child:
                 name = element.tag
-                if isinstance(name, str):
-                    # lxml attribute names and values are already str; items() avoids the
-                    # attrib proxy (this loop runs once per tag of every file read).
-                    attributes = cast("dict[str, str]", dict(element.items()))
-                    tags.append(RawTag(len(tags), name, attributes, cast("int | None", element.sourceline)))
+                if name.__class__ is str:
+                    attributes: dict[str, str] = dict(element.items())  # type: ignore[arg-type]
+                    line = element.sourceline  # an int (lxml-stubs type it otherwise)
+                    append(RawTag(len(tags), name, attributes, line))  # type: ignore[arg-type]
         else:
             raw.extra_text_elements += child.tag == "TEXT"
             raw.layout.append(etree.tostring(child, encoding="unicode", with_tail=False))
@@ -190,7 +191,10 @@ def parse_i2b2(
     merges a broken tag; ``validate`` and re-alignment read with ``check_offsets=False``.
     A ``text`` attribute that disagrees with the offsets is left to ``validate``.
     """
-    raw = parse_i2b2_raw(data, path)
+    # The plain shape every tool here writes is parsed faster; anything else by lxml.
+    from annotator.io.i2b2_fast import parse_plain_i2b2
+
+    raw = parse_plain_i2b2(data) or parse_i2b2_raw(data, path)
     if any("spans" in tag.attributes and "start" not in tag.attributes for tag in raw.tags):
         # A MAE / MedTator file: every tool that reads i2b2 files reads those too. Imported
         # here because the MAE reader builds on this module.

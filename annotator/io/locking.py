@@ -217,10 +217,10 @@ class DocumentLock:
         except OSError as error:
             raise StorageError(f"cannot create lock file: {error.strerror}", self.lock_file) from None
         try:
+            # Not fsynced: a lock only matters while its process lives, and one left empty or
+            # damaged by a power cut is reported and overridable; opening a record waited for it.
             with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
                 handle.write(info.to_json())
-                handle.flush()
-                os.fsync(handle.fileno())
         except OSError as error:
             with contextlib.suppress(OSError):
                 os.unlink(self.lock_file)

@@ -1,12 +1,19 @@
-"""Where every writing job plans and publishes its outputs.
+"""Where every writing job plans and publishes its outputs: the one output guard.
 
 A job first *plans* what it will write: :func:`plan_files` for a set of files,
 :func:`plan_folder` for one output folder. Planning refuses, with one clear line and before
-anything is read or written, to overwrite an input, to write into (or around) a protected
-folder, or to replace existing output unless ``force``. The job then publishes through the
-plan (:meth:`OutputPlan.publish_text`, :meth:`OutputPlan.publish_bytes`, or a
-:func:`staged_folder` that appears at its target all at once), so this module is the one
-place that decides how output reaches the disk.
+anything is read or written, to write onto an input or inside an input folder, to write into
+(or around) a protected folder, to replace existing output unless ``force``, or to write
+where the user cannot. The job then publishes through :func:`publishing`: under the output
+lock it finishes a killed run's publication, plans again (so of two jobs racing for one
+output, the second is refused: create-or-refuse, never check-then-overwrite), lets the job
+write into private staging, and moves everything into place together
+(:mod:`annotator.io.publish`). Reports that are one file (CSV, HTML) are written with
+:meth:`OutputPlan.publish_text`, atomically.
+
+A job run again into the output of the same job killed half way (same request, see
+:func:`annotator.io.publish.job_identity`) finishes that publication and owns its files: it
+needs no ``--force`` to replace them, and they are never reported as someone else's.
 
 The CLI (``--force``) and the GUI (a "replace" checkbox, or ``force=True`` where replacing
 is the action's purpose) use the same plans through :mod:`annotator.workflows`.
@@ -25,7 +32,17 @@ from pathlib import Path
 
 from annotator.core.atomic import atomic_write
 from annotator.errors import StorageError, UsageError
-from annotator.io.publish import STAGING_PREFIX, output_lock
+from annotator.io.publish import (
+    STAGING_PREFIX,
+    Step,
+    cannot,
+    commit,
+    common_folder,
+    interrupted_outputs,
+    manifest_path,
+    output_lock,
+    recover_output,
+)
 
 
 class FolderMode(Enum):
@@ -41,6 +58,8 @@ _NOT_EMPTY = {
     FolderMode.MERGE: "folder is not empty (use --force to write into it anyway)",
     FolderMode.REPLACE: "output folder is not empty (use --force to replace it)",
 }
+INPUT_CLASH = "would overwrite an input file; choose another output"
+INSIDE_INPUT = "is inside an input folder; choose an output outside it"
 
 
 @dataclass(frozen=True)
@@ -50,25 +69,45 @@ class OutputPlan:
     Attributes
     ----------
     targets:
-        The files (or the one folder) the job writes.
+        The files, or the one folder (``folder_mode`` set), the job writes.
     replacing:
-        The targets that exist already and will be replaced (only with ``force``).
+        The targets that existed when the plan was made and will be replaced.
+    folder_mode:
+        None for files; how the one target folder is written otherwise.
+    force:
+        Existing output may be replaced.
+    job:
+        The job's identity: a killed run of the same job left files this one may replace.
+    private:
+        Files published together with the folder, outside it (an audit map, a review file).
     """
 
     targets: tuple[Path, ...]
     replacing: tuple[Path, ...] = ()
+    folder_mode: FolderMode | None = None
+    force: bool = False
+    job: str = ""
+    private: tuple[Path, ...] = ()
 
     @property
     def fresh(self) -> tuple[Path, ...]:
         """The targets that did not exist when the plan was made."""
         return tuple(t for t in self.targets if t not in self.replacing)
 
+    @property
+    def anchor(self) -> Path:
+        """The output the job locks: its folder, its one file, or the folder of its files."""
+        if self.folder_mode is not None or len(self.targets) == 1:
+            return self.targets[0]
+        return common_folder(self.targets)
+
     def publish_bytes(self, target: Path, data: bytes) -> None:
-        """Write one planned file atomically (temp file, fsync, rename)."""
+        """Write one planned file atomically (temp file, fsync, rename): for reports."""
         atomic_write(self._planned(target), data)
 
     def publish_text(self, target: Path, text: str) -> None:
-        self.publish_bytes(target, text.encode("utf-8"))
+        # A file name's undecodable bytes in a report stay the bytes they were.
+        self.publish_bytes(target, text.encode("utf-8", "surrogateescape"))
 
     def _planned(self, target: Path) -> Path:
         # A job writing a file it did not plan is a programming error, not a user error.
@@ -77,32 +116,87 @@ class OutputPlan:
         return Path(target)
 
 
+def _resolved(paths: Iterable[Path]) -> set[Path]:
+    return {Path(p).resolve() for p in paths}
+
+
+def _owned(path: Path, own: set[Path]) -> bool:
+    """``path`` is, or lies inside, an output a killed run of this job published."""
+    resolved = path.resolve()
+    return resolved in own or any(parent in own for parent in resolved.parents)
+
+
+def _refuse_inputs(
+    target: Path, inputs: Iterable[Path], onto: str, inside: str = INSIDE_INPUT, around: bool = False
+) -> None:
+    """Never onto an input, never inside an input folder (nor around one, when ``around``)."""
+    out = target.resolve()
+    for given in inputs:
+        source = Path(given).resolve()
+        if out == source:
+            raise UsageError(onto if not source.is_dir() else inside, target)
+        if source.is_dir() and out.is_relative_to(source):
+            raise UsageError(inside, target)
+        if around and source.is_relative_to(out):
+            raise UsageError(onto, target)
+
+
+def _check_writable(*paths: Path) -> None:
+    """Refuse early, before the work, an output where the user cannot create files."""
+    for path in paths:
+        probe = path.resolve()
+        while not probe.exists() and probe != probe.parent:
+            probe = probe.parent
+        if probe.is_dir() and not os.access(probe, os.W_OK | os.X_OK):
+            raise StorageError("cannot write here: permission denied", probe)
+
+
 def plan_files(
     targets: Iterable[Path],
     *,
     inputs: Iterable[Path] = (),
     force: bool = False,
-    input_clash: str = "would overwrite an input file; choose another output",
+    job: str = "",
+    input_clash: str = INPUT_CLASH,
+    exists_clash: str | None = None,
 ) -> OutputPlan:
-    """Plan to write ``targets``: none may be an input; existing ones only with ``force``.
+    """Plan to write ``targets``: none onto or inside one of ``inputs`` (files or folders);
+    existing ones only with ``force`` or when a killed run of the same ``job`` wrote them.
 
     Raises
     ------
     UsageError
-        A target is one of ``inputs`` (message ``input_clash``), or targets exist and
-        ``force`` is False (the first one is named, with their count).
+        A target is one of ``inputs`` (message ``input_clash``) or lies inside an input
+        folder, or targets exist and ``force`` is False (the first is named, with their count,
+        or ``exists_clash`` is said).
+    StorageError
+        The user cannot create files where a target goes.
     """
     planned = tuple(Path(t) for t in targets)
-    resolved_inputs = {Path(p).resolve() for p in inputs}
-    clashing = [t for t in planned if t.resolve() in resolved_inputs]
-    if clashing:
-        raise UsageError(input_clash, clashing[0])
+    inputs = tuple(inputs)
+    for target in planned:
+        _refuse_inputs(target, inputs, input_clash)
+    plan = OutputPlan(planned, force=force, job=job)
+    own = _resolved(interrupted_outputs(plan.anchor).owned_by(job)) if planned else set()
     existing = tuple(t for t in planned if t.exists())
-    if existing and not force:
-        raise UsageError(
-            f"{len(existing)} output file(s) exist already (use --force to overwrite)", existing[0]
-        )
-    return OutputPlan(planned, existing)
+    foreign = [t for t in existing if not _owned(t, own)]
+    if foreign and not force:
+        message = exists_clash or f"{len(foreign)} output file(s) exist already (use --force to overwrite)"
+        raise UsageError(message, foreign[0])
+    _check_writable(*{t.parent for t in planned})
+    return OutputPlan(planned, existing, None, force, job)
+
+
+def _occupied(folder: Path, own: set[Path]) -> bool:
+    """A file in the folder that is neither a killed run's staging nor this job's own."""
+    if not folder.is_dir():
+        return False
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if not d.startswith(STAGING_PREFIX)]
+        for name in filenames:
+            if not _owned(Path(dirpath) / name, own):
+                return True
+    return False
 
 
 def plan_folder(
@@ -110,76 +204,174 @@ def plan_folder(
     *,
     mode: FolderMode,
     force: bool = False,
+    inputs: Iterable[Path] = (),
     protected: Iterable[Path] = (),
     protected_clash: str = "refusing to write the output into (or around) an input folder",
+    job: str = "",
+    private: Iterable[Path] = (),
 ) -> OutputPlan:
-    """Plan to write the folder ``folder``.
+    """Plan to write the folder ``folder`` (and the ``private`` files with it).
+
+    ``inputs`` (files or folders) must not be the folder nor hold it; ``protected`` folders
+    must not even lie inside it.
 
     Raises
     ------
     UsageError
-        ``folder`` is, holds or lies inside a ``protected`` folder; it exists and is not a
-        folder; or it holds files and ``force`` is False.
+        ``folder`` is, holds or lies inside a ``protected`` folder, or is or lies inside an
+        input; it exists and is not a folder; or it holds files (other than a killed run's of
+        the same ``job``) and ``force`` is False; a private file is an input or exists.
+    StorageError
+        The user cannot create files where the folder goes.
     """
     folder = Path(folder)
-    out = folder.resolve()
-    for guarded in protected:
-        inside = Path(guarded).resolve()
-        if out == inside or out.is_relative_to(inside) or inside.is_relative_to(out):
-            raise UsageError(protected_clash, folder)
+    inputs = tuple(inputs)
+    private_files = tuple(Path(p) for p in private)
+    _refuse_inputs(folder, protected, protected_clash, protected_clash, around=True)
+    _refuse_inputs(folder, inputs, INSIDE_INPUT)
     if folder.exists() and not folder.is_dir():
         raise UsageError("exists and is not a folder", folder)
-    # A killed run's staging is not output: the job removes it once it holds the lock.
-    occupied = folder.is_dir() and any(not p.name.startswith(STAGING_PREFIX) for p in folder.iterdir())
-    if occupied and not force:
+    interrupted = interrupted_outputs(folder)
+    own = _resolved(interrupted.owned_by(job))
+    if not force and _occupied(folder, own):
         raise UsageError(_NOT_EMPTY[mode], folder)
-    return OutputPlan((folder,), (folder,) if occupied else ())
+    for path in private_files:
+        _refuse_inputs(path, inputs, INPUT_CLASH)
+        if path.exists() and not force and not _owned(path, own):
+            raise UsageError("exists already (use --force to replace it)", path)
+    _check_writable(folder, *(p.parent for p in private_files))
+    replacing = ((folder,) if folder.is_dir() else ()) + tuple(p for p in private_files if p.exists())
+    return OutputPlan((folder,), replacing, mode, force, job, private_files)
+
+
+def _check_again(plan: OutputPlan, own: set[Path]) -> None:
+    """The plan's refusals once more, under the lock: what another job wrote meanwhile."""
+    if plan.force:
+        return
+    if plan.folder_mode is not None:
+        folder = plan.targets[0]
+        if _occupied(folder, own):
+            raise UsageError(_NOT_EMPTY[plan.folder_mode], folder)
+    replaced = _resolved(plan.replacing) | own
+    appeared = [
+        t for t in (*plan.private, *(() if plan.folder_mode else plan.targets))
+        if t.exists() and not _owned(t, replaced)
+    ]  # fmt: skip
+    if appeared:
+        raise UsageError(
+            f"{len(appeared)} output file(s) appeared while this job ran (another job wrote them; "
+            "use --force to overwrite)",
+            appeared[0],
+        )
+
+
+class Staging:
+    """Private places where a job writes its outputs for now, and the moves that publish them.
+
+    Called with an output path (a planned file, the planned folder or a file under it, a
+    private file), it gives where to write that path for now.
+    """
+
+    def __init__(self, plan: OutputPlan) -> None:
+        self.plan = plan
+        self.folders: list[Path] = []
+        self.created_root: Path | None = None
+        self.private: dict[Path, Path] = {}
+        try:
+            self._make(plan)
+        except BaseException:
+            self.remove()  # a place that cannot be written: nothing of this job stays behind
+            raise
+
+    def _make(self, plan: OutputPlan) -> None:
+        anchor = plan.anchor
+        if plan.folder_mode is FolderMode.REPLACE:
+            # The new folder is built beside the old one and swapped in whole.
+            self.base = anchor
+            self.root = self._new_folder(anchor.parent, f".{anchor.name}.", ".tmp")
+        elif plan.folder_mode is FolderMode.MERGE or len(plan.targets) > 1:
+            self.base = anchor
+            if not anchor.exists():
+                try:
+                    anchor.mkdir(parents=True)
+                except OSError as error:
+                    raise cannot("create the output folder", error, anchor) from None
+                self.created_root = anchor
+            self.root = self._new_folder(anchor, STAGING_PREFIX, "")
+        else:
+            self.base = anchor.parent
+            self.root = self._new_folder(anchor.parent, f".{anchor.name}.", ".tmp")
+        for path in plan.private:
+            self.private[path.resolve()] = self._new_folder(path.parent, f".{path.name}.", ".tmp") / path.name
+        self.resolved_base = self.base.resolve()
+
+    def _new_folder(self, parent: Path, prefix: str, suffix: str) -> Path:
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(tempfile.mkdtemp(prefix=prefix, suffix=suffix, dir=parent))
+        except OSError as error:
+            raise cannot("write into the folder", error, parent) from None
+        self.folders.append(folder)
+        return folder
+
+    def __call__(self, path: Path) -> Path:
+        resolved = Path(path).resolve()
+        if resolved in self.private:
+            return self.private[resolved]
+        return self.root / resolved.relative_to(self.resolved_base)
+
+    def final(self, staged: Path) -> Path:
+        """Where a file written at ``staged`` is published."""
+        for target, private in self.private.items():
+            if Path(staged) == private:
+                return target
+        return self.base / Path(staged).relative_to(self.root)
+
+    def steps(self) -> list[Step]:
+        steps: list[Step] = []
+        if self.plan.folder_mode is FolderMode.REPLACE:
+            target = self.base
+            backup = Path(f"{self.root.with_suffix('')}.old")
+            steps += [Step("aside", self.root, target, backup), Step("move", self.root, target)]
+            steps.append(Step("discard", backup))
+        else:
+            staged = sorted(p for p in self.root.rglob("*") if not p.is_dir())
+            steps += [Step("move", p, self.base / p.relative_to(self.root)) for p in staged]
+        for target, staged_path in self.private.items():
+            if staged_path.exists():
+                steps.append(Step("move", staged_path, target))
+        return steps
+
+    def remove(self) -> None:
+        for folder in self.folders:
+            if folder.is_dir() and not folder.is_symlink():
+                shutil.rmtree(folder, ignore_errors=True)
+        root = self.created_root
+        if root is not None and root.is_dir() and not any(root.iterdir()):
+            root.rmdir()  # a job that published nothing leaves no output folder behind
 
 
 @contextlib.contextmanager
-def staged_folder(plan: OutputPlan) -> Iterator[Path]:
-    """A staging folder beside the planned folder; it replaces the target on a clean exit.
+def publishing(plan: OutputPlan) -> Iterator[Staging]:
+    """Stage what a job writes and publish it all together on a clean exit.
 
-    Whatever the body raises (including a cancel), the staging folder is removed and the
-    target stays as it was: a failed job leaves nothing that looks like output.
+    Yields ``staged(path) -> path``: where to write an output (a planned file, the planned
+    folder or a file under it, a private file) for now. If the body raises (a bad input, a
+    leak, a cancel), nothing is published and the staging is removed.
     """
-    (target,) = plan.targets
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with output_lock(target):
-        # Another job may have filled the folder since it was planned: plan again, locked.
-        if not plan.replacing and target.is_dir() and any(target.iterdir()):
-            raise UsageError(_NOT_EMPTY[FolderMode.REPLACE], target)
-        for leftover in (
-            *target.parent.glob(f".{target.name}.*.tmp"),
-            *target.parent.glob(f".{target.name}.*.old"),
-        ):
-            # A killed run's staging or half-swapped old copy: never output, removed first.
-            if leftover.is_dir() and not leftover.is_symlink():
-                shutil.rmtree(leftover, ignore_errors=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    anchor = plan.anchor
+    with output_lock(anchor):
+        merging = plan.folder_mode is FolderMode.MERGE or (plan.folder_mode is None and len(plan.targets) > 1)
+        interrupted = recover_output(anchor, [anchor] if merging else [])
+        for path in plan.private:
+            recover_output(path)  # its leftover staging only: its moves are the anchor's manifest's
+        _check_again(plan, _resolved(interrupted.owned_by(plan.job)))
+        staging = Staging(plan)
         try:
             yield staging
-            try:
-                _swap_into_place(staging, target)
-            except OSError as error:
-                raise StorageError(f"cannot move the output into place: {error.strerror}", target) from None
+            commit(anchor, plan.job, staging.steps())
         finally:
-            if staging.exists():
-                shutil.rmtree(staging, ignore_errors=True)
-
-
-def _swap_into_place(staging: Path, target: Path) -> None:
-    if not target.exists():
-        os.replace(staging, target)
-        return
-    # Swap the folders, so the old output stays whole until the new one is in place.
-    backup = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
-    backup.rmdir()
-    os.replace(target, backup)
-    try:
-        os.replace(staging, target)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.replace(backup, target)
-        raise
-    shutil.rmtree(backup, ignore_errors=True)
+            # A publication that failed half way keeps its manifest and what it had still to
+            # move: the next run finishes it. Anything else of the staging goes.
+            if not manifest_path(anchor).exists():
+                staging.remove()

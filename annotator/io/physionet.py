@@ -189,21 +189,21 @@ def read_physionet(path: str | Path) -> list[Document]:
     source = files.phrases or files.blind
     if files.phrases is not None:
         for patient, note, start, end, kind, phrase in parse_phrases(_decode(files.phrases), files.phrases):
-            tagged_row(tagged, files.phrases, patient, note).append((start, end, kind, phrase))
+            _tags_of_record(tagged, files.phrases, patient, note).append((start, end, kind, phrase))
     elif files.blind is not None:
         for patient, note, start, end in parse_blind(_decode(files.blind), files.blind):
-            tagged_row(tagged, files.blind, patient, note).append((start, end, BLIND_TYPE, None))
+            _tags_of_record(tagged, files.blind, patient, note).append((start, end, BLIND_TYPE, None))
     documents = []
     for (patient, note), text in records.items():
         doc_id = document_id(patient, note)
         document = Document(doc_id, text, origin=Origin(path=files.text, format="physionet"))
-        for start, end, kind, phrase in tagged[(patient, note)]:
+        for start, end, kind, listed in tagged[(patient, note)]:
             if not 0 <= start < end <= len(text):
                 raise InputError(
                     f"record {patient}/{note}: PHI offsets {start}-{end} outside its text ({len(text)} characters)",
                     source,
                 )
-            if phrase is not None and text[start:end] != phrase:
+            if listed is not None and text[start:end] != listed:
                 raise InputError(
                     f"record {patient}/{note}: the phrase at {start}-{end} is not the text there", source
                 )
@@ -224,7 +224,7 @@ def read_physionet(path: str | Path) -> list[Document]:
     return documents
 
 
-def tagged_row(
+def _tags_of_record(
     tagged: dict[tuple[int, int], list[tuple[int, int, str, str | None]]], path: Path, patient: int, note: int
 ) -> list[tuple[int, int, str, str | None]]:
     try:

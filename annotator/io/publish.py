@@ -1,38 +1,42 @@
-"""Publishing a job's files together, under a lock, so a killed run leaves no partial output.
+"""The steps that put a job's staged output in place, under a lock, and finish a killed run's.
 
-Every writing command (convert, pre-annotate, synth, adjudicate, train, de-identify) writes
-through :func:`publishing`:
+Every writing job (convert, pre-annotate, synth, adjudicate, train, de-identify) publishes
+through :func:`annotator.io.outputs.publishing`, which uses this module:
 
-1. it takes the **output lock** (``.OUT.lock`` beside the output folder or file): a second
-   writer to the same output is refused with a one-line message naming the holder (user,
+1. the **output lock** (``.OUT.lock`` beside the output folder or file, :func:`output_lock`):
+   a second writer to the same output is refused with one line naming the holder (user,
    host, pid, start time); a lock whose process is dead is taken over;
-2. it finishes or removes what a **killed earlier run** left: an interrupted publication (its
-   manifest lists every rename still to do) is rolled forward, and staging folders are removed;
-3. the job writes each file into a private **staging folder** inside the output
-   (``.phi-annotator-staging-XXXX``, mode 0700, named so nobody mistakes it for output);
-4. on success the files are **published**: a manifest of the renames is written and synced,
-   each file is renamed into place (each rename is atomic), the folders are synced and the
-   manifest removed. A kill before step 4 publishes nothing; a kill during it leaves complete
-   files only, and the next run into the same output finishes the renames first.
+2. the **manifest** (``.OUT.publish.json`` beside the lock): before moving anything into
+   place the job writes, and syncs, the list of moves it is about to make and an identity
+   of the job (:func:`job_identity`); then it makes them and removes the manifest;
+3. **recovery** (:func:`recover_output`): the next job into the same output, once it holds
+   the lock, makes whatever moves a killed run's manifest still lists (each is atomic and
+   can be made again safely), then removes leftover staging. It says which files that run
+   published and whose job it was, so the same job run again treats them as its own.
+
+A kill before step 2 publishes nothing; a kill during it leaves complete files only, and the
+next run finishes the moves first.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import getpass
+import hashlib
 import json
 import os
 import shutil
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from annotator.core.atomic import atomic_write_text, fsync_folder
-from annotator.errors import LockedError, StorageError, UsageError
+from annotator.errors import LockedError, StorageError
 from annotator.io.locking import DocumentLock, DocumentLockedError
 
+#: A job's private staging folder inside a folder it writes files into (mode 0700).
 STAGING_PREFIX = ".phi-annotator-staging-"
-MANIFEST_NAME = ".phi-annotator-publish.json"
 
 
 def _user() -> str:
@@ -42,13 +46,19 @@ def _user() -> str:
         return "unknown"
 
 
+def cannot(action: str, error: OSError, path: Path) -> StorageError:
+    """A failed file operation as one line naming the file (read-only folder, full disk)."""
+    reason = error.strerror or type(error).__name__
+    return StorageError(f"cannot {action}: {reason}", error.filename or path)
+
+
 @contextlib.contextmanager
 def output_lock(output: Path) -> Iterator[None]:
     """Hold the lock on an output folder or file while a job writes it."""
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise StorageError(f"cannot create the folder: {error.strerror}", output.parent) from None
+        raise cannot("create the folder", error, output.parent) from None
     lock = DocumentLock(output, _user())
     try:
         lock.acquire()
@@ -65,96 +75,197 @@ def output_lock(output: Path) -> Iterator[None]:
         lock.release()
 
 
-def recover_output(root: Path) -> int:
-    """Finish an interrupted publication into ``root`` and remove leftover staging.
+def job_identity(request: object) -> str:
+    """A short fingerprint of a job's request (a dataclass), ``force`` left out.
 
-    Call it while holding the output lock. Returns how many files an interrupted run had left
-    to rename (now in place).
+    Paths count resolved, so the same command run again from another folder is the same
+    job; any other difference (inputs, options) makes another job.
     """
-    if not root.is_dir():
-        return 0
-    finished = 0
-    manifest = root / MANIFEST_NAME
-    if manifest.is_file():
+
+    def canonical(value: object) -> object:
+        if isinstance(value, Path):
+            return str(value.resolve())
+        if isinstance(value, tuple | list):
+            return [canonical(item) for item in value]
+        if isinstance(value, set | frozenset):  # their order changes from run to run
+            return sorted(str(canonical(item)) for item in value)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return repr(value)
+
+    fields = {
+        field.name: canonical(getattr(request, field.name))
+        for field in dataclasses.fields(request)  # type: ignore[arg-type]
+        if field.name != "force"
+    }
+    text = json.dumps([type(request).__name__, fields], sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:24]
+
+
+def manifest_path(anchor: Path) -> Path:
+    """Where the moves of a publication into ``anchor`` are recorded: ``.NAME.publish.json``."""
+    return anchor.with_name(f".{anchor.name}.publish.json")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a publication; each can be made again after a kill without harm.
+
+    ``move``: ``source`` (a staged file or folder, a unique name) replaces ``target``, if the
+    source is still there. ``aside``: the old ``target`` folder is moved to ``backup`` so the
+    staged folder ``source`` can take its place, unless that happened already. ``discard``:
+    a folder no longer needed (the old output) is removed.
+    """
+
+    kind: str
+    source: Path
+    target: Path | None = None
+    backup: Path | None = None
+
+    def run(self) -> None:
+        if self.kind == "discard":
+            if self.source.is_dir() and not self.source.is_symlink():
+                shutil.rmtree(self.source, ignore_errors=True)
+            return
+        assert self.target is not None
+        if self.kind == "aside":
+            assert self.backup is not None
+            if self.source.exists() and self.target.exists() and not self.backup.exists():
+                os.replace(self.target, self.backup)
+            return
+        if self.source.exists() or self.source.is_symlink():
+            self.target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.source, self.target)
+
+    def published(self) -> Path | None:
+        """The output this step puts in place (None for the steps that only clear the way)."""
+        return self.target if self.kind == "move" else None
+
+    def to_json(self, base: Path) -> list[str]:
+        paths = [p for p in (self.source, self.target, self.backup) if p is not None]
+        return [self.kind, *(os.path.relpath(p, base) for p in paths)]
+
+    @classmethod
+    def from_json(cls, item: object, base: Path) -> Step:
+        if not isinstance(item, list) or not all(isinstance(part, str) for part in item):
+            raise ValueError("not a step")
+        kind, *paths = item
+        wanted = {"move": 2, "aside": 3, "discard": 1}.get(kind)
+        if wanted != len(paths):
+            raise ValueError("not a step")
+        resolved = [base / path for path in paths]
+        # Only what a job staged is ever moved or removed: a manifest cannot name other files.
+        if not _staged(resolved[0]) or (kind == "aside" and not _staged(resolved[2])):
+            raise ValueError("not a staged path")
+        if kind == "aside":
+            return cls(kind, resolved[0], resolved[1], resolved[2])
+        return cls(kind, resolved[0], resolved[1] if kind == "move" else None)
+
+
+def _staged(path: Path) -> bool:
+    return any(
+        part.startswith(STAGING_PREFIX) or (part.startswith(".") and part.endswith((".tmp", ".old")))
+        for part in path.parts
+    )
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    """What recovery found of a killed run: its job and the outputs it had planned to publish."""
+
+    job: str = ""
+    published: frozenset[Path] = frozenset()
+
+    def owned_by(self, job: str) -> frozenset[Path]:
+        """The outputs that are ``job``'s own (the same job killed earlier), else none."""
+        return self.published if job and job == self.job else frozenset()
+
+
+def _read_manifest(anchor: Path) -> tuple[str, list[Step]] | None:
+    manifest = manifest_path(anchor)
+    if not manifest.is_file():
+        return None
+    base = manifest.parent
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        steps = [Step.from_json(item, base) for item in data["steps"]]
+        job = data.get("job", "")
+        if not isinstance(job, str):
+            raise ValueError("not a job")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise StorageError(
+            "an interrupted publication left a damaged manifest; remove it and run again", manifest
+        ) from None
+    return job, steps
+
+
+def interrupted_outputs(anchor: Path) -> Interrupted:
+    """What a killed run into ``anchor`` was publishing, without finishing it (no lock needed)."""
+    found = _read_manifest(anchor)
+    if found is None:
+        return Interrupted()
+    job, steps = found
+    return Interrupted(job, frozenset(p for step in steps if (p := step.published()) is not None))
+
+
+def commit(anchor: Path, job: str, steps: Sequence[Step]) -> None:
+    """Record ``steps`` in the manifest, make them, sync, and remove the manifest."""
+    manifest = manifest_path(anchor)
+    base = manifest.parent
+    record = {"job": job, "steps": [step.to_json(base) for step in steps]}
+    atomic_write_text(manifest, json.dumps(record, ensure_ascii=True) + "\n")
+    _run(steps)
+    manifest.unlink()
+    fsync_folder(base)
+
+
+def _run(steps: Iterable[Step]) -> None:
+    steps = list(steps)
+    for step in steps:
         try:
-            renames = json.loads(manifest.read_text(encoding="utf-8"))["renames"]
-        except (OSError, ValueError, KeyError, TypeError):
-            raise StorageError(
-                "an interrupted publication left a damaged manifest; remove it and run again", manifest
-            ) from None
-        for staged, target in renames:
-            source = root / staged
-            if source.exists():
-                (root / target).parent.mkdir(parents=True, exist_ok=True)
-                os.replace(source, root / target)
-                finished += 1
-        _sync_parents(root, [target for _, target in renames])
-        manifest.unlink()
-    for leftover in root.glob(f"{STAGING_PREFIX}*"):
+            step.run()
+        except OSError as error:
+            raise cannot("move the output into place", error, step.target or step.source) from None
+    for folder in sorted({p.parent for step in steps if (p := step.published()) is not None}):
+        fsync_folder(folder)
+
+
+def recover_output(anchor: Path, staging_roots: Iterable[Path] = ()) -> Interrupted:
+    """Finish an interrupted publication into ``anchor`` and remove a killed run's staging.
+
+    Call it while holding the output lock. ``staging_roots`` are the folders (the output
+    folder of a job that writes files into it) that may hold ``.phi-annotator-staging-*``
+    folders; staging beside the anchor (``.NAME.*.tmp``, ``.NAME.*.old``) is always removed.
+    """
+    found = _read_manifest(anchor)
+    interrupted = Interrupted()
+    if found is not None:
+        job, steps = found
+        _run(steps)
+        manifest_path(anchor).unlink()
+        interrupted = Interrupted(job, frozenset(p for step in steps if (p := step.published()) is not None))
+    leftovers = [
+        *anchor.parent.glob(f".{glob_escape(anchor.name)}.*.tmp"),
+        *anchor.parent.glob(f".{glob_escape(anchor.name)}.*.old"),
+    ]
+    for root in staging_roots:
+        if root.is_dir():
+            leftovers.extend(root.glob(f"{STAGING_PREFIX}*"))
+    for leftover in leftovers:
         if leftover.is_dir() and not leftover.is_symlink():
             shutil.rmtree(leftover, ignore_errors=True)
-    return finished
+        elif leftover.is_file() or leftover.is_symlink():
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+    return interrupted
+
+
+def glob_escape(name: str) -> str:
+    """A file name as a glob pattern that matches only itself."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
 
 
 def common_folder(targets: Sequence[Path]) -> Path:
     """The deepest folder holding every target (where their job publishes)."""
     parents = [str(Path(t).resolve().parent) for t in targets]
     return Path(os.path.commonpath(parents)) if parents else Path.cwd()
-
-
-def _sync_parents(root: Path, relative: Sequence[str]) -> None:
-    for folder in sorted({(root / name).parent for name in relative} | {root}):
-        fsync_folder(folder)
-
-
-@contextlib.contextmanager
-def publishing(root: Path, fresh: Sequence[Path] = ()) -> Iterator[Callable[[Path], Path]]:
-    """Stage what a job writes under ``root`` and publish it all together on a clean exit.
-
-    Yields ``staged(path) -> path``: where to write ``path`` (a file or folder under
-    ``root``, or ``root`` itself) for now. Every file written there is published to the same
-    place under ``root``. If the body raises (a bad input, a leak, a cancel), nothing is
-    published and the staging is removed. ``fresh`` are outputs planned as new: if another
-    job created one since the plan was made, this job is refused rather than overwrite it.
-    """
-    root = Path(root)
-    if root.exists() and not root.is_dir():
-        raise UsageError("exists and is not a folder", root)
-    with output_lock(root):
-        created = not root.exists()
-        try:
-            root.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise StorageError(f"cannot create the output folder: {error.strerror}", root) from None
-        recover_output(root)
-        appeared = [path for path in fresh if Path(path).exists()]
-        if appeared:
-            raise UsageError(
-                f"{len(appeared)} output file(s) appeared while this job ran (another job wrote them; "
-                "use --force to overwrite)",
-                appeared[0],
-            )
-        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=root))
-        resolved_root = root.resolve()
-        try:
-
-            def staged(path: Path) -> Path:
-                return staging / Path(path).resolve().relative_to(resolved_root)
-
-            yield staged
-            renames = sorted(
-                (str(path.relative_to(root)), str(path.relative_to(staging)))
-                for path in staging.rglob("*")
-                if path.is_file()
-            )
-            manifest = root / MANIFEST_NAME
-            atomic_write_text(manifest, json.dumps({"renames": renames}) + "\n")
-            for staged_name, target in renames:
-                (root / target).parent.mkdir(parents=True, exist_ok=True)
-                os.replace(root / staged_name, root / target)
-            _sync_parents(root, [target for _, target in renames])
-            manifest.unlink()
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
-            if created and not any(root.iterdir()):
-                root.rmdir()  # a job that published nothing leaves no output folder behind

@@ -3,7 +3,10 @@
 The state lives in ``<project>/.annotator/state.json``::
 
     {"version": 1,
-     "documents": {"110-01": {"alice": {"status": "done", "seconds": 512.4}}}}
+     "documents": {"110-01": {"alice": {"status": "done", "seconds": 512.4}}},
+     "last": {"alice": "110-01"}}
+
+``last`` is the document each annotator had open last: the window reopens there.
 
 It is written atomically. Saving merges with what is on disk, so two annotators working on
 one shared project do not erase each other's entries: statuses this process set replace
@@ -19,6 +22,11 @@ API
 ``.set_status(doc_id, annotator, status)``
 ``.add_seconds(doc_id, annotator, seconds)`` / ``.seconds(doc_id, annotator) -> float``
 ``.statuses(annotator) -> dict[str, str]``: every document with a recorded status.
+``.last_document(annotator) -> str | None`` / ``.set_last_document(annotator, doc_id)``
+``effective_status(recorded, has_own_copy) -> str``
+    The status everything shows: the recorded one, except that a document the annotator
+    has a working copy of is at least *in progress* (copies made outside the window, by
+    ``annotator synth`` or by hand, are work too).
 ``.save()``
 ``load_identity() -> str | None`` / ``save_identity(name)``
     The annotator's name, chosen once, kept in ``$XDG_CONFIG_HOME/phi-annotator/identity.json``
@@ -53,10 +61,15 @@ def state_path(project: Project | str | Path) -> Path:
 
 
 def _read_state(path: Path) -> Entries:
+    return _read_full(path)[0]
+
+
+def _read_full(path: Path) -> tuple[Entries, dict[str, str]]:
+    """The documents' entries and the last document per annotator."""
     try:
         data = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return {}
+        return {}, {}
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read the work state: {error}", path) from None
     try:
@@ -85,7 +98,18 @@ def _read_state(path: Path) -> Entries:
             if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds < 0:
                 raise InputError(f"work state: bad seconds for {doc_id}/{annotator}", path)
             documents.setdefault(doc_id, {})[annotator] = {"status": status, "seconds": float(seconds)}
-    return documents
+    last = raw.get("last", {})
+    # Only a convenience: entries that are not names of documents are dropped, not refused.
+    kept = {str(k): v for k, v in last.items() if isinstance(v, str)} if isinstance(last, dict) else {}
+    return documents, kept
+
+
+def effective_status(recorded: str, has_own_copy: bool) -> str:
+    """The status a document has for an annotator: recorded, or in progress once they have a copy.
+
+    One rule for the document list, the Model menu's "not started" and the dashboard.
+    """
+    return IN_PROGRESS if recorded == NOT_STARTED and has_own_copy else recorded
 
 
 class WorkState:
@@ -97,17 +121,30 @@ class WorkState:
         The state file (use :meth:`load` to read one).
     """
 
-    def __init__(self, path: Path, documents: Entries | None = None) -> None:
+    def __init__(
+        self, path: Path, documents: Entries | None = None, last: dict[str, str] | None = None
+    ) -> None:
         self.path = path
         self._documents: Entries = documents or {}
+        self._last: dict[str, str] = last or {}
         self._set_statuses: dict[tuple[str, str], str] = {}
         self._added_seconds: dict[tuple[str, str], float] = {}
+        self._set_last: dict[str, str] = {}
 
     @classmethod
     def load(cls, project: Project | str | Path) -> WorkState:
         """Read the project's state (empty when there is none yet)."""
         path = state_path(project)
-        return cls(path, _read_state(path))
+        return cls(path, *_read_full(path))
+
+    def last_document(self, annotator: str) -> str | None:
+        """The document the annotator had open last (None when not known)."""
+        return self._last.get(annotator)
+
+    def set_last_document(self, annotator: str, doc_id: str) -> None:
+        if self._last.get(annotator) != doc_id:
+            self._last[annotator] = doc_id
+            self._set_last[annotator] = doc_id
 
     def _entry(self, doc_id: str, annotator: str) -> dict[str, object]:
         return self._documents.get(doc_id, {}).get(annotator, {})
@@ -159,7 +196,8 @@ class WorkState:
 
     def save(self) -> None:
         """Write the state atomically, merged with any changes another process saved."""
-        merged = _read_state(self.path)
+        merged, last = _read_full(self.path)
+        last.update(self._set_last)
         for (doc_id, annotator), status in self._set_statuses.items():
             entry = merged.setdefault(doc_id, {}).setdefault(
                 annotator, {"status": NOT_STARTED, "seconds": 0.0}
@@ -171,11 +209,14 @@ class WorkState:
             )
             stored = entry.get("seconds", 0.0)
             entry["seconds"] = (float(stored) if isinstance(stored, int | float) else 0.0) + seconds
-        payload = {"version": 1, "documents": merged}
+        payload: dict[str, object] = {"version": 1, "documents": merged}
+        if last:
+            payload["last"] = last
         atomic_write_text(self.path, json.dumps(payload, indent=1, sort_keys=True) + "\n")
-        self._documents = merged
+        self._documents, self._last = merged, last
         self._set_statuses.clear()
         self._added_seconds.clear()
+        self._set_last.clear()
 
 
 # -- identity ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import stat
+import threading
 from pathlib import Path
 from typing import TypeVar
 
@@ -31,6 +32,7 @@ LIBXML_NODE_LIMIT = 10_000_000
 _ENTITY_DECLARATION = re.compile(rb"<!\s*ENTITY", re.IGNORECASE)
 _DOCTYPE = re.compile(rb"<!\s*DOCTYPE", re.IGNORECASE)
 _ELEMENT_START = re.compile(rb"<[A-Za-z_]")
+# Compiled per call (``root.xpath``): a shared XPath object is not safe across the reader threads.
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
@@ -52,6 +54,21 @@ def error_code(error: AnnotatorError, default: str = "unreadable") -> str:
 
 
 def _parser(huge: bool = False) -> etree.XMLParser:
+    # Making a parser costs about as much as parsing a small note: one per thread is kept
+    # (an lxml parser must not be shared between threads; the GUI parses in workers too).
+    parsers: dict[bool, etree.XMLParser] | None = getattr(_PARSERS, "by_size", None)
+    if parsers is None:
+        parsers = _PARSERS.by_size = {}
+    parser = parsers.get(huge)
+    if parser is None:
+        parser = parsers[huge] = _new_parser(huge)
+    return parser
+
+
+_PARSERS = threading.local()
+
+
+def _new_parser(huge: bool) -> etree.XMLParser:
     return etree.XMLParser(
         resolve_entities=False,
         no_network=True,
@@ -147,12 +164,15 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
         raise coded(InputError(message, path), code) from None
     except ValueError as error:  # lxml: e.g. unicode strings with an encoding declaration
         raise coded(InputError(f"not parseable as XML: {error}", path), "not-well-formed") from None
-    for node in root.iter(etree.Entity):
-        raise coded(
-            UnsafeInputError(f"undefined entity &{getattr(node, 'name', '?')}; is not allowed", path),
-            "entity",
-        )
-    for element in root.iter():
+    # An element can only have more attributes than there are "=" bytes: the walk over every
+    # element (in Python) is needed only when the bytes allow too many, or for huge files.
+    if not huge and data.count(b"=") <= MAX_ATTRIBUTES:
+        for node in root.iter(etree.Entity):  # filtered in C
+            raise _undefined_entity(node, path)
+        return root
+    for element in root.iter():  # one pass over the tree: entities, then attribute counts
+        if element.tag is etree.Entity:
+            raise _undefined_entity(element, path)
         # len() is linear but lxml's attribute access is quadratic in the count: check first.
         if len(element.attrib) > MAX_ATTRIBUTES:
             raise coded(
@@ -166,6 +186,12 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
         if huge:
             _check_attribute_lengths(element, path)
     return root
+
+
+def _undefined_entity(node: etree._Element, path: str | Path | None) -> UnsafeInputError:
+    return coded(
+        UnsafeInputError(f"undefined entity &{getattr(node, 'name', '?')}; is not allowed", path), "entity"
+    )
 
 
 def _check_attribute_lengths(element: etree._Element, path: str | Path | None) -> None:

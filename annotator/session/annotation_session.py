@@ -15,8 +15,9 @@ current_changed(object)         the current annotation (an Annotation, or None)
 save_state_changed(str)         "saved", "unsaved", "autosaved" or "read-only"
 read_only_changed(bool, str)    read-only and who holds the lock
 entry_changed(str)              a document's status, counts or time changed (doc id)
-notice(str)                     something the user must be told (recovered edits, where
-                                declined edits were kept)
+notice(str)                     something the user must be told: what an action did (accepted,
+                                rejected, saved, undone), recovered edits, where declined
+                                edits were kept
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ from annotator.core.propagation import Scope, scope_documents
 from annotator.core.worktime import WorkTimer
 from annotator.errors import AnnotatorError, StorageError
 from annotator.io.autosave import AutosaveScheduler
-from annotator.io.workstate import DONE, IN_PROGRESS, NOT_STARTED, WorkState
+from annotator.io.rejections import RejectedSuggestions
+from annotator.io.workstate import DONE, IN_PROGRESS, NOT_STARTED, WorkState, effective_status
 from annotator.session.editing import AnnotationEditor
+from annotator.session.suggestions import SuggestionOutcome, sort_suggestions
 from annotator.session.timers import ManualTimers, TimerFactory
 from annotator.session.workspace import HEARTBEAT_SECONDS, Workspace
 
@@ -85,6 +88,7 @@ class AnnotationSession:
         self.clock = clock
         self.track = track
         self.state = WorkState.load(workspace.project)
+        self.rejections = RejectedSuggestions.load(workspace.project, self.annotator)
         self.timer = WorkTimer(idle_after=idle_after)
         self.scheduler = AutosaveScheduler(delay=autosave_delay, max_wait=max(30.0, autosave_delay))
         self.document: Document | None = None
@@ -100,6 +104,7 @@ class AnnotationSession:
         self.history.changed.connect(self._on_history_changed)
         # The work state is written shortly after it changes, not while a document opens.
         self._state_timer = make_timer(0.3, True, self.flush_state)
+        self._prefetch_timer = make_timer(0.2, True, self._prefetch_neighbours)
 
     # -- documents --------------------------------------------------------------------------------
     @property
@@ -144,13 +149,18 @@ class AnnotationSession:
         if switching:
             self.leave_document()
         self.document = document
-        self.editor = AnnotationEditor(document, self.history, self.schema, self.annotator, opened.read_only)
+        self.editor = AnnotationEditor(
+            document, self.history, self.schema, self.annotator, opened.read_only, self.rejections
+        )
         self.editor.snap_to_words = self.snap_to_words
         self.lock_holder = opened.lock_holder
         document.annotation_removed.connect(self._on_document_annotation_removed)
         document.annotation_replaced.connect(self._on_document_annotation_replaced)
         if self.track and not opened.read_only and self.state.status(doc_id, self.annotator) == NOT_STARTED:
             self.state.set_status(doc_id, self.annotator, IN_PROGRESS)
+            self._save_state()
+        if self.track and self.state.last_document(self.annotator) != doc_id:
+            self.state.set_last_document(self.annotator, doc_id)
             self._save_state()
         self.timer.activity(self.clock())
         self.current_id = None
@@ -168,10 +178,17 @@ class AnnotationSession:
             self.notice.emit(f"Took over the stale lock on {doc_id} held by {opened.taken_over}.")
         self._set_save_state()
         self.entry_changed.emit(doc_id)
-        ids = self.workspace.doc_ids()
-        here = ids.index(doc_id)
-        self.workspace.prefetch(ids[max(here - 1, 0) : here + 2])
+        # The neighbours are read ahead once this document is on screen: a reader thread
+        # started now would compete with the window for the interpreter while it paints.
+        self._prefetch_timer.start()
         return document
+
+    def _prefetch_neighbours(self) -> None:
+        if self.doc_id is None:
+            return
+        ids = self.workspace.doc_ids()
+        here = ids.index(self.doc_id)
+        self.workspace.prefetch(ids[max(here - 1, 0) : here + 2])
 
     def leave_document(self) -> None:
         """Save the current document if it changed (auto-save on switch), count the time, unlock."""
@@ -204,6 +221,7 @@ class AnnotationSession:
         self.leave_document()
         self.document = None
         self._autosave_timer.stop()
+        self._prefetch_timer.stop()
         self.flush_state()
         self.workspace.release_all()
 
@@ -226,17 +244,20 @@ class AnnotationSession:
         documents = self.workspace.load_many(self.scope_ids(scope))
         return scope_documents(scope, self.document, documents)
 
-    def add_suggestions(self, document: Document, suggestions: list[Annotation]) -> int:
-        """Add model suggestions (pending) to a document as one undo step."""
-        if document is not self.document or self.editor is None or self.editor.read_only:
-            return 0
-        commands: list[Command] = [
-            AddAnnotation(document, a.replace(id=document.new_id(), pending=True))
-            for a in suggestions
-            if not document.overlapping(a.start, a.end)
-        ]
+    def add_suggestions(self, document: Document, suggestions: list[Annotation]) -> SuggestionOutcome:
+        """Add model suggestions (pending) to the open document as one undo step.
+
+        Suggestions where the annotator already rejected one, or overlapping an annotation,
+        are skipped; the outcome says how many of each.
+        """
+        if document is not self.document or self.editor is None:
+            return SuggestionOutcome(document.doc_id, refused="it is no longer the open document")
+        if self.editor.read_only:
+            return SuggestionOutcome(document.doc_id, refused="it is read-only (locked by someone else)")
+        outcome = sort_suggestions(document, suggestions, self.rejections.spans(document.doc_id))
+        commands: list[Command] = [AddAnnotation(document, a) for a in outcome.added]
         self.history.push_all(commands, "pre-annotate")
-        return len(commands)
+        return outcome
 
     # -- current annotation -------------------------------------------------------------------------
     def current(self) -> Annotation | None:
@@ -291,8 +312,21 @@ class AnnotationSession:
 
     def delete_current(self) -> None:
         current = self.current()
-        if current is not None and self.editor is not None:
-            self.editor.delete(current.id)
+        if current is None or self.editor is None:
+            self.notice.emit("Nothing to delete: click an annotation or press Tab first.")
+            return
+        if self._refused_read_only():
+            return
+        self.editor.delete(current.id)
+        if current.pending:
+            self.notice.emit(f"Rejected the {current.type} suggestion; it will not be suggested here again.")
+        else:
+            self.notice.emit(f"Deleted the {current.type} tag at {current.start}-{current.end}.")
+
+    def _refused_read_only(self) -> bool:
+        if self.read_only:
+            self.notice.emit("Read-only: this document is locked by someone else.")
+        return self.read_only
 
     def accept_current(self) -> None:
         current = self.current()
@@ -300,13 +334,33 @@ class AnnotationSession:
             self.editor.accept(current.id)
 
     def accept_all(self, of_current_type: bool) -> int:
-        if self.editor is None:
+        """Accept every pending suggestion (of the current annotation's type) and say how many."""
+        if self.editor is None or self._refused_read_only():
             return 0
         current = self.current()
         type_name = current.type if of_current_type and current is not None else None
         if of_current_type and type_name is None:
+            self.notice.emit("Select an annotation first: its type's suggestions are accepted.")
             return 0
-        return self.editor.accept_all(type_name)
+        accepted = self.editor.accept_all(type_name)
+        which = f"{type_name} " if type_name else ""
+        if accepted:
+            self.notice.emit(f"Accepted {accepted} pending {which}suggestion{'s' if accepted != 1 else ''}.")
+        else:
+            self.notice.emit(f"No pending {which}suggestions to accept.")
+        return accepted
+
+    def undo(self) -> None:
+        self._undo_or_redo(self.history.undo_text, self.history.undo, "Undid", "undo")
+
+    def redo(self) -> None:
+        self._undo_or_redo(self.history.redo_text, self.history.redo, "Redid", "redo")
+
+    def _undo_or_redo(self, what: str, step: Callable[[], object], done: str, verb: str) -> None:
+        if step() is None:
+            self.notice.emit(f"Nothing to {verb}.")
+        else:
+            self.notice.emit(f"{done} {what}.")
 
     def step(self, direction: int, position: int, pending_only: bool = False) -> Annotation | None:
         """Make the next / previous (pending) annotation current."""
@@ -323,11 +377,26 @@ class AnnotationSession:
         self.snap_to_words = snap
         if self.editor is not None:
             self.editor.snap_to_words = snap
+        self.notice.emit(
+            "Snap to word boundaries on: selections widen to whole words."
+            if snap
+            else "Snap to word boundaries off: tags take the selection as it is."
+        )
 
     # -- saving ---------------------------------------------------------------------------------------
     def save(self) -> list[str]:
         """Save every modified document (Ctrl+S); returns ids that could not be saved."""
+        waiting = len(self.workspace.dirty())
         failed = self.workspace.save_all()
+        if self.track:
+            self.rejections.save()
+        saved = waiting - len(failed)
+        if saved or not failed:
+            self.notice.emit(
+                f"Saved {saved} document{'s' if saved != 1 else ''}."
+                if saved
+                else "Nothing to save: all on disk."
+            )
         if failed:
             # What could not be saved (e.g. the lock was taken over) goes to the recovery file
             # now, and the scheduler keeps counting it as unsaved.
@@ -395,13 +464,30 @@ class AnnotationSession:
         return self.state.seconds(doc_id, self.annotator) + extra
 
     def status(self, doc_id: str) -> str:
-        return self.state.status(doc_id, self.annotator)
+        """Not started, in progress or done: the one rule the list, the menus and the dashboard share."""
+        return effective_status(
+            self.state.status(doc_id, self.annotator), self.workspace.has_own_copy(doc_id)
+        )
+
+    def last_document(self) -> str | None:
+        """The document this annotator had open last in this workspace (None when not known)."""
+        last = self.state.last_document(self.annotator)
+        return last if last is not None and last in self.workspace.doc_ids() else None
+
+    def statuses(self) -> dict[str, str]:
+        """The status of every document of the workspace."""
+        copies = self.workspace.own_copies()
+        return {
+            e.doc_id: effective_status(self.state.status(e.doc_id, self.annotator), e.doc_id in copies)
+            for e in self.workspace.entries
+        }
 
     def mark_done(self, done: bool = True) -> None:
         if self.doc_id is not None:
             self.state.set_status(self.doc_id, self.annotator, DONE if done else IN_PROGRESS)
             self._save_state()
             self.entry_changed.emit(self.doc_id)
+            self.notice.emit(f"{self.doc_id} marked {'done' if done else 'in progress again'}.")
 
     def _save_state(self) -> None:
         self._state_timer.start()
@@ -411,3 +497,4 @@ class AnnotationSession:
         self._state_timer.stop()
         if self.track:
             self.state.save()
+            self.rejections.save()

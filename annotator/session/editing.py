@@ -7,7 +7,8 @@ tested without widgets. Review rules:
   and records the annotator, so the effect of pre-annotation stays measurable;
 * changing the type or the boundaries of a pre-annotation makes it the annotator's own
   (``source=human``, not pending);
-* rejecting a pre-annotation removes it (undoable like every other edit).
+* rejecting a pre-annotation removes it (undoable like every other edit) and records where
+  it was, so that pre-annotating the document again does not offer it a second time.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from annotator.core.history import (
     removal_commands,
 )
 from annotator.core.schema import Schema
+from annotator.io.rejections import RejectedSuggestions
 
 
 def _is_word_char(char: str) -> bool:
@@ -66,6 +68,27 @@ def word_step(text: str, position: int, direction: int) -> int:
     return position
 
 
+class RejectSuggestion(RemoveAnnotation):
+    """Remove a pending suggestion and record the rejection (undo forgets it again)."""
+
+    def __init__(self, document: Document, annotation_id: str, rejections: RejectedSuggestions) -> None:
+        super().__init__(document, annotation_id)
+        self.rejections = rejections
+        self.description = f"reject {self.annotation.type}"
+
+    def _key(self) -> tuple[str, int, int, str]:
+        a = self.annotation
+        return self.document.doc_id, a.start, a.end, a.type
+
+    def apply(self) -> None:
+        super().apply()
+        self.rejections.add(*self._key())
+
+    def revert(self) -> None:
+        super().revert()
+        self.rejections.discard(*self._key())
+
+
 class AnnotationEditor:
     """Edits one document through a shared :class:`History`.
 
@@ -81,6 +104,8 @@ class AnnotationEditor:
         Recorded on new, accepted and edited annotations.
     read_only:
         When True every edit is refused (the document is locked by someone else).
+    rejections:
+        Where rejected suggestions are recorded (none: rejecting only removes them).
     """
 
     def __init__(
@@ -90,12 +115,14 @@ class AnnotationEditor:
         schema: Schema,
         annotator: str,
         read_only: bool = False,
+        rejections: RejectedSuggestions | None = None,
     ) -> None:
         self.document = document
         self.history = history
         self.schema = schema
         self.annotator = annotator
         self.read_only = read_only
+        self.rejections = rejections
         self.snap_to_words = False
 
     def _push(self, command: Command) -> Command | None:
@@ -173,10 +200,17 @@ class AnnotationEditor:
         """Delete an annotation; for a pending pre-annotation this is "reject". The links that
         name it (and its later pieces) go with it, in the same undo step."""
         commands = removal_commands(self.document, annotation_id)
+        # The annotation itself goes last: as a rejection when it is a pending suggestion.
+        commands[-1] = self._removal(annotation_id)
         if len(commands) == 1:
             self._push(commands[0])
         elif not self.read_only:
             self.history.push_all(commands, f"delete {self.document.get(annotation_id).type}")
+
+    def _removal(self, annotation_id: str) -> RemoveAnnotation:
+        if self.rejections is not None and self.document.get(annotation_id).pending:
+            return RejectSuggestion(self.document, annotation_id, self.rejections)
+        return RemoveAnnotation(self.document, annotation_id)
 
     # -- reviewing pre-annotations ---------------------------------------------------------
     def accept(self, annotation_id: str) -> None:
@@ -200,7 +234,7 @@ class AnnotationEditor:
         commands: list[Command] = [
             ReplaceAnnotation(self.document, a, a.replace(pending=False, annotator=self.annotator))
             if accept
-            else RemoveAnnotation(self.document, a.id)
+            else self._removal(a.id)
             for a in chosen
         ]
         self.history.push_all(commands, "accept all" if accept else "reject all")

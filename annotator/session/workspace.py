@@ -25,6 +25,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from annotator.core.annotation import Annotation
 from annotator.core.document import Document, split_record_name
 from annotator.core.project import Project
 from annotator.core.schema import DEFAULT_SCHEMA, Schema, load_schema
@@ -177,6 +178,9 @@ class Workspace:
         self._executor: ThreadPoolExecutor | None = None
         self._prefetched: dict[str, tuple[Future[Document], Path, tuple[int, int]]] = {}
         self._touched: set[str] = set()
+        # Pending suggestions per loaded document, kept up to date by its signals: the
+        # document list and status bar ask after every edit, and counting 5,000 tags is not free.
+        self._pending: dict[str, int] = {}
         self.unreadable: set[str] = set()
         # Every edit goes to the document's write-ahead journal (fsynced off this thread).
         self.journal = JournalWriter()
@@ -289,11 +293,27 @@ class Workspace:
             groups.setdefault(entry.patient_id, []).append(entry)
         return groups
 
+    def has_own_copy(self, doc_id: str) -> bool:
+        """True when the annotator has a working copy of the document (a project, not a folder
+        edited in place, where every document is its own copy)."""
+        return not self.project.plain_folder and self.entry(doc_id).working_path.exists()
+
+    def own_copies(self) -> set[str]:
+        """Ids of the documents the annotator has a working copy of (one folder listing)."""
+        if self.project.plain_folder:
+            return set()
+        folder = self.project.annotations_dir(self.annotator)
+        try:
+            names = {p.name for p in folder.iterdir()}
+        except OSError:
+            return set()
+        return {e.doc_id for e in self.entries if e.working_path.name in names}
+
     def counts(self, doc_id: str) -> tuple[int, int]:
         """``(annotations, pending)`` of a document: exact when loaded, else from its file."""
         document = self.documents.get(doc_id)
         if document is not None:
-            return tag_count(document), sum(1 for a in document.annotations if a.pending)
+            return tag_count(document), self._pending.get(doc_id, 0)
         entry = self.entry(doc_id)
         for path in (entry.working_path, entry.preannotation_path, entry.source_path):
             if path is not None and path.is_file():
@@ -324,10 +344,7 @@ class Workspace:
                 document = self._read(origin)
                 document.doc_id = doc_id
                 write_document(document, entry.working_path, self._brat_schema(entry.working_path))
-                # A new working copy is as readable as the folder it lives in (a shared
-                # project folder stays shared); saves then keep whatever mode it has.
-                folder_mode = entry.working_path.parent.stat().st_mode
-                os.chmod(entry.working_path, folder_mode & 0o666)
+                _as_readable_as_folder(entry.working_path)
         if not state.read_only:
             state.recovery_available = self.has_journal(doc_id) or self.autosave.has_recovery(
                 entry.working_path
@@ -496,6 +513,22 @@ class Workspace:
         def touched(*_args: object) -> None:
             self._touched.add(doc_id)
 
+        pending = self._pending
+        pending[doc_id] = sum(1 for a in document.annotations if a.pending)
+
+        def added_one(annotation: Annotation) -> None:
+            pending[doc_id] += annotation.pending
+
+        def removed_one(annotation: Annotation) -> None:
+            pending[doc_id] -= annotation.pending
+
+        def replaced_one(old: Annotation, new: Annotation) -> None:
+            pending[doc_id] += new.pending - old.pending
+
+        document.annotation_added.connect(added_one)
+        document.annotation_removed.connect(removed_one)
+        document.annotation_replaced.connect(replaced_one)
+
         for signal in document.change_signals():
             signal.connect(touched)
         document.annotation_added.connect(lambda a: append(path, added(a)))
@@ -529,6 +562,8 @@ class Workspace:
             )
         document = self.documents[doc_id]
         entry = self.entry(doc_id)
+        # "Annotate all" can edit records never opened: their first save makes the copy.
+        new_copy = not entry.working_path.exists()
         if doc_id not in self.locks:
             lock = DocumentLock(entry.working_path, self.annotator)
             lock.acquire()
@@ -547,6 +582,8 @@ class Workspace:
                     entry.working_path,
                 )
             write_document(document, entry.working_path, self._brat_schema(entry.working_path))
+        if new_copy:
+            _as_readable_as_folder(entry.working_path)
         # The file now holds every journalled edit (written atomically): fold the journal in.
         self.journal.truncate(journal_path(entry.working_path))
         self.autosave.discard_recovery(entry.working_path)
@@ -570,6 +607,15 @@ class Workspace:
             if self.autosave.save_recovery(self.documents[doc_id], self.entry(doc_id).working_path):
                 written += 1
         return written
+
+
+def _as_readable_as_folder(path: Path) -> None:
+    """Give a new working copy the read/write bits of its folder (a shared project folder
+    stays shared, a private one private); saves then keep whatever mode it has."""
+    try:
+        os.chmod(path, path.parent.stat().st_mode & 0o666)
+    except OSError as error:
+        raise StorageError(f"cannot set the file's permissions: {error.strerror}", path) from None
 
 
 def _stamp(path: Path) -> tuple[int, int]:

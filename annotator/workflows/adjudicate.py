@@ -10,7 +10,8 @@ from annotator.adjudication.consistency import Scope
 from annotator.adjudication.corpus import AdjudicationReport, adjudicate_corpus, prepare_corpus
 from annotator.adjudication.decisions import AutoAccept
 from annotator.errors import UsageError
-from annotator.io.publish import publishing
+from annotator.io.outputs import FolderMode, plan_folder, publishing
+from annotator.io.publish import job_identity
 from annotator.workflows.inputs import require_documents, require_folder
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
 
@@ -58,10 +59,16 @@ def adjudicate(
     resolved_inputs = {Path(f).resolve() for f in request.folders}
     if request.gold_dir.resolve() in resolved_inputs:
         raise UsageError("the gold folder must not be one of the annotator folders", request.gold_dir)
-    for folder in [*request.folders, *([request.suggestions] if request.suggestions else [])]:
+    inputs = [*request.folders, *([request.suggestions] if request.suggestions else [])]
+    for folder in inputs:
         require_folder(Path(folder))
     for folder in request.folders:
         require_documents(Path(folder))
+    # A gold folder holding files is what adjudication resumes (or, with force, redoes): it
+    # decides per document itself, so the folder is planned as one it may always write into.
+    plan = plan_folder(
+        request.gold_dir, mode=FolderMode.MERGE, force=True, inputs=inputs, job=job_identity(request)
+    )
 
     def reading(done: int, total: int) -> None:
         check_cancel(cancelled, "adjudication")
@@ -74,7 +81,7 @@ def adjudicate(
 
     # Locked, a killed earlier run finished first, and every gold file published with its
     # decision log, together, at the end.
-    with publishing(request.gold_dir) as staged:
+    with publishing(plan) as staged:
         prepared = prepare_corpus(
             list(request.folders),
             request.gold_dir,

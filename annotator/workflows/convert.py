@@ -23,8 +23,8 @@ from annotator.io.formats import (
     write_documents,
 )
 from annotator.io.notetable import INDEX_NAME, NoteColumns, note_index
-from annotator.io.outputs import plan_files
-from annotator.io.publish import common_folder, publishing
+from annotator.io.outputs import plan_files, publishing
+from annotator.io.publish import common_folder, job_identity
 from annotator.io.task_files import find_task
 from annotator.io.validate import validate_document
 from annotator.workflows.inputs import schema_by_name
@@ -122,13 +122,13 @@ def convert(
     index = _index_target(request, source_format, targets)
     plan = plan_files(
         targets + ([index] if index is not None else []),
-        inputs=input_files(request.source, source_format),
+        inputs=[*input_files(request.source, source_format), request.source],
         force=request.force,
+        job=job_identity(request),
     )
     check_cancel(cancelled, "conversion")
     # The schema gives MAE output its task root and attribute set, brat its annotation.conf.
-    root = common_folder(plan.targets)
-    with publishing(root, plan.fresh) as staged:
+    with publishing(plan) as staged:
         staged_paths = write_documents(
             documents, staged(request.output), request.to, schema, project_name=request.output.name
         )
@@ -136,7 +136,7 @@ def convert(
             # Which row, note id, patient and date each PPP-RR document came from.
             atomic_write_text(staged(index), note_index(request.source, request.columns or NoteColumns()))
             staged_paths.append(staged(index))
-        written = [root / Path(path).relative_to(staged(root)) for path in staged_paths]
+        written = [staged.final(path) for path in staged_paths]
     if progress is not None:
         progress(len(documents), len(documents))
     notes = [Note(NoteKind.INPUT_WARNING, detail=warning) for warning in warnings]

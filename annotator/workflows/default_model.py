@@ -11,38 +11,52 @@ generators only: nothing of any user's data is in the bundled model.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document
+from annotator.crf.build_vocabulary import LAST_TRAINING_PATIENT
 from annotator.crf.default_model import default_model_path
-from annotator.crf.tagger import CrfTagger, ModelMetadata
+from annotator.crf.tagger import TRAINING_ALGORITHM, TRAINING_ITERATIONS, CrfTagger, ModelMetadata
+from annotator.io.physionet import read_physionet
 from annotator.synth.generator import generate_corpus
+
+PHYSIONET_ENV = "PHYSIONET_DEID"
 
 # (style, seed, patients): seeds apart from the benchmarks' (all below 100), so their test
 # notes are never in the bundled model's training data. Every style written so far is in: the
 # more ways of writing notes the model has seen, the better it does on one it has not
 # (``bench_crossstyle --leave-one-style-out`` measures this recipe on a style left out).
 TRAINING_CORPORA: tuple[tuple[str, int, int], ...] = (("a", 101, 150), ("b", 102, 250), ("c", 103, 150))
-ITERATIONS = 15
+ITERATIONS = TRAINING_ITERATIONS
 # The build date is not recorded: the same command gives the same file.
 BUILD_DATE = "reproducible-build"
 
 
-def training_notes(scale: float = 1.0) -> list[Document]:
-    """The gold notes of every training corpus (``scale`` shrinks them, for tests)."""
+def training_notes(scale: float = 1.0, physionet: Path | None = None) -> list[Document]:
+    """The gold notes of every training corpus (``scale`` shrinks them, for tests).
+
+    ``physionet``: the PhysioNet deid folder; its training patients (1-110) join the synthetic
+    notes. Its test patients (111-163) are never read here.
+    """
     notes: list[Document] = []
     for style, seed, patients in TRAINING_CORPORA:
         notes += generate_corpus(patients=max(2, round(patients * scale)), seed=seed, style=style).gold
+    if physionet is not None:
+        real = [d for d in read_physionet(physionet) if int(d.patient_id) <= LAST_TRAINING_PATIENT]
+        notes += real[: max(2, round(len(real) * scale))]
     return notes
 
 
-def build_default_model(out: Path, scale: float = 1.0, iterations: int = ITERATIONS) -> ModelMetadata:
-    """Train the default model on the synthetic styles and write it to ``out``."""
-    tagger = CrfTagger(max_iterations=iterations)
-    metadata = tagger.train(training_notes(scale))
+def build_default_model(
+    out: Path, scale: float = 1.0, iterations: int = ITERATIONS, physionet: Path | None = None
+) -> ModelMetadata:
+    """Train the default model on the synthetic styles (and real notes) and write it to ``out``."""
+    tagger = CrfTagger(algorithm=TRAINING_ALGORITHM, max_iterations=iterations)
+    metadata = tagger.train(training_notes(scale, physionet))
     metadata.created = BUILD_DATE
     atomic_write(out, tagger.to_bytes())
     return metadata
@@ -53,8 +67,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-o", "--output", type=Path, default=default_model_path(), help="model file to write")
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the training corpora (tests)")
     parser.add_argument("--iterations", type=int, default=ITERATIONS)
+    parser.add_argument(
+        "--physionet",
+        type=Path,
+        default=os.environ.get(PHYSIONET_ENV),
+        help=f"the PhysioNet deid 1.1 folder (default: ${PHYSIONET_ENV}); the bundled model is built with it",
+    )
     args = parser.parse_args(argv)
-    metadata = build_default_model(args.output, args.scale, args.iterations)
+    if args.physionet is None:
+        print(
+            f"note: no PhysioNet corpus (--physionet or ${PHYSIONET_ENV}): synthetic notes only",
+            file=sys.stderr,
+        )
+    metadata = build_default_model(args.output, args.scale, args.iterations, args.physionet)
     size = args.output.stat().st_size
     print(
         f"default model: {metadata.documents} notes, {metadata.tokens:,} tokens, {metadata.annotations:,} "

@@ -13,6 +13,7 @@ from annotator.deid.export import DeidReport, export_deidentified
 from annotator.deid.leakcheck import LeakCheckOptions
 from annotator.deid.surrogates import DeidOptions
 from annotator.errors import UsageError
+from annotator.io.publish import job_identity
 from annotator.workflows.notes import Cancelled, Progress
 
 
@@ -63,4 +64,5 @@ def deidentify(
         on_leak=request.on_leak,
         allow_path=request.allow_path,
         review_path=request.review_path,
+        job=job_identity(request),
     )

@@ -8,23 +8,25 @@ result as JSON, CSV or HTML, the same bytes from the CLI and the GUI.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from annotator.core.mapping import load_mapping
 from annotator.errors import UsageError
-from annotator.evaluation.engine import DocumentPair, EvaluationResult, Options, evaluate_pairs
-from annotator.evaluation.loading import load_pairs
 from annotator.evaluation.official import OfficialRun, evaluate_official_folders
 from annotator.evaluation.official_verbose import in_script_order, verbose_orders
-from annotator.evaluation.report import render_html, write_csv, write_json
-from annotator.io.outputs import plan_files
 from annotator.workflows.inputs import require_documents
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
 from annotator.workflows.scoring import ScoringRequest
+
+# The official mode is timed against the original script: the clean engine, its readers and
+# the report writers are imported where they are used, not on every i2b2-mode run.
+if TYPE_CHECKING:
+    from annotator.evaluation.engine import DocumentPair, EvaluationResult, Options
 
 OFFICIAL_SCHEMA = "phi-annotator/i2b2-tables/1"
 OFFICIAL_CSV_COLUMNS = (
@@ -75,6 +77,11 @@ class EvaluateResult:
     notes: list[Note] = field(default_factory=list)
     #: per run (``sys_id``), the documents in the order the official ``-v`` lists them
     document_orders: dict[str, list[str]] = field(default_factory=dict)
+    #: what was compared (an HTML report names both, and when it was made)
+    reference: Path | None = None
+    predicted: Path | None = None
+    #: what was read: a report is never written onto or inside it
+    inputs: tuple[Path, ...] = ()
 
 
 def evaluate(
@@ -87,7 +94,8 @@ def evaluate(
     UsageError: a side is not a folder, or i2b2 mode is asked for with scoring choices.
     InputError: a file cannot be read.
     """
-    two_files = Path(request.reference).is_file() and Path(request.predicted).is_file()
+    inputs = (Path(request.reference), Path(request.predicted))
+    two_files = inputs[0].is_file() and inputs[1].is_file()
     for flag, path in (("gold", request.reference), ("system", request.predicted)):
         if not Path(path).is_dir() and not (two_files and request.mode is not EvaluationMode.I2B2):
             raise UsageError(f"--{flag} must be a folder (or both sides files, in clean mode)", path)
@@ -104,8 +112,18 @@ def evaluate(
         )
         _report(progress, 1, 1)
         orders = verbose_orders(Path(request.reference), Path(request.predicted), runs)
-        return EvaluateResult(request.mode, runs=runs, document_orders=orders)
+        return EvaluateResult(
+            request.mode,
+            runs=runs,
+            document_orders=orders,
+            reference=Path(request.reference),
+            predicted=Path(request.predicted),
+            inputs=inputs,
+        )
     options = request.scoring.options()
+    from annotator.evaluation.engine import evaluate_pairs
+    from annotator.evaluation.loading import load_pairs
+
     loaded = load_pairs(request.reference, request.predicted, request.scoring.mapping_chain())
     _report(progress, 1, 2)
     check_cancel(cancelled, "evaluation")
@@ -117,12 +135,23 @@ def evaluate(
     evaluation = evaluate_pairs(loaded.pairs, options)
     evaluation.skipped = list(loaded.skipped)
     _report(progress, 2, 2)
-    return EvaluateResult(request.mode, evaluation, loaded.pairs, notes=notes)
+    return EvaluateResult(
+        request.mode,
+        evaluation,
+        loaded.pairs,
+        notes=notes,
+        reference=Path(request.reference),
+        predicted=Path(request.predicted),
+        inputs=inputs,
+    )
 
 
 def clean_official_layout(pairs: list[DocumentPair], options: Options) -> list[tuple[str, EvaluationResult]]:
     """Clean-mode results for the six blocks of the official layout (Token, Strict, Relaxed;
     then the same on the HIPAA subset), labelled as the official script labels them."""
+    from annotator.core.mapping import load_mapping
+    from annotator.evaluation.engine import evaluate_pairs
+
     hipaa = load_mapping("hipaa")
     hipaa_pairs = [
         replace(
@@ -157,7 +186,10 @@ class ExportRequest:
 
 def export_report(result: EvaluateResult, request: ExportRequest) -> Path:
     """Write a report of an evaluation (replacing an earlier report at that path)."""
-    plan = plan_files([request.path], force=True)
+    from annotator.evaluation.report import render_html, write_csv, write_json
+    from annotator.io.outputs import plan_files
+
+    plan = plan_files([request.path], inputs=result.inputs, force=True)
     if result.mode is EvaluationMode.I2B2:
         if request.format is ReportFormat.HTML:
             raise UsageError("--html is available with --mode clean")
@@ -174,8 +206,21 @@ def export_report(result: EvaluateResult, request: ExportRequest) -> Path:
     elif request.format is ReportFormat.CSV:
         plan.publish_text(request.path, write_csv(evaluation, None, request.include_text))
     else:
-        plan.publish_text(request.path, render_html(evaluation, request.title, request.include_text))
+        compared = [
+            (role, str(path))
+            for role, path in (("reference", result.reference), ("predicted", result.predicted))
+            if path is not None
+        ]
+        page = render_html(
+            evaluation, request.title, request.include_text, compared=compared, generated=now_text()
+        )
+        plan.publish_text(request.path, page)
     return request.path
+
+
+def now_text() -> str:
+    """When a report was made, as it says so: ``2026-03-01 09:30 CET``."""
+    return dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
 
 
 def official_tables(runs: list[OfficialRun]) -> dict[str, object]:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotator.errors import UsageError
+from annotator.errors import UsageError, printable_path
 from annotator.evaluation.iaa import AgreementReport, agreement
 from annotator.evaluation.loading import read_folder
 from annotator.io.pairing import align_annotator_prefixes
@@ -23,6 +23,11 @@ class IaaRequest:
     gold: Path | None = None
     scoring: ScoringRequest = field(default_factory=ScoringRequest)
 
+    @property
+    def inputs(self) -> tuple[Path, ...]:
+        """The folders read: a report is never written onto or inside them."""
+        return (*self.folders, *((self.gold,) if self.gold is not None else ()))
+
 
 @dataclass
 class IaaResult:
@@ -35,9 +40,9 @@ class IaaResult:
 
 def annotator_names(folders: Sequence[Path]) -> list[str]:
     """Folder names, or whole paths when two folders share a name."""
-    names = [folder.resolve().name or str(folder) for folder in folders]
+    names = [printable_path(folder.resolve().name or str(folder)) for folder in folders]
     if len(set(names)) < len(names):
-        names = [str(folder) for folder in folders]
+        names = [printable_path(folder) for folder in folders]
     return names
 
 

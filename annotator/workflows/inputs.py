@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from annotator.core.schema import Schema, load_schema
 from annotator.errors import SchemaError, UsageError
 from annotator.io.corpus import list_document_files, no_documents
-from annotator.io.mae import read_mae_dtd
+
+if TYPE_CHECKING:  # imported where used: checking folders should not load the schema readers
+    from annotator.core.schema import Schema
 
 
 def require_folder(path: Path) -> Path:
@@ -62,6 +64,9 @@ def _recursive_files(folder: Path) -> list[Path]:
 
 def schema_by_name(name: str) -> Schema:
     """A bundled schema name, a schema ``.toml`` file or a MAE ``.dtd`` task file."""
+    from annotator.core.schema import load_schema
+    from annotator.io.mae import read_mae_dtd
+
     try:
         return read_mae_dtd(name) if name.endswith(".dtd") else load_schema(name)
     except SchemaError as error:

@@ -15,14 +15,15 @@ from typing import Any
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
+from annotator.core.limits import refuse_long_notes
 from annotator.core.project import Project
 from annotator.crf.preannotation import Suggestions, add_suggestions, suggest
 from annotator.crf.tagger import MARGINAL_CEILING, CrfTagger
 from annotator.errors import AnnotatorError, UsageError
 from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.i2b2 import read_i2b2, write_i2b2
-from annotator.io.outputs import plan_files
-from annotator.io.publish import common_folder, publishing
+from annotator.io.outputs import plan_files, publishing
+from annotator.io.publish import job_identity
 from annotator.io.workstate import NOT_STARTED, WorkState
 from annotator.workflows.notes import Cancelled, Progress, check_cancel
 
@@ -39,6 +40,8 @@ class PreannotateRequest:
     outputs: tuple[Path, ...]
     recall_bias: float | None = None
     force: bool = False
+    #: the inputs are a folder's notes: no output may go inside that folder
+    source_folder: bool = False
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,12 @@ def files_request(
         if not inputs:
             raise no_documents(source)
         return PreannotateRequest(
-            model, tuple(inputs), tuple(output / p.name for p in inputs), recall_bias, force
+            model,
+            tuple(inputs),
+            tuple(output / p.name for p in inputs),
+            recall_bias,
+            force,
+            source_folder=True,
         )
     target = output / source.name if output.is_dir() else output
     if target.resolve() == source.resolve():
@@ -103,24 +111,37 @@ def files_request(
     return PreannotateRequest(model, (source,), (target,), recall_bias, force)
 
 
-def not_started_documents(project: Project) -> list[str]:
-    """Ids of source documents that no annotator has a working copy or a status for."""
+def not_started_documents(project: Project, annotator: str | None = None) -> list[str]:
+    """Ids of the source documents not started.
+
+    With ``annotator``: those the annotator has neither a working copy of nor a recorded
+    status for, the documents their list shows as not started (the same rule,
+    :func:`~annotator.io.workstate.effective_status`). Without: those nobody has started.
+    """
+    if project.plain_folder:
+        return []
+    names = [annotator] if annotator is not None else list(project.annotators)
     annotations_root = project.root / "annotations"
-    started: set[str] = set()
-    if annotations_root.is_dir() and not project.plain_folder:
-        started = {p.stem for p in annotations_root.glob("*/*.xml")}
+    if annotator is not None:
+        copies = project.annotations_dir(annotator).glob("*.xml")  # a name is never a pattern
+    else:
+        copies = annotations_root.glob("*/*.xml")
+    started = {p.stem for p in copies}
     try:
         state = WorkState.load(project)
-        for annotator in project.annotators:
-            started |= {doc for doc, status in state.statuses(annotator).items() if status != NOT_STARTED}
+        for name in names:
+            started |= {doc for doc, status in state.statuses(name).items() if status != NOT_STARTED}
     except AnnotatorError:
         pass  # no readable work state yet: only the working copies tell who started what
     return [doc_id for doc_id in project.document_ids() if doc_id not in started]
 
 
-def project_request(project: Project, model: Path, recall_bias: float | None = None) -> PreannotateRequest:
-    """Every document not started, from ``source/`` to ``preannotations/`` (replacing older ones)."""
-    doc_ids = not_started_documents(project)
+def project_request(
+    project: Project, model: Path, recall_bias: float | None = None, annotator: str | None = None
+) -> PreannotateRequest:
+    """Every document not started (by ``annotator``, or by anyone), from ``source/`` to
+    ``preannotations/`` (replacing older ones)."""
+    doc_ids = not_started_documents(project, annotator)
     return PreannotateRequest(
         model,
         tuple(project.source_dir / f"{doc_id}.xml" for doc_id in doc_ids),
@@ -143,12 +164,19 @@ def preannotate(
     A bad input file stops the run before anything is written; so does a cancel.
     """
     _check_bias(request.recall_bias)
-    plan = plan_files(request.outputs, inputs=request.inputs, force=request.force)
+    # Neither a note nor the model is ever written over, and no output lands in an input folder.
+    input_folders = {p.parent for p in request.inputs} if request.source_folder else set()
+    plan = plan_files(
+        request.outputs,
+        inputs=[*request.inputs, request.model, *input_folders],
+        force=request.force,
+        job=job_identity(request),
+    )
     tagger = CrfTagger.load(request.model)
     documents = [read_i2b2(p) for p in request.inputs]
     results = tag_documents(tagger, documents, request.recall_bias, progress, cancelled)
     outcome = PreannotateResult(request.model, request.recall_bias)
-    with publishing(common_folder(plan.targets), plan.fresh) as staged:
+    with publishing(plan) as staged:
         for result, target in zip(results, plan.targets, strict=True):
             write_i2b2(result.document, staged(target))
             outcome.documents.append(
@@ -170,6 +198,7 @@ def tag_documents(
     ``annotator batch preannotate``.
     """
     _check_bias(recall_bias)
+    refuse_long_notes(documents, "pre-annotation")
     results = suggest(tagger, documents, recall_bias, progress, cancelled)
     check_cancel(cancelled, "pre-annotation")
     for result in results:
@@ -190,6 +219,7 @@ def suggest_for_document(
     (:func:`annotator.crf.preannotation.non_overlapping`): it may have been edited meanwhile.
     """
     _check_bias(recall_bias)
+    refuse_long_notes([document], "pre-annotation")
     tagger = CrfTagger.load(model)
     suggestions = tagger.predict_corpus([document], recall_bias, progress, cancelled)[document.doc_id]
     check_cancel(cancelled, "pre-annotation")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from annotator.core.mapping import Mapping, load_mapping
 from annotator.errors import UsageError
-from annotator.evaluation.engine import Options
+
+if TYPE_CHECKING:  # imported where used: the official mode needs neither
+    from annotator.core.mapping import Mapping
+    from annotator.evaluation.engine import Options
 
 
 @dataclass(frozen=True)
@@ -38,12 +41,16 @@ class ScoringRequest:
         return self == ScoringRequest()
 
     def options(self) -> Options:
+        from annotator.evaluation.engine import Options
+
         if not self.beta > 0 or math.isinf(self.beta):
             raise UsageError(f"--beta must be a positive number, not {self.beta}")
         return Options(match=self.match, level=self.level, beta=self.beta)
 
     def mapping_chain(self) -> Mapping | None:
         """The exclude -> HIPAA filter -> mapping chain asked for, composed; None when empty."""
+        from annotator.core.mapping import Mapping, load_mapping
+
         chain: list[Mapping] = []
         exclude = [t for t in self.exclude if t.strip()]
         if exclude:

@@ -11,8 +11,8 @@ from annotator.core.project import Project
 from annotator.core.schema import load_schema
 from annotator.core.statistics import corpus_statistics
 from annotator.errors import UsageError
-from annotator.io.outputs import FolderMode, plan_folder
-from annotator.io.publish import publishing
+from annotator.io.outputs import FolderMode, plan_folder, publishing
+from annotator.io.publish import job_identity
 from annotator.synth.generator import (
     MAX_PATIENTS,
     STYLES,
@@ -92,10 +92,10 @@ def synthesize(
         raise UsageError(f"--patients must be between 1 and {MAX_PATIENTS}")
     if request.style not in STYLES:
         raise UsageError(f"--style must be one of {', '.join(STYLES)}")
-    plan_folder(request.out, mode=FolderMode.MERGE, force=request.force)
+    plan = plan_folder(request.out, mode=FolderMode.MERGE, force=request.force, job=job_identity(request))
     corpus = generate_corpus(request.patients, request.seed, progress=progress, style=request.style)
     check_cancel(cancelled, "synthetic corpus")
-    with publishing(request.out) as staged:
+    with publishing(plan) as staged:
         write_corpus(corpus, staged(request.out), progress=progress)
         write_synth_project(corpus, staged(request.out), request.seed)
     versions = corpus.versions()

@@ -6,15 +6,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from annotator.core.atomic import atomic_write
 from annotator.core.document import Document
 from annotator.core.mapping import load_mapping
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.crossval import CrossValidation, cross_validate
-from annotator.crf.tagger import CrfTagger, ModelMetadata
+from annotator.crf.tagger import TRAINING_ALGORITHM, TRAINING_ITERATIONS, CrfTagger, ModelMetadata
 from annotator.errors import UsageError
 from annotator.io.corpus import no_documents, read_corpus
-from annotator.io.outputs import plan_files
-from annotator.io.publish import output_lock
+from annotator.io.outputs import plan_files, publishing
+from annotator.io.publish import job_identity
 from annotator.workflows.inputs import require_folder
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress
 
@@ -25,7 +26,8 @@ class TrainRequest:
 
     ``cv_folds`` >= 2 runs K-fold cross-validation by patient first; ``mapping`` maps the
     gold's annotations into the schema; ``iterations`` overrides the training epochs. An
-    existing model file is replaced (retraining is the point). ``keep_private_features``
+    existing model file is replaced only with ``force`` (the GUI's retrain sets it: replacing
+    is its point; ``annotator train`` needs ``--force``). ``keep_private_features``
     lets the model's features name rare tokens of the gold (names, record numbers): such a
     model must never leave the site.
     """
@@ -38,6 +40,7 @@ class TrainRequest:
     cv_folds: int = 0
     postprocess: bool = True
     keep_private_features: bool = False
+    force: bool = True
 
 
 @dataclass
@@ -76,7 +79,15 @@ def train(
         raise UsageError("--cv needs at least 2 folds")
     if request.iterations is not None and request.iterations < 1:
         raise UsageError("--iterations must be at least 1")
-    plan = plan_files([request.model], force=True)
+    # Never onto a gold note nor inside the gold folder; an existing model only with force.
+    plan = plan_files(
+        [request.model],
+        inputs=[gold_dir],
+        force=request.force,
+        job=job_identity(request),
+        input_clash="would overwrite an input; choose another model file",
+        exists_clash="the model file exists already (use --force to overwrite)",
+    )
     schema = request.schema if isinstance(request.schema, Schema) else load_schema(request.schema)
     documents: list[Document] = read_corpus(gold_dir).documents
     if not documents:
@@ -87,7 +98,11 @@ def train(
 
     def make_tagger() -> CrfTagger:
         tagger = CrfTagger(
-            schema, postprocess=request.postprocess, private_features=request.keep_private_features
+            schema,
+            algorithm=TRAINING_ALGORITHM,
+            max_iterations=TRAINING_ITERATIONS,
+            postprocess=request.postprocess,
+            private_features=request.keep_private_features,
         )
         if request.iterations is not None:
             tagger.max_iterations = request.iterations
@@ -98,8 +113,8 @@ def train(
         cv = cross_validate(documents, request.cv_folds, make_tagger, progress=progress, cancelled=cancelled)
     tagger = make_tagger()
     metadata = tagger.train(documents, progress, cancelled)
-    with output_lock(request.model):
-        plan.publish_bytes(request.model, tagger.to_bytes())
+    with publishing(plan) as staged:
+        atomic_write(staged(request.model), tagger.to_bytes())
     notes = []
     if metadata.skipped_annotations:
         notes.append(

@@ -36,3 +36,29 @@ def test_no_majority_between_three_different_answers() -> None:
     session = AdjudicationSession(align_documents([a, b, c], ["alice", "bob", "carol"]), auto="majority")
     assert len(session.gold) == 0
     assert session.progress() == (0, 1)
+
+
+def test_a_two_two_tie_among_four_versions_is_left_to_the_adjudicator() -> None:
+    city = version(DOC, NOTE, ("Boston", "LOCATION", "CITY"))
+    hospital = version(DOC, NOTE, ("Boston", "LOCATION", "HOSPITAL"))
+    names = ["alice", "bob", "carol", "dave"]
+    session = AdjudicationSession(
+        align_documents([city, hospital, city.copy(), hospital.copy()], names), auto="majority"
+    )
+    assert len(session.gold) == 0
+    assert session.progress() == (0, 1)
+    # Three of four is a majority: the same unit is then taken.
+    session = AdjudicationSession(
+        align_documents([city, hospital, city.copy(), city.copy()], names), auto="majority"
+    )
+    assert [(a.type, a.start) for a in session.gold] == [("CITY", at(NOTE, "Boston")[0])]
+
+
+def test_two_of_four_tagging_is_no_majority_for_the_tag() -> None:
+    tagged = version(DOC, NOTE, ("Boston", "LOCATION", "CITY"))
+    untagged = version(DOC, NOTE)
+    session = AdjudicationSession(
+        align_documents([tagged, untagged, tagged.copy(), untagged.copy()], ["a", "b", "c", "d"]),
+        auto="majority",
+    )
+    assert len(session.gold) == 0 and session.progress() == (0, 1)

@@ -145,3 +145,62 @@ def test_a_killed_worker_does_not_lose_partitions(archive: Archive, tmp_path: Pa
     assert json.loads(stdout)["failures"] == []
     run_cli("preannotate", archive.model, notes, "-o", tmp_path / "single")
     assert published_files(out) == _single_process_files(tmp_path / "single")
+
+
+def test_preannotate_takes_the_bundled_default_model(
+    archive: Archive, cluster: Cluster, tmp_path: Path
+) -> None:
+    run_cli("preannotate", "default", archive.notes, "-o", tmp_path / "single")
+    result = run_cli(
+        "batch", "preannotate", "default", archive.notes, "-o", tmp_path / "batch",
+        "--scheduler", cluster.address, "--partition-size", "20",
+    )  # fmt: skip
+    assert published_files(tmp_path / "batch") == _single_process_files(tmp_path / "single")
+    assert f"written to {tmp_path / 'batch'}" in result.stderr  # what it wrote is announced
+
+
+def _planted_gold(folder: Path) -> Path:
+    from annotator.io.i2b2 import write_i2b2
+    from tests.deid.builders import note
+
+    folder.mkdir()
+    write_i2b2(
+        note("601-01", "Patient ", ("Zebulon Quist", "PATIENT"), " seen. Quist called."),
+        folder / "601-01.xml",
+    )
+    write_i2b2(note("602-01", "Seen by ", ("Dr. Blake", "DOCTOR"), ". Blake agreed."), folder / "602-01.xml")
+    return folder
+
+
+def test_deidentify_leak_options_act_as_in_the_single_process_command(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    gold = _planted_gold(tmp_path / "gold")
+    allow = tmp_path / "allow.json"
+    allow.write_text(json.dumps({"version": 1, "allow": [{"text": "Blake", "scope": "corpus"}]}))
+    options: list[str | Path] = ["--method", "mask", "--on-leak", "mask", "--allow", allow]
+    run_cli("deidentify", gold, "-o", tmp_path / "single", *options)
+    result = run_cli(
+        "batch", "deidentify", gold, "-o", tmp_path / "batch", *options, "--review-dir", tmp_path / "reviews",
+        "--scheduler", cluster.address, "--partition-size", "1", "--json",
+    )  # fmt: skip
+    assert published_files(tmp_path / "batch") == _single_process_files(tmp_path / "single")
+    counts = json.loads(result.stdout)["counts"]
+    assert counts["leak findings masked"] == 1 and counts["leak findings passed by the allow file"] == 1
+    reviews = sorted((tmp_path / "reviews").glob("part-*.json"))
+    assert len(reviews) == 1 and reviews[0].stat().st_mode & 0o077 == 0  # only 601's partition found any
+    assert "Quist" in reviews[0].read_text()
+    assert "leak reviews" in result.stderr
+
+
+def test_deidentify_refuses_a_leaking_partition_and_writes_its_review(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    gold = _planted_gold(tmp_path / "gold")
+    refused = run_cli(
+        "batch", "deidentify", gold, "-o", tmp_path / "batch", "--review-dir", tmp_path / "reviews",
+        "--scheduler", cluster.address, "--partition-size", "1", check=False,
+    )  # fmt: skip
+    assert refused.returncode == 1 and "not published" in refused.stderr and "Quist" not in refused.stderr
+    assert len(list((tmp_path / "batch").glob("part-*"))) == 0  # both patients' notes leak
+    assert len(list((tmp_path / "reviews").glob("part-*.json"))) == 2

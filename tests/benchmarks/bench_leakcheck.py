@@ -7,17 +7,22 @@ Run: ``python -m tests.benchmarks.bench_leakcheck``. Prints
 - false alarms on clinical language: sentences full of eponyms, abbreviations and vitals that
   share strings with PHI of the corpus, appended untagged to other patients' notes;
 - recall on planted leaks: one leak planted per note (untagged, in the patient's own next
-  note), of each kind below; a leak counts as caught when the export refuses naming that note.
+  note), of each kind below; a leak counts as caught when the export refuses naming that note;
+- the same on real notes when the PhysioNet deid corpus is there (``$PHYSIONET_DEID`` or
+  ``--physionet``): false alarms over its 2,434 fully tagged nursing notes, and leaks of the
+  kinds its PHI allows (names, dates, phone numbers) planted in them.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
@@ -25,6 +30,8 @@ from annotator.deid.export import deidentify_documents
 from annotator.deid.leakcheck import Leak, find_leaks
 from annotator.deid.surrogates import DeidOptions
 from annotator.synth.generator import generate_corpus
+
+PHYSIONET_ENV = "PHYSIONET_DEID"
 
 CLINICAL = (
     "A 15 Fr {surname} drain was left in place.",
@@ -175,7 +182,17 @@ def main(argv: list[str] | None = None) -> None:
         "The defaults were never looked at while the rules were written (style B classes were "
         "studied on seeds 31, 77, 1111, 2027, 4242, 5150 and 7777)",
     )
+    parser.add_argument(
+        "--physionet",
+        default=os.environ.get(PHYSIONET_ENV),
+        help=f"the PhysioNet deid folder (default: ${PHYSIONET_ENV}): false alarms on its 2,434 fully "
+        "tagged real notes, and leaks planted in them",
+    )
     args = parser.parse_args(argv)
+    if args.physionet:
+        real_notes(Path(args.physionet))
+    else:
+        print(f"real notes: skipped (set {PHYSIONET_ENV} or --physionet to the PhysioNet deid folder)\n")
     seeds = [int(s) for s in args.seeds.split(",")]
     args.seed = seeds[0]
     for style in args.styles.split(","):
@@ -210,6 +227,32 @@ def main(argv: list[str] | None = None) -> None:
         for document in notes:
             grouped.setdefault(document.patient_id, []).append(document)
         recall(grouped)
+
+
+def real_notes(folder: Path) -> None:
+    """False alarms on the PhysioNet corpus, every note fully tagged, and leaks planted in it."""
+    from annotator.io.physionet import read_physionet
+
+    notes = read_physionet(folder)
+    started = time.perf_counter()
+    result = deidentify_documents(notes, DeidOptions(seed=1))
+    alarms = find_leaks(notes, result.documents)
+    seconds = time.perf_counter() - started
+    print(f"PhysioNet deid corpus, {len(notes)} fully tagged real notes: {len(alarms)} false alarm(s), "
+          f"{100 * len(alarms) / len(notes):.2f} per 100 notes ({seconds:.1f} s)")  # fmt: skip
+    for word, count in Counter(leak_text(result.documents, leak) for leak in alarms).most_common(10):
+        print(f"  {count:4d}  {word}")
+    grouped: dict[str, list[Document]] = {}
+    for document in notes:
+        grouped.setdefault(document.patient_id, []).append(document)
+    print("PhysioNet deid corpus, leaks planted in real notes:")
+    recall(grouped)
+    print()
+
+
+def leak_text(documents: list[Document], leak: Leak) -> str:
+    text = next(d.text for d in documents if d.doc_id == leak.doc_id)
+    return text[leak.start : leak.end].lower()
 
 
 def recall(by_patient: dict[str, list[Document]]) -> None:

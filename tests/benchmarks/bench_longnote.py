@@ -1,9 +1,11 @@
 """Memory and speed on one very long note: peak RSS and tokens/s of tagging and training.
 
-Run: ``python -m tests.benchmarks.bench_longnote [MEGABYTES] [--tag-only]`` (9 MB by default). The note is
+Run: ``python -m tests.benchmarks.bench_longnote [MEGABYTES] [--tag-only]`` (9 MB by default), or
+``python -m tests.benchmarks.bench_longnote --limit`` (the promise on long notes, below). The note is
 synthetic gold (``annotator synth`` notes, one after the other, annotations shifted) of at
 least that many megabytes. Each measurement runs in a fresh child process that reports its
-own peak resident set size (``resource.getrusage``), so the parent's memory does not count:
+own peak resident set size (``VmHWM``: ``ru_maxrss`` would carry the parent's peak over fork
+and exec), so the parent's memory does not count:
 
 * tag:   ``annotator preannotate`` (the workflow) with a small model: the whole file read,
          tagged, post-processed and written; peak RSS, wall time, tokens/s;
@@ -12,6 +14,12 @@ own peak resident set size (``resource.getrusage``), so the parent's memory does
          the figure shows what one note's length adds beyond its number of tokens.
 
 Targets (issue 13): tagging < 1 GB peak RSS at >= 20,000 tokens/s.
+
+``--limit`` measures the promise of issue 28 with the commands' own code paths
+(``preannotate`` with the bundled model; ``deidentify --on-leak mask``, whose leak check runs
+twice): a note of 30 MB is refused at once by both (``annotator.core.limits``), and a note at
+the limit (10 million characters) is pre-annotated and de-identified in under 3 minutes and
+1.5 GB each (time and peak RSS printed for each).
 """
 
 from __future__ import annotations
@@ -35,15 +43,32 @@ from pathlib import Path
 started = time.perf_counter()
 learnt = 0
 mode, model, source, out = sys.argv[1:5]
-if mode == "tag":
-    from annotator.workflows.preannotate import files_request, preannotate
-    preannotate(files_request(Path(model), Path(source), Path(out), force=True))
+refused = ""
+if mode in ("tag", "default-tag", "deid"):
+    from annotator.errors import InputError
+    try:
+        if mode == "deid":
+            from annotator.deid.export import export_deidentified
+            from annotator.deid.surrogates import DeidOptions
+            export_deidentified(Path(source), Path(out), DeidOptions(), force=True, on_leak="mask")
+        else:
+            from annotator.workflows.preannotate import files_request, preannotate
+            preannotate(files_request(Path(model), Path(source), Path(out), force=True))
+    except InputError as error:
+        refused = error.message
 else:
     from annotator.workflows.train import TrainRequest, train
     learnt = train(TrainRequest(Path(source), Path(out), iterations=1)).metadata.tokens
 usage = resource.getrusage(resource.RUSAGE_SELF)
+# Linux carries ru_maxrss over fork and exec (a child would report its parent's peak when that
+# was higher); VmHWM is this process's own high-water mark.
+peak_kb = usage.ru_maxrss
+try:
+    peak_kb = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+except (OSError, StopIteration):
+    pass
 print(json.dumps({"seconds": time.perf_counter() - started, "cpu": usage.ru_utime + usage.ru_stime,
-                  "peak_mb": usage.ru_maxrss / 1024, "learnt": learnt}))
+                  "peak_mb": peak_kb / 1024, "learnt": learnt, "refused": refused}))
 """
 
 
@@ -85,7 +110,38 @@ def run_child(mode: str, model: Path, source: Path, out: Path) -> dict[str, floa
     return figures
 
 
+def limit_run(root: Path) -> None:
+    """The long-note promise: 30 MB refused at once, the limit's size within 3 min and 1.5 GB."""
+    from annotator.core.limits import MAX_NOTE_CHARS
+    from annotator.crf.default_model import default_model_path
+
+    model = default_model_path()
+    for label, megabytes in (("30 MB note", 30.0), ("note at the limit", (MAX_NOTE_CHARS - 5_000) / 1e6)):
+        document, _ = long_note(megabytes)
+        gold, plain = root / f"gold-{megabytes}", root / f"plain-{megabytes}"
+        gold.mkdir()
+        plain.mkdir()
+        write_i2b2(document, gold / "100-01.xml")
+        write_i2b2(Document("100-01", document.text), plain / "100-01.xml")
+        size = len(document.text)
+        del document
+        for job, mode, source in (
+            ("preannotate default", "default-tag", plain),
+            ("deidentify --on-leak mask", "deid", gold),
+        ):
+            run = run_child(mode, model, source, root / f"out-{mode}-{megabytes}")
+            verdict = f"refused: {run['refused']}" if run["refused"] else "done"
+            print(
+                f"{label} ({size:,} characters), {job}: {run['seconds']:.1f} s wall, {run['cpu']:.1f} s CPU, "
+                f"peak RSS {run['peak_mb']:,.0f} MB; {verdict}"
+            )
+
+
 def main(argv: list[str]) -> int:
+    if "--limit" in argv:
+        with tempfile.TemporaryDirectory(prefix="bench-longnote-") as folder:
+            limit_run(Path(folder))
+        return 0
     tag_only = "--tag-only" in argv
     numbers = [a for a in argv if a != "--tag-only"]
     megabytes = float(numbers[0]) if numbers else 9.0

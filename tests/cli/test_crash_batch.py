@@ -56,17 +56,6 @@ def _start(argv: list[str]) -> subprocess.Popen[bytes]:
     )
 
 
-def _takes_force(name: str) -> bool:
-    helped = subprocess.run(
-        [sys.executable, "-m", "annotator", name, "--help"],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        check=True,
-    )
-    return "--force" in helped.stdout
-
-
 def _published(out: Path) -> dict[str, bytes]:
     """Files under their final names (hidden staging, manifests and locks are not output)."""
     if not out.exists():
@@ -112,9 +101,14 @@ def _trial(name: str, argv: Callable[[Path], list[str]], tmp: Path, rng: random.
     partial = (
         0 < len(published) < len(expected) and not (out / "out" / ".phi-annotator-publish.json").exists()
     )
-    force = ["--force"] if published and _takes_force(name) else []
-    rerun = _start([*argv(out / "out"), *force])
-    assert rerun.wait(timeout=300) == 0, (rerun.stderr.read() if rerun.stderr else b"").decode()
+    # The plain command again (no --force): it finishes a publication the kill interrupted and
+    # owns that run's files. Only a run killed after its publication had ended (its output
+    # whole, no manifest left) is refused as existing output, its output being complete.
+    rerun = _start(argv(out / "out"))
+    code = rerun.wait(timeout=300)
+    errors = (rerun.stderr.read() if rerun.stderr else b"").decode()
+    finished_before = _comparable(name, published) == _comparable(name, expected)
+    assert code == 0 or (finished_before and ("exist" in errors or "not empty" in errors)), errors
     identical = _comparable(name, _published(out / "out")) == _comparable(name, expected)
     return int(partial), identical
 
@@ -147,8 +141,12 @@ def test_every_writing_command_survives_15_kills(corpus: Path, tmp_path: Path) -
     _run(corpus, tmp_path, list(_commands(corpus)), 15)
 
 
-@pytest.mark.parametrize("name", [pytest.param("deidentify", marks=pytest.mark.slow), "preannotate"])
+@pytest.mark.parametrize(
+    "name", [pytest.param("deidentify", marks=pytest.mark.slow), "preannotate", "train", "synth"]
+)
 def test_two_writers_to_one_output_never_both_succeed(corpus: Path, tmp_path: Path, name: str) -> None:
+    # Started together, both pass the early check (nothing is there yet); the one that
+    # publishes second must be refused under the lock, not overwrite the first one's output.
     argv = _commands(corpus)[name](tmp_path / "out")
     first, second = _start(argv), _start(argv)
     codes = sorted([first.wait(timeout=300), second.wait(timeout=300)])

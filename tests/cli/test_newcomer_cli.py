@@ -424,6 +424,10 @@ def test_iaa_per_category_and_html(corpus: Path, tmp_path: Path, home: Path) -> 
     html_run = run_cli(["iaa", corpus / "annotator_a", corpus / "annotator_b", "--html", page], home)
     assert html_run.returncode == 0, html_run.describe()
     assert html_run.stderr_lines == [f"annotator: report written to {page}"]
+    # The page names the folders it compared, and when it was made (issue 26).
+    text = page.read_text(encoding="utf-8")
+    assert f"annotator_a <b>{corpus / 'annotator_a'}</b>; annotator_b <b>{corpus / 'annotator_b'}</b>" in text
+    assert re.search(r"generated \d{4}-\d\d-\d\d \d\d:\d\d", text)
     parser = _Tables()
     parser.feed(page.read_text(encoding="utf-8"))
     per_document = [t["rows"] for t in parser.tables if t["rows"][0][0] == "document"]

@@ -50,6 +50,22 @@ def test_types_of_one_category_differ_on_the_page(schema_name: str, theme: str) 
             assert distance >= WITHIN_CATEGORY, (category.name, first.name, second.name, theme, distance)
 
 
+@pytest.mark.parametrize("theme", THEMES)
+def test_pending_suggestions_keep_their_types_apart_and_stay_paler(theme: str) -> None:
+    # Issue 26: pending PATIENT and DATE looked alike (two creams at a 25 % blend).
+    schema = load_schema("i2b2-2014")
+    types = schema.types
+    for first, second in itertools.combinations(types, 2):
+        distance = colour_distance(highlight(first.color, theme, True), highlight(second.color, theme, True))
+        floor = 4.5 if first.category == second.category else 6.0
+        assert distance >= floor, (first.name, second.name, theme, distance)
+    for type_def in types:
+        pending, reviewed = highlight(type_def.color, theme, True), highlight(type_def.color, theme)
+        assert colour_distance(pending, reviewed) >= 2.0, (type_def.name, theme)
+    patient, date = (highlight(schema.color_of(t), theme, True) for t in ("PATIENT", "DATE"))
+    assert colour_distance(patient, date) >= 8.0
+
+
 def test_i2b2_2014_gives_every_type_its_own_colour() -> None:
     types = load_schema("i2b2-2014").types
     assert len({t.color.lower() for t in types}) == len(types)

@@ -41,6 +41,24 @@ def test_hipaa_subset_includes_idnum_and_drops_non_hipaa() -> None:
         assert hipaa.map(category, type_) is None
 
 
+# The HIPAA subset as the corpus paper lists it (Stubbs & Uzuner 2015, section 8), written out
+# here independently of resources/mappings/hipaa.toml; IDNUM is in it (clean mode).
+HIPAA_2014 = {
+    ("NAME", "PATIENT"), ("AGE", "AGE"), ("DATE", "DATE"),
+    ("LOCATION", "CITY"), ("LOCATION", "STREET"), ("LOCATION", "ZIP"), ("LOCATION", "ORGANIZATION"),
+    ("CONTACT", "PHONE"), ("CONTACT", "FAX"), ("CONTACT", "EMAIL"),
+    *(("ID", t) for t in ("SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
+                          "BIOID", "IDNUM")),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("type_def", load_schema("i2b2-2014").types, ids=lambda t: f"{t.category}/{t.name}")
+def test_hipaa_keeps_exactly_the_papers_types(type_def: object) -> None:
+    category, name = type_def.category, type_def.name  # type: ignore[attr-defined]
+    kept = load_mapping("hipaa").map(category, name)
+    assert (kept == (category, name)) if (category, name) in HIPAA_2014 else kept is None
+
+
 def test_every_2014_type_maps_into_the_target_schemes() -> None:
     i2b2_2014 = load_schema("i2b2-2014")
     cchmc = load_schema("cchmc-12")

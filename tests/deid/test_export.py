@@ -119,4 +119,24 @@ def test_map_only_when_asked_and_never_inside_output(gold: Path, tmp_path: Path)
 def test_progress_reported(gold: Path, tmp_path: Path) -> None:
     seen: list[tuple[int, int]] = []
     export_deidentified(gold, tmp_path / "out", DeidOptions(), progress=lambda d, t: seen.append((d, t)))
-    assert seen[-1] == (6, 6) and len(seen) == 6
+    # In thousandths over the phases (replacing, writing, the leak check), never backwards.
+    assert seen[-1] == (1000, 1000) and {t for _, t in seen} == {1000}
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and len(seen) > 6
+
+
+def test_masked_findings_are_checked_again_before_anything_is_published(tmp_path: Path) -> None:
+    """A mask that still spells the PHI (a badge "XXXXXX" masked with X) fails the second
+    check: the export is refused, nothing is written."""
+    gold = tmp_path / "gold"
+    write_i2b2(
+        note("503-01", "Badge ", ("XXXXXX", "IDNUM"), " seen; badge XXXXXX again."), gold / "503-01.xml"
+    )
+    options = DeidOptions(method="mask", mask_style="chars", mask_char="X")
+    with pytest.raises(LeakError, match="leak check failed"):
+        export_deidentified(gold, tmp_path / "out", options, on_leak="mask", map_path=tmp_path / "map.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gold"]
+    # With another mask character the same findings are masked and the export passes.
+    report = export_deidentified(gold, tmp_path / "out", DeidOptions(method="mask", mask_style="chars",
+                                                                      mask_char="#"), on_leak="mask")  # fmt: skip
+    assert report.leaks_masked >= 1
+    assert "XXXXXX" not in read_i2b2(tmp_path / "out" / "503-01.xml").text

@@ -79,3 +79,20 @@ def test_error_names_documents_not_text() -> None:
     result = deidentify_documents([planted], DeidOptions())
     message = leak_error(find_leaks([planted], result.documents)).one_line()
     assert "400-01" in message and "Hendrickson" not in message
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        note("400-02", "Plan discussed.\nHendrickson called back."),  # the same patient
+        note("401-01", "Plan discussed.\nHendrickson called back."),  # another patient
+        note("400-02", "Called:\r\nHendrickson"),  # a CRLF line break, at the very end
+    ],
+    ids=["same-patient", "other-patient", "crlf-at-end"],
+)
+def test_a_name_right_after_a_line_break_is_caught(second: Document) -> None:
+    first = note("400-01", "Patient ", ("Ora Hendrickson", "PATIENT"), " seen.")
+    result = deidentify_documents([first, second], DeidOptions(seed=1))
+    found = [leak for leak in find_leaks([first, second], result.documents) if leak.doc_id == second.doc_id]
+    start = second.text.index("Hendrickson")
+    assert [(leak.start, leak.end) for leak in found] == [(start, start + len("Hendrickson"))]

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -33,6 +33,16 @@ TEXT_201_01 = "Patient Ann Lee, seen by Marissa Jones.\n"
 # is a property of the test platform, not a fault of the widgets, so it must not fail tests
 # (qt_log_level_fail=WARNING still fails every other warning).
 OFFSCREEN_NOISE = r"This plugin does not support propagateSizeHints\(\)"
+
+
+def columns_align(font: QFont) -> bool:
+    """What a user sees of a monospace font: a medication table's columns stay aligned, i.e.
+    the note's characters (digits, letters, spaces, punctuation) are drawn equally wide."""
+    metrics = QFontMetrics(font)
+    line_widths = {
+        metrics.horizontalAdvance(text) for text in ("iiii1111", "WWWWmmmm", "    ....", "|-+-|-+-")
+    }
+    return len(line_widths) == 1
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

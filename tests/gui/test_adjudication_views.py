@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontInfo
 from pytestqt.qtbot import QtBot
 
 from annotator.adjudication.corpus import prepare_corpus
@@ -17,6 +16,7 @@ from annotator.gui.adjudication.window import AdjudicationWindow
 from annotator.io.preferences import load_preferences
 from annotator.io.workstate import save_identity
 from tests.adjudication.helpers import NOTE, version, write_versions
+from tests.gui.conftest import columns_align
 
 LONG_NOTE = NOTE + "".join(f"Line {i} of the plan, nothing identifying here.\n" for i in range(120))
 
@@ -107,15 +107,16 @@ def test_monospace_option_switches_both_views_and_is_remembered(
     qtbot: QtBot, two: list[Path], tmp_path: Path
 ) -> None:
     window = open_window(qtbot, two, tmp_path / "gold")
-    assert QFontInfo(window.note_view.font()).fixedPitch()
+    assert columns_align(window.note_view.font())
+    assert columns_align(window.side_by_side.columns[0].view.font())
     action = window.actions_by_text["Monospace font"]
     action.trigger()
     assert not action.isChecked()
-    assert not QFontInfo(window.note_view.font()).fixedPitch()
-    assert not QFontInfo(window.side_by_side.columns[0].view.font()).fixedPitch()
+    assert not columns_align(window.note_view.font())
+    assert not columns_align(window.side_by_side.columns[0].view.font())
     assert load_preferences().monospace is False
     again = open_window(qtbot, two, tmp_path / "gold2")
-    assert not QFontInfo(again.note_view.font()).fixedPitch()
+    assert not columns_align(again.note_view.font())
 
 
 @pytest.mark.parametrize(("option", "expected"), [(None, "remembered-rita"), ("dana", "dana")])

@@ -182,3 +182,24 @@ def test_exception_in_a_slot_is_reported_in_one_line_without_its_message(
     assert err.splitlines() == [
         "annotator gui: internal error (ValueError); run with --debug for the traceback"
     ]
+
+
+@pytest.mark.parametrize("view", ["dashboard", "export", "preannotation"])
+def test_report_screenshots_render_and_leave_the_project_as_it_was(
+    qtbot: QtBot, project: Project, tmp_path: Path, view: str
+) -> None:
+    from tests.gui.test_export_findings import gold_with_missed_name
+
+    gold_with_missed_name(project)
+    # Opened once before, as by a screenshot, so the snapshot below has the working copy.
+    assert (
+        main(["gui", str(project.root), "--annotator", "alice", "--screenshot", str(tmp_path / "a.png")]) == 0
+    )
+    before = {p: p.read_bytes() for p in project.root.rglob("*") if p.is_file()}
+    target = tmp_path / f"{view}.png"
+    argv = ["gui", str(project.root), "--annotator", "alice", "--screenshot", str(target), "--view", view]
+    assert main([*argv, "--document", "200-01"]) == 0
+    image = QImage(str(target))
+    assert image.width() >= 400 and image.height() >= 150
+    after = {p: p.read_bytes() for p in project.root.rglob("*") if p.is_file()}
+    assert after == before  # no journal, no export, no rejection file, nothing

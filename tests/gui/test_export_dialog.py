@@ -65,7 +65,7 @@ def test_export_runs_in_worker(qtbot: QtBot, dialog: ExportDialog, tmp_path: Pat
     report = blocker.args[0]
     assert report.documents == 2 and report.seed == 7
     assert read_i2b2(out / "700-01.xml").text == dialog.after_view.toPlainText()
-    assert dialog.progress_bar.value() == dialog.progress_bar.maximum() == 4
+    assert dialog.progress_bar.value() == dialog.progress_bar.maximum() > 0
     assert "leak check passed" in dialog.status_label.text()
     assert not dialog.busy()
 
@@ -91,3 +91,47 @@ def test_empty_gold_disables_export(qtbot: QtBot, tmp_path: Path) -> None:
     qtbot.addWidget(dialog)
     assert not dialog.export_button.isEnabled()
     assert "No gold documents" in dialog.status_label.text()
+
+
+def test_a_finished_export_says_which_tags_were_masked_for_review_and_why(
+    qtbot: QtBot, project: Project, tmp_path: Path
+) -> None:
+    write_i2b2(
+        note("703-01", "Seen ", ("around Easter", "DATE"), " by ", ("Dr. Stone", "DOCTOR"), "."),
+        project.gold_dir / "703-01.xml",
+    )
+    dialog = ExportDialog(project)
+    qtbot.addWidget(dialog)
+    dialog.out_edit.setText(str(tmp_path / "export"))
+    with qtbot.waitSignal(dialog.exported, timeout=20000):
+        dialog.start_export()
+    assert "3 documents of 2 patients written to" in dialog.status_label.text()
+    assert "1 tag(s) masked for review (listed below)" in dialog.status_label.text()
+    details = dialog.findings.summary_label.text()
+    assert not dialog.findings.isHidden()
+    assert "masked as [**TYPE**]" in details
+    assert (
+        "703-01, tag P0 (DATE) at 5-15 of the exported note: date format not recognised or ambiguous"
+        in details
+    )
+    assert "Easter" not in details
+
+
+def test_browse_opens_where_the_output_would_go(
+    qtbot: QtBot, dialog: ExportDialog, project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    asked: list[str] = []
+
+    def choose(parent: object, title: str, directory: str) -> str:
+        asked.append(directory)
+        return ""
+
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", choose)
+    assert not project.exports_dir.exists()
+    qtbot.mouseClick(dialog.browse_button, Qt.MouseButton.LeftButton)
+    assert asked == [str(project.root)]  # exports/ does not exist yet: its parent, the project
+    project.exports_dir.mkdir()
+    qtbot.mouseClick(dialog.browse_button, Qt.MouseButton.LeftButton)
+    assert asked[-1] == str(project.exports_dir)

@@ -1,4 +1,10 @@
-"""A refused export in the GUI: findings listed, opened in their note, tagged or marked not PHI."""
+"""A refused export in the GUI: each finding listed, and a fixing loop that works on the gold.
+
+Issue 26: "Tag it" used to tag the annotator's working copy, which the export never reads, so
+the same finding came back every time, and it could put a second tag on top of a pending one.
+Now the tag goes into the gold, as one undo step, and the export checks again after each fix
+until it goes through.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +16,14 @@ from PySide6.QtCore import Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
+from annotator.core.annotation import Source
 from annotator.core.document import Document
 from annotator.core.project import Project
+from annotator.core.schema import load_schema
 from annotator.gui.export_dialog import ExportDialog
 from annotator.gui.main_window import MainWindow
-from annotator.io.i2b2 import write_i2b2
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.session.gold_fixes import FixKind, GoldFixes
 from tests.deid.builders import note
 from tests.gui.conftest import TEXT_200_01
 
@@ -60,7 +69,11 @@ def test_refusal_lists_each_finding_without_text(qtbot: QtBot, tmp_path: Path) -
         ["701-01", first, first + 5, "PATIENT", "unreplaced text"],
         ["701-01", second, second + 5, "PATIENT", "unreplaced text"],
     ]
-    assert not dialog.findings.isHidden() and "2 finding(s)" in dialog.findings.summary_label.text()
+    assert not dialog.findings.isHidden() and "2 finding(s) left" in dialog.findings.summary_label.text()
+    # The window's language: what to do with its buttons, no command-line flags, no note text.
+    status = dialog.status_label.text()
+    assert "2 place(s) in 1 gold document(s) (701-01)" in status and "nothing was written" in status
+    assert "--" not in status + dialog.findings.summary_label.text() and "Quist" not in status
     assert not (tmp_path / "out").exists()
 
 
@@ -75,60 +88,112 @@ def test_not_phi_writes_a_private_allow_entry_and_the_next_export_passes(
     refused(qtbot, dialog, tmp_path / "out")
     assert dialog.findings.model.rowCount() == 1
     dialog.findings.scope_combo.setCurrentIndex(dialog.findings.scope_combo.findData("patient"))
-    with qtbot.waitSignal(dialog.findings.not_phi_marked) as marked:
+    with qtbot.waitSignal(dialog.rechecked, timeout=20000) as left:
         qtbot.mouseClick(dialog.findings.not_phi_button, Qt.MouseButton.LeftButton)
+    assert left.args == [0]
     allow = project.root / ExportDialog.ALLOW_FILE
-    assert json.loads(allow.read_text(encoding="utf-8"))["allow"] == [marked.args[0].to_dict()]
-    assert marked.args[0].to_dict()["text"] == "Stone" and marked.args[0].where == "702"
+    [entry] = json.loads(allow.read_text(encoding="utf-8"))["allow"]
+    assert entry["text"] == "Stone" and entry["patient"] == "702"
     assert stat.S_IMODE(allow.stat().st_mode) == 0o600
-    assert dialog.findings.model.rowCount() == 0 and dialog.findings.isHidden()
+    assert dialog.findings.model.rowCount() == 0
+    assert dialog.findings.summary_label.text().startswith("No findings left")
     with qtbot.waitSignal(dialog.exported, timeout=20000) as blocker:
         qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
     assert blocker.args[0].leaks_allowed == 1
+    assert "1 finding(s) passed as marked not PHI" in dialog.status_label.text()
 
 
-def test_open_in_note_selects_the_finding_in_the_main_window_to_tag_it(
+def test_the_fixing_loop_ends_with_a_clean_export_and_no_duplicate_tag(
     qtbot: QtBot, window: MainWindow, project: Project, tmp_path: Path
 ) -> None:
     gold_with_missed_name(project)
-    window.open_document("201-01")
+    gold_path = project.gold_dir / "200-01.xml"
+    working = project.annotations_dir("alice") / "200-01.xml"
+    working_before = working.read_bytes()
     window.actions_by_name["ExportDialog"].trigger()
     dialog = window.findChild(ExportDialog)
     assert dialog is not None
     refused(qtbot, dialog, tmp_path / "out")
-    leaks = dialog.findings.model.leaks
-    row = next(n for n, leak in enumerate(leaks) if leak.original_start == SECOND)
-    dialog.findings.table.selectRow(row)
+    counts = [dialog.findings.model.rowCount()]
+    assert counts[0] >= 1
+    for _ in range(10):  # the loop must end well before this
+        leak = dialog.findings.model.leaks[0]
+        assert (leak.doc_id, leak.original_start) == ("200-01", SECOND)
+        dialog.findings.table.selectRow(0)
+        with qtbot.waitSignal(dialog.rechecked, timeout=20000) as left:
+            qtbot.mouseClick(dialog.findings.tag_button, Qt.MouseButton.LeftButton)
+        counts.append(left.args[0])
+        if left.args[0] == 0:
+            break
+    assert counts[-1] == 0 and counts == sorted(counts, reverse=True) and len(counts) == 2
+    assert dialog.findings.summary_label.text().startswith("No findings left")
+    # The fix is in the gold file the export reads, once, and nowhere else.
+    gold = read_i2b2(gold_path)
+    tagged = [a for a in gold.annotations if a.start == SECOND]
+    assert [(a.type, a.text, a.source, a.annotator) for a in tagged] == [
+        ("PATIENT", "John Smith", Source.ADJUDICATED, "alice")
+    ]
+    assert len({(a.start, a.end) for a in gold.annotations}) == len(gold)
+    assert working.read_bytes() == working_before
+    with qtbot.waitSignal(dialog.exported, timeout=20000):
+        qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
+    exported = read_i2b2(tmp_path / "out" / "200-01.xml")
+    assert "John Smith" not in exported.text and "leak check passed" in dialog.status_label.text()
+    dialog.close()
+
+
+def test_undo_tag_takes_the_fix_out_of_the_gold_and_the_finding_comes_back(
+    qtbot: QtBot, project: Project, tmp_path: Path
+) -> None:
+    gold_with_missed_name(project)
+    before = read_i2b2(project.gold_dir / "200-01.xml").annotations
+    dialog = ExportDialog(project, who="dana")
+    qtbot.addWidget(dialog)
+    refused(qtbot, dialog, tmp_path / "out")
+    with qtbot.waitSignal(dialog.rechecked, timeout=20000):
+        qtbot.mouseClick(dialog.findings.tag_button, Qt.MouseButton.LeftButton)
+    assert dialog.findings.undo_button.isEnabled()
+    assert len(read_i2b2(project.gold_dir / "200-01.xml")) == len(before) + 1
+    with qtbot.waitSignal(dialog.rechecked, timeout=20000) as left:
+        qtbot.mouseClick(dialog.findings.undo_button, Qt.MouseButton.LeftButton)
+    assert left.args[0] >= 1 and not dialog.findings.undo_button.isEnabled()
+    assert read_i2b2(project.gold_dir / "200-01.xml").annotations == before
+    assert dialog.status_label.text().startswith("Undid add PATIENT in 200-01")
+
+
+def test_show_selects_the_finding_before_and_after(qtbot: QtBot, project: Project, tmp_path: Path) -> None:
+    gold_with_missed_name(project)
+    dialog = ExportDialog(project)
+    qtbot.addWidget(dialog)
+    refused(qtbot, dialog, tmp_path / "out")
+    leak = dialog.findings.model.leaks[0]
     qtbot.mouseClick(dialog.findings.open_button, Qt.MouseButton.LeftButton)
-    assert window.session.doc_id == "200-01"
-    assert window.view.selection_span() == (SECOND, SECOND + len("John Smith"))
-    window.activateWindow()
-    window.view.setFocus()
-    qtbot.keyClick(window.view, "p")
-    document = window.session.document
-    assert document is not None
-    assert [(a.type, a.text) for a in document.annotations if a.start == SECOND] == [
-        ("PATIENT", "John Smith")
-    ]
-    dialog.close()
+    assert dialog.document_combo.currentText() == "200-01"
+    assert (
+        dialog.before_view.textCursor().selectedText() == TEXT_200_01[leak.original_start : leak.original_end]
+    )
+    assert (
+        dialog.after_view.textCursor().selectedText() == TEXT_200_01[leak.original_start : leak.original_end]
+    )
 
 
-def test_tag_it_tags_the_finding_in_the_main_window(
-    qtbot: QtBot, window: MainWindow, project: Project, tmp_path: Path
-) -> None:
-    gold_with_missed_name(project)
-    window.actions_by_name["ExportDialog"].trigger()
-    dialog = window.findChild(ExportDialog)
-    assert dialog is not None
-    refused(qtbot, dialog, tmp_path / "out")
-    row = next(n for n, leak in enumerate(dialog.findings.model.leaks) if leak.original_start == SECOND)
-    dialog.findings.table.selectRow(row)
-    qtbot.mouseClick(dialog.findings.tag_button, Qt.MouseButton.LeftButton)
-    document = window.session.document
-    assert document is not None and document.doc_id == "200-01"
-    assert [(a.type, a.text) for a in document.annotations if a.start == SECOND] == [
-        ("PATIENT", "John Smith")
-    ]
-    window.session.history.undo()
-    assert [a for a in document.annotations if a.start == SECOND] == []
-    dialog.close()
+def test_tag_it_accepts_a_pending_suggestion_at_the_place_instead_of_doubling_it(tmp_path: Path) -> None:
+    document = Document("200-01", TEXT_200_01)
+    document.add(
+        document.make_annotation(
+            "NAME", "PATIENT", SECOND, SECOND + len("John Smith"), source=Source.MODEL, pending=True
+        )
+    )
+    document.origin.path = tmp_path / "200-01.xml"
+    write_i2b2(document, document.origin.path)
+    fixes = GoldFixes([document], load_schema(), "dana")
+    fix = fixes.tag("200-01", SECOND, SECOND + len("John Smith"), "PATIENT")
+    assert fix.kind is FixKind.ACCEPTED and len(document) == 1
+    [saved] = read_i2b2(tmp_path / "200-01.xml").annotations
+    assert not saved.pending and saved.source is Source.MODEL and saved.annotator == "dana"
+    again = fixes.tag("200-01", SECOND, SECOND + len("John Smith"), "PATIENT")
+    assert again.kind is FixKind.ALREADY and not again.changed and len(document) == 1
+    inside = fixes.tag("200-01", SECOND + 5, SECOND + len("John Smith"), "PATIENT")
+    assert inside.kind is FixKind.REFUSED and "overlaps the gold tag" in inside.message
+    assert fixes.undo() == "Undid accept PATIENT in 200-01."
+    assert read_i2b2(tmp_path / "200-01.xml").annotations[0].pending

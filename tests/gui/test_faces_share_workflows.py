@@ -24,6 +24,7 @@ from annotator.gui.export_dialog import ExportDialog
 from annotator.gui.model_actions import ModelActions
 from annotator.gui.reports_dialog import ReportsDialog
 from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.session.suggestions import SuggestionOutcome
 from annotator.workflows.synth import SynthRequest, synthesize
 
 
@@ -101,7 +102,9 @@ def test_training_and_preannotation_run_the_same_workflows(
     preannotations = _Spy(monkeypatch, annotator.workflows.preannotate, "preannotate")
     window = QWidget()
     qtbot.addWidget(window)
-    actions = ModelActions(window, project, lambda: None, lambda document, suggestions: None)
+    actions = ModelActions(
+        window, project, lambda: None, lambda document, suggestions: SuggestionOutcome(document.doc_id)
+    )
     actions.training_iterations = 8
     with qtbot.waitSignal(actions.finished, timeout=60_000):
         actions.retrain_action.trigger()

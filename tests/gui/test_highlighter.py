@@ -75,3 +75,26 @@ def test_span_index_finds_long_and_nested_spans() -> None:
     assert index.overlapping(22, 23) == [outer, inner]
     index.remove(outer)
     assert index.overlapping(50, 85) == [far]
+
+
+def test_lines_are_formatted_when_they_come_into_view(qtbot: QtBot) -> None:
+    text = "".join(f"line {i} with Name{i}\n" for i in range(3000))
+    document = Document("300-04", text)
+    for i in range(3000):
+        start = text.index(f"Name{i}\n")
+        document.add(document.make_annotation("NAME", "PATIENT", start, start + len(f"Name{i}")))
+    view = NoteView(load_schema())
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_note(document)
+    # Opening formats what is on screen, not the 3,000 lines.
+    first = text.index("Name0")
+    assert len(formats_at(view, first)) == 1
+    far = text.index("Name2990")
+    assert formats_at(view, far) == []
+    view.verticalScrollBar().setValue(view.verticalScrollBar().maximum())
+    qtbot.waitUntil(lambda: len(formats_at(view, far)) == 1, timeout=2000)
+    middle = text.index("Name1500")
+    assert formats_at(view, middle) == []

@@ -1,4 +1,7 @@
-"""The Model menu: retrain from gold, pre-annotate a document or every document not started."""
+"""The Model menu: retrain from gold, pre-annotate a document or every document not started.
+
+Every job ends with a report of what it did (issue 26: the actions used to be silent).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from annotator.core.project import Project
 from annotator.crf.default_model import default_model_path
 from annotator.gui.model_actions import ModelActions
 from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.session.suggestions import SuggestionOutcome, sort_suggestions
 from annotator.synth.generator import generate_corpus
 from annotator.workflows.preannotate import not_started_documents
 
@@ -33,16 +37,22 @@ def _project(root: Path, documents: list[Document]) -> Project:
 
 
 class _Window:
-    def __init__(self, qtbot: QtBot, project: Project, document: Document | None) -> None:
+    """The window's part: sorts the suggestions like the session does, adds nothing."""
+
+    def __init__(
+        self, qtbot: QtBot, project: Project, document: Document | None, annotator: str | None = "alice"
+    ) -> None:
         self.widget = QWidget()
         qtbot.addWidget(self.widget)
         self.document = document
         self.applied: list[tuple[Document, list[Annotation]]] = []
-        self.actions = ModelActions(self.widget, project, lambda: self.document, self._apply)
+        self.actions = ModelActions(self.widget, project, lambda: self.document, self._apply, annotator)
         self.actions.training_iterations = 8
 
-    def _apply(self, document: Document, suggestions: list[Annotation]) -> None:
-        self.applied.append((document, suggestions))
+    def _apply(self, document: Document, suggestions: list[Annotation]) -> SuggestionOutcome:
+        outcome = sort_suggestions(document, suggestions, set())
+        self.applied.append((document, outcome.added))
+        return outcome
 
 
 def test_menu_offers_the_three_actions_and_needs_a_model(
@@ -53,7 +63,7 @@ def test_menu_offers_the_three_actions_and_needs_a_model(
     titles = [a.text() for a in menu.actions() if not a.isSeparator()]
     assert titles == [
         "Pre-annotate this document",
-        "Pre-annotate all documents not started",
+        "Pre-annotate the documents not started",
         "Recall bias",
         "Retrain from gold",
     ]
@@ -66,7 +76,10 @@ def test_menu_offers_the_three_actions_and_needs_a_model(
     # No model of its own: the bundled default model is offered (no document open: not this one).
     assert not window.actions.preannotate_document_action.isEnabled()
     assert window.actions.preannotate_all_action.isEnabled()
-    assert window.actions.preannotate_all_action.text().endswith("(bundled default model)")
+    # The menu counts the documents the list shows as not started (alice has opened none).
+    assert window.actions.preannotate_all_action.text() == (
+        f"Pre-annotate the {len(synthetic)} documents you have not started (bundled default model)"
+    )
     assert window.actions.tagging_model == default_model_path()
     assert window.actions.retrain_action.isEnabled()
 
@@ -81,10 +94,20 @@ def test_default_model_preannotates_until_the_project_has_its_own(
     actions.menu().aboutToShow.emit()
     assert actions.preannotate_document_action.isEnabled()
     assert actions.preannotate_document_action.text() == "Pre-annotate this document (bundled default model)"
-    with qtbot.waitSignal(actions.finished, timeout=60_000):
+    with qtbot.waitSignal(actions.finished, timeout=60_000) as finished:
         actions.preannotate_document_action.trigger()
     [(_, suggestions)] = window.applied
     assert suggestions and all(s.source is Source.MODEL for s in suggestions)
+    # What it did, in the status line and in a report: counts per type, and what next.
+    assert finished.args[0] == f"{len(suggestions)} suggestions added to {target.doc_id}"
+    report = actions.last_report
+    assert report is not None and report.isVisible()
+    assert report.summary_label.text() == finished.args[0] + "."
+    rows = report.row_texts()
+    assert sum(int(row[1]) for row in rows) == len(suggestions)
+    assert {row[0] for row in rows} == {s.type for s in suggestions}
+    assert "bundled default model" in report.note_label.text()
+    report.close()
     # Once the project has a model, it is the one used, and the menu no longer names the default.
     actions.model_path.parent.mkdir(parents=True, exist_ok=True)
     actions.model_path.write_bytes(default_model_path().read_bytes())
@@ -109,7 +132,7 @@ def test_retrain_then_preannotate_keeps_human_work(
     assert "retrained on 5 gold documents" in trained.args[0]
     assert actions.model_path.is_file() and not actions.busy
 
-    with qtbot.waitSignal(actions.finished, timeout=60_000):
+    with qtbot.waitSignal(actions.finished, timeout=60_000) as finished:
         actions.preannotate_document_action.trigger()
     [(applied_to, suggestions)] = window.applied
     assert applied_to is document
@@ -117,6 +140,8 @@ def test_retrain_then_preannotate_keeps_human_work(
     assert not any(s.overlaps(human) for s in suggestions)
     assert all(s.id not in document for s in suggestions)
     assert document.annotations == [human]  # the window, not the action, adds them
+    overlapping = finished.args[0].split(", ")[1:]
+    assert all(part.endswith("skipped: overlapping an existing annotation") for part in overlapping)
 
     # alice has opened the first source document: it is started and gets no pre-annotation file.
     started = project.document_ids()[0]
@@ -124,13 +149,22 @@ def test_retrain_then_preannotate_keeps_human_work(
     (project.annotations_dir("alice") / f"{started}.xml").write_bytes(
         (project.source_dir / f"{started}.xml").read_bytes()
     )
-    assert started not in not_started_documents(project)
+    assert started not in not_started_documents(project, "alice")
+    actions.menu().aboutToShow.emit()
+    not_started = len(project.document_ids()) - 1
+    assert (
+        actions.preannotate_all_action.text()
+        == f"Pre-annotate the {not_started} documents you have not started"
+    )
     actions.bias_actions[0.9].trigger()
     with qtbot.waitSignal(actions.finished, timeout=60_000) as done:
         actions.preannotate_all_action.trigger()
     written = sorted(p.stem for p in project.preannotations_dir.glob("*.xml"))
     assert written == [d for d in project.document_ids() if d != started]
-    assert f"pre-annotated {len(written)} documents" in done.args[0]
+    assert done.args[0].startswith(f"{len(written)} documents not started pre-annotated: ")
+    report = actions.last_report
+    assert report is not None and "1 document already started left alone" in report.summary_label.text()
+    assert [row[0] for row in report.row_texts()] == written
     pre = read_i2b2(project.preannotations_dir / f"{written[0]}.xml")
     assert len(pre) > 0 and all(a.source is Source.MODEL and a.pending for a in pre.annotations)
 

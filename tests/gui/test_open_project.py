@@ -27,7 +27,7 @@ def test_open_goes_through_the_injected_callable(
 
     window = app.build_window(project.root, "alice", ask=False)
     qtbot.addWidget(window)
-    window._open_project = open_project  # the app's own callable, recorded
+    window.open_project = open_project  # the app's own callable, recorded
     # The folder chooser is a native modal dialog: answer it with the other project.
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args: str(other.root))
     window.actions_by_name["open"].trigger()
@@ -46,4 +46,32 @@ def test_a_window_without_open_project_offers_no_open(qtbot: QtBot, project: Pro
     bare = MainWindow(window.session)
     qtbot.addWidget(bare)
     assert not bare.actions_by_name["open"].isEnabled()
+    window.close()
+
+
+@pytest.mark.parametrize("shared", [True, False], ids=["shared-folder", "private-folder"])
+def test_a_listed_annotator_without_a_folder_opens_and_gets_one(
+    qtbot: QtBot, project: Project, shared: bool
+) -> None:
+    # project.toml lists "dave" (as the app itself writes new names), but nobody made his folder.
+    project.annotators.append("dave")
+    project.save()
+    annotations = project.root / "annotations"
+    annotations.chmod(0o2775 if shared else 0o700)
+    assert not (annotations / "dave").exists()
+    window = app.build_window(project.root, "dave", document="200-01")
+    qtbot.addWidget(window)
+    assert window.session.doc_id == "200-01"
+    dave = annotations / "dave"
+    assert (dave / "200-01.xml").is_file()
+    assert dave.stat().st_mode & 0o7777 == (0o2775 if shared else 0o700)
+    assert (dave / "200-01.xml").stat().st_mode & 0o777 == (0o664 if shared else 0o600)
+    # Tagging and saving work in the new folder like anywhere else.
+    document = window.session.document
+    assert document is not None
+    window.view.select_span(0, len("Patient"))
+    window.view.tag_key_pressed.emit("OTHER")
+    window.save()
+    assert "OTHER" in (dave / "200-01.xml").read_text(encoding="utf-8")
+    assert Project.open(project.root).annotators == ["alice", "dave"]
     window.close()

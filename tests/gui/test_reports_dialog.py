@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
 from annotator.core.project import Project
@@ -77,8 +79,30 @@ def test_exports_leave_text_out_unless_asked(qtbot: QtBot, tmp_path: Path) -> No
     dialog.export("html", tmp_path / "r.html")
     page = (tmp_path / "r.html").read_text()
     assert "CONTAINS PHI TEXT" in page and "Boston" in page
+    # What was compared, and when (issue 26: the page never said).
+    assert f"reference <b>{project.gold_dir}</b>; predicted <b>{project.annotations_dir('alice')}</b>" in page
+    assert "generated 20" in page
     dialog.export("csv", tmp_path / "r.csv")
     assert (tmp_path / "r.csv").read_text().startswith("# This report CONTAINS PHI TEXT")
+
+
+def test_export_dialogs_open_in_the_reports_folder(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path / "p")
+    project.reports_dir.rmdir()  # copied without its empty folders: the dialog opened in the launch folder
+    asked: list[str] = []
+
+    def choose(parent: object, title: str, directory: str, pattern: str) -> tuple[str, str]:
+        asked.append(directory)
+        return "", ""  # the user cancels
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", choose)
+    dialog = ReportsDialog(project)
+    qtbot.addWidget(dialog)
+    assert dialog.evaluate()
+    dialog.export_html_button.click()
+    assert asked == [str(project.reports_dir / "evaluation.html")] and project.reports_dir.is_dir()
 
 
 def test_bad_folder_shows_a_message(qtbot: QtBot, tmp_path: Path) -> None:

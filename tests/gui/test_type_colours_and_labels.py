@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QFont, QFontInfo
+import pytest
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
@@ -10,7 +11,7 @@ from annotator.core.colours import highlight
 from annotator.core.project import Project
 from annotator.gui.main_window import MainWindow
 from annotator.io.preferences import load_preferences
-from tests.gui.conftest import TEXT_200_01, make_window, show
+from tests.gui.conftest import TEXT_200_01, columns_align, make_window, show
 
 DOCTOR = TEXT_200_01.index("Marissa Jones")
 
@@ -106,14 +107,14 @@ def test_type_labels_leave_a_gap_after_each_tag_and_are_remembered(
 
 
 def test_monospace_option_is_remembered(qtbot: QtBot, project: Project, window: MainWindow) -> None:
-    assert QFontInfo(window.view.font()).fixedPitch()
+    assert columns_align(window.view.font())
     window.actions_by_name["monospace"].trigger()
-    assert not QFontInfo(window.view.font()).fixedPitch()
+    assert not columns_align(window.view.font())
     window.session.close()
     again = make_window(qtbot, project.root)
     again.open_document("200-01")
     show(qtbot, again)
-    assert not QFontInfo(again.view.font()).fixedPitch()
+    assert not columns_align(again.view.font())
     assert again.view.font().pointSize() >= 10
     assert isinstance(again.view.font(), QFont)
     again.session.close()
@@ -123,3 +124,26 @@ def _cursor_at(window: MainWindow, offset: int):  # type: ignore[no-untyped-def]
     cursor = window.view.textCursor()
     cursor.setPosition(window.view.offsets.to_qt(offset))
     return cursor
+
+
+def test_a_desktop_monospace_font_that_breaks_columns_is_replaced(
+    qapp: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A desktop whose "monospace" is a proportional font still gets columns that align."""
+    from PySide6.QtGui import QFontDatabase
+
+    from annotator.gui import theme
+
+    class ProportionalDesktop:
+        SystemFont = QFontDatabase.SystemFont
+        families = staticmethod(QFontDatabase.families)
+
+        @staticmethod
+        def systemFont(_which: object) -> QFont:
+            return QFont("DejaVu Sans")
+
+    monkeypatch.setattr(theme, "QFontDatabase", ProportionalDesktop)
+    assert not columns_align(QFont("DejaVu Sans"))
+    font = theme.note_font(True)
+    assert columns_align(font) and font.family() in theme.FIXED_WIDTH_FAMILIES
+    assert font.pointSize() >= 10

@@ -255,3 +255,10 @@ def test_brat_annotations_without_their_text_are_an_error(tmp_path: Path) -> Non
     (tmp_path / "1.ann").write_text("T1\tDOCTOR 0 2\tDr\n")
     with pytest.raises(InputError, match="no such file"):
         read_documents(tmp_path, "brat")
+
+
+def test_the_light_list_of_format_names_matches_the_registry() -> None:
+    from annotator.io.format_names import FORMAT_DESCRIPTIONS
+    from annotator.io.formats import FORMATS
+
+    assert {name: f.description for name, f in FORMATS.items()} == FORMAT_DESCRIPTIONS

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from annotator.errors import UsageError
-from annotator.io.outputs import FolderMode, plan_files, plan_folder, staged_folder
+from annotator.errors import StorageError, UsageError
+from annotator.io.outputs import FolderMode, OutputPlan, plan_files, plan_folder, publishing
+from annotator.io.publish import Step, manifest_path
 
 
 def test_plan_files_refuses_existing_outputs_without_force(tmp_path: Path) -> None:
@@ -68,17 +70,160 @@ def test_plan_folder_refuses_a_file(tmp_path: Path) -> None:
         plan_folder(tmp_path / "f", mode=FolderMode.MERGE, force=True)
 
 
-def test_staged_folder_replaces_the_target_only_on_success(tmp_path: Path) -> None:
+def test_a_replaced_folder_is_swapped_in_only_on_success(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     (out / "old.xml").write_text("old")
     plan = plan_folder(out, mode=FolderMode.REPLACE, force=True)
-    with pytest.raises(RuntimeError), staged_folder(plan) as staging:
-        (staging / "new.xml").write_text("new")
+    with pytest.raises(RuntimeError), publishing(plan) as staged:
+        (staged(out) / "new.xml").write_text("new")
         raise RuntimeError("the job failed half-way")
     assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no staging folder left behind
     assert [p.name for p in out.iterdir()] == ["old.xml"]
-    with staged_folder(plan) as staging:
-        (staging / "new.xml").write_text("new")
+    with publishing(plan) as staged:
+        (staged(out) / "new.xml").write_text("new")
     assert [p.name for p in out.iterdir()] == ["new.xml"]
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def test_plan_files_refuses_a_target_inside_an_input_folder(tmp_path: Path) -> None:
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    with pytest.raises(UsageError, match="inside an input folder"):
+        plan_files([gold / "deeper" / "model.crf"], inputs=[gold], force=True)
+    assert list(gold.iterdir()) == []
+
+
+class Killed(BaseException):
+    """Stands for SIGKILL in-process: nothing after it runs, no handler catches it."""
+
+
+def _publish_killed_after(
+    monkeypatch: pytest.MonkeyPatch, moves: int, plan: OutputPlan, files: dict[str, str]
+) -> None:
+    real = Step.run
+    done = [0]
+
+    def run(step: Step) -> None:
+        if step.kind == "move" and done[0] == moves:
+            raise Killed
+        real(step)
+        done[0] += step.kind == "move"
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Step, "run", run)
+        with pytest.raises(Killed), publishing(plan) as staged:
+            for name, text in files.items():
+                staged(plan.anchor / name).write_text(text)
+
+
+def test_the_same_job_finishes_a_killed_publication_and_owns_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    files = {"a.xml": "A", "b.xml": "B", "c.xml": "C"}
+    targets = [out / name for name in files]
+    _publish_killed_after(monkeypatch, 1, plan_files(targets, job="job-1"), files)
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["a.xml"]
+    assert manifest_path(out).exists()
+    # Another job sees a file that exists; the same job, run again, owns it and finishes.
+    with pytest.raises(UsageError, match="1 output file"):
+        plan_files(targets, job="job-2")
+    plan = plan_files(targets, job="job-1")
+    with publishing(plan) as staged:
+        for name, text in files.items():
+            staged(out / name).write_text(text)
+    assert {p.name: p.read_text() for p in out.iterdir()} == files  # no manifest, no staging
+    assert not manifest_path(out).exists()
+
+
+def test_a_killed_publication_is_rolled_forward_before_another_job_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    files = {"a.xml": "A", "b.xml": "B"}
+    _publish_killed_after(monkeypatch, 1, plan_files([out / n for n in files], job="job-1"), files)
+    plan = plan_files([out / "c.xml", out / "d.xml"], job="job-2")  # other files: no clash
+    with publishing(plan) as staged:
+        staged(out / "c.xml").write_text("C")
+        staged(out / "d.xml").write_text("D")
+    assert sorted(p.name for p in out.iterdir()) == ["a.xml", "b.xml", "c.xml", "d.xml"]
+
+
+def test_of_two_jobs_planned_together_the_second_to_publish_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "model.crf"
+    first, second = plan_files([out], job="one"), plan_files([out], job="two")  # both: nothing there
+    with publishing(first) as staged:
+        staged(out).write_text("first")
+    with pytest.raises(UsageError, match="appeared while this job ran"), publishing(second) as staged:
+        staged(out).write_text("second")
+    assert out.read_text() == "first"
+
+
+def test_private_files_are_published_with_the_folder_or_not_at_all(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    out = tmp_path / "export"
+    plan = plan_folder(out, mode=FolderMode.REPLACE, private=[blocker / "map.json"])
+    with pytest.raises(StorageError, match="cannot"), publishing(plan) as staged:
+        (staged(out) / "note.xml").write_text("note")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]  # no export, no staging, no lock
+    review = tmp_path / "private" / "review.json"
+    plan = plan_folder(out, mode=FolderMode.REPLACE, private=[review])
+    with publishing(plan) as staged:
+        (staged(out) / "note.xml").write_text("note")
+        staged(review).write_text("findings")
+    assert (out / "note.xml").read_text() == "note" and review.read_text() == "findings"
+
+
+def test_a_manifest_never_moves_a_file_that_was_not_staged(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (tmp_path / "precious.txt").write_text("keep")
+    record = {"job": "", "steps": [["move", "precious.txt", "out/stolen.txt"]]}
+    manifest_path(out).write_text(json.dumps(record))
+    with (
+        pytest.raises(StorageError, match="damaged manifest"),
+        publishing(plan_folder(out, mode=FolderMode.MERGE)),
+    ):
+        pass
+    assert (tmp_path / "precious.txt").read_text() == "keep"
+
+
+def test_a_jobs_identity_is_its_request_force_aside_and_paths_resolved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from annotator.deid.leakcheck import LeakCheckOptions
+    from annotator.io.publish import job_identity
+    from annotator.workflows.deidentify import DeidentifyRequest
+
+    monkeypatch.chdir(tmp_path)
+    words = frozenset({"foley", "blake", "staples"})
+    relative = DeidentifyRequest(Path("gold"), Path("out"), leak_options=LeakCheckOptions(ignore=words))
+    absolute = DeidentifyRequest(
+        tmp_path / "gold", tmp_path / "out", leak_options=LeakCheckOptions(ignore=words), force=True
+    )
+    assert job_identity(relative) == job_identity(absolute)
+    assert job_identity(relative) != job_identity(DeidentifyRequest(Path("gold"), Path("out2")))
+
+
+def test_a_jobs_identity_is_the_same_in_every_process(tmp_path: Path) -> None:
+    """Set order changes with Python's hash seed; the identity of a re-run must not."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from pathlib import Path; from annotator.deid.leakcheck import LeakCheckOptions; "
+        "from annotator.io.publish import job_identity; from annotator.workflows.deidentify import DeidentifyRequest; "
+        "print(job_identity(DeidentifyRequest(Path('g'), Path('o'), "
+        "leak_options=LeakCheckOptions(ignore=frozenset({'foley', 'blake', 'staples', 'murphy'})))))"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "3")
+    }  # fmt: skip
+    assert len(seen) == 1

@@ -194,17 +194,42 @@ def test_the_session_heartbeats_its_locks(project: Project) -> None:
     session.close()
 
 
+def _session_in_folder_of_mode(project: Project, folder_mode: int) -> AnnotationSession:
+    folder = project.annotations_dir("alice")
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(folder_mode)
+    return _session(project, ManualTimers(), Clock())
+
+
 @pytest.mark.parametrize(("folder_mode", "file_mode"), [(0o700, 0o600), (0o755, 0o644), (0o770, 0o660)])
 def test_a_new_working_copy_follows_its_folder_and_saves_keep_its_mode(
     project: Project, folder_mode: int, file_mode: int
 ) -> None:
-    folder = project.annotations_dir("alice")
-    folder.mkdir(parents=True, exist_ok=True)
-    folder.chmod(folder_mode)
-    session = _session(project, ManualTimers(), Clock())
+    session = _session_in_folder_of_mode(project, folder_mode)
     working = _tag(session, "PATIENT", "John Smith")
     assert stat.S_IMODE(working.stat().st_mode) == file_mode
     working.chmod(0o640)  # the team changed it: saving must not undo that
     assert session.save() == []
     assert stat.S_IMODE(working.stat().st_mode) == 0o640
+    session.close()
+
+
+@pytest.mark.parametrize(("folder_mode", "file_mode"), [(0o755, 0o644), (0o770, 0o660)])
+def test_annotate_all_into_an_unopened_record_makes_a_copy_as_readable_as_the_folder(
+    project: Project, folder_mode: int, file_mode: int
+) -> None:
+    from annotator.core.propagation import apply_propagation, find_occurrences
+
+    session = _session_in_folder_of_mode(project, folder_mode)
+    _tag(session, "PATIENT", "John Smith")
+    source = session.current()
+    assert source is not None and session.document is not None
+    scope = session.load_scope("patient")
+    preview = find_occurrences(source, scope, origin_doc_id="300-01")
+    assert {m.doc_id for m in preview.selected} == {"300-02"}
+    apply_propagation(session.history, preview, {d.doc_id: d for d in scope}, source, annotator="alice")
+    assert session.save() == []
+    other = session.workspace.entry("300-02").working_path
+    assert read_i2b2(other).annotations[0].type == "PATIENT"
+    assert stat.S_IMODE(other.stat().st_mode) == file_mode
     session.close()

@@ -150,3 +150,24 @@ def test_consistency_of_gold_and_of_a_partial_annotator(corpus: SynthResult) -> 
 def test_every_note_kind_reads_as_one_line(kind: NoteKind) -> None:
     text = Note(kind, "100-01", 2, "annotator_b").message()
     assert text and "\n" not in text and "{" not in text
+
+
+def test_filter_hipaa_scores_every_hipaa_type_and_nothing_else(tmp_path: Path) -> None:
+    """One tag of every i2b2 2014 type: ``--filter hipaa`` leaves exactly the paper's subset."""
+    from annotator.core.document import Document
+    from annotator.core.schema import load_schema
+    from annotator.io.i2b2 import write_i2b2
+    from tests.core.test_mapping import HIPAA_2014
+
+    types = load_schema("i2b2-2014").types
+    text = " ".join(f"w{i}" for i in range(len(types)))
+    document = Document("100-01", text)
+    for i, type_def in enumerate(types):
+        start = text.index(f"w{i}")
+        document.add(document.make_annotation(type_def.category, type_def.name, start, start + len(f"w{i}")))
+    write_i2b2(document, tmp_path / "gold" / "100-01.xml")
+    request = EvaluateRequest(tmp_path / "gold", tmp_path / "gold", scoring=ScoringRequest(hipaa=True))
+    evaluation = evaluate(request).evaluation
+    assert evaluation is not None
+    assert set(evaluation.per_type) == {f"{c}/{t}" for c, t in HIPAA_2014}
+    assert evaluation.micro.tp == len(HIPAA_2014)

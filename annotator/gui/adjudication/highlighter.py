@@ -115,9 +115,27 @@ class UnitHighlighter(QSyntaxHighlighter):
         # Units are disjoint and sorted, so ends are sorted too: skip those ending before us.
         index = bisect_right(self._ends, position)
         while index < len(self._units) and self._starts[index] < position + length:
-            start = max(self._starts[index], position) - position
-            end = min(self._ends[index], position + length) - position
-            if end > start:
-                state = unit_state(self._session, self._units[index])
-                self.setFormat(start, end - start, self._formats[state])
+            unit = self._units[index]
+            text_format = self._formats[unit_state(self._session, unit)]
+            for span_start, span_end in self._painted_spans(index):
+                start = max(span_start, position) - position
+                end = min(span_end, position + length) - position
+                if end > start:
+                    self.setFormat(start, end - start, text_format)
             index += 1
+
+    def _painted_spans(self, index: int) -> list[tuple[int, int]]:
+        """Where a unit is painted: a unit decided as PHI shows what went into the gold
+        ("Friday", not the "Friday." one version had); any other unit shows its whole span."""
+        unit = self._units[index]
+        resolution = self._session.resolutions.get(unit.id)
+        gold = self._session.gold
+        if resolution is not None and resolution.gold_ids:
+            spans = [
+                (self._offsets.to_qt(gold.get(i).start), self._offsets.to_qt(gold.get(i).end))
+                for i in resolution.gold_ids
+                if i in gold
+            ]
+            if spans:
+                return spans
+        return [(self._starts[index], self._ends[index])]

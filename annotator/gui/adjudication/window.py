@@ -39,6 +39,7 @@ from annotator.gui.status_bar import MessageStatusBar
 from annotator.gui.theme import note_font
 from annotator.io.journal import JournalWriter
 from annotator.io.preferences import load_preferences, save_preferences
+from annotator.io.window_layouts import load_window_layout, save_window_layout
 
 
 class AdjudicationWindow(QMainWindow):
@@ -152,6 +153,7 @@ class AdjudicationWindow(QMainWindow):
             [Panel("Current unit", right)],
             ([220, 820, 420], []),
         )
+        self.body.restore(load_window_layout("adjudication"))
         self.setCentralWidget(self.body)
         status = MessageStatusBar()
         self.setStatusBar(status)
@@ -204,6 +206,8 @@ class AdjudicationWindow(QMainWindow):
         self._action(view, "Versions side by side", ["V"], lambda: self.set_side_by_side(None), True)
         self._action(view, "Monospace font", ["Ctrl+Shift+M"], self._on_monospace_toggled, True)
         self.actions_by_text["Monospace font"].setChecked(self.preferences.monospace)
+        view.addSeparator()
+        self._action(view, "Reset layout", [], lambda: self.body.reset())
 
     # -- views -----------------------------------------------------------------------------
     def set_side_by_side(self, on: bool | None) -> None:
@@ -344,14 +348,52 @@ class AdjudicationWindow(QMainWindow):
                 return
 
     def next_unit(self) -> None:
-        if self._session is not None:
-            after = self.current_unit.start if self.current_unit is not None else -1
-            self.go_to(self._session.next_unresolved(after))
+        """J: the next unit to decide, in this document, then in the next one that has any."""
+        self._step_unit(+1)
 
     def previous_unit(self) -> None:
-        if self._session is not None:
-            before = self.current_unit.start if self.current_unit is not None else 1 << 62
-            self.go_to(self._session.previous_unresolved(before))
+        """K: the previous unit to decide, in this document, then in the previous one."""
+        self._step_unit(-1)
+
+    def _step_unit(self, direction: int) -> None:
+        session = self._session
+        if session is None:
+            return
+        unresolved = session.unresolved()
+        current = self.current_unit
+        if direction > 0:
+            after = current.start if current is not None else -1
+            found = next((u for u in unresolved if u.start > after), None)
+        else:
+            before = current.start if current is not None else 1 << 62
+            found = next((u for u in reversed(unresolved) if u.start < before), None)
+        if found is None and self._go_to_document_to_decide(direction):
+            return
+        if found is None:
+            # No other document has anything left: wrap around this one, if it has.
+            found = unresolved[0 if direction > 0 else -1] if unresolved else None
+            if found is None:
+                self.statusBar().showMessage("Every unit of every document is decided")
+                return
+        self.go_to(found)
+
+    def _go_to_document_to_decide(self, direction: int) -> bool:
+        """Open the next (or previous) document with units left to decide, at its first (last) one."""
+        count = self.document_list.count()
+        here = self.document_list.currentRow()
+        for step in range(1, count):
+            row = (here + direction * step) % count
+            doc_id = str(self.document_list.item(row).data(Qt.ItemDataRole.UserRole))
+            session = self.sessions[doc_id]
+            left = session.unresolved()
+            if left and not session.finalised:
+                self.document_list.setCurrentRow(row)
+                self.go_to(left[0] if direction > 0 else left[-1])
+                self.statusBar().showMessage(
+                    f"{printable_path(doc_id)}: {len(left)} unit{'s' if len(left) != 1 else ''} to decide"
+                )
+                return True
+        return False
 
     def _decide(self, action: str, *args: object) -> None:
         session, unit = self._session, self.current_unit
@@ -474,4 +516,5 @@ class AdjudicationWindow(QMainWindow):
         if self._dirty:
             self.save()
         self.journal.close()
+        save_window_layout("adjudication", self.body.state())
         super().closeEvent(event)

@@ -1,0 +1,54 @@
+"""Where the user left the splitters of each window, per arrangement, between sessions.
+
+``$XDG_CONFIG_HOME/phi-annotator/layouts.json``::
+
+    {"version": 1, "windows": {"annotation": {"wide": [[300, 680, 420], [300, 170, 390]],
+                                              "narrow": [[520, 300]]}}}
+
+A display preference like the others: per user, never worth refusing to start over, so an
+unreadable or malformed file gives no saved layout (the window checks the shapes again).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Final
+
+from annotator.core.atomic import atomic_write_text
+from annotator.errors import StorageError
+from annotator.io.workstate import config_dir
+
+LAYOUTS_FILE: Final = "layouts.json"
+
+WindowLayout = dict[str, list[list[int]]]
+
+
+def layouts_path() -> Path:
+    return config_dir() / LAYOUTS_FILE
+
+
+def _read_all() -> dict[str, WindowLayout]:
+    try:
+        raw = json.loads(layouts_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    windows = raw.get("windows") if isinstance(raw, dict) else None
+    return {str(k): v for k, v in windows.items() if isinstance(v, dict)} if isinstance(windows, dict) else {}
+
+
+def load_window_layout(window: str) -> WindowLayout:
+    """The splitter sizes saved for a window (``{}`` when none or unreadable)."""
+    return _read_all().get(window, {})
+
+
+def save_window_layout(window: str, layout: WindowLayout) -> None:
+    """Remember a window's splitter sizes (other windows' entries are kept).
+
+    Best effort: a layout is not worth an error when the window closes.
+    """
+    windows = _read_all()
+    windows[window] = layout
+    with contextlib.suppress(StorageError):
+        atomic_write_text(layouts_path(), json.dumps({"version": 1, "windows": windows}, indent=1) + "\n")

@@ -1,0 +1,225 @@
+"""Real clinical notes side by side: the PhysioNet deid gold standard's test patients.
+
+Run: ``PHYSIONET_DEID=/path/to/deid-1.1 python -m tests.benchmarks.bench_realnotes [--site-model M]
+[--learning] [--no-train]``. The corpus (Neamatullah et al. 2008; 2,434 MIMIC-II nursing notes of
+163 patients, every PHI replaced by a surrogate) is read from ``$PHYSIONET_DEID`` or ``--physionet``
+and never copied; without it the benchmark says so and stops.
+
+Split, fixed: patients 1-110 may be trained on and looked at, patients 111-163 are the test,
+run only to report. Every system below tags the test notes, and one scorer
+(:mod:`annotator.evaluation.deid_scores`, deid's own overlap measure) compares them with the
+gold: span recall, span PPV, tag-blind token P/R/F1. PROFESSION predictions are left out (the
+corpus does not tag professions).
+
+* the bundled default model (``annotator preannotate default``), without and with recall bias;
+* ``annotator train`` on patients 1-110 (the site's own model; ``--site-model`` reuses one);
+* deid.pl, the corpus's own 2008 rule system, from its shipped output (``GSoutput/id.phi``);
+* philter-lite and Presidio, each in its own environment when installed (see bench_crf);
+* a textbook CRF (word, lower case, shape, affixes, +-2 window; sklearn-crfsuite), same training.
+
+``--learning`` adds ``annotator train`` at 5, 10, 20, 40 and 110 training patients: what a site
+gets after annotating that many.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from annotator.core.document import Document
+from annotator.crf.default_model import load_default_model
+from annotator.crf.labels import Prediction, annotations_to_labels, labels_to_spans
+from annotator.crf.tagger import TRAINING_ALGORITHM, TRAINING_ITERATIONS, CrfTagger
+from annotator.crf.tokenizer import Token, tokenize
+from annotator.evaluation.deid_scores import DeidCounts, score_note
+from annotator.io.physionet import document_id, parse_blind, read_physionet
+
+PHYSIONET_ENV = "PHYSIONET_DEID"
+LAST_TRAINING_PATIENT = 110
+# The recall bias the default model and a site model are reported at (chosen by 3-fold
+# cross-validation on patients 1-110; docs/preannotation.md).
+BIAS = 0.9
+LEARNING_PATIENTS = (5, 10, 20, 40, 110)
+LEFT_OUT = frozenset({"PROFESSION"})
+Spans = dict[str, list[tuple[int, int]]]
+
+
+def site_tagger() -> CrfTagger:
+    """A tagger as ``annotator train`` makes one."""
+    return CrfTagger(algorithm=TRAINING_ALGORITHM, max_iterations=TRAINING_ITERATIONS)
+
+
+def split(documents: Sequence[Document]) -> tuple[list[Document], list[Document]]:
+    train = [d for d in documents if int(d.patient_id) <= LAST_TRAINING_PATIENT]
+    test = [d for d in documents if int(d.patient_id) > LAST_TRAINING_PATIENT]
+    return train, test
+
+
+def score(test: Sequence[Document], predicted: Spans) -> DeidCounts:
+    total = DeidCounts()
+    for document in test:
+        gold = [(a.start, a.end) for a in document.annotations]
+        total += score_note(document.text, gold, predicted.get(document.doc_id, []))
+    return total
+
+
+def spans_of(predictions: dict[str, list[Prediction]]) -> Spans:
+    return {
+        doc_id: [(p.start, p.end) for p in items if p.type not in LEFT_OUT]
+        for doc_id, items in predictions.items()
+    }
+
+
+def deid_pl_output(folder: Path) -> Spans | None:
+    path = folder / "GSoutput" / "id.phi"
+    if not path.is_file():
+        return None
+    found: Spans = {}
+    for patient, note, start, end in parse_blind(path.read_text(encoding="utf-8"), path):
+        found.setdefault(document_id(patient, note), []).append((start, end))
+    return found
+
+
+# -- the textbook CRF -------------------------------------------------------------------
+def _shape(word: str) -> str:
+    return "".join("X" if c.isupper() else "x" if c.islower() else "d" if c.isdigit() else c for c in word)
+
+
+def _textbook_features(tokens: Sequence[Token]) -> list[dict[str, object]]:
+    def own(word: str) -> dict[str, object]:
+        return {
+            "w": word.lower(),
+            "shape": _shape(word)[:8],
+            "p3": word[:3].lower(),
+            "s3": word[-3:].lower(),
+            "upper": word.isupper(),
+            "title": word.istitle(),
+            "digit": word.isdigit(),
+        }
+
+    words = [own(t.text) for t in tokens]
+    sequence = []
+    for index in range(len(tokens)):
+        features: dict[str, object] = {"bias": 1.0, **words[index]}
+        for offset in (-2, -1, 1, 2):
+            if 0 <= index + offset < len(tokens):
+                features.update(
+                    {f"{offset}:{k}": v for k, v in words[index + offset].items() if k in ("w", "shape")}
+                )
+        sequence.append(features)
+    return sequence
+
+
+def textbook_crf(train: Sequence[Document], test: Sequence[Document]) -> dict[str, list[Prediction]]:
+    """A 2000s-style CRF: word, lower case, shape, 3-letter affixes, a +-2 window; lbfgs."""
+    import sklearn_crfsuite
+
+    xs, ys = [], []
+    for document in train:
+        tokens = tokenize(document.text)
+        if tokens:
+            xs.append(_textbook_features(tokens))
+            ys.append(annotations_to_labels(tokens, document.annotations))
+    crf = sklearn_crfsuite.CRF(algorithm="lbfgs", c1=0.1, c2=0.1, max_iterations=100)
+    crf.fit(xs, ys)
+    predicted = {}
+    for document in test:
+        tokens = tokenize(document.text)
+        labels = [str(label) for label in crf.predict_single(_textbook_features(tokens))] if tokens else []
+        predicted[document.doc_id] = labels_to_spans(tokens, labels, [1.0] * len(tokens))
+    return predicted
+
+
+# -- the table ---------------------------------------------------------------------------
+def row(name: str, counts: DeidCounts, seconds: float | None = None) -> str:
+    timing = f"{seconds:7.1f}" if seconds is not None else "      -"
+    return (
+        f"| {name:58s} | {counts.span_recall:.3f} | {counts.span_ppv:.3f} | {counts.token_precision:.3f} | "
+        f"{counts.token_recall:.3f} | {counts.token_f1:.3f} | {counts.predicted_spans:5d} | {timing} |"
+    )
+
+
+HEADER = (
+    "| system (test patients 111-163: 550 notes, 352 PHI) | span R | span PPV | token P | token R | token F1 "
+    "| spans | seconds |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
+)
+
+
+def tagger_rows(name: str, tagger: CrfTagger, test: Sequence[Document]) -> list[str]:
+    rows = []
+    for bias in (None, BIAS):
+        started = time.perf_counter()
+        spans = spans_of(tagger.predict_spans(test, bias))
+        seconds = time.perf_counter() - started
+        label = name if bias is None else f"{name}, recall bias {bias}"
+        rows.append(row(label, score(test, spans), seconds))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench_realnotes", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--physionet", type=Path, default=os.environ.get(PHYSIONET_ENV))
+    parser.add_argument(
+        "--site-model", type=Path, help="a model trained on patients 1-110 (else trained here)"
+    )
+    parser.add_argument("--no-train", action="store_true", help="skip the site model and the textbook CRF")
+    parser.add_argument("--learning", action="store_true", help="the learning curve of annotator train")
+    args = parser.parse_args(argv)
+    if args.physionet is None or not (args.physionet / "id.text").is_file():
+        print(
+            f"skipped: set {PHYSIONET_ENV} (or --physionet) to the PhysioNet deid 1.1 folder (id.text, id-phi.phrase)"
+        )
+        return 0
+    from tests.benchmarks.bench_crf import philter_predictions, presidio_predictions
+
+    train, test = split(read_physionet(args.physionet))
+    print(f"PhysioNet deid: {len(train)} training notes (patients 1-110), {len(test)} test notes (111-163), "
+          f"{sum(len(d) for d in test)} test PHI\n")  # fmt: skip
+    print(HEADER)
+    for line in tagger_rows("default model (preannotate default)", load_default_model(), test):
+        print(line, flush=True)
+    if not args.no_train:
+        if args.site_model is not None:
+            site = CrfTagger.load(args.site_model)
+        else:
+            site = site_tagger()
+            site.train(train)
+        for line in tagger_rows("annotator train on patients 1-110", site, test):
+            print(line, flush=True)
+    shipped = deid_pl_output(args.physionet)
+    if shipped is not None:
+        print(row("deid.pl (2008 rules; its shipped output)", score(test, shipped)), flush=True)
+    for name, run in (("philter-lite", philter_predictions), ("Presidio", presidio_predictions)):
+        started = time.perf_counter()
+        predictions = run(test)
+        if predictions is not None:
+            print(row(name, score(test, spans_of(predictions)), time.perf_counter() - started), flush=True)
+    if not args.no_train:
+        started = time.perf_counter()
+        found = spans_of(textbook_crf(train, test))
+        seconds = time.perf_counter() - started
+        print(row("textbook CRF (sklearn-crfsuite, same training)", score(test, found), seconds), flush=True)
+    if args.learning:
+        print("\nLearning curve: annotator train on the first N training patients, tested on 111-163")
+        print(HEADER)
+        for patients in LEARNING_PATIENTS:
+            subset = [d for d in train if int(d.patient_id) <= patients]
+            tagger = site_tagger()
+            started = time.perf_counter()
+            tagger.train(subset)
+            trained = time.perf_counter() - started
+            for bias in (None, BIAS):
+                spans = spans_of(tagger.predict_spans(test, bias))
+                label = f"{patients} patients ({len(subset)} notes)" + (
+                    "" if bias is None else f", bias {bias}"
+                )
+                print(row(label, score(test, spans), trained), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

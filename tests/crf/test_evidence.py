@@ -1,0 +1,59 @@
+"""Rule spans weighed against the CRF's own belief (annotator.crf.evidence)."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotator.crf.evidence import RULE_GATE, PhiEvidence
+from annotator.crf.labels import Prediction
+from annotator.crf.tokenizer import tokenize
+
+TEXT = "dr kearns aware of BP STABLE"
+# P(O) per token, as the tagger would give it: "kearns" is the only one it suspects.
+P_OUTSIDE = {"dr": 0.99, "kearns": 0.4, "aware": 0.999, "of": 0.999, "BP": 0.999, "STABLE": 0.995}
+
+
+def _evidence() -> PhiEvidence:
+    tokens = tokenize(TEXT)
+    evidence = PhiEvidence()
+    evidence.extend(tokens, [P_OUTSIDE[t.text] for t in tokens])
+    return evidence
+
+
+def _span(words: str, origin: str) -> Prediction:
+    start = TEXT.index(words)
+    return Prediction("DOCTOR", start, start + len(words), 0.99, origin)
+
+
+def test_strongest_is_the_most_suspected_token_inside() -> None:
+    evidence = _evidence()
+    name, vitals = _span("dr kearns aware", "rule"), _span("BP STABLE", "rule")
+    assert evidence.strongest(name.start, name.end) == pytest.approx(1.0 - P_OUTSIDE["kearns"])
+    assert evidence.strongest(vitals.start, vitals.end) < RULE_GATE
+    assert evidence.strongest(len(TEXT), len(TEXT)) == 0.0
+
+
+def test_a_rule_span_on_words_the_model_is_sure_of_is_dropped() -> None:
+    evidence = _evidence()
+    assert evidence.gate([_span("BP STABLE", "label-rule")]) == []
+    # The model's own spans always stand, whatever a later belief says.
+    assert evidence.gate([_span("BP STABLE", "crf")]) == [_span("BP STABLE", "crf")]
+
+
+def test_a_rule_span_loses_the_edges_the_model_rejects() -> None:
+    evidence = _evidence()
+    (kept,) = evidence.gate([_span("dr kearns aware", "label-rule")])
+    assert TEXT[kept.start : kept.end] == "kearns"
+    assert kept.origin == "label-rule"
+
+
+def test_a_note_the_model_suspects_nowhere_gets_no_rule_span() -> None:
+    from annotator.crf.postprocess import postprocess_document
+
+    text = "Seen by Dr. Smith on 3/4/2021."
+    tokens = tokenize(text)
+    assert postprocess_document(text, tokens, [])  # the rules alone find the name and the date
+    doubtless = PhiEvidence()
+    doubtless.extend(tokens, [0.999] * len(tokens))
+    assert doubtless.peak() == pytest.approx(0.001)
+    assert postprocess_document(text, tokens, [], evidence=doubtless) == []

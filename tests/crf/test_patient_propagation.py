@@ -1,0 +1,27 @@
+"""Trusted terms spread across one patient's records, never into another patient's."""
+
+from __future__ import annotations
+
+from annotator.core.document import Document
+from annotator.crf.labels import Prediction
+from annotator.crf.tagger import CrfTagger
+
+HOSPITAL = "Calder Health Center"
+
+
+def test_a_trusted_term_reaches_the_same_patients_records_only() -> None:
+    documents = [
+        Document("100-01", f"Hospital: {HOSPITAL}."),
+        Document("100-02", f"Back at {HOSPITAL} today."),
+        Document("200-01", f"Back at {HOSPITAL} today."),  # another patient, the same words
+        Document("200-02", "Nothing else."),  # so that patient 200 has records to pool too
+    ]
+    start = documents[0].text.index(HOSPITAL)
+    found: dict[str, list[Prediction]] = {d.doc_id: [] for d in documents}
+    found["100-01"] = [Prediction("HOSPITAL", start, start + len(HOSPITAL), 0.97)]
+    result = CrfTagger.propagate_patients(documents, found)
+    texts = {d.doc_id: d.text for d in documents}
+    tagged = {doc_id: {texts[doc_id][p.start : p.end] for p in spans} for doc_id, spans in result.items()}
+    assert tagged["100-02"] == {HOSPITAL}
+    assert tagged["200-01"] == set()
+    assert tagged["200-02"] == set()
