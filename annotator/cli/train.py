@@ -56,7 +56,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--keep-private-features",
         action="store_true",
-        help="let the model name rare words of the gold (names, record numbers): never share such a model",
+        help="let the model name rare words of the gold (names, record numbers) and remember the places and "
+        "clinicians it tagged, to find them again: never share such a model",
     )
     add_json_flag(parser)
     parser.set_defaults(func=run)
@@ -94,7 +95,11 @@ def run(args: argparse.Namespace) -> int:
     )
     announce_written(result.model, "model")
     if metadata.private_features:
-        print("the model's features name rare words of the gold (--keep-private-features): do not share it")
+        remembered = f"; it remembers {len(result.memory)} place and clinician names" if result.memory else ""
+        print(
+            f"the model's features name rare words of the gold (--keep-private-features){remembered}: "
+            "do not share it"
+        )
     for note in result.notes:
         print(note.message())
     return 0

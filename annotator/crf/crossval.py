@@ -159,7 +159,9 @@ def decode_all(
         if tagger.postprocess:
             evidence[item.document.doc_id] = beliefs = PhiEvidence()
             beliefs.extend(item.tokens, (score.p_outside for score in item.scores))
-            spans = postprocess_document(item.document.text, item.tokens, spans, allowed, beliefs)
+            spans = postprocess_document(
+                item.document.text, item.tokens, spans, allowed, beliefs, tagger.memory
+            )
         by_id[item.document.doc_id] = spans
     if tagger.postprocess:
         by_id = tagger.propagate_patients([s.document for s in scored], by_id, evidence)

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from annotator.crf.labels import Prediction
+from annotator.crf.measured_rules import MEASURED_ORIGIN
+from annotator.crf.phi_memory import MEMORY_ORIGIN
 from annotator.crf.tokenizer import Token
 
 # P(PHI) a rule's span needs on at least one of its tokens. Chosen by 3-fold cross-validation
@@ -25,6 +27,10 @@ from annotator.crf.tokenizer import Token
 RULE_GATE = 0.05
 # Origins of spans the CRF made itself (possibly trimmed, cut or joined by a rule).
 MODEL_ORIGINS = frozenset({"crf", "cut-by-rule", "name-cut", "merged", "no-calendar-date", "fax-context"})
+# Origins whose spans stand without the model: measured on real notes to be right on their own
+# (:mod:`annotator.crf.measured_rules`, :mod:`annotator.crf.phi_memory`).
+SELF_STANDING_ORIGINS = frozenset({MEASURED_ORIGIN, MEMORY_ORIGIN})
+STANDING_ORIGINS = MODEL_ORIGINS | SELF_STANDING_ORIGINS
 
 
 class PhiEvidence:
@@ -60,7 +66,7 @@ class PhiEvidence:
     def admits(self, prediction: Prediction, threshold: float = RULE_GATE) -> bool:
         """Whether a span stands: the model made it, or believes in PHI somewhere inside it."""
         return (
-            prediction.origin in MODEL_ORIGINS
+            prediction.origin in STANDING_ORIGINS
             or self.strongest(prediction.start, prediction.end) >= threshold
         )
 
@@ -71,7 +77,7 @@ class PhiEvidence:
         not where it ends ("dr kearns aware", "CALVERT HOSPITAL" where the site tags the
         name alone): the model's own belief sets the edges.
         """
-        if prediction.origin in MODEL_ORIGINS:
+        if prediction.origin in STANDING_ORIGINS:
             return prediction
         index = bisect.bisect_right(self._starts, prediction.start) - 1
         if index < 0 or self._ends[index] <= prediction.start:

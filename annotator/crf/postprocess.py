@@ -38,6 +38,8 @@ from annotator.crf.format_rules import (
 from annotator.crf.id_rules import IPV4, relabel_short_phones
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
+from annotator.crf.measured_rules import add_measured_spans
+from annotator.crf.phi_memory import PhiMemory
 from annotator.crf.tokenizer import Token, tokenize
 
 RULE_CONFIDENCE = 0.99
@@ -431,19 +433,22 @@ def postprocess_document(
     predictions: list[Prediction],
     allowed: Iterable[str] | None = None,
     evidence: PhiEvidence | None = None,
+    memory: PhiMemory | None = None,
 ) -> list[Prediction]:
     """All single-note rules: trimming, patterns, name lexicon, trusted terms in the note.
 
     ``tokens``: the note's tokens in order, or only its capitalised words each with the two
     tokens before it (all the name rule reads). ``evidence``: the tagger's P(PHI) per token;
     a span a rule made stands only where the tagger suspects PHI (:mod:`annotator.crf.evidence`).
-    Without it (the rules-only baseline) every rule span stands.
+    Without it (the rules-only baseline) every rule span stands. ``memory``: the names and
+    places the model's training gold tagged (:mod:`annotator.crf.phi_memory`); they and the
+    patterns of :mod:`annotator.crf.measured_rules` stand without the model.
     """
-    if evidence is not None and not predictions and evidence.peak() < RULE_GATE:
-        # Every span a rule could propose here would be weighed out: the model suspects no
-        # token of the note (half the notes of a nursing corpus). Same result, no scanning.
-        return []
     allowed_set = set(allowed) if allowed is not None else None
+    if evidence is not None and not predictions and evidence.peak() < RULE_GATE:
+        # Every span a weighed rule could propose here would be weighed out: the model
+        # suspects no token of the note (half the notes of a nursing corpus).
+        return _add_self_standing(text, [], allowed_set, memory)
     names = allowed_set is None or bool(allowed_set & NAME_TYPES)
     tokens = tokens if isinstance(tokens, list) else list(tokens)
     result = strip_articles(text, trim(text, predictions))
@@ -465,7 +470,16 @@ def postprocess_document(
         result = [p for p in result if p.type in allowed_set]
     if evidence is not None:
         result = evidence.gate(result)
-    return merge_names(text, result)
+    return _add_self_standing(text, merge_names(text, result), allowed_set, memory)
+
+
+def _add_self_standing(
+    text: str, predictions: list[Prediction], allowed: set[str] | None, memory: PhiMemory | None
+) -> list[Prediction]:
+    """Remembered phrases, then measured patterns, where nothing was found."""
+    if memory:
+        predictions = memory.add_to(text, predictions, allowed)
+    return add_measured_spans(text, predictions, allowed)
 
 
 def postprocess_patient(

@@ -42,12 +42,14 @@ from annotator.crf.chunks import CHUNK_CHARS, AnnotationIndex, Chunk, iter_chunk
 from annotator.crf.evidence import PhiEvidence
 from annotator.crf.features import FEATURE_VERSION, document_attributes
 from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, labels_to_spans
+from annotator.crf.phi_memory import PhiMemory
 from annotator.crf.postprocess import postprocess_document, postprocess_patient, predictions_to_annotations
 from annotator.crf.tokenizer import Token
 from annotator.errors import AnnotatorError, InputError, ModelError, UsageError
 from annotator.io.xmlsafe import read_bytes
 
 MODEL_FORMAT = "phi-annotator-crf"
+MEMORY_MEMBER = "phi-memory.json"
 ALGORITHMS = ("l2sgd", "lbfgs")
 # What ``annotator train`` and the bundled model use. On real nursing notes (3-fold
 # cross-validation by patient on the PhysioNet corpus's patients 1-110) L-BFGS with 60
@@ -170,6 +172,7 @@ class CrfTagger:
         chunk_chars: int = CHUNK_CHARS,
         upper_case_every: int = 3,
         lower_case_every: int = 0,
+        remember_phi: bool | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise UsageError(
@@ -185,6 +188,9 @@ class CrfTagger:
         self.chunk_chars = chunk_chars
         self.upper_case_every = upper_case_every
         self.lower_case_every = lower_case_every
+        # The memory names PHI of the training notes: by default only where features may too.
+        self.remember_phi = private_features if remember_phi is None else remember_phi
+        self.memory = PhiMemory()
         self.metadata: ModelMetadata | None = None
         self._model_bytes: bytes | None = None
         self._tagger: Any = None
@@ -298,6 +304,7 @@ class CrfTagger:
         if progress is not None:
             progress(total, total)
         self._set_model(model_bytes)
+        self.memory = PhiMemory.learn(documents, self.schema) if self.remember_phi else PhiMemory()
         label_set = sorted(self._tagger.labels())
         self.metadata = ModelMetadata(
             feature_version=FEATURE_VERSION,
@@ -317,6 +324,7 @@ class CrfTagger:
                 "max_iterations": self.max_iterations,
                 "upper_case_every": self.upper_case_every,
                 "lower_case_every": self.lower_case_every,
+                "remember_phi": self.remember_phi,
             },
             private_features=self.private_features,
         )
@@ -335,16 +343,20 @@ class CrfTagger:
 
     # -- files -------------------------------------------------------------------------
     def to_bytes(self) -> bytes:
-        """The model file's bytes (zip: ``metadata.json`` + ``model.crfsuite``)."""
+        """The model file's bytes (zip: ``metadata.json`` + ``model.crfsuite``, and
+        ``phi-memory.json`` when the model remembers phrases)."""
         if self._model_bytes is None or self.metadata is None:
             raise UsageError("the tagger has not been trained")
+        members = [
+            ("metadata.json", json.dumps(self.metadata.to_dict(), indent=2).encode("utf-8")),
+            ("model.crfsuite", self._model_bytes),
+        ]
+        if self.memory:
+            members.append((MEMORY_MEMBER, json.dumps(self.memory.to_json(), indent=1).encode("utf-8")))
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
             # A fixed member date: the same model always gives the same file (reproducible builds).
-            for name, data in (
-                ("metadata.json", json.dumps(self.metadata.to_dict(), indent=2).encode("utf-8")),
-                ("model.crfsuite", self._model_bytes),
-            ):
+            for name, data in members:
                 archive.writestr(zipfile.ZipInfo(name, ZIP_DATE), data, compress_type=zipfile.ZIP_DEFLATED)
         return buffer.getvalue()
 
@@ -371,6 +383,7 @@ class CrfTagger:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
                 raw_metadata = archive.read("metadata.json")
                 model_bytes = archive.read("model.crfsuite")
+                raw_memory = archive.read(MEMORY_MEMBER) if MEMORY_MEMBER in archive.namelist() else None
         except (zipfile.BadZipFile, KeyError, EOFError, zipfile.LargeZipFile) as error:
             raise ModelError(
                 f"not a tagger model file, or a corrupt one ({type(error).__name__})", path
@@ -403,6 +416,7 @@ class CrfTagger:
                 c2=float(params.get("c2", 0.01)),
                 max_iterations=int(params.get("max_iterations", 15)),
                 private_features=bool(metadata.private_features),
+                remember_phi=bool(params.get("remember_phi", False)),
             )
         except (TypeError, ValueError, AttributeError):
             raise ModelError(
@@ -411,6 +425,8 @@ class CrfTagger:
         _check_crfsuite_bytes(model_bytes, path)
         tagger._set_model(model_bytes, path)
         tagger.metadata = metadata
+        if raw_memory is not None:
+            tagger.memory = _read_memory(raw_memory, tagger.schema, path)
         return tagger
 
     # -- prediction --------------------------------------------------------------------
@@ -515,7 +531,7 @@ class CrfTagger:
         if not self.postprocess:
             return predictions
         allowed = {t.name for t in self.schema.types}
-        return postprocess_document(text, tokens, predictions, allowed, evidence)
+        return postprocess_document(text, tokens, predictions, allowed, evidence, self.memory)
 
     def tag_document(
         self,
@@ -653,6 +669,13 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def _read_memory(raw: bytes, schema: Schema, path: Path) -> PhiMemory:
+    try:
+        return PhiMemory.from_json(json.loads(raw), schema)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, ValueError) as error:
+        raise ModelError(f"corrupt tagger model file: its PHI memory is unreadable ({error})", path) from None
 
 
 def _check_bias(recall_bias: float | None) -> None:

@@ -11,6 +11,7 @@ from annotator.core.document import Document
 from annotator.core.mapping import load_mapping
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.crossval import CrossValidation, cross_validate
+from annotator.crf.phi_memory import PhiMemory
 from annotator.crf.tagger import TRAINING_ALGORITHM, TRAINING_ITERATIONS, CrfTagger, ModelMetadata
 from annotator.errors import UsageError
 from annotator.io.corpus import no_documents, read_corpus
@@ -52,12 +53,15 @@ class TrainResult:
     schema: str
     cross_validation: CrossValidation | None = None
     notes: list[Note] = field(default_factory=list)
+    # The names and places the model remembers (with --keep-private-features).
+    memory: PhiMemory = field(default_factory=PhiMemory)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "gold": str(self.gold_dir),
             "model": str(self.model),
             "documents": self.documents,
+            "remembered_phrases": len(self.memory),
         }
         if self.cross_validation is not None:
             data["cross_validation"] = self.cross_validation.to_dict()
@@ -120,4 +124,6 @@ def train(
         notes.append(
             Note(NoteKind.UNKNOWN_TYPES_SKIPPED, count=metadata.skipped_annotations, detail=schema.name)
         )
-    return TrainResult(gold_dir, request.model, len(documents), metadata, schema.name, cv, notes)
+    return TrainResult(
+        gold_dir, request.model, len(documents), metadata, schema.name, cv, notes, tagger.memory
+    )
