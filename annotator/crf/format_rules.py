@@ -448,6 +448,11 @@ def drop_generic_places(text: str, predictions: Iterable[Prediction]) -> list[Pr
 _FRACTION = re.compile(r"^(\d{1,3})/(\d{1,3})$")
 # "x2/7", "for 3/12", "in 6/52": days, months and weeks written as fractions (British notes).
 _DURATION_BEFORE = re.compile(r"(?i)(?:\bx|\bfor|\bin|\bover|\bpast|\blast|\bnext|\bwithin)\s*$")
+# Ventilator settings and pain scores written as fractions ("PSV 10/5", "cpap/ps (10/5)",
+# "flowby 6/3", "pain 8/10"): nursing notes write them daily.
+_SETTING_BEFORE = re.compile(
+    r"(?i)\b(?:psv?|cpap|bipap|peep|flow-?by|simv|imv|vent|settings?|wean(?:ed)?\s+(?:down\s+)?to|pain|rating|rates?|cp|angina)\b[^a-z0-9]*(?:\d+%?[ ,]*)*[^a-z0-9]*$"
+)
 
 
 _DIGIT_GROUPS = re.compile(r"^(\d+)/(\d+)$")
@@ -463,6 +468,8 @@ def _implausible_date(span: str, before: str) -> bool:
         first, second = int(fraction.group(1)), int(fraction.group(2))
         if fraction.group(2) in ("7", "12", "52") and _DURATION_BEFORE.search(before):
             return True
+        if _SETTING_BEFORE.search(before):
+            return True
         month_year = 1 <= first <= 12 and len(fraction.group(2)) == 2
         return not (_valid_day_month(first, second) or month_year)
     # A four-digit number that is no year of a date (a clock time: "0300").
@@ -475,7 +482,7 @@ def drop_implausible_dates(text: str, predictions: Iterable[Prediction]) -> list
         p
         for p in predictions
         if p.type != "DATE"
-        or not _implausible_date(text[p.start : p.end], text[max(0, p.start - 8) : p.start])
+        or not _implausible_date(text[p.start : p.end], text[max(0, p.start - 30) : p.start])
     ]
 
 

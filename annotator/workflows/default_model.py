@@ -2,10 +2,11 @@
 
 One command, fixed seeds, fixed parameters: the same code and the same pinned Faker give the
 same training notes and the same crfsuite model. It trains on the three synthetic note styles
-(``annotator synth`` style A, and the independently written styles B and C) with public features
-only, so the model names no rare word of its training notes, and writes
-``resources/models/phi-default.model`` (or ``-o PATH``). The training notes come from the
-generators only: nothing of any user's data is in the bundled model.
+(``annotator synth`` style A, and the independently written styles B and C) and, given the
+PhysioNet deid corpus (``$PHYSIONET_DEID``), its training patients 1-110, with public features
+only, so the model's features name no rare word of its training notes, and writes
+``resources/models/phi-default.model`` (or ``-o PATH``). Its PHI memory holds the real notes'
+surrogate places and clinicians (``resources/models/MODEL_CARD.md``). No user's data is in it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Real clinical notes side by side: the PhysioNet deid gold standard's test patients.
 
 Run: ``PHYSIONET_DEID=/path/to/deid-1.1 python -m tests.benchmarks.bench_realnotes [--site-model M]
-[--learning] [--no-train]``. The corpus (Neamatullah et al. 2008; 2,434 MIMIC-II nursing notes of
+[--private-model M] [--learning] [--no-train]``. The corpus (Neamatullah et al. 2008; 2,434 MIMIC-II nursing notes of
 163 patients, every PHI replaced by a surrogate) is read from ``$PHYSIONET_DEID`` or ``--physionet``
 and never copied; without it the benchmark says so and stops.
 
@@ -12,7 +12,9 @@ gold: span recall, span PPV, tag-blind token P/R/F1. PROFESSION predictions are 
 corpus does not tag professions).
 
 * the bundled default model (``annotator preannotate default``), without and with recall bias;
-* ``annotator train`` on patients 1-110 (the site's own model; ``--site-model`` reuses one);
+* ``annotator train`` on patients 1-110 (the site's own model; ``--site-model`` reuses one), and
+  the same with ``--keep-private-features``, which also remembers the places and clinicians the
+  gold tagged (``--private-model`` reuses one);
 * deid.pl, the corpus's own 2008 rule system, from its shipped output (``GSoutput/id.phi``);
 * philter-lite and Presidio, each in its own environment when installed (see bench_crf);
 * a textbook CRF (word, lower case, shape, affixes, +-2 window; sklearn-crfsuite), same training.
@@ -48,9 +50,11 @@ LEFT_OUT = frozenset({"PROFESSION"})
 Spans = dict[str, list[tuple[int, int]]]
 
 
-def site_tagger() -> CrfTagger:
-    """A tagger as ``annotator train`` makes one."""
-    return CrfTagger(algorithm=TRAINING_ALGORITHM, max_iterations=TRAINING_ITERATIONS)
+def site_tagger(private: bool = False) -> CrfTagger:
+    """A tagger as ``annotator train`` makes one (``private``: ``--keep-private-features``)."""
+    return CrfTagger(
+        algorithm=TRAINING_ALGORITHM, max_iterations=TRAINING_ITERATIONS, private_features=private
+    )
 
 
 def split(documents: Sequence[Document]) -> tuple[list[Document], list[Document]]:
@@ -166,7 +170,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--site-model", type=Path, help="a model trained on patients 1-110 (else trained here)"
     )
-    parser.add_argument("--no-train", action="store_true", help="skip the site model and the textbook CRF")
+    parser.add_argument(
+        "--private-model", type=Path, help="a --keep-private-features model trained on patients 1-110"
+    )
+    parser.add_argument("--no-train", action="store_true", help="skip the site models and the textbook CRF")
     parser.add_argument("--learning", action="store_true", help="the learning curve of annotator train")
     args = parser.parse_args(argv)
     if args.physionet is None or not (args.physionet / "id.text").is_file():
@@ -189,6 +196,13 @@ def main(argv: list[str] | None = None) -> int:
             site = site_tagger()
             site.train(train)
         for line in tagger_rows("annotator train on patients 1-110", site, test):
+            print(line, flush=True)
+        if args.private_model is not None:
+            private = CrfTagger.load(args.private_model)
+        else:
+            private = site_tagger(private=True)
+            private.train(train)
+        for line in tagger_rows("the same, --keep-private-features", private, test):
             print(line, flush=True)
     shipped = deid_pl_output(args.physionet)
     if shipped is not None:

@@ -162,3 +162,23 @@ def test_home_and_work_numbers_and_capital_health_centres() -> None:
     assert not {k for k, _ in found("Home: lives alone, 2 steps to enter")} & {"PHONE"}
     assert ("HOSPITAL", "HOLY CROSS HEALTH CENTRE") in found("HOLY CROSS HEALTH CENTRE - EMERGENCY")
     assert ("IDNUM", "27973") in found("Prescriber no. 27973")
+
+
+@pytest.mark.parametrize(
+    ("text", "fraction", "kept"),
+    [
+        ("Tolerated PSV 8/5 30%, with RR low-mid 20's", "8/5", False),
+        ("cpap/ps (10/5) c 40% fio2 in place", "10/5", False),
+        ("Fio2 50% with flowby 6/3. Bs decreased", "6/3", False),
+        ("Continued to wean down to 10/5. Pt tolerating", "10/5", False),
+        ("Pt intubated on CPAP .5% 5/8. Pts TV low", "5/8", False),
+        ("able to tolerate pain and rating 3/10.", "3/10", False),
+        ("received vanco X1 on 10/20. WBC 10.7", "10/20", True),
+        ("poss transfer to quartermain 2/3. plan picc", "2/3", True),
+        ("HCT DOWN TO 27.9 7/16 AM", "7/16", True),
+    ],
+)
+def test_ventilator_settings_and_pain_scores_are_no_dates(text: str, fraction: str, kept: bool) -> None:
+    start = text.index(fraction)
+    prediction = Prediction("DATE", start, start + len(fraction), 0.5)
+    assert (drop_implausible_dates(text, [prediction]) == [prediction]) is kept
