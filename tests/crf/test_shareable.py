@@ -89,9 +89,12 @@ def test_private_model_keeps_them_and_says_so(
     model = tmp_path / "private.model"
     code = main(["train", str(gold), "-o", str(model), "--iterations", "2", "--keep-private-features"])
     assert code == 0
-    assert "do not share" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "do not share" in out
     private = CrfTagger.load(model)
     assert private.metadata is not None and private.metadata.private_features
+    # It remembers the places and clinicians of its gold, and says how many.
+    assert private.memory and f"remembers {len(private.memory)} place and clinician names" in out
     tokens = distinctive_phi_tokens(training)
     # The scan finds what it looks for: most rare PHI tokens are in a private model.
     assert len(leaked(model.read_bytes(), tokens)) > len(tokens) // 2
