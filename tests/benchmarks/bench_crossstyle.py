@@ -27,11 +27,13 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from annotator.core.document import Document
 from annotator.crf.crossval import decode_all, evaluate_predictions
-from annotator.crf.tagger import CrfTagger
+from annotator.crf.tagger import TRAINING_ALGORITHM, CrfTagger
 from annotator.synth.generator import generate_corpus
+from annotator.workflows.default_model import real_training_notes
 
 BIAS = 0.95
 SEEDS = {"A": (1, 3), "B": (2, 4)}
@@ -101,8 +103,17 @@ def corpora(patients: int) -> dict[str, tuple[list[Document], list[Document]]]:
     return result
 
 
-def leave_one_style_out(patients: int, iterations: int, c_train_seed: int) -> None:
-    """Train on every style but one (as the default model trains on all), test on the one left out."""
+def leave_one_style_out(
+    patients: int, iterations: int, c_train_seed: int, physionet: Path | None = None, algorithm: str = "l2sgd"
+) -> None:
+    """Train on every style but one (as the default model trains on all), test on the one left out.
+
+    ``physionet``: the real notes the default model also learns from (PhysioNet patients 1-110)
+    join every training set, as in the bundled model's recipe.
+    """
+    real = real_training_notes(physionet) if physionet is not None else []
+    if real:
+        print(f"with {len(real)} real training notes (PhysioNet patients 1-110), {algorithm}")
     seeds = {**SEEDS, "C": (c_train_seed, TEST_ONLY["C"])}
     print(f"seeds (train, test): {seeds}")
     data = {
@@ -114,8 +125,10 @@ def leave_one_style_out(patients: int, iterations: int, c_train_seed: int) -> No
     }
     for left_out in data:
         started = time.perf_counter()
-        tagger = CrfTagger(max_iterations=iterations)
-        tagger.train([note for style, (train, _) in data.items() if style != left_out for note in train])
+        tagger = CrfTagger(algorithm=algorithm, max_iterations=iterations)
+        tagger.train(
+            [note for style, (train, _) in data.items() if style != left_out for note in train] + real
+        )
         others = "+".join(style for style in data if style != left_out)
         print(f"trained on {others} in {time.perf_counter() - started:.0f} s")
         print(
@@ -140,11 +153,23 @@ def main(argv: list[str]) -> int:
         help="the default model's recipe on a style it never saw: train on two styles, test on the third "
         "(style C trains on this seed)",
     )
+    parser.add_argument(
+        "--physionet",
+        type=Path,
+        default=None,
+        help="with --leave-one-style-out: add PhysioNet patients 1-110 to every training set and train as the "
+        "bundled model does (L-BFGS)",
+    )
     args = parser.parse_args(argv)
     if args.leave_one_style_out is not None:
         if args.seeds:
             SEEDS.update(parse_seeds(args.seeds))
-        leave_one_style_out(args.patients, args.iterations, args.leave_one_style_out)
+        if args.physionet is not None:
+            leave_one_style_out(
+                args.patients, args.iterations, args.leave_one_style_out, args.physionet, TRAINING_ALGORITHM
+            )
+        else:
+            leave_one_style_out(args.patients, args.iterations, args.leave_one_style_out)
         return 0
     if set(args.train) - set(SEEDS):
         parser.error(f"--train takes styles among {''.join(SEEDS)} (style C is test-only)")
