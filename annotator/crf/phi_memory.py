@@ -24,10 +24,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from annotator.core.document import Document
+from annotator.core.resources import resource_path
 from annotator.core.schema import Schema
+from annotator.crf.features import is_public
 from annotator.crf.labels import Prediction
 
 MEMORY_ORIGIN = "memory"
@@ -77,6 +80,9 @@ class PhiMemory:
         phrases = {}
         for phrase, count in tagged.items():
             type_name = kinds[phrase].most_common(1)[0][0]
+            if type_name in CLINICIAN_TYPES and " " not in phrase and is_public(phrase):
+                # "price", "walker": a clinician's name that is also a word is a word elsewhere.
+                continue
             share = PLACE_SHARE if schema.category_of(type_name) == PLACE_CATEGORY else NAME_SHARE
             if count >= share * max(seen[phrase], count):
                 phrases[phrase] = type_name
@@ -92,6 +98,8 @@ class PhiMemory:
         found = []
         for match in self._pattern.finditer(text):
             type_name = self.phrases.get(match.group().lower())
+            if type_name in CLINICIAN_TYPES and _eponym_after().match(text, match.end()):
+                continue  # "Murphy sign", "Foley catheter"
             if type_name is not None and (allowed is None or type_name in allowed):
                 found.append(
                     Prediction(type_name, match.start(), match.end(), MEMORY_CONFIDENCE, MEMORY_ORIGIN)
@@ -167,6 +175,16 @@ def _tagged_phrases(document: Document, schema: Schema) -> Iterator[tuple[str, s
             if _rememberable(phrase):
                 yield phrase, run_type
         run, run_type = ([start, end], type_name) if start >= 0 else (None, "")
+
+
+@cache
+def _eponym_after() -> re.Pattern[str]:
+    """A possessive and a noun that makes the surname before it clinical vocabulary ("Murphy
+    sign", "Foley catheter"; the leak check's list, ``surrogates/eponym_heads.txt``)."""
+    lines = resource_path("surrogates", "eponym_heads.txt").read_text(encoding="utf-8").splitlines()
+    heads = sorted((line.strip() for line in lines if line.strip() and not line.startswith("#")), key=len)
+    alternatives = "|".join(re.escape(head) for head in reversed(heads))
+    return re.compile(rf"(?:['’]s?)?\s+(?:{alternatives})\b", re.IGNORECASE)
 
 
 def _rememberable(phrase: str) -> bool:

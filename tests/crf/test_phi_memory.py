@@ -47,10 +47,28 @@ def test_a_phrase_left_untagged_too_often_is_not_remembered() -> None:
     # Places need half their occurrences tagged; clinicians four in five.
     place = [note("1-1", "seen at Harbor", ("Harbor", "HOSPITAL")), note("1-2", "harbor seal and harbor")]
     assert PhiMemory.learn(place, SCHEMA).phrases == {}
-    doctors = [note(f"{n}-1", "dr walker aware", ("walker", "DOCTOR")) for n in range(4)]
-    assert PhiMemory.learn(doctors, SCHEMA).phrases == {"walker": "DOCTOR"}
-    with_walker = [*doctors, note("9-1", "ambulating with walker"), note("9-2", "walker at bedside")]
-    assert PhiMemory.learn(with_walker, SCHEMA).phrases == {}
+    doctors = [note(f"{n}-1", "dr kearns aware", ("kearns", "DOCTOR")) for n in range(4)]
+    assert PhiMemory.learn(doctors, SCHEMA).phrases == {"kearns": "DOCTOR"}
+    with_kearns = [*doctors, note("9-1", "kearns unit"), note("9-2", "kearns pump")]
+    assert PhiMemory.learn(with_kearns, SCHEMA).phrases == {}
+
+
+def test_a_clinician_whose_name_is_a_word_is_not_remembered_alone() -> None:
+    # "price" and "walker" are words wherever no title stands before them.
+    doctors = [
+        note(f"{n}-1", "dr walker and dr price aware", ("walker", "DOCTOR"), ("price", "DOCTOR"))
+        for n in range(3)
+    ]
+    assert PhiMemory.learn(doctors, SCHEMA).phrases == {}
+    full = [note(f"{n}-1", "paged Tom Walker", ("Tom Walker", "DOCTOR")) for n in range(3)]
+    assert PhiMemory.learn(full, SCHEMA).phrases == {"tom walker": "DOCTOR"}
+
+
+def test_a_remembered_clinician_before_an_eponym_head_is_the_eponym() -> None:
+    memory = PhiMemory({"murphy": "DOCTOR", "foley": "HOSPITAL"})
+    text = "Murphy sign negative; Murphy's sign; dr murphy aware; foley catheter"
+    found = [text[p.start : p.end] for p in memory.predictions(text)]
+    assert found == ["murphy", "foley"]  # places are not eponyms
 
 
 def test_patients_and_dates_are_never_remembered() -> None:
@@ -102,7 +120,7 @@ def test_only_a_private_model_remembers_and_its_file_keeps_the_memory(tmp_path: 
 
     private = CrfTagger(max_iterations=3, private_features=True)
     private.train(_documents())
-    assert private.memory.phrases == {"holy cross": "HOSPITAL", "walker": "DOCTOR", "kearns": "DOCTOR"}
+    assert private.memory.phrases == {"holy cross": "HOSPITAL", "kearns": "DOCTOR"}
     path = tmp_path / "site.model"
     private.save(path)
     loaded = CrfTagger.load(path)
