@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.deid import places, shapes
+from annotator.deid.date_plans import DatePlan, plan_document, render_plan
 from annotator.deid.dates import DateShift, ParsedDate, draw_shift, parse_date, reference_date, shift_date
 from annotator.deid.names import NameMapper, name_tokens
 from annotator.deid.textcase import apply_case, random_like
@@ -96,10 +97,13 @@ class CorpusContext:
 
 @dataclass
 class Surrogate:
-    """The replacement of one annotation; ``review`` says why it was masked instead."""
+    """The replacement of one annotation; ``review`` says why it was masked instead, ``note``
+    why an unusual replacement was made (an impossible date repaired, a day read with its
+    neighbours ...)."""
 
     text: str
     review: str | None = None
+    note: str | None = None
 
 
 class PatientSurrogates:
@@ -127,9 +131,12 @@ class PatientSurrogates:
         self.names = NameMapper(self.rng, context.name_tokens)
         self._memo: dict[tuple[str, str], str] = {}
         self._dates = self._parse_dates(documents)
+        self._plans = {d.doc_id: self._plan_dates(d) for d in documents}
         reference = min((d for p in self._dates.values() if p and (d := reference_date(p))), default=None)
         self.default_year = reference.year if reference else 2000
         self._note_dates = {d.doc_id: self._full_dates(d) for d in documents}
+        self._doc_id = ""
+        self._rendered: dict[int, list[str]] = {}
         self._current_dates: list[dt.date] = []
         self._years: dict[tuple[int, int], int] = {}
         self.shift = self._draw_shift(reference, documents)
@@ -137,6 +144,13 @@ class PatientSurrogates:
     def begin_document(self, document: Document) -> None:
         """Dates without a year in this document are read in the year of its own full dates."""
         self._read_in(self._note_dates.get(document.doc_id, []))
+        self._doc_id = document.doc_id
+        self._rendered = {}
+
+    def _plan_dates(self, document: Document) -> dict[tuple[int, int], tuple[DatePlan, int]]:
+        tags = [a for a in document if kind_of(a) == "date"]
+        plans = plan_document(document, tags, self.options.short_numeric_dates)
+        return {key: (plan, index) for plan in plans for index, key in enumerate(plan.keys)}
 
     def _read_in(self, note_dates: list[dt.date]) -> None:
         # Each distinct date once, in order of first appearance (the first of equally near
@@ -146,14 +160,10 @@ class PatientSurrogates:
         self._years = {}
 
     def _full_dates(self, document: Document) -> list[dt.date]:
-        found = []
-        for annotation in document:
-            if kind_of(annotation) == "date":
-                parsed = self._dates.get(annotation.text.strip())
-                full = reference_date(parsed) if parsed is not None else None
-                if full is not None:
-                    found.append(full)
-        return found
+        # Dates read with their neighbours count too ("21 Apr, 21" in three tags).
+        plans = {id(plan): plan for plan, _ in self._plans.get(document.doc_id, {}).values()}
+        ordered = sorted(plans.values(), key=lambda plan: plan.keys[0])
+        return [day for plan in ordered for day in plan.full_dates()]
 
     def _year_for(self, parsed: ParsedDate) -> int:
         """The year a year-less date most likely has: the one that puts it nearest to a full
@@ -227,10 +237,7 @@ class PatientSurrogates:
         if kind == "review":
             return Surrogate(f"[**{annotation.type}**]", f"no surrogate generator for type {annotation.type}")
         if kind == "date":
-            parsed = self._dates.get(core) or parse_date(core, self.options.short_numeric_dates)
-            if parsed is None:
-                return Surrogate(f"[**{annotation.type}**]", "date format not recognised or ambiguous")
-            return Surrogate(lead + shift_date(parsed, self.shift, self._year_for(parsed)) + trail)
+            return self._date(annotation, core, lead, trail)
         if kind == "age":
             if _AGE_WORDS_OVER_89.search(core):
                 return Surrogate(f"[**{annotation.type}**]", "age written in words, possibly over 89")
@@ -248,6 +255,19 @@ class PatientSurrogates:
             self._memo[key] = self._unlike(core, self._generate(kind, core), kind)
         # "BOSTON" after "Boston": the same surrogate, in this occurrence's case.
         return Surrogate(lead + apply_case(core, self._memo[key]) + trail)
+
+    def _date(self, annotation: Annotation, core: str, lead: str, trail: str) -> Surrogate:
+        start = annotation.start + len(lead)
+        planned = self._plans.get(self._doc_id, {}).get((start, start + len(core)))
+        if planned is not None:
+            plan, index = planned
+            if id(plan) not in self._rendered:
+                self._rendered[id(plan)] = render_plan(plan, self.shift, self._year_for)
+            return Surrogate(lead + self._rendered[id(plan)][index] + trail, note=plan.note)
+        parsed = self._dates.get(core) or parse_date(core, self.options.short_numeric_dates)
+        if parsed is None:
+            return Surrogate(f"[**{annotation.type}**]", "date format not recognised or ambiguous")
+        return Surrogate(lead + shift_date(parsed, self.shift, self._year_for(parsed)) + trail)
 
     def _unlike(self, original: str, surrogate: str, kind: str) -> str:
         """A last guard: a surrogate equal to its original is re-drawn as random characters."""

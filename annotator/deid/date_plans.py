@@ -1,0 +1,225 @@
+"""How each date tag of a note is read: alone, or as one date with the tags beside it.
+
+Real notes tag a date in parts (``21`` ``Apr`` ``21``; ``July`` ``29th``; a night shift
+``1->2 nov, 96`` in four tags). Shifting each part alone contradicts the note (``nov`` became
+``may`` while the day beside it was masked), so tags separated only by a short gap on one line
+are read together as one date (:class:`DatePlan`), shifted once, and the shifted text cut back
+into the tags. A day alone takes its month from the nearest date of its note, and a number
+that may be a day or a year is read by its context (``'79``, ``CVA in 94``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
+from annotator.deid.date_forms import DAY_ALONE, YEAR_ALONE, Reading, readings
+from annotator.deid.dates import MONTHS, DateShift, ParsedDate, shift_parts, shifted_day
+from annotator.deid.textcase import apply_case
+
+# What may stand between two parts of one date: blanks, a comma, a dash or arrow, "of".
+_GAP = re.compile(r"[ \t]*(?:,|->|-|–|/|\.|of|the)?[ \t]*", re.IGNORECASE)
+_RANGE = re.compile(r"(?P<first>\d{1,2}(?:st|nd|rd|th)?)(?P<sep>\s*(?:->|-|–|to|thru|through)\s*)(?P<rest>\S.*)")
+_YEAR_BEFORE = re.compile(r"(?:'|\b(?:in|since|of|from|year)\s+)$", re.IGNORECASE)
+AMBIGUOUS_NOTES = frozenset({DAY_ALONE, YEAR_ALONE})
+
+
+@dataclass
+class Segment:
+    """One date inside a plan's text, from ``offset``; a range's first day names ``anchor``."""
+
+    offset: int
+    parsed: ParsedDate
+    anchor: int | None = None
+
+
+@dataclass
+class DatePlan:
+    """The date tags read as one: their text (with the gaps), their spans in it, the dates."""
+
+    text: str
+    spans: list[tuple[int, int]]
+    keys: list[tuple[int, int]]  # each tag's (start, end) in the document, blanks stripped
+    segments: list[Segment]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def note(self) -> str | None:
+        return "; ".join(dict.fromkeys(self.notes)) or None
+
+    def full_dates(self) -> list[dt.date]:
+        found = []
+        for segment in self.segments:
+            p = segment.parsed
+            if p.year is not None and p.month is not None and p.day is not None and segment.anchor is None:
+                found.append(dt.date(p.year, p.month, p.day))
+        return found
+
+
+def _core(annotation: Annotation) -> tuple[int, int, str]:
+    text = annotation.text
+    lead = len(text) - len(text.lstrip())
+    core = text.strip()
+    return annotation.start + lead, annotation.start + lead + len(core), core
+
+
+def plan_document(
+    document: Document, tags: Iterable[Annotation], short_numeric: str = "month-day"
+) -> list[DatePlan]:
+    """The plans of a note's date tags (a tag with no date reading is in none)."""
+    cores = sorted((c for c in (_core(a) for a in tags) if c[2]), key=lambda c: c[:2])
+    runs: list[list[tuple[int, int, str]]] = []
+    for core in cores:
+        if runs:
+            gap = document.text[runs[-1][-1][1] : core[0]]
+            if core[0] >= runs[-1][-1][1] and len(gap) <= 4 and _GAP.fullmatch(gap):
+                runs[-1].append(core)
+                continue
+        runs.append([core])
+    plans: list[DatePlan] = []
+    for run in runs:
+        plans.extend(_plan_run(document.text, run, short_numeric))
+    _fill_days(plans)
+    return plans
+
+
+def _plan_run(text: str, run: list[tuple[int, int, str]], short_numeric: str) -> list[DatePlan]:
+    """Longest readable stretches first: the whole run, else its parts."""
+    plans: list[DatePlan] = []
+    index = 0
+    while index < len(run):
+        for stop in range(len(run), index, -1):
+            plan = _read(text, run[index:stop], short_numeric)
+            if plan is not None:
+                plans.append(plan)
+                index = stop
+                break
+        else:
+            index += 1
+    return plans
+
+
+def _read(text: str, cores: list[tuple[int, int, str]], short_numeric: str) -> DatePlan | None:
+    start = cores[0][0]
+    joined = text[start : cores[-1][1]]
+    spans = [(s - start, e - start) for s, e, _ in cores]
+    keys = [(s, e) for s, e, _ in cores]
+    before = text[max(0, start - 12) : start]
+    choice = _choose(readings(joined, short_numeric), before, single=len(cores) == 1)
+    if choice is not None:
+        plan = DatePlan(joined, spans, keys, [Segment(0, choice.parsed)], [choice.note] if choice.note else [])
+    else:
+        plan = _range(joined, spans, keys, short_numeric)
+    if plan is None or not _fields_inside(plan):
+        return None
+    return plan
+
+
+def _choose(found: list[Reading], before: str, single: bool) -> Reading | None:
+    if not found:
+        return None
+    if not single and any(r.note in AMBIGUOUS_NOTES for r in found):
+        return None  # "1" beside "nov" is part of a longer date, read with it
+    if len(found) > 1 and found[0].note == DAY_ALONE and _YEAR_BEFORE.search(before):
+        return found[1]
+    return found[0]
+
+
+def _range(joined: str, spans: list[tuple[int, int]], keys: list[tuple[int, int]], short: str) -> DatePlan | None:
+    match = _RANGE.fullmatch(joined)
+    if match is None:
+        return None
+    rest = readings(match["rest"], short)
+    if not rest or rest[0].parsed.day is None or rest[0].parsed.month is None:
+        return None
+    main = rest[0].parsed
+    first = readings(match["first"], short)
+    if not first or first[0].parsed.day is None or first[0].parsed.kind != "day":
+        return None
+    day = first[0].parsed
+    day.month, day.year, day.two_digit_year = main.month, main.year, main.two_digit_year
+    segments = [Segment(0, day, anchor=1), Segment(match.start("rest"), main)]
+    return DatePlan(joined, spans, keys, segments, [rest[0].note] if rest[0].note else [])
+
+
+def _fields_inside(plan: DatePlan) -> bool:
+    """Every field of the reading lies inside one tag (none in the untagged gaps)."""
+    for start, end, _, is_field in _pieces(plan, [list(_original(s)) for s in plan.segments]):
+        if is_field and not any(s <= start and end <= e for s, e in plan.spans):
+            return False
+    return True
+
+
+def _original(segment: Segment) -> Iterable[str]:
+    return (part for _, part in segment.parsed.parts)
+
+
+def _pieces(plan: DatePlan, rendered: list[list[str]]) -> list[tuple[int, int, str, bool]]:
+    """``(start, end, new text, is a field)`` over the plan's text, gaps included."""
+    pieces: list[tuple[int, int, str, bool]] = []
+    position = 0
+    for segment, texts in zip(plan.segments, rendered, strict=True):
+        if segment.offset > position:
+            pieces.append((position, segment.offset, plan.text[position : segment.offset], False))
+        position = segment.offset
+        for (name, original), new in zip(segment.parsed.parts, texts, strict=True):
+            pieces.append((position, position + len(original), new, bool(name)))
+            position += len(original)
+    if position < len(plan.text):
+        pieces.append((position, len(plan.text), plan.text[position:], False))
+    return pieces
+
+
+def _fill_days(plans: list[DatePlan]) -> None:
+    """A day alone is read in the month (and year) of the nearest date of its note."""
+    months = [(i, p.segments[-1].parsed) for i, p in enumerate(plans) if p.segments[-1].parsed.month is not None]
+    for index, plan in enumerate(plans):
+        parsed = plan.segments[0].parsed
+        if parsed.kind != "day" or parsed.month is not None:
+            continue
+        if not months:
+            plan.segments.clear()
+            continue
+        _, nearest = min(months, key=lambda item: (abs(item[0] - index), item[0] > index))
+        parsed.month, parsed.year, parsed.two_digit_year = nearest.month, nearest.year, nearest.two_digit_year
+    plans[:] = [p for p in plans if p.segments]
+
+
+def render_plan(plan: DatePlan, shift: DateShift, year_for: Callable[[ParsedDate], int]) -> list[str]:
+    """Each tag's new text: the plan's dates shifted as one and cut back at the tags."""
+    rendered: list[list[str]] = []
+    years = [year_for(s.parsed) for s in plan.segments]
+    for index, segment in enumerate(plan.segments):
+        year = years[segment.anchor] if segment.anchor is not None else years[index]
+        texts = shift_parts(segment.parsed, shift, year)
+        if segment.anchor is not None:
+            texts = _range_start(segment, plan.segments[segment.anchor], texts, shift, year)
+        rendered.append(texts)
+    pieces = _pieces(plan, rendered)
+    out = []
+    for start, end in plan.spans:
+        text = ""
+        for p_start, p_end, new, is_field in pieces:
+            if is_field and start <= p_start and p_end <= end:
+                text += new
+            elif not is_field and p_start < end and start < p_end:
+                text += plan.text[max(start, p_start) : min(end, p_end)]
+        out.append(text)
+    return out
+
+
+def _range_start(segment: Segment, anchor: Segment, texts: list[str], shift: DateShift, year: int) -> list[str]:
+    """``1->2 nov``: when the shift puts the first day in the month before, it says so."""
+    first, last = shifted_day(segment.parsed, shift, year), shifted_day(anchor.parsed, shift, year)
+    if first is None or last is None or first.month == last.month:
+        return texts
+    month_text = next((part for name, part in anchor.parsed.parts if name == "month"), "")
+    if not month_text.isalpha():
+        return texts
+    name = MONTHS[first.month - 1]
+    name = name[: len(month_text)] if len(month_text) <= 4 else name
+    return [texts[0] + " " + apply_case(month_text, name.capitalize()), *texts[1:]]
