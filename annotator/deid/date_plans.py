@@ -19,6 +19,7 @@ from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.deid.date_forms import DAY_ALONE, YEAR_ALONE, Reading, readings
 from annotator.deid.dates import MONTHS, DateShift, ParsedDate, shift_parts, shifted_day
+from annotator.deid.tag_runs import adjacent_runs
 from annotator.deid.textcase import apply_case
 
 # What may stand between two parts of one date: blanks, a comma, a dash or arrow, "of".
@@ -60,29 +61,14 @@ class DatePlan:
         return found
 
 
-def _core(annotation: Annotation) -> tuple[int, int, str]:
-    text = annotation.text
-    lead = len(text) - len(text.lstrip())
-    core = text.strip()
-    return annotation.start + lead, annotation.start + lead + len(core), core
-
-
 def plan_document(
     document: Document, tags: Iterable[Annotation], short_numeric: str = "month-day"
 ) -> list[DatePlan]:
     """The plans of a note's date tags (a tag with no date reading is in none)."""
-    cores = sorted((c for c in (_core(a) for a in tags) if c[2]), key=lambda c: c[:2])
-    runs: list[list[tuple[int, int, str]]] = []
-    for core in cores:
-        if runs:
-            gap = document.text[runs[-1][-1][1] : core[0]]
-            if core[0] >= runs[-1][-1][1] and len(gap) <= 4 and _GAP.fullmatch(gap):
-                runs[-1].append(core)
-                continue
-        runs.append([core])
     plans: list[DatePlan] = []
-    for run in runs:
-        plans.extend(_plan_run(document.text, run, short_numeric))
+    for run in adjacent_runs(document.text, tags, _GAP):
+        cores = [(start, end, document.text[start:end]) for start, end in run]
+        plans.extend(_plan_run(document.text, cores, short_numeric))
     _fill_days(plans)
     return plans
 

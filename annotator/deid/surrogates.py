@@ -20,6 +20,8 @@ from annotator.deid import places, shapes
 from annotator.deid.date_plans import DatePlan, plan_document, render_plan
 from annotator.deid.dates import DateShift, ParsedDate, draw_shift, parse_date, reference_date, shift_date
 from annotator.deid.names import NameMapper, name_tokens
+from annotator.deid.name_slots import plan_names
+from annotator.deid.place_phrases import PlaceMapper, plan_places
 from annotator.deid.textcase import apply_case, random_like
 
 # Annotation TYPE (or category, for schemes without types) -> surrogate kind.
@@ -37,6 +39,7 @@ KINDS: dict[str, str] = {
 }  # fmt: skip
 # Kinds whose surrogates must differ from every original value anywhere in the corpus.
 STRICT_KINDS = frozenset({"name", "username", "initials", "id", "phone", "email", "url", "ip", "street"})
+PLACE_KINDS = ("location", "city", "hospital", "organization", "state", "country", "street")
 _AGE_NUMBER = re.compile(r"\d+")
 _AGE_WORDS_OVER_89 = re.compile(r"\b(ninety|hundred)", re.IGNORECASE)
 
@@ -94,6 +97,15 @@ class CorpusContext:
     def avoid(self, kind: str) -> frozenset[str]:
         return self.values.get(kind, frozenset())
 
+    def place_words(self) -> frozenset[str]:
+        """Every original place string of the corpus and each of its words (lower case)."""
+        found: set[str] = set()
+        for kind in PLACE_KINDS:
+            for value in self.values.get(kind, ()):
+                found.add(value)
+                found.update(value.split())
+        return frozenset(found)
+
 
 @dataclass
 class Surrogate:
@@ -129,6 +141,9 @@ class PatientSurrogates:
         self.context = context
         self.rng = random.Random(f"{options.seed}:{patient_id}")
         self.names = NameMapper(self.rng, context.name_tokens)
+        self.places = PlaceMapper(self.rng, context.place_words())
+        self._places: dict[tuple[int, int], tuple[str, str | None]] = {}
+        self._names: dict[tuple[int, int], str] = {}
         self._memo: dict[tuple[str, str], str] = {}
         self._dates = self._parse_dates(documents)
         self._plans = {d.doc_id: self._plan_dates(d) for d in documents}
@@ -146,6 +161,8 @@ class PatientSurrogates:
         self._read_in(self._note_dates.get(document.doc_id, []))
         self._doc_id = document.doc_id
         self._rendered = {}
+        self._places = plan_places(document, [a for a in document if kind_of(a) == "location"], self.places)
+        self._names = plan_names(document, [a for a in document if kind_of(a) == "name"], self.names)
 
     def _plan_dates(self, document: Document) -> dict[tuple[int, int], tuple[DatePlan, int]]:
         tags = [a for a in document if kind_of(a) == "date"]
@@ -244,12 +261,17 @@ class PatientSurrogates:
             return Surrogate(lead + _age(core) + trail)
         if kind == "name":
             # The name map keeps its own per-token memory and copies each token's case.
-            replaced = self.names.replace(core)
+            start = annotation.start + len(lead)
+            replaced = self._names.get((start, start + len(core))) or self.names.replace(core)
             if normalise(replaced) == normalise(core):
                 # Never publish a "surrogate" that is the original (e.g. a lone initial and a
                 # two-letter surname both kept): mask it and say so.
                 return Surrogate(f"[**{annotation.type}**]", "no surrogate different from the original")
             return Surrogate(lead + replaced + trail)
+        start = annotation.start + len(lead)
+        if kind == "location" and (start, start + len(core)) in self._places:
+            new, note = self._places[(start, start + len(core))]
+            return Surrogate(lead + new + trail, note=note)
         key = (kind, normalise(core))
         if key not in self._memo:
             self._memo[key] = self._unlike(core, self._generate(kind, core), kind)
