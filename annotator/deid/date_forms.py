@@ -120,7 +120,9 @@ def _impossible(text: str, short_numeric: str) -> list[Reading]:
             candidate = text[: match.start()] + str(day) + text[match.end() :]
             parsed = parse_date(candidate, short_numeric) or _first(readings_without_repair(candidate))
             if parsed is not None and parsed.day == day:
-                parsed.parts = [(n, p.replace(str(day), match.group(), 1) if n == "day" else p) for n, p in parsed.parts]
+                parsed.parts = [
+                    (n, p.replace(str(day), match.group(), 1) if n == "day" else p) for n, p in parsed.parts
+                ]
                 return [Reading(parsed, IMPOSSIBLE)]
     return []
 

@@ -24,18 +24,20 @@ from annotator.deid.textcase import apply_case
 
 # What may stand between two parts of one date: blanks, a comma, a dash or arrow, "of".
 _GAP = re.compile(r"[ \t]*(?:,|->|-|–|/|\.|of|the)?[ \t]*", re.IGNORECASE)
-_RANGE = re.compile(r"(?P<first>\d{1,2}(?:st|nd|rd|th)?)(?P<sep>\s*(?:->|-|–|to|thru|through)\s*)(?P<rest>\S.*)")
+_RANGE_SEPARATOR = re.compile(r"\s*(?:->|-|–|/|\bto\b|\bthru\b|\bthrough\b)\s*", re.IGNORECASE)
 _YEAR_BEFORE = re.compile(r"(?:'|\b(?:in|since|of|from|year)\s+)$", re.IGNORECASE)
 AMBIGUOUS_NOTES = frozenset({DAY_ALONE, YEAR_ALONE})
 
 
 @dataclass
 class Segment:
-    """One date inside a plan's text, from ``offset``; a range's first day names ``anchor``."""
+    """One date inside a plan's text, from ``offset``; a range's first day names ``anchor``
+    (the segment it takes its month from), a day alone the ``neighbour`` date it does."""
 
     offset: int
     parsed: ParsedDate
     anchor: int | None = None
+    neighbour: ParsedDate | None = None
 
 
 @dataclass
@@ -96,8 +98,11 @@ def _read(text: str, cores: list[tuple[int, int, str]], short_numeric: str) -> D
     keys = [(s, e) for s, e, _ in cores]
     before = text[max(0, start - 12) : start]
     choice = _choose(readings(joined, short_numeric), before, single=len(cores) == 1)
+    plan: DatePlan | None
     if choice is not None:
-        plan = DatePlan(joined, spans, keys, [Segment(0, choice.parsed)], [choice.note] if choice.note else [])
+        plan = DatePlan(
+            joined, spans, keys, [Segment(0, choice.parsed)], [choice.note] if choice.note else []
+        )
     else:
         plan = _range(joined, spans, keys, short_numeric)
     if plan is None or not _fields_inside(plan):
@@ -115,21 +120,29 @@ def _choose(found: list[Reading], before: str, single: bool) -> Reading | None:
     return found[0]
 
 
-def _range(joined: str, spans: list[tuple[int, int]], keys: list[tuple[int, int]], short: str) -> DatePlan | None:
-    match = _RANGE.fullmatch(joined)
-    if match is None:
-        return None
-    rest = readings(match["rest"], short)
-    if not rest or rest[0].parsed.day is None or rest[0].parsed.month is None:
-        return None
-    main = rest[0].parsed
-    first = readings(match["first"], short)
-    if not first or first[0].parsed.day is None or first[0].parsed.kind != "day":
-        return None
-    day = first[0].parsed
-    day.month, day.year, day.two_digit_year = main.month, main.year, main.two_digit_year
-    segments = [Segment(0, day, anchor=1), Segment(match.start("rest"), main)]
-    return DatePlan(joined, spans, keys, segments, [rest[0].note] if rest[0].note else [])
+def _range(
+    joined: str, spans: list[tuple[int, int]], keys: list[tuple[int, int]], short: str
+) -> DatePlan | None:
+    """Two dates in one stretch: ``1->2 nov, 96`` (the first a day of the second's month),
+    ``6/30-7/2`` or ``10/15-10/16`` (two dates of their own)."""
+    splits = [(s, readings(joined[: s.start()], short), readings(joined[s.end() :], short))
+              for s in _RANGE_SEPARATOR.finditer(joined)]  # fmt: skip
+    # Two whole dates first ("10/03/10/04" is October 3rd to 4th, not the 10th of March 2004).
+    ordered = sorted(splits, key=lambda split: not (split[1] and split[1][0].parsed.month is not None))
+    for separator, first, later in ordered:
+        if not later or not first or later[0].parsed.day is None or later[0].parsed.month is None:
+            continue
+        main, day = later[0].parsed, first[0].parsed
+        if day.kind == "day":
+            day.month, day.year, day.two_digit_year = main.month, main.year, main.two_digit_year
+            start = Segment(0, day, anchor=1)
+        elif day.month is not None and day.day is not None:
+            start = Segment(0, day)
+        else:
+            continue
+        notes = [r.note for r in (first[0], later[0]) if r.note and r.note != DAY_ALONE]
+        return DatePlan(joined, spans, keys, [start, Segment(separator.end(), main)], notes)
+    return None
 
 
 def _fields_inside(plan: DatePlan) -> bool:
@@ -162,7 +175,9 @@ def _pieces(plan: DatePlan, rendered: list[list[str]]) -> list[tuple[int, int, s
 
 def _fill_days(plans: list[DatePlan]) -> None:
     """A day alone is read in the month (and year) of the nearest date of its note."""
-    months = [(i, p.segments[-1].parsed) for i, p in enumerate(plans) if p.segments[-1].parsed.month is not None]
+    months = [
+        (i, p.segments[-1].parsed) for i, p in enumerate(plans) if p.segments[-1].parsed.month is not None
+    ]
     for index, plan in enumerate(plans):
         parsed = plan.segments[0].parsed
         if parsed.kind != "day" or parsed.month is not None:
@@ -172,6 +187,7 @@ def _fill_days(plans: list[DatePlan]) -> None:
             continue
         _, nearest = min(months, key=lambda item: (abs(item[0] - index), item[0] > index))
         parsed.month, parsed.year, parsed.two_digit_year = nearest.month, nearest.year, nearest.two_digit_year
+        plan.segments[0].neighbour = nearest
     plans[:] = [p for p in plans if p.segments]
 
 
@@ -184,6 +200,8 @@ def render_plan(plan: DatePlan, shift: DateShift, year_for: Callable[[ParsedDate
         texts = shift_parts(segment.parsed, shift, year)
         if segment.anchor is not None:
             texts = _range_start(segment, plan.segments[segment.anchor], texts, shift, year)
+        if segment.neighbour is not None:
+            texts = _day_alone(segment, texts, shift, year, year_for(segment.neighbour))
         rendered.append(texts)
     pieces = _pieces(plan, rendered)
     out = []
@@ -198,7 +216,26 @@ def render_plan(plan: DatePlan, shift: DateShift, year_for: Callable[[ParsedDate
     return out
 
 
-def _range_start(segment: Segment, anchor: Segment, texts: list[str], shift: DateShift, year: int) -> list[str]:
+def _day_alone(
+    segment: Segment, texts: list[str], shift: DateShift, year: int, neighbour_year: int
+) -> list[str]:
+    """A day alone is read in its neighbour's month; when the shift puts it in another month
+    than the neighbour's, it is written with its month (``13`` -> ``8/26``), or it would be
+    read a month off."""
+    neighbour = segment.neighbour
+    moved = shifted_day(segment.parsed, shift, year)
+    if neighbour is None or neighbour.month is None or moved is None:
+        return texts
+    probe = ParsedDate("day", [], month=neighbour.month, day=neighbour.day or 15)
+    beside = shifted_day(probe, shift, neighbour_year)
+    if beside is None or beside.month == moved.month:
+        return texts
+    return [f"{moved.month}/{texts[0]}", *texts[1:]]
+
+
+def _range_start(
+    segment: Segment, anchor: Segment, texts: list[str], shift: DateShift, year: int
+) -> list[str]:
     """``1->2 nov``: when the shift puts the first day in the month before, it says so."""
     first, last = shifted_day(segment.parsed, shift, year), shifted_day(anchor.parsed, shift, year)
     if first is None or last is None or first.month == last.month:
@@ -209,3 +246,23 @@ def _range_start(segment: Segment, anchor: Segment, texts: list[str], shift: Dat
     name = MONTHS[first.month - 1]
     name = name[: len(month_text)] if len(month_text) <= 4 else name
     return [texts[0] + " " + apply_case(month_text, name.capitalize()), *texts[1:]]
+
+
+def resolve_centuries(plans: Iterable[DatePlan]) -> None:
+    """Two-digit years (``3-12-99``) in the century nearest to the patient's latest
+    four-digit year; without one, nearest to the first two-digit year (read as 19yy above 30,
+    20yy up to 30). The written form keeps two digits either way; the century only makes
+    intervals, weekdays and 29 February right, and a reader of the notes decides the same."""
+    segments = [s.parsed for plan in plans for s in plan.segments]
+    two = [p for p in segments if p.two_digit_year and p.year is not None]
+    if not two:
+        return
+    four = [p.year for p in segments if p.year is not None and not p.two_digit_year]
+    if four:
+        anchor = max(four)
+    else:
+        first = (two[0].year or 0) % 100
+        anchor = (2000 if first <= 30 else 1900) + first
+    for parsed in two:
+        short = (parsed.year or 0) % 100
+        parsed.year = min((c + short for c in (1800, 1900, 2000, 2100)), key=lambda y: (abs(y - anchor), y))

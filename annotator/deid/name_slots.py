@@ -30,7 +30,9 @@ RELATIONS: dict[str, str] = {
     "boyfriend": "male", "fiance": "any", "fiancee": "female", "friend": "any", "partner": "any",
     "cousin": "any", "spouse": "any", "neighbor": "any", "neighbour": "any", "guardian": "any",
 }  # fmt: skip
-STAFF = frozenset({"np", "rn", "pa", "nurse", "ho", "rrt", "rt", "resident", "fellow", "attending", "intern", "msw"})
+STAFF = frozenset(
+    {"np", "rn", "pa", "nurse", "ho", "rrt", "rt", "resident", "fellow", "attending", "intern", "msw"}
+)
 _WORD_BEFORE = re.compile(r"(?P<word>[A-Za-z]+)\.?\s*(?:\(\?\)|[,:(])?\s*$")
 # Tags of one name: blanks, an initial's dot, a comma ("Last, First"), a hyphen.
 _NAME_GAP = re.compile(r"[ \t]+|[ \t]*[.,-][ \t]*")
@@ -60,7 +62,9 @@ def slot_of(word: str, before: str) -> tuple[str | None, str | None]:
 def who(annotation: Annotation, before: str) -> str:
     """``clinician``, ``relative`` or ``patient``: whose name a tag holds (for the audit)."""
     match = _WORD_BEFORE.search(before)
-    if dict(annotation.extra).get("physionet_type") == RELATIVE_TYPE or (match and match["word"].lower() in RELATIONS):
+    if dict(annotation.extra).get("physionet_type") == RELATIVE_TYPE or (
+        match and match["word"].lower() in RELATIONS
+    ):
         return "relative"
     return "clinician" if annotation.type.upper() == "DOCTOR" else "patient"
 

@@ -19,6 +19,8 @@ import string
 from collections.abc import Iterable
 from functools import cache
 
+from wordfreq import zipf_frequency
+
 from annotator.deid.lists import first_names, is_first_name, is_last_name, load_list, name_gender
 from annotator.deid.textcase import apply_case
 
@@ -88,6 +90,12 @@ def is_title(token: str) -> bool:
 
 
 @cache
+def is_common_word(name: str) -> bool:
+    """A name that is also a frequent English word (wordfreq Zipf >= 4)."""
+    return zipf_frequency(name.lower(), "en") >= 4.0
+
+
+@cache
 def _names_by_letter(role: str, gender: str) -> dict[str, tuple[str, ...]]:
     names = load_list("last_names") if role == "last" else first_names(gender)
     by_letter: dict[str, list[str]] = {}
@@ -112,6 +120,11 @@ class NameMapper:
         self.forbidden = frozenset(t.lower() for t in forbidden)
         shuffled = list(string.ascii_uppercase)
         rng.shuffle(shuffled)
+        # No letter stands for itself: a lone initial would otherwise stay as it was.
+        for index, letter in enumerate(string.ascii_uppercase):
+            if shuffled[index] == letter:
+                other = (index + 1) % len(shuffled)
+                shuffled[index], shuffled[other] = shuffled[other], shuffled[index]
         self.letters = dict(zip(string.ascii_uppercase, shuffled, strict=True))
         self.tokens: dict[str, str] = {}
         self._used: set[str] = set()
@@ -135,8 +148,9 @@ class NameMapper:
         for pool in (by_letter.get(wanted, ()), tuple(n for group in by_letter.values() for n in group)):
             allowed = [n for n in pool if n.lower() not in self.forbidden and n.lower() not in self._used]
             # A surname that is no first name reads as one ("Daniel" for "Tranfaglia" does not).
+            # Nor does a common English word ("Good", "Day"): a reader would stumble on it.
             other = is_first_name if role == "last" else is_last_name
-            pure = [n for n in allowed if not other(n)]
+            pure = [n for n in allowed if not other(n) and not is_common_word(n)]
             if pure or allowed:
                 return self.rng.choice(pure or allowed)
         # Every listed name is taken: alter two letters of one (seed 000), until it is new.

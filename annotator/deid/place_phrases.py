@@ -44,6 +44,13 @@ _CITY_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _CITY_AFTER = re.compile(r"^\s*(?:area\b|county\b|,\s*[A-Z]{2}\b)")
+# A tag made only of type words (the corpus tags "Memorial" of "Willow Creek Memorial" apart)
+# is PHI too: it becomes another type word of its group, never itself.
+TYPE_SWAPS = (
+    ("memorial", "general", "regional", "community", "university", "county"),
+    ("hospital", "clinic", "infirmary", "center"),
+    ("health", "care"),
+)
 ABBREVIATION_NOTE = "an abbreviation: the initials of a listed hospital name ({name})"
 
 
@@ -95,9 +102,7 @@ def _length_class(text: str) -> int:
     return 0 if letters <= 5 else 1 if letters <= 8 else 2
 
 
-def name_like(
-    words: Sequence[str], kind: str, rng: random.Random, avoid: Collection[str] = ()
-) -> list[str]:
+def name_like(words: Sequence[str], kind: str, rng: random.Random, avoid: Collection[str] = ()) -> list[str]:
     """A listed name with as many words as ``words`` and of the same length class, as a list
     of words (``Good Sam`` -> ``Cedar Ridge``); the caller writes each in its original's case."""
     pool = load_list("hospital_names" if kind == "facility" else "cities")
@@ -122,8 +127,18 @@ class PlaceMapper:
         self._abbreviations: dict[str, tuple[str, str] | None] = {}
         self._states: dict[str, str] = {}
 
-    def replace(self, phrase: str, before: str, after: str) -> tuple[str, list[tuple[int, int, str]], str | None]:
-        """The phrase's surrogate, each token's replacement (offsets in ``phrase``), and a note."""
+    def _swap(self, word: str) -> str:
+        key = word.rstrip(".").lower()
+        if key not in self._states:
+            group = next((g for g in TYPE_SWAPS if key in g), TYPE_SWAPS[0])
+            self._states[key] = self.rng.choice([w for w in group if w != key]).capitalize()
+        return self._states[key]
+
+    def replace(
+        self, phrase: str, before: str, after: str, tags: Sequence[Span] = ()
+    ) -> tuple[str, list[tuple[int, int, str]], str | None]:
+        """The phrase's surrogate, each token's replacement (offsets in ``phrase``), and a note.
+        ``tags`` are the spans of the tags in the phrase (default: one tag, the phrase)."""
         kind = place_class(phrase, before, after)
         context = before + phrase + after
         found = tokens(phrase, capitals_line=not any(c.islower() for c in context))
@@ -137,11 +152,23 @@ class PlaceMapper:
                 if key not in self._runs:
                     self._runs[key] = name_like([t.text for t in run], kind, self.rng, self.avoid)
                 new = self._runs[key]
-                replaced.extend((t.start, t.end, apply_case(t.text, w)) for t, w in zip(run, new, strict=True))
+                replaced.extend(
+                    (t.start, t.end, apply_case(t.text, w)) for t, w in zip(run, new, strict=True)
+                )
                 run.clear()
+
+        spans = list(tags) or [(0, len(phrase))]
+
+        def only_types(token: Token) -> bool:
+            tag = next((s for s in spans if s[0] <= token.start < s[1]), (0, len(phrase)))
+            inside = [t for t in found if tag[0] <= t.start < tag[1]]
+            return all(t.role in ("type", "number", "letter") for t in inside)
 
         for index, token in enumerate(found):
             gap = phrase[found[index - 1].end : token.start] if index else ""
+            if token.role == "type" and only_types(token):
+                replaced.append((token.start, token.end, apply_case(token.text, self._swap(token.text))))
+                continue
             if token.role == "name" and (not run or gap.strip() in ("", "-")):
                 run.append(token)
                 continue
@@ -182,7 +209,10 @@ def plan_places(
     text = document.text
     for run in adjacent_runs(text, tags, _PLACE_GAP, longest=1):
         start, end = run[0][0], run[-1][1]
-        _, replaced, note = mapper.replace(text[start:end], line_before(text, start, 40), line_after(text, end, 30))
+        spans = [(s - start, e - start) for s, e in run]
+        _, replaced, note = mapper.replace(
+            text[start:end], line_before(text, start, 40), line_after(text, end, 30), spans
+        )
         for span, new in cut_into_tags(text, run, replaced).items():
             planned[span] = (new, note)
     return planned

@@ -97,8 +97,56 @@ _CITY_STATE = re.compile(r"(?P<city>[^,]+?)(?P<sep>,\s*)(?P<state>[A-Za-z]{2}|[A
 
 # Capitals that read as something else in a clinical note: never an abbreviation surrogate.
 CLINICAL_CAPITALS = frozenset(
-    "MD DR RN NP PA OR ER ED CT MR MS PT OT GI GU HR BP IV PO ID IM SC ICU CCU OSH CABG LAD RCA TEE "
-    "MRI CXR EKG ECG ABG CBC BMP PRN QID TID BID HS NPO DNR AMA SOB CHF CAD COPD".split()
+    [
+        "MD",
+        "DR",
+        "RN",
+        "NP",
+        "PA",
+        "OR",
+        "ER",
+        "ED",
+        "CT",
+        "MR",
+        "MS",
+        "PT",
+        "OT",
+        "GI",
+        "GU",
+        "HR",
+        "BP",
+        "IV",
+        "PO",
+        "ID",
+        "IM",
+        "SC",
+        "ICU",
+        "CCU",
+        "OSH",
+        "CABG",
+        "LAD",
+        "RCA",
+        "TEE",
+        "MRI",
+        "CXR",
+        "EKG",
+        "ECG",
+        "ABG",
+        "CBC",
+        "BMP",
+        "PRN",
+        "QID",
+        "TID",
+        "BID",
+        "HS",
+        "NPO",
+        "DNR",
+        "AMA",
+        "SOB",
+        "CHF",
+        "CAD",
+        "COPD",
+    ]
 )
 _SUFFIXES = (
     ("Hospital",), ("General", "Hospital"), ("Medical", "Center"), ("Memorial", "Hospital"),
@@ -279,7 +327,9 @@ def abbreviations() -> dict[str, tuple[str, ...]]:
 
 def abbreviation_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> tuple[str, str] | None:
     """An abbreviation of the same length and its full name, or None when none is listed."""
-    fits = [a for a in abbreviations() if len(a) == len(text) and a != text.upper() and a.lower() not in avoid]
+    fits = [
+        a for a in abbreviations() if len(a) == len(text) and a != text.upper() and a.lower() not in avoid
+    ]
     if not fits:
         return None
     chosen = rng.choice(sorted(fits))

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.deid import places, shapes
-from annotator.deid.date_plans import DatePlan, plan_document, render_plan
+from annotator.deid.date_plans import DatePlan, plan_document, render_plan, resolve_centuries
 from annotator.deid.dates import DateShift, ParsedDate, draw_shift, parse_date, reference_date, shift_date
-from annotator.deid.names import NameMapper, name_tokens
 from annotator.deid.name_slots import plan_names
+from annotator.deid.names import NameMapper, name_tokens
 from annotator.deid.place_phrases import PlaceMapper, plan_places
 from annotator.deid.textcase import apply_case, random_like
 
@@ -38,6 +38,7 @@ KINDS: dict[str, str] = {
     "VEHICLE": "id", "DEVICE": "id", "BIOID": "id", "IDNUM": "id", "ID": "id",
 }  # fmt: skip
 # Kinds whose surrogates must differ from every original value anywhere in the corpus.
+YEARLESS_YEAR = 2002
 STRICT_KINDS = frozenset({"name", "username", "initials", "id", "phone", "email", "url", "ip", "street"})
 PLACE_KINDS = ("location", "city", "hospital", "organization", "state", "country", "street")
 _AGE_NUMBER = re.compile(r"\d+")
@@ -147,17 +148,34 @@ class PatientSurrogates:
         self._memo: dict[tuple[str, str], str] = {}
         self._dates = self._parse_dates(documents)
         self._plans = {d.doc_id: self._plan_dates(d) for d in documents}
+        resolve_centuries({id(p): p for plans in self._plans.values() for p, _ in plans.values()}.values())
         reference = min((d for p in self._dates.values() if p and (d := reference_date(p))), default=None)
-        self.default_year = reference.year if reference else 2000
-        self._note_dates = {d.doc_id: self._full_dates(d) for d in documents}
+        # Without any full date, year-less dates are read around 2002: it and the years
+        # beside it have no 29 February, which a reader of such notes cannot place either.
+        self.default_year = reference.year if reference else YEARLESS_YEAR
+        self._note_dates = self._context_dates(documents)
         self._doc_id = ""
         self._rendered: dict[int, list[str]] = {}
         self._current_dates: list[dt.date] = []
         self._years: dict[tuple[int, int], int] = {}
         self.shift = self._draw_shift(reference, documents)
 
+    def _context_dates(self, documents: list[Document]) -> dict[str, list[dt.date]]:
+        """The full dates a note's year-less dates are read against: the note's own, else the
+        patient's (a reader of the patient's notes does the same), else one anchor date."""
+        own = {d.doc_id: self._full_dates(d) for d in documents}
+        patient = [day for d in documents for day in own[d.doc_id]]
+        if not patient:
+            for plan, _ in (p for d in documents for p in self._plans[d.doc_id].values()):
+                first = plan.segments[0].parsed
+                if first.month is not None and first.day is not None and (first.month, first.day) != (2, 29):
+                    patient = [dt.date(self.default_year, first.month, first.day)]
+                    break
+        return {doc_id: dates or patient for doc_id, dates in own.items()}
+
     def begin_document(self, document: Document) -> None:
-        """Dates without a year in this document are read in the year of its own full dates."""
+        """Dates without a year in this document are read in the year that puts them nearest
+        to its own full dates (else the patient's)."""
         self._read_in(self._note_dates.get(document.doc_id, []))
         self._doc_id = document.doc_id
         self._rendered = {}
@@ -231,15 +249,46 @@ class PatientSurrogates:
                 parsed = self._dates.get(text) if kind_of(annotation) == "date" else None
                 if parsed is not None and parsed.identifying:
                     readings.setdefault((text, self._year_for(parsed)), parsed)
+        span = self._yearless_span(documents) if reference is None else None
         self._read_in([])
         shift = draw_shift(self.rng, reference)
         for _ in range(50):
             shifted = {shift_date(parsed, shift, year).lower() for (_, year), parsed in readings.items()}
+            shifted |= self._planned_texts(documents, shift) if originals else set()
             # A whole number of weeks would leave every weekday name as it was.
-            if not shifted & originals and shift.total_days % 7:
+            if not shifted & originals and shift.total_days % 7 and not _spans_leap_day(span, shift):
                 break
             shift = draw_shift(self.rng, reference)
         return shift
+
+    def _planned_texts(self, documents: list[Document], shift: DateShift) -> set[str]:
+        """What the date plans would write with ``shift`` (lower case): a day alone may be
+        written with its month, and must not be one of the patient's original dates either."""
+        texts: set[str] = set()
+        for document in documents:
+            self._read_in(self._note_dates.get(document.doc_id, []))
+            plans = {id(plan): plan for plan, _ in self._plans[document.doc_id].values()}
+            for plan in plans.values():
+                if any(segment.neighbour is not None for segment in plan.segments):
+                    texts.update(t.lower() for t in render_plan(plan, shift, self._year_for))
+        self._read_in([])
+        return texts
+
+    def _yearless_span(self, documents: list[Document]) -> tuple[dt.date, dt.date] | None:
+        """First and last day a patient's notes name, when none of them has a year."""
+        days = []
+        for document in documents:
+            self._read_in(self._note_dates.get(document.doc_id, []))
+            for plan, _ in self._plans[document.doc_id].values():
+                for segment in plan.segments:
+                    parsed = segment.parsed
+                    if (
+                        parsed.month is not None
+                        and parsed.day is not None
+                        and (parsed.month, parsed.day) != (2, 29)
+                    ):
+                        days.append(dt.date(self._year_for(parsed), parsed.month, parsed.day))
+        return (min(days), max(days)) if days else None
 
     # -- one annotation ------------------------------------------------------------------
     def surrogate(self, annotation: Annotation) -> Surrogate:
@@ -327,6 +376,19 @@ class PatientSurrogates:
             "location": places.location_other_like,
         }  # fmt: skip
         return generators[kind](text, rng, avoid)
+
+
+def _spans_leap_day(span: tuple[dt.date, dt.date] | None, shift: DateShift) -> bool:
+    """Whether year-less dates moved by ``shift`` would span a 29 February: read without a
+    year, their intervals would then be a day off."""
+    if span is None:
+        return False
+    first, last = (day + dt.timedelta(days=shift.total_days) for day in span)
+    return any(
+        first <= dt.date(year, 2, 29) <= last
+        for year in range(first.year, last.year + 1)
+        if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    )
 
 
 def _age(text: str) -> str:

@@ -19,7 +19,9 @@ def core_span(annotation: Annotation) -> Span:
     return start, start + len(text.strip())
 
 
-def adjacent_runs(text: str, tags: Iterable[Annotation], gap: re.Pattern[str], longest: int = 4) -> list[list[Span]]:
+def adjacent_runs(
+    text: str, tags: Iterable[Annotation], gap: re.Pattern[str], longest: int = 4
+) -> list[list[Span]]:
     """The tags' core spans in runs: one run while the text between two tags is a ``gap``
     (matched whole, at most ``longest`` characters, never a line break)."""
     spans = sorted({core_span(a) for a in tags if a.text.strip()})

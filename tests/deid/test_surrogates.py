@@ -108,7 +108,10 @@ def test_an_ambiguous_date_is_read_and_the_reading_noted(result) -> None:  # typ
     assert re.fullmatch(r"\d\d/\d\d", back)
     new_first = reference_date(parse_date(first))  # type: ignore[arg-type]
     assert new_first is not None
-    gaps = [(new_first - dt.date(y, int(back[:2]), int(back[3:]))).days for y in (new_first.year - 1, new_first.year)]
+    gaps = [
+        (new_first - dt.date(y, int(back[:2]), int(back[3:]))).days
+        for y in (new_first.year - 1, new_first.year)
+    ]
     assert 89 in gaps
     notes = [r.note for r in result.replaced["300-01"] if r.original.text == "02/03"]
     assert notes == ["month and zero-padded number: read as month and day"]
