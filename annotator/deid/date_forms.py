@@ -119,7 +119,9 @@ def _impossible(text: str, short_numeric: str) -> list[Reading]:
         for day in range(int(match.group()) - 1, 27, -1):
             candidate = text[: match.start()] + str(day) + text[match.end() :]
             parsed = parse_date(candidate, short_numeric) or _first(readings_without_repair(candidate))
-            if parsed is not None and parsed.day == day:
+            # 29 February only in a year that has one: without a year, the 28th.
+            leap_guess = parsed is not None and parsed.year is None and (parsed.month, day) == (2, 29)
+            if parsed is not None and parsed.day == day and not leap_guess:
                 parsed.parts = [
                     (n, p.replace(str(day), match.group(), 1) if n == "day" else p) for n, p in parsed.parts
                 ]
