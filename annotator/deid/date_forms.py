@@ -27,7 +27,8 @@ DAY_ALONE = "a day alone: month and year taken from the dates around it"
 YEAR_ALONE = "a two-digit year alone"
 DECADE = "a decade: shifted as its middle year"
 
-_DECADE = re.compile(r"(?P<year>\d{3}0|'?\d0)(?P<suffix>'?s)", re.IGNORECASE)
+_DECADE = re.compile(r"(?P<the>the\s+)?(?P<year>\d{3}0|'?\d0)(?P<suffix>'?s)", re.IGNORECASE)
+_PART_OF = re.compile(r"(?P<part>(?:mid|early|late|end\s+of|beginning\s+of)(?:-|\s+))(?P<rest>\S.*)", re.IGNORECASE)
 _NUMBER = re.compile(r"(?P<value>\d{1,2})(?P<suffix>st|nd|rd|th)?", re.IGNORECASE)
 _ZERO_PADDED = re.compile(r"(?P<month>\d{1,2})(?P<sep>[-/])(?P<second>0\d)")
 _COMMA_YEAR = re.compile(r"(?P<head>.*\S)(?P<sep>,\s*)(?P<year>\d{2})")
@@ -48,7 +49,7 @@ def readings(text: str, short_numeric: str = "month-day") -> list[Reading]:
     if strict is not None:
         return [Reading(strict)]
     found: list[Reading] = []
-    for reader in (_decade, _alone, _zero_padded, _comma_year, _impossible):
+    for reader in (_decade, _alone, _zero_padded, _comma_year, _impossible, _part_of):
         found.extend(reader(text, short_numeric))
         if found:
             break
@@ -61,8 +62,21 @@ def _decade(text: str, short_numeric: str) -> list[Reading]:
         return []
     digits = match["year"].lstrip("'")
     year = int(digits) if len(digits) == 4 else 1900 + int(digits)
-    parts = [("year", match["year"]), ("", match["suffix"])]
+    parts = [("", match["the"] or ""), ("year", match["year"]), ("", match["suffix"])]
+    parts = [part for part in parts if part[1]]
     return [Reading(ParsedDate("decade", parts, year=year + 5, two_digit_year=len(digits) == 2), DECADE)]
+
+
+def _part_of(text: str, short_numeric: str) -> list[Reading]:
+    """``mid-May``, ``early 2067``, ``late July 2067``: the date after the word, the word kept."""
+    match = _PART_OF.fullmatch(text)
+    if match is None:
+        return []
+    found = []
+    for reading in readings(match["rest"], short_numeric):
+        reading.parsed.parts = [("", match["part"]), *reading.parsed.parts]
+        found.append(reading)
+    return found
 
 
 def _alone(text: str, short_numeric: str) -> list[Reading]:

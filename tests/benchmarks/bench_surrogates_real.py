@@ -72,6 +72,21 @@ def from_lists(text: str, words: frozenset[str]) -> bool:
     return all(len(w) == 1 or w.lower() in words for w in _WORD.findall(text))
 
 
+def place_kind(text: str) -> str:
+    """What a place surrogate is: a word of the hospital list, a town, an abbreviation, a state."""
+    words = [w.lower() for w in _WORD.findall(text) if w.lower() not in TYPE_WORDS and len(w) > 1]
+    lists = (
+        ("hospital", {w.lower() for n in load_list("hospital_names") for w in _WORD.findall(n)}),
+        ("town", {w.lower() for n in load_list("cities") for w in _WORD.findall(n)}),
+        ("abbreviation", {a.lower() for a in abbreviations()}),
+        ("state", {w.lower() for pair in load_pairs("states") for w in _WORD.findall(" ".join(pair))}),
+    )
+    for name, vocabulary in lists:
+        if words and all(w in vocabulary for w in words):
+            return name
+    return "type word" if not words else "other"
+
+
 def read_day(plan: DatePlan, index: int, note_dates: list[dt.date]) -> dt.date | None:
     """The calendar day a plan's date names (None: no day, or an impossible date)."""
     if IMPOSSIBLE in plan.notes:
@@ -171,6 +186,7 @@ def measure(notes: list[Document], seed: int) -> None:
     masked: Counter[str] = Counter()
     strange: list[tuple[str, str]] = []
     slots: Counter[str] = Counter()
+    places: Counter[str] = Counter()
     for document in originals:
         new_tags = {a.id: a for a in outputs[document.doc_id]}
         for tag in document:
@@ -182,6 +198,8 @@ def measure(notes: list[Document], seed: int) -> None:
                 strange.append((tag.type, new))
             if kind_of(tag) == "name":
                 slots[who(tag, line_before(document.text, tag.start, 30))] += 1
+            if kind_of(tag) == "location" and not MASK.search(new):
+                places[place_kind(new)] += 1
     notes_by_reason: Counter[str] = Counter()
     for patient in audit["patients"].values():
         for item in patient["replacements"]:
@@ -204,6 +222,7 @@ def measure(notes: list[Document], seed: int) -> None:
     for type_ in sorted(replaced):
         print(f"  {type_:16s} {replaced[type_]:5d} {masked.get(type_, 0):5d}")
     print("names by whose they are: " + ", ".join(f"{k} {v}" for k, v in sorted(slots.items())))
+    print("places by what they became: " + ", ".join(f"{k} {v}" for k, v in sorted(places.items())))
     print("unusual replacements noted in the audit map:")
     for reason, count in sorted(notes_by_reason.items()):
         print(f"  {count:4d}  {reason}")

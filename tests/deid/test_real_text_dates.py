@@ -6,16 +6,19 @@ Every note here is written for the test in the style of ICU nursing notes; none 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
+from pathlib import Path
 
 import pytest
 
 from annotator.core.document import Document
 from annotator.deid.date_forms import AMBIGUOUS_MONTH_DAY, IMPOSSIBLE, readings
 from annotator.deid.date_plans import plan_document
-from annotator.deid.dates import MONTHS, parse_date, reference_date
-from annotator.deid.export import DeidResult, deidentify_documents
+from annotator.deid.dates import MONTHS, DateShift, parse_date, reference_date, shift_date
+from annotator.deid.export import DeidResult, deidentify_documents, export_deidentified
 from annotator.deid.surrogates import DeidOptions
+from annotator.io.i2b2 import write_i2b2
 from tests.deid.builders import note, texts_by_type
 
 
@@ -167,7 +170,35 @@ def test_readings_of_loose_forms() -> None:
     assert readings("sometime") == [] and readings("13/45") == []
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("mid-May", "mid-June"), ("the 1960s", "the 1960s"), ("early 2067", "early 2068"),
+     ("late July 2067", "late August 2068"), ("'60s", "'60s"), ("1965 ", None)],
+)  # fmt: skip
+def test_parts_of_months_years_and_decades(text: str, expected: str | None) -> None:
+    found = readings(text)
+    if expected is None:
+        assert found == []
+        return
+    assert shift_date(found[0].parsed, DateShift(1, 1, 0, 400), 2067) == expected
+
+
 def test_a_number_after_an_apostrophe_is_a_year_even_when_it_could_be_a_day() -> None:
     document = note("511-01", "CABG '", ("21", "DATE"), ", admitted ", ("4/2/2030", "DATE"), ".")
     plans = plan_document(document, list(document))
     assert plans[0].segments[0].parsed.kind == "year"
+
+
+def test_the_audit_map_says_why_a_replacement_is_unusual(tmp_path: Path) -> None:
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    document = note(
+        "512-01", "ON ", ("2/31/14", "DATE"), " PT PRESENTED TO ED; seen ", ("4/2/14", "DATE"), "."
+    )
+    write_i2b2(document, gold / "512-01.xml")
+    map_path = tmp_path / "private" / "map.json"
+    map_path.parent.mkdir()
+    report = export_deidentified(gold, tmp_path / "out", DeidOptions(seed=1), map_path=map_path)
+    assert report.review == []
+    items = json.loads(map_path.read_text(encoding="utf-8"))["patients"]["512"]["replacements"]
+    assert [(i["original"], i["note"]) for i in items] == [("2/31/14", IMPOSSIBLE), ("4/2/14", None)]
