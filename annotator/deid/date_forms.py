@@ -28,7 +28,9 @@ YEAR_ALONE = "a two-digit year alone"
 DECADE = "a decade: shifted as its middle year"
 
 _DECADE = re.compile(r"(?P<the>the\s+)?(?P<year>\d{3}0|'?\d0)(?P<suffix>'?s)", re.IGNORECASE)
-_PART_OF = re.compile(r"(?P<part>(?:mid|early|late|end\s+of|beginning\s+of)(?:-|\s+))(?P<rest>\S.*)", re.IGNORECASE)
+_PART_OF = re.compile(
+    r"(?P<part>(?:mid|early|late|end\s+of|beginning\s+of)(?:-|\s+))(?P<rest>\S.*)", re.IGNORECASE
+)
 _NUMBER = re.compile(r"(?P<value>\d{1,2})(?P<suffix>st|nd|rd|th)?", re.IGNORECASE)
 _ZERO_PADDED = re.compile(r"(?P<month>\d{1,2})(?P<sep>[-/])(?P<second>0\d)")
 _COMMA_YEAR = re.compile(r"(?P<head>.*\S)(?P<sep>,\s*)(?P<year>\d{2})")
@@ -132,7 +134,9 @@ def _impossible(text: str, short_numeric: str) -> list[Reading]:
     for match in _DAY_NUMBER.finditer(text):
         for day in range(int(match.group()) - 1, 27, -1):
             candidate = text[: match.start()] + str(day) + text[match.end() :]
-            parsed = parse_date(candidate, short_numeric) or _first(readings_without_repair(candidate))
+            # "31 Apr, 21" is read like "30 Apr, 21" (a two-digit year after a comma).
+            loose = _comma_year(candidate, short_numeric)
+            parsed = parse_date(candidate, short_numeric) or (loose[0].parsed if loose else None)
             # 29 February only in a year that has one: without a year, the 28th.
             leap_guess = parsed is not None and parsed.year is None and (parsed.month, day) == (2, 29)
             if parsed is not None and parsed.day == day and not leap_guess:
@@ -141,11 +145,3 @@ def _impossible(text: str, short_numeric: str) -> list[Reading]:
                 ]
                 return [Reading(parsed, IMPOSSIBLE)]
     return []
-
-
-def readings_without_repair(text: str) -> list[Reading]:
-    return _comma_year(text, "month-day")
-
-
-def _first(found: list[Reading]) -> ParsedDate | None:
-    return found[0].parsed if found else None

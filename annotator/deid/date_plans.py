@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
-from annotator.deid.date_forms import DAY_ALONE, YEAR_ALONE, Reading, readings
+from annotator.deid.date_forms import DAY_ALONE, Reading, readings
 from annotator.deid.dates import MONTHS, DateShift, ParsedDate, shift_parts, shifted_day
 from annotator.deid.tag_runs import adjacent_runs
 from annotator.deid.textcase import apply_case
@@ -26,7 +27,6 @@ from annotator.deid.textcase import apply_case
 _GAP = re.compile(r"[ \t]*(?:,|->|-|–|/|\.|of|the)?[ \t]*", re.IGNORECASE)
 _RANGE_SEPARATOR = re.compile(r"\s*(?:->|-|–|/|\bto\b|\bthru\b|\bthrough\b)\s*", re.IGNORECASE)
 _YEAR_BEFORE = re.compile(r"(?:'|\b(?:in|since|of|from|year)\s+)$", re.IGNORECASE)
-AMBIGUOUS_NOTES = frozenset({DAY_ALONE, YEAR_ALONE})
 
 
 @dataclass
@@ -97,7 +97,7 @@ def _read(text: str, cores: list[tuple[int, int, str]], short_numeric: str) -> D
     spans = [(s - start, e - start) for s, e, _ in cores]
     keys = [(s, e) for s, e, _ in cores]
     before = text[max(0, start - 12) : start]
-    choice = _choose(readings(joined, short_numeric), before, single=len(cores) == 1)
+    choice = _choose(readings(joined, short_numeric), before)
     plan: DatePlan | None
     if choice is not None:
         plan = DatePlan(
@@ -110,11 +110,10 @@ def _read(text: str, cores: list[tuple[int, int, str]], short_numeric: str) -> D
     return plan
 
 
-def _choose(found: list[Reading], before: str, single: bool) -> Reading | None:
+def _choose(found: list[Reading], before: str) -> Reading | None:
+    """The first reading, but a number after ``'`` or ``in`` is a year (``'79``, ``in 94``)."""
     if not found:
         return None
-    if not single and any(r.note in AMBIGUOUS_NOTES for r in found):
-        return None  # "1" beside "nov" is part of a longer date, read with it
     if len(found) > 1 and found[0].note == DAY_ALONE and _YEAR_BEFORE.search(before):
         return found[1]
     return found[0]
@@ -174,18 +173,19 @@ def _pieces(plan: DatePlan, rendered: list[list[str]]) -> list[tuple[int, int, s
 
 
 def _fill_days(plans: list[DatePlan]) -> None:
-    """A day alone is read in the month (and year) of the nearest date of its note."""
-    months = [
-        (i, p.segments[-1].parsed) for i, p in enumerate(plans) if p.segments[-1].parsed.month is not None
-    ]
+    """A day alone is read in the month (and year) of the nearest date of its note (the one
+    before it when two are as near)."""
+    with_month = [i for i, p in enumerate(plans) if p.segments[-1].parsed.month is not None]
     for index, plan in enumerate(plans):
         parsed = plan.segments[0].parsed
         if parsed.kind != "day" or parsed.month is not None:
             continue
-        if not months:
+        if not with_month:
             plan.segments.clear()
             continue
-        _, nearest = min(months, key=lambda item: (abs(item[0] - index), item[0] > index))
+        place = bisect_left(with_month, index)
+        near = [with_month[i] for i in (place - 1, place) if 0 <= i < len(with_month)]
+        nearest = plans[min(near, key=lambda i: (abs(i - index), i > index))].segments[-1].parsed
         parsed.month, parsed.year, parsed.two_digit_year = nearest.month, nearest.year, nearest.two_digit_year
         plan.segments[0].neighbour = nearest
     plans[:] = [p for p in plans if p.segments]

@@ -96,58 +96,12 @@ _CITY_STATE = re.compile(r"(?P<city>[^,]+?)(?P<sep>,\s*)(?P<state>[A-Za-z]{2}|[A
 
 
 # Capitals that read as something else in a clinical note: never an abbreviation surrogate.
-CLINICAL_CAPITALS = frozenset(
-    [
-        "MD",
-        "DR",
-        "RN",
-        "NP",
-        "PA",
-        "OR",
-        "ER",
-        "ED",
-        "CT",
-        "MR",
-        "MS",
-        "PT",
-        "OT",
-        "GI",
-        "GU",
-        "HR",
-        "BP",
-        "IV",
-        "PO",
-        "ID",
-        "IM",
-        "SC",
-        "ICU",
-        "CCU",
-        "OSH",
-        "CABG",
-        "LAD",
-        "RCA",
-        "TEE",
-        "MRI",
-        "CXR",
-        "EKG",
-        "ECG",
-        "ABG",
-        "CBC",
-        "BMP",
-        "PRN",
-        "QID",
-        "TID",
-        "BID",
-        "HS",
-        "NPO",
-        "DNR",
-        "AMA",
-        "SOB",
-        "CHF",
-        "CAD",
-        "COPD",
-    ]
-)
+CLINICAL_CAPITALS = frozenset({
+    "MD", "DR", "RN", "NP", "PA", "OR", "ER", "ED", "CT", "MR", "MS", "PT", "OT", "GI", "GU", "HR",
+    "BP", "IV", "PO", "ID", "IM", "SC", "ICU", "CCU", "OSH", "CABG", "LAD", "RCA", "TEE", "MRI", "CXR",
+    "EKG", "ECG", "ABG", "CBC", "BMP", "PRN", "QID", "TID", "BID", "HS", "NPO", "DNR", "AMA", "SOB",
+    "CHF", "CAD", "COPD", "OG", "NG", "PH", "SH", "FH", "MG", "HG", "BG", "KG", "RH", "TG", "PG",
+})  # fmt: skip
 _SUFFIXES = (
     ("Hospital",), ("General", "Hospital"), ("Medical", "Center"), ("Memorial", "Hospital"),
     ("Community", "Hospital"), ("Regional", "Medical", "Center"), ("University", "Hospital"),
@@ -322,7 +276,8 @@ def abbreviations() -> dict[str, tuple[str, ...]]:
             name = f"{base} {' '.join(suffix)}"
             initials = "".join(w[0] for w in name.split() if w[0].isalpha()).upper()
             made.setdefault(initials, []).append(name)
-    return {k: tuple(v) for k, v in made.items() if k not in CLINICAL_CAPITALS}
+    clinical = CLINICAL_CAPITALS | set(load_list("clinical_abbreviations"))
+    return {k: tuple(v) for k, v in made.items() if k not in clinical}
 
 
 def abbreviation_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> tuple[str, str] | None:

@@ -38,8 +38,9 @@ KINDS: dict[str, str] = {
     "VEHICLE": "id", "DEVICE": "id", "BIOID": "id", "IDNUM": "id", "ID": "id",
 }  # fmt: skip
 # Kinds whose surrogates must differ from every original value anywhere in the corpus.
-YEARLESS_YEAR = 2002
 STRICT_KINDS = frozenset({"name", "username", "initials", "id", "phone", "email", "url", "ip", "street"})
+# A patient with no year anywhere has their dates read around this year.
+YEARLESS_YEAR = 2002
 PLACE_KINDS = ("location", "city", "hospital", "organization", "state", "country", "street")
 _AGE_NUMBER = re.compile(r"\d+")
 _AGE_WORDS_OVER_89 = re.compile(r"\b(ninety|hundred)", re.IGNORECASE)
