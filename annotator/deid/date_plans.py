@@ -26,6 +26,7 @@ from annotator.deid.textcase import apply_case
 # What may stand between two parts of one date: blanks, a comma, a dash or arrow, "of".
 _GAP = re.compile(r"[ \t]*(?:,|->|-|–|/|\.|of|the)?[ \t]*", re.IGNORECASE)
 _RANGE_SEPARATOR = re.compile(r"\s*(?:->|-|–|/|\bto\b|\bthru\b|\bthrough\b)\s*", re.IGNORECASE)
+MOST_PARTS = 6
 _YEAR_BEFORE = re.compile(r"(?:'|\b(?:in|since|of|from|year)\s+)$", re.IGNORECASE)
 
 
@@ -76,11 +77,20 @@ def plan_document(
 
 
 def _plan_run(text: str, run: list[tuple[int, int, str]], short_numeric: str) -> list[DatePlan]:
-    """Longest readable stretches first: the whole run, else its parts."""
+    """Longest readable stretches first: the whole run, else its parts. A date has at most
+    ``MOST_PARTS`` tags (weekday, day, month, year, a range's first day ...), so a long run
+    of dates side by side (``3/4, 3/5, 3/6``) costs linear time."""
     plans: list[DatePlan] = []
+    # Two tags that are whole dates alone (a month and a day) are two dates ("3/4, 3/5").
+    whole = [
+        bool((r := readings(core, short_numeric)) and r[0].parsed.month and r[0].parsed.day)
+        for *_, core in run
+    ]
     index = 0
     while index < len(run):
-        for stop in range(len(run), index, -1):
+        for stop in range(min(len(run), index + MOST_PARTS), index, -1):
+            if stop - index > 1 and sum(whole[index:stop]) > 1:
+                continue
             plan = _read(text, run[index:stop], short_numeric)
             if plan is not None:
                 plans.append(plan)
