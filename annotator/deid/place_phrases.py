@@ -51,6 +51,7 @@ TYPE_SWAPS = (
     ("hospital", "clinic", "infirmary", "center"),
     ("health", "care"),
 )
+CONNECTORS = frozenset({"of", "the", "and", "&", "at", "for"})
 ABBREVIATION_NOTE = "an abbreviation: the initials of a listed hospital name ({name})"
 
 
@@ -120,18 +121,24 @@ _CLINICAL = frozenset(c.lower() for c in CLINICAL_CAPITALS)
 class PlaceMapper:
     """One patient's place surrogates: the same phrase gets the same surrogate everywhere."""
 
-    def __init__(self, rng: random.Random, avoid: Collection[str] = ()) -> None:
+    def __init__(self, rng: random.Random, avoid: Collection[str] = (), own: Collection[str] = ()) -> None:
         self.rng = rng
         self.avoid = frozenset(a.lower() for a in avoid)
+        # The patient's own place words: a type word swapped in must not be one of them.
+        self.own = frozenset(o.lower() for o in own)
         self._runs: dict[tuple[str, str], list[str]] = {}
         self._abbreviations: dict[str, tuple[str, str] | None] = {}
         self._states: dict[str, str] = {}
 
     def _swap(self, word: str) -> str:
+        """Another type word of the same group (else of any), none of the patient's own place
+        words (the leak check would read it as the original)."""
         key = word.rstrip(".").lower()
         if key not in self._states:
             group = next((g for g in TYPE_SWAPS if key in g), TYPE_SWAPS[0])
-            self._states[key] = self.rng.choice([w for w in group if w != key]).capitalize()
+            same = [w for w in group if w != key and w not in self.own]
+            other = [w for g in TYPE_SWAPS for w in g if w != key and w not in self.own]
+            self._states[key] = self.rng.choice(same or other or [w for w in group if w != key]).capitalize()
         return self._states[key]
 
     def replace(
@@ -166,7 +173,7 @@ class PlaceMapper:
 
         for index, token in enumerate(found):
             gap = phrase[found[index - 1].end : token.start] if index else ""
-            if token.role == "type" and only_types(token):
+            if token.role == "type" and only_types(token) and token.text.lower() not in CONNECTORS:
                 replaced.append((token.start, token.end, apply_case(token.text, self._swap(token.text))))
                 continue
             if token.role == "name" and (not run or gap.strip() in ("", "-")):

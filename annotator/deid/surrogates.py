@@ -143,7 +143,10 @@ class PatientSurrogates:
         self.context = context
         self.rng = random.Random(f"{options.seed}:{patient_id}")
         self.names = NameMapper(self.rng, context.name_tokens)
-        self.places = PlaceMapper(self.rng, context.place_words())
+        own_places = {
+            w for d in documents for a in d if kind_of(a) in PLACE_KINDS for w in a.text.lower().split()
+        }
+        self.places = PlaceMapper(self.rng, context.place_words(), own_places)
         self._places: dict[tuple[int, int], tuple[str, str | None]] = {}
         self._names: dict[tuple[int, int], str] = {}
         self._memo: dict[tuple[str, str], str] = {}

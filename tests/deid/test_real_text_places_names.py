@@ -20,6 +20,7 @@ from annotator.deid.places import abbreviation_like, abbreviations, institution_
 from annotator.deid.surrogates import DeidOptions
 from tests.deid.builders import note, texts_by_type
 
+LOC = "LOCATION-OTHER"
 HOSPITALS = {h.lower() for h in load_list("hospital_names")}
 CITIES = {c.lower() for c in load_list("cities")}
 LAST_NAMES = {n.lower() for n in load_list("last_names")}
@@ -168,3 +169,18 @@ def test_nurses_by_first_name_and_doctors_by_surname() -> None:
 )  # fmt: skip
 def test_slot_of_a_one_word_name(word: str, before: str, slot: str) -> None:
     assert slot_of(word, before)[0] == slot
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_type_words_tagged_apart_never_become_another_of_the_patients_places(seed: int) -> None:
+    document = note(
+        "609-01", "TRANSFERRED FROM ", ("UNIVERSITY", LOC), " ", ("OF", LOC), " ", ("MD", LOC),
+        " MEDICAL CENTER. PRESENTED TO ", ("COUNTY", LOC), " ", ("GENERAL", LOC), " ON ARRIVAL.",
+    )  # fmt: skip
+    result = run(document, seed=seed)
+    university, of, state, county, general = places_of(result, "609-01")
+    assert of == "OF"  # a connector alone names nothing
+    assert state != "MD" and re.fullmatch(r"[A-Z]{2}", state)
+    own = {"university", "of", "md", "county", "general"}
+    for new in (university, county, general):
+        assert new.isupper() and new.lower() not in own
