@@ -277,6 +277,11 @@ def reference_date(parsed: ParsedDate) -> dt.date | None:
 
 def shift_date(parsed: ParsedDate, shift: DateShift, default_year: int = 2000) -> str:
     """The date shifted by ``shift.total_days``, written in the original's format."""
+    return "".join(shift_parts(parsed, shift, default_year))
+
+
+def shift_parts(parsed: ParsedDate, shift: DateShift, default_year: int = 2000) -> list[str]:
+    """The shifted date's text part by part (one string for each of ``parsed.parts``)."""
     delta = dt.timedelta(days=shift.total_days)
     year = parsed.year if parsed.year is not None else default_year
     new: dict[str, object] = {}
@@ -296,7 +301,14 @@ def shift_date(parsed: ParsedDate, shift: DateShift, default_year: int = 2000) -
         new.update(year=(dt.date(year, 7, 1) + delta).year)
     if parsed.weekday is not None:
         new["weekday"] = (parsed.weekday + shift.total_days) % 7
-    return "".join(_render(field, original, new, parsed) for field, original in parsed.parts)
+    return [_render(field, original, new, parsed) for field, original in parsed.parts]
+
+
+def shifted_day(parsed: ParsedDate, shift: DateShift, year: int) -> dt.date | None:
+    """The shifted calendar day of a date that names a month and a day (else None)."""
+    if parsed.month is None or parsed.day is None:
+        return None
+    return _safe_date(year, parsed.month, parsed.day) + dt.timedelta(days=shift.total_days)
 
 
 def _safe_date(year: int, month: int, day: int) -> dt.date:
@@ -332,6 +344,8 @@ def _render(field: str, original: str, new: dict[str, object], parsed: ParsedDat
         return _day_like(original, int(new["day"]), _padded(parsed))  # type: ignore[call-overload]
     if field == "year":
         year = int(new["year"])  # type: ignore[call-overload]
+        if parsed.kind == "decade":
+            year -= year % 10
         if original.startswith("'"):
             return f"'{year % 100:02d}"
         return f"{year % 100:02d}" if len(original) == 2 else f"{year:04d}"

@@ -202,7 +202,7 @@ def audit_map(result: DeidResult, options: DeidOptions) -> dict[str, Any]:
             item = entry["replacements"].setdefault(
                 key,
                 {"type": r.original.type, "original": r.original.text, "surrogate": r.new.text,
-                 "review": r.review, "occurrences": []},
+                 "review": r.review, "note": r.note, "occurrences": []},
             )  # fmt: skip
             item["occurrences"].append(
                 {"doc_id": document.doc_id, "id": r.original.id, "start": r.original.start,
@@ -397,7 +397,7 @@ def follow_masks(result: DeidResult, final: list[Document]) -> None:
         moved = {a.id: a for a in document}
         items = result.replaced.get(document.doc_id, [])
         result.replaced[document.doc_id] = [
-            Replaced(r.original, moved.get(r.new.id, r.new), r.review) for r in items
+            Replaced(r.original, moved.get(r.new.id, r.new), r.review, r.note) for r in items
         ]
 
 

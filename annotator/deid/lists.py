@@ -70,3 +70,29 @@ def state_names() -> dict[str, str]:
         kinds[name.lower()] = "name"
         kinds[abbreviation.lower()] = "abbr"
     return kinds
+
+
+def _lexicon(name: str) -> frozenset[str]:
+    path = resource_path("lexicons") / f"{name}.txt"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise InputError(f"cannot read word list: {error.strerror}", path) from None
+    return frozenset(line.strip().lower() for line in lines if line.strip() and not line.startswith("#"))
+
+
+@cache
+def known_first_names() -> frozenset[str]:
+    """Every first name we know, lower case: the surrogate lists and the tagger's lexicons
+    (US and 24 other locales; see resources/lexicons/SOURCES.md). Used to read a name's slot,
+    never as surrogates."""
+    names = {n.lower() for n in first_names("any")}
+    for name in ("first_names_male", "first_names_female", "first_names_world"):
+        names |= _lexicon(name)
+    return frozenset(names)
+
+
+@cache
+def known_surnames() -> frozenset[str]:
+    """Every surname of the surrogate list and the US surname lexicon, lower case."""
+    return frozenset({n.lower() for n in load_list("last_names")} | _lexicon("surnames"))

@@ -19,6 +19,8 @@ import string
 from collections.abc import Iterable
 from functools import cache
 
+from wordfreq import zipf_frequency
+
 from annotator.deid.lists import first_names, is_first_name, is_last_name, load_list, name_gender
 from annotator.deid.textcase import apply_case
 
@@ -88,6 +90,12 @@ def is_title(token: str) -> bool:
 
 
 @cache
+def is_common_word(name: str) -> bool:
+    """A name that is also a frequent English word (wordfreq Zipf >= 4)."""
+    return zipf_frequency(name.lower(), "en") >= 4.0
+
+
+@cache
 def _names_by_letter(role: str, gender: str) -> dict[str, tuple[str, ...]]:
     names = load_list("last_names") if role == "last" else first_names(gender)
     by_letter: dict[str, list[str]] = {}
@@ -112,6 +120,11 @@ class NameMapper:
         self.forbidden = frozenset(t.lower() for t in forbidden)
         shuffled = list(string.ascii_uppercase)
         rng.shuffle(shuffled)
+        # No letter stands for itself: a lone initial would otherwise stay as it was.
+        for index, letter in enumerate(string.ascii_uppercase):
+            if shuffled[index] == letter:
+                other = (index + 1) % len(shuffled)
+                shuffled[index], shuffled[other] = shuffled[other], shuffled[index]
         self.letters = dict(zip(string.ascii_uppercase, shuffled, strict=True))
         self.tokens: dict[str, str] = {}
         self._used: set[str] = set()
@@ -134,8 +147,12 @@ class NameMapper:
         wanted = self.initial(original[0].upper()) if original[:1].isalpha() else ""
         for pool in (by_letter.get(wanted, ()), tuple(n for group in by_letter.values() for n in group)):
             allowed = [n for n in pool if n.lower() not in self.forbidden and n.lower() not in self._used]
-            if allowed:
-                return self.rng.choice(allowed)
+            # A surname that is no first name reads as one ("Daniel" for "Tranfaglia" does not).
+            # Nor does a common English word ("Good", "Day"): a reader would stumble on it.
+            other = is_first_name if role == "last" else is_last_name
+            pure = [n for n in allowed if not other(n) and not is_common_word(n)]
+            if pure or allowed:
+                return self.rng.choice(pure or allowed)
         # Every listed name is taken: alter two letters of one (seed 000), until it is new.
         while True:
             base = list(self.rng.choice(load_list("last_names")))
@@ -146,8 +163,25 @@ class NameMapper:
                 return candidate
 
     # -- whole names ---------------------------------------------------------------------
-    def replace(self, text: str) -> str:
+    def replace(self, text: str, slot: str | None = None, gender: str | None = None) -> str:
         """The surrogate of a whole name string, keeping its surface form."""
+        pieces: list[str] = []
+        position = 0
+        for start, end, new in self.replace_tokens(text, slot, gender):
+            pieces.append(text[position:start])
+            pieces.append(new)
+            position = end
+        pieces.append(text[position:])
+        return "".join(pieces)
+
+    def replace_tokens(
+        self, text: str, slot: str | None = None, gender: str | None = None
+    ) -> list[tuple[int, int, str]]:
+        """Each word token of a name string with its surrogate (``(start, end, new)``).
+
+        ``slot`` (``first`` or ``last``), when the words around the name said it, decides the
+        role of a name of one word, and keeps a short word in capitals from being read as
+        initials (``NP JEN``, ``DR. KOH``); ``gender`` is the gender that context gave."""
         matches = list(_TOKEN.finditer(text))
         # A particle ("de", "van", "le") is kept only before the name it belongs to; as the
         # last word it is the surname itself ("J. Le") and is replaced like any other.
@@ -163,13 +197,17 @@ class NameMapper:
             and matches[0].group().isupper()
             and 2 <= len(matches[0].group()) <= 3
             and not (is_first_name(matches[0].group()) or is_last_name(matches[0].group()))
+            and slot is None
         )
-        roles = self._roles(text, [m for m in words if not self._is_initial(m.group())])
-        gender = self._gender(text, matches, roles)
-        pieces: list[str] = []
-        position = 0
+        named = [m for m in words if not self._is_initial(m.group())]
+        roles = self._roles(text, named)
+        if slot is not None and len(named) == 1:
+            roles = {named[0].start(): slot}
+        if gender is None or gender == "any":
+            gender = self._gender(text, matches, roles)
+        replaced: list[tuple[int, int, str]] = []
         for match in matches:
-            pieces.append(text[position : match.start()])
+            pieces: list[str] = []
             token = match.group()
             possessive = _POSSESSIVE.search(token) if len(token) > 3 else None
             base = token[: possessive.start()] if possessive else token
@@ -182,9 +220,8 @@ class NameMapper:
                 role = roles.get(match.start(), "last")
                 pieces.append(self.token(base, role, gender if role == "first" else "any"))
                 pieces.append(possessive.group() if possessive else "")
-            position = match.end()
-        pieces.append(text[position:])
-        return "".join(pieces)
+            replaced.append((match.start(), match.end(), "".join(pieces)))
+        return replaced
 
     @staticmethod
     def _kept(token: str) -> bool:

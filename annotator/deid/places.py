@@ -4,15 +4,16 @@ Streets keep number + name + suffix (number of the same length, suffix in the sa
 abbreviated form); ``City, ST`` stays a city and a state abbreviation; a state keeps its
 form (name or postal code); hospitals and organisations keep their type words (``Hospital``,
 ``Medical Center``, ``Inc``) and get a new name from a list; an all-capitals acronym becomes
-random capitals of the same length; departments become generic (seed 001 §5.2).
+the initials of a listed hospital name of the same length (``MGH`` -> ``LGH``, for Lakeview
+General Hospital); departments become generic (seed 001 §5.2).
 """
 
 from __future__ import annotations
 
 import random
 import re
-import string
 from collections.abc import Collection
+from functools import cache
 
 from annotator.deid.lists import load_list, load_pairs, state_names
 from annotator.deid.textcase import apply_case, random_like
@@ -92,6 +93,20 @@ ORGANIZATION_WORDS = frozenset(
 DEFAULT_DEPARTMENT = "Internal Medicine"
 _WORD = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*\.?|&")
 _CITY_STATE = re.compile(r"(?P<city>[^,]+?)(?P<sep>,\s*)(?P<state>[A-Za-z]{2}|[A-Za-z][A-Za-z .]+)")
+
+
+# Capitals that read as something else in a clinical note: never an abbreviation surrogate.
+CLINICAL_CAPITALS = frozenset({
+    "MD", "DR", "RN", "NP", "PA", "OR", "ER", "ED", "CT", "MR", "MS", "PT", "OT", "GI", "GU", "HR",
+    "BP", "IV", "PO", "ID", "IM", "SC", "ICU", "CCU", "OSH", "CABG", "LAD", "RCA", "TEE", "MRI", "CXR",
+    "EKG", "ECG", "ABG", "CBC", "BMP", "PRN", "QID", "TID", "BID", "HS", "NPO", "DNR", "AMA", "SOB",
+    "CHF", "CAD", "COPD", "OG", "NG", "PH", "SH", "FH", "MG", "HG", "BG", "KG", "RH", "TG", "PG",
+})  # fmt: skip
+_SUFFIXES = (
+    ("Hospital",), ("General", "Hospital"), ("Medical", "Center"), ("Memorial", "Hospital"),
+    ("Community", "Hospital"), ("Regional", "Medical", "Center"), ("University", "Hospital"),
+    ("Heart", "Center"), ("General",),
+)  # fmt: skip
 
 
 def pick(rng: random.Random, candidates: Collection[str], avoid: Collection[str] = ()) -> str:
@@ -221,12 +236,10 @@ def institution_like(
 ) -> str:
     """A hospital or organisation name with the same type words and a new proper name."""
     words = list(_WORD.finditer(text))
-    if len(words) == 1 and words[0].group().isupper() and 2 <= len(words[0].group()) <= 8:
-        for _ in range(20):
-            acronym = "".join(rng.choice(string.ascii_uppercase) if c.isalpha() else c for c in text)
-            if acronym.lower() not in avoid and acronym != text:
-                return acronym
-        return acronym
+    if len(words) == 1 and words[0].group().isupper() and 2 <= len(words[0].group()) <= 6:
+        made = abbreviation_like(text, rng, avoid) if text.isalpha() else None
+        if made is not None:
+            return made[0]
     keep = set(HOSPITAL_WORDS if kind == "hospital" else ORGANIZATION_WORDS)
     connectors = {"of", "the", "and", "&", "at", "for"}
     if len(words) > 1 and not any(w.group().lower() in keep - connectors for w in words):
@@ -252,3 +265,28 @@ def institution_like(
         if candidate.lower() not in avoid and candidate.lower() != text.lower():
             return candidate
     return candidate
+
+
+@cache
+def abbreviations() -> dict[str, tuple[str, ...]]:
+    """Every abbreviation the lists make (initials of a hospital name and a type suffix)."""
+    made: dict[str, list[str]] = {}
+    for base in load_list("hospital_names"):
+        for suffix in _SUFFIXES:
+            name = f"{base} {' '.join(suffix)}"
+            initials = "".join(w[0] for w in name.split() if w[0].isalpha()).upper()
+            made.setdefault(initials, []).append(name)
+    clinical = CLINICAL_CAPITALS | set(load_list("clinical_abbreviations"))
+    return {k: tuple(v) for k, v in made.items() if k not in clinical}
+
+
+def abbreviation_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> tuple[str, str] | None:
+    """An abbreviation of the same length and its full name, or None when none is listed."""
+    fits = [
+        a for a in abbreviations() if len(a) == len(text) and a != text.upper() and a.lower() not in avoid
+    ]
+    if not fits:
+        return None
+    chosen = rng.choice(sorted(fits))
+    name = rng.choice(abbreviations()[chosen])
+    return (chosen if text.isupper() else apply_case(text, chosen)), name

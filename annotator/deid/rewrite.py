@@ -18,11 +18,13 @@ from annotator.deid.surrogates import Surrogate
 
 @dataclass(frozen=True)
 class Replaced:
-    """One annotation before and after; ``review`` says why it was masked, if it was."""
+    """One annotation before and after; ``review`` says why it was masked, if it was, and
+    ``note`` what was unusual about its surrogate."""
 
     original: Annotation
     new: Annotation
     review: str | None = None
+    note: str | None = None
 
 
 def rewrite_document(
@@ -44,7 +46,7 @@ def rewrite_document(
     pieces: list[str] = []
     old_starts: list[int] = []
     new_starts: list[int] = []
-    placed: dict[str, tuple[int, int, str | None]] = {}
+    placed: dict[str, tuple[int, int, str | None, str | None]] = {}
     position = 0
     length = 0
     for group in groups:
@@ -59,7 +61,7 @@ def rewrite_document(
         new_starts.append(length)
         pieces.append(surrogate.text)
         for annotation in group:
-            placed[annotation.id] = (length, length + len(surrogate.text), surrogate.review)
+            placed[annotation.id] = (length, length + len(surrogate.text), surrogate.review, surrogate.note)
         length += len(surrogate.text)
         position = end
     pieces.append(text[position:])
@@ -80,10 +82,10 @@ def rewrite_document(
     new_annotations: list[Annotation] = []
     for annotation in document:
         if annotation.id in placed:
-            start, end, review = placed[annotation.id]
+            start, end, review, note = placed[annotation.id]
         else:
             start = end = moved(annotation.start)
-            review = None
+            review = note = None
         new = Annotation(
             id=annotation.id,
             tag=annotation.tag,
@@ -97,7 +99,7 @@ def rewrite_document(
             pending=annotation.pending,
         )
         new_annotations.append(new)
-        replaced.append(Replaced(annotation, new, review))
+        replaced.append(Replaced(annotation, new, review, note))
     return Document(document.doc_id, new_text, new_annotations, Origin(format="i2b2")), replaced
 
 

@@ -17,8 +17,11 @@ from dataclasses import dataclass, field
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.deid import places, shapes
+from annotator.deid.date_plans import DatePlan, plan_document, render_plan, resolve_centuries
 from annotator.deid.dates import DateShift, ParsedDate, draw_shift, parse_date, reference_date, shift_date
+from annotator.deid.name_slots import plan_names
 from annotator.deid.names import NameMapper, name_tokens
+from annotator.deid.place_phrases import PlaceMapper, plan_places
 from annotator.deid.textcase import apply_case, random_like
 
 # Annotation TYPE (or category, for schemes without types) -> surrogate kind.
@@ -36,6 +39,9 @@ KINDS: dict[str, str] = {
 }  # fmt: skip
 # Kinds whose surrogates must differ from every original value anywhere in the corpus.
 STRICT_KINDS = frozenset({"name", "username", "initials", "id", "phone", "email", "url", "ip", "street"})
+# A patient with no year anywhere has their dates read around this year.
+YEARLESS_YEAR = 2002
+PLACE_KINDS = ("location", "city", "hospital", "organization", "state", "country", "street")
 _AGE_NUMBER = re.compile(r"\d+")
 _AGE_WORDS_OVER_89 = re.compile(r"\b(ninety|hundred)", re.IGNORECASE)
 
@@ -93,13 +99,25 @@ class CorpusContext:
     def avoid(self, kind: str) -> frozenset[str]:
         return self.values.get(kind, frozenset())
 
+    def place_words(self) -> frozenset[str]:
+        """Every original place string of the corpus and each of its words (lower case)."""
+        found: set[str] = set()
+        for kind in PLACE_KINDS:
+            for value in self.values.get(kind, ()):
+                found.add(value)
+                found.update(value.split())
+        return frozenset(found)
+
 
 @dataclass
 class Surrogate:
-    """The replacement of one annotation; ``review`` says why it was masked instead."""
+    """The replacement of one annotation; ``review`` says why it was masked instead, ``note``
+    why an unusual replacement was made (an impossible date repaired, a day read with its
+    neighbours ...)."""
 
     text: str
     review: str | None = None
+    note: str | None = None
 
 
 class PatientSurrogates:
@@ -125,18 +143,53 @@ class PatientSurrogates:
         self.context = context
         self.rng = random.Random(f"{options.seed}:{patient_id}")
         self.names = NameMapper(self.rng, context.name_tokens)
+        own_places = {
+            w for d in documents for a in d if kind_of(a) in PLACE_KINDS for w in a.text.lower().split()
+        }
+        self.places = PlaceMapper(self.rng, context.place_words(), own_places)
+        self._places: dict[tuple[int, int], tuple[str, str | None]] = {}
+        self._names: dict[tuple[int, int], str] = {}
         self._memo: dict[tuple[str, str], str] = {}
         self._dates = self._parse_dates(documents)
+        self._plans = {d.doc_id: self._plan_dates(d) for d in documents}
+        resolve_centuries({id(p): p for plans in self._plans.values() for p, _ in plans.values()}.values())
         reference = min((d for p in self._dates.values() if p and (d := reference_date(p))), default=None)
-        self.default_year = reference.year if reference else 2000
-        self._note_dates = {d.doc_id: self._full_dates(d) for d in documents}
+        # Without any full date, year-less dates are read around 2002: it and the years
+        # beside it have no 29 February, which a reader of such notes cannot place either.
+        self.default_year = reference.year if reference else YEARLESS_YEAR
+        self._note_dates = self._context_dates(documents)
+        self._doc_id = ""
+        self._rendered: dict[int, list[str]] = {}
         self._current_dates: list[dt.date] = []
         self._years: dict[tuple[int, int], int] = {}
         self.shift = self._draw_shift(reference, documents)
 
+    def _context_dates(self, documents: list[Document]) -> dict[str, list[dt.date]]:
+        """The full dates a note's year-less dates are read against: the note's own, else the
+        patient's (a reader of the patient's notes does the same), else one anchor date."""
+        own = {d.doc_id: self._full_dates(d) for d in documents}
+        patient = [day for d in documents for day in own[d.doc_id]]
+        if not patient:
+            for plan, _ in (p for d in documents for p in self._plans[d.doc_id].values()):
+                first = plan.segments[0].parsed
+                if first.month is not None and first.day is not None and (first.month, first.day) != (2, 29):
+                    patient = [dt.date(self.default_year, first.month, first.day)]
+                    break
+        return {doc_id: dates or patient for doc_id, dates in own.items()}
+
     def begin_document(self, document: Document) -> None:
-        """Dates without a year in this document are read in the year of its own full dates."""
+        """Dates without a year in this document are read in the year that puts them nearest
+        to its own full dates (else the patient's)."""
         self._read_in(self._note_dates.get(document.doc_id, []))
+        self._doc_id = document.doc_id
+        self._rendered = {}
+        self._places = plan_places(document, [a for a in document if kind_of(a) == "location"], self.places)
+        self._names = plan_names(document, [a for a in document if kind_of(a) == "name"], self.names)
+
+    def _plan_dates(self, document: Document) -> dict[tuple[int, int], tuple[DatePlan, int]]:
+        tags = [a for a in document if kind_of(a) == "date"]
+        plans = plan_document(document, tags, self.options.short_numeric_dates)
+        return {key: (plan, index) for plan in plans for index, key in enumerate(plan.keys)}
 
     def _read_in(self, note_dates: list[dt.date]) -> None:
         # Each distinct date once, in order of first appearance (the first of equally near
@@ -146,14 +199,10 @@ class PatientSurrogates:
         self._years = {}
 
     def _full_dates(self, document: Document) -> list[dt.date]:
-        found = []
-        for annotation in document:
-            if kind_of(annotation) == "date":
-                parsed = self._dates.get(annotation.text.strip())
-                full = reference_date(parsed) if parsed is not None else None
-                if full is not None:
-                    found.append(full)
-        return found
+        # Dates read with their neighbours count too ("21 Apr, 21" in three tags).
+        plans = {id(plan): plan for plan, _ in self._plans.get(document.doc_id, {}).values()}
+        ordered = sorted(plans.values(), key=lambda plan: plan.keys[0])
+        return [day for plan in ordered for day in plan.full_dates()]
 
     def _year_for(self, parsed: ParsedDate) -> int:
         """The year a year-less date most likely has: the one that puts it nearest to a full
@@ -204,15 +253,46 @@ class PatientSurrogates:
                 parsed = self._dates.get(text) if kind_of(annotation) == "date" else None
                 if parsed is not None and parsed.identifying:
                     readings.setdefault((text, self._year_for(parsed)), parsed)
+        span = self._yearless_span(documents) if reference is None else None
         self._read_in([])
         shift = draw_shift(self.rng, reference)
         for _ in range(50):
             shifted = {shift_date(parsed, shift, year).lower() for (_, year), parsed in readings.items()}
+            shifted |= self._planned_texts(documents, shift) if originals else set()
             # A whole number of weeks would leave every weekday name as it was.
-            if not shifted & originals and shift.total_days % 7:
+            if not shifted & originals and shift.total_days % 7 and not _spans_leap_day(span, shift):
                 break
             shift = draw_shift(self.rng, reference)
         return shift
+
+    def _planned_texts(self, documents: list[Document], shift: DateShift) -> set[str]:
+        """What the date plans would write with ``shift`` (lower case): a day alone may be
+        written with its month, and must not be one of the patient's original dates either."""
+        texts: set[str] = set()
+        for document in documents:
+            self._read_in(self._note_dates.get(document.doc_id, []))
+            plans = {id(plan): plan for plan, _ in self._plans[document.doc_id].values()}
+            for plan in plans.values():
+                if any(segment.neighbour is not None for segment in plan.segments):
+                    texts.update(t.lower() for t in render_plan(plan, shift, self._year_for))
+        self._read_in([])
+        return texts
+
+    def _yearless_span(self, documents: list[Document]) -> tuple[dt.date, dt.date] | None:
+        """First and last day a patient's notes name, when none of them has a year."""
+        days = []
+        for document in documents:
+            self._read_in(self._note_dates.get(document.doc_id, []))
+            for plan, _ in self._plans[document.doc_id].values():
+                for segment in plan.segments:
+                    parsed = segment.parsed
+                    if (
+                        parsed.month is not None
+                        and parsed.day is not None
+                        and (parsed.month, parsed.day) != (2, 29)
+                    ):
+                        days.append(dt.date(self._year_for(parsed), parsed.month, parsed.day))
+        return (min(days), max(days)) if days else None
 
     # -- one annotation ------------------------------------------------------------------
     def surrogate(self, annotation: Annotation) -> Surrogate:
@@ -227,27 +307,42 @@ class PatientSurrogates:
         if kind == "review":
             return Surrogate(f"[**{annotation.type}**]", f"no surrogate generator for type {annotation.type}")
         if kind == "date":
-            parsed = self._dates.get(core) or parse_date(core, self.options.short_numeric_dates)
-            if parsed is None:
-                return Surrogate(f"[**{annotation.type}**]", "date format not recognised or ambiguous")
-            return Surrogate(lead + shift_date(parsed, self.shift, self._year_for(parsed)) + trail)
+            return self._date(annotation, core, lead, trail)
         if kind == "age":
             if _AGE_WORDS_OVER_89.search(core):
                 return Surrogate(f"[**{annotation.type}**]", "age written in words, possibly over 89")
             return Surrogate(lead + _age(core) + trail)
         if kind == "name":
             # The name map keeps its own per-token memory and copies each token's case.
-            replaced = self.names.replace(core)
+            start = annotation.start + len(lead)
+            replaced = self._names.get((start, start + len(core))) or self.names.replace(core)
             if normalise(replaced) == normalise(core):
                 # Never publish a "surrogate" that is the original (e.g. a lone initial and a
                 # two-letter surname both kept): mask it and say so.
                 return Surrogate(f"[**{annotation.type}**]", "no surrogate different from the original")
             return Surrogate(lead + replaced + trail)
+        start = annotation.start + len(lead)
+        if kind == "location" and (start, start + len(core)) in self._places:
+            new, note = self._places[(start, start + len(core))]
+            return Surrogate(lead + new + trail, note=note)
         key = (kind, normalise(core))
         if key not in self._memo:
             self._memo[key] = self._unlike(core, self._generate(kind, core), kind)
         # "BOSTON" after "Boston": the same surrogate, in this occurrence's case.
         return Surrogate(lead + apply_case(core, self._memo[key]) + trail)
+
+    def _date(self, annotation: Annotation, core: str, lead: str, trail: str) -> Surrogate:
+        start = annotation.start + len(lead)
+        planned = self._plans.get(self._doc_id, {}).get((start, start + len(core)))
+        if planned is not None:
+            plan, index = planned
+            if id(plan) not in self._rendered:
+                self._rendered[id(plan)] = render_plan(plan, self.shift, self._year_for)
+            return Surrogate(lead + self._rendered[id(plan)][index] + trail, note=plan.note)
+        parsed = self._dates.get(core) or parse_date(core, self.options.short_numeric_dates)
+        if parsed is None:
+            return Surrogate(f"[**{annotation.type}**]", "date format not recognised or ambiguous")
+        return Surrogate(lead + shift_date(parsed, self.shift, self._year_for(parsed)) + trail)
 
     def _unlike(self, original: str, surrogate: str, kind: str) -> str:
         """A last guard: a surrogate equal to its original is re-drawn as random characters."""
@@ -285,6 +380,19 @@ class PatientSurrogates:
             "location": places.location_other_like,
         }  # fmt: skip
         return generators[kind](text, rng, avoid)
+
+
+def _spans_leap_day(span: tuple[dt.date, dt.date] | None, shift: DateShift) -> bool:
+    """Whether year-less dates moved by ``shift`` would span a 29 February: read without a
+    year, their intervals would then be a day off."""
+    if span is None:
+        return False
+    first, last = (day + dt.timedelta(days=shift.total_days) for day in span)
+    return any(
+        first <= dt.date(year, 2, 29) <= last
+        for year in range(first.year, last.year + 1)
+        if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    )
 
 
 def _age(text: str) -> str:

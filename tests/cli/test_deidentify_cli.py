@@ -20,7 +20,7 @@ def gold(tmp_path: Path) -> Path:
         folder / "600-01.xml",
     )
     write_i2b2(
-        note("600-02", "Follow-up for ", ("Hendrickson", "PATIENT"), " on ", ("02/03", "DATE"), "."),
+        note("600-02", "Follow-up for ", ("Hendrickson", "PATIENT"), " on ", ("some Tuesday", "DATE"), "."),
         folder / "600-02.xml",
     )
     return folder

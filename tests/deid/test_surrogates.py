@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -96,8 +97,24 @@ def test_generic_department_and_doctor_title(result) -> None:  # type: ignore[no
 
 def test_unsafe_items_masked_and_listed(result) -> None:  # type: ignore[no-untyped-def]
     review = {(r["doc_id"], r["type"]) for r in result.review()}
-    assert review == {("300-01", "OTHER"), ("300-01", "DATE")}
-    assert "[**DATE**]" in by_id(result, "300-01").text and "[**OTHER**]" in by_id(result, "300-01").text
+    assert review == {("300-01", "OTHER")}
+    assert "[**OTHER**]" in by_id(result, "300-01").text and "[**DATE**]" not in by_id(result, "300-01").text
+
+
+def test_an_ambiguous_date_is_read_and_the_reading_noted(result) -> None:  # type: ignore[no-untyped-def]
+    # "02/03" beside "05/03/2067": February 3rd (a month and a day, as the note's other date),
+    # written padded like it, and still 89 days before the other date's surrogate
+    first, back = texts_by_type(by_id(result, "300-01"), "DATE")
+    assert re.fullmatch(r"\d\d/\d\d", back)
+    new_first = reference_date(parse_date(first))  # type: ignore[arg-type]
+    assert new_first is not None
+    gaps = [
+        (new_first - dt.date(y, int(back[:2]), int(back[3:]))).days
+        for y in (new_first.year - 1, new_first.year)
+    ]
+    assert 89 in gaps
+    notes = [r.note for r in result.replaced["300-01"] if r.original.text == "02/03"]
+    assert notes == ["month and zero-padded number: read as month and day"]
 
 
 def test_surrogates_avoid_every_original_name() -> None:

@@ -1,0 +1,225 @@
+"""Places read in their note: a hospital, a town, a state or an abbreviation, from the lists.
+
+A generic location tag (``LOCATION-OTHER``; the PhysioNet corpus tags every place so) says
+nothing of what the place is, and real notes tag a place in parts (``Good`` ``Sam``, ``Bel``
+``Air``). Tags side by side on one line are read as one phrase; the words around it say what
+it is (``UNION HOSP``, ``transfer to QUARTERMAIN 2`` and ``Baltimore Rehab`` are hospitals,
+``home in Hagerstown`` a town); each run of name words gets a listed name of the same number
+of words and length class, in the original's case, the same one every time within a patient.
+Type words (``Rehab``, ``Hospital``), numbers, single letters and states keep their role; an
+abbreviation (``GH``) becomes the initials of a listed hospital name of the same length.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from annotator.core.annotation import Annotation
+from annotator.core.document import Document
+from annotator.deid.lists import load_list, state_names
+from annotator.deid.places import CLINICAL_CAPITALS, HOSPITAL_WORDS, abbreviation_like, pick, state_like
+from annotator.deid.tag_runs import Span, adjacent_runs, cut_into_tags, line_after, line_before
+from annotator.deid.textcase import apply_case
+
+TYPE_WORDS = HOSPITAL_WORDS | {"hosp", "ctr", "med", "univ", "rehab", "area", "county", "bldg", "building"}
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’.][^\W\d_]+)*\.?|\d+")
+_FACILITY_AFTER = re.compile(
+    r"""^[\s"'(]*(?:hosp\w*|med\b|medical|ctr\b|cent(?:er|re)|clinic|heart\s+cent|rehab\w*|building|bldg|"""
+    r"""memorial|nursing|infirmary|health|campus|\d+\b|unit\b|floor\b|ward\b|icu\b|attorneys?\b|md\b|cx\b|"""
+    r"""scale\b|consult)""",
+    re.IGNORECASE,
+)
+_FACILITY_BEFORE = re.compile(
+    r"\b(?:transfer(?:r?ed)?|xfer|tx|admitted|adm|sent|present(?:ing|ed)|discharged?|d/c|medflight(?:ed)?|"
+    r"accepted|arrived|arrival|brought|f/u\s+w/|seen\s+by|followed\s+by|pt\s+was|from|at|to)"
+    r"(?:\s+(?:to|from|at|in|by|w/|the))?\s*$",
+    re.IGNORECASE,
+)
+_CITY_BEFORE = re.compile(
+    r"\b(?:lives?|living|resides?|home|vacationing|vacation|job|works?|working|born|moved|stay(?:s|ing)?|"
+    r"knew\s+he\s+was|shelter)\b[^.\n]{0,20}\b(?:in|at|near|to)\s*$",
+    re.IGNORECASE,
+)
+_CITY_AFTER = re.compile(r"^\s*(?:area\b|county\b|,\s*[A-Z]{2}\b)")
+# A tag made only of type words (the corpus tags "Memorial" of "Willow Creek Memorial" apart)
+# is PHI too: it becomes another type word of its group, never itself.
+TYPE_SWAPS = (
+    ("memorial", "general", "regional", "community", "university", "county"),
+    ("hospital", "clinic", "infirmary", "center"),
+    ("health", "care"),
+)
+CONNECTORS = frozenset({"of", "the", "and", "&", "at", "for"})
+ABBREVIATION_NOTE = "an abbreviation: the initials of a listed hospital name ({name})"
+
+
+@dataclass(frozen=True)
+class Token:
+    start: int
+    end: int
+    text: str
+    role: str  # "name", "type", "state", "number", "letter", "abbreviation"
+
+
+def tokens(phrase: str, capitals_line: bool = False) -> list[Token]:
+    """The words of a place phrase, each with its role. In a line written in capitals a word
+    of four or five capitals (``UNION``) is a name; elsewhere it is an abbreviation."""
+    found = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(phrase)]
+    out = []
+    for start, end, word in found:
+        bare = word.rstrip(".").lower()
+        if word.isdigit():
+            role = "number"
+        elif len(bare) == 1:
+            role = "letter"
+        elif bare in TYPE_WORDS:
+            role = "type"
+        elif bare in state_names() and (len(bare) > 2 or word.isupper()):
+            role = "state"
+        elif len(found) == 1 and word.isupper() and 2 <= len(word) <= (3 if capitals_line else 5):
+            role = "abbreviation"
+        else:
+            role = "name"
+        out.append(Token(start, end, word, role))
+    return out
+
+
+def place_class(phrase: str, before: str, after: str) -> str:
+    """``facility`` or ``city``: what the words around a place phrase say it is."""
+    words = {t.text.rstrip(".").lower() for t in tokens(phrase)}
+    if _CITY_BEFORE.search(before) or _CITY_AFTER.match(after):
+        return "city"
+    if words & (TYPE_WORDS - {"area", "county", "of", "the", "and", "&", "at", "for"}):
+        return "facility"
+    if _FACILITY_AFTER.match(after) or _FACILITY_BEFORE.search(before):
+        return "facility"
+    return "city"
+
+
+def _length_class(text: str) -> int:
+    letters = sum(c.isalpha() for c in text)
+    return 0 if letters <= 5 else 1 if letters <= 8 else 2
+
+
+def name_like(words: Sequence[str], kind: str, rng: random.Random, avoid: Collection[str] = ()) -> list[str]:
+    """A listed name with as many words as ``words`` and of the same length class, as a list
+    of words (``Good Sam`` -> ``Cedar Ridge``); the caller writes each in its original's case."""
+    pool = load_list("hospital_names" if kind == "facility" else "cities")
+    fits = [n for n in pool if len(n.split()) == len(words) and n.lower() not in avoid]
+    if not fits:  # three words and more: one listed one-word name per word
+        return [name_like([w], kind, rng, avoid)[0] for w in words]
+    wanted = _length_class(" ".join(words))
+    same = [n for n in fits if _length_class(n) == wanted] or fits
+    return pick(rng, same, avoid).split()
+
+
+_CLINICAL = frozenset(c.lower() for c in CLINICAL_CAPITALS)
+
+
+class PlaceMapper:
+    """One patient's place surrogates: the same phrase gets the same surrogate everywhere."""
+
+    def __init__(self, rng: random.Random, avoid: Collection[str] = (), own: Collection[str] = ()) -> None:
+        self.rng = rng
+        self.avoid = frozenset(a.lower() for a in avoid)
+        # The patient's own place words: a type word swapped in must not be one of them.
+        self.own = frozenset(o.lower() for o in own)
+        self._runs: dict[tuple[str, str], list[str]] = {}
+        self._abbreviations: dict[str, tuple[str, str] | None] = {}
+        self._states: dict[str, str] = {}
+
+    def _swap(self, word: str) -> str:
+        """Another type word of the same group (else of any), none of the patient's own place
+        words (the leak check would read it as the original)."""
+        key = word.rstrip(".").lower()
+        if key not in self._states:
+            group = next((g for g in TYPE_SWAPS if key in g), TYPE_SWAPS[0])
+            same = [w for w in group if w != key and w not in self.own]
+            other = [w for g in TYPE_SWAPS for w in g if w != key and w not in self.own]
+            self._states[key] = self.rng.choice(same or other or [w for w in group if w != key]).capitalize()
+        return self._states[key]
+
+    def replace(
+        self, phrase: str, before: str, after: str, tags: Sequence[Span] = ()
+    ) -> tuple[str, list[tuple[int, int, str]], str | None]:
+        """The phrase's surrogate, each token's replacement (offsets in ``phrase``), and a note.
+        ``tags`` are the spans of the tags in the phrase (default: one tag, the phrase)."""
+        kind = place_class(phrase, before, after)
+        context = before + phrase + after
+        found = tokens(phrase, capitals_line=not any(c.islower() for c in context))
+        replaced: list[tuple[int, int, str]] = []
+        note = None
+        run: list[Token] = []
+
+        def flush() -> None:
+            if run:
+                key = (kind, " ".join(t.text.lower() for t in run))
+                if key not in self._runs:
+                    self._runs[key] = name_like([t.text for t in run], kind, self.rng, self.avoid)
+                new = self._runs[key]
+                replaced.extend(
+                    (t.start, t.end, apply_case(t.text, w)) for t, w in zip(run, new, strict=True)
+                )
+                run.clear()
+
+        spans = list(tags) or [(0, len(phrase))]
+
+        def only_types(token: Token) -> bool:
+            tag = next((s for s in spans if s[0] <= token.start < s[1]), (0, len(phrase)))
+            inside = [t for t in found if tag[0] <= t.start < tag[1]]
+            return all(t.role in ("type", "number", "letter") for t in inside)
+
+        for index, token in enumerate(found):
+            gap = phrase[found[index - 1].end : token.start] if index else ""
+            if token.role == "type" and only_types(token) and token.text.lower() not in CONNECTORS:
+                replaced.append((token.start, token.end, apply_case(token.text, self._swap(token.text))))
+                continue
+            if token.role == "name" and (not run or gap.strip() in ("", "-")):
+                run.append(token)
+                continue
+            flush()
+            if token.role == "name":
+                run.append(token)
+            elif token.role == "state":
+                key = token.text.lower()
+                if key not in self._states:
+                    self._states[key] = state_like(token.text, self.rng, self.avoid | _CLINICAL)
+                replaced.append((token.start, token.end, apply_case(token.text, self._states[key])))
+            elif token.role == "abbreviation":
+                key = token.text.lower()
+                if key not in self._abbreviations:
+                    self._abbreviations[key] = abbreviation_like(token.text, self.rng, self.avoid)
+                made = self._abbreviations[key]
+                if made is not None:
+                    replaced.append((token.start, token.end, made[0]))
+                    note = ABBREVIATION_NOTE.format(name=made[1])
+                else:
+                    run.append(token)
+        flush()
+        text = phrase
+        for start, end, new in sorted(replaced, reverse=True):
+            text = text[:start] + new + text[end:]
+        return text, replaced, note
+
+
+# Place tags side by side ("Good" "Sam", "Bel" "Air") are one phrase.
+_PLACE_GAP = re.compile(r"[ -]")
+
+
+def plan_places(
+    document: Document, tags: Iterable[Annotation], mapper: PlaceMapper
+) -> dict[Span, tuple[str, str | None]]:
+    """Each place tag's surrogate and note, read as phrases in their context."""
+    planned: dict[Span, tuple[str, str | None]] = {}
+    text = document.text
+    for run in adjacent_runs(text, tags, _PLACE_GAP, longest=1):
+        start, end = run[0][0], run[-1][1]
+        spans = [(s - start, e - start) for s, e in run]
+        _, replaced, note = mapper.replace(
+            text[start:end], line_before(text, start, 40), line_after(text, end, 30), spans
+        )
+        for span, new in cut_into_tags(text, run, replaced).items():
+            planned[span] = (new, note)
+    return planned
