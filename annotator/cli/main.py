@@ -23,6 +23,7 @@ from annotator.cli import (
     gui,
     iaa,
     preannotate,
+    queue,
     significance,
     stats,
     synth,
@@ -47,6 +48,7 @@ SUBCOMMANDS = (
     consistency,
     train,
     preannotate,
+    queue,
     deidentify,
     batch,
 )
