@@ -24,6 +24,7 @@ from annotator.cli import (
     iaa,
     preannotate,
     queue,
+    report,
     significance,
     stats,
     synth,
@@ -49,6 +50,7 @@ SUBCOMMANDS = (
     train,
     preannotate,
     queue,
+    report,
     deidentify,
     batch,
 )
