@@ -186,7 +186,7 @@ def render_effort_html(report: dict[str, Any]) -> str:
             "<h2>What became of the suggestions</h2>",
             "<p><i>Changed</i> counts a suggestion kept with other offsets (<i>boundary</i>) or another "
             "type; <i>by hand</i> counts tags the annotator made, <i>missed by model</i> those of them "
-            "no suggestion overlapped.</p>",
+            "no suggestion overlapped, in documents where suggestions were shown.</p>",
             html_table(FATE_HEADERS, fate_rows(report)),
             "<h2>Agreement by origin</h2>",
             "<p>The share of an annotator's tags found with the same type and offsets in the other "
