@@ -37,6 +37,7 @@ from annotator.gui.note_view import NoteView
 from annotator.gui.priority_queue import PriorityQueue
 from annotator.gui.propagation_dialog import AnnotateAllDialog
 from annotator.gui.relation_panel import RelationPanel
+from annotator.gui.retrain_as_you_go import RetrainAsYouGo
 from annotator.gui.status_bar import LockBanner, SessionStatusBar
 from annotator.gui.tag_palette import TagPalette
 from annotator.gui.task_attributes import TaskAttributeEditor
@@ -111,6 +112,7 @@ class MainWindow(QMainWindow):
         self.task_attributes = TaskAttributeEditor(schema, lambda: self.session.editor)
         self.status = SessionStatusBar()
         self.setStatusBar(self.status)
+        self.retrainer = RetrainAsYouGo(self, session, self.priority, self.status.add_field(14))
         centre = QWidget()
         centre_layout = QVBoxLayout(centre)
         centre_layout.setContentsMargins(0, 0, 0, 0)
@@ -188,6 +190,7 @@ class MainWindow(QMainWindow):
         self.documents.document_chosen.connect(self.open_document)
         self.next_priority_button.clicked.connect(self.priority.open_next)
         self.priority.message.connect(self._on_session_notice)
+        self.retrainer.message.connect(self._on_session_notice)
         self.view.tag_key_pressed.connect(self._on_view_tag_key_pressed)
         self.palette_widget.type_chosen.connect(self._on_view_tag_key_pressed)
         self.view.accept_pressed.connect(s.accept_current)
@@ -358,11 +361,12 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         s = self.session
+        choice = self.confirm_close() if s.workspace.dirty() else "save"
+        if choice == "cancel":
+            event.ignore()
+            return
+        self.retrainer.cancel()
         if s.workspace.dirty():
-            choice = self.confirm_close()
-            if choice == "cancel":
-                event.ignore()
-                return
             if choice == "save":
                 s.save()
             else:
