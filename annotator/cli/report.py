@@ -41,17 +41,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run_effort(args: argparse.Namespace) -> int:
     from annotator.core.project import Project
     from annotator.errors import UsageError
-    from annotator.evaluation.effort_report import (
-        AGREEMENT_HEADERS,
-        COMPARISON_HEADERS,
-        FATE_HEADERS,
-        SUMMARY_HEADERS,
-        agreement_rows,
-        comparison_rows,
-        fate_rows,
-        render_effort_html,
-        summary_rows,
-    )
+    from annotator.evaluation.effort_report import effort_tables, render_effort_html
     from annotator.io.outputs import plan_files
     from annotator.workflows.effort import EffortRequest, effort_report
 
@@ -71,20 +61,7 @@ def run_effort(args: argparse.Namespace) -> int:
         print(f"{project.name}: no edit histories yet (they are kept from the first edit made in the window)")
     else:
         print(f"{project.name}: what pre-annotation did (no note text)\n")
-        for title, headers, rows in (
-            ("Time", SUMMARY_HEADERS, summary_rows(report)),
-            ("What became of the suggestions", FATE_HEADERS, fate_rows(report)),
-            (
-                "Agreement by origin (share found in the other version)",
-                AGREEMENT_HEADERS,
-                agreement_rows(report),
-            ),
-            (
-                "Documents with and without suggestions (mean [95% bootstrap interval])",
-                COMPARISON_HEADERS,
-                comparison_rows(report),
-            ),
-        ):
+        for _name, title, headers, rows in effort_tables(report):
             print(f"{title}\n{format_table(headers, rows)}\n")
     if args.html is not None:
         announce_written(args.html, "effort report")

@@ -165,6 +165,26 @@ def comparison_rows(report: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
+def effort_tables(report: dict[str, Any]) -> list[tuple[str, str, list[str], list[list[str]]]]:
+    """``(name, title, headers, rows)`` of the four tables, in the order every face shows them."""
+    return [
+        ("time", "Active time", SUMMARY_HEADERS, summary_rows(report)),
+        ("fates", "What became of the suggestions, per PHI type", FATE_HEADERS, fate_rows(report)),
+        (
+            "agreement",
+            "Agreement by origin (share found in the other version)",
+            AGREEMENT_HEADERS,
+            agreement_rows(report),
+        ),
+        (
+            "comparison",
+            "Documents with and without suggestions (mean [95% bootstrap interval])",
+            COMPARISON_HEADERS,
+            comparison_rows(report),
+        ),
+    ]
+
+
 def render_effort_html(report: dict[str, Any]) -> str:
     """A self-contained page: the four tables, what they count, and how the intervals were drawn."""
     title = f"What pre-annotation did — {report['project']}"

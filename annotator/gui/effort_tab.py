@@ -13,16 +13,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from annotator.evaluation.effort_report import (
-    AGREEMENT_HEADERS,
-    COMPARISON_HEADERS,
-    FATE_HEADERS,
-    SUMMARY_HEADERS,
-    agreement_rows,
-    comparison_rows,
-    fate_rows,
-    summary_rows,
-)
+from annotator.evaluation.effort_report import effort_tables
+
+# Only the tables' names and titles are read from it, before any report is computed.
+EMPTY_REPORT: dict[str, Any] = {"annotators": [], "all_annotators": None}
 
 
 class EffortTab(QWidget):
@@ -36,19 +30,14 @@ class EffortTab(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.note)
         self.models: dict[str, QStandardItemModel] = {}
-        for name, title, stretch in (
-            ("time", "Active time", 0),
-            ("fates", "What became of the suggestions, per PHI type", 2),
-            ("agreement", "Agreement by origin (share found in the other version)", 0),
-            ("comparison", "Documents with and without suggestions (mean [95% bootstrap interval])", 0),
-        ):
+        for name, title, _headers, _rows in effort_tables(EMPTY_REPORT):
             model = QStandardItemModel(self)
             view = QTableView(self)
             view.setModel(model)
             view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
             view.verticalHeader().setVisible(False)
             layout.addWidget(QLabel(f"<b>{title}</b>", self))
-            layout.addWidget(view, stretch + 1)
+            layout.addWidget(view, 3 if name == "fates" else 1)
             self.models[name] = model
 
     def show_report(self, report: dict[str, Any]) -> None:
@@ -63,12 +52,7 @@ class EffortTab(QWidget):
                 f"From the edit histories kept in .annotator/history/ and the active time the window "
                 f"counted; computed {report['generated']}. No note text is shown."
             )
-        for name, headers, rows in (
-            ("time", SUMMARY_HEADERS, summary_rows(report)),
-            ("fates", FATE_HEADERS, fate_rows(report)),
-            ("agreement", AGREEMENT_HEADERS, agreement_rows(report)),
-            ("comparison", COMPARISON_HEADERS, comparison_rows(report)),
-        ):
+        for name, _title, headers, rows in effort_tables(report):
             model = self.models[name]
             model.clear()
             model.setHorizontalHeaderLabels(headers)
