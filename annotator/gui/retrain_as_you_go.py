@@ -69,7 +69,9 @@ class RetrainAsYouGo(QObject):
         return self.worker is not None
 
     def _on_session_entry_changed(self, doc_id: str) -> None:
-        if not self.every or doc_id in self._done or self.session.status(doc_id) != DONE:
+        # The recorded status (a dictionary look-up): this runs after every edit.
+        session = self.session
+        if not self.every or doc_id in self._done or session.state.status(doc_id, session.annotator) != DONE:
             return
         self._done.add(doc_id)
         self.finished_since += 1

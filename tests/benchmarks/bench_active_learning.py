@@ -1,7 +1,8 @@
 """How many annotated tokens uncertainty order saves: a simulation on real notes.
 
 Run: ``PHYSIONET_DEID=/path/to/deid-1.1 python -m tests.benchmarks.bench_active_learning
-[--k 5] [--rounds 7] [--held-out 20] [--seeds 3] [--iterations 30] [--png FILE]``. Without the
+[--k 5] [--rounds 7] [--held-out 20] [--seeds 3] [--iterations 30] [--png FILE] [--json FILE]``
+(``--from-json FILE`` prints the tables and draws the plot of a saved run again). Without the
 corpus it says so and stops.
 
 Only the training patients 1-110 of the PhysioNet deid corpus are used (111-163 stay the
@@ -21,15 +22,16 @@ left out). The next patients are chosen three ways:
 * **file order**: patients by number.
 
 Cost is counted in tokens the annotator had to read (the tagger's tokens of every note of
-the patients annotated). The table gives, per order, the annotated tokens at which the
+the patients annotated). The first table gives, per order, the annotated tokens at which the
 held-out token F1 first reached each threshold (retrained rounds only: round 0 costs
 nothing), and the mean F1 over the retrained rounds (the area under the learning curve,
-per round).
+per round); the second, the best F1 reached within a budget of tokens (whole rounds only).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -48,7 +50,8 @@ from annotator.workflows.queue import rank_notes
 
 PHYSIONET_ENV = "PHYSIONET_DEID"
 LAST_TRAINING_PATIENT = 110
-THRESHOLDS = (0.75, 0.80, 0.90, 0.95)
+THRESHOLDS = (0.75, 0.80, 0.85, 0.90, 0.95)
+BUDGETS = (20_000, 40_000, 60_000, 80_000, 100_000)
 LEFT_OUT = frozenset({"PROFESSION"})
 SPLIT_SEED = 2027
 Curve = list[tuple[int, float]]  # (annotated tokens, held-out token F1) per round
@@ -125,9 +128,48 @@ def summary_row(name: str, curves: list[Curve]) -> str:
             cells.append(shown)
     area = [statistics.mean(f1 for _t, f1 in c[1:]) for c in curves]
     final = [c[-1] for c in curves]
-    area_text = f"{statistics.mean(area):.3f}" + (f" ({min(area):.3f}-{max(area):.3f})" if len(area) > 1 else "")
+    area_text = f"{statistics.mean(area):.3f}" + (
+        f" ({min(area):.3f}-{max(area):.3f})" if len(area) > 1 else ""
+    )
     final_text = "; ".join(f"{f1:.3f} at {t:,}" for t, f1 in final)
     return f"| {name} | " + " | ".join(cells) + f" | {area_text} | {final_text} |"
+
+
+def f1_within(curve: Curve, budget: int) -> float:
+    """The held-out F1 an annotator has after spending at most ``budget`` tokens (rounds are whole)."""
+    return max((f1 for tokens, f1 in curve[1:] if tokens <= budget), default=float("nan"))
+
+
+def budget_row(name: str, curves: list[Curve]) -> str:
+    cells = []
+    for budget in BUDGETS:
+        values = [f1_within(c, budget) for c in curves]
+        known = [v for v in values if v == v]
+        if not known:
+            cells.append("–")
+        elif len(curves) == 1:
+            cells.append(f"{known[0]:.3f}")
+        else:
+            cells.append(
+                f"{statistics.mean(known):.3f} ({', '.join('–' if v != v else f'{v:.3f}' for v in values)})"
+            )
+    return f"| {name} | " + " | ".join(cells) + " |"
+
+
+def tables(curves: dict[str, list[Curve]], seeds: int) -> str:
+    names = {name: name if name != "random" else f"random ({seeds} seeds)" for name in curves}
+    lines = [
+        "| order | "
+        + " | ".join(f"tokens to F1 {t:.2f}" for t in THRESHOLDS)
+        + " | mean F1 over rounds 1-n | F1 at the end |",
+        "| --- " * (len(THRESHOLDS) + 3) + "|",
+        *(summary_row(names[name], runs) for name, runs in curves.items()),
+        "",
+        "| order | " + " | ".join(f"best F1 within {b // 1000}K tokens" for b in BUDGETS) + " |",
+        "| --- " * (len(BUDGETS) + 1) + "|",
+        *(budget_row(names[name], runs) for name, runs in curves.items()),
+    ]
+    return "\n".join(lines)
 
 
 def plot(curves: dict[str, list[Curve]], path: Path, title: str) -> None:
@@ -141,10 +183,13 @@ def plot(curves: dict[str, list[Curve]], path: Path, title: str) -> None:
     for name, runs in curves.items():
         colour, line = styles[name]
         for index, curve in enumerate(runs):
-            xs = [t / 1000 for t, _f in curve]
-            ys = [f for _t, f in curve]
+            # Round 0 is drawn apart: the default model is not trained on the annotated notes.
+            xs = [t / 1000 for t, _f in curve[1:]]
+            ys = [f for _t, f in curve[1:]]
             label = name if index == 0 else None
             axes.plot(xs, ys, line, color=colour, marker="o", markersize=3, label=label, alpha=0.9)
+    start = next(iter(curves.values()))[0][0][1]
+    axes.plot([0], [start], "*", color="#444444", markersize=10, label="round 0: bundled default model")
     for threshold in (0.90, 0.95):
         axes.axhline(threshold, color="#999999", linewidth=0.8)
     axes.set_xlabel("annotated tokens (thousands)")
@@ -166,12 +211,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=3, help="random orders")
     parser.add_argument("--iterations", type=int, default=30, help="L-BFGS iterations per retrain")
     parser.add_argument("--png", type=Path, help="write the learning curves here")
+    parser.add_argument("--json", type=Path, help="write the curves here ([tokens, F1] per round)")
+    parser.add_argument(
+        "--from-json", type=Path, help="tables and plot of curves a run wrote (no simulation)"
+    )
     args = parser.parse_args(argv)
+    if args.from_json is not None:
+        saved = json.loads(args.from_json.read_text(encoding="utf-8"))
+        loaded = {name: [[(int(t), float(f)) for t, f in c] for c in runs] for name, runs in saved.items()}
+        print(tables(loaded, len(loaded.get("random", []))))
+        if args.png is not None:
+            plot(loaded, args.png, f"PhysioNet deid, patients 1-110 (from {args.from_json.name})")
+        return 0
     if args.physionet is None or not (Path(args.physionet) / "id.text").is_file():
         print(f"skipped: set {PHYSIONET_ENV} (or --physionet) to the PhysioNet deid 1.1 folder (id.text)")
         return 0
     began = time.perf_counter()
-    documents = [d for d in read_physionet(Path(args.physionet)) if int(d.patient_id) <= LAST_TRAINING_PATIENT]
+    documents = [
+        d for d in read_physionet(Path(args.physionet)) if int(d.patient_id) <= LAST_TRAINING_PATIENT
+    ]
     patients: dict[str, list[Document]] = {}
     for document in sorted(documents, key=lambda d: (d.patient_id, d.record)):
         patients.setdefault(document.patient_id, []).append(document)
@@ -194,7 +252,9 @@ def main(argv: list[str] | None = None) -> int:
         order = sorted(pool)
         random.Random(seed).shuffle(order)
 
-        def choose_random(_t: CrfTagger, notes: list[Document], k: int, order: list[str] = order) -> list[str]:
+        def choose_random(
+            _t: CrfTagger, notes: list[Document], k: int, order: list[str] = order
+        ) -> list[str]:
             left = {d.patient_id for d in notes}
             return [p for p in order if p in left][:k]
 
@@ -204,13 +264,9 @@ def main(argv: list[str] | None = None) -> int:
         return sorted({d.patient_id for d in notes}, key=int)[:k]
 
     curves["file order"] = [simulate("file order", choose_file, pool, held_out, args, start)]
-    print(
-        f"\n| order | tokens to F1 {' | tokens to F1 '.join(f'{t:.2f}' for t in THRESHOLDS)} "
-        "| mean F1 over rounds 1-n | F1 at the end |"
-    )
-    print("| --- " * (len(THRESHOLDS) + 3) + "|")
-    for name, runs in curves.items():
-        print(summary_row(name if name != "random" else f"random ({args.seeds} seeds)", runs))
+    print("\n" + tables(curves, args.seeds))
+    if args.json is not None:
+        args.json.write_text(json.dumps(curves) + "\n", encoding="utf-8")
     print(f"\nround 0 (bundled default model, no tokens annotated): token F1 {start[0]:.3f}")
     print(f"wall time {time.perf_counter() - began:.0f} s")
     if args.png is not None:
