@@ -5,10 +5,9 @@ probability of the label the tagger would give it (its Viterbi label), averaged 
 note's tokens. The sum is the number of tokens the tagger expects to get wrong; dividing by
 the token count makes it a rate, so a long note does not rank first only for being long
 (annotating it costs in proportion to its tokens too). Least confidence needs one marginal per
-token, which :meth:`~annotator.crf.tagger.CrfTagger.score` computes anyway; full token
-entropy needs every label's marginal (about thirty times as many crfsuite calls) and, on
-this tagger, orders notes almost the same way, because nearly all of a token's probability
-sits on its best label and on O.
+token, which :meth:`~annotator.crf.tagger.CrfTagger.score` computes anyway; expected token
+entropy needs every label's marginal (63 labels for the bundled model) and orders notes the
+same way (Spearman 0.996 over 150 PhysioNet notes of patients 1-110, docs/effort.md).
 
 API
 ---
