@@ -206,3 +206,18 @@ def test_a_project_without_histories_says_so(tmp_path: Path, capsys: pytest.Capt
     project = Project.create(tmp_path / "p", "Empty", annotators=["alice"])
     assert main(["report", "effort", str(project.root)]) == 0
     assert "no edit histories yet" in capsys.readouterr().out
+
+
+def test_the_demo_projects_report_matches_the_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from annotator.synth.demo import ensure_demo_project
+
+    demo = ensure_demo_project(tmp_path / "demo")
+    assert main(["report", "effort", str(demo), "--json", "--resamples", "200"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    jsonschema.validate(
+        data, json.loads(SCHEMA.read_text(encoding="utf-8")), cls=jsonschema.Draft202012Validator
+    )
+    assert [a["annotator"] for a in data["annotators"]] == ["alice", "bob"]
+    assert all(a["documents"] == len(Project.open(demo).document_ids()) for a in data["annotators"])
