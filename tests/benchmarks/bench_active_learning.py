@@ -51,7 +51,7 @@ from annotator.workflows.queue import rank_notes
 PHYSIONET_ENV = "PHYSIONET_DEID"
 LAST_TRAINING_PATIENT = 110
 THRESHOLDS = (0.75, 0.80, 0.85, 0.90, 0.95)
-BUDGETS = (20_000, 40_000, 60_000, 80_000, 100_000)
+BUDGETS = (20_000, 40_000, 60_000, 80_000, 100_000, 150_000, 200_000)
 LEFT_OUT = frozenset({"PROFESSION"})
 SPLIT_SEED = 2027
 Curve = list[tuple[int, float]]  # (annotated tokens, held-out token F1) per round
@@ -221,7 +221,11 @@ def main(argv: list[str] | None = None) -> int:
         loaded = {name: [[(int(t), float(f)) for t, f in c] for c in runs] for name, runs in saved.items()}
         print(tables(loaded, len(loaded.get("random", []))))
         if args.png is not None:
-            plot(loaded, args.png, f"PhysioNet deid, patients 1-110 (from {args.from_json.name})")
+            plot(
+                loaded,
+                args.png,
+                f"PhysioNet deid, patients 1-110: {args.held_out} held out, the rest the pool; k = {args.k} patients per round",
+            )
         return 0
     if args.physionet is None or not (Path(args.physionet) / "id.text").is_file():
         print(f"skipped: set {PHYSIONET_ENV} (or --physionet) to the PhysioNet deid 1.1 folder (id.text)")
