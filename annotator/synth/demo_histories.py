@@ -16,6 +16,7 @@ hand; a suggestion left over is rejected.
 
 from __future__ import annotations
 
+import json
 import random
 import zlib
 from pathlib import Path
@@ -29,7 +30,7 @@ from annotator.io.i2b2 import read_i2b2
 from annotator.io.journal import added, removed, replaced
 from annotator.io.workstate import DONE, WorkState
 
-# 2060-01-05 09:00 UTC, in the demo's shifted years.
+# 2060-01-10 09:00 UTC, in the demo's shifted years.
 START = 2_840_950_800.0
 
 
@@ -101,6 +102,4 @@ def simulate_demo_histories(root: Path, seed: int = 7) -> int:
 
 
 def _line(entry: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n"
