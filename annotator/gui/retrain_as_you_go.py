@@ -83,6 +83,11 @@ class RetrainAsYouGo(QObject):
         if self.running:
             return
         self.finished_since = 0
+        # The child reads the files: the statuses and the finished notes must be on disk first
+        # (the work state is otherwise written a moment later, and edits at the next save).
+        self.session.flush_state()
+        if self.session.workspace.dirty():
+            self.session.save()
         request = RetrainRequest(self.session.workspace.project, self.session.annotator)
 
         def job(_progress: Progress, cancelled: Cancelled) -> RetrainResult:

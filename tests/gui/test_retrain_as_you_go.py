@@ -102,6 +102,16 @@ def test_a_finished_retrain_swaps_the_model_and_the_queue(
     main = make_window(qtbot, project.root)
     with qtbot.waitSignal(main.retrainer.swapped, timeout=120_000) as swapped:
         doc_id = _finish_first_waiting(qtbot, main, notes)
+        # Edits all through the retrain (the child's start, training, ranking, refreshing).
+        document = main.session.document
+        assert document is not None
+        words = _free_words(document.text, [(a.start, a.end) for a in document.annotations], 200)
+        times = []
+        while main.retrainer.running and words:
+            times.append(_tag_word_ms(qtbot, main, *words.pop(0)))
+            qtbot.wait(250)
+    assert len(times) >= 4, times
+    assert statistics.median(times) <= EDIT_BUDGET_MS, times
     result: RetrainResult = swapped.args[0]
     assert result.queue is not None
     model = CrfTagger.load(project.models_dir / "crf.model")
