@@ -63,6 +63,8 @@ def run_effort(args: argparse.Namespace) -> int:
         print(f"{project.name}: what pre-annotation did (no note text)\n")
         for _name, title, headers, rows in effort_tables(report):
             print(f"{title}\n{format_table(headers, rows)}\n")
+    for problem in report["unreadable_histories"]:
+        print(f"left out, unreadable history: {problem}")
     if args.html is not None:
         announce_written(args.html, "effort report")
     return 0

@@ -217,5 +217,8 @@ def render_effort_html(report: dict[str, Any]) -> str:
             f"resamples of documents, seed {boot['seed']}); the difference is with minus without.</p>",
             html_table(COMPARISON_HEADERS, comparison_rows(report)),
         ]
+    if report.get("unreadable_histories"):
+        left_out = "; ".join(report["unreadable_histories"])
+        parts.append(f"<p class='warning'>Left out, unreadable histories: {html.escape(left_out)}</p>")
     parts.append("</body></html>\n")
     return "".join(parts)

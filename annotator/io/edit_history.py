@@ -46,7 +46,7 @@ def timed(entry: dict[str, Any], at: float) -> dict[str, Any]:
 
 def read_history(path: Path) -> list[dict[str, Any]]:
     """The history's lines, oldest first (a missing file is an empty history)."""
-    return read_journal(path)
+    return read_journal(path, "edit history")
 
 
 def history_annotators(state_dir: Path) -> list[str]:

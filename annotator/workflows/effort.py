@@ -222,6 +222,7 @@ def effort_report(
     work = [(name, doc_id) for name in names for doc_id in history_documents(project.state_dir, name)]
     documents: list[_Document] = []
     lengths: dict[str, int] = {}
+    unreadable: list[str] = []
     for done, (name, doc_id) in enumerate(work, start=1):
         check_cancel(cancelled, "effort report")
         source = project.source_dir / f"{doc_id}.xml"
@@ -230,7 +231,12 @@ def effort_report(
                 lengths[doc_id] = len(read_i2b2(source, check_offsets=False).text)
             except AnnotatorError:
                 lengths[doc_id] = 0  # no source note: times per character are left out
-        entries = read_history(history_path(project.state_dir, name, doc_id))
+        try:
+            entries = read_history(history_path(project.state_dir, name, doc_id))
+        except AnnotatorError as error:
+            # Another user's 0600 history, or a damaged one: named in the report, not fatal.
+            unreadable.append(f"{name}/{doc_id}: {error.message}")
+            continue
         others = [
             keys
             for other in names
@@ -259,4 +265,5 @@ def effort_report(
         ],
         "all_annotators": _annotator_summary("all", documents, request) if documents else None,
         "documents": [_document_row(d) for d in documents],
+        "unreadable_histories": unreadable,
     }

@@ -221,3 +221,19 @@ def test_the_demo_projects_report_matches_the_schema(
     )
     assert [a["annotator"] for a in data["annotators"]] == ["alice", "bob"]
     assert all(a["documents"] == len(Project.open(demo).document_ids()) for a in data["annotators"])
+
+
+def test_a_damaged_history_is_named_and_left_out(
+    project: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = history_path(project.state_dir, "alice", "800-02")
+    path.write_text(
+        '{"op": "start", "annotations": []}\nnot json\n{"op": "remove", "id": "x"}\n', encoding="utf-8"
+    )
+    page = tmp_path / "effort.html"
+    assert main(["report", "effort", str(project.root), "--html", str(page)]) == 0
+    out = capsys.readouterr().out
+    assert "left out, unreadable history: alice/800-02: line 2 of the edit history is damaged" in out
+    assert "alice/800-02" in page.read_text(encoding="utf-8")
+    report = effort_report(EffortRequest(project, resamples=200))
+    assert report["annotators"][0]["documents"] == 2  # 800-01 and 801-01 still counted
