@@ -23,6 +23,8 @@ from annotator.cli import (
     gui,
     iaa,
     preannotate,
+    queue,
+    report,
     significance,
     stats,
     synth,
@@ -47,6 +49,8 @@ SUBCOMMANDS = (
     consistency,
     train,
     preannotate,
+    queue,
+    report,
     deidentify,
     batch,
 )

@@ -3,7 +3,9 @@
 Layout::
 
     project.toml                  name, schema, annotators (and optionally where the
-                                  pre-annotations are: ``preannotations = "preannotated"``)
+                                  pre-annotations are: ``preannotations = "preannotated"``;
+                                  how the queue works: ``queue_by_patient = true``,
+                                  ``annotators_per_document = 2``, ``retrain_every = 5``)
     source/PPP-RR.xml             the notes (i2b2 XML; TAGS may be empty)
     preannotations/PPP-RR.xml     model suggestions (pending annotations), optional
     annotations/<annotator>/      each annotator's working copy of every document
@@ -49,6 +51,12 @@ class Project:
     plain_folder: bool = False
     #: the pre-annotations folder, relative to the root (``annotator synth`` calls it "preannotated")
     preannotations: str = "preannotations"
+    #: the annotation queue serves a patient's notes together (``queue_by_patient = true``)
+    queue_by_patient: bool = False
+    #: how many annotators each note needs: once that many others started it, it is claimed
+    annotators_per_document: int = 1
+    #: retrain the tagger in the background after this many newly finished notes (0: never)
+    retrain_every: int = 0
 
     @property
     def source_dir(self) -> Path:
@@ -140,12 +148,24 @@ class Project:
         preannotations = data.get("preannotations", "preannotations")
         if not isinstance(preannotations, str) or not _is_plain_folder_name(preannotations):
             raise InputError("preannotations must name a folder inside the project", config_path)
+        queue_by_patient = data.get("queue_by_patient", False)
+        if not isinstance(queue_by_patient, bool):
+            raise InputError("queue_by_patient must be true or false", config_path)
+        counts = {}
+        for key, default, least in (("annotators_per_document", 1, 1), ("retrain_every", 0, 0)):
+            value = data.get(key, default)
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise InputError(f"{key} must be a whole number of at least {least}", config_path)
+            counts[key] = value
         return cls(
             root=path,
             name=str(data.get("name", path.name)),
             schema=str(data.get("schema", "i2b2-2014")),
             annotators=annotators,
             preannotations=preannotations,
+            queue_by_patient=queue_by_patient,
+            annotators_per_document=counts["annotators_per_document"],
+            retrain_every=counts["retrain_every"],
         )
 
     def add_annotator(self, annotator: str) -> None:
@@ -172,6 +192,12 @@ class Project:
         ]
         if self.preannotations != "preannotations":
             lines.append(f"preannotations = {json.dumps(self.preannotations)}")
+        if self.queue_by_patient:
+            lines.append("queue_by_patient = true")
+        if self.annotators_per_document != 1:
+            lines.append(f"annotators_per_document = {self.annotators_per_document}")
+        if self.retrain_every:
+            lines.append(f"retrain_every = {self.retrain_every}")
         atomic_write_text(self.root / PROJECT_FILE, "\n".join(lines) + "\n")
 
 

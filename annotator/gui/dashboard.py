@@ -1,4 +1,5 @@
-"""The supervisor dashboard: each annotator's progress and time, and agreement per pair.
+"""The supervisor dashboard: each annotator's progress and time, agreement per pair, and (in
+its second tab) what pre-annotation did (:mod:`annotator.gui.effort_tab`).
 
 The figures come from :func:`~annotator.workflows.progress.project_progress`, read from the
 project's files on every Refresh (in a worker, behind a progress dialog): the documents each
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
@@ -23,6 +25,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -30,7 +33,9 @@ from PySide6.QtWidgets import (
 from annotator.core.atomic import atomic_write_text
 from annotator.core.project import Project
 from annotator.errors import AnnotatorError, printable_path
+from annotator.gui.effort_tab import EffortTab
 from annotator.gui.workers import run_with_progress
+from annotator.workflows.effort import EffortRequest, effort_report
 from annotator.workflows.notes import Cancelled, Progress
 from annotator.workflows.progress import AnnotatorProgress, ProjectProgress, project_progress
 
@@ -114,28 +119,42 @@ class DashboardDialog(QDialog):
         buttons.addStretch(1)
         for button in (self.refresh_button, self.save_button, self.close_button):
             buttons.addWidget(button)
+        progress_page = QWidget(self)
+        page = QVBoxLayout(progress_page)
+        page.addWidget(self.source_label)
+        page.addWidget(QLabel("<b>Progress and active working time</b>", self))
+        page.addWidget(self.progress_view, 1)
+        page.addWidget(QLabel("<b>Agreement per pair</b> (pending suggestions left out)", self))
+        page.addWidget(self.agreement_view, 1)
+        page.addWidget(self.summary_label)
+        # What pre-annotation did, from the kept edit histories (annotator report effort).
+        self.effort_tab = EffortTab(self)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(progress_page, "Progress")
+        self.tabs.addTab(self.effort_tab, "Pre-annotation effort")
         layout = QVBoxLayout(self)
-        layout.addWidget(self.source_label)
-        layout.addWidget(QLabel("<b>Progress and active working time</b>", self))
-        layout.addWidget(self.progress_view, 1)
-        layout.addWidget(QLabel("<b>Agreement per pair</b> (pending suggestions left out)", self))
-        layout.addWidget(self.agreement_view, 1)
-        layout.addWidget(self.summary_label)
+        layout.addWidget(self.tabs, 1)
         layout.addLayout(buttons)
-        self.resize(900, 480)
+        self.resize(1000, 560)
         self.refresh()
 
     def refresh(self) -> None:
         """Read the project's files again (in a worker) and show the figures."""
 
-        def job(progress: Progress, cancelled: Cancelled) -> ProjectProgress:
-            return project_progress(self.project, progress, cancelled)
+        def job(progress: Progress, cancelled: Cancelled) -> tuple[ProjectProgress, dict[str, Any] | None]:
+            figures = project_progress(self.project, progress, cancelled)
+            if self.project.plain_folder:
+                return figures, None
+            return figures, effort_report(EffortRequest(self.project), cancelled=cancelled)
 
-        ok, result = run_with_progress(self, "Reading every annotator's copies…", job)
+        ok, result = run_with_progress(self, "Reading every annotator's copies and histories…", job)
         if not ok:
             self.summary_label.setText(f"Could not compute the figures: {result or 'cancelled'}")
             return
-        self.show_figures(result)
+        figures, effort = result
+        self.show_figures(figures)
+        if effort is not None:
+            self.effort_tab.show_report(effort)
 
     def show_figures(self, figures: ProjectProgress) -> None:
         self.figures = figures

@@ -86,6 +86,7 @@ def build_main_menus(window: MainWindow) -> None:
     )
     add(nav, "next_doc", "Next document", lambda: window.step_document(+1), ("Ctrl+PgDown",))
     add(nav, "previous_doc", "Previous document", lambda: window.step_document(-1), ("Ctrl+PgUp",))
+    add(nav, "next_priority", "Next by &priority", window.priority.open_next, ("Ctrl+Shift+N",))
     view = bar.addMenu("&View")
     add(
         view,

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -33,8 +34,10 @@ from annotator.gui.find_bar import FindBar
 from annotator.gui.main_menus import build_main_menus
 from annotator.gui.memory import opening_a_record
 from annotator.gui.note_view import NoteView
+from annotator.gui.priority_queue import PriorityQueue
 from annotator.gui.propagation_dialog import AnnotateAllDialog
 from annotator.gui.relation_panel import RelationPanel
+from annotator.gui.retrain_as_you_go import RetrainAsYouGo
 from annotator.gui.status_bar import LockBanner, SessionStatusBar
 from annotator.gui.tag_palette import TagPalette
 from annotator.gui.task_attributes import TaskAttributeEditor
@@ -85,6 +88,17 @@ class MainWindow(QMainWindow):
         self.confirm_close: Callable[[], str] = lambda: confirm_close(self)
         self.confirm_override: Callable[[str], bool] = lambda holder: confirm_override(self, holder)
         self.documents = DocumentList()
+        self.priority = PriorityQueue(self, session, self.open_document)
+        self.next_priority_button = QPushButton("Next by priority")
+        self.next_priority_button.setToolTip(
+            "Open the note not started yet that the model is least sure of (Ctrl+Shift+N)"
+        )
+        self.next_priority_button.setEnabled(not project.plain_folder)
+        documents_box = QWidget()
+        documents_layout = QVBoxLayout(documents_box)
+        documents_layout.setContentsMargins(0, 0, 0, 0)
+        documents_layout.addWidget(self.next_priority_button)
+        documents_layout.addWidget(self.documents, 1)
         self.view = NoteView(schema, dark, self.preferences.monospace)
         self.view.set_type_labels(self.preferences.type_labels)
         self.view.menu_factory = self._note_menu
@@ -98,6 +112,7 @@ class MainWindow(QMainWindow):
         self.task_attributes = TaskAttributeEditor(schema, lambda: self.session.editor)
         self.status = SessionStatusBar()
         self.setStatusBar(self.status)
+        self.retrainer = RetrainAsYouGo(self, session, self.priority, self.status.add_field(14))
         centre = QWidget()
         centre_layout = QVBoxLayout(centre)
         centre_layout.setContentsMargins(0, 0, 0, 0)
@@ -118,7 +133,7 @@ class MainWindow(QMainWindow):
         self.view.setMinimumWidth(note_min_width(self.view.font(), self.view))
         self.body = AdaptiveBody(
             centre,
-            [Panel("Documents", self.documents)],
+            [Panel("Documents", documents_box)],
             [
                 Panel("Tags (select text, then press the key)", self.palette_widget),
                 Panel("Current annotation", current),
@@ -173,6 +188,9 @@ class MainWindow(QMainWindow):
         s.notice.connect(self._on_session_notice)
         self.banner.override_requested.connect(self._on_banner_override_requested)
         self.documents.document_chosen.connect(self.open_document)
+        self.next_priority_button.clicked.connect(self.priority.open_next)
+        self.priority.message.connect(self._on_session_notice)
+        self.retrainer.message.connect(self._on_session_notice)
         self.view.tag_key_pressed.connect(self._on_view_tag_key_pressed)
         self.palette_widget.type_chosen.connect(self._on_view_tag_key_pressed)
         self.view.accept_pressed.connect(s.accept_current)
@@ -343,11 +361,12 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         s = self.session
+        choice = self.confirm_close() if s.workspace.dirty() else "save"
+        if choice == "cancel":
+            event.ignore()
+            return
+        self.retrainer.cancel()
         if s.workspace.dirty():
-            choice = self.confirm_close()
-            if choice == "cancel":
-                event.ignore()
-                return
             if choice == "save":
                 s.save()
             else:

@@ -150,7 +150,7 @@ def _set(
     return True
 
 
-def read_journal(path: str | Path) -> list[dict[str, Any]]:
+def read_journal(path: str | Path, what: str = "edit journal") -> list[dict[str, Any]]:
     """The entries of a journal, oldest first.
 
     A crash while a line was being appended leaves it torn: an unparsable *last* line is
@@ -163,7 +163,7 @@ def read_journal(path: str | Path) -> list[dict[str, Any]]:
     except FileNotFoundError:
         return []
     except OSError as error:
-        raise StorageError(f"cannot read the edit journal: {error.strerror}", path) from None
+        raise StorageError(f"cannot read the {what}: {error.strerror}", path) from None
     lines = data.split(b"\n")
     entries: list[dict[str, Any]] = []
     for number, line in enumerate(lines, start=1):
@@ -176,7 +176,7 @@ def read_journal(path: str | Path) -> list[dict[str, Any]]:
         except ValueError:
             if number >= len(lines) - 1:
                 break
-            raise StorageError(f"line {number} of the edit journal is damaged", path) from None
+            raise StorageError(f"line {number} of the {what} is damaged", path) from None
         entries.append(entry)
     return entries
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document, split_record_name
@@ -34,6 +35,7 @@ from annotator.errors import AnnotatorError, InputError, LockedError, OffsetErro
 from annotator.io.autosave import AutosaveStore
 from annotator.io.brat import brat_paths, read_brat, write_brat
 from annotator.io.corpus import list_document_files, no_documents
+from annotator.io.edit_history import history_path, start_entry, timed
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.journal import (
     JournalWriter,
@@ -190,6 +192,8 @@ class Workspace:
         # session on another machine, or a reused process id); ours are touched every
         # HEARTBEAT_SECONDS while open.
         self.lock_stale_after = LOCK_STALE_AFTER
+        # Stamps the kept edit history (seconds since 1970; replaced in tests).
+        self.wall_clock: Callable[[], float] = time.time
 
     # -- opening ----------------------------------------------------------------------------------
     @classmethod
@@ -508,7 +512,18 @@ class Workspace:
         doc_id = document.doc_id
 
         path = journal_path(self.entry(doc_id).working_path)
-        append = self.journal.append
+        kept = history_path(self.state_dir, self.annotator, doc_id)
+        # The annotations as loaded: the history's start line, written before its first edit.
+        loaded: list[Annotation] | None = document.annotations if not kept.exists() else None
+
+        def append(journal: Path, entry: dict[str, Any]) -> None:
+            nonlocal loaded
+            self.journal.append(journal, entry)
+            now = self.wall_clock()
+            if loaded is not None:
+                self.journal.append(kept, start_entry(loaded, now))
+                loaded = None
+            self.journal.append(kept, timed(entry, now))
 
         def touched(*_args: object) -> None:
             self._touched.add(doc_id)

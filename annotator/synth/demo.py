@@ -16,6 +16,7 @@ from annotator.core.document import Document
 from annotator.core.project import PROJECT_FILE, Project
 from annotator.core.resources import resource_path
 from annotator.errors import StorageError
+from annotator.synth.demo_histories import simulate_demo_histories
 from annotator.synth.generator import generate_corpus, write_documents
 
 DEMO_DIR = resource_path("demo")
@@ -79,6 +80,8 @@ def ensure_demo_project(dest: Path | None = None) -> Path:
         # Copy beside the target, then rename: an interrupted copy never looks like a project.
         staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
         shutil.copytree(DEMO_DIR, staging, dirs_exist_ok=True)
+        # Simulated sessions of the demo's annotators, for the effort report to show.
+        simulate_demo_histories(staging)
         if dest.exists():
             dest.rmdir()
         os.replace(staging, dest)

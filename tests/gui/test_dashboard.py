@@ -119,3 +119,34 @@ def test_save_as_json_opens_in_the_reports_folder(
 def test_format_duration() -> None:
     assert format_duration(0) == "0:00 h"
     assert format_duration(3 * 3600 + 59) == "3:01 h"
+
+
+def test_effort_tab_shows_the_effort_report_of_the_demo(qtbot: QtBot, tmp_path: Path) -> None:
+    from annotator.synth.demo import ensure_demo_project
+    from annotator.workflows.effort import EffortRequest, effort_report
+
+    demo = Project.open(ensure_demo_project(tmp_path / "demo"))
+    dialog = DashboardDialog(demo)
+    qtbot.addWidget(dialog)
+    expected = effort_report(EffortRequest(demo))
+    time_rows = dialog.effort_tab.cells("time")
+    assert [row[0] for row in time_rows] == ["alice", "bob", "all"]
+    for row, figures in zip(time_rows, expected["annotators"], strict=False):
+        assert row[1] == str(figures["documents"]) and row[3] == str(figures["tags"])
+    fates = dialog.effort_tab.cells("fates")
+    alice = expected["annotators"][0]["suggestions"]
+    assert fates[0][:5] == [
+        "alice",
+        "all types",
+        str(alice["shown"]),
+        str(alice["accepted"]),
+        str(alice["changed"]),
+    ]
+    assert dialog.tabs.tabText(1) == "Pre-annotation effort"
+
+
+def test_effort_tab_says_when_no_history_was_kept(qtbot: QtBot, project: Project) -> None:
+    dialog = DashboardDialog(project)
+    qtbot.addWidget(dialog)
+    assert "No edit histories yet" in dialog.effort_tab.note.text()
+    assert dialog.effort_tab.cells("time") == []
