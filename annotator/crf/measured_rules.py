@@ -19,7 +19,7 @@ phone number, spaced      20       20     ``212- 476- 8356``, ``301 944-5032``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from annotator.crf.labels import Prediction
 
@@ -66,12 +66,13 @@ def add_measured_spans(
     text: str, predictions: list[Prediction], allowed: set[str] | None = None
 ) -> list[Prediction]:
     """``predictions`` with each measured match that overlaps none of them."""
+    return add_where_free(predictions, measured_rule_predictions(text, allowed))
+
+
+def add_where_free(predictions: list[Prediction], found: Iterable[Prediction]) -> list[Prediction]:
+    """``predictions`` with each of ``found`` that overlaps none of them, in text order."""
     taken = [(p.start, p.end) for p in predictions]
-    added = [
-        rule
-        for rule in measured_rule_predictions(text, allowed)
-        if not any(start < rule.end and rule.start < end for start, end in taken)
-    ]
+    added = [f for f in found if not any(start < f.end and f.start < end for start, end in taken)]
     if not added:
         return predictions
     return sorted([*predictions, *added], key=lambda p: (p.start, p.end))

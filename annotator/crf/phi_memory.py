@@ -32,6 +32,7 @@ from annotator.core.resources import resource_path
 from annotator.core.schema import Schema
 from annotator.crf.features import is_public
 from annotator.crf.labels import Prediction
+from annotator.crf.measured_rules import add_where_free
 
 MEMORY_ORIGIN = "memory"
 MEMORY_CONFIDENCE = 0.9
@@ -110,15 +111,7 @@ class PhiMemory:
         self, text: str, predictions: list[Prediction], allowed: set[str] | None = None
     ) -> list[Prediction]:
         """``predictions`` with each remembered phrase that overlaps none of them."""
-        taken = [(p.start, p.end) for p in predictions]
-        added = [
-            found
-            for found in self.predictions(text, allowed)
-            if not any(start < found.end and found.start < end for start, end in taken)
-        ]
-        if not added:
-            return predictions
-        return sorted([*predictions, *added], key=lambda p: (p.start, p.end))
+        return add_where_free(predictions, self.predictions(text, allowed))
 
     # -- files -----------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
