@@ -20,14 +20,12 @@ not grow with one note's length.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import io
 import json
 import tempfile
 import zipfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +34,7 @@ from zlib import error as ZlibError
 
 from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
+from annotator.core.collector import collector_paused
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.chunks import CHUNK_CHARS, AnnotationIndex, Chunk, iter_chunks
@@ -441,7 +440,7 @@ class CrfTagger:
 
     def chunk_attributes(self, text: str, chunk: Chunk) -> list[list[str]]:
         """Features (crfsuite attributes) of a chunk's own tokens, computed with its context."""
-        with _collector_paused():
+        with collector_paused():
             attributes = document_attributes(text, chunk.tokens, public=not self.private_features)
         return attributes[chunk.core_start : chunk.core_end]
 
@@ -466,7 +465,7 @@ class CrfTagger:
     ) -> list[TokenScore]:
         """Token scores of a chunk's own tokens (the CRF sees its context too)."""
         tagger = self._require_model()
-        with _collector_paused():
+        with collector_paused():
             tagger.set(document_attributes(text, chunk.tokens, public=not self.private_features))
         viterbi = list(tagger.tag())
         labels = list(tagger.labels())
@@ -652,23 +651,6 @@ class CrfTagger:
         """Pending model annotations for several documents, by document id."""
         spans = self.predict_spans(documents, recall_bias, progress, cancelled)
         return {d.doc_id: predictions_to_annotations(d, spans[d.doc_id], self.schema) for d in documents}
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while one chunk's features are built.
-
-    A chunk's features are some ten thousand short-lived lists and strings, none in a cycle
-    (reference counting frees them); with the collector on, their allocation alone triggers
-    collections that walk every young object, 5-10% of tagging time. It runs after the chunk.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _read_memory(raw: bytes, schema: Schema, path: Path) -> PhiMemory:

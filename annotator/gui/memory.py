@@ -15,15 +15,14 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from annotator.core.collector import collector_paused
+
 
 @contextmanager
 def opening_a_record() -> Iterator[None]:
     """No cycle collection while a record opens; what it built is frozen afterwards."""
-    enabled = gc.isenabled()
-    gc.disable()
     try:
-        yield
+        with collector_paused():
+            yield
     finally:
-        if enabled:
-            gc.enable()
         gc.freeze()
