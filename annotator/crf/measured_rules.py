@@ -1,17 +1,34 @@
-"""Patterns precise enough on real notes to stand without the model's agreement.
+"""Patterns precise enough on real notes to stand without the model's agreement, or nearly.
 
 Most rules are weighed by the model (:mod:`annotator.crf.evidence`): on real nursing notes a
-rule alone was right 4-55 % of the time. The few below were measured apart, on every match
-in the PhysioNet deid corpus's training patients (1-110, 1,884 notes), and were right every
-time; the model, which sees them rarely, often gives them less than the gate:
+rule alone was right 4-55 % of the time. The patterns below were measured apart, on every match
+in the PhysioNet deid corpus's training patients (1-110, 1,884 notes). The first group was right
+every time and stands on its own; the model, which sees these shapes rarely, often gives them
+less than the usual gate:
 
-========================  =======  =====  ====================================
-pattern                   matches  right  example
-========================  =======  =====  ====================================
-apostrophe year           14       14     ``s/p MI '92``, ``CABG '95``
-date heading a line       13       13     ``3-24-17 B:``, ``10-15-19 csru note``
-phone number, spaced      20       20     ``212- 476- 8356``, ``301 944-5032``
-========================  =======  =====  ====================================
+=========================  =======  =====  ======================================
+pattern                    matches  right  example
+=========================  =======  =====  ======================================
+apostrophe year            14       14     ``s/p MI '92``, ``CABG '95``
+date heading a line        13       13     ``3-24-17 B:``, ``10-15-19 csru note``
+phone number, spaced       20       20     ``212- 476- 8356``, ``301 944-5032``
+month name and day/year    6        6      ``may 16, 2015``, ``MARCH OF 1993``
+year in a history          16       16     ``S/P MI 1992``, ``CABG 1957, 1971``
+signature and credential   15       15     ``ROBERT V. DEGIORGIO, RRT``
+doctor's title and word    239      239    ``dr small``, ``DR. PRICE``
+initial, surname, action   10       10     ``E. WELSH AWARE``, ``M. PEPPLER PLACING``
+=========================  =======  =====  ======================================
+
+The second group is weighed, with a lower gate than other rules: a span stands where the model
+gives at least :data:`WEIGHED_GATE` to PHI on one of its tokens. Measured where the model had
+found nothing (3-fold cross-validation by patient on patients 1-110):
+
+=========================  ==================  ===========  =====================
+pattern                    gate                right/added  example
+=========================  ==================  ===========  =====================
+relation and word          0.01                12 / 15      ``son bill``, ``dtr laverne``
+initial and surname        0.05                7 / 9        ``d. renna``, ``Q. LANDER``
+=========================  ==================  ===========  =====================
 
 (``tests/benchmarks/bench_realnotes.py --rules`` measures them again.)
 """
@@ -19,54 +36,303 @@ phone number, spaced      20       20     ``212- 476- 8356``, ``301 944-5032``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import NamedTuple
 
+from annotator.crf.features import is_public
 from annotator.crf.labels import Prediction
 
 MEASURED_ORIGIN = "measured-rule"
 MEASURED_CONFIDENCE = 0.95
+# P(PHI) the weighed patterns need on one of their tokens.
+WEIGHED_GATE = 0.01
+# The model's P(PHI) over a span: the highest of its tokens'.
+Strength = Callable[[int, int], float]
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_YEAR = r"(?:19[3-9]|20[0-3])\d"
+# Words clinicians write after a title or a relation that are not names ("dr aware", "son here").
+_NOT_A_NAME = frozenset(
+    [
+        "aware",
+        "notified",
+        "called",
+        "here",
+        "in",
+        "at",
+        "to",
+        "and",
+        "of",
+        "the",
+        "a",
+        "is",
+        "was",
+        "will",
+        "has",
+        "had",
+        "ordered",
+        "order",
+        "orders",
+        "team",
+        "paged",
+        "informed",
+        "made",
+        "re",
+        "regarding",
+        "about",
+        "with",
+        "for",
+        "on",
+        "by",
+        "from",
+        "that",
+        "this",
+        "these",
+        "who",
+        "which",
+        "note",
+        "notes",
+        "said",
+        "says",
+        "states",
+        "stated",
+        "wants",
+        "would",
+        "may",
+        "can",
+        "could",
+        "should",
+        "also",
+        "not",
+        "no",
+        "plan",
+        "plans",
+        "out",
+        "up",
+        "were",
+        "are",
+        "be",
+        "been",
+        "being",
+        "updated",
+        "present",
+        "visited",
+        "visit",
+        "visiting",
+        "came",
+        "come",
+        "comes",
+        "spoke",
+        "spoken",
+        "talked",
+        "into",
+        "s",
+    ]
+)
+_RELATIONS = (
+    "son|sons|daughter|daughters|dtr|wife|husband|brother|sister|mother|father|friend|niece|nephew"
+    "|girlfriend|boyfriend|fiance|grandson|granddaughter|cousin|aunt|uncle|sister-in-law"
+    "|brother-in-law|rabbi|priest|pastor"
+)
 
 # "'92" but not "'90s" or a quotation ('ok').
 _APOSTROPHE_YEAR = re.compile(r"(?<![\w'])'(\d{2})(?![\d'\w])(?!\s*s\b)")
 # A date opening a line ("3-24-17 B:"): notes are headed by the day they were written.
 _LINE_HEAD_DATE = re.compile(r"(?m)^[ \t]*((\d{1,2})[-/](\d{1,2})[-/](?:\d{4}|\d{2}))(?![\w/-])")
-# Area code, exchange and line split by spaces and hyphens ("212- 476- 8356", "(301) 944 5032").
-_SPACED_PHONE = re.compile(
-    r"(?<![\w/.-])(\(?\d{3}\)?(?:[ \t]*-[ \t]*|[ \t]+)\d{3}(?:[ \t]*-[ \t]*|[ \t]+)\d{4})(?![\w/-])"
+# Area code, exchange and line, spaced, hyphenated or run together ("212- 476- 8356",
+# "CELLULAR-410 202-6694", "202 2671093"); a five-digit line is a clinician's typo.
+_PHONE = re.compile(r"(?<![\w/.])(\(?\d{3}\)?[ \t-]*\d{3}(?:[ \t]*-[ \t]*|[ \t]+)?\d{4,5})(?![\w/-])")
+_MONTH_DAY = re.compile(
+    rf"(?i)(?<![\w/])({_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+'?\d{{2,4}})?)(?![\w/:%])"
 )
+_MONTH_YEAR = re.compile(rf"(?i)(?<![\w/])({_MONTH}\.?,?\s+(?:of\s+)?(?:19|20)\d\d)(?![\w/])")
+# Years in a past history: 1960-1999 cannot be a clock time; other years need an event or a
+# preposition before them, or another year beside them ("CABG 1957, 1971").
+_UNIT_AFTER = r"(?!\s*(?:cc|ml|mg|kcal|cal|g|mcg|units?|u|hrs?|h)\b)"
+_YEAR_NOT_A_TIME = re.compile(rf"(?<![\w/:.,-])(19[6-9]\d)(?![\w/:%-]){_UNIT_AFTER}")
+_YEAR_AFTER_EVENT = re.compile(
+    r"(?i)\b(?:mi|cabg|cva|ptca|stent|repair|fx|ca|surgery|since|dx|diagnosed|s/p|hx|in|of|year|yr)"
+    rf"[\s,:]+({_YEAR})(?![\w/:%-]){_UNIT_AFTER}"
+)
+# Two-digit years after a cardiac event or procedure ("CABG 81, Redo CABG 84", "CVA 74'").
+_YEAR_AFTER_PROCEDURE = re.compile(
+    r"(?i)\b(?:mi|cabg|cva|ptca|avr|mvr|stent|ca|repair)[ \t]*'?(\d{2})'?(?![\w/%:'-]|\.\d)"
+    r"(?!\s*(?:cc|ml|mg|hrs?|h|%|mmhg|yo|y/o|yr|years?|min|cm|mm|x)\b)"
+)
+_YEAR_IN_LIST = re.compile(rf"(?<![\w/:.-])({_YEAR})(?=,\s*{_YEAR}\b)|(?<=\d\d,\s)({_YEAR})\b")
+# A name and a credential closing a line: how respiratory therapists and nurses sign.
+_SIGNATURE = re.compile(
+    r"(?m)^[ \t]*((?:[A-Z][A-Za-z'-]*\.?[ \t]+){1,3}[A-Z][A-Za-z'-]+)[ \t]*,?[ \t]+"
+    r"(?:RN|RRT|CRT|NP|MD|LPN|CCRN|RN,[ \t]*BSN|BSN)\.?[ \t]*$"
+)
+# A name's letters, with inner hyphens or apostrophes (not "Frances-" before a phone number).
+_NAME_WORD = r"[a-z](?:[a-z'-]*[a-z])?"
+_DOCTOR_TITLE = re.compile(rf"(?i)\b(?:dr|drs|doctor)\b\.?'?\s+({_NAME_WORD})")
+_INITIAL_SURNAME_ACTING = re.compile(
+    r"(?i)(?:^|(?<=[\s(,;:&-]))([a-z]\.[ \t]+[a-z][a-z'-]{2,})(?:\s*,)?\s+"
+    r"(?:aware|notified|made\s+aware|paged|called|informed|in\s+to|at\s+bedside|to\s+bedside"
+    r"|placing|placed|ordered|spoke|here|updated|present|pronounced|wants|wishes|said|states|will)\b"
+)
+_RELATION = re.compile(
+    rf"(?i)\b(?:{_RELATIONS})\b[,:-]*\s+(?!(?:{_RELATIONS}|aunts|uncles|cousins)\b)({_NAME_WORD})"
+)
+_INITIAL_SURNAME = re.compile(r"(?<![\w.])[A-Za-z]\.[ \t]+([A-Za-z][a-z'-]+|[A-Z][A-Z'-]+)\b")
+# Up to three words before a facility word ("kernan hosp", "ZAGARIA CAMPUS", "HARFORD MEMORIAL").
+_BEFORE_FACILITY = re.compile(
+    r"(?i)\b((?:[a-z][a-z'-]*[ \t]+){0,2}[a-z][a-z'-]*)[ \t]+(?:hospital|hosp|campus|rehab"
+    r"|medical[ \t]+center|med[ \t]+center|memorial|regional|nursing[ \t]+home|house|health|er|ew|ed)\b"
+)
+# Words before a facility word that are not its name ("to the ER", "outside hospital").
+_NOT_A_PLACE = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "to",
+        "from",
+        "at",
+        "in",
+        "of",
+        "this",
+        "that",
+        "outside",
+        "other",
+        "general",
+        "another",
+        "local",
+        "same",
+        "our",
+        "his",
+        "her",
+        "their",
+        "your",
+        "my",
+        "pt",
+        "patient",
+        "pt's",
+        "patient's",
+        "va",
+        "osh",
+        "rehab",
+        "hospital",
+        "nursing",
+        "and",
+        "or",
+        "by",
+        "for",
+        "with",
+        "on",
+        "community",
+        "state",
+    ]
+)
+
+_YEAR_PATTERNS = (_YEAR_NOT_A_TIME, _YEAR_AFTER_EVENT, _YEAR_AFTER_PROCEDURE, _YEAR_IN_LIST)
 
 
 def _plausible_month_day(first: int, second: int) -> bool:
     return (1 <= first <= 12 and 1 <= second <= 31) or (1 <= first <= 31 and 1 <= second <= 12)
 
 
-def _matches(text: str) -> Iterator[tuple[str, int, int]]:
+def _group_span(match: re.Match[str]) -> tuple[int, int]:
+    """The span of the first group that took part (alternatives use different groups)."""
+    index = next(i for i in range(1, (match.lastindex or 1) + 1) if match.group(i) is not None)
+    return match.span(index)
+
+
+class MeasuredMatch(NamedTuple):
+    """One match of a measured pattern: which pattern, the PHI type it gives, where."""
+
+    pattern: str
+    kind: str
+    start: int
+    end: int
+
+
+def standing_matches(text: str) -> Iterator[MeasuredMatch]:
+    """Matches of the patterns that stand without the model."""
     for match in _APOSTROPHE_YEAR.finditer(text):
-        yield "DATE", match.start(1), match.end(1)
+        yield MeasuredMatch("apostrophe year", "DATE", *match.span(1))
     for match in _LINE_HEAD_DATE.finditer(text):
         if _plausible_month_day(int(match.group(2)), int(match.group(3))):
-            yield "DATE", match.start(1), match.end(1)
-    for match in _SPACED_PHONE.finditer(text):
-        yield "PHONE", match.start(1), match.end(1)
+            yield MeasuredMatch("date heading a line", "DATE", *match.span(1))
+    for match in _PHONE.finditer(text):
+        yield MeasuredMatch("phone number", "PHONE", *match.span(1))
+    for pattern in (_MONTH_DAY, _MONTH_YEAR):
+        for match in pattern.finditer(text):
+            yield MeasuredMatch("month name and day/year", "DATE", *match.span(1))
+    for pattern in _YEAR_PATTERNS:
+        for match in pattern.finditer(text):
+            yield MeasuredMatch("year in a history", "DATE", *_group_span(match))
+    for match in _SIGNATURE.finditer(text):
+        yield MeasuredMatch("signature and credential", "DOCTOR", *match.span(1))
+    for match in _DOCTOR_TITLE.finditer(text):
+        if match.group(1).lower() not in _NOT_A_NAME:
+            yield MeasuredMatch("doctor's title and word", "DOCTOR", *match.span(1))
+    for match in _INITIAL_SURNAME_ACTING.finditer(text):
+        yield MeasuredMatch("initial, surname, action", "DOCTOR", *match.span(1))
 
 
-def measured_rule_predictions(text: str, allowed: set[str] | None = None) -> list[Prediction]:
-    """Every match, in text order (the patterns cannot overlap one another)."""
-    return sorted(
-        (
-            Prediction(kind, start, end, MEASURED_CONFIDENCE, MEASURED_ORIGIN)
-            for kind, start, end in _matches(text)
-            if allowed is None or kind in allowed
-        ),
-        key=lambda p: (p.start, p.end),
-    )
+def weighed_candidates(text: str) -> Iterator[MeasuredMatch]:
+    """Matches of the patterns that stand only where the model suspects PHI."""
+    for match in _RELATION.finditer(text):
+        if match.group(1).lower() not in _NOT_A_NAME:
+            yield MeasuredMatch("relation and word", "PATIENT", *match.span(1))
+    for match in _INITIAL_SURNAME.finditer(text):
+        if not is_public(match.group(1).lower()):
+            yield MeasuredMatch("initial and surname", "DOCTOR", match.start(), match.end(1))
+    for match in _BEFORE_FACILITY.finditer(text):
+        words = list(re.finditer(r"\S+", match.group(1)))
+        while words and words[-1].group().lower() not in _NOT_A_PLACE:
+            words.pop()
+        # The name: the words after the last one that cannot be part of it.
+        start = match.start(1) + (words[-1].end() if words else 0)
+        name = text[start : match.end(1)].strip()
+        if name:
+            yield MeasuredMatch("name before a facility", "HOSPITAL", match.end(1) - len(name), match.end(1))
+
+
+def _weighed_matches(text: str, strength: Strength | None) -> Iterator[MeasuredMatch]:
+    for found in weighed_candidates(text):
+        if strength is None or strength(found.start, found.end) >= WEIGHED_GATE:
+            yield found
+
+
+def _without_overlaps(found: Iterable[MeasuredMatch]) -> list[MeasuredMatch]:
+    """Text order; of overlapping matches the first found (standing before weighed) wins."""
+    kept: list[MeasuredMatch] = []
+    for match in found:
+        if not any(k.start < match.end and match.start < k.end for k in kept):
+            kept.append(match)
+    return sorted(kept, key=lambda m: (m.start, m.end))
+
+
+def measured_rule_predictions(
+    text: str, allowed: set[str] | None = None, strength: Strength | None = None
+) -> list[Prediction]:
+    """Every standing match, and each weighed match ``strength`` admits, in text order.
+
+    Without ``strength`` (the rules-only baseline) every weighed match stands too.
+    """
+    found = _without_overlaps([*standing_matches(text), *_weighed_matches(text, strength)])
+    return [
+        Prediction(m.kind, m.start, m.end, MEASURED_CONFIDENCE, MEASURED_ORIGIN)
+        for m in found
+        if allowed is None or m.kind in allowed
+    ]
 
 
 def add_measured_spans(
-    text: str, predictions: list[Prediction], allowed: set[str] | None = None
+    text: str,
+    predictions: list[Prediction],
+    allowed: set[str] | None = None,
+    strength: Strength | None = None,
 ) -> list[Prediction]:
     """``predictions`` with each measured match that overlaps none of them."""
-    return add_where_free(predictions, measured_rule_predictions(text, allowed))
+    return add_where_free(predictions, measured_rule_predictions(text, allowed, strength))
 
 
 def add_where_free(predictions: list[Prediction], found: Iterable[Prediction]) -> list[Prediction]:

@@ -448,7 +448,7 @@ def postprocess_document(
     if evidence is not None and not predictions and evidence.peak() < RULE_GATE:
         # Every span a weighed rule could propose here would be weighed out: the model
         # suspects no token of the note (half the notes of a nursing corpus).
-        return _add_self_standing(text, [], allowed_set, memory)
+        return _add_self_standing(text, [], allowed_set, memory, evidence)
     names = allowed_set is None or bool(allowed_set & NAME_TYPES)
     tokens = tokens if isinstance(tokens, list) else list(tokens)
     result = strip_articles(text, trim(text, predictions))
@@ -470,16 +470,21 @@ def postprocess_document(
         result = [p for p in result if p.type in allowed_set]
     if evidence is not None:
         result = evidence.gate(result)
-    return _add_self_standing(text, merge_names(text, result), allowed_set, memory)
+    return _add_self_standing(text, merge_names(text, result), allowed_set, memory, evidence)
 
 
 def _add_self_standing(
-    text: str, predictions: list[Prediction], allowed: set[str] | None, memory: PhiMemory | None
+    text: str,
+    predictions: list[Prediction],
+    allowed: set[str] | None,
+    memory: PhiMemory | None,
+    evidence: PhiEvidence | None,
 ) -> list[Prediction]:
     """Remembered phrases, then measured patterns, where nothing was found."""
     if memory:
         predictions = memory.add_to(text, predictions, allowed)
-    return add_measured_spans(text, predictions, allowed)
+    strength = evidence.strongest if evidence is not None else None
+    return add_measured_spans(text, predictions, allowed, strength)
 
 
 def postprocess_patient(

@@ -1,4 +1,5 @@
-"""Patterns that stand on real notes without the model (annotator.crf.measured_rules)."""
+"""Patterns measured on real notes that stand without the model, or with a low gate
+(annotator.crf.measured_rules)."""
 
 from __future__ import annotations
 
@@ -26,10 +27,34 @@ def found(text: str) -> list[tuple[str, str]]:
         ("  10/15/2019 csru progress note", [("DATE", "10/15/2019")]),
         ("Neuro: 3-24-17 alert", []),  # a date inside a line is the model's to weigh
         ("13-45-17 units given", []),  # no month/day reading
-        ("dtr Frances- 212- 476- 8356.", [("PHONE", "212- 476- 8356")]),
+        ("dtr Frances- 212- 476- 8356.", [("PATIENT", "Frances"), ("PHONE", "212- 476- 8356")]),
         ("reached at (301) 944 5032 today", [("PHONE", "(301) 944 5032")]),
         ("BP 120/80, shift 1900-0700, 20-30'S, HR 88-110", []),
         ("lytes 135 104 22 / 4.1 28 1.2", []),
+        ("birthday is tomorrow, may 16, 2015.", [("DATE", "may 16, 2015")]),
+        ("IN THIS CASE MARCH OF 1993.)", [("DATE", "MARCH OF 1993")]),
+        ("pt may 2b transferred", []),  # "may" as a verb before no day
+        ("S/P CABG 1957, 1971 \nENDOCARDITIS", [("DATE", "1957"), ("DATE", "1971")]),
+        ("RENAL CELL CA 1977,S/P NEPHRECTOMY", [("DATE", "1977")]),
+        ("chest ache since 2006 but", [("DATE", "2006")]),
+        ("report at 1900, out 1975 cc, in 2000 ml", []),  # clock times and volumes
+        ("FOR RUSTY SPUTUM. \n HERMAN W. EMPERATRICE, RRT\n", [("DOCTOR", "HERMAN W. EMPERATRICE")]),
+        ("IF POSSIBLE WEAN DOPA\n", []),  # a credential needs a word of its own
+        (
+            "spoke w/dr vasquez, dr small today. DR. PRICE TO BEDSIDE",
+            [("DOCTOR", "vasquez"), ("DOCTOR", "small"), ("DOCTOR", "PRICE")],
+        ),
+        ("dr aware and dr notified; md here", []),  # verbs after the title
+        (
+            "INR 6.0. E. WELSH AWARE. M. PEPPLER PLACING STITCH",
+            [("DOCTOR", "E. WELSH"), ("DOCTOR", "M. PEPPLER")],
+        ),
+        ("New A.line placed", []),
+        ("PMH: CABG 81, Redo CABG 84, MVR. CVA 74'.", [("DATE", "81"), ("DATE", "84"), ("DATE", "74")]),
+        ("s/p CABG x3, MI 3 days ago, CVA 30 min", []),
+        ("CELLULAR-410 202-6694 & HOME 202 2671093", [("PHONE", "410 202-6694"), ("PHONE", "202 2671093")]),
+        ("I/O 1900-0700 net 1200", []),
+        ("SOCIAL: MOTHER, AUNTS IN TO VISIT", []),  # a relation after a relation
     ],
 )
 def test_what_the_patterns_find(text: str, expected: list[tuple[str, str]]) -> None:
@@ -56,3 +81,43 @@ def test_a_measured_span_never_overrides_what_is_already_found() -> None:
     model = Prediction("PHONE", start, start + 3, 0.7)
     assert add_measured_spans(text, [model]) == [model]
     assert add_measured_spans(text, [], allowed={"DATE"}) == []
+
+
+def weighed(text: str, belief: float) -> list[tuple[str, str]]:
+    tokens = tokenize(text)
+    evidence = PhiEvidence()
+    evidence.extend(tokens, [1.0 - belief] * len(tokens))
+    return [
+        (p.type, text[p.start : p.end]) for p in measured_rule_predictions(text, strength=evidence.strongest)
+    ]
+
+
+def test_weighed_patterns_need_the_model_to_suspect_something() -> None:
+    text = "social: son bill called. nsg (d. renna) verified. taken to kernan hosp."
+    assert weighed(text, 0.0) == []
+    assert weighed(text, 0.02) == [("PATIENT", "bill"), ("DOCTOR", "d. renna"), ("HOSPITAL", "kernan")]
+    # The standing patterns need no belief at all.
+    assert weighed("dr walker notified", 0.0) == [("DOCTOR", "walker")]
+
+
+def test_an_initial_before_a_common_word_is_no_name() -> None:
+    assert weighed("R. GROIN SITE C&D. W. RESIDUALS >20CC, per c. rehab", 0.5) == []
+
+
+def test_a_facility_name_is_the_words_after_the_last_that_cannot_be_one() -> None:
+    text = "WENT TO THE ZAGARIA CAMPUS, BALTIMORE REHAB OR KIMBROUGH REHAB; from EW; outside hospital"
+    assert weighed(text, 0.5) == [
+        ("HOSPITAL", "ZAGARIA"),
+        ("HOSPITAL", "BALTIMORE"),
+        ("HOSPITAL", "KIMBROUGH"),
+    ]
+
+
+def test_words_after_a_relation_that_are_no_names_are_skipped() -> None:
+    assert weighed("husband here, son and daughter in to visit, wife aware", 0.5) == []
+
+
+def test_overlapping_patterns_keep_the_standing_one() -> None:
+    # "Z. PEPPLER" is an initial and surname (weighed) and one acting (standing): found once.
+    spans = measured_rule_predictions("Z. PEPPLER IN TO STRIP TUBES")
+    assert [(p.type, p.start, p.end) for p in spans] == [("DOCTOR", 0, 10)]
