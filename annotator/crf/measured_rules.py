@@ -1,51 +1,57 @@
 """Patterns precise enough on real notes to stand without the model's agreement, or nearly.
 
 Most rules are weighed by the model (:mod:`annotator.crf.evidence`): on real nursing notes a
-rule alone was right 4-55 % of the time. The patterns below were measured apart, on every match
-in the PhysioNet deid corpus's training patients (1-110, 1,884 notes). The first group was right
-every time and stands on its own; the model, which sees these shapes rarely, often gives them
-less than the usual gate:
+rule alone was right 4-55 % of the time. The patterns below were measured apart on the
+PhysioNet deid corpus's training patients (1-110, 1,884 notes; never on the test patients).
+The first group was right on every match there and stands on its own; the model, which sees
+these shapes rarely, often gives them less than the usual gate. "Added" counts the spans the
+pattern added where the model had found nothing, in 3-fold cross-validation by patient:
 
-=========================  =======  =====  ======================================
-pattern                    matches  right  example
-=========================  =======  =====  ======================================
-apostrophe year            14       14     ``s/p MI '92``, ``CABG '95``
-date heading a line        13       13     ``3-24-17 B:``, ``10-15-19 csru note``
-phone number, spaced       20       20     ``212- 476- 8356``, ``301 944-5032``
-month name and day/year    6        6      ``may 16, 2015``, ``MARCH OF 1993``
-year in a history          16       16     ``S/P MI 1992``, ``CABG 1957, 1971``
-signature and credential   15       15     ``ROBERT V. DEGIORGIO, RRT``
-doctor's title and word    239      239    ``dr small``, ``DR. PRICE``
-initial, surname, action   10       10     ``E. WELSH AWARE``, ``M. PEPPLER PLACING``
-=========================  =======  =====  ======================================
+=========================  =======  =====  ===========  ======================================
+pattern                    matches  right  added/right  example
+=========================  =======  =====  ===========  ======================================
+apostrophe year            14       14     6 / 6        ``s/p MI '92``, ``CABG '95``
+date heading a line        13       13     7 / 7        ``3-24-17 B:``, ``10-15-19 csru note``
+phone number               27       27     6 / 6        ``212- 476- 8356``, ``HOME-410 671-9309``
+month name and day/year    6        6      4 / 4        ``may 16, 2015``, ``MARCH OF 1993``
+year in a history          35       35     13 / 13      ``S/P MI 1992``, ``CABG 81, Redo CABG 84``
+signature and credential   15       15     2 / 2        ``ROBERT V. DEGIORGIO, RRT``
+doctor's title and word    242      242    4 / 4        ``dr small``, ``DR. PRICE``
+initial, surname, action   10       10     5 / 5        ``E. WELSH AWARE``, ``M. PEPPLER PLACING``
+=========================  =======  =====  ===========  ======================================
 
 The second group is weighed, with a lower gate than other rules: a span stands where the model
-gives at least :data:`WEIGHED_GATE` to PHI on one of its tokens. Measured where the model had
-found nothing (3-fold cross-validation by patient on patients 1-110):
+gives at least :data:`WEIGHED_GATE` to PHI on one of its tokens. Alone these patterns are right
+42-56 % of the time; with the gate, where the model had found nothing (same cross-validation):
 
-=========================  ==================  ===========  =====================
-pattern                    gate                right/added  example
-=========================  ==================  ===========  =====================
-relation and word          0.01                12 / 15      ``son bill``, ``dtr laverne``
-initial and surname        0.05                7 / 9        ``d. renna``, ``Q. LANDER``
-=========================  ==================  ===========  =====================
+=========================  ===========  ======================================
+pattern                    added/right  example
+=========================  ===========  ======================================
+relation and word          14 / 13      ``son bill``, ``dtr laverne``
+initial and surname        6 / 5        ``d. renna``, ``Q. LANDER`` (not ``R. GROIN``)
+name before a facility     12 / 12      ``kernan hosp``, ``ZAGARIA CAMPUS``
+=========================  ===========  ======================================
 
-(``tests/benchmarks/bench_realnotes.py --rules`` measures them again.)
+``python -m tests.benchmarks.bench_measured_rules`` measures every match again.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from functools import cache
 from typing import NamedTuple
 
 from annotator.crf.features import is_public
 from annotator.crf.labels import Prediction
+from annotator.crf.lexicons import LEXICON_DIR, read_entries
 
 MEASURED_ORIGIN = "measured-rule"
 MEASURED_CONFIDENCE = 0.95
-# P(PHI) the weighed patterns need on one of their tokens.
+# P(PHI) the weighed patterns need on one of their tokens; a town name, more often a word
+# ("Foley", "Orange", "Normal"), needs more.
 WEIGHED_GATE = 0.01
+TOWN_GATE = 0.05
 # The model's P(PHI) over a span: the highest of its tokens'.
 Strength = Callable[[int, int], float]
 
@@ -230,6 +236,10 @@ _NOT_A_PLACE = frozenset(
     ]
 )
 
+# Up to three words after "from", "in", "of", "to", "near", "at" (and "the").
+_AFTER_PLACE_PREPOSITION = re.compile(
+    r"(?i)\b(?:from|in|of|to|near|at)[ \t]+(?:the[ \t]+)?([a-z][\w.'-]*(?:[ \t]+[a-z][\w.'-]*){0,2})"
+)
 _YEAR_PATTERNS = (_YEAR_NOT_A_TIME, _YEAR_AFTER_EVENT, _YEAR_AFTER_PROCEDURE, _YEAR_IN_LIST)
 
 
@@ -250,6 +260,8 @@ class MeasuredMatch(NamedTuple):
     kind: str
     start: int
     end: int
+    # P(PHI) the model must give one of its tokens (0: the pattern stands on its own).
+    gate: float = 0.0
 
 
 def standing_matches(text: str) -> Iterator[MeasuredMatch]:
@@ -280,10 +292,10 @@ def weighed_candidates(text: str) -> Iterator[MeasuredMatch]:
     """Matches of the patterns that stand only where the model suspects PHI."""
     for match in _RELATION.finditer(text):
         if match.group(1).lower() not in _NOT_A_NAME:
-            yield MeasuredMatch("relation and word", "PATIENT", *match.span(1))
+            yield MeasuredMatch("relation and word", "PATIENT", *match.span(1), WEIGHED_GATE)
     for match in _INITIAL_SURNAME.finditer(text):
         if not is_public(match.group(1).lower()):
-            yield MeasuredMatch("initial and surname", "DOCTOR", match.start(), match.end(1))
+            yield MeasuredMatch("initial and surname", "DOCTOR", match.start(), match.end(1), WEIGHED_GATE)
     for match in _BEFORE_FACILITY.finditer(text):
         words = list(re.finditer(r"\S+", match.group(1)))
         while words and words[-1].group().lower() not in _NOT_A_PLACE:
@@ -292,12 +304,33 @@ def weighed_candidates(text: str) -> Iterator[MeasuredMatch]:
         start = match.start(1) + (words[-1].end() if words else 0)
         name = text[start : match.end(1)].strip()
         if name:
-            yield MeasuredMatch("name before a facility", "HOSPITAL", match.end(1) - len(name), match.end(1))
+            yield MeasuredMatch(
+                "name before a facility", "HOSPITAL", match.end(1) - len(name), match.end(1), WEIGHED_GATE
+            )
+    yield from _towns(text)
+
+
+def _towns(text: str) -> Iterator[MeasuredMatch]:
+    """The longest run of up to three words after a place preposition that names a town."""
+    towns = _real_towns()
+    for match in _AFTER_PLACE_PREPOSITION.finditer(text):
+        words = list(re.finditer(r"[^\s,;:()]+", match.group(1)))
+        for count in range(len(words), 0, -1):
+            start = match.start(1) + words[0].start()
+            name = text[start : match.start(1) + words[count - 1].end()].rstrip(".'")
+            if name.lower() in towns:
+                yield MeasuredMatch("town after a preposition", "CITY", start, start + len(name), TOWN_GATE)
+                break
+
+
+@cache
+def _real_towns() -> frozenset[str]:
+    return frozenset(e.lower() for e in read_entries(LEXICON_DIR / "cities_real.txt"))
 
 
 def _weighed_matches(text: str, strength: Strength | None) -> Iterator[MeasuredMatch]:
     for found in weighed_candidates(text):
-        if strength is None or strength(found.start, found.end) >= WEIGHED_GATE:
+        if strength is None or strength(found.start, found.end) >= found.gate:
             yield found
 
 
