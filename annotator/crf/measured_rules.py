@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from functools import cache
 from typing import NamedTuple
 
@@ -177,6 +178,9 @@ _SIGNATURE = re.compile(
 # A name's letters, with inner hyphens or apostrophes (not "Frances-" before a phone number).
 _NAME_WORD = r"[a-z](?:[a-z'-]*[a-z])?"
 _DOCTOR_TITLE = re.compile(rf"(?i)\b(?:dr|drs|doctor)\b\.?'?\s+({_NAME_WORD})")
+# The second of two doctors ("Drs' Ballou and Dutter").
+_SECOND_DOCTOR = re.compile(rf"(?i)\bdrs\b\.?'?\s+{_NAME_WORD}\s+(?:and|&)\s+({_NAME_WORD})")
+_COURTESY_TITLE = re.compile(rf"(?i)\b(?:mr|mrs|ms|miss)\b\.?[ \t]*({_NAME_WORD})")
 _INITIAL_SURNAME_ACTING = re.compile(
     r"(?i)(?:^|(?<=[\s(,;:&-]))([a-z]\.[ \t]+[a-z][a-z'-]{2,})(?:\s*,)?\s+"
     r"(?:aware|notified|made\s+aware|paged|called|informed|in\s+to|at\s+bedside|to\s+bedside"
@@ -281,9 +285,14 @@ def standing_matches(text: str) -> Iterator[MeasuredMatch]:
             yield MeasuredMatch("year in a history", "DATE", *_group_span(match))
     for match in _SIGNATURE.finditer(text):
         yield MeasuredMatch("signature and credential", "DOCTOR", *match.span(1))
-    for match in _DOCTOR_TITLE.finditer(text):
-        if match.group(1).lower() not in _NOT_A_NAME:
-            yield MeasuredMatch("doctor's title and word", "DOCTOR", *match.span(1))
+    for pattern in (_DOCTOR_TITLE, _SECOND_DOCTOR):
+        for match in pattern.finditer(text):
+            if match.group(1).lower() not in _NOT_A_NAME:
+                yield MeasuredMatch("doctor's title and word", "DOCTOR", *match.span(1))
+    for match in _COURTESY_TITLE.finditer(text):
+        # "MS" is also mental status: only a word no dictionary knows is taken for a name.
+        if not is_public(match.group(1).lower()):
+            yield MeasuredMatch("courtesy title and surname", "PATIENT", *match.span(1))
     for match in _INITIAL_SURNAME_ACTING.finditer(text):
         yield MeasuredMatch("initial, surname, action", "DOCTOR", *match.span(1))
 
@@ -364,8 +373,33 @@ def add_measured_spans(
     allowed: set[str] | None = None,
     strength: Strength | None = None,
 ) -> list[Prediction]:
-    """``predictions`` with each measured match that overlaps none of them."""
-    return add_where_free(predictions, measured_rule_predictions(text, allowed, strength))
+    """``predictions`` with each measured match that overlaps none of them.
+
+    A standing name match that covers the model's shorter name spans (the model found
+    ``ROBERT V.`` of ``ROBERT V. DEGIORGIO, RRT``) widens them to the whole name.
+    """
+    found = measured_rule_predictions(text, allowed, strength)
+    names = [(m.start, m.end) for m in standing_matches(text) if m.kind in _NAME_KINDS]
+    return add_where_free(_widen_names(predictions, names), found)
+
+
+_NAME_KINDS = frozenset({"DOCTOR", "PATIENT"})
+
+
+def _widen_names(predictions: list[Prediction], names: list[tuple[int, int]]) -> list[Prediction]:
+    for start, end in names:
+        inside = [p for p in predictions if p.start < end and start < p.end]
+        if (
+            not inside
+            or any(p.type not in _NAME_KINDS or p.start < start or p.end > end for p in inside)
+            or (inside[0].start, inside[-1].end) == (start, end)
+        ):
+            continue
+        widened = replace(inside[0], start=start, end=end, confidence=max(p.confidence for p in inside))
+        predictions = sorted(
+            [p for p in predictions if p not in inside] + [widened], key=lambda p: (p.start, p.end)
+        )
+    return predictions
 
 
 def add_where_free(predictions: list[Prediction], found: Iterable[Prediction]) -> list[Prediction]:

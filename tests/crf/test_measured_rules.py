@@ -55,6 +55,9 @@ def found(text: str) -> list[tuple[str, str]]:
         ("CELLULAR-410 202-6694 & HOME 202 2671093", [("PHONE", "410 202-6694"), ("PHONE", "202 2671093")]),
         ("I/O 1900-0700 net 1200", []),
         ("SOCIAL: MOTHER, AUNTS IN TO VISIT", []),  # a relation after a relation
+        ("Drs' Ballou and Dutter pronounced.", [("DOCTOR", "Ballou"), ("DOCTOR", "Dutter")]),
+        ("MRS BRUCER FAIR. mr.renzi returned", [("PATIENT", "BRUCER"), ("PATIENT", "renzi")]),
+        ("MS: NEURO INTACT. MS CHANGES NOTED. Mrs. Brown", []),  # mental status; a public word
     ],
 )
 def test_what_the_patterns_find(text: str, expected: list[tuple[str, str]]) -> None:
@@ -121,3 +124,20 @@ def test_overlapping_patterns_keep_the_standing_one() -> None:
     # "Z. PEPPLER" is an initial and surname (weighed) and one acting (standing): found once.
     spans = measured_rule_predictions("Z. PEPPLER IN TO STRIP TUBES")
     assert [(p.type, p.start, p.end) for p in spans] == [("DOCTOR", 0, 10)]
+
+
+def test_a_standing_name_widens_the_models_shorter_name_span() -> None:
+    text = "QUIET NIGHT. \n ROBERT V. DEGIORGIO, RRT\n"
+    start = text.index("ROBERT")
+    model = Prediction("DOCTOR", start, start + len("ROBERT V."), 0.8, "crf")
+    widened = add_measured_spans(text, [model])
+    assert [(text[p.start : p.end], p.type, p.origin, p.confidence) for p in widened] == [
+        ("ROBERT V. DEGIORGIO", "DOCTOR", "crf", 0.8)
+    ]
+
+
+def test_a_name_is_not_widened_over_a_span_of_another_kind() -> None:
+    text = "QUIET NIGHT. \n ROBERT V. DEGIORGIO, RRT\n"
+    start = text.index("DEGIORGIO")
+    other = Prediction("HOSPITAL", start, start + len("DEGIORGIO"), 0.8, "crf")
+    assert add_measured_spans(text, [other]) == [other]

@@ -90,7 +90,7 @@ def test_remembered_phrases_are_found_as_whole_words_in_any_case() -> None:
 
 
 def test_a_remembered_phrase_stands_where_the_model_suspects_nothing() -> None:
-    text = "pt followed at gh by dr healey."
+    text = "pt followed at gh by healey."
     tokens = tokenize(text)
     doubtless = PhiEvidence()
     doubtless.extend(tokens, [0.9999] * len(tokens))
