@@ -191,10 +191,14 @@ _RELATION = re.compile(
 )
 _INITIAL_SURNAME = re.compile(r"(?<![\w.])[A-Za-z]\.[ \t]+([A-Za-z][a-z'-]+|[A-Z][A-Z'-]+)\b")
 # Up to three words before a facility word ("kernan hosp", "ZAGARIA CAMPUS", "HARFORD MEMORIAL").
-_BEFORE_FACILITY = re.compile(
-    r"(?i)\b((?:[a-z][a-z'-]*[ \t]+){0,2}[a-z][a-z'-]*)[ \t]+(?:hospital|hosp|campus|rehab"
-    r"|medical[ \t]+center|med[ \t]+center|memorial|regional|nursing[ \t]+home|house|health|er|ew|ed)\b"
+# A facility word, then up to three words before it ("kernan hosp", "ZAGARIA CAMPUS"): the
+# words are looked for behind each facility word, which is rarer than a word start.
+_FACILITY = re.compile(
+    r"(?i)[ \t]+(?:hospital|hosp|campus|rehab|medical[ \t]+center|med[ \t]+center|memorial|regional"
+    r"|nursing[ \t]+home|house|health|er|ew|ed)\b"
 )
+_WORDS_BEFORE_FACILITY = re.compile(r"(?i)(?<![\w'-])((?:[a-z][a-z'-]*[ \t]+){0,2}[a-z][a-z'-]*)\Z")
+_FACILITY_LOOKBEHIND = 80
 # Words before a facility word that are not its name ("to the ER", "outside hospital").
 _NOT_A_PLACE = frozenset(
     [
@@ -305,18 +309,28 @@ def weighed_candidates(text: str) -> Iterator[MeasuredMatch]:
     for match in _INITIAL_SURNAME.finditer(text):
         if not is_public(match.group(1).lower()):
             yield MeasuredMatch("initial and surname", "DOCTOR", match.start(), match.end(1), WEIGHED_GATE)
-    for match in _BEFORE_FACILITY.finditer(text):
-        words = list(re.finditer(r"\S+", match.group(1)))
+    yield from _facility_names(text)
+    yield from _towns(text)
+
+
+def _facility_names(text: str) -> Iterator[MeasuredMatch]:
+    """The name before a facility word: the words after the last that cannot be part of one."""
+    previous_end = 0
+    for facility in _FACILITY.finditer(text):
+        window_start = max(previous_end, facility.start() - _FACILITY_LOOKBEHIND)
+        previous_end = facility.end()
+        before = _WORDS_BEFORE_FACILITY.search(text, window_start, facility.start())
+        if before is None:
+            continue
+        words = list(re.finditer(r"\S+", before.group(1)))
         while words and words[-1].group().lower() not in _NOT_A_PLACE:
             words.pop()
-        # The name: the words after the last one that cannot be part of it.
-        start = match.start(1) + (words[-1].end() if words else 0)
-        name = text[start : match.end(1)].strip()
+        start = before.start(1) + (words[-1].end() if words else 0)
+        name = text[start : before.end(1)].strip()
         if name:
             yield MeasuredMatch(
-                "name before a facility", "HOSPITAL", match.end(1) - len(name), match.end(1), WEIGHED_GATE
+                "name before a facility", "HOSPITAL", before.end(1) - len(name), before.end(1), WEIGHED_GATE
             )
-    yield from _towns(text)
 
 
 def _towns(text: str) -> Iterator[MeasuredMatch]:
