@@ -70,83 +70,15 @@ _MONTH = (
 )
 _YEAR = r"(?:19[3-9]|20[0-3])\d"
 # Words clinicians write after a title or a relation that are not names ("dr aware", "son here").
-_NOT_A_NAME = frozenset(
-    [
-        "aware",
-        "notified",
-        "called",
-        "here",
-        "in",
-        "at",
-        "to",
-        "and",
-        "of",
-        "the",
-        "a",
-        "is",
-        "was",
-        "will",
-        "has",
-        "had",
-        "ordered",
-        "order",
-        "orders",
-        "team",
-        "paged",
-        "informed",
-        "made",
-        "re",
-        "regarding",
-        "about",
-        "with",
-        "for",
-        "on",
-        "by",
-        "from",
-        "that",
-        "this",
-        "these",
-        "who",
-        "which",
-        "note",
-        "notes",
-        "said",
-        "says",
-        "states",
-        "stated",
-        "wants",
-        "would",
-        "may",
-        "can",
-        "could",
-        "should",
-        "also",
-        "not",
-        "no",
-        "plan",
-        "plans",
-        "out",
-        "up",
-        "were",
-        "are",
-        "be",
-        "been",
-        "being",
-        "updated",
-        "present",
-        "visited",
-        "visit",
-        "visiting",
-        "came",
-        "come",
-        "comes",
-        "spoke",
-        "spoken",
-        "talked",
-        "into",
-        "s",
-    ]
-)
+_NOT_A_NAME = frozenset((
+    "aware", "notified", "called", "here", "in", "at", "to", "and", "of", "the", "a", "is", "was",
+    "will", "has", "had", "ordered", "order", "orders", "team", "paged", "informed", "made", "re",
+    "regarding", "about", "with", "for", "on", "by", "from", "that", "this", "these", "who",
+    "which", "note", "notes", "said", "says", "states", "stated", "wants", "would", "may", "can",
+    "could", "should", "also", "not", "no", "plan", "plans", "out", "up", "were", "are", "be",
+    "been", "being", "updated", "present", "visited", "visit", "visiting", "came", "come", "comes",
+    "spoke", "spoken", "talked", "into", "s",
+))  # fmt: skip
 _RELATIONS = (
     "son|sons|daughter|daughters|dtr|wife|husband|brother|sister|mother|father|friend|niece|nephew"
     "|girlfriend|boyfriend|fiance|grandson|granddaughter|cousin|aunt|uncle|sister-in-law"
@@ -198,7 +130,6 @@ _RELATION = re.compile(
     rf"(?i)\b(?:{_RELATIONS})\b[,:-]*\s+(?!(?:{_RELATIONS}|aunts|uncles|cousins)\b)({_NAME_WORD})"
 )
 _INITIAL_SURNAME = re.compile(r"(?<![\w.])[A-Za-z]\.[ \t]+([A-Za-z][a-z'-]+|[A-Z][A-Z'-]+)\b")
-# Up to three words before a facility word ("kernan hosp", "ZAGARIA CAMPUS", "HARFORD MEMORIAL").
 # A facility word, then up to three words before it ("kernan hosp", "ZAGARIA CAMPUS"): the
 # words are looked for behind each facility word, which is rarer than a word start.
 _FACILITY = re.compile(
@@ -208,49 +139,12 @@ _FACILITY = re.compile(
 _WORDS_BEFORE_FACILITY = re.compile(r"(?i)(?<![\w'-])((?:[a-z][a-z'-]*[ \t]+){0,2}[a-z][a-z'-]*)\Z")
 _FACILITY_LOOKBEHIND = 80
 # Words before a facility word that are not its name ("to the ER", "outside hospital").
-_NOT_A_PLACE = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "to",
-        "from",
-        "at",
-        "in",
-        "of",
-        "this",
-        "that",
-        "outside",
-        "other",
-        "general",
-        "another",
-        "local",
-        "same",
-        "our",
-        "his",
-        "her",
-        "their",
-        "your",
-        "my",
-        "pt",
-        "patient",
-        "pt's",
-        "patient's",
-        "va",
-        "osh",
-        "rehab",
-        "hospital",
-        "nursing",
-        "and",
-        "or",
-        "by",
-        "for",
-        "with",
-        "on",
-        "community",
-        "state",
-    ]
-)
+_NOT_A_PLACE = frozenset((
+    "the", "a", "an", "to", "from", "at", "in", "of", "this", "that", "outside", "other",
+    "general", "another", "local", "same", "our", "his", "her", "their", "your", "my", "pt",
+    "patient", "pt's", "patient's", "va", "osh", "rehab", "hospital", "nursing", "and", "or", "by",
+    "for", "with", "on", "community", "state",
+))  # fmt: skip
 
 # Up to three words after "from", "in", "of", "to", "near", "at" (and "the").
 _AFTER_PLACE_PREPOSITION = re.compile(
