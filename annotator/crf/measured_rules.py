@@ -111,15 +111,18 @@ _YEAR_AFTER_PROCEDURE = re.compile(
 )
 _YEAR_IN_LIST = re.compile(rf"(?<![\w/:.-])({_YEAR})(?=,\s*{_YEAR}\b)|(?<=\d\d,\s)({_YEAR})\b")
 # A name and a credential closing a line: how respiratory therapists and nurses sign.
+# ("Signed Mac RN" is a signing word and a name: no two-word name.)
 _SIGNATURE = re.compile(
-    r"(?m)^[ \t]*((?:[A-Z][A-Za-z'-]*\.?[ \t]+){1,3}[A-Z][A-Za-z'-]+)[ \t]*,?[ \t]+"
+    r"(?m)^[ \t]*(?!(?i:signed|by|electronically|per|note)\b)((?:[A-Z][A-Za-z'-]*\.?[ \t]+){1,3}[A-Z][A-Za-z'-]+)"
+    r"[ \t]*,?[ \t]+"
     r"(?:RN|RRT|CRT|NP|MD|LPN|CCRN|RN,[ \t]*BSN|BSN)\.?[ \t]*$"
 )
 # A name's letters, with inner hyphens or apostrophes (not "Frances-" before a phone number).
 _NAME_WORD = r"[a-z](?:[a-z'-]*[a-z])?"
-_DOCTOR_TITLE = re.compile(rf"(?i)\b(?:dr|drs|doctor)\b\.?'?\s+({_NAME_WORD})")
+# The title and the name on one line ("Msg left for Dr.\nPt states" is no name).
+_DOCTOR_TITLE = re.compile(rf"(?i)\b(?:dr|drs|doctor)\b\.?'?[ \t]+({_NAME_WORD})")
 # The second of two doctors ("Drs' Ballou and Dutter").
-_SECOND_DOCTOR = re.compile(rf"(?i)\bdrs\b\.?'?\s+{_NAME_WORD}\s+(?:and|&)\s+({_NAME_WORD})")
+_SECOND_DOCTOR = re.compile(rf"(?i)\bdrs\b\.?'?[ \t]+{_NAME_WORD}[ \t]+(?:and|&)[ \t]+({_NAME_WORD})")
 _COURTESY_TITLE = re.compile(rf"(?i)\b(?:mr|mrs|ms|miss)\b\.?[ \t]*({_NAME_WORD})")
 _INITIAL_SURNAME_ACTING = re.compile(
     r"(?i)(?:^|(?<=[\s(,;:&-]))([a-z]\.[ \t]+[a-z][a-z'-]{2,})(?:\s*,)?\s+"

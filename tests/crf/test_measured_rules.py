@@ -40,6 +40,8 @@ def found(text: str) -> list[tuple[str, str]]:
         ("report at 1900, out 1975 cc, in 2000 ml", []),  # clock times and volumes
         ("FOR RUSTY SPUTUM. \n HERMAN W. EMPERATRICE, RRT\n", [("DOCTOR", "HERMAN W. EMPERATRICE")]),
         ("IF POSSIBLE WEAN DOPA\n", []),  # a credential needs a word of its own
+        ("bloods in AM\nSigned Mac RN\n", []),  # a signing word is no first name
+        ("Msg left for Dr.\nPt states portal login", []),  # title and name share a line
         (
             "spoke w/dr vasquez, dr small today. DR. PRICE TO BEDSIDE",
             [("DOCTOR", "vasquez"), ("DOCTOR", "small"), ("DOCTOR", "PRICE")],
