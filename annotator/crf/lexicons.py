@@ -67,10 +67,29 @@ class Lexicons:
     # first token key -> [(lexicon, remaining token keys)] for multi-token entries.
     _phrases: dict[str, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
     _case_sensitive: frozenset[str] = field(default_factory=frozenset)
+    # Lexicon names -> their entries pooled (lower-case, exact), built on first use.
+    _unions: dict[tuple[str, ...], tuple[frozenset[str], frozenset[str]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def contains(self, lexicon: str, word: str) -> bool:
         key = word if lexicon in self._case_sensitive else word.lower()
         return key in self.words.get(lexicon, frozenset())
+
+    def contains_any(self, lexicons: tuple[str, ...], word: str) -> bool:
+        """Whether any of ``lexicons`` holds ``word``: :meth:`contains` of each, in two set
+        look-ups (the name rule asks it of every capitalised word of every note)."""
+        union = self._unions.get(lexicons)
+        if union is None:
+            empty: frozenset[str] = frozenset()
+            lower = frozenset().union(
+                *(self.words.get(n, empty) for n in lexicons if n not in self._case_sensitive)
+            )
+            exact = frozenset().union(
+                *(self.words.get(n, empty) for n in lexicons if n in self._case_sensitive)
+            )
+            union = self._unions[lexicons] = (lower, exact)
+        return word.lower() in union[0] or word in union[1]
 
     def word_memberships(self, word: str) -> tuple[str, ...]:
         """Single-token lists holding ``word``."""
