@@ -102,9 +102,11 @@ class Lexicons:
 
     def match(self, tokens: Sequence[Token]) -> list[tuple[str, ...]]:
         """For each token, the lists with a multi-token entry covering it."""
-        covered: list[set[str]] = [set() for _ in tokens]
+        matched: list[tuple[str, ...]] = [()] * len(tokens)
         if not self._phrases:
-            return [() for _ in tokens]
+            return matched
+        # Few tokens are covered: sets only for those (not one per token of the note).
+        covered: dict[int, set[str]] = {}
         lowers = [t.text.lower() for t in tokens]
         for index, token in enumerate(tokens):
             for key in (lowers[index], "=" + token.text):
@@ -120,8 +122,10 @@ class Lexicons:
                     )
                     if candidate == rest:
                         for position in range(index, end):
-                            covered[position].add(name)
-        return [tuple(sorted(c)) for c in covered]
+                            covered.setdefault(position, set()).add(name)
+        for position, names in covered.items():
+            matched[position] = tuple(sorted(names))
+        return matched
 
 
 def build_lexicons(directory: Path = LEXICON_DIR) -> Lexicons:
