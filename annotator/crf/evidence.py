@@ -43,10 +43,12 @@ class PhiEvidence:
 
     def extend(self, tokens: Sequence[Token], p_outside: Iterable[float]) -> None:
         """Add tokens (in text order, after those already added) with their P(O)."""
-        for token, outside in zip(tokens, p_outside, strict=True):
-            self._starts.append(token.start)
-            self._ends.append(token.end)
-            self._phi.append(1.0 - outside)
+        phi = array("f", [1.0 - outside for outside in p_outside])
+        if len(phi) != len(tokens):
+            raise ValueError(f"{len(tokens)} tokens but {len(phi)} probabilities")
+        self._starts.extend([token.start for token in tokens])
+        self._ends.extend([token.end for token in tokens])
+        self._phi.extend(phi)
 
     def peak(self) -> float:
         """The highest P(PHI) of any token of the note (0 for a note without tokens)."""

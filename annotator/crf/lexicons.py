@@ -67,10 +67,29 @@ class Lexicons:
     # first token key -> [(lexicon, remaining token keys)] for multi-token entries.
     _phrases: dict[str, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
     _case_sensitive: frozenset[str] = field(default_factory=frozenset)
+    # Lexicon names -> their entries pooled (lower-case, exact), built on first use.
+    _unions: dict[tuple[str, ...], tuple[frozenset[str], frozenset[str]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def contains(self, lexicon: str, word: str) -> bool:
         key = word if lexicon in self._case_sensitive else word.lower()
         return key in self.words.get(lexicon, frozenset())
+
+    def contains_any(self, lexicons: tuple[str, ...], word: str) -> bool:
+        """Whether any of ``lexicons`` holds ``word``: :meth:`contains` of each, in two set
+        look-ups (the name rule asks it of every capitalised word of every note)."""
+        union = self._unions.get(lexicons)
+        if union is None:
+            empty: frozenset[str] = frozenset()
+            lower = frozenset().union(
+                *(self.words.get(n, empty) for n in lexicons if n not in self._case_sensitive)
+            )
+            exact = frozenset().union(
+                *(self.words.get(n, empty) for n in lexicons if n in self._case_sensitive)
+            )
+            union = self._unions[lexicons] = (lower, exact)
+        return word.lower() in union[0] or word in union[1]
 
     def word_memberships(self, word: str) -> tuple[str, ...]:
         """Single-token lists holding ``word``."""
@@ -83,9 +102,11 @@ class Lexicons:
 
     def match(self, tokens: Sequence[Token]) -> list[tuple[str, ...]]:
         """For each token, the lists with a multi-token entry covering it."""
-        covered: list[set[str]] = [set() for _ in tokens]
+        matched: list[tuple[str, ...]] = [()] * len(tokens)
         if not self._phrases:
-            return [() for _ in tokens]
+            return matched
+        # Few tokens are covered: sets only for those (not one per token of the note).
+        covered: dict[int, set[str]] = {}
         lowers = [t.text.lower() for t in tokens]
         for index, token in enumerate(tokens):
             for key in (lowers[index], "=" + token.text):
@@ -101,8 +122,10 @@ class Lexicons:
                     )
                     if candidate == rest:
                         for position in range(index, end):
-                            covered[position].add(name)
-        return [tuple(sorted(c)) for c in covered]
+                            covered.setdefault(position, set()).add(name)
+        for position, names in covered.items():
+            matched[position] = tuple(sorted(names))
+        return matched
 
 
 def build_lexicons(directory: Path = LEXICON_DIR) -> Lexicons:

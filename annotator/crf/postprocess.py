@@ -309,7 +309,7 @@ def name_lexicon_rule(
         return len(word) >= 2 and word[0].isupper() and word.isalpha() and zipf_bucket(word.lower()) in RARE
 
     def is_listed(word: str) -> bool:
-        return _capitalised_word(word) and any(lexicons.contains(name, word) for name in NAME_LEXICONS)
+        return _capitalised_word(word) and lexicons.contains_any(NAME_LEXICONS, word)
 
     def is_name(token: Token) -> bool:
         return is_rare_capitalised(token.text) and is_listed(token.text)
@@ -346,9 +346,9 @@ def name_lexicon_rule(
                 taken.add(token.start, token.end + gap)
             continue
         # Listed names join a predicted name whatever their frequency ("Rachelle Hope").
-        joins = is_listed(token.text) and (
+        joins = (
             token.start - 1 in by_end or token.end + 1 in by_start or token.start - 2 in by_end
-        )
+        ) and is_listed(token.text)
         if not (after_title or is_name(token) or joins):
             continue
         # Right after a title: "Dr. Smith", "Mrs Jones", "Dr Eze" (any rare capitalised word).

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from zlib import error as ZlibError
 
 from annotator.core.annotation import Annotation
@@ -101,9 +101,12 @@ class ModelMetadata:
             raise ModelError(f"model metadata is incomplete ({error})", path) from None
 
 
-@dataclass(frozen=True, slots=True)
-class TokenScore:
-    """The tagger's view of one token: Viterbi label, its marginal, P(O), best PHI label."""
+class TokenScore(NamedTuple):
+    """The tagger's view of one token: Viterbi label, its marginal, P(O), best PHI label.
+
+    A named tuple: one is made per token tagged, and a tuple is built several times faster
+    than a frozen dataclass.
+    """
 
     label: str
     probability: float

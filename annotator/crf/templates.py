@@ -17,6 +17,23 @@ MONTH = (
     r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?|JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?"
     r"|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|SEPT?(?:EMBER)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)"
 )
+
+
+def _after_first_letter(alternation: str) -> str:
+    """``(?:Jan|Feb)`` as ``(?:(?<=J)an|(?<=F)eb)``: the rest of each word once its first letter
+    is taken, so that a led template can open with the first letter (:class:`_Led`)."""
+    words, depth, start = [], 0, 3
+    for index, char in enumerate(alternation[3:-1], start=3):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "|" and depth == 0:
+            words.append(alternation[start:index])
+            start = index + 1
+    words.append(alternation[start:-1])
+    return "(?:" + "|".join(f"(?<={word[0]}){word[1:]}" for word in words) + ")"
+
+
+_MONTH_FIRST = r"[ADFJMNOS]"
+_MONTH_REST = _after_first_letter(MONTH)
 TENS = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
 UNITS = r"(?:one|two|three|four|five|six|seven|eight|nine)"
 _YEAR = r"(?:\d{4}|'?\d{2})"
@@ -52,11 +69,13 @@ TEMPLATE_SPECS: dict[str, re.Pattern[str] | _Led] = {
     "DATE_MDY_DOT": _Led(r"\b", r"\d", r"\d?\.\d{1,2}\.(?:\d{4}|\d{2})\b"),
     "DATE_MY": _Led(r"(?<![\d/])", r"\d", r"\d?/(?:\d{4}|'?\d{2})(?![\d/])"),
     "DATE_MD": _Led(r"(?<![\d/])", r"\d", r"\d?/\d{1,2}(?![\d/])"),
-    "DATE_MONTH_DAY": re.compile(rf"\b{MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR}\b)?"),
+    "DATE_MONTH_DAY": _Led(
+        r"\b", _MONTH_FIRST, rf"{_MONTH_REST}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR}\b)?"
+    ),
     "DATE_DAY_MONTH": _Led(
         r"\b", r"\d", rf"\d?(?:st|nd|rd|th)?[\s-]*(?:of\s+)?{MONTH}\.?(?![a-z])(?:[,\s-]*{_YEAR}\b)?"
     ),
-    "DATE_MONTH_YEAR": re.compile(rf"\b{MONTH}\.?[\s,-]+(?:of\s+)?(?:\d{{4}}|'\d{{2}})\b"),
+    "DATE_MONTH_YEAR": _Led(r"\b", _MONTH_FIRST, rf"{_MONTH_REST}\.?[\s,-]+(?:of\s+)?(?:\d{{4}}|'\d{{2}})\b"),
     "DATE_YEAR": _Led(r"\b", r"[12]", r"(?:(?<=1)[89]|(?<=2)[01])\d{2}\b"),
     "DATE_DECADE": re.compile(r"(?:\b\d{2,4}|')\d?'?s\b"),
     "AGE_YO": _Led(
@@ -110,11 +129,18 @@ TEMPLATE_SPECS: dict[str, re.Pattern[str] | _Led] = {
     # out of 10, slash pairs no calendar writes (BP 120/80), blood gases and other runs of
     # slashes, shift times (1900-0730), ranges (23-40, 20-30's), volumes, rates and doses.
     "PAIN_SCALE": _Led(r"(?<![\d/.])", r"\d", r"\d?/10(?![\d/])"),
-    "NOT_MONTH_DAY": re.compile(
-        r"(?<![\d/.])(?:(?:1[3-9]|[2-9]\d|\d{3,})/\d+|\d+/(?:3[2-9]|[4-9]\d|\d{3,}))(?![\d/])"
+    # Led forms of (?<![\d/.])(?:(?:1[3-9]|[2-9]\d|\d{3,})/\d+|\d+/(?:3[2-9]|[4-9]\d|\d{3,}))(?![\d/])
+    # and (?<![\d/.])(?:\d+(?:/\d+){3,}|(?=[\d/]*\d\.\d)\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?){2,})(?![\d/]):
+    # the first digit is taken, so what followed it is asked of it from behind (tested).
+    "NOT_MONTH_DAY": _Led(
+        r"(?<![\d/.])",
+        r"\d",
+        r"(?:(?:(?<=1)[3-9]|(?<=[2-9])\d|\d{2,})/\d+|\d*/(?:3[2-9]|[4-9]\d|\d{3,}))(?![\d/])",
     ),
-    "SLASH_RUN": re.compile(
-        r"(?<![\d/.])(?:\d+(?:/\d+){3,}|(?=[\d/]*\d\.\d)\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?){2,})(?![\d/])"
+    "SLASH_RUN": _Led(
+        r"(?<![\d/.])",
+        r"\d",
+        r"(?:\d*(?:/\d+){3,}|(?=[\d/]*\d\.\d|\.\d)\d*(?:\.\d+)?(?:/\d+(?:\.\d+)?){2,})(?![\d/])",
     ),
     "CLOCK_RANGE": _Led(r"(?<![\d-])", r"[0-2]", r"\d[0-5]\d\s?-\s?[0-2]\d[0-5]\d(?![\d-])"),
     "NUMBER_RANGE": _Led(r"(?<![\d/.-])", r"\d", r"\d{0,2}\s?-\s?\d{1,3}(?:'?[sS])?(?![\d/-])"),
@@ -138,10 +164,21 @@ TEMPLATES: dict[str, re.Pattern[str]] = {
 }
 
 
+# Text a template's every match holds: a note without it is not scanned (one fast substring
+# search instead of a regex tried at every position).
+_REQUIRED = {
+    "EMAIL": ("@",),
+    "URL": ("http", "www.", ".com", ".org", ".net", ".edu", ".gov"),
+}
+
+
 def template_matches(text: str) -> list[tuple[str, int, int]]:
     """Every template match in ``text`` as (template name, start, end)."""
     matches = []
     for name, pattern in TEMPLATES.items():
+        required = _REQUIRED.get(name)
+        if required is not None and not any(part in text for part in required):
+            continue
         for match in pattern.finditer(text):
             if match.end() > match.start():
                 matches.append((name, match.start(), match.end()))

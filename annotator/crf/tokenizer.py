@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # Letter runs, digit runs, or one other non-space character. A letter run ends before a
 # capital that follows a lower-case letter (``yoM`` -> ``yo``, ``M``): a letter continues
@@ -21,9 +21,9 @@ _HEADING_WORDS = re.compile(r"[A-Za-z]+")
 _MAX_HEADING_WORDS = 6
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """One token of a note.
+class Token(NamedTuple):
+    """One token of a note (a named tuple: a note makes one per word, and a tuple is built
+    several times faster than a frozen dataclass).
 
     Attributes
     ----------

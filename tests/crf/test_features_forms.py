@@ -7,13 +7,15 @@ the assertion); a model is only the same model if both equal the readable forms.
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from annotator.core.document import Document
 from annotator.crf.features import as_attributes, document_attributes, document_features
-from annotator.crf.templates import TEMPLATE_SPECS, _Led
+from annotator.crf.templates import _REQUIRED, _YEAR, MONTH, TEMPLATE_SPECS, TEMPLATES, _Led
 from annotator.crf.tokenizer import tokenize
 
 CRAFTED = (
@@ -67,3 +69,77 @@ def test_led_templates_match_the_crafted_note_like_the_plain_patterns() -> None:
         assert [m.span() for m in spec.led().finditer(CRAFTED)] == spans
         found += len(spans)
     assert found >= 20  # the comparison saw real matches
+
+
+# The readable patterns some led templates were rewritten from: each rewrite asks of the first
+# character from behind what the readable one asked in front of it.
+READABLE = {
+    "NOT_MONTH_DAY": r"(?<![\d/.])(?:(?:1[3-9]|[2-9]\d|\d{3,})/\d+|\d+/(?:3[2-9]|[4-9]\d|\d{3,}))(?![\d/])",
+    "SLASH_RUN": (
+        r"(?<![\d/.])(?:\d+(?:/\d+){3,}|(?=[\d/]*\d\.\d)\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?){2,})(?![\d/])"
+    ),
+    "DATE_MONTH_DAY": rf"\b{MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR}\b)?",
+    "DATE_MONTH_YEAR": rf"\b{MONTH}\.?[\s,-]+(?:of\s+)?(?:\d{{4}}|'\d{{2}})\b",
+}
+# Pieces of dates, ratios and blood gases, so that random notes are dense in near matches.
+NOTE_PIECES = [
+    *"0123456789",
+    "12",
+    "/",
+    ".",
+    " ",
+    "-",
+    "'",
+    ",",
+    "\n",
+    "s",
+    "th",
+    "of ",
+    "Jan",
+    "MAY",
+    "May",
+    "Sept",
+    "OCT",
+    "March",
+    "JUNE",
+    "x",
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(NOTE_PIECES), max_size=16).map("".join))
+@example("123/5 13/2 9/40 1/2 0.5/2/3 7.32/45/88/24 12/45/67/89 1.2.3/4/5 5/.5/6/7")
+@example("Sept 5th, '98 MAY 2067 mAY 3 JUNE-2066 Dec of 2067 Janu 3 x.Oct 12")
+def test_rewritten_templates_match_what_their_readable_forms_match(text: str) -> None:
+    for name, readable in READABLE.items():
+        assert [m.span() for m in TEMPLATES[name].finditer(text)] == [
+            m.span() for m in re.finditer(readable, text)
+        ], name
+
+
+def test_rewritten_templates_match_the_crafted_note_like_their_readable_forms() -> None:
+    text = (
+        CRAFTED + "BP 120/80, ABG 7.32/45/88/24, 12/45/67/89 on Jan 3, 2067, MARCH 5th '98, Sept. of 2066\n"
+    )
+    found = 0
+    for name, readable in READABLE.items():
+        spans = [m.span() for m in re.finditer(readable, text)]
+        assert [m.span() for m in TEMPLATES[name].finditer(text)] == spans, name
+        found += len(spans)
+    assert found >= 5
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["www.", "http", "s://", ".com", ".edu", "@", "mail", "x", ".", "-", "_", "/", " ", "7"]
+        ),
+        max_size=12,
+    ).map("".join)
+)
+def test_a_note_without_a_templates_required_text_has_no_match_of_it(text: str) -> None:
+    # template_matches skips such a template: every match it would find holds that text.
+    for name, parts in _REQUIRED.items():
+        for match in TEMPLATES[name].finditer(text):
+            assert any(part in match.group() for part in parts), (name, match.group())
