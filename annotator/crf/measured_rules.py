@@ -257,6 +257,8 @@ def _real_towns() -> frozenset[str]:
 
 
 def _weighed_matches(text: str, strength: Strength | None) -> Iterator[MeasuredMatch]:
+    if strength is not None and strength(0, len(text)) < min(WEIGHED_GATE, TOWN_GATE):
+        return  # the model suspects no token of the note: no weighed match could stand
     for found in weighed_candidates(text):
         if strength is None or strength(found.start, found.end) >= found.gate:
             yield found
@@ -278,7 +280,13 @@ def measured_rule_predictions(
 
     Without ``strength`` (the rules-only baseline) every weighed match stands too.
     """
-    found = _without_overlaps([*standing_matches(text), *_weighed_matches(text, strength)])
+    return _predictions(list(standing_matches(text)), text, allowed, strength)
+
+
+def _predictions(
+    standing: list[MeasuredMatch], text: str, allowed: set[str] | None, strength: Strength | None
+) -> list[Prediction]:
+    found = _without_overlaps([*standing, *_weighed_matches(text, strength)])
     return [
         Prediction(m.kind, m.start, m.end, MEASURED_CONFIDENCE, MEASURED_ORIGIN)
         for m in found
@@ -297,9 +305,9 @@ def add_measured_spans(
     A standing name match that covers the model's shorter name spans (the model found
     ``ROBERT V.`` of ``ROBERT V. DEGIORGIO, RRT``) widens them to the whole name.
     """
-    found = measured_rule_predictions(text, allowed, strength)
-    names = [(m.start, m.end) for m in standing_matches(text) if m.kind in _NAME_KINDS]
-    return add_where_free(_widen_names(predictions, names), found)
+    standing = list(standing_matches(text))
+    names = [(m.start, m.end) for m in standing if m.kind in _NAME_KINDS]
+    return add_where_free(_widen_names(predictions, names), _predictions(standing, text, allowed, strength))
 
 
 _NAME_KINDS = frozenset({"DOCTOR", "PATIENT"})
