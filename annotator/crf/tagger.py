@@ -41,6 +41,7 @@ from annotator.crf.chunks import CHUNK_CHARS, AnnotationIndex, Chunk, iter_chunk
 from annotator.crf.evidence import PhiEvidence
 from annotator.crf.features import FEATURE_VERSION, document_attributes
 from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, labels_to_spans
+from annotator.crf.model_vocabulary import model_attributes
 from annotator.crf.phi_memory import PhiMemory
 from annotator.crf.postprocess import postprocess_document, postprocess_patient, predictions_to_annotations
 from annotator.crf.tokenizer import Token
@@ -196,6 +197,7 @@ class CrfTagger:
         self.metadata: ModelMetadata | None = None
         self._model_bytes: bytes | None = None
         self._tagger: Any = None
+        self._vocabulary: frozenset[str] | None = None
 
     # -- training ----------------------------------------------------------------------
     @property
@@ -342,6 +344,7 @@ class CrfTagger:
             raise ModelError(f"the CRF model inside is unreadable ({error})", path) from None
         self._model_bytes = model_bytes
         self._tagger = tagger
+        self._vocabulary = model_attributes(model_bytes)
 
     # -- files -------------------------------------------------------------------------
     def to_bytes(self) -> bytes:
@@ -469,7 +472,11 @@ class CrfTagger:
         """Token scores of a chunk's own tokens (the CRF sees its context too)."""
         tagger = self._require_model()
         with collector_paused():
-            tagger.set(document_attributes(text, chunk.tokens, public=not self.private_features))
+            tagger.set(
+                document_attributes(
+                    text, chunk.tokens, public=not self.private_features, vocabulary=self._vocabulary
+                )
+            )
         viterbi = list(tagger.tag())
         labels = list(tagger.labels())
         phi_labels = [label for label in labels if label != OUTSIDE]
