@@ -10,10 +10,11 @@ pattern added where the model had found nothing, in 3-fold cross-validation by p
 =========================  =======  =====  ===========  ======================================
 pattern                    matches  right  added/right  example
 =========================  =======  =====  ===========  ======================================
-apostrophe year            14       14     6 / 6        ``s/p MI '92``, ``CABG '95``
+apostrophe year            21       21     11 / 11      ``s/p MI '92``, ``STOPPED SMOKING 62'``
 date heading a line        13       13     7 / 7        ``3-24-17 B:``, ``10-15-19 csru note``
-phone number               27       27     6 / 6        ``212- 476- 8356``, ``HOME-410 671-9309``
-month name and day/year    6        6      4 / 4        ``may 16, 2015``, ``MARCH OF 1993``
+phone number               28       28     7 / 7        ``212- 476- 8356``, ``HOME-410 671-9309``
+month name and day/year    6        6      3 / 3        ``may 16, 2015``, ``MARCH OF 1993``
+month/two-digit year       10       10     4 / 4        ``fx4/97``, ``AVR 8/88`` (not ``2/70's``)
 year in a history          35       35     13 / 13      ``S/P MI 1992``, ``CABG 81, Redo CABG 84``
 signature and credential   15       15     2 / 2        ``ROBERT V. DEGIORGIO, RRT``
 doctor's title and word    244      244    6 / 6        ``dr small``, ``Drs' Ballou and Dutter``
@@ -87,11 +88,23 @@ _RELATIONS = (
 
 # "'92" but not "'90s" or a quotation ('ok').
 _APOSTROPHE_YEAR = re.compile(r"(?<![\w'])'(\d{2})(?![\d'\w])(?!\s*s\b)")
+# "CVA 74'", "STOPPED SMOKING 62'": the apostrophe after. Not a distance ("HOB 30'",
+# "AMBULATED 25'"): no multiple of ten, nothing walked.
+_YEAR_APOSTROPHE = re.compile(
+    r"(?i)(?<!ambulated[ \t])(?<!walked[ \t])(?<!hob[ \t])(?<![\w/.'-])(\d[1-9])'(?![\w'])"
+)
+# Month and two-digit year ("fx 4/97", "AVR 8/88"): a year over 31 cannot be a day, a month
+# under 13 with it is no blood pressure ("120-140'2/70's" is one).
+_MONTH_YEAR_NUMBERS = re.compile(
+    r"(?<![\d/.,:'-])((?:0?[1-9]|1[0-2])/(?:3[2-9]|[4-9]\d))(?![\w/%:'-])(?!\.\d)"
+)
 # A date opening a line ("3-24-17 B:"): notes are headed by the day they were written.
 _LINE_HEAD_DATE = re.compile(r"(?m)^[ \t]*((\d{1,2})[-/](\d{1,2})[-/](?:\d{4}|\d{2}))(?![\w/-])")
 # Area code, exchange and line, spaced, hyphenated or run together ("212- 476- 8356",
 # "CELLULAR-410 202-6694", "202 2671093"); a five-digit line is a clinician's typo.
-_PHONE = re.compile(r"(?<![\w/.])(\(?\d{3}\)?[ \t-]*\d{3}(?:[ \t]*-[ \t]*|[ \t]+)?\d{4,5})(?![\w/-])")
+_PHONE = re.compile(
+    r"(?<![\w/.])(\(?\d{3}\)?[ \t-]*\d{3}(?:[ \t]*-[ \t]*|[ \t]+)?\d{4,5}|\d{3}/\d{3}/\d{4})(?![\w/-])"
+)
 _MONTH_DAY = re.compile(
     rf"(?i)(?<![\w/])({_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+'?\d{{2,4}})?)(?![\w/:%])"
 )
@@ -179,8 +192,11 @@ class MeasuredMatch(NamedTuple):
 
 def standing_matches(text: str) -> Iterator[MeasuredMatch]:
     """Matches of the patterns that stand without the model."""
-    for match in _APOSTROPHE_YEAR.finditer(text):
-        yield MeasuredMatch("apostrophe year", "DATE", *match.span(1))
+    for pattern in (_APOSTROPHE_YEAR, _YEAR_APOSTROPHE):
+        for match in pattern.finditer(text):
+            yield MeasuredMatch("apostrophe year", "DATE", *match.span(1))
+    for match in _MONTH_YEAR_NUMBERS.finditer(text):
+        yield MeasuredMatch("month/two-digit year", "DATE", *match.span(1))
     for match in _LINE_HEAD_DATE.finditer(text):
         if _plausible_month_day(int(match.group(2)), int(match.group(3))):
             yield MeasuredMatch("date heading a line", "DATE", *match.span(1))

@@ -60,6 +60,11 @@ def found(text: str) -> list[tuple[str, str]]:
         ("Drs' Ballou and Dutter pronounced.", [("DOCTOR", "Ballou"), ("DOCTOR", "Dutter")]),
         ("MRS BRUCER FAIR. mr.renzi returned", [("PATIENT", "BRUCER"), ("PATIENT", "renzi")]),
         ("MS: NEURO INTACT. MS CHANGES NOTED. Mrs. Brown", []),  # mental status; a public word
+        ("CHOLECYSTECTOMY 77'. \n STOPPED SMOKING 62'.", [("DATE", "77"), ("DATE", "62")]),
+        ("HOB 30'. AMBULATED 25' X2, walked 15'", []),  # distances
+        ("s/p pelvic fx4/97, AVR 8/88, echo 11/92,", [("DATE", "4/97"), ("DATE", "8/88"), ("DATE", "11/92")]),
+        ("bp 120-140'2/70's, PEEP 5/10, 4/5 strength, 14/60", []),  # pressures, settings, grades
+        ("wife (201/324/1423) confirms", [("PHONE", "201/324/1423")]),
     ],
 )
 def test_what_the_patterns_find(text: str, expected: list[tuple[str, str]]) -> None:
