@@ -20,6 +20,9 @@ signature and credential   15       15     2 / 2        ``ROBERT V. DEGIORGIO, R
 doctor's title and word    244      244    6 / 6        ``dr small``, ``Drs' Ballou and Dutter``
 courtesy title, surname    43       43     4 / 4        ``MRS BRUCER``, ``mr.renzi`` (not ``MS:``)
 initial, surname, action   10       10     5 / 5        ``E. WELSH AWARE``, ``M. PEPPLER PLACING``
+name and credential        12       12     1 / 1        ``Andrwe O'connell MD spoke`` (not ``PA cath``)
+faith or saint hospital    22       22     6 / 6        ``HOLY CROSS``, ``St. Mary's`` (not ``ST DEPRESSION``)
+university                 5        5      2 / 2        ``U OF MD``, ``U Maryland`` (not ``10 u of blood``)
 =========================  =======  =====  ===========  ======================================
 
 A standing name also widens the model's shorter span over it (``ROBERT V.`` to ``ROBERT V.
@@ -54,10 +57,11 @@ from typing import NamedTuple
 
 from annotator.crf.features import is_public
 from annotator.crf.labels import Prediction
-from annotator.crf.lexicons import LEXICON_DIR, read_entries
+from annotator.crf.lexicons import LEXICON_DIR, default_lexicons, read_entries
 
 MEASURED_ORIGIN = "measured-rule"
 MEASURED_CONFIDENCE = 0.95
+_FIRST_NAMES = ("FIRST_M", "FIRST_F")
 # P(PHI) the weighed patterns need on one of their tokens; a town name, more often a word
 # ("Foley", "Orange", "Normal"), needs more.
 WEIGHED_GATE = 0.01
@@ -129,6 +133,24 @@ _SIGNATURE = re.compile(
     r"(?m)^[ \t]*(?!(?i:signed|by|electronically|per|note)\b)((?:[A-Z][A-Za-z'-]*\.?[ \t]+){1,3}[A-Z][A-Za-z'-]+)"
     r"[ \t]*,?[ \t]+"
     r"(?:RN|RRT|CRT|NP|MD|LPN|CCRN|RN,[ \t]*BSN|BSN)\.?[ \t]*$"
+)
+# Two words no dictionary knows, then a credential, mid-line ("Andrwe O'connell MD spoke");
+# not "PA" (a PA catheter).
+_NAME_CREDENTIAL = re.compile(
+    r"(?<![\w.])([A-Za-z][A-Za-z'-]+)[ \t]+([A-Za-z][A-Za-z'-]+)[ \t]*,?[ \t]+"
+    r"(?:MD|NP|RN|RRT|CRT|LCSW|LICSW|md|np|rrt|crt|licsw|lcsw)\b"
+)
+# Hospitals named for a faith ("Holy Cross", "Sacred Heart") or a saint ("St. Mary's": the
+# saint's name must be a first name, not "ST DEPRESSION" or "ST BETADINE").
+_FAITH_HOSPITAL = re.compile(
+    r"(?i)\b(holy[ \t]+(?:cross|family|redeemer|name|spirit)|sacred[ \t]+heart|good[ \t]+samaritan"
+    r"|our[ \t]+lady[ \t]+of[ \t]+[a-z]+)\b"
+)
+_SAINT = re.compile(r"(?i)\b(?:st\.?|saint)[ \t]+([a-z]+)('s)?(?![\w'])")
+# "University of Maryland", "U OF MD", "U Maryland" (a state's name), not "10 u of blood".
+_UNIVERSITY = re.compile(
+    r"(?i)\b((?:university|univ\.?)[ \t]+of[ \t]+[a-z][a-z'-]+)"
+    r"|(?<![\w/])((?-i:U)[ \t]+(?:(?i:of)[ \t]+(?-i:[A-Z][A-Za-z]+)|(?-i:[A-Z][a-z]+|[A-Z]{4,})))"
 )
 # A name's letters, with inner hyphens or apostrophes (not "Frances-" before a phone number).
 _NAME_WORD = r"[a-z](?:[a-z'-]*[a-z])?"
@@ -220,6 +242,24 @@ def standing_matches(text: str) -> Iterator[MeasuredMatch]:
             yield MeasuredMatch("courtesy title, surname", "PATIENT", *match.span(1))
     for match in _INITIAL_SURNAME_ACTING.finditer(text):
         yield MeasuredMatch("initial, surname, action", "DOCTOR", *match.span(1))
+    for match in _NAME_CREDENTIAL.finditer(text):
+        if not is_public(match.group(1).lower()) and not is_public(match.group(2).lower()):
+            yield MeasuredMatch("name and credential", "DOCTOR", match.start(1), match.end(2))
+    yield from _hospitals(text)
+
+
+def _hospitals(text: str) -> Iterator[MeasuredMatch]:
+    for match in _FAITH_HOSPITAL.finditer(text):
+        yield MeasuredMatch("faith or saint hospital", "HOSPITAL", *match.span(1))
+    lexicons = default_lexicons()
+    for match in _SAINT.finditer(text):
+        if lexicons.contains_any(_FIRST_NAMES, match.group(1).lower()):
+            yield MeasuredMatch("faith or saint hospital", "HOSPITAL", *match.span())
+    for match in _UNIVERSITY.finditer(text):
+        if match.group(1):
+            yield MeasuredMatch("university", "HOSPITAL", *match.span(1))
+        elif " of" in match.group(2).lower() or lexicons.contains("STATE", match.group(2).split()[-1]):
+            yield MeasuredMatch("university", "HOSPITAL", *match.span(2))
 
 
 def weighed_candidates(text: str) -> Iterator[MeasuredMatch]:

@@ -65,6 +65,21 @@ def found(text: str) -> list[tuple[str, str]]:
         ("s/p pelvic fx4/97, AVR 8/88, echo 11/92,", [("DATE", "4/97"), ("DATE", "8/88"), ("DATE", "11/92")]),
         ("bp 120-140'2/70's, PEEP 5/10, 4/5 strength, 14/60", []),  # pressures, settings, grades
         ("wife (201/324/1423) confirms", [("PHONE", "201/324/1423")]),
+        (
+            "WENT TO HOLY CROSS WITH FEVER; bed at sacred heart; to St. Mary's tomorrow",
+            [("HOSPITAL", "HOLY CROSS"), ("HOSPITAL", "sacred heart"), ("HOSPITAL", "St. Mary's")],
+        ),
+        ("NEW ST DEPRESSIONS; 1/4 ST BETADINE; SR-ST NO VEA", []),  # ST segments, strength
+        (
+            "FROM UNIVERSITY OF MD MEDICAL CENTER, then U OF MD; admitted to U Maryland ER",
+            [("HOSPITAL", "UNIVERSITY OF MD"), ("HOSPITAL", "U OF MD"), ("HOSPITAL", "U Maryland")],
+        ),
+        ("s/p 10 u of blood, F/U IN NEXT 1-2 DAYS, w/u of acidosis", []),
+        (
+            "Social: Andrwe O'connell MD spoke with daughter. Ilene Macdonald RN",
+            [("DOCTOR", "Andrwe O'connell"), ("DOCTOR", "Ilene Macdonald")],
+        ),
+        ("pt rec'd PA cath; updated by RN and MD; spoke with team MD", []),
     ],
 )
 def test_what_the_patterns_find(text: str, expected: list[tuple[str, str]]) -> None:
