@@ -52,7 +52,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from annotator.crf.features import is_public
@@ -212,49 +212,101 @@ class MeasuredMatch(NamedTuple):
     gate: float = 0.0
 
 
+@lru_cache(maxsize=4)
+def _words(text: str) -> frozenset[str]:
+    """The note's words, lower-cased: a pattern none of whose key words is among them cannot
+    match, and is not run (most patterns' key words are in few notes; a scan costs more)."""
+    return frozenset(_LETTERS.findall(text.lower()))
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+# The key words of the patterns below: each match holds one of them as a whole word.
+_TITLE_WORDS = frozenset({"dr", "drs", "doctor"})
+_COURTESY_WORDS = frozenset({"mr", "mrs", "ms", "miss"})
+_MONTH_WORDS = frozenset(re.findall(r"[a-z]+", "jan january feb february mar march apr april may jun june jul july "
+                                                "aug august sep sept september oct october nov november dec december"))  # fmt: skip
+_PROCEDURE_WORDS = frozenset({"mi", "cabg", "cva", "ptca", "avr", "mvr", "stent", "ca", "repair"})
+_CREDENTIAL_WORDS = frozenset({"md", "np", "rn", "rrt", "crt", "lcsw", "licsw"})
+_FAITH_WORDS = frozenset({"holy", "sacred", "samaritan", "lady"})
+_SAINT_WORDS = frozenset({"st", "saint"})
+_UNIVERSITY_WORDS = frozenset({"university", "univ", "u"})
+_RELATION_WORDS = frozenset(relation.split("-")[0] for relation in _RELATIONS.split("|"))  # "sister-in-law"
+_FACILITY_WORDS = frozenset(
+    {
+        "hospital",
+        "hosp",
+        "campus",
+        "rehab",
+        "medical",
+        "med",
+        "memorial",
+        "regional",
+        "nursing",
+        "house",
+        "health",
+    }
+    | {"er", "ew", "ed"}
+)
+# Every year the year patterns take (1930-2039) holds one of these.
+_YEAR_DIGITS = re.compile(r"19[3-9]\d|20[0-3]\d")
+
+
 def standing_matches(text: str) -> Iterator[MeasuredMatch]:
     """Matches of the patterns that stand without the model."""
-    for pattern in (_APOSTROPHE_YEAR, _YEAR_APOSTROPHE):
-        for match in pattern.finditer(text):
-            yield MeasuredMatch("apostrophe year", "DATE", *match.span(1))
-    for match in _MONTH_YEAR_NUMBERS.finditer(text):
-        yield MeasuredMatch("month/two-digit year", "DATE", *match.span(1))
+    words = _words(text)
+    if "'" in text:
+        for pattern in (_APOSTROPHE_YEAR, _YEAR_APOSTROPHE):
+            for match in pattern.finditer(text):
+                yield MeasuredMatch("apostrophe year", "DATE", *match.span(1))
+    if "/" in text:
+        for match in _MONTH_YEAR_NUMBERS.finditer(text):
+            yield MeasuredMatch("month/two-digit year", "DATE", *match.span(1))
     for match in _LINE_HEAD_DATE.finditer(text):
         if _plausible_month_day(int(match.group(2)), int(match.group(3))):
             yield MeasuredMatch("date heading a line", "DATE", *match.span(1))
     for match in _PHONE.finditer(text):
         yield MeasuredMatch("phone number", "PHONE", *match.span(1))
-    for pattern in (_MONTH_DAY, _MONTH_YEAR):
-        for match in pattern.finditer(text):
-            yield MeasuredMatch("month name and day/year", "DATE", *match.span(1))
+    if not words.isdisjoint(_MONTH_WORDS):
+        for pattern in (_MONTH_DAY, _MONTH_YEAR):
+            for match in pattern.finditer(text):
+                yield MeasuredMatch("month name and day/year", "DATE", *match.span(1))
+    has_year = _YEAR_DIGITS.search(text) is not None
     for pattern in _YEAR_PATTERNS:
-        for match in pattern.finditer(text):
-            yield MeasuredMatch("year in a history", "DATE", *_group_span(match))
+        if has_year if pattern is not _YEAR_AFTER_PROCEDURE else not words.isdisjoint(_PROCEDURE_WORDS):
+            for match in pattern.finditer(text):
+                yield MeasuredMatch("year in a history", "DATE", *_group_span(match))
     for match in _SIGNATURE.finditer(text):
         yield MeasuredMatch("signature and credential", "DOCTOR", *match.span(1))
-    for pattern in (_DOCTOR_TITLE, _SECOND_DOCTOR):
-        for match in pattern.finditer(text):
-            if match.group(1).lower() not in _NOT_A_NAME:
-                yield MeasuredMatch("doctor's title and word", "DOCTOR", *match.span(1))
-    for match in _COURTESY_TITLE.finditer(text):
-        # "MS" is also mental status: only a word no dictionary knows is taken for a name.
-        if not is_public(match.group(1).lower()):
-            yield MeasuredMatch("courtesy title, surname", "PATIENT", *match.span(1))
+    if not words.isdisjoint(_TITLE_WORDS):
+        for pattern in (_DOCTOR_TITLE, _SECOND_DOCTOR):
+            for match in pattern.finditer(text):
+                if match.group(1).lower() not in _NOT_A_NAME:
+                    yield MeasuredMatch("doctor's title and word", "DOCTOR", *match.span(1))
+    if not words.isdisjoint(_COURTESY_WORDS):
+        for match in _COURTESY_TITLE.finditer(text):
+            # "MS" is also mental status: only a word no dictionary knows is taken for a name.
+            if not is_public(match.group(1).lower()):
+                yield MeasuredMatch("courtesy title, surname", "PATIENT", *match.span(1))
     for match in _INITIAL_SURNAME_ACTING.finditer(text):
         yield MeasuredMatch("initial, surname, action", "DOCTOR", *match.span(1))
-    for match in _NAME_CREDENTIAL.finditer(text):
-        if not is_public(match.group(1).lower()) and not is_public(match.group(2).lower()):
-            yield MeasuredMatch("name and credential", "DOCTOR", match.start(1), match.end(2))
-    yield from _hospitals(text)
+    if not words.isdisjoint(_CREDENTIAL_WORDS):
+        for match in _NAME_CREDENTIAL.finditer(text):
+            if not is_public(match.group(1).lower()) and not is_public(match.group(2).lower()):
+                yield MeasuredMatch("name and credential", "DOCTOR", match.start(1), match.end(2))
+    yield from _hospitals(text, words)
 
 
-def _hospitals(text: str) -> Iterator[MeasuredMatch]:
-    for match in _FAITH_HOSPITAL.finditer(text):
-        yield MeasuredMatch("faith or saint hospital", "HOSPITAL", *match.span(1))
+def _hospitals(text: str, words: frozenset[str]) -> Iterator[MeasuredMatch]:
+    if not words.isdisjoint(_FAITH_WORDS):
+        for match in _FAITH_HOSPITAL.finditer(text):
+            yield MeasuredMatch("faith or saint hospital", "HOSPITAL", *match.span(1))
     lexicons = default_lexicons()
-    for match in _SAINT.finditer(text):
-        if lexicons.contains_any(_FIRST_NAMES, match.group(1).lower()):
-            yield MeasuredMatch("faith or saint hospital", "HOSPITAL", *match.span())
+    if not words.isdisjoint(_SAINT_WORDS):
+        for match in _SAINT.finditer(text):
+            if lexicons.contains_any(_FIRST_NAMES, match.group(1).lower()):
+                yield MeasuredMatch("faith or saint hospital", "HOSPITAL", *match.span())
+    if words.isdisjoint(_UNIVERSITY_WORDS):
+        return
     for match in _UNIVERSITY.finditer(text):
         if match.group(1):
             yield MeasuredMatch("university", "HOSPITAL", *match.span(1))
@@ -264,13 +316,16 @@ def _hospitals(text: str) -> Iterator[MeasuredMatch]:
 
 def weighed_candidates(text: str) -> Iterator[MeasuredMatch]:
     """Matches of the patterns that stand only where the model suspects PHI."""
-    for match in _RELATION.finditer(text):
-        if match.group(1).lower() not in _NOT_A_NAME:
-            yield MeasuredMatch("relation and word", "PATIENT", *match.span(1), WEIGHED_GATE)
+    words = _words(text)
+    if not words.isdisjoint(_RELATION_WORDS):
+        for match in _RELATION.finditer(text):
+            if match.group(1).lower() not in _NOT_A_NAME:
+                yield MeasuredMatch("relation and word", "PATIENT", *match.span(1), WEIGHED_GATE)
     for match in _INITIAL_SURNAME.finditer(text):
         if not is_public(match.group(1).lower()):
             yield MeasuredMatch("initial and surname", "DOCTOR", match.start(), match.end(1), WEIGHED_GATE)
-    yield from _facility_names(text)
+    if not words.isdisjoint(_FACILITY_WORDS):
+        yield from _facility_names(text)
     yield from _towns(text)
 
 
