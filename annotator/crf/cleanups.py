@@ -30,6 +30,15 @@ _GRADE_BEFORE = re.compile(
     r"(?i:\b(?:power|strength|pain|grade|score|scale|gcs|mrc|reflexes|tone|vas)[ \t:]*)$"
 )
 _CLOCK_AFTER = re.compile(r"(?i:h\b|hrs\b|hours\b)")
+# A pain score named after it ("HAD 8/10 CP").
+_PAIN_AFTER = re.compile(r"[ \t]*(?i:cp\b|pain\b|chest[ \t]+pain|angina|ha\b|headache)")
+# Digits glued to a percent sign or a unit are a setting ("PS 10/5/40%", "BIPAP 10/5/12BPM"),
+# not a date; "2067-05-03T10:00" keeps its time.
+_NUMBERS_ONLY = re.compile(r"[\d/.-]+")
+_GLUED_AFTER = re.compile(r"%|(?!T\d)[A-Za-z]")
+# Blood gases and ventilator numbers run together ("7.38-33-169", "7.35-39-142-22"): a
+# decimal point inside or just before is no phone number.
+_DECIMAL = re.compile(r"\d\.\d")
 _LIST_NUMBER = re.compile(r"^\d{1,2}$")
 _CREDENTIAL = re.compile(
     r"(?:,?[ \t]+(?:MD|M\.D\.|DO|D\.O\.|PhD|Ph\.D\.|RN|NP|PA-C|PA|MBBS|FRCP\w*|MRCP|DDS|FACS|FACP))+$"
@@ -55,6 +64,13 @@ def _wrong_date(text: str, prediction: Prediction) -> bool:
     before = text[max(0, prediction.start - 20) : prediction.start]
     if _GRADED_FRACTION.match(span) and _GRADE_BEFORE.search(before):
         return True
+    if _GRADED_FRACTION.match(span) and _PAIN_AFTER.match(text, prediction.end):
+        return True
+    if _NUMBERS_ONLY.fullmatch(span) and _GLUED_AFTER.match(text, prediction.end):
+        return True
+    shaped = _DATE_SHAPED.fullmatch(span)
+    if shaped and len(shaped.group(4)) == 4 and not 1800 <= int(shaped.group(4)) <= 2199:
+        return True  # "co/ci/svr 3/2/1500": no year
     if span.isdigit() and len(span) == 4 and _CLOCK_AFTER.match(text, prediction.end):
         return True
     if span.isdigit() and len(span) == 2 and before.endswith(":") and before[-2:-1].isdigit():
@@ -62,6 +78,10 @@ def _wrong_date(text: str, prediction: Prediction) -> bool:
     line_start = text.rfind("\n", 0, prediction.start) + 1
     opens_line = not text[line_start : prediction.start].strip()
     return bool(_LIST_NUMBER.match(span)) and opens_line and text[prediction.end : prediction.end + 1] == "."
+
+
+def _wrong_phone(text: str, prediction: Prediction) -> bool:
+    return bool(_DECIMAL.search(text, max(0, prediction.start - 2), prediction.end))
 
 
 def _name_bounds(text: str, prediction: Prediction) -> tuple[int, int]:
@@ -108,6 +128,8 @@ def clean_up(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
         if prediction.type == "DATE" and _no_calendar_date(text, prediction):
             prediction = replace(prediction, type="MEDICALRECORD", origin="no-calendar-date")
         elif prediction.type == "DATE" and _wrong_date(text, prediction):
+            continue
+        if prediction.type == "PHONE" and _wrong_phone(text, prediction):
             continue
         if prediction.type in NAME_TYPES:
             start, end = _name_bounds(text, prediction)

@@ -36,7 +36,7 @@ ORIGIN = "format-rule"
 SETTLING_ORIGIN = "label-rule"
 
 # A date may end a sentence ("review on 2095.08.20."): a period after it is no part of a number.
-_NUMERIC_DATE = re.compile(r"(?<![\w./:-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\w/-]|\.\d|:\d)")
+_NUMERIC_DATE = re.compile(r"(?<![\w./:-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\w/%-]|\.\d|:\d)")
 _ISO_DATE = re.compile(r"(?<![\w./-])(1[89]\d{2}|2[01]\d{2})([./-])(\d{1,2})\2(\d{1,2})(?![\w/-]|\.\d)")
 _ORDINAL = r"(?:st|nd|rd|th|ST|ND|RD|TH)?"
 # "Tue 9 Apr 2075": a weekday written before a date belongs to it (RFC 2822 and most record systems).
@@ -451,7 +451,7 @@ _DURATION_BEFORE = re.compile(r"(?i)(?:\bx|\bfor|\bin|\bover|\bpast|\blast|\bnex
 # Ventilator settings and pain scores written as fractions ("PSV 10/5", "cpap/ps (10/5)",
 # "flowby 6/3", "pain 8/10"): nursing notes write them daily.
 _SETTING_BEFORE = re.compile(
-    r"(?i)\b(?:psv?|cpap|bipap|peep|flow-?by|simv|imv|vent|settings?|wean(?:ed)?\s+(?:down\s+)?to|pain|rating|rates?|cp|angina)\b[^a-z0-9]*(?:\d+%?[ ,]*)*[^a-z0-9]*$"
+    r"(?i)\b(?:psv?|cpap|bipap|peep|flow-?by|simv|imv|vent|settings?|wean(?:ed)?\s+(?:down\s+)?to|pain|rating|rates?|cp|angina)\b[^a-z0-9]*(?:\d+(?:x\d+)?%?[ ,&]*)*[^a-z0-9]*$"
 )
 
 

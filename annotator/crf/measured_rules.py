@@ -85,7 +85,7 @@ _NOT_A_NAME = frozenset((
     "spoke", "spoken", "talked", "into", "s",
 ))  # fmt: skip
 _RELATIONS = (
-    "son|sons|daughter|daughters|dtr|wife|husband|brother|sister|mother|father|friend|niece|nephew"
+    "son|sons|daughter|daughters|dtr|wife|husband|brother|sister|mother|father|friend|niece|neice|nephew"
     "|girlfriend|boyfriend|fiance|grandson|granddaughter|cousin|aunt|uncle|sister-in-law"
     "|brother-in-law|rabbi|priest|pastor"
 )

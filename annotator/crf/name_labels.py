@@ -20,7 +20,7 @@ _PATIENT_LABELS = r"surname|forenames?|first\s+name|last\s+name|family\s+name|gi
 # Field labels that say the words after them are a name, whatever the words (a patient called Hope).
 _NAME_FIELDS = r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name"
 _RELATIVES = (
-    r"wife|husband|partner|sister|brother|son|daughter|mother|father|friend|niece|nephew|aunt|uncle|dtr|neighbou?r"
+    r"wife|husband|partner|sister|brother|son|daughter|mother|father|friend|niece|neice|nephew|aunt|uncle|dtr|neighbou?r"
     r"|grand(?:son|daughter|mother|father)|step(?:son|daughter|mother|father)|cousin|fianc[ée]e?|nok"
 )
 _DOCTOR_LABELS = (
@@ -112,6 +112,8 @@ _NAME_LABELS = (
 
 
 _PLACE_BEFORE = re.compile(r"\b(?:in|near|to)[ \t]+$")
+# A relation is no name, however it is spelt ("WIFE AND NEICE IN TO VISIT").
+_RELATIVE_WORD = re.compile(rf"(?i:{_RELATIVES})s?")
 _FIELD_PREFIX = rf"(?i:\b(?:{_NAME_FIELDS})"
 
 
@@ -149,7 +151,7 @@ def name_spans(text: str) -> Iterator[tuple[str, int, int]]:
             # The label says a name follows: one word that looks like a name is enough
             # ("Blessing Price"), a run of ordinary words is not ("Patient: Alert and ...").
             # A name field needs only capitalised words that are not common English ("Hope" is rare enough).
-            if any(is_name_word(w) for w in words) or (
+            if any(is_name_word(w) and not _RELATIVE_WORD.fullmatch(w) for w in words) or (
                 field and words and all(zipf_bucket(w.lower()) < "6" for w in words)
             ):
                 yield kind, start, end

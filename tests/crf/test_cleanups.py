@@ -83,3 +83,36 @@ def test_a_dates_shape_without_a_calendars_numbers_is_a_record_number() -> None:
     text = "SALGADO, Julio   77-53-9390   seen 12-03-2071"
     predictions = [at(text, "DATE", "77-53-9390"), at(text, "DATE", "12-03-2071")]
     assert kept(text, predictions) == {("MEDICALRECORD", "77-53-9390"), ("DATE", "12-03-2071")}
+
+
+def test_ventilator_settings_pain_scores_and_gas_values_are_no_dates_or_phones() -> None:
+    text = (
+        "on PS 10/5/40% all shift; BIPAP 10/5/12BPM; HAD 8/10 CP; co/ci/svr 3/2/1500; "
+        "ABG 7.38-33-169 and 7.35-39-142-22. Seen 8/10 by team, born 3/2/1950, call 410-555-1212, "
+        "visit 2067-05-03T10:00"
+    )
+    predictions = [
+        at(text, "DATE", "10/5/40"),
+        at(text, "DATE", "10/5/12"),
+        at(text, "DATE", "8/10"),
+        at(text, "DATE", "3/2/1500"),
+        at(text, "PHONE", "38-33-169"),
+        at(text, "PHONE", "35-39-142-22"),
+        at(text, "DATE", "8/10", 1),
+        at(text, "DATE", "3/2/1950"),
+        at(text, "PHONE", "410-555-1212"),
+        at(text, "DATE", "2067-05-03"),
+    ]
+    assert kept(text, predictions) == {
+        ("DATE", "8/10"),
+        ("DATE", "3/2/1950"),
+        ("PHONE", "410-555-1212"),
+        ("DATE", "2067-05-03"),
+    }
+
+
+def test_a_setting_followed_by_a_percent_sign_is_no_date_rule_span() -> None:
+    text = "CPAP/PSV 12/10/40% drawing 350s; seen 12/10/40 in clinic"
+    spans = [(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [])]
+    assert spans == [("DATE", "12/10/40")]
+    assert spans and text.index("12/10/40 in") == apply_format_rules(text, [])[0].start

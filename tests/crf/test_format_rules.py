@@ -61,6 +61,12 @@ def test_names_after_labels_get_the_labels_type() -> None:
     assert not any("Alert" in t for _, t in result)
 
 
+def test_a_misspelt_relation_after_a_relation_is_no_name() -> None:
+    assert found("SOCIAL- WIFE AND NEICE IN TO VISIT TODAY. MOTHER, AUNTS IN") == set()
+    # With a name among the words the label still proposes them; the model's belief trims the ends.
+    assert found("SOCIAL- WIFE AND NEICE MARGIE IN TO VISIT") == {("PATIENT", "AND NEICE MARGIE")}
+
+
 def test_a_rule_span_replaces_the_pieces_inside_it_and_yields_to_partial_overlaps() -> None:
     text = "Call +61 8 6204 1524 or see Dr Eze today."
     piece = Prediction("AGE", text.index("61"), text.index("61") + 2, 0.7)
