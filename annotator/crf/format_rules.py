@@ -192,7 +192,10 @@ def _valid_day_month(first: int, second: int) -> bool:
 
 def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
     for match in _NUMERIC_DATE.finditer(text):
-        if _valid_day_month(int(match.group(1)), int(match.group(3))):
+        year = match.group(4)
+        if _valid_day_month(int(match.group(1)), int(match.group(3))) and (
+            len(year) == 2 or 1800 <= int(year) <= 2199  # "co/ci/svr 3/2/1500" has no year
+        ):
             yield "DATE", match.start(), match.end()
     for match in _ISO_DATE.finditer(text):
         if 1 <= int(match.group(3)) <= 12 and 1 <= int(match.group(4)) <= 31:

@@ -112,7 +112,7 @@ def test_ventilator_settings_pain_scores_and_gas_values_are_no_dates_or_phones()
 
 
 def test_a_setting_followed_by_a_percent_sign_is_no_date_rule_span() -> None:
-    text = "CPAP/PSV 12/10/40% drawing 350s; seen 12/10/40 in clinic"
+    text = "CPAP/PSV 12/10/40% drawing 350s; co/ci/svr 3/2/1500; seen 12/10/40 in clinic"
     spans = [(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [])]
     assert spans == [("DATE", "12/10/40")]
     assert spans and text.index("12/10/40 in") == apply_format_rules(text, [])[0].start
