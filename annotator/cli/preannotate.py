@@ -16,6 +16,7 @@ from annotator.cli.common import (
     print_json,
     progress_bar,
 )
+from annotator.crf.guidelines import GUIDELINES, I2B2_2014
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,6 +50,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="T",
         help="relabel tokens whose probability of being no PHI is under T (0 < T <= 0.999) to their best PHI label",
     )
+    parser.add_argument(
+        "--guideline",
+        choices=GUIDELINES,
+        default=I2B2_2014,
+        help=(
+            "what your gold standard tags: i2b2-2014 (every age, weekdays, professions; the default) or "
+            "safe-harbor (HIPAA Safe Harbor as the PhysioNet deid corpus: ages over 89 only, no weekdays or "
+            "professions); only that is suggested"
+        ),
+    )
     parser.add_argument("--force", action="store_true", help="overwrite existing files in OUT")
     add_json_flag(parser)
     parser.set_defaults(func=run)
@@ -59,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from annotator.workflows.preannotate import files_request, preannotate
 
     model = resolve_model(args.model)
-    request = files_request(model, args.input, args.output, args.recall_bias, args.force)
+    request = files_request(model, args.input, args.output, args.recall_bias, args.force, args.guideline)
     with progress_bar("pre-annotating", percent=True) as update:  # it counts characters
         result = preannotate(request, progress=update)
     if args.json:
@@ -68,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"pre-annotated {len(result.documents)} document(s): {result.suggestions} suggestions added, "
             f"{result.dropped} dropped for overlapping existing annotations"
+            + ("" if result.guideline == I2B2_2014 else f" (guideline: {result.guideline})")
         )
         announce_written(args.output, f"{len(result.documents)} pre-annotated file(s)")
     return 0

@@ -40,6 +40,7 @@ from annotator.core.schema import Schema, load_schema
 from annotator.crf.chunks import CHUNK_CHARS, AnnotationIndex, Chunk, iter_chunks
 from annotator.crf.evidence import PhiEvidence
 from annotator.crf.features import FEATURE_VERSION, document_attributes
+from annotator.crf.guidelines import I2B2_2014, follow_guideline
 from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, labels_to_spans
 from annotator.crf.model_vocabulary import model_attributes
 from annotator.crf.phi_memory import PhiMemory
@@ -198,6 +199,8 @@ class CrfTagger:
         self._model_bytes: bytes | None = None
         self._tagger: Any = None
         self._vocabulary: frozenset[str] | None = None
+        # What the project's gold tags (annotator.crf.guidelines): a setting of the run, not the model.
+        self.guideline = I2B2_2014
 
     # -- training ----------------------------------------------------------------------
     @property
@@ -618,6 +621,8 @@ class CrfTagger:
                 progress(min(done, total), total)
         if self.postprocess:
             by_id = self.propagate_patients(documents, by_id, evidence)
+        if self.guideline != I2B2_2014:
+            by_id = {d.doc_id: follow_guideline(d.text, by_id[d.doc_id], self.guideline) for d in documents}
         return by_id
 
     @staticmethod

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QProgressDialog, QWidget
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.project import Project
+from annotator.crf.guidelines import GUIDELINE_TITLES, GUIDELINES, I2B2_2014
 from annotator.errors import printable_path
 from annotator.gui.action_report import ActionReport, ActionReportDialog, show_report
 from annotator.gui.workers import Job, JobThread
@@ -106,6 +107,19 @@ class ModelActions(QObject):
             self._bias_group.addAction(action)
             self.bias_actions[value] = action
         self._bias_group.triggered.connect(self._on_bias_group_triggered)
+        self.guideline = I2B2_2014
+        guideline_menu = self._menu.addMenu("Suggest what the gold tags")
+        self._guideline_group = QActionGroup(self)
+        self._guideline_group.setExclusive(True)
+        self.guideline_actions: dict[str, QAction] = {}
+        for name in GUIDELINES:
+            action = guideline_menu.addAction(GUIDELINE_TITLES[name])
+            action.setCheckable(True)
+            action.setChecked(name == I2B2_2014)
+            action.setData(name)
+            self._guideline_group.addAction(action)
+            self.guideline_actions[name] = action
+        self._guideline_group.triggered.connect(self._on_guideline_group_triggered)
         self._menu.addSeparator()
         self.retrain_action = self._menu.addAction("Retrain from gold")
         self.preannotate_document_action.triggered.connect(self._on_preannotate_document_action_triggered)
@@ -139,6 +153,9 @@ class ModelActions(QObject):
         value = action.data()
         self.recall_bias = float(value) if value is not None else None
 
+    def _on_guideline_group_triggered(self, action: QAction) -> None:
+        self.guideline = str(action.data())
+
     def _on_menu_about_to_show(self) -> None:
         model = self.tagging_model
         has_model = model is not None
@@ -171,10 +188,10 @@ class ModelActions(QObject):
         if model_path is None:
             self._fail("no model: retrain from gold first")
             return
-        recall_bias = self.recall_bias
+        recall_bias, guideline = self.recall_bias, self.guideline
 
         def job(progress: Progress, cancelled: Cancelled) -> list[Annotation]:
-            return suggest_for_document(model_path, snapshot, recall_bias, progress, cancelled)
+            return suggest_for_document(model_path, snapshot, recall_bias, progress, cancelled, guideline)
 
         def done(suggestions: list[Annotation]) -> None:
             # The document may have changed while the tagger ran: the session checks it as it is now.
@@ -190,7 +207,7 @@ class ModelActions(QObject):
         if model_path is None:
             self._fail("no model: retrain from gold first")
             return
-        request = project_request(self.project, model_path, self.recall_bias, self.annotator)
+        request = project_request(self.project, model_path, self.recall_bias, self.annotator, self.guideline)
         started = len(self.project.document_ids()) - len(request.inputs)
         if not request.inputs:
             summary = "Every document has been started: nothing to pre-annotate"
@@ -251,7 +268,7 @@ class ModelActions(QObject):
             else "the project's model"
         )
         bias = "off" if self.recall_bias is None else f"T = {self.recall_bias}"
-        return f"Tagged with {which} (recall bias {bias})."
+        return f"Tagged with {which} (recall bias {bias}; guideline {self.guideline})."
 
     def _report(self, report: ActionReport, summary: str) -> None:
         self.last_report = show_report(report, self._parent)

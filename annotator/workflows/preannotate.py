@@ -17,6 +17,7 @@ from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.limits import refuse_long_notes
 from annotator.core.project import Project
+from annotator.crf.guidelines import I2B2_2014, check_guideline
 from annotator.crf.preannotation import Suggestions, add_suggestions, suggest
 from annotator.crf.tagger import MARGINAL_CEILING, CrfTagger
 from annotator.errors import AnnotatorError, UsageError
@@ -42,6 +43,8 @@ class PreannotateRequest:
     force: bool = False
     #: the inputs are a folder's notes: no output may go inside that folder
     source_folder: bool = False
+    #: what the gold tags (:mod:`annotator.crf.guidelines`): only that is suggested
+    guideline: str = I2B2_2014
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,7 @@ class DocumentSuggestions:
 class PreannotateResult:
     model: Path
     recall_bias: float | None
+    guideline: str = I2B2_2014
     documents: list[DocumentSuggestions] = field(default_factory=list)
 
     @property
@@ -70,6 +74,7 @@ class PreannotateResult:
         return {
             "model": str(self.model),
             "recall_bias": self.recall_bias,
+            "guideline": self.guideline,
             "documents": len(self.documents),
             "suggestions": self.suggestions,
             "dropped_overlapping": self.dropped,
@@ -86,7 +91,12 @@ class PreannotateResult:
 
 
 def files_request(
-    model: Path, source: Path, output: Path, recall_bias: float | None = None, force: bool = False
+    model: Path,
+    source: Path,
+    output: Path,
+    recall_bias: float | None = None,
+    force: bool = False,
+    guideline: str = I2B2_2014,
 ) -> PreannotateRequest:
     """``source`` (a file or a folder of i2b2 files) to ``output`` (a file or a folder)."""
     if source.is_dir():
@@ -104,11 +114,14 @@ def files_request(
             recall_bias,
             force,
             source_folder=True,
+            guideline=check_guideline(guideline),
         )
     target = output / source.name if output.is_dir() else output
     if target.resolve() == source.resolve():
         raise UsageError("OUT is the input file; pre-annotation never overwrites its input", output)
-    return PreannotateRequest(model, (source,), (target,), recall_bias, force)
+    return PreannotateRequest(
+        model, (source,), (target,), recall_bias, force, guideline=check_guideline(guideline)
+    )
 
 
 def not_started_documents(project: Project, annotator: str | None = None) -> list[str]:
@@ -137,7 +150,11 @@ def not_started_documents(project: Project, annotator: str | None = None) -> lis
 
 
 def project_request(
-    project: Project, model: Path, recall_bias: float | None = None, annotator: str | None = None
+    project: Project,
+    model: Path,
+    recall_bias: float | None = None,
+    annotator: str | None = None,
+    guideline: str = I2B2_2014,
 ) -> PreannotateRequest:
     """Every document not started (by ``annotator``, or by anyone), from ``source/`` to
     ``preannotations/`` (replacing older ones)."""
@@ -148,6 +165,7 @@ def project_request(
         tuple(project.preannotations_dir / f"{doc_id}.xml" for doc_id in doc_ids),
         recall_bias,
         force=True,
+        guideline=check_guideline(guideline),
     )
 
 
@@ -173,9 +191,10 @@ def preannotate(
         job=job_identity(request),
     )
     tagger = CrfTagger.load(request.model)
+    tagger.guideline = check_guideline(request.guideline)
     documents = [read_i2b2(p) for p in request.inputs]
     results = tag_documents(tagger, documents, request.recall_bias, progress, cancelled)
-    outcome = PreannotateResult(request.model, request.recall_bias)
+    outcome = PreannotateResult(request.model, request.recall_bias, request.guideline)
     with publishing(plan) as staged:
         for result, target in zip(results, plan.targets, strict=True):
             write_i2b2(result.document, staged(target))
@@ -212,6 +231,7 @@ def suggest_for_document(
     recall_bias: float | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
+    guideline: str = I2B2_2014,
 ) -> list[Annotation]:
     """The tagger's raw suggestions for one document (a snapshot: it is not changed).
 
@@ -221,6 +241,7 @@ def suggest_for_document(
     _check_bias(recall_bias)
     refuse_long_notes([document], "pre-annotation")
     tagger = CrfTagger.load(model)
+    tagger.guideline = check_guideline(guideline)
     suggestions = tagger.predict_corpus([document], recall_bias, progress, cancelled)[document.doc_id]
     check_cancel(cancelled, "pre-annotation")
     return suggestions

@@ -65,6 +65,7 @@ def test_menu_offers_the_three_actions_and_needs_a_model(
         "Pre-annotate this document",
         "Pre-annotate the documents not started",
         "Recall bias",
+        "Suggest what the gold tags",
         "Retrain from gold",
     ]
     assert window.actions.recall_bias is None
@@ -82,6 +83,28 @@ def test_menu_offers_the_three_actions_and_needs_a_model(
     )
     assert window.actions.tagging_model == default_model_path()
     assert window.actions.retrain_action.isEnabled()
+
+
+def test_the_guideline_chosen_in_the_menu_decides_what_is_suggested(
+    qtbot: QtBot, tmp_path: Path, synthetic: list[Document]
+) -> None:
+    text = "Pt seen on Monday by Dr Xavier Quell. His mother is 92 years old.\n"
+    window = _Window(qtbot, _project(tmp_path / "p", synthetic), Document("g1", text))
+    actions = window.actions
+    assert actions.guideline == "i2b2-2014" and actions.guideline_actions["i2b2-2014"].isChecked()
+    actions.menu().aboutToShow.emit()
+    suggested: list[set[str]] = []
+    for guideline in ("i2b2-2014", "safe-harbor"):
+        actions.guideline_actions[guideline].trigger()
+        assert actions.guideline == guideline
+        with qtbot.waitSignal(actions.finished, timeout=60_000):
+            actions.preannotate_document_action.trigger()
+        suggested.append({text[a.start : a.end] for a in window.applied[-1][1]})
+        assert actions.last_report is not None
+        assert f"guideline {guideline}" in actions.last_report.note_label.text()
+        actions.last_report.close()
+    assert "Monday" in suggested[0] and "Monday" not in suggested[1]
+    assert "92" in suggested[1] and "Xavier Quell" in suggested[1]
 
 
 def test_default_model_preannotates_until_the_project_has_its_own(

@@ -1,0 +1,83 @@
+"""Suggesting only what a project's guideline tags (annotator.crf.guidelines)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from annotator.cli.main import main
+from annotator.core.document import Document
+from annotator.crf.default_model import load_default_model
+from annotator.crf.guidelines import I2B2_2014, SAFE_HARBOR, follow_guideline
+from annotator.crf.labels import Prediction
+from annotator.errors import UsageError
+from annotator.io.i2b2 import read_i2b2, write_i2b2
+
+NOTE = (
+    "Pt is a 58 yo teacher seen on Monday by Dr Xavier Quell. His mother is 92 years old. "
+    "Dialysis TUES/THURS. Follow up on 3/14/2067, seen in March, at Mercy Hospital.\n"
+)
+
+
+def at(kind: str, piece: str) -> Prediction:
+    start = NOTE.index(piece)
+    return Prediction(kind, start, start + len(piece), 0.9, "crf")
+
+
+PREDICTIONS = [
+    at("AGE", "58"),
+    at("PROFESSION", "teacher"),
+    at("DATE", "Monday"),
+    at("DOCTOR", "Xavier Quell"),
+    at("AGE", "92"),
+    at("DATE", "TUES/THURS"),
+    at("DATE", "3/14/2067"),
+    at("DATE", "March"),
+    at("HOSPITAL", "Mercy Hospital"),
+]
+
+
+def texts(predictions: list[Prediction]) -> list[str]:
+    return [NOTE[p.start : p.end] for p in predictions]
+
+
+def test_i2b2_keeps_everything_safe_harbor_drops_young_ages_weekdays_and_jobs() -> None:
+    assert follow_guideline(NOTE, PREDICTIONS, I2B2_2014) == PREDICTIONS
+    assert texts(follow_guideline(NOTE, PREDICTIONS, SAFE_HARBOR)) == [
+        "Xavier Quell",
+        "92",
+        "3/14/2067",
+        "March",  # a month is a date element under Safe Harbor too
+        "Mercy Hospital",
+    ]
+
+
+def test_an_unknown_guideline_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="unknown guideline 'hipaa'"):
+        follow_guideline(NOTE, PREDICTIONS, "hipaa")
+
+
+def test_the_tagger_suggests_what_its_guideline_tags() -> None:
+    tagger = load_default_model()
+    document = Document("n1", NOTE)
+    everything = texts(tagger.predict_spans([document])["n1"])
+    tagger.guideline = SAFE_HARBOR
+    safe_harbor = texts(tagger.predict_spans([document])["n1"])
+    assert "Monday" in everything and "Monday" not in safe_harbor
+    assert "92" in safe_harbor and "Xavier Quell" in safe_harbor
+    assert set(safe_harbor) < set(everything)
+
+
+def test_preannotate_command_takes_the_guideline(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "n1.xml"
+    write_i2b2(Document("n1", NOTE), source)
+    out = tmp_path / "out.xml"
+    assert main(["preannotate", "default", str(source), "-o", str(out), "--guideline", "safe-harbor"]) == 0
+    assert "(guideline: safe-harbor)" in capsys.readouterr().out
+    suggested = {NOTE[a.start : a.end] for a in read_i2b2(out).annotations}
+    assert "Monday" not in suggested and "92" in suggested
+    with pytest.raises(SystemExit) as refused:
+        main(["preannotate", "default", str(source), "-o", str(tmp_path / "o2.xml"), "--guideline", "hipaa"])
+    assert refused.value.code == 2
+    assert not (tmp_path / "o2.xml").exists()
