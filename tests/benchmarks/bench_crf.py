@@ -63,11 +63,30 @@ import philter_lite.philter as ph
 ph.nltk.pos_tag = _pos_tag
 cfg = os.path.join(os.path.dirname(philter_lite.__file__), "configs", "philter_delta.toml")
 filters = load_filters(cfg)
+# Some notes send philter's regular expressions into backtracking that outlasts any user:
+# each note is tagged in a forked worker; one that takes longer than the limit is given up
+# (counted as finding nothing) and named on stderr.
+import multiprocessing
+
+LIMIT = float(os.environ.get("PHILTER_NOTE_SECONDS", "60"))
+
+def tag(text):
+    inc, exc, tracker = detect_phi(text, patterns=filters)
+    return [[p.start, p.stop, p.phi_type] for p in tracker.phi]
+
+context = multiprocessing.get_context("fork")
+pool = context.Pool(1)
 out = {}
 for path in sorted(pathlib.Path(sys.argv[1]).glob("*.xml")):
     text = ET.parse(path).getroot().find("TEXT").text or ""
-    inc, exc, tracker = detect_phi(text, patterns=filters)
-    out[path.stem] = [[p.start, p.stop, p.phi_type] for p in tracker.phi]
+    try:
+        out[path.stem] = pool.apply_async(tag, (text,)).get(timeout=LIMIT)
+    except multiprocessing.TimeoutError:
+        pool.terminate()
+        pool = context.Pool(1)
+        out[path.stem] = []
+        print("given up after %.0f s: %s" % (LIMIT, path.stem), file=sys.stderr)
+pool.terminate()
 json.dump(out, sys.stdout)
 """
 
@@ -236,6 +255,9 @@ def philter_predictions(documents: Sequence[Document]) -> dict[str, list[Predict
     if completed.returncode != 0:
         print(f"philter-lite: failed (exit {completed.returncode}); skipped")
         return None
+    given_up = [line for line in completed.stderr.splitlines() if line.startswith("given up")]
+    if given_up:
+        print(f"philter-lite: {len(given_up)} note(s) given up (no spans counted): " + "; ".join(given_up))
     spans = json.loads(completed.stdout)
     # Philter types only dates; everything else is "OTHER". Tag-blind scores compare fairly.
     return {
