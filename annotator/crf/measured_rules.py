@@ -37,7 +37,7 @@ pattern                    gate   added/right  example
 =========================  =====  ===========  ======================================
 relation and word          0.01   14 / 13      ``son bill``, ``dtr laverne``
 initial and surname        0.01   6 / 5        ``d. renna``, ``Q. LANDER`` (not ``R. GROIN``)
-name before a facility     0.01   11 / 11      ``kernan hosp``, ``ZAGARIA CAMPUS``
+name before a facility     0.01   11 / 11      ``kernan hosp``, ``ZAGARIA CAMPUS`` (not ``CON'T REHAB``)
 town after a preposition   0.05   6 / 6        ``from Middle River``, ``lives in rome``
 =========================  =====  ===========  ======================================
 
@@ -82,7 +82,8 @@ _NOT_A_NAME = frozenset((
     "which", "note", "notes", "said", "says", "states", "stated", "wants", "would", "may", "can",
     "could", "should", "also", "not", "no", "plan", "plans", "out", "up", "were", "are", "be",
     "been", "being", "updated", "present", "visited", "visit", "visiting", "came", "come", "comes",
-    "spoke", "spoken", "talked", "into", "s",
+    "spoke", "spoken", "talked", "into", "s", "brought", "brings", "left", "feels", "felt", "asked",
+    "asking", "requested", "requests", "agrees", "agreed",
 ))  # fmt: skip
 _RELATIONS = (
     "son|sons|daughter|daughters|dtr|wife|husband|brother|sister|mother|father|friend|niece|neice|nephew"
@@ -172,7 +173,7 @@ _INITIAL_SURNAME = re.compile(r"(?<![\w.])[A-Za-z]\.[ \t]+([A-Za-z][a-z'-]+|[A-Z
 # words are looked for behind each facility word, which is rarer than a word start.
 _FACILITY = re.compile(
     r"(?i)[ \t]+(?:hospital|hosp|campus|rehab|medical[ \t]+center|med[ \t]+center|memorial|regional"
-    r"|nursing[ \t]+home|house|health|er|ew|ed)\b"
+    r"|nursing[ \t]+home|house|health(?![ \t]+care)|er|ew|ed)\b"
 )
 _WORDS_BEFORE_FACILITY = re.compile(r"(?i)(?<![\w'-])((?:[a-z][a-z'-]*[ \t]+){0,2}[a-z][a-z'-]*)\Z")
 _FACILITY_LOOKBEHIND = 80
@@ -181,7 +182,8 @@ _NOT_A_PLACE = frozenset((
     "the", "a", "an", "to", "from", "at", "in", "of", "this", "that", "outside", "other",
     "general", "another", "local", "same", "our", "his", "her", "their", "your", "my", "pt",
     "patient", "pt's", "patient's", "va", "osh", "rehab", "hospital", "nursing", "and", "or", "by",
-    "for", "with", "on", "community", "state",
+    "for", "with", "on", "community", "state", "con't", "cont", "prev", "previous", "prior", "is", "are",
+    "was", "acute", "inpatient",
 ))  # fmt: skip
 
 # Up to three words after "from", "in", "of", "to", "near", "at" (and "the").
