@@ -30,6 +30,7 @@ from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, NAME_LEXICONS, de
 from annotator.crf.name_labels import is_name_word, name_spans
 from annotator.crf.phrase_rules import phrase_candidates
 from annotator.crf.templates import MONTH, TENS, UNITS
+from annotator.crf.tokenizer import note_words
 
 FORMAT_CONFIDENCE = 0.95
 ORIGIN = "format-rule"
@@ -144,6 +145,76 @@ _WORK_TRIGGER = re.compile(
 )
 
 
+# Key words: every match of the pattern beside them holds one as a whole word (lower-cased),
+# so a note without any is not scanned (annotator.crf.tokenizer.note_words).
+_AGE_KEYS: tuple[frozenset[str] | None, ...] = (
+    None,
+    frozenset({"age", "aged"}),
+    frozenset({"died", "alive", "deceased", "passed", "diagnosed"}),
+    frozenset({"his", "her", "their"}),
+    None,
+)
+_SHORT_PHONE_KEYS = frozenset({"bleep", "pager", "beeper", "ext", "extension", "call"})
+_STREET_KEYS = frozenset(re.findall(r"[a-z]+", _STREET_SUFFIX.removeprefix("(?i:")))
+_RURAL_KEYS = frozenset({"rr", "r", "rural", "box"})
+_LIVES_KEYS = frozenset({"lives", "living", "resides", "residing", "moved", "relocated", "home"})
+_ORGANIZATION_KEYS = frozenset(
+    [
+        "inc",
+        "llc",
+        "ltd",
+        "corporation",
+        "corp",
+        "company",
+        "insurance",
+        "bank",
+        "university",
+        "college",
+        "school",
+        "church",
+        "district",
+        "telephone",
+        "freight",
+        "laboratories",
+        "industries",
+        "foundation",
+        "council",
+        "airlines",
+        "railway",
+        "construction",
+        "roofing",
+        "plumbing",
+        "electrical",
+        "transport",
+        "logistics",
+        "motors",
+        "farm",
+        "farms",
+        "dairy",
+        "fisheries",
+        "seafood",
+        "seafoods",
+        "foods",
+        "bakery",
+        "club",
+        "brothers",
+        "bros",
+        "co",
+        "cooperative",
+        "joinery",
+        "builders",
+        "mining",
+        "mills",
+        "holdings",
+    ]
+)
+_ROOM_KEYS = frozenset({"room", "rm", "bed", "bay"})
+_HOSPITAL_KEYS = frozenset({"hospital", "health", "medical", "infirmary", "hospice", "family"})
+_WORK_KEYS = frozenset(
+    {"works", "work", "worked", "employed", "occupation", "profession", "job", "retired", "ex"}
+)
+
+
 @cache
 def _professions() -> frozenset[str]:
     files = LEXICON_FILES["PROFESSION"][0]
@@ -209,7 +280,10 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
             ):
                 end -= 1
             yield "DATE", match.start(), end
-    for pattern in _AGES:
+    words = note_words(text)
+    for pattern, keys in zip(_AGES, _AGE_KEYS, strict=True):
+        if keys is not None and words.isdisjoint(keys):
+            continue
         for match in pattern.finditer(text):
             value = match.group(1)
             if not value.isdigit() or int(value) <= 120:
@@ -227,7 +301,7 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
             before = re.split(r"\d", text[max(0, start - 25) : start])[-1].lower()
             fax = trigger.lower() in ("fax", "facsimile") or "fax" in before
             yield ("FAX" if fax else "PHONE"), start, end
-    for match in _SHORT_PHONE.finditer(text):
+    for match in _SHORT_PHONE.finditer(text) if not words.isdisjoint(_SHORT_PHONE_KEYS) else ():
         # The label says what it is: a bleep number is no year, whatever the tagger thought.
         yield "PHONE!", match.start(match.lastindex or 0), match.end(match.lastindex or 0)
     for kind, pattern in _IDS:
@@ -238,14 +312,14 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
         yield "EMAIL", match.start(), match.end()
     for match in URL_WITH_SCHEME.finditer(text):
         yield "URL", match.start(), match.end()
-    for match in _STREET.finditer(text):
+    for match in _STREET.finditer(text) if not words.isdisjoint(_STREET_KEYS) else ():
         yield "STREET", match.start(), match.end()
         town = _TOWN_AFTER.match(text, match.end())
         if town:
             yield "CITY", town.start(1), town.end(1)
-    for match in _RURAL.finditer(text):
+    for match in _RURAL.finditer(text) if not words.isdisjoint(_RURAL_KEYS) else ():
         yield "STREET", match.start(), match.end()
-    for match in _LIVES_IN.finditer(text):
+    for match in _LIVES_IN.finditer(text) if not words.isdisjoint(_LIVES_KEYS) else ():
         if all(is_name_word(w) or w.isupper() for w in match.group(1).split()):
             yield "CITY", match.start(1), match.end(1)
     for match in _UK_POSTCODE.finditer(text):
@@ -256,18 +330,18 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
     for match in _STATE_BEFORE_ZIP.finditer(text):
         if lexicons.contains("STATE_ABBR", match.group(1)):
             yield "STATE", match.start(1), match.end(1)
-    for match in _ORGANIZATION.finditer(text):
+    for match in _ORGANIZATION.finditer(text) if not words.isdisjoint(_ORGANIZATION_KEYS) else ():
         yield "ORGANIZATION!", match.start(), match.end()  # its last word says what it is
     yield from _countries(text)
-    for match in _ROOM.finditer(text):
+    for match in _ROOM.finditer(text) if not words.isdisjoint(_ROOM_KEYS) else ():
         yield "ROOM", match.start(1), match.end(1)
-    for match in _HOSPITAL.finditer(text):
+    for match in _HOSPITAL.finditer(text) if not words.isdisjoint(_HOSPITAL_KEYS) else ():
         yield "HOSPITAL", match.start(), match.end()
         town = _TOWN_AFTER.match(text, match.end())
         if town:
             yield "CITY", town.start(1), town.end(1)
     professions = _professions()
-    for match in _WORK_TRIGGER.finditer(text):
+    for match in _WORK_TRIGGER.finditer(text) if not words.isdisjoint(_WORK_KEYS) else ():
         words = list(re.finditer(r"[A-Za-z][A-Za-z'-]*", text[match.end() : match.end() + 60]))
         for size in (3, 2, 1):
             if len(words) >= size:

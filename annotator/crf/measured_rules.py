@@ -52,12 +52,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from functools import cache, lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from annotator.crf.features import is_public
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import LEXICON_DIR, default_lexicons, read_entries
+from annotator.crf.tokenizer import note_words
 
 MEASURED_ORIGIN = "measured-rule"
 MEASURED_CONFIDENCE = 0.95
@@ -214,14 +215,6 @@ class MeasuredMatch(NamedTuple):
     gate: float = 0.0
 
 
-@lru_cache(maxsize=4)
-def _words(text: str) -> frozenset[str]:
-    """The note's words, lower-cased: a pattern none of whose key words is among them cannot
-    match, and is not run (most patterns' key words are in few notes; a scan costs more)."""
-    return frozenset(_LETTERS.findall(text.lower()))
-
-
-_LETTERS = re.compile(r"[^\W\d_]+")
 # The key words of the patterns below: each match holds one of them as a whole word.
 _TITLE_WORDS = frozenset({"dr", "drs", "doctor"})
 _COURTESY_WORDS = frozenset({"mr", "mrs", "ms", "miss"})
@@ -255,7 +248,7 @@ _YEAR_DIGITS = re.compile(r"19[3-9]\d|20[0-3]\d")
 
 def standing_matches(text: str) -> Iterator[MeasuredMatch]:
     """Matches of the patterns that stand without the model."""
-    words = _words(text)
+    words = note_words(text)
     if "'" in text:
         for pattern in (_APOSTROPHE_YEAR, _YEAR_APOSTROPHE):
             for match in pattern.finditer(text):
@@ -318,7 +311,7 @@ def _hospitals(text: str, words: frozenset[str]) -> Iterator[MeasuredMatch]:
 
 def weighed_candidates(text: str) -> Iterator[MeasuredMatch]:
     """Matches of the patterns that stand only where the model suspects PHI."""
-    words = _words(text)
+    words = note_words(text)
     if not words.isdisjoint(_RELATION_WORDS):
         for match in _RELATION.finditer(text):
             if match.group(1).lower() not in _NOT_A_NAME:

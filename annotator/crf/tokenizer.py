@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import NamedTuple
 
 # Letter runs, digit runs, or one other non-space character. A letter run ends before a
@@ -120,3 +121,16 @@ def iter_tokens(text: str) -> Iterator[Token]:
             first = False
         line_offset = line_end + 1
         line_index += 1
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=4)
+def note_words(text: str) -> frozenset[str]:
+    """The note's words (runs of letters), lower-cased.
+
+    A rule pattern none of whose key words is among them cannot match and is not run: most
+    patterns' key words are in few notes, and a regular expression scan costs more than this.
+    """
+    return frozenset(_LETTERS.findall(text.lower()))
