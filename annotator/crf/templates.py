@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from annotator.crf.tokenizer import note_words
+
 # Month names in any case: telegraphic and all-caps notes write 30-NOV-2063.
 MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
@@ -172,12 +174,22 @@ _REQUIRED = {
 }
 
 
+_NUMBER_WORDS = frozenset(re.findall(r"[a-z]+", TENS)) | {"ten", "eleven", "twelve"}
+
+
+def _has_number_word(text: str) -> bool:
+    words = note_words(text)
+    return not words.isdisjoint(_NUMBER_WORDS) or any(word.endswith("teen") for word in words)
+
+
 def template_matches(text: str) -> list[tuple[str, int, int]]:
     """Every template match in ``text`` as (template name, start, end)."""
     matches = []
     for name, pattern in TEMPLATES.items():
         required = _REQUIRED.get(name)
         if required is not None and not any(part in text for part in required):
+            continue
+        if name == "NUMBER_WORDS" and not _has_number_word(text):
             continue
         for match in pattern.finditer(text):
             if match.end() > match.start():
