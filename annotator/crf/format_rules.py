@@ -280,9 +280,9 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
             ):
                 end -= 1
             yield "DATE", match.start(), end
-    words = note_words(text)
+    present = note_words(text)
     for pattern, keys in zip(_AGES, _AGE_KEYS, strict=True):
-        if keys is not None and words.isdisjoint(keys):
+        if keys is not None and present.isdisjoint(keys):
             continue
         for match in pattern.finditer(text):
             value = match.group(1)
@@ -301,7 +301,7 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
             before = re.split(r"\d", text[max(0, start - 25) : start])[-1].lower()
             fax = trigger.lower() in ("fax", "facsimile") or "fax" in before
             yield ("FAX" if fax else "PHONE"), start, end
-    for match in _SHORT_PHONE.finditer(text) if not words.isdisjoint(_SHORT_PHONE_KEYS) else ():
+    for match in _SHORT_PHONE.finditer(text) if not present.isdisjoint(_SHORT_PHONE_KEYS) else ():
         # The label says what it is: a bleep number is no year, whatever the tagger thought.
         yield "PHONE!", match.start(match.lastindex or 0), match.end(match.lastindex or 0)
     for kind, pattern in _IDS:
@@ -312,14 +312,14 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
         yield "EMAIL", match.start(), match.end()
     for match in URL_WITH_SCHEME.finditer(text):
         yield "URL", match.start(), match.end()
-    for match in _STREET.finditer(text) if not words.isdisjoint(_STREET_KEYS) else ():
+    for match in _STREET.finditer(text) if not present.isdisjoint(_STREET_KEYS) else ():
         yield "STREET", match.start(), match.end()
         town = _TOWN_AFTER.match(text, match.end())
         if town:
             yield "CITY", town.start(1), town.end(1)
-    for match in _RURAL.finditer(text) if not words.isdisjoint(_RURAL_KEYS) else ():
+    for match in _RURAL.finditer(text) if not present.isdisjoint(_RURAL_KEYS) else ():
         yield "STREET", match.start(), match.end()
-    for match in _LIVES_IN.finditer(text) if not words.isdisjoint(_LIVES_KEYS) else ():
+    for match in _LIVES_IN.finditer(text) if not present.isdisjoint(_LIVES_KEYS) else ():
         if all(is_name_word(w) or w.isupper() for w in match.group(1).split()):
             yield "CITY", match.start(1), match.end(1)
     for match in _UK_POSTCODE.finditer(text):
@@ -330,18 +330,18 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
     for match in _STATE_BEFORE_ZIP.finditer(text):
         if lexicons.contains("STATE_ABBR", match.group(1)):
             yield "STATE", match.start(1), match.end(1)
-    for match in _ORGANIZATION.finditer(text) if not words.isdisjoint(_ORGANIZATION_KEYS) else ():
+    for match in _ORGANIZATION.finditer(text) if not present.isdisjoint(_ORGANIZATION_KEYS) else ():
         yield "ORGANIZATION!", match.start(), match.end()  # its last word says what it is
     yield from _countries(text)
-    for match in _ROOM.finditer(text) if not words.isdisjoint(_ROOM_KEYS) else ():
+    for match in _ROOM.finditer(text) if not present.isdisjoint(_ROOM_KEYS) else ():
         yield "ROOM", match.start(1), match.end(1)
-    for match in _HOSPITAL.finditer(text) if not words.isdisjoint(_HOSPITAL_KEYS) else ():
+    for match in _HOSPITAL.finditer(text) if not present.isdisjoint(_HOSPITAL_KEYS) else ():
         yield "HOSPITAL", match.start(), match.end()
         town = _TOWN_AFTER.match(text, match.end())
         if town:
             yield "CITY", town.start(1), town.end(1)
     professions = _professions()
-    for match in _WORK_TRIGGER.finditer(text) if not words.isdisjoint(_WORK_KEYS) else ():
+    for match in _WORK_TRIGGER.finditer(text) if not present.isdisjoint(_WORK_KEYS) else ():
         words = list(re.finditer(r"[A-Za-z][A-Za-z'-]*", text[match.end() : match.end() + 60]))
         for size in (3, 2, 1):
             if len(words) >= size:
