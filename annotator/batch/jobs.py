@@ -28,6 +28,7 @@ from annotator.batch.partitions import (
     plan_xml,
     shard_patients,
 )
+from annotator.crf.guidelines import I2B2_2014, check_guideline
 from annotator.errors import AnnotatorError, InputError, LockedError, UsageError
 from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.locking import DocumentLock, DocumentLockedError
@@ -238,8 +239,10 @@ def batch_preannotate(
     out_dir: Path,
     recall_bias: float | None = None,
     run: BatchRun | None = None,
+    guideline: str = I2B2_2014,
 ) -> BatchReport:
     """Model suggestions for every note of an archive (the tagger loads once per worker)."""
+    check_guideline(guideline)
     run = run or BatchRun()
     if not model.is_file():
         raise InputError("not a model file", model)
@@ -248,10 +251,11 @@ def batch_preannotate(
         "model": str(model.resolve()),
         "model_stamp": [stat.st_size, stat.st_mtime_ns],
         "recall_bias": recall_bias,
+        "guideline": guideline,
     }
 
     def submit(client: Client, todo: list[Partition], _everything: list[Partition]) -> list[Any]:
-        arguments = (str(model.resolve()), recall_bias, str(out_dir.resolve()))
+        arguments = (str(model.resolve()), recall_bias, str(out_dir.resolve()), guideline)
         return _run(client, tasks.preannotate_partition, todo, arguments, run.progress)
 
     return _run_publishing_job("preannotate", input_dir, out_dir, parameters, run, submit, [model])

@@ -19,6 +19,7 @@ from annotator.batch.output import publish
 from annotator.batch.partitions import Partition, read_partition
 from annotator.core.document import Document
 from annotator.core.mapping import Mapping
+from annotator.crf.guidelines import I2B2_2014
 from annotator.errors import AnnotatorError
 from annotator.io.i2b2 import read_i2b2
 
@@ -73,12 +74,14 @@ def load_tagger(path: str) -> Any:
 
 
 def preannotate_partition(
-    partition: Partition, model: str, recall_bias: float | None, out_dir: str
+    partition: Partition, model: str, recall_bias: float | None, out_dir: str, guideline: str = I2B2_2014
 ) -> Outcome:
     from annotator.workflows.preannotate import tag_documents
 
     try:
         tagger = load_tagger(model)
+        # The worker's tagger is shared by the partitions of one job, which share the guideline.
+        tagger.guideline = guideline
         documents = read_partition(partition)
         results = tag_documents(tagger, documents, recall_bias)
         publish(documents, Path(out_dir), partition)

@@ -19,6 +19,7 @@ from annotator.cli.common import (
     print_json,
     progress_bar,
 )
+from annotator.crf.guidelines import GUIDELINES, I2B2_2014
 from annotator.errors import printable_path
 
 if TYPE_CHECKING:
@@ -77,6 +78,9 @@ def _register_preannotate(jobs: argparse._SubParsersAction[argparse.ArgumentPars
     add_output_option(parser, "OUT", "output folder")
     parser.add_argument(
         "--recall-bias", type=float, default=None, metavar="T", help="as in 'annotator preannotate'"
+    )
+    parser.add_argument(
+        "--guideline", choices=GUIDELINES, default=I2B2_2014, help="as in 'annotator preannotate'"
     )
     _add_cluster_options(parser)
     parser.set_defaults(func=run_preannotate)
@@ -187,7 +191,12 @@ def run_preannotate(args: argparse.Namespace) -> int:
 
     with progress_bar("pre-annotating", unit="partition") as update:
         report = batch_preannotate(
-            resolve_model(args.model), args.input, args.output, args.recall_bias, _batch_run(args, update)
+            resolve_model(args.model),
+            args.input,
+            args.output,
+            args.recall_bias,
+            _batch_run(args, update),
+            args.guideline,
         )
     return _print_report(report, args.json)
 

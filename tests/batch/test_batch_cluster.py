@@ -157,6 +157,17 @@ def test_preannotate_takes_the_bundled_default_model(
     )  # fmt: skip
     assert published_files(tmp_path / "batch") == _single_process_files(tmp_path / "single")
     assert f"written to {tmp_path / 'batch'}" in result.stderr  # what it wrote is announced
+    # The guideline reaches every worker: the same files as the command with the same choice.
+    run_cli(
+        "preannotate", "default", archive.notes, "-o", tmp_path / "single-sh", "--guideline", "safe-harbor"
+    )
+    run_cli(
+        "batch", "preannotate", "default", archive.notes, "-o", tmp_path / "batch-sh",
+        "--scheduler", cluster.address, "--partition-size", "20", "--guideline", "safe-harbor",
+    )  # fmt: skip
+    safe_harbor = _single_process_files(tmp_path / "single-sh")
+    assert published_files(tmp_path / "batch-sh") == safe_harbor
+    assert safe_harbor != _single_process_files(tmp_path / "single")  # weekdays and young ages left out
 
 
 def _planted_gold(folder: Path) -> Path:
