@@ -21,6 +21,7 @@ from annotator.core.atomic import atomic_write
 from annotator.core.document import Document
 from annotator.crf.build_vocabulary import LAST_TRAINING_PATIENT
 from annotator.crf.default_model import default_model_path
+from annotator.crf.guidelines import tag_guideline_gaps
 from annotator.crf.phi_memory import PhiMemory
 from annotator.crf.tagger import TRAINING_ALGORITHM, TRAINING_ITERATIONS, CrfTagger
 from annotator.io.physionet import read_physionet
@@ -42,13 +43,15 @@ def training_notes(scale: float = 1.0, physionet: Path | None = None) -> list[Do
     """The gold notes of every training corpus (``scale`` shrinks them, for tests).
 
     ``physionet``: the PhysioNet deid folder; its training patients (1-110) join the synthetic
-    notes. Its test patients (111-163) are never read here.
+    notes, with what their Safe Harbor gold leaves untagged and our i2b2 guidelines tag
+    tagged (:func:`~annotator.crf.guidelines.tag_guideline_gaps`). Its test
+    patients (111-163) are never read here.
     """
     notes: list[Document] = []
     for style, seed, patients in TRAINING_CORPORA:
         notes += generate_corpus(patients=max(2, round(patients * scale)), seed=seed, style=style).gold
     if physionet is not None:
-        notes += real_training_notes(physionet, scale)
+        notes += [tag_guideline_gaps(note) for note in real_training_notes(physionet, scale)]
     return notes
 
 

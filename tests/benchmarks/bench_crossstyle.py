@@ -31,6 +31,7 @@ from pathlib import Path
 
 from annotator.core.document import Document
 from annotator.crf.crossval import decode_all, evaluate_predictions
+from annotator.crf.guidelines import tag_guideline_gaps
 from annotator.crf.tagger import TRAINING_ALGORITHM, CrfTagger
 from annotator.synth.generator import generate_corpus
 from annotator.workflows.default_model import real_training_notes
@@ -111,7 +112,7 @@ def leave_one_style_out(
     ``physionet``: the real notes the default model also learns from (PhysioNet patients 1-110)
     join every training set, as in the bundled model's recipe.
     """
-    real = real_training_notes(physionet) if physionet is not None else []
+    real = [tag_guideline_gaps(n) for n in real_training_notes(physionet)] if physionet is not None else []
     if real:
         print(f"with {len(real)} real training notes (PhysioNet patients 1-110), {algorithm}")
     seeds = {**SEEDS, "C": (c_train_seed, TEST_ONLY["C"])}

@@ -92,3 +92,20 @@ def test_bundled_model_remembers_places_and_clinicians_only() -> None:
 
         real = "\n".join(d.text.lower() for d in real_training_notes(Path(corpus)))
         assert all(phrase in real for phrase in tagger.memory.phrases)
+
+
+def test_real_training_notes_learn_our_guidelines_not_safe_harbor(tmp_path: Path) -> None:
+    from annotator.workflows.default_model import training_notes
+
+    note = "67 YO MALE ADMITTED FROM GH, TRACH ON MONDAY.\n\n"
+    (tmp_path / "id.text").write_text(
+        f"START_OF_RECORD=3||||1||||\n{note}||||END_OF_RECORD\n\n", encoding="utf-8"
+    )
+    start = note.index("GH")
+    (tmp_path / "id-phi.phrase").write_text(f"3 1 {start} {start + 2} Location GH\n", encoding="utf-8")
+    real = [d for d in training_notes(scale=0.01, physionet=tmp_path) if d.doc_id == "003-01"]
+    assert [(a.tag, a.text) for a in sorted(real[0].annotations, key=lambda a: a.start)] == [
+        ("AGE", "67"),
+        ("LOCATION", "GH"),
+        ("DATE", "MONDAY"),
+    ]

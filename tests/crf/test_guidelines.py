@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from annotator.cli.main import main
+from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.crf.default_model import load_default_model
-from annotator.crf.guidelines import I2B2_2014, SAFE_HARBOR, follow_guideline
+from annotator.crf.guidelines import I2B2_2014, SAFE_HARBOR, follow_guideline, tag_guideline_gaps
 from annotator.crf.labels import Prediction
 from annotator.errors import UsageError
 from annotator.io.i2b2 import read_i2b2, write_i2b2
@@ -81,3 +82,44 @@ def test_preannotate_command_takes_the_guideline(tmp_path: Path, capsys: pytest.
         main(["preannotate", "default", str(source), "-o", str(tmp_path / "o2.xml"), "--guideline", "hipaa"])
     assert refused.value.code == 2
     assert not (tmp_path / "o2.xml").exists()
+
+
+def gold(text: str, *tagged: tuple[str, str]) -> Document:
+    document = Document("7-01", text)
+    for kind, piece in tagged:
+        start = text.index(piece)
+        document.add(
+            Annotation(
+                id=document.new_id(), tag=kind, type=kind, start=start, end=start + len(piece), text=piece
+            )
+        )
+    return document
+
+
+def test_a_safe_harbor_gold_gets_the_young_ages_and_weekdays_our_guidelines_tag() -> None:
+    text = (
+        "58 YO FEMALE FROM CALVERT HOSPITAL. pt is a 41yo f, mother 92 y/o.\n"
+        "PLAN TO TRACH ON THURS; home Monday. Age: 7. Tidal 450 x 12. Sat 97%. 2 years ago.\n"
+    )
+    note = gold(text, ("LOCATION", "CALVERT HOSPITAL"), ("AGE", "92"))
+    fitted = tag_guideline_gaps(note)
+    added = [(a.tag, a.text, a.start) for a in fitted.annotations if a.id not in note]
+    assert added == [
+        ("AGE", "58", 0),
+        ("AGE", "41", text.index("41yo")),
+        ("DATE", "THURS", text.index("THURS")),
+        ("DATE", "Monday", text.index("Monday")),
+        ("AGE", "7", text.index("7.")),
+    ]
+    # The gold is untouched; the copy keeps its tags, its text and its id.
+    assert len(note) == 2
+    assert fitted.text == text and fitted.doc_id == "7-01" and len(fitted) == 7
+    assert all(fitted.text[a.start : a.end] == a.text for a in fitted.annotations)
+
+
+def test_gaps_already_tagged_or_absent_change_nothing() -> None:
+    text = "Pt is 58 yo, seen Monday. 4 MG SQ at 0900.\n"
+    tagged = gold(text, ("AGE", "58"), ("DATE", "Monday"))
+    assert tag_guideline_gaps(tagged) is tagged
+    plain = gold("BP 120/70, HR 88, 2 L NC, sats 97%.\n")
+    assert tag_guideline_gaps(plain) is plain
