@@ -5,7 +5,8 @@ Layout::
     project.toml                  name, schema, annotators (and optionally where the
                                   pre-annotations are: ``preannotations = "preannotated"``;
                                   how the queue works: ``queue_by_patient = true``,
-                                  ``annotators_per_document = 2``, ``retrain_every = 5``)
+                                  ``annotators_per_document = 2``, ``retrain_every = 5``;
+                                  what the gold tags: ``guideline = "safe-harbor"``)
     source/PPP-RR.xml             the notes (i2b2 XML; TAGS may be empty)
     preannotations/PPP-RR.xml     model suggestions (pending annotations), optional
     annotations/<annotator>/      each annotator's working copy of every document
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from annotator.core.atomic import atomic_write_text
+from annotator.core.guidelines import GUIDELINES, I2B2_2014
 from annotator.errors import InputError, StorageError, UsageError
 
 PROJECT_FILE = "project.toml"
@@ -57,6 +59,8 @@ class Project:
     annotators_per_document: int = 1
     #: retrain the tagger in the background after this many newly finished notes (0: never)
     retrain_every: int = 0
+    #: the guideline the gold follows (:mod:`annotator.core.guidelines`): what the model suggests
+    guideline: str = I2B2_2014
 
     @property
     def source_dir(self) -> Path:
@@ -157,6 +161,9 @@ class Project:
             if not isinstance(value, int) or isinstance(value, bool) or value < least:
                 raise InputError(f"{key} must be a whole number of at least {least}", config_path)
             counts[key] = value
+        guideline = data.get("guideline", I2B2_2014)
+        if guideline not in GUIDELINES:
+            raise InputError(f"guideline must be one of {', '.join(GUIDELINES)}", config_path)
         return cls(
             root=path,
             name=str(data.get("name", path.name)),
@@ -166,6 +173,7 @@ class Project:
             queue_by_patient=queue_by_patient,
             annotators_per_document=counts["annotators_per_document"],
             retrain_every=counts["retrain_every"],
+            guideline=guideline,
         )
 
     def add_annotator(self, annotator: str) -> None:
@@ -198,6 +206,8 @@ class Project:
             lines.append(f"annotators_per_document = {self.annotators_per_document}")
         if self.retrain_every:
             lines.append(f"retrain_every = {self.retrain_every}")
+        if self.guideline != I2B2_2014:
+            lines.append(f"guideline = {json.dumps(self.guideline)}")
         atomic_write_text(self.root / PROJECT_FILE, "\n".join(lines) + "\n")
 
 

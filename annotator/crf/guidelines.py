@@ -15,16 +15,20 @@ from collections.abc import Iterable
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
+from annotator.core.guidelines import GUIDELINE_TITLES, GUIDELINES, I2B2_2014, SAFE_HARBOR
 from annotator.crf.labels import Prediction
 from annotator.errors import UsageError
 
-I2B2_2014 = "i2b2-2014"
-SAFE_HARBOR = "safe-harbor"
-GUIDELINES = (I2B2_2014, SAFE_HARBOR)
-GUIDELINE_TITLES = {
-    I2B2_2014: "i2b2 2014: every age, weekdays, professions",
-    SAFE_HARBOR: "HIPAA Safe Harbor: ages over 89, no weekdays or professions",
-}
+__all__ = [
+    "GUIDELINES",
+    "GUIDELINE_TITLES",
+    "I2B2_2014",
+    "SAFE_HARBOR",
+    "check_guideline",
+    "follow_guideline",
+    "tag_guideline_gaps",
+]
+
 # Safe Harbor names "all ages over 89"; younger ones are not PHI.
 OLDEST_UNTAGGED_AGE = 89
 _WEEKDAYS = re.compile(

@@ -36,8 +36,8 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QProgressDialog, QWidget
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.project import Project
-from annotator.crf.guidelines import GUIDELINE_TITLES, GUIDELINES, I2B2_2014
-from annotator.errors import printable_path
+from annotator.crf.guidelines import GUIDELINE_TITLES, GUIDELINES
+from annotator.errors import StorageError, printable_path
 from annotator.gui.action_report import ActionReport, ActionReportDialog, show_report
 from annotator.gui.workers import Job, JobThread
 from annotator.session.suggestions import SuggestionOutcome
@@ -107,7 +107,8 @@ class ModelActions(QObject):
             self._bias_group.addAction(action)
             self.bias_actions[value] = action
         self._bias_group.triggered.connect(self._on_bias_group_triggered)
-        self.guideline = I2B2_2014
+        # The project's gold follows one guideline: the choice is the project's (project.toml).
+        self.guideline = project.guideline
         guideline_menu = self._menu.addMenu("Suggest what the gold tags")
         self._guideline_group = QActionGroup(self)
         self._guideline_group.setExclusive(True)
@@ -115,7 +116,7 @@ class ModelActions(QObject):
         for name in GUIDELINES:
             action = guideline_menu.addAction(GUIDELINE_TITLES[name])
             action.setCheckable(True)
-            action.setChecked(name == I2B2_2014)
+            action.setChecked(name == self.guideline)
             action.setData(name)
             self._guideline_group.addAction(action)
             self.guideline_actions[name] = action
@@ -155,6 +156,17 @@ class ModelActions(QObject):
 
     def _on_guideline_group_triggered(self, action: QAction) -> None:
         self.guideline = str(action.data())
+        if self.project.guideline == self.guideline:
+            return
+        previous, self.project.guideline = self.project.guideline, self.guideline
+        try:
+            self.project.save()
+        except StorageError as error:
+            # Used for this session all the same; only remembering it failed.
+            self.project.guideline = previous
+            self.failed.emit(
+                f"The guideline is used until you close the project, not saved: {error.one_line()}"
+            )
 
     def _on_menu_about_to_show(self) -> None:
         model = self.tagging_model

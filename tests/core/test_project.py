@@ -56,7 +56,11 @@ def test_plain_folder_is_its_own_source(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [("name = [", "not a valid project file"), ('annotators = "kim"', "must be a list")],
+    [
+        ("name = [", "not a valid project file"),
+        ('annotators = "kim"', "must be a list"),
+        ('guideline = "hipaa"', "guideline must be one of i2b2-2014, safe-harbor"),
+    ],
 )
 def test_broken_project_file(tmp_path: Path, content: str, message: str) -> None:
     (tmp_path / PROJECT_FILE).write_text(content)
@@ -85,3 +89,13 @@ def test_project_refuses_a_preannotations_folder_outside_it(tmp_path: Path, fold
     (tmp_path / "project.toml").write_text(f'name = "x"\npreannotations = "{folder}"\n', encoding="utf-8")
     with pytest.raises(InputError, match="preannotations must name a folder"):
         Project.open(tmp_path)
+
+
+def test_the_gold_guideline_is_the_projects_and_saved_only_when_not_the_default(tmp_path: Path) -> None:
+    project = Project.create(tmp_path, "Nursing", annotators=["kim"])
+    assert project.guideline == "i2b2-2014"
+    assert "guideline" not in (tmp_path / PROJECT_FILE).read_text()
+    project.guideline = "safe-harbor"
+    project.save()
+    assert 'guideline = "safe-harbor"' in (tmp_path / PROJECT_FILE).read_text()
+    assert Project.open(tmp_path).guideline == "safe-harbor"

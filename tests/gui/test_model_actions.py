@@ -107,6 +107,34 @@ def test_the_guideline_chosen_in_the_menu_decides_what_is_suggested(
     assert "92" in suggested[1] and "Xavier Quell" in suggested[1]
 
 
+def test_the_guideline_is_the_projects_choice_and_outlives_the_window(
+    qtbot: QtBot, tmp_path: Path, synthetic: list[Document]
+) -> None:
+    root = tmp_path / "p"
+    _project(root, synthetic)
+    first = _Window(qtbot, Project.open(root), None).actions
+    first.guideline_actions["safe-harbor"].trigger()
+    assert 'guideline = "safe-harbor"' in (root / "project.toml").read_text()
+    # The next session on this project starts with the gold's guideline checked.
+    again = _Window(qtbot, Project.open(root), None).actions
+    assert again.guideline == "safe-harbor" and again.guideline_actions["safe-harbor"].isChecked()
+    assert not again.guideline_actions["i2b2-2014"].isChecked()
+
+
+def test_a_guideline_that_cannot_be_saved_is_still_used_and_said(
+    qtbot: QtBot, tmp_path: Path, synthetic: list[Document]
+) -> None:
+    project = _project(tmp_path / "p", synthetic)
+    actions = _Window(qtbot, project, None).actions
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    project.root = blocker / "p"  # project.toml can no longer be written
+    with qtbot.waitSignal(actions.failed, timeout=5_000) as failed:
+        actions.guideline_actions["safe-harbor"].trigger()
+    assert "not saved" in failed.args[0] and "a-file" in failed.args[0]
+    assert actions.guideline == "safe-harbor" and project.guideline == "i2b2-2014"
+
+
 def test_default_model_preannotates_until_the_project_has_its_own(
     qtbot: QtBot, tmp_path: Path, synthetic: list[Document]
 ) -> None:
