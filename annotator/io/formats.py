@@ -18,6 +18,7 @@ from pathlib import Path
 from annotator.core.atomic import atomic_write
 from annotator.core.brat_conf import CONF_NAME
 from annotator.core.document import Document
+from annotator.core.guidelines import I2B2_2014, SAFE_HARBOR
 from annotator.core.project import PROJECT_FILE, Project
 from annotator.core.schema import Schema
 from annotator.core.task import task_file_name, task_to_dtd
@@ -357,6 +358,14 @@ def _is_folder_target(out: Path) -> bool:
     return out.is_dir() or not out.suffix
 
 
+def _gold_guideline(documents: Sequence[Document]) -> str:
+    """The guideline a converted gold follows: the PhysioNet corpus tags to HIPAA Safe Harbor."""
+    tagged = [d for d in documents if len(d)]
+    if tagged and all(d.origin.format == "physionet" for d in tagged):
+        return SAFE_HARBOR
+    return I2B2_2014
+
+
 def write_documents(
     documents: Sequence[Document],
     out: str | Path,
@@ -381,7 +390,9 @@ def write_documents(
             )
             if len(document):
                 _write_project_note(document, out / "gold" / f"{document.doc_id}.xml")
-        Project(out, project_name or out.name, schema.name if schema is not None else "i2b2-2014").save()
+        project = Project(out, project_name or out.name, schema.name if schema is not None else "i2b2-2014")
+        project.guideline = _gold_guideline(documents)
+        project.save()
         return output_paths(documents, out, format)
     if spec.per_document:
         write_one = spec.write_one

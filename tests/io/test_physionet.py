@@ -109,3 +109,13 @@ def test_writing_refuses_documents_without_numbers(corpus: Path) -> None:
     document = read_physionet(corpus)[0].copy("note-a")
     with pytest.raises(UsageError, match="PPP-RR"):
         physionet_texts([document])
+
+
+def test_a_project_made_from_the_corpus_knows_its_gold_is_safe_harbor(corpus: Path, tmp_path: Path) -> None:
+    from annotator.core.project import Project
+
+    write_documents(read_documents(corpus), tmp_path / "deid", "project")
+    assert Project.open(tmp_path / "deid").guideline == "safe-harbor"
+    # Notes of our own (i2b2 XML) make an i2b2 2014 project, as before.
+    write_documents(read_documents(tmp_path / "deid" / "gold"), tmp_path / "ours", "project")
+    assert Project.open(tmp_path / "ours").guideline == "i2b2-2014"
