@@ -78,15 +78,14 @@ def tag_guideline_gaps(document: Document) -> Document:
     ages on notes of a kind it never saw. They get AGE and DATE tags here, on a copy.
     """
     text = document.text
-    tagged = [(a.start, a.end) for a in document.annotations]
     gaps: list[tuple[int, int, str]] = []
     for match in _AGE_PHRASE.finditer(text):
         group = 1 if match.group(1) else 2
         start, end = match.span(group)
-        if int(match.group(group)) <= OLDEST_UNTAGGED_AGE and not _overlaps_any(start, end, tagged):
+        if int(match.group(group)) <= OLDEST_UNTAGGED_AGE and not document.overlapping(start, end):
             gaps.append((start, end, "AGE"))
     for match in _WEEKDAY_WORD.finditer(text):
-        if not _overlaps_any(match.start(), match.end(), tagged):
+        if not document.overlapping(match.start(), match.end()):
             gaps.append((match.start(), match.end(), "DATE"))
     if not gaps:
         return document
@@ -96,7 +95,3 @@ def tag_guideline_gaps(document: Document) -> Document:
             Annotation(id=copy.new_id(), tag=kind, type=kind, start=start, end=end, text=text[start:end])
         )
     return copy
-
-
-def _overlaps_any(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
-    return any(s < end and start < e for s, e in spans)

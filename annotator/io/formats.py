@@ -390,9 +390,8 @@ def write_documents(
             )
             if len(document):
                 _write_project_note(document, out / "gold" / f"{document.doc_id}.xml")
-        project = Project(out, project_name or out.name, schema.name if schema is not None else "i2b2-2014")
-        project.guideline = _gold_guideline(documents)
-        project.save()
+        schema_name = schema.name if schema is not None else "i2b2-2014"
+        Project(out, project_name or out.name, schema_name, guideline=_gold_guideline(documents)).save()
         return output_paths(documents, out, format)
     if spec.per_document:
         write_one = spec.write_one

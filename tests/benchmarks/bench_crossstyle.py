@@ -31,10 +31,9 @@ from pathlib import Path
 
 from annotator.core.document import Document
 from annotator.crf.crossval import decode_all, evaluate_predictions
-from annotator.crf.guidelines import tag_guideline_gaps
 from annotator.crf.tagger import TRAINING_ALGORITHM, CrfTagger
 from annotator.synth.generator import generate_corpus
-from annotator.workflows.default_model import real_training_notes
+from annotator.workflows.default_model import fitted_real_training_notes
 
 BIAS = 0.95
 SEEDS = {"A": (1, 3), "B": (2, 4)}
@@ -112,7 +111,7 @@ def leave_one_style_out(
     ``physionet``: the real notes the default model also learns from (PhysioNet patients 1-110)
     join every training set, as in the bundled model's recipe.
     """
-    real = [tag_guideline_gaps(n) for n in real_training_notes(physionet)] if physionet is not None else []
+    real = fitted_real_training_notes(physionet) if physionet is not None else []
     if real:
         print(f"with {len(real)} real training notes (PhysioNet patients 1-110), {algorithm}")
     seeds = {**SEEDS, "C": (c_train_seed, TEST_ONLY["C"])}
