@@ -64,6 +64,14 @@ def found(text: str) -> list[tuple[str, str]]:
         ("HOB 30'. AMBULATED 25' X2, walked 15'", []),  # distances
         ("s/p pelvic fx4/97, AVR 8/88, echo 11/92,", [("DATE", "4/97"), ("DATE", "8/88"), ("DATE", "11/92")]),
         ("bp 120-140'2/70's, PEEP 5/10, 4/5 strength, 14/60", []),  # pressures, settings, grades
+        (
+            "extubated at 2pm 8/28. REINTUBATION 9/30 DUE TO HEMOPTYSIS; intubated 6/30-7/2 for CHF",
+            [("DATE", "8/28"), ("DATE", "9/30"), ("DATE", "6/30-7/2")],
+        ),
+        ("rales 1/3 up, 1/2 way up, pain 6/10, 2/4 bottles, 5/5 strength, 3/4 st betadine", []),
+        ("Grade 2/6 systolic murmur; 3/6 SEM heard", []),
+        ("PSV increased to 10/5 overnight. SIMV/PS, 500X10, 40%, & 5/8. ON 10/5 BIPAP 65%", []),
+        ("Hct 26.5 (7pm 10/15); gas 7.35/66/55; 1.5/3 done; K 4.1/2", [("DATE", "10/15")]),
         ("wife (201/324/1423) confirms", [("PHONE", "201/324/1423")]),
         (
             "WENT TO HOLY CROSS WITH FEVER; bed at sacred heart; to St. Mary's tomorrow",
