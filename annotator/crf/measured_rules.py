@@ -117,8 +117,13 @@ _FRACTIONS_AND_GRADES = frozenset((
     (1, 2), (1, 3), (1, 4), (2, 3), (3, 4), (2, 4), (1, 8), (3, 8), (1, 5), (2, 5), (3, 5), (4, 5),
     (1, 1), (2, 2), (3, 3), (4, 4), (5, 5),
 ))  # fmt: skip
-_NOT_A_DATE_BEFORE = re.compile(r"(?i)(?:rales|crackles|cxs?|in|pain|cp|trial|for|grade|gr)\W*\Z")
-_NOT_A_DATE_AFTER = re.compile(r"(?i)[ \t]*(?:murmur|sem|hsm|systolic|diastolic)\b")
+_NOT_A_DATE_BEFORE = re.compile(
+    r"(?i)(?:rales|crackles|cxs?|in|pain|cp|trial|for|grade|gr|gcs|i:e|ratio)\W*\Z"
+)
+# A murmur's grade; days or weeks in British shorthand ("2/7 history", "3/7 ago").
+_NOT_A_DATE_AFTER = re.compile(
+    r"(?i)[ \t]*(?:murmur|sem|hsm|systolic|diastolic|hx|history|ago|days?|weeks?|wks?)\b"
+)
 _VENTILATOR = re.compile(
     r"(?i)\b(?:c-?pap|bi-?pap|psv?|peep|ips|s?imv|vent\w*|wean\w*|flow ?by|pressure support|co/ci|ac)\b"
 )

@@ -50,8 +50,35 @@ def test_i2b2_keeps_everything_safe_harbor_drops_young_ages_weekdays_and_jobs() 
         "92",
         "3/14/2067",
         "March",  # a month is a date element under Safe Harbor too
-        "Mercy Hospital",
+        "Mercy",  # the place's name, not the word for its kind
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "predicted", "expected"),
+    [
+        ("TO CALVERT HOSPITAL TODAY", "HOSPITAL", "CALVERT HOSPITAL", "CALVERT"),
+        ("from kernan hosp. today", "HOSPITAL", "kernan hosp.", "kernan"),
+        (
+            "at Franklin Square Medical Center",
+            "HOSPITAL",
+            "Franklin Square Medical Center",
+            "Franklin Square",
+        ),
+        ("to ZAGARIA CAMPUS", "LOCATION-OTHER", "ZAGARIA CAMPUS", "ZAGARIA"),
+        ("at harford memorial", "HOSPITAL", "harford memorial", "harford memorial"),  # part of the name
+        ("to the Hospital", "HOSPITAL", "Hospital", "Hospital"),  # no name left: the annotator decides
+        ("seen by Dr Rehab Hospital", "DOCTOR", "Rehab Hospital", "Rehab Hospital"),  # a name, no place
+    ],
+)
+def test_safe_harbor_tags_a_place_without_the_word_for_its_kind(
+    text: str, kind: str, predicted: str, expected: str
+) -> None:
+    start = text.index(predicted)
+    prediction = Prediction(kind, start, start + len(predicted), 0.9, "crf")
+    (kept,) = follow_guideline(text, [prediction], SAFE_HARBOR)
+    assert text[kept.start : kept.end] == expected
+    assert follow_guideline(text, [prediction], I2B2_2014) == [prediction]
 
 
 def test_an_unknown_guideline_is_a_usage_error() -> None:
@@ -67,7 +94,8 @@ def test_the_tagger_suggests_what_its_guideline_tags() -> None:
     safe_harbor = texts(tagger.predict_spans([document])["n1"])
     assert "Monday" in everything and "Monday" not in safe_harbor
     assert "92" in safe_harbor and "Xavier Quell" in safe_harbor
-    assert set(safe_harbor) < set(everything)
+    assert "Mercy Hospital" in everything and "Mercy" in safe_harbor
+    assert set(safe_harbor) - {"Mercy"} < set(everything)
 
 
 def test_preannotate_command_takes_the_guideline(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

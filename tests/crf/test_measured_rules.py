@@ -69,7 +69,7 @@ def found(text: str) -> list[tuple[str, str]]:
             [("DATE", "8/28"), ("DATE", "9/30"), ("DATE", "6/30-7/2")],
         ),
         ("rales 1/3 up, 1/2 way up, pain 6/10, 2/4 bottles, 5/5 strength, 3/4 st betadine", []),
-        ("Grade 2/6 systolic murmur; 3/6 SEM heard", []),
+        ("Grade 2/6 systolic murmur; 3/6 SEM heard; GCS 3/15; I:E 1/3; 2/7 hx of cough", []),
         ("PSV increased to 10/5 overnight. SIMV/PS, 500X10, 40%, & 5/8. ON 10/5 BIPAP 65%", []),
         ("Hct 26.5 (7pm 10/15); gas 7.35/66/55; 1.5/3 done; K 4.1/2", [("DATE", "10/15")]),
         ("wife (201/324/1423) confirms", [("PHONE", "201/324/1423")]),
