@@ -257,6 +257,17 @@ def _is_country(phrase: str) -> bool:
     return phrase.lower() in _country_names()
 
 
+# "23 yrs ago", "smoker x 20 yrs", "approx 3yrs", "girlfriend of 20yrs": how long, not how old
+# (on the PhysioNet training patients, all 12 wrong age matches were these).
+_YEARS_GONE_BEFORE = re.compile(r"(?i)(?:\bx|\bapprox\.?|\bof|\bfor|\bover|\bsince|\bpast|\blast)[ \t]*\Z")
+_YEARS_GONE_AFTER = re.compile(r"(?i)[ \t]*-?[ \t]*(?:yrs?|years?)\.?[ \t]+ago\b")
+
+
+def _is_duration(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``start:end`` counts years gone by rather than a person's age."""
+    return bool(_YEARS_GONE_BEFORE.search(text, max(0, start - 10), start) or _YEARS_GONE_AFTER.match(text, end))
+
+
 def _valid_day_month(first: int, second: int) -> bool:
     return (1 <= first <= 31 and 1 <= second <= 12) or (1 <= first <= 12 and 1 <= second <= 31)
 
@@ -286,7 +297,7 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
             continue
         for match in pattern.finditer(text):
             value = match.group(1)
-            if not value.isdigit() or int(value) <= 120:
+            if (not value.isdigit() or int(value) <= 120) and not _is_duration(text, *match.span(1)):
                 yield "AGE", match.start(1), match.end(1)
     for pattern in _PHONES:
         for match in pattern.finditer(text):

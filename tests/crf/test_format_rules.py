@@ -49,6 +49,14 @@ def test_ages_phones_ids_and_places() -> None:
     assert {("STATE", "IL"), ("ZIP", "62704"), ("ROOM", "3"), ("PROFESSION", "bus driver")} <= result
 
 
+def test_years_gone_by_are_no_age() -> None:
+    text = (
+        "s/p ccy 23 yrs ago, ERCP 8 yrs ago. Smoker x 20 yrs, DM X 5yrs, APPROX 3YRS at home, "
+        "girlfriend of 20YRS. A 45 yr old man, 67 yrs, her son 32 years old."
+    )
+    assert {t for kind, t in found(text) if kind == "AGE"} == {"45", "67", "32"}
+
+
 def test_names_after_labels_get_the_labels_type() -> None:
     text = (
         "Surname: MARK   Forename: Kirk\nlives w wife Hellen Mark.\nReferrer: Dr OBI, Elizabeth\n"
