@@ -151,3 +151,45 @@ def test_gaps_already_tagged_or_absent_change_nothing() -> None:
     assert tag_guideline_gaps(tagged) is tagged
     plain = gold("BP 120/70, HR 88, 2 L NC, sats 97%.\n")
     assert tag_guideline_gaps(plain) is plain
+
+
+def test_a_safe_harbor_golds_pieces_become_our_spans() -> None:
+    text = (
+        "TAKEN TO LAUREL REGIONAL WHERE CK POS. FROM CALVERT HOSPITAL, then kernan hosp.\n"
+        "mary theresa kondouli from speech. ROBERT V. DEGIORGIO, RRT. Drs JOSEPH AND ROBBINSON.\n"
+    )
+    pieces = [
+        ("LOCATION-OTHER", "LAUREL"),
+        ("LOCATION-OTHER", "REGIONAL"),
+        ("LOCATION-OTHER", "CALVERT"),
+        ("LOCATION-OTHER", "kernan"),
+        ("DOCTOR", "mary"),
+        ("DOCTOR", "theresa"),
+        ("DOCTOR", "kondouli"),
+        ("DOCTOR", "ROBERT"),
+        ("DOCTOR", "V"),
+        ("DOCTOR", "DEGIORGIO"),
+        ("DOCTOR", "JOSEPH"),
+        ("DOCTOR", "ROBBINSON"),
+    ]
+    note = Document("7-01", text)
+    position = 0
+    for kind, piece in pieces:  # in text order: "V" is also in "CALVERT"
+        start = text.index(piece, position)
+        position = start + len(piece)
+        note.add(Annotation(id=note.new_id(), tag=kind, type=kind, start=start, end=position, text=piece))
+    fitted = tag_guideline_gaps(note)
+    assert [(a.type, a.text) for a in sorted(fitted.annotations, key=lambda a: a.start)] == [
+        ("LOCATION-OTHER", "LAUREL REGIONAL"),
+        ("HOSPITAL", "CALVERT HOSPITAL"),
+        ("HOSPITAL", "kernan hosp"),
+        ("DOCTOR", "mary theresa kondouli"),
+        ("DOCTOR", "ROBERT V. DEGIORGIO"),
+        ("DOCTOR", "JOSEPH"),  # two doctors, not one name
+        ("DOCTOR", "ROBBINSON"),
+    ]
+    assert all(fitted.text[a.start : a.end] == a.text for a in fitted.annotations)
+    assert len(note) == len(pieces)  # the gold itself is untouched
+    # Two kinds of PHI side by side stay apart.
+    mixed = gold("seen by DR SMITH 9/20 today\n", ("DOCTOR", "SMITH"), ("DATE", "9/20"))
+    assert tag_guideline_gaps(mixed) is mixed
