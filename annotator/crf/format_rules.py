@@ -116,7 +116,7 @@ _TOWN_AFTER = re.compile(rf", {_TOWN}(?=,|\n|$| [A-Z]{{2,3}}\b|\s*\()")
 _LIVES_IN = re.compile(
     rf"(?i:\b(?:lives|living|resides|residing|moved|relocated|home)\b)[^.\n]{{0,45}}?\b(?:in|to|at) {_TOWN}(?![\w'])"
 )
-_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
+EMAIL_ADDRESS = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
 # A web address with its scheme or "www.": one span whatever the tagger cut out of it ("P/1765").
 URL_WITH_SCHEME = re.compile(r"\b(?i:https?://|www\.)[^\s<>\"]*[^\s<>\".,;:)]")
 _UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b")
@@ -265,7 +265,9 @@ _YEARS_GONE_AFTER = re.compile(r"(?i)[ \t]*-?[ \t]*(?:yrs?|years?)\.?[ \t]+ago\b
 
 def _is_duration(text: str, start: int, end: int) -> bool:
     """Whether the number at ``start:end`` counts years gone by rather than a person's age."""
-    return bool(_YEARS_GONE_BEFORE.search(text, max(0, start - 10), start) or _YEARS_GONE_AFTER.match(text, end))
+    return bool(
+        _YEARS_GONE_BEFORE.search(text, max(0, start - 10), start) or _YEARS_GONE_AFTER.match(text, end)
+    )
 
 
 def _valid_day_month(first: int, second: int) -> bool:
@@ -319,7 +321,7 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
         for match in pattern.finditer(text):
             if sum(c.isdigit() for c in match.group(1)) >= 4:
                 yield kind, match.start(1), match.end(1)
-    for match in _EMAIL.finditer(text):
+    for match in EMAIL_ADDRESS.finditer(text):
         yield "EMAIL", match.start(), match.end()
     for match in URL_WITH_SCHEME.finditer(text):
         yield "URL", match.start(), match.end()

@@ -29,6 +29,7 @@ from annotator.crf.cleanups import NAME_TYPES, clean_up
 from annotator.crf.evidence import RULE_GATE, PhiEvidence
 from annotator.crf.features import zipf_bucket
 from annotator.crf.format_rules import (
+    EMAIL_ADDRESS,
     URL_WITH_SCHEME,
     apply_format_rules,
     drop_generic_places,
@@ -59,7 +60,7 @@ _PHONE = re.compile(
     r"(?<![\w-])(?:\(\d{3}\)\s*|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?:\s*(?:x|ext\.?)\s*\d{2,5})?(?![\w-])"
 )
 RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("EMAIL", re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")),
+    ("EMAIL", EMAIL_ADDRESS),
     ("URL", URL_WITH_SCHEME),
     (
         "URL",

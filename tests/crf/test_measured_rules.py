@@ -69,6 +69,10 @@ def found(text: str) -> list[tuple[str, str]]:
             [("DATE", "8/28"), ("DATE", "9/30"), ("DATE", "6/30-7/2")],
         ),
         ("rales 1/3 up, 1/2 way up, pain 6/10, 2/4 bottles, 5/5 strength, 3/4 st betadine", []),
+        (
+            "invite sent -> www.kestrelpointhealth.qc.ca; reset link to pat.may@northmail.ca.",
+            [("URL", "www.kestrelpointhealth.qc.ca"), ("EMAIL", "pat.may@northmail.ca")],
+        ),
         ("Grade 2/6 systolic murmur; 3/6 SEM heard; GCS 3/15; I:E 1/3; 2/7 hx of cough", []),
         ("PSV increased to 10/5 overnight. SIMV/PS, 500X10, 40%, & 5/8. ON 10/5 BIPAP 65%", []),
         ("Hct 26.5 (7pm 10/15); gas 7.35/66/55; 1.5/3 done; K 4.1/2", [("DATE", "10/15")]),
@@ -162,8 +166,27 @@ def test_a_standing_name_widens_the_models_shorter_name_span() -> None:
     model = Prediction("DOCTOR", start, start + len("ROBERT V."), 0.8, "crf")
     widened = add_measured_spans(text, [model])
     assert [(text[p.start : p.end], p.type, p.origin, p.confidence) for p in widened] == [
-        ("ROBERT V. DEGIORGIO", "DOCTOR", "crf", 0.8)
+        ("ROBERT V. DEGIORGIO", "DOCTOR", MEASURED_ORIGIN, 0.8)
     ]
+
+
+def test_a_standing_address_widens_the_models_piece_of_it() -> None:
+    text = "Portal invite sent -> https://glenmorgan.co.nz/patients\nmail jo.ryan@xtra.co.nz today"
+    url = text.index("https")
+    mail = text.index(".ryan")
+    model = [
+        Prediction("URL", url, url + len("https://glenmorgan"), 0.6, "format-rule"),
+        Prediction("EMAIL", mail, mail + len(".ryan@xtra.co.nz"), 0.6, "crf"),
+    ]
+    widened = add_measured_spans(text, model)
+    assert [(p.type, text[p.start : p.end], p.origin) for p in widened] == [
+        ("URL", "https://glenmorgan.co.nz/patients", MEASURED_ORIGIN),
+        ("EMAIL", "jo.ryan@xtra.co.nz", MEASURED_ORIGIN),
+    ]
+    # The tagger's gate does not trim a widened span again (it stands as the pattern's).
+    evidence = PhiEvidence()
+    evidence.extend(tokenize(text), [0.99] * len(tokenize(text)))
+    assert evidence.gate(widened) == widened
 
 
 def test_a_name_is_not_widened_over_a_span_of_another_kind() -> None:
