@@ -46,13 +46,10 @@ _AGE_PHRASE = re.compile(
 # A Safe Harbor gold tags the name of a place, not the word saying what kind it is: on the
 # PhysioNet training patients "hospital", "hosp", "campus" and "rehab" after a tagged name were
 # untagged 48 times and tagged twice ("memorial", "regional" are tagged, as part of the name).
-_TRAILING_FACILITY_WORD = re.compile(
-    r"(?i)[ \t]+(?:hospital|hosp|campus|rehab|medical[ \t]+center|med[ \t]+center|nursing[ \t]+home)\.?\Z"
-)
+_FACILITY_WORD = r"[ \t]+(?:hospital|hosp|campus|rehab|medical[ \t]+center|med[ \t]+center|nursing[ \t]+home)"
+_TRAILING_FACILITY_WORD = re.compile(rf"(?i){_FACILITY_WORD}\.?\Z")
 _FACILITY_KINDS = frozenset({"HOSPITAL", "ORGANIZATION", "LOCATION-OTHER"})
-_FACILITY_AFTER = re.compile(
-    r"(?i)[ \t]+(?:hospital|hosp|campus|rehab|medical[ \t]+center|med[ \t]+center|nursing[ \t]+home)\b"
-)
+_FACILITY_AFTER = re.compile(rf"(?i){_FACILITY_WORD}\b")
 # Types whose gold pieces, a space apart, are one name.
 _JOINED_TYPES = frozenset({"DOCTOR", "PATIENT", "LOCATION-OTHER", "PHONE"})
 _WEEKDAY_WORD = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tues|thurs)\b")
