@@ -40,6 +40,7 @@ class PhiEvidence:
         self._starts = array("q")
         self._ends = array("q")
         self._phi = array("f")
+        self._wordlike = array("b")
 
     def extend(self, tokens: Sequence[Token], p_outside: Iterable[float]) -> None:
         """Add tokens (in text order, after those already added) with their P(O)."""
@@ -49,6 +50,7 @@ class PhiEvidence:
         self._starts.extend([token.start for token in tokens])
         self._ends.extend([token.end for token in tokens])
         self._phi.extend(phi)
+        self._wordlike.extend([token.text[:1].isalnum() for token in tokens])
 
     def peak(self) -> float:
         """The highest P(PHI) of any token of the note (0 for a note without tokens)."""
@@ -77,7 +79,9 @@ class PhiEvidence:
 
         Name and place rules find where a name starts, but in lower-case or all-caps notes
         not where it ends ("dr kearns aware", "CALVERT HOSPITAL" where the site tags the
-        name alone): the model's own belief sets the edges.
+        name alone): the model's own belief sets the edges. It cuts between words, never inside
+        one: a date the model suspects by its year keeps its month and day (``2072.05.31``),
+        which cost 42 dates on a synthetic style left out of training.
         """
         if prediction.origin in STANDING_ORIGINS:
             return prediction
@@ -89,11 +93,35 @@ class PhiEvidence:
             inside.append(index)
             index += 1
         kept = [i for i in inside if self._phi[i] >= threshold]
-        if not kept or (kept[0] == inside[0] and kept[-1] == inside[-1]):
+        if not kept:
             return prediction
-        start = max(prediction.start, self._starts[kept[0]])
-        end = min(prediction.end, self._ends[kept[-1]])
+        first, last = kept[0], kept[-1]
+        # Never part of a word: "2083" of "2083.02.24", "kimor" of "kimor7".
+        first = self._word_start(first, inside[0])
+        last = self._word_end(last, inside[-1])
+        if first == inside[0] and last == inside[-1]:
+            return prediction
+        start = max(prediction.start, self._starts[first])
+        end = min(prediction.end, self._ends[last])
         return replace(prediction, start=start, end=end)
+
+    def _word_start(self, index: int, lowest: int) -> int:
+        """The first word token, from ``lowest`` on, of the unbroken run of characters ``index`` is in."""
+        first = index
+        while index > lowest and self._ends[index - 1] == self._starts[index]:
+            index -= 1
+            if self._wordlike[index]:
+                first = index
+        return first
+
+    def _word_end(self, index: int, highest: int) -> int:
+        """The last word token, up to ``highest``, of the unbroken run of characters ``index`` is in."""
+        last = index
+        while index < highest and self._starts[index + 1] == self._ends[index]:
+            index += 1
+            if self._wordlike[index]:
+                last = index
+        return last
 
     def gate(self, predictions: Iterable[Prediction], threshold: float = RULE_GATE) -> list[Prediction]:
         """The predictions :meth:`admits`, each :meth:`trimmed`."""

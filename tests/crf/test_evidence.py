@@ -57,3 +57,27 @@ def test_a_note_the_model_suspects_nowhere_gets_no_rule_span() -> None:
     doubtless.extend(tokens, [0.999] * len(tokens))
     assert doubtless.peak() == pytest.approx(0.001)
     assert postprocess_document(text, tokens, [], evidence=doubtless) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "suspected", "span", "kept"),
+    [
+        # The model suspects the year; the date rule's span keeps the whole written date.
+        ("on 2072.05.31 1049h", "2072", "2072.05.31", "2072.05.31"),
+        ("d/w reg kimor7 today", "kimor", "kimor7", "kimor7"),
+        # A word's punctuation is no word: "DAVID," loses its comma, "Baker-" its hyphen.
+        ("PER SON DAVID, THERE IS", "DAVID", "DAVID,", "DAVID"),
+        ("dtr Frances Baker- 212-", "Baker", "Frances Baker-", "Frances Baker"),
+        # Whole words are still cut off.
+        ("dr kearns aware", "kearns", "dr kearns aware", "kearns"),
+    ],
+)
+def test_a_trimmed_rule_span_never_keeps_part_of_a_word(
+    text: str, suspected: str, span: str, kept: str
+) -> None:
+    tokens = tokenize(text)
+    evidence = PhiEvidence()
+    evidence.extend(tokens, [0.3 if t.text in (suspected, "Frances") else 0.999 for t in tokens])
+    start = text.index(span)
+    (trimmed,) = evidence.gate([Prediction("DATE", start, start + len(span), 0.95, "format-rule")])
+    assert text[trimmed.start : trimmed.end] == kept
