@@ -247,3 +247,30 @@ def relabel_short_phones(text: str, predictions: Iterable[Prediction]) -> list[P
             prediction = replace(prediction, type="DATE")
         result.append(prediction)
     return result
+
+
+# A number after a phone's label is a phone number, whatever the model typed it ("Home: 08 4086
+# 6883" as a record number): seven to fifteen digits in a phone's characters, nothing else.
+_PHONE_LABEL = re.compile(
+    r"(?i:\b(?:tel|telephone|ph|phone|home|cell|mobile|mob|work|pager|beeper|callback|call[ \t]+back))"
+    r"\.?[ \t]*(?:#|no\.?|number)?[ \t]*:?[ \t]*$"
+)
+_PHONE_SHAPE = re.compile(r"\+?[\d()]+(?:[ .-]*[\d()]+)*")
+_IDENTIFIER_TYPES = frozenset(
+    {"MEDICALRECORD", "IDNUM", "ACCOUNT", "HEALTHPLAN", "LICENSE", "DEVICE", "BIOID"}
+)
+
+
+def relabel_labelled_phones(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
+    """An identifier-typed number after a phone's label becomes a PHONE."""
+    result = []
+    for prediction in predictions:
+        if (
+            prediction.type in _IDENTIFIER_TYPES
+            and _PHONE_SHAPE.fullmatch(text, prediction.start, prediction.end)
+            and 7 <= sum(c.isdigit() for c in text[prediction.start : prediction.end]) <= 15
+            and _PHONE_LABEL.search(text, max(0, prediction.start - 30), prediction.start)
+        ):
+            prediction = replace(prediction, type="PHONE")
+        result.append(prediction)
+    return result

@@ -36,7 +36,7 @@ from annotator.crf.format_rules import (
     drop_implausible_dates,
     strip_articles,
 )
-from annotator.crf.id_rules import IPV4, relabel_short_phones
+from annotator.crf.id_rules import IPV4, relabel_labelled_phones, relabel_short_phones
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.measured_rules import add_measured_spans
@@ -73,6 +73,11 @@ RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("PHONE", _PHONE),
 )
 _FAX_CONTEXT = re.compile(r"\bfax\b|\bfacsimile\b", re.IGNORECASE)
+# A number's extension ("555-3632 X891", "4372 ext 319", "0780 x45."): PHI of its own, as our
+# guidelines and the PhysioNet gold (its one extension) tag it, without its label.
+_EXTENSION_LABEL = r"[ \t]*(?i:x|ext\.?|extn\.?|extension)[ \t]*"
+_EXTENSION = re.compile(rf"{_EXTENSION_LABEL}(\d{{1,5}})\b(?![./-]\d)")
+_EXTENSION_INSIDE = re.compile(rf"(?<=\d){_EXTENSION_LABEL}(\d{{1,5}})")
 _TITLES = {
     "dr": "DOCTOR",
     "doctor": "DOCTOR",
@@ -402,6 +407,32 @@ def relabel_fax(text: str, predictions: Iterable[Prediction], allowed: set[str] 
     return result
 
 
+def split_extensions(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
+    """A phone or fax number's extension as a PHONE span of its own, its label outside both.
+
+    The model may take the extension into the number, leave it out, or find it alone.
+    """
+    result: list[Prediction] = []
+    extensions: list[Prediction] = []
+    for prediction in predictions:
+        if prediction.type in ("PHONE", "FAX"):
+            inside = _EXTENSION_INSIDE.search(text, prediction.start, prediction.end)
+            if inside is not None and inside.end() == prediction.end and inside.start() > prediction.start:
+                prediction = replace(prediction, end=inside.start())
+                extensions.append(replace(prediction, type="PHONE", start=inside.start(1), end=inside.end(1)))
+            else:
+                after = _EXTENSION.match(text, prediction.end)
+                if after is not None:
+                    extensions.append(
+                        replace(prediction, type="PHONE", start=after.start(1), end=after.end(1))
+                    )
+        result.append(prediction)
+    if not extensions:
+        return result
+    kept = [p for p in result if not any(e.start < p.end and p.start < e.end for e in extensions)]
+    return sorted([*kept, *extensions], key=lambda p: (p.start, p.end))
+
+
 _NAME_GAP = re.compile(r"^(?: |, | [A-Z]\. | [A-Z] )$")
 
 
@@ -458,7 +489,8 @@ def postprocess_document(
     result = add_rule_spans(text, result, allowed_set)
     if names:
         result = name_lexicon_rule(text, tokens, result)
-    result = relabel_fax(text, relabel_short_phones(text, result), allowed_set)
+    result = relabel_labelled_phones(text, relabel_short_phones(text, result))
+    result = split_extensions(text, relabel_fax(text, result, allowed_set))
     if evidence is not None:
         # Before trusted terms: a rule's false span must not spread through the note.
         result = evidence.gate(result)

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from annotator.crf.format_rules import apply_format_rules, format_rule_predictions
-from annotator.crf.id_rules import id_candidates, relabel_short_phones
+from annotator.crf.id_rules import id_candidates, relabel_labelled_phones, relabel_short_phones
 from annotator.crf.labels import Prediction
 from annotator.crf.postprocess import rule_predictions
 
@@ -201,3 +201,21 @@ def test_bare_long_numbers_and_registration_numbers_are_identifiers() -> None:
     assert {("MEDICALRECORD", "5444921"), ("MEDICALRECORD", "6241/09576"), ("IDNUM", "0740449")} <= found
     quiet = "Plt 150000, WBC 7.5, weight 72.5 kg, 1/2 tab, BP 120/80, 3.1415926 and 12,345,678"
     assert not format_rule_predictions(quiet)
+
+
+def test_a_number_after_a_phones_label_is_a_phone_whatever_the_model_typed() -> None:
+    text = "Home: 08 4086 6883   Cell: 0488 296 554\nMRN: 08 4086 6883\nHome: 12 Main St"
+    home, cell = text.index("08 4086"), text.index("0488")
+    mrn, street = text.rindex("08 4086"), text.index("12 Main")
+    tagged = [
+        Prediction("MEDICALRECORD", home, home + 12, 0.8),
+        Prediction("IDNUM", cell, cell + 12, 0.8),
+        Prediction("MEDICALRECORD", mrn, mrn + 12, 0.8),  # labelled as a record: stays
+        Prediction("STREET", street, street + 10, 0.8),  # no identifier type: stays
+    ]
+    assert [p.type for p in relabel_labelled_phones(text, tagged)] == [
+        "PHONE",
+        "PHONE",
+        "MEDICALRECORD",
+        "STREET",
+    ]

@@ -11,6 +11,7 @@ from annotator.crf.postprocess import (
     propagate,
     rule_predictions,
     rules_only_tagger,
+    split_extensions,
     trim,
 )
 from annotator.crf.tokenizer import tokenize
@@ -140,3 +141,33 @@ def test_propagation_by_first_word_equals_the_regex_scan() -> None:
     slow = propagate(text, taken, {**terms, "-Smith": ("PATIENT", 0.9)}, "t")
     assert sorted((p.start, p.end, p.type) for p in fast) == sorted((p.start, p.end, p.type) for p in slow)
     assert {text[p.start : p.end] for p in fast[1:]} == {"Smith", "JOHN SMITH", "O'Brien"}
+
+
+def test_a_numbers_extension_is_a_phone_of_its_own_however_the_model_drew_it() -> None:
+    text = "NOK 1-289-555-4372 ext 319; Ph 371-555-4046 x112; fax (942) 555-2474 ext. 26; 410 392 0780 x45."
+
+    def at(kind: str, piece: str) -> Prediction:
+        start = text.index(piece)
+        return Prediction(kind, start, start + len(piece), 0.9, "crf")
+
+    predictions = [
+        at("PHONE", "1-289-555-4372 ext 319"),  # the extension inside the number
+        at("PHONE", "371-555-4046"),  # left out
+        at("PHONE", "112"),  # and found alone as well
+        at("FAX", "(942) 555-2474"),
+        at("PHONE", "410 392 0780"),
+    ]
+    assert [(p.type, text[p.start : p.end]) for p in split_extensions(text, predictions)] == [
+        ("PHONE", "1-289-555-4372"),
+        ("PHONE", "319"),
+        ("PHONE", "371-555-4046"),
+        ("PHONE", "112"),
+        ("FAX", "(942) 555-2474"),
+        ("PHONE", "26"),
+        ("PHONE", "410 392 0780"),
+        ("PHONE", "45"),
+    ]
+    # A decimal or a dose after a number is no extension.
+    text = "call 617-555-0199 x2.5 mg"
+    number = Prediction("PHONE", 5, 17, 0.9, "crf")
+    assert split_extensions(text, [number]) == [number]

@@ -43,6 +43,25 @@ def test_say_marks_the_exact_text_even_in_capitals() -> None:
     ]
 
 
+def test_a_phone_numbers_extension_is_a_phone_of_its_own() -> None:
+    builder = NoteBuilder()
+    say(
+        builder,
+        "NOK: ",
+        ("PHONE", "1-289-555-4372 ext 319"),
+        " fax ",
+        ("FAX", "(942) 555-2474 X26"),
+        caps=True,
+    )
+    text = builder.text()
+    assert [(text[s.start : s.end], s.type) for s in builder.spans] == [
+        ("1-289-555-4372", "PHONE"),
+        ("319", "PHONE"),
+        ("(942) 555-2474", "FAX"),
+        ("26", "PHONE"),
+    ]
+
+
 def test_offsets_survive_writing_and_reading(tmp_path: Path) -> None:
     out = tmp_path / "c"
     assert main(["synth", str(out), "--style", "c", "--patients", "4", "--seed", "3"]) == 0

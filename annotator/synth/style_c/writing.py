@@ -8,6 +8,7 @@ span. ``say`` appends them (upper-casing the whole line for the notes that shout
 from __future__ import annotations
 
 import random
+import re
 from datetime import date
 
 from annotator.synth.builder import NoteBuilder
@@ -15,15 +16,22 @@ from annotator.synth.style_c import formats
 from annotator.synth.style_c.cast import Cast, Person
 
 Part = str | tuple[str, str]
+# "1-289-555-4372 ext 319": the extension is a PHONE of its own, its label outside (guidelines §8).
+_EXTENSION = re.compile(r"(.*\d)( ext\.? | ?x)(\d+)", re.IGNORECASE)
 
 
 def put(builder: NoteBuilder, *parts: Part, caps: bool = False) -> NoteBuilder:
     for part in parts:
         if isinstance(part, str):
             builder.add(part.upper() if caps else part)
+            continue
+        type_, text = part
+        text = text.upper() if caps else text
+        extension = _EXTENSION.fullmatch(text) if type_ in ("PHONE", "FAX") else None
+        if extension is None:
+            builder.phi(text, type_)
         else:
-            type_, text = part
-            builder.phi(text.upper() if caps else text, type_)
+            builder.phi(extension.group(1), type_).add(extension.group(2)).phi(extension.group(3), "PHONE")
     return builder
 
 
