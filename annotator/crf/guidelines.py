@@ -37,6 +37,9 @@ _WEEKDAYS = re.compile(
     r"(?i)(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?\.?"
     r"(?:[ \t]*(?:,|and|or|&|-|/)[ \t]*(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?\.?)*"
 )
+# A season alone ("in the summer months") dates nothing to the day: untagged by the PhysioNet
+# gold both times its training patients name one.
+_SEASON = re.compile(r"(?i)spring|summer|autumn|fall|winter")
 _NUMBER = re.compile(r"\d+")
 # An age said with its unit or its label (``58 YO``, ``74y old``, ``67 y.o.``, ``age: 45``), and
 # a weekday spelt out: what i2b2 tags and a Safe Harbor gold leaves untagged.
@@ -90,7 +93,7 @@ def _tagged_under_safe_harbor(span: str, kind: str) -> bool:
         # A spelt-out age ("ninety-two") is left to the annotator.
         return not numbers or int(numbers[0]) > OLDEST_UNTAGGED_AGE
     if kind == "DATE":
-        return _WEEKDAYS.fullmatch(span.strip()) is None
+        return _WEEKDAYS.fullmatch(span.strip()) is None and _SEASON.fullmatch(span.strip()) is None
     return True
 
 

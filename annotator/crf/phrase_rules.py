@@ -34,7 +34,8 @@ _MID_MONTH = re.compile(rf"\b(?i:mid|early|late)-{MONTH}\b(?:,?[ \t]+{_YEAR}(?![
 # "dx '85", "CABG '66": an apostrophe and two digits name a year (5'10" has a letter or digit before).
 _SHORT_YEAR = re.compile(r"(?<![\w'’])['’]\d{2}(?![\w'’\"”])")
 _WEEKDAY = re.compile(
-    r"\b(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|(?:MON|TUES|WEDNES|THURS|FRI|SATUR|SUN)DAYS?)\b"
+    r"\b(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|(?:MON|TUES|WEDNES|THURS|FRI|SATUR|SUN)DAYS?"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b"
 )
 # "since the spring", "last winter": a season named as a time (not "the fall", a fall).
 _SEASON = re.compile(
@@ -233,6 +234,21 @@ def _dates(text: str) -> Iterator[Candidate]:
         for match in re.finditer(r"(\d{1,2})/(\d{1,2})", row.group()):
             if 1 <= int(match.group(1)) <= 12 and 1 <= int(match.group(2)) <= 31:
                 yield "DATE", row.start() + match.start(), row.start() + match.end()
+    yield from _holidays(text)
+
+
+def calendar_words(text: str) -> Iterator[Candidate]:
+    """Dates by their word alone: a weekday, a season named as a time, a holiday."""
+    for match in _WEEKDAY.finditer(text):
+        yield "DATE", match.start(), match.end()
+    for match in _SEASON_YEAR.finditer(text):
+        yield "DATE", match.start(), match.end()
+    for match in _SEASON.finditer(text):
+        yield "DATE", match.start(1), match.end(1)
+    yield from _holidays(text)
+
+
+def _holidays(text: str) -> Iterator[Candidate]:
     for holiday in _holiday_patterns():
         for match in holiday.finditer(text):
             yield "DATE", match.start(), match.end()
@@ -245,7 +261,8 @@ def _holiday_patterns() -> tuple[re.Pattern[str], ...]:
     return (re.compile(rf"\b(?:{alternatives})(?![\w'’]){_HOLIDAY_YEAR}"),)
 
 
-def _occupations(text: str) -> Iterator[Candidate]:
+def occupations(text: str) -> Iterator[Candidate]:
+    """Occupations where the sentence says one is meant (``works as``, ``Ex-``, ``who is a``)."""
     for match in _WORK_AS.finditer(text):
         span = _occupation_at(text, match.end())
         if span:
@@ -400,7 +417,7 @@ def _hospital_acronym(acronym: str, strict: bool, abbreviations: frozenset[str])
 def phrase_candidates(text: str) -> Iterator[Candidate]:
     """Rule spans as ``(type, start, end)`` from the phrasing around them."""
     yield from _dates(text)
-    yield from _occupations(text)
+    yield from occupations(text)
     yield from _employers(text)
     yield from _places(text)
     yield from _named_things(text)

@@ -92,6 +92,30 @@ def found(text: str) -> list[tuple[str, str]]:
             [("DOCTOR", "Andrwe O'connell"), ("DOCTOR", "Ilene Macdonald")],
         ),
         ("pt rec'd PA cath; updated by RN and MD; spoke with team MD", []),
+        (
+            "TRACH ON MONDAY; rehab on tuesday; CBT group Thursdays; since the summer; Boxing Day",
+            [
+                ("DATE", "MONDAY"),
+                ("DATE", "tuesday"),
+                ("DATE", "Thursdays"),
+                ("DATE", "summer"),
+                ("DATE", "Boxing Day"),
+            ],
+        ),
+        ("Quit smoking in the winter of 2078", [("DATE", "winter of 2078")]),
+        ("a fall at home; spring-loaded; a summer roll; winter coat", []),
+        (
+            "this 40 y.o. patient, a crane operator, originally from; Ex-publican, now retired",
+            [("PROFESSION", "crane operator"), ("PROFESSION", "publican")],
+        ),
+        (
+            "Occupation: warehouse supervisor | next; lives with dtr, who is a locksmith.",
+            [
+                ("PROFESSION", "warehouse supervisor"),
+                ("PROFESSION", "locksmith"),
+            ],
+        ),
+        ("is a heavy smoker, who is a fall risk; works as needed", []),
     ],
 )
 def test_what_the_patterns_find(text: str, expected: list[tuple[str, str]]) -> None:
@@ -194,3 +218,13 @@ def test_a_name_is_not_widened_over_a_span_of_another_kind() -> None:
     start = text.index("DEGIORGIO")
     other = Prediction("HOSPITAL", start, start + len("DEGIORGIO"), 0.8, "crf")
     assert add_measured_spans(text, [other]) == [other]
+
+
+def test_a_standing_occupation_widens_the_models_piece_of_it() -> None:
+    text = "lives with dtr Debbie, who is a snowplough driver.\n"
+    start = text.index("snowplough")
+    model = Prediction("PROFESSION", start, start + len("snowplough"), 0.7, "crf")
+    assert [(p.type, text[p.start : p.end]) for p in add_measured_spans(text, [model])] == [
+        ("PATIENT", "Debbie"),
+        ("PROFESSION", "snowplough driver"),
+    ]
