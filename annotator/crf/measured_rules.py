@@ -495,6 +495,7 @@ _WIDENED = {
     "URL": frozenset({"URL"}),
     "EMAIL": frozenset({"EMAIL"}),
     "PROFESSION": frozenset({"PROFESSION"}),
+    "DATE": frozenset({"DATE"}),
 }
 
 
@@ -504,7 +505,7 @@ def _widen(predictions: list[Prediction], wholes: list[tuple[int, int, frozenset
         if (
             not inside
             or any(p.type not in kinds or p.start < start or p.end > end for p in inside)
-            or (inside[0].start, inside[-1].end) == (start, end)
+            or (len(inside) == 1 and (inside[0].start, inside[0].end) == (start, end))
         ):
             continue
         # The pattern set these bounds: the span stands as its own, not to be trimmed again.

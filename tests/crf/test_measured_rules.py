@@ -228,3 +228,17 @@ def test_a_standing_occupation_widens_the_models_piece_of_it() -> None:
         ("PATIENT", "Debbie"),
         ("PROFESSION", "snowplough driver"),
     ]
+
+
+def test_a_standing_date_widens_the_models_piece_of_it() -> None:
+    text = "Mood lower since Canada Day last year; birthday is may 16, 2015.\n"
+    day, may, second = text.index("Canada"), text.index("may"), text.index("16")
+    model = [
+        Prediction("DATE", day, day + len("Canada"), 0.7, "crf"),
+        Prediction("DATE", may, may + 3, 0.7, "crf"),
+        Prediction("DATE", second, second + len("16, 2015"), 0.7, "crf"),
+    ]
+    assert [(p.type, text[p.start : p.end]) for p in add_measured_spans(text, model)] == [
+        ("DATE", "Canada Day"),
+        ("DATE", "may 16, 2015"),
+    ]
