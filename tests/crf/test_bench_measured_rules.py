@@ -18,6 +18,7 @@ def test_matches_are_counted_by_pattern_right_when_they_overlap_gold() -> None:
         "apostrophe year": 1,
         "doctor's title and word": 1,
         "phone number": 1,
+        "relation and first name": 1,
         "relation and word (weighed)": 1,
         "year in a history": 1,  # "MI '92" is also a year after a procedure
     }
@@ -25,6 +26,7 @@ def test_matches_are_counted_by_pattern_right_when_they_overlap_gold() -> None:
     phone = text.index("212")
     assert wrong == [
         f"phone number: 950-01 [{phone}, {phone + 14})",
+        f"relation and first name: 950-01 [{text.index('bill')}, {text.index('bill') + 4})",
         f"relation and word (weighed): 950-01 [{text.index('bill')}, {text.index('bill') + 4})",
     ]
 

@@ -7,7 +7,12 @@ import pytest
 
 from annotator.crf.evidence import PhiEvidence
 from annotator.crf.labels import Prediction
-from annotator.crf.measured_rules import MEASURED_ORIGIN, add_measured_spans, measured_rule_predictions
+from annotator.crf.measured_rules import (
+    MEASURED_ORIGIN,
+    add_measured_spans,
+    measured_rule_predictions,
+    standing_matches,
+)
 from annotator.crf.postprocess import postprocess_document
 from annotator.crf.tokenizer import tokenize
 
@@ -116,6 +121,14 @@ def found(text: str) -> list[tuple[str, str]]:
             ],
         ),
         ("is a heavy smoker, who is a fall risk; works as needed", []),
+        (
+            "1 dtr laverne does speak; SOCIAL:DAUGHTER-KRISSY---301; pt's son ,dave, was in",
+            [("PATIENT", "laverne"), ("PATIENT", "KRISSY"), ("PATIENT", "dave")],
+        ),
+        (
+            "with sister Angela Frank in; Son HODGKIN, Nitesh rang; son bill consented",
+            [("PATIENT", "Angela Frank"), ("PATIENT", "HODGKIN, Nitesh"), ("PATIENT", "bill")],
+        ),
     ],
 )
 def test_what_the_patterns_find(text: str, expected: list[tuple[str, str]]) -> None:
@@ -154,9 +167,9 @@ def weighed(text: str, belief: float) -> list[tuple[str, str]]:
 
 
 def test_weighed_patterns_need_the_model_to_suspect_something() -> None:
-    text = "social: son bill called. nsg (d. renna) verified. taken to kernan hosp."
+    text = "social: son rob called. nsg (d. renna) verified. taken to kernan hosp."
     assert weighed(text, 0.0) == []
-    assert weighed(text, 0.02) == [("PATIENT", "bill"), ("DOCTOR", "d. renna"), ("HOSPITAL", "kernan")]
+    assert weighed(text, 0.02) == [("PATIENT", "rob"), ("DOCTOR", "d. renna"), ("HOSPITAL", "kernan")]
     # The standing patterns need no belief at all.
     assert weighed("dr walker notified", 0.0) == [("DOCTOR", "walker")]
 
@@ -242,3 +255,8 @@ def test_a_standing_date_widens_the_models_piece_of_it() -> None:
         ("DATE", "Canada Day"),
         ("DATE", "may 16, 2015"),
     ]
+
+
+def test_a_relations_word_stands_only_when_it_is_a_first_name_or_rare() -> None:
+    text = "son-in-law here; SON AND DAUGHTER; mother consented; wife smokes; their father CMO; son rob"
+    assert [m for m in standing_matches(text) if m.pattern == "relation and first name"] == []
