@@ -3,7 +3,8 @@
 A number is no age when a unit follows it (``35 pack-years``, ``at 45 degrees``) or a rate
 comes before it (``sinus rhythm at 72``); a fraction is no date when it grades something
 (``power 4/5``, ``pain 7/10``); four digits before ``h`` are a clock time (``1917h``), the
-minutes of ``02:27`` are part of one, and a list's number (``3.`` opening a line) dates nothing;
+minutes of ``02:27`` are part of one, as are four digits after ``at``, ``around`` or
+``due`` (``received at 1800``), and a list's number (``3.`` opening a line) dates nothing;
 a date's shape with no calendar's numbers (``77-53-9390``) is a record number.
 A name ends before a degree (``Brian Ruiz, MD, PhD``), a field's abbreviation
 (``J. Sanders, DOB``) or a wide gap (``VARGAS April   1154633``), and holds no role word at
@@ -30,6 +31,9 @@ _GRADE_BEFORE = re.compile(
     r"(?i:\b(?:power|strength|pain|grade|score|scale|gcs|mrc|reflexes|tone|vas)[ \t:]*)$"
 )
 _CLOCK_AFTER = re.compile(r"(?i:h\b|hrs\b|hours\b)")
+# "received at 1800", "around 2000", "due 2030", "last dose ~ 1830": a clock time by the word
+# before it (not "since 2006", "in 1977": those are years).
+_CLOCK_BEFORE = re.compile(r"(?i:\b(?:at|around|due|about|approx|approximately|@)|~)\.?[ \t]*$")
 # A pain score named after it ("HAD 8/10 CP").
 _PAIN_AFTER = re.compile(r"[ \t]*(?i:cp\b|pain\b|chest[ \t]+pain|angina|ha\b|headache)")
 # Digits glued to a percent sign or a unit are a setting ("PS 10/5/40%", "BIPAP 10/5/12BPM"),
@@ -73,11 +77,17 @@ def _wrong_date(text: str, prediction: Prediction) -> bool:
         return True  # "co/ci/svr 3/2/1500": no year
     if span.isdigit() and len(span) == 4 and _CLOCK_AFTER.match(text, prediction.end):
         return True
+    if _is_clock_time(span) and _CLOCK_BEFORE.search(before):
+        return True
     if span.isdigit() and len(span) == 2 and before.endswith(":") and before[-2:-1].isdigit():
         return True  # the minutes of a clock time
     line_start = text.rfind("\n", 0, prediction.start) + 1
     opens_line = not text[line_start : prediction.start].strip()
     return bool(_LIST_NUMBER.match(span)) and opens_line and text[prediction.end : prediction.end + 1] == "."
+
+
+def _is_clock_time(span: str) -> bool:
+    return span.isdigit() and len(span) == 4 and int(span[:2]) <= 23 and int(span[2:]) <= 59
 
 
 def _wrong_phone(text: str, prediction: Prediction) -> bool:

@@ -116,3 +116,13 @@ def test_a_setting_followed_by_a_percent_sign_is_no_date_rule_span() -> None:
     spans = [(p.type, text[p.start : p.end]) for p in apply_format_rules(text, [])]
     assert spans == [("DATE", "12/10/40")]
     assert spans and text.index("12/10/40 in") == apply_format_rules(text, [])[0].start
+
+
+def test_four_digits_after_at_around_or_due_are_a_clock_time() -> None:
+    text = "received at 1800. c/o h/a around 2000, f/u due 2030, last dose ~ 1830; since 2006, CABG 1957, at 1985h"
+    predictions = [at(text, "DATE", x) for x in ("1800", "2000", "2030", "1830", "2006", "1957")]
+    assert [text[p.start : p.end] for p in clean_up(text, predictions)] == ["2006", "1957"]
+    # Not a clock time: no hour 24 or minute 60 ("at 2460", a year in "at 1975").
+    late = "arrived at 2460; retired at 1975"
+    kept = [at(late, "DATE", "2460"), at(late, "DATE", "1975")]
+    assert clean_up(late, kept) == kept
