@@ -113,6 +113,14 @@ def _state_before(text: str, end: int) -> int | None:
     return None
 
 
+@cache
+def _five_digit_regions() -> frozenset[str]:
+    """Abbreviations of regions whose postcodes have five digits (US states), not four (AU's)."""
+    return frozenset(read_entries(LEXICON_DIR / "us_state_abbreviations.txt")) - frozenset(
+        read_entries(LEXICON_DIR / "region_abbreviations.txt")
+    )
+
+
 def _places(text: str) -> Iterator[Candidate]:
     for postcode in _POSTCODE.finditer(text):
         state_start = _state_before(text, postcode.start())
@@ -121,6 +129,8 @@ def _places(text: str) -> Iterator[Candidate]:
         state_end = postcode.start()
         while text[state_end - 1] in " \t":
             state_end -= 1
+        if len(postcode.group(1)) == 4 and text[state_start:state_end] in _five_digit_regions():
+            continue  # "AAA repair, MI 1992", "RENAL CELL CA 1977": a diagnosis and its year
         yield "STATE!", state_start, state_end
         yield "ZIP!", postcode.start(1), postcode.end(1)
         line_start = text.rfind("\n", 0, state_start) + 1

@@ -51,6 +51,9 @@ def test_usernames_where_a_login_is_written() -> None:
         ("Greywick, Norfolk WH10 4EW", {("CITY", "Greywick"), ("STATE", "Norfolk"), ("ZIP", "WH10 4EW")}),
         ("Halifax, Nova Scotia B3H 4R2", {("CITY", "Halifax"), ("STATE", "Nova Scotia"), ("ZIP", "B3H 4R2")}),
         ("seen in 2067; June 2067; over 4113 days", set()),
+        # A US state's postcode has five digits: these are diagnoses and their years.
+        ("GB removal, AAA repair, MI 1992. PMH: RENAL CELL CA 1977,S/P", set()),
+        ("RR 2, Site 3, Geraldton WA  8759\n", {("STATE", "WA"), ("ZIP", "8759")}),  # Western Australia
     ],
 )
 def test_state_and_postcode_of_several_countries(text: str, expected: set[tuple[str, str]]) -> None:
