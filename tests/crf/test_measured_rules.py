@@ -12,6 +12,7 @@ from annotator.crf.measured_rules import (
     add_measured_spans,
     measured_rule_predictions,
     standing_matches,
+    weighed_candidates,
 )
 from annotator.crf.postprocess import postprocess_document
 from annotator.crf.tokenizer import tokenize
@@ -260,3 +261,9 @@ def test_a_standing_date_widens_the_models_piece_of_it() -> None:
 def test_a_relations_word_stands_only_when_it_is_a_first_name_or_rare() -> None:
     text = "son-in-law here; SON AND DAUGHTER; mother consented; wife smokes; their father CMO; son rob"
     assert [m for m in standing_matches(text) if m.pattern == "relation and first name"] == []
+    # The commonest words and clinical ones are no names, weighed or not; a first name is.
+    text = "WIFE STILL IN DENIAL. WIFE NAD NEICE IN. SON PRESNT TILL 2. son Frank called"
+    assert [(m.pattern, text[m.start : m.end]) for m in weighed_candidates(text)] == [
+        ("relation and word", "Frank")
+    ]
+    assert [text[m.start : m.end] for m in standing_matches(text)] == ["Frank"]
