@@ -8,7 +8,8 @@ minutes of ``02:27`` are part of one, as are four digits after ``at``, ``around`
 a date's shape with no calendar's numbers (``77-53-9390``) is a record number.
 A name ends before a degree (``Brian Ruiz, MD, PhD``), a field's abbreviation
 (``J. Sanders, DOB``) or a wide gap (``VARGAS April   1154633``), and holds no role word at
-either end (``PHARMACIST REGINALD JOHNSON``, ``Pedersen Psychiatrist``).
+either end (``PHARMACIST REGINALD JOHNSON``, ``Pedersen Psychiatrist``); a relation alone is no
+name (``WIFE AND NEICE``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from annotator.crf.labels import Prediction
+from annotator.crf.name_labels import RELATIVE_WORD
 
 _UNIT_AFTER_AGE = re.compile(
     r"[ \t-]*(?i:pack[ \t-]*y(?:ea)?rs?|py\b|degrees?|deg\b|°|bpm|beats|mm(?:hg)?\b|%|mg\b|mcg\b|kg\b|cm\b|ml\b"
@@ -142,6 +144,8 @@ def clean_up(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
         if prediction.type == "PHONE" and _wrong_phone(text, prediction):
             continue
         if prediction.type in NAME_TYPES:
+            if RELATIVE_WORD.fullmatch(text, prediction.start, prediction.end):
+                continue  # "WIFE AND NEICE IN": a relation, however spelt (0 of 6 right, patients 1-110)
             start, end = _name_bounds(text, prediction)
             if (start, end) != (prediction.start, prediction.end):
                 prediction = replace(prediction, start=start, end=end, origin="name-cut")

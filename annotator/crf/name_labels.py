@@ -113,7 +113,7 @@ _NAME_LABELS = (
 
 _PLACE_BEFORE = re.compile(r"\b(?:in|near|to)[ \t]+$")
 # A relation is no name, however it is spelt ("WIFE AND NEICE IN TO VISIT").
-_RELATIVE_WORD = re.compile(rf"(?i:{_RELATIVES})s?")
+RELATIVE_WORD = re.compile(rf"(?i:{_RELATIVES})s?")
 _FIELD_PREFIX = rf"(?i:\b(?:{_NAME_FIELDS})"
 
 
@@ -151,7 +151,7 @@ def name_spans(text: str) -> Iterator[tuple[str, int, int]]:
             # The label says a name follows: one word that looks like a name is enough
             # ("Blessing Price"), a run of ordinary words is not ("Patient: Alert and ...").
             # A name field needs only capitalised words that are not common English ("Hope" is rare enough).
-            if any(is_name_word(w) and not _RELATIVE_WORD.fullmatch(w) for w in words) or (
+            if any(is_name_word(w) and not RELATIVE_WORD.fullmatch(w) for w in words) or (
                 field and words and all(zipf_bucket(w.lower()) < "6" for w in words)
             ):
                 yield kind, start, end

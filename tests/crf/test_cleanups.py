@@ -126,3 +126,13 @@ def test_four_digits_after_at_around_or_due_are_a_clock_time() -> None:
     late = "arrived at 2460; retired at 1975"
     kept = [at(late, "DATE", "2460"), at(late, "DATE", "1975")]
     assert clean_up(late, kept) == kept
+
+
+def test_a_relation_alone_is_no_name_however_spelt() -> None:
+    text = "SOCIAL- WIFE AND NEICE IN TO VISIT. Daughters here. Grace Sister called"
+    predictions = [
+        at(text, "PATIENT", "NEICE"),
+        at(text, "PATIENT", "Daughters"),
+        at(text, "PATIENT", "Grace Sister"),
+    ]
+    assert [text[p.start : p.end] for p in clean_up(text, predictions)] == ["Grace Sister"]
