@@ -27,9 +27,12 @@ from annotator.crf.tokenizer import Token
 RULE_GATE = 0.05
 # Origins of spans the CRF made itself (possibly trimmed, cut or joined by a rule).
 MODEL_ORIGINS = frozenset({"crf", "cut-by-rule", "name-cut", "merged", "no-calendar-date", "fax-context"})
+# A name or place found in another record of the patient, of words no dictionary knows
+# (``suzette``, ``Certusi``): it stands where it recurs (:func:`annotator.crf.postprocess.postprocess_patient`).
+RARE_PATIENT_TERM_ORIGIN = "trusted-patient-rare"
 # Origins whose spans stand without the model: measured on real notes to be right on their own
-# (:mod:`annotator.crf.measured_rules`, :mod:`annotator.crf.phi_memory`).
-SELF_STANDING_ORIGINS = frozenset({MEASURED_ORIGIN, MEMORY_ORIGIN})
+# (:mod:`annotator.crf.measured_rules`, :mod:`annotator.crf.phi_memory`, rare patient terms).
+SELF_STANDING_ORIGINS = frozenset({MEASURED_ORIGIN, MEMORY_ORIGIN, RARE_PATIENT_TERM_ORIGIN})
 STANDING_ORIGINS = MODEL_ORIGINS | SELF_STANDING_ORIGINS
 
 

@@ -26,8 +26,8 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.cleanups import NAME_TYPES, clean_up
-from annotator.crf.evidence import RULE_GATE, PhiEvidence
-from annotator.crf.features import zipf_bucket
+from annotator.crf.evidence import RARE_PATIENT_TERM_ORIGIN, RULE_GATE, PhiEvidence
+from annotator.crf.features import is_public, zipf_bucket
 from annotator.crf.format_rules import (
     EMAIL_ADDRESS,
     URL_WITH_SCHEME,
@@ -543,8 +543,24 @@ def postprocess_patient(
                 pooled[term] = (type_name, confidence)
     for term in conflicted:
         pooled.pop(term, None)
+    # A term of words no dictionary knows stands wherever it recurs; one with a public word
+    # ("Foley", "brown", "start") only where the model suspects it (see the tagger's gate).
+    rare = {
+        term: found
+        for term, found in pooled.items()
+        if not any(is_public(w.lower()) for w in _WORD_RUN.findall(term))
+    }
+    common = {term: found for term, found in pooled.items() if term not in rare}
     return {
-        doc_id: merge_names(text, propagate(text, predictions[doc_id], pooled, "trusted-patient"))
+        doc_id: merge_names(
+            text,
+            propagate(
+                text,
+                propagate(text, predictions[doc_id], rare, RARE_PATIENT_TERM_ORIGIN),
+                common,
+                "trusted-patient",
+            ),
+        )
         for doc_id, text in texts.items()
     }
 

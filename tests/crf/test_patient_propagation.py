@@ -25,3 +25,30 @@ def test_a_trusted_term_reaches_the_same_patients_records_only() -> None:
     assert tagged["100-02"] == {HOSPITAL}
     assert tagged["200-01"] == set()
     assert tagged["200-02"] == set()
+
+
+def test_a_rare_name_stands_where_it_recurs_a_common_word_only_where_the_model_suspects_it() -> None:
+    from annotator.crf.evidence import PhiEvidence
+    from annotator.crf.tokenizer import tokenize
+
+    documents = [
+        Document("300-01", "social: dtr suzette in contact. dr foley aware"),
+        Document("300-02", "case manager spoke with suzette today. foley draining"),
+    ]
+    first = documents[0].text
+    found = {
+        "300-01": [
+            Prediction("PATIENT", first.index("suzette"), first.index("suzette") + 7, 0.95, "measured-rule"),
+            Prediction("DOCTOR", first.index("foley"), first.index("foley") + 5, 0.95, "measured-rule"),
+        ],
+        "300-02": [],
+    }
+    # The model suspects no word of the second record.
+    doubtless = {}
+    for document in documents:
+        tokens = tokenize(document.text)
+        doubtless[document.doc_id] = PhiEvidence()
+        doubtless[document.doc_id].extend(tokens, [0.999] * len(tokens))
+    result = CrfTagger.propagate_patients(documents, found, doubtless)
+    second = documents[1].text
+    assert [(p.type, second[p.start : p.end]) for p in result["300-02"]] == [("PATIENT", "suzette")]
