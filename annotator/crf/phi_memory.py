@@ -99,7 +99,7 @@ class PhiMemory:
         found = []
         for match in self._pattern.finditer(text):
             type_name = self.phrases.get(match.group().lower())
-            if type_name in CLINICIAN_TYPES and _eponym_after().match(text, match.end()):
+            if type_name in CLINICIAN_TYPES and eponym_after().match(text, match.end()):
                 continue  # "Murphy sign", "Foley catheter"
             if type_name is not None and (allowed is None or type_name in allowed):
                 found.append(
@@ -171,7 +171,7 @@ def _tagged_phrases(document: Document, schema: Schema) -> Iterator[tuple[str, s
 
 
 @cache
-def _eponym_after() -> re.Pattern[str]:
+def eponym_after() -> re.Pattern[str]:
     """A possessive and a noun that makes the surname before it clinical vocabulary ("Murphy
     sign", "Foley catheter"; the leak check's list, ``surrogates/eponym_heads.txt``)."""
     lines = resource_path("surrogates", "eponym_heads.txt").read_text(encoding="utf-8").splitlines()

@@ -40,7 +40,7 @@ from annotator.crf.id_rules import IPV4, relabel_labelled_phones, relabel_short_
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.measured_rules import add_measured_spans
-from annotator.crf.phi_memory import PhiMemory
+from annotator.crf.phi_memory import PhiMemory, eponym_after
 from annotator.crf.tokenizer import Token, tokenize
 
 RULE_CONFIDENCE = 0.99
@@ -556,13 +556,24 @@ def postprocess_patient(
             text,
             propagate(
                 text,
-                propagate(text, predictions[doc_id], rare, RARE_PATIENT_TERM_ORIGIN),
+                _without_eponyms(text, propagate(text, predictions[doc_id], rare, RARE_PATIENT_TERM_ORIGIN)),
                 common,
                 "trusted-patient",
             ),
         )
         for doc_id, text in texts.items()
     }
+
+
+def _without_eponyms(text: str, predictions: list[Prediction]) -> list[Prediction]:
+    """Drop a spread name that is an eponym here: the clinician Blake, not the "Blake drain"."""
+    return [
+        p
+        for p in predictions
+        if p.origin != RARE_PATIENT_TERM_ORIGIN
+        or p.type not in NAME_TYPES
+        or not eponym_after().match(text, p.end)
+    ]
 
 
 def predictions_to_annotations(

@@ -122,6 +122,8 @@ def found(text: str) -> list[tuple[str, str]]:
             ],
         ),
         ("is a heavy smoker, who is a fall risk; works as needed", []),
+        ("a dtr, who lives in rome. SISTER IS LIVING IN ROME", [("CITY", "rome"), ("CITY", "ROME")]),
+        ("lives in a nursing home; lives with wife", []),
         (
             "1 dtr laverne does speak; SOCIAL:DAUGHTER-KRISSY---301; pt's son ,dave, was in",
             [("PATIENT", "laverne"), ("PATIENT", "KRISSY"), ("PATIENT", "dave")],
@@ -267,3 +269,24 @@ def test_a_relations_word_stands_only_when_it_is_a_first_name_or_rare() -> None:
         ("relation and word", "Frank")
     ]
     assert [text[m.start : m.end] for m in standing_matches(text)] == ["Frank"]
+
+
+def test_a_standing_hospital_takes_over_the_models_pieces_of_it() -> None:
+    text = "recieved from university of maryland hospital. TO GO TO ST. MARY ON; admitted to U Maryland ER"
+    memory, mary, state = text.index("maryland"), text.index("MARY"), text.index("Maryland ER")
+    model = [
+        Prediction("LOCATION-OTHER", memory, memory + len("maryland hospital"), 0.9, "memory"),
+        Prediction("DOCTOR", mary, mary + 4, 0.8, "crf"),
+        Prediction("STATE", state, state + len("Maryland"), 0.7, "crf"),
+    ]
+    assert [(p.type, text[p.start : p.end]) for p in add_measured_spans(text, model)] == [
+        ("HOSPITAL", "university of maryland hospital"),
+        ("HOSPITAL", "ST. MARY"),
+        ("HOSPITAL", "U Maryland"),
+    ]
+    # The model's own span of the whole hospital, or a span of another kind over it, is left alone.
+    text = "to St. Mary's today"
+    whole = Prediction("HOSPITAL", 3, 13, 0.9, "crf")
+    other = Prediction("DATE", 3, 13, 0.9, "crf")
+    assert add_measured_spans(text, [whole]) == [whole]
+    assert add_measured_spans(text, [other]) == [other]

@@ -32,18 +32,19 @@ def test_a_rare_name_stands_where_it_recurs_a_common_word_only_where_the_model_s
     from annotator.crf.tokenizer import tokenize
 
     documents = [
-        Document("300-01", "social: dtr suzette in contact. dr foley aware"),
-        Document("300-02", "case manager spoke with suzette today. foley draining"),
+        Document("300-01", "social: dtr suzette in contact. dr foley aware. dr blake here"),
+        Document("300-02", "case manager spoke with suzette today. foley draining; 15 Fr blake drain"),
     ]
     first = documents[0].text
     found = {
         "300-01": [
             Prediction("PATIENT", first.index("suzette"), first.index("suzette") + 7, 0.95, "measured-rule"),
             Prediction("DOCTOR", first.index("foley"), first.index("foley") + 5, 0.95, "measured-rule"),
+            Prediction("DOCTOR", first.index("blake"), first.index("blake") + 5, 0.95, "measured-rule"),
         ],
         "300-02": [],
     }
-    # The model suspects no word of the second record.
+    # The model suspects no word of the second record; "blake drain" is an eponym there.
     doubtless = {}
     for document in documents:
         tokens = tokenize(document.text)
