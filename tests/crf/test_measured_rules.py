@@ -125,6 +125,11 @@ def found(text: str) -> list[tuple[str, str]]:
         ("a dtr, who lives in rome. SISTER IS LIVING IN ROME", [("CITY", "rome"), ("CITY", "ROME")]),
         ("lives in a nursing home; lives with wife", []),
         (
+            "Aunt died at 71 of stroke. Wife alive at 78. Hodges is a 71F with DM.\n73M with BPH",
+            [("AGE", "71"), ("AGE", "78"), ("AGE", "71"), ("AGE", "73")],
+        ),
+        ("14F foley placed; 20F catheter; arrived at 1900", []),
+        (
             "1 dtr laverne does speak; SOCIAL:DAUGHTER-KRISSY---301; pt's son ,dave, was in",
             [("PATIENT", "laverne"), ("PATIENT", "KRISSY"), ("PATIENT", "dave")],
         ),
