@@ -259,6 +259,8 @@ _AGE_PHRASES = (
     re.compile(r"\b(?:[Aa]n?|is)[ \t]+(\d{1,3})[ \t]?[MF]\b"),
     re.compile(r"(?m)(?:^|\. )(\d{1,3})[ \t]?[MF][ \t]+(?:with|w/|presenting|admitted|s/p)\b"),
 )
+_LIFE_WORDS = frozenset({"died", "alive", "deceased", "passed", "expired"})
+_AGE_AND_SEX = re.compile(r"\d[ \t]?[MF]\b")
 # Where someone lives: "lives in rome", "LIVING IN ROME", "lives nearby in rockport".
 _LIVES_BEFORE = re.compile(
     r"(?i)\b(?:lives?|living|resides?|residing)(?:[ \t]+(?:nearby|close[ \t]+by|alone))?[ \t]+\Z"
@@ -373,12 +375,10 @@ def standing_matches(text: str) -> Iterator[MeasuredMatch]:
     yield from _hospitals(text, words)
     if not words.isdisjoint(_RESIDENCE_WORDS):
         yield from _residences(text)
-    for pattern in _AGE_PHRASES:
-        for match in pattern.finditer(text):
-            yield MeasuredMatch("age in a phrase", "AGE", *match.span(1))
-    for _, start, end in calendar_words(text):
+    yield from _ages(text, words)
+    for _, start, end in calendar_words(text, words):
         yield MeasuredMatch("weekday, season, holiday", "DATE", start, end)
-    for _, start, end in occupations(text):
+    for _, start, end in occupations(text, words):
         yield MeasuredMatch("occupation so named", "PROFESSION", start, end)
 
 
@@ -525,6 +525,16 @@ def _towns(text: str) -> Iterator[MeasuredMatch]:
         town = _town_at(text, match)
         if town is not None:
             yield MeasuredMatch("town after a preposition", "CITY", *town, TOWN_GATE)
+
+
+def _ages(text: str, words: frozenset[str]) -> Iterator[MeasuredMatch]:
+    died, sex_after, sex_first = _AGE_PHRASES
+    patterns = [died] if not words.isdisjoint(_LIFE_WORDS) else []
+    if _AGE_AND_SEX.search(text):
+        patterns += [sex_after, sex_first]
+    for pattern in patterns:
+        for match in pattern.finditer(text):
+            yield MeasuredMatch("age in a phrase", "AGE", *match.span(1))
 
 
 def _residences(text: str) -> Iterator[MeasuredMatch]:

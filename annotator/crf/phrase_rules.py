@@ -25,6 +25,7 @@ from annotator.crf.field_rules import generic_unit_words, state_names
 from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, read_entries
 from annotator.crf.name_labels import is_name_word
 from annotator.crf.templates import MONTH
+from annotator.crf.tokenizer import note_words
 
 Candidate = tuple[str, int, int]
 
@@ -237,15 +238,30 @@ def _dates(text: str) -> Iterator[Candidate]:
     yield from _holidays(text)
 
 
-def calendar_words(text: str) -> Iterator[Candidate]:
-    """Dates by their word alone: a weekday, a season named as a time, a holiday."""
-    for match in _WEEKDAY.finditer(text):
-        yield "DATE", match.start(), match.end()
-    for match in _SEASON_YEAR.finditer(text):
-        yield "DATE", match.start(), match.end()
-    for match in _SEASON.finditer(text):
-        yield "DATE", match.start(1), match.end(1)
-    yield from _holidays(text)
+_WEEKDAY_KEYS = frozenset(
+    f"{day}day{plural}"
+    for day in ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
+    for plural in ("", "s")
+)
+_SEASON_KEYS = frozenset({"spring", "summer", "autumn", "fall", "winter"})
+
+
+def calendar_words(text: str, words: frozenset[str] | None = None) -> Iterator[Candidate]:
+    """Dates by their word alone: a weekday, a season named as a time, a holiday.
+
+    ``words``: the note's :func:`~annotator.crf.tokenizer.note_words`, if already known.
+    """
+    words = note_words(text) if words is None else words
+    if not words.isdisjoint(_WEEKDAY_KEYS):
+        for match in _WEEKDAY.finditer(text):
+            yield "DATE", match.start(), match.end()
+    if not words.isdisjoint(_SEASON_KEYS):
+        for match in _SEASON_YEAR.finditer(text):
+            yield "DATE", match.start(), match.end()
+        for match in _SEASON.finditer(text):
+            yield "DATE", match.start(1), match.end(1)
+    if not words.isdisjoint(_holiday_keys()):
+        yield from _holidays(text)
 
 
 def _holidays(text: str) -> Iterator[Candidate]:
@@ -255,32 +271,92 @@ def _holidays(text: str) -> Iterator[Candidate]:
 
 
 @cache
-def _holiday_patterns() -> tuple[re.Pattern[str], ...]:
+def _holiday_names() -> list[str]:
     names = sorted(read_entries(LEXICON_DIR / "holidays.txt"), key=len, reverse=True)
-    alternatives = "|".join(re.escape(n).replace("'", "['’]") for n in names if len(n) > 5)
+    return [n for n in names if len(n) > 5]
+
+
+@cache
+def _holiday_keys() -> frozenset[str]:
+    """Each holiday name's first word, lower-cased: a note without any holds no holiday."""
+    return frozenset(re.findall(r"[a-z]+", name.lower())[0] for name in _holiday_names())
+
+
+@cache
+def _holiday_patterns() -> tuple[re.Pattern[str], ...]:
+    alternatives = "|".join(re.escape(n).replace("'", "['’]") for n in _holiday_names())
     return (re.compile(rf"\b(?:{alternatives})(?![\w'’]){_HOLIDAY_YEAR}"),)
 
 
-def occupations(text: str) -> Iterator[Candidate]:
-    """Occupations where the sentence says one is meant (``works as``, ``Ex-``, ``who is a``)."""
-    for match in _WORK_AS.finditer(text):
-        span = _occupation_at(text, match.end())
-        if span:
-            yield "PROFESSION", *span
-    for match in _EX_JOB.finditer(text):
-        span = _occupation_at(text, match.end())
-        if span is None:
-            continue
-        retired = re.match(r",?[ \t]+(?:now[ \t]+)?retired\b", text[span[1] : span[1] + 24])
-        if retired or _is_occupation_head(text[span[0] : span[1]].split()[-1], listed_only=True):
-            yield "PROFESSION", *span
-    for match in _LISTED_JOB_CONTEXT.finditer(text):
-        listed_only = not match.group().lower().startswith("who")
-        span = _occupation_at(text, match.end(), listed_only=listed_only)
-        if span and _job_ends_phrase(text, span[1]):
-            yield "PROFESSION", *span
-    for match in _BEFORE_WHO_WORKS.finditer(text):
-        yield from _occupation_before(text, match.start())
+_WORK_KEYS = frozenset(
+    {
+        "works",
+        "work",
+        "worked",
+        "working",
+        "employed",
+        "job",
+        "trained",
+        "retired",
+        "occupation",
+        "profession",
+    }
+)
+_LISTED_JOB_KEYS = frozenset(
+    {
+        "as",
+        "who",
+        "man",
+        "woman",
+        "male",
+        "female",
+        "gentleman",
+        "lady",
+        "patient",
+        "person",
+        "mother",
+        "father",
+    }
+)
+
+
+def occupations(text: str, words: frozenset[str] | None = None) -> Iterator[Candidate]:
+    """Occupations where the sentence says one is meant (``works as``, ``Ex-``, ``who is a``).
+
+    Each phrasing is looked for only in a note holding its key words (and, where only a listed
+    occupation may follow, one of the list's words): most notes hold none.
+    """
+    words = note_words(text) if words is None else words
+    if not words.isdisjoint(_WORK_KEYS):
+        for match in _WORK_AS.finditer(text):
+            span = _occupation_at(text, match.end())
+            if span:
+                yield "PROFESSION", *span
+    if "ex" in words:
+        for match in _EX_JOB.finditer(text):
+            span = _occupation_at(text, match.end())
+            if span is None:
+                continue
+            retired = re.match(r",?[ \t]+(?:now[ \t]+)?retired\b", text[span[1] : span[1] + 24])
+            if retired or _is_occupation_head(text[span[0] : span[1]].split()[-1], listed_only=True):
+                yield "PROFESSION", *span
+    if "who" in words or (not words.isdisjoint(_LISTED_JOB_KEYS) and _holds_occupation_word(words)):
+        for match in _LISTED_JOB_CONTEXT.finditer(text):
+            listed_only = not match.group().lower().startswith("who")
+            span = _occupation_at(text, match.end(), listed_only=listed_only)
+            if span and _job_ends_phrase(text, span[1]):
+                yield "PROFESSION", *span
+    if "who" in words:
+        for match in _BEFORE_WHO_WORKS.finditer(text):
+            yield from _occupation_before(text, match.start())
+
+
+def _holds_occupation_word(words: frozenset[str]) -> bool:
+    """Whether a word of the note is a listed occupation's last word, alone or joined ("schoolteacher")."""
+    if not words.isdisjoint(_occupation_heads()):
+        return True
+    long_heads = _long_heads()
+    return any(len(word) > 7 and word.endswith(long_heads) for word in words)
 
 
 def _job_ends_phrase(text: str, end: int) -> bool:
