@@ -186,6 +186,15 @@ def test_an_initial_before_a_common_word_is_no_name() -> None:
     assert weighed("R. GROIN SITE C&D. W. RESIDUALS >20CC, per c. rehab", 0.5) == []
 
 
+def test_a_facility_name_holds_no_word_among_the_commonest_of_english() -> None:
+    text = (
+        "GOT LOST GOING TO BATHROOM, FOUND WANDERING HOSPITAL. Anxious to start rehab. taken to kernan hosp."
+    )
+    assert [(m.pattern, text[m.start : m.end]) for m in weighed_candidates(text)] == [
+        ("name before a facility", "kernan")
+    ]
+
+
 def test_a_facility_name_is_the_words_after_the_last_that_cannot_be_one() -> None:
     text = "WENT TO THE ZAGARIA CAMPUS, BALTIMORE REHAB OR KIMBROUGH REHAB; from EW; outside hospital"
     assert weighed(text, 0.5) == [
