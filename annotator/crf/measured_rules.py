@@ -227,6 +227,7 @@ _RELATION_NAMED = re.compile(
     rf"(?!(?:{_RELATIONS}|aunts|uncles|cousins|in-?laws?)\b)([A-Za-z][a-z]+|[A-Z]+)\b(?![-'’]\w)"
 )
 _RARE_ZIPF = 3.0
+_RELATIVE_PATTERN = "relation and first name"
 _COMMONEST_ZIPF = 5.5
 _SURNAME_AFTER = re.compile(r",?[ \t]([A-Za-z][a-z'-]+|[A-Z][A-Z'-]+)\b(?![-'’]\w)")
 _INITIAL_SURNAME = re.compile(r"(?<![\w.])[A-Za-z]\.[ \t]+([A-Za-z][a-z'-]+|[A-Z][A-Z'-]+)\b")
@@ -443,7 +444,7 @@ def _relations_named(text: str) -> Iterator[MeasuredMatch]:
             end = match.end(1)
             # A surname after it, written alike: "son Xavier Bolton", "Lopie Certusi".
             end = _surname_end(text, word, end, lexicons)
-            yield MeasuredMatch("relation and first name", "PATIENT", match.start(1), end)
+            yield MeasuredMatch(_RELATIVE_PATTERN, "PATIENT", match.start(1), end)
 
 
 def _month_days(text: str) -> Iterator[MeasuredMatch]:
@@ -625,7 +626,8 @@ def add_measured_spans(
     standing = list(standing_matches(text))
     wholes = [(m.start, m.end, _WIDENED[m.kind]) for m in standing if m.kind in _WIDENED]
     places = [m for m in standing if m.kind == "HOSPITAL"]
-    widened = _widen_places(_widen(predictions, wholes), places)
+    relatives = [m for m in standing if m.pattern == _RELATIVE_PATTERN]
+    widened = _as_relatives(_widen_places(_widen(predictions, wholes), places), relatives)
     return add_where_free(widened, _predictions(standing, text, allowed, strength))
 
 
@@ -662,6 +664,16 @@ def _widen(predictions: list[Prediction], wholes: list[tuple[int, int, frozenset
             [p for p in predictions if p not in inside] + [widened], key=lambda p: (p.start, p.end)
         )
     return predictions
+
+
+def _as_relatives(predictions: list[Prediction], relatives: list[MeasuredMatch]) -> list[Prediction]:
+    """A name right after a relation is the relative's (PATIENT, as our guidelines type family),
+    whatever name type the model gave it ("dtr laverne" as a clinician)."""
+    bounds = {(m.start, m.end) for m in relatives}
+    return [
+        replace(p, type="PATIENT") if p.type == "DOCTOR" and (p.start, p.end) in bounds else p
+        for p in predictions
+    ]
 
 
 # Kinds a standing hospital's name takes over: the model's pieces of it ("maryland" of

@@ -304,3 +304,16 @@ def test_a_standing_hospital_takes_over_the_models_pieces_of_it() -> None:
     other = Prediction("DATE", 3, 13, 0.9, "crf")
     assert add_measured_spans(text, [whole]) == [whole]
     assert add_measured_spans(text, [other]) == [other]
+
+
+def test_a_name_after_a_relation_is_the_relatives_whatever_the_model_typed() -> None:
+    text = "Social: dtr laverne in to visit. dr walker aware"
+    laverne, walker = text.index("laverne"), text.index("walker")
+    model = [
+        Prediction("DOCTOR", laverne, laverne + 7, 0.8, "crf"),
+        Prediction("DOCTOR", walker, walker + 6, 0.8, "crf"),
+    ]
+    assert [(p.type, text[p.start : p.end]) for p in add_measured_spans(text, model)] == [
+        ("PATIENT", "laverne"),
+        ("DOCTOR", "walker"),
+    ]
