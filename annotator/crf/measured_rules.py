@@ -79,7 +79,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from annotator.crf.features import is_public
@@ -417,21 +417,25 @@ def _may_name(lower: str) -> bool:
     (``very``, ``today``, ``still``) nor clinical vocabulary (``NAD``, ``phoned``, ``trached``)
     unless a first name (``Frank``). On patients 1-110 none of the 45 such words after a
     relation was a name."""
-    from wordfreq import zipf_frequency
-
     lexicons = default_lexicons()
     return (
         lower not in _NOT_A_NAME
-        and zipf_frequency(lower, "en") < _COMMONEST_ZIPF
+        and _zipf(lower) < _COMMONEST_ZIPF
         and (lexicons.contains_any(_FIRST_NAMES, lower) or not lexicons.contains("CLINICAL", lower))
     )
 
 
 def _rare(lower: str) -> bool:
     """Rare in public English: names and misspellings, not ``consented`` or ``smokes``."""
+    return _zipf(lower) < _RARE_ZIPF
+
+
+@lru_cache(maxsize=100_000)
+def _zipf(lower: str) -> float:
+    """How common a word is in public English (``wordfreq``'s Zipf scale, 0-8)."""
     from wordfreq import zipf_frequency
 
-    return zipf_frequency(lower, "en") < _RARE_ZIPF
+    return zipf_frequency(lower, "en")
 
 
 def _relations_named(text: str) -> Iterator[MeasuredMatch]:
@@ -442,9 +446,8 @@ def _relations_named(text: str) -> Iterator[MeasuredMatch]:
         if not _may_name(lower) or (word.isupper() and len(word) <= 3):  # "CMO", "PT"
             continue
         if lexicons.contains_any(_FIRST_NAMES, lower) or _rare(lower):
-            end = match.end(1)
             # A surname after it, written alike: "son Xavier Bolton", "Lopie Certusi".
-            end = _surname_end(text, word, end, lexicons)
+            end = _surname_end(text, word, match.end(1), lexicons)
             yield MeasuredMatch(_RELATIVE_PATTERN, "PATIENT", match.start(1), end)
 
 
@@ -524,9 +527,7 @@ def _facility_names(text: str) -> Iterator[MeasuredMatch]:
 def _holds_commonest_word(name: str) -> bool:
     """A word among the commonest of English ("FOUND WANDERING hospital", "will require rehab"):
     on patients 1-110, 17 of the 18 facility names holding one were no place."""
-    from wordfreq import zipf_frequency
-
-    return any(zipf_frequency(word, "en") >= _COMMONEST_ZIPF for word in re.findall(r"[a-z]+", name.lower()))
+    return any(_zipf(word) >= _COMMONEST_ZIPF for word in re.findall(r"[a-z]+", name.lower()))
 
 
 def _towns(text: str) -> Iterator[MeasuredMatch]:

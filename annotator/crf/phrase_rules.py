@@ -215,11 +215,10 @@ def _occupation_at(text: str, start: int, listed_only: bool = False) -> tuple[in
 
 
 def _dates(text: str) -> Iterator[Candidate]:
-    for pattern in (_SEASON_YEAR, _MID_MONTH, _SHORT_YEAR, _WEEKDAY):
+    yield from calendar_words(text)
+    for pattern in (_MID_MONTH, _SHORT_YEAR):
         for match in pattern.finditer(text):
             yield "DATE", match.start(), match.end()
-    for match in _SEASON.finditer(text):
-        yield "DATE", match.start(1), match.end(1)
     for match in _MONTH_DAY.finditer(text):
         month, day = int(match.group(1)), int(match.group(2))
         # "for 2/7", "for 3/12": days and months written as fractions in British notes.
@@ -235,7 +234,6 @@ def _dates(text: str) -> Iterator[Candidate]:
         for match in re.finditer(r"(\d{1,2})/(\d{1,2})", row.group()):
             if 1 <= int(match.group(1)) <= 12 and 1 <= int(match.group(2)) <= 31:
                 yield "DATE", row.start() + match.start(), row.start() + match.end()
-    yield from _holidays(text)
 
 
 _WEEKDAY_KEYS = frozenset(
