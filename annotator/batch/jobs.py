@@ -240,6 +240,7 @@ def batch_preannotate(
     recall_bias: float | None = None,
     run: BatchRun | None = None,
     guideline: str = I2B2_2014,
+    site_lists: Path | None = None,
 ) -> BatchReport:
     """Model suggestions for every note of an archive (the tagger loads once per worker)."""
     check_guideline(guideline)
@@ -247,18 +248,25 @@ def batch_preannotate(
     if not model.is_file():
         raise InputError("not a model file", model)
     stat = model.stat()
-    parameters = {
+    parameters: dict[str, Any] = {
         "model": str(model.resolve()),
         "model_stamp": [stat.st_size, stat.st_mtime_ns],
         "recall_bias": recall_bias,
         "guideline": guideline,
     }
+    lists = str(site_lists.resolve()) if site_lists is not None else None
+    if lists is not None:
+        # A bad list stops the job here, before any worker starts (read again in each worker).
+        tasks.load_site_lists(lists, tasks.load_tagger(str(model.resolve())).schema)
+        parameters["site_lists"] = lists
+        parameters["site_lists_stamp"] = tasks.stamp(lists)
 
     def submit(client: Client, todo: list[Partition], _everything: list[Partition]) -> list[Any]:
-        arguments = (str(model.resolve()), recall_bias, str(out_dir.resolve()), guideline)
+        arguments = (str(model.resolve()), recall_bias, str(out_dir.resolve()), guideline, lists)
         return _run(client, tasks.preannotate_partition, todo, arguments, run.progress)
 
-    return _run_publishing_job("preannotate", input_dir, out_dir, parameters, run, submit, [model])
+    protected = [model, *filter(None, [site_lists])]
+    return _run_publishing_job("preannotate", input_dir, out_dir, parameters, run, submit, protected)
 
 
 def merge_contexts(contexts: Sequence[CorpusContext]) -> CorpusContext:

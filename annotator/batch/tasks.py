@@ -69,19 +69,42 @@ def _tagger(path: str, stamp: tuple[int, int]) -> Any:
 
 
 def load_tagger(path: str) -> Any:
+    return _tagger(path, stamp(path))
+
+
+def stamp(path: str) -> tuple[int, int]:
+    """Size and modification time: what says a file (or a folder's listing) was replaced."""
     stat = os.stat(path)
-    return _tagger(path, (stat.st_size, stat.st_mtime_ns))
+    return stat.st_size, stat.st_mtime_ns
+
+
+@functools.lru_cache(maxsize=2)
+def _site_lists(path: str, stamp: tuple[int, int], schema: Any) -> Any:
+    from annotator.crf.site_lists import read_site_lists
+
+    return read_site_lists(Path(path), schema)
+
+
+def load_site_lists(path: str, schema: Any) -> Any:
+    return _site_lists(path, stamp(path), schema)
 
 
 def preannotate_partition(
-    partition: Partition, model: str, recall_bias: float | None, out_dir: str, guideline: str = I2B2_2014
+    partition: Partition,
+    model: str,
+    recall_bias: float | None,
+    out_dir: str,
+    guideline: str = I2B2_2014,
+    site_lists: str | None = None,
 ) -> Outcome:
     from annotator.workflows.preannotate import tag_documents
 
     try:
         tagger = load_tagger(model)
-        # The worker's tagger is shared by the partitions of one job, which share the guideline.
+        # The worker's tagger is shared by the partitions of one job, which share the guideline
+        # and the site's lists.
         tagger.guideline = guideline
+        tagger.site_lists = load_site_lists(site_lists, tagger.schema) if site_lists else None
         documents = read_partition(partition)
         results = tag_documents(tagger, documents, recall_bias)
         publish(documents, Path(out_dir), partition)

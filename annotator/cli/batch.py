@@ -82,6 +82,9 @@ def _register_preannotate(jobs: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument(
         "--guideline", choices=GUIDELINES, default=I2B2_2014, help="as in 'annotator preannotate'"
     )
+    parser.add_argument(
+        "--site-lists", type=existing_path, metavar="LISTS", help="as in 'annotator preannotate'"
+    )
     _add_cluster_options(parser)
     parser.set_defaults(func=run_preannotate)
 
@@ -197,6 +200,7 @@ def run_preannotate(args: argparse.Namespace) -> int:
             args.recall_bias,
             _batch_run(args, update),
             args.guideline,
+            args.site_lists,
         )
     return _print_report(report, args.json)
 

@@ -60,6 +60,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "professions); only that is suggested"
         ),
     )
+    parser.add_argument(
+        "--site-lists",
+        type=existing_path,
+        metavar="LISTS",
+        help=(
+            "the site's own names and places, suggested wherever they appear: a file of 'TYPE<tab>phrase' "
+            "lines ('TYPE<tab>phrase<tab>patient id' for one patient's notes), or a deid.pl lists/ folder "
+            "(doctor_last_names.txt, stripped_hospitals.txt, local_places_unambig.txt, pid_patientname.txt, ...)"
+        ),
+    )
     parser.add_argument("--force", action="store_true", help="overwrite existing files in OUT")
     add_json_flag(parser)
     parser.set_defaults(func=run)
@@ -70,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
     from annotator.workflows.preannotate import files_request, preannotate
 
     model = resolve_model(args.model)
-    request = files_request(model, args.input, args.output, args.recall_bias, args.force, args.guideline)
+    request = files_request(
+        model, args.input, args.output, args.recall_bias, args.force, args.guideline, args.site_lists
+    )
     with progress_bar("pre-annotating", percent=True) as update:  # it counts characters
         result = preannotate(request, progress=update)
     if args.json:
@@ -80,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
             f"pre-annotated {len(result.documents)} document(s): {result.suggestions} suggestions added, "
             f"{result.dropped} dropped for overlapping existing annotations"
             + ("" if result.guideline == I2B2_2014 else f" (guideline: {result.guideline})")
+            + (f"; site lists: {result.site_phrases:,} phrases" if result.site_phrases else "")
         )
         announce_written(args.output, f"{len(result.documents)} pre-annotated file(s)")
     return 0

@@ -6,7 +6,9 @@ Layout::
                                   pre-annotations are: ``preannotations = "preannotated"``;
                                   how the queue works: ``queue_by_patient = true``,
                                   ``annotators_per_document = 2``, ``retrain_every = 5``;
-                                  what the gold tags: ``guideline = "safe-harbor"``)
+                                  what the gold tags: ``guideline = "safe-harbor"``;
+                                  the site's own names and places for pre-annotation:
+                                  ``site_lists = "site-lists.tsv"``)
     source/PPP-RR.xml             the notes (i2b2 XML; TAGS may be empty)
     preannotations/PPP-RR.xml     model suggestions (pending annotations), optional
     annotations/<annotator>/      each annotator's working copy of every document
@@ -61,6 +63,13 @@ class Project:
     retrain_every: int = 0
     #: the guideline the gold follows (:mod:`annotator.core.guidelines`): what the model suggests
     guideline: str = I2B2_2014
+    #: the site's lists of names and places (:mod:`annotator.crf.site_lists`), a file or a
+    #: deid.pl ``lists/`` folder, relative to the root or absolute; "" for none
+    site_lists: str = ""
+
+    @property
+    def site_lists_path(self) -> Path | None:
+        return self.root / self.site_lists if self.site_lists else None
 
     @property
     def source_dir(self) -> Path:
@@ -164,6 +173,9 @@ class Project:
         guideline = data.get("guideline", I2B2_2014)
         if guideline not in GUIDELINES:
             raise InputError(f"guideline must be one of {', '.join(GUIDELINES)}", config_path)
+        site_lists = data.get("site_lists", "")
+        if not isinstance(site_lists, str):
+            raise InputError("site_lists must be the path of a site-lists file or folder", config_path)
         return cls(
             root=path,
             name=str(data.get("name", path.name)),
@@ -174,6 +186,7 @@ class Project:
             annotators_per_document=counts["annotators_per_document"],
             retrain_every=counts["retrain_every"],
             guideline=guideline,
+            site_lists=site_lists,
         )
 
     def add_annotator(self, annotator: str) -> None:
@@ -208,6 +221,8 @@ class Project:
             lines.append(f"retrain_every = {self.retrain_every}")
         if self.guideline != I2B2_2014:
             lines.append(f"guideline = {json.dumps(self.guideline)}")
+        if self.site_lists:
+            lines.append(f"site_lists = {json.dumps(self.site_lists)}")
         atomic_write_text(self.root / PROJECT_FILE, "\n".join(lines) + "\n")
 
 

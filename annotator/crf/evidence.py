@@ -30,9 +30,14 @@ MODEL_ORIGINS = frozenset({"crf", "cut-by-rule", "name-cut", "merged", "no-calen
 # A name or place found in another record of the patient, of words no dictionary knows
 # (``suzette``, ``Certusi``): it stands where it recurs (:func:`annotator.crf.postprocess.postprocess_patient`).
 RARE_PATIENT_TERM_ORIGIN = "trusted-patient-rare"
+# A phrase of the site's own lists (:mod:`annotator.crf.site_lists`): the site says it is PHI.
+SITE_LIST_ORIGIN = "site-list"
 # Origins whose spans stand without the model: measured on real notes to be right on their own
-# (:mod:`annotator.crf.measured_rules`, :mod:`annotator.crf.phi_memory`, rare patient terms).
-SELF_STANDING_ORIGINS = frozenset({MEASURED_ORIGIN, MEMORY_ORIGIN, RARE_PATIENT_TERM_ORIGIN})
+# (:mod:`annotator.crf.measured_rules`, :mod:`annotator.crf.phi_memory`, rare patient terms), or
+# the site's word.
+SELF_STANDING_ORIGINS = frozenset(
+    {MEASURED_ORIGIN, MEMORY_ORIGIN, RARE_PATIENT_TERM_ORIGIN, SITE_LIST_ORIGIN}
+)
 STANDING_ORIGINS = MODEL_ORIGINS | SELF_STANDING_ORIGINS
 
 

@@ -75,7 +75,7 @@ class PhiMemory:
         if not tagged:
             return cls()
         seen: Counter[str] = Counter()
-        matcher = _compile(tagged)
+        matcher = compile_phrases(tagged)
         for document in documents:
             seen.update(match.group().lower() for match in matcher.finditer(document.text))
         phrases = {}
@@ -95,7 +95,7 @@ class PhiMemory:
         if not self.phrases:
             return []
         if self._pattern is None:
-            self._pattern = _compile(self.phrases)
+            self._pattern = compile_phrases(self.phrases)
         found = []
         for match in self._pattern.finditer(text):
             type_name = self.phrases.get(match.group().lower())
@@ -185,7 +185,7 @@ def _rememberable(phrase: str) -> bool:
     return letters >= 2 and len(phrase) <= MAX_PHRASE_CHARS and "\n" not in phrase
 
 
-def _compile(phrases: Iterable[str]) -> re.Pattern[str]:
+def compile_phrases(phrases: Iterable[str]) -> re.Pattern[str]:
     """Any of ``phrases`` as a whole word, the longest that fits ("holy cross hospital" before
     "holy cross").
 

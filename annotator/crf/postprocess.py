@@ -41,6 +41,7 @@ from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.measured_rules import add_measured_spans
 from annotator.crf.phi_memory import PhiMemory, eponym_after
+from annotator.crf.site_lists import SiteLists
 from annotator.crf.tokenizer import Token, tokenize
 
 RULE_CONFIDENCE = 0.99
@@ -466,6 +467,8 @@ def postprocess_document(
     allowed: Iterable[str] | None = None,
     evidence: PhiEvidence | None = None,
     memory: PhiMemory | None = None,
+    site_lists: SiteLists | None = None,
+    patient_id: str | None = None,
 ) -> list[Prediction]:
     """All single-note rules: trimming, patterns, name lexicon, trusted terms in the note.
 
@@ -474,13 +477,15 @@ def postprocess_document(
     a span a rule made stands only where the tagger suspects PHI (:mod:`annotator.crf.evidence`).
     Without it (the rules-only baseline) every rule span stands. ``memory``: the names and
     places the model's training gold tagged (:mod:`annotator.crf.phi_memory`); they and the
-    patterns of :mod:`annotator.crf.measured_rules` stand without the model.
+    patterns of :mod:`annotator.crf.measured_rules` stand without the model. ``site_lists``: the
+    site's own names and places (:mod:`annotator.crf.site_lists`), those of patient
+    ``patient_id`` too.
     """
     allowed_set = set(allowed) if allowed is not None else None
     if evidence is not None and not predictions and evidence.peak() < RULE_GATE:
         # Every span a weighed rule could propose here would be weighed out: the model
         # suspects no token of the note (half the notes of a nursing corpus).
-        return _add_self_standing(text, [], allowed_set, memory, evidence)
+        return _add_self_standing(text, [], allowed_set, memory, evidence, site_lists, patient_id)
     names = allowed_set is None or bool(allowed_set & NAME_TYPES)
     tokens = tokens if isinstance(tokens, list) else list(tokens)
     result = strip_articles(text, trim(text, predictions))
@@ -503,7 +508,9 @@ def postprocess_document(
         result = [p for p in result if p.type in allowed_set]
     if evidence is not None:
         result = evidence.gate(result)
-    return _add_self_standing(text, merge_names(text, result), allowed_set, memory, evidence)
+    return _add_self_standing(
+        text, merge_names(text, result), allowed_set, memory, evidence, site_lists, patient_id
+    )
 
 
 def _add_self_standing(
@@ -512,11 +519,16 @@ def _add_self_standing(
     allowed: set[str] | None,
     memory: PhiMemory | None,
     evidence: PhiEvidence | None,
+    site_lists: SiteLists | None = None,
+    patient_id: str | None = None,
 ) -> list[Prediction]:
-    """Remembered phrases, then measured patterns, where nothing was found."""
+    """The site's listed phrases, remembered phrases, then measured patterns, where nothing
+    was found."""
+    strength = evidence.strongest if evidence is not None else None
+    if site_lists is not None:
+        predictions = site_lists.add_to(text, predictions, patient_id, allowed, strength)
     if memory:
         predictions = memory.add_to(text, predictions, allowed)
-    strength = evidence.strongest if evidence is not None else None
     return add_measured_spans(text, predictions, allowed, strength)
 
 

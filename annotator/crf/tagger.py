@@ -45,6 +45,7 @@ from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, lab
 from annotator.crf.model_vocabulary import model_attributes
 from annotator.crf.phi_memory import PhiMemory
 from annotator.crf.postprocess import postprocess_document, postprocess_patient, predictions_to_annotations
+from annotator.crf.site_lists import SiteLists
 from annotator.crf.tokenizer import Token
 from annotator.errors import AnnotatorError, InputError, ModelError, UsageError
 from annotator.io.xmlsafe import read_bytes
@@ -201,6 +202,8 @@ class CrfTagger:
         self._vocabulary: frozenset[str] | None = None
         # What the project's gold tags (annotator.crf.guidelines): a setting of the run, not the model.
         self.guideline = I2B2_2014
+        # The site's own names and places (annotator.crf.site_lists): a setting of the run, never saved.
+        self.site_lists: SiteLists | None = None
 
     # -- training ----------------------------------------------------------------------
     @property
@@ -538,12 +541,19 @@ class CrfTagger:
         return labels_to_spans(tokens, labels, probabilities)
 
     def _post(
-        self, text: str, predictions: list[Prediction], tokens: Iterable[Token], evidence: PhiEvidence
+        self,
+        text: str,
+        predictions: list[Prediction],
+        tokens: Iterable[Token],
+        evidence: PhiEvidence,
+        patient_id: str | None = None,
     ) -> list[Prediction]:
         if not self.postprocess:
             return predictions
         allowed = {t.name for t in self.schema.types}
-        return postprocess_document(text, tokens, predictions, allowed, evidence, self.memory)
+        return postprocess_document(
+            text, tokens, predictions, allowed, evidence, self.memory, self.site_lists, patient_id
+        )
 
     def tag_document(
         self,
@@ -584,7 +594,7 @@ class CrfTagger:
                         if token.start > last:
                             name_tokens.append(token)
                             last = token.start
-        return self._post(document.text, predictions, name_tokens, evidence), evidence
+        return self._post(document.text, predictions, name_tokens, evidence, document.patient_id), evidence
 
     def predict_spans(
         self,

@@ -200,10 +200,12 @@ class ModelActions(QObject):
         if model_path is None:
             self._fail("no model: retrain from gold first")
             return
-        recall_bias, guideline = self.recall_bias, self.guideline
+        recall_bias, guideline, site_lists = self.recall_bias, self.guideline, self.project.site_lists_path
 
         def job(progress: Progress, cancelled: Cancelled) -> list[Annotation]:
-            return suggest_for_document(model_path, snapshot, recall_bias, progress, cancelled, guideline)
+            return suggest_for_document(
+                model_path, snapshot, recall_bias, progress, cancelled, guideline, site_lists
+            )
 
         def done(suggestions: list[Annotation]) -> None:
             # The document may have changed while the tagger ran: the session checks it as it is now.
@@ -280,7 +282,8 @@ class ModelActions(QObject):
             else "the project's model"
         )
         bias = "off" if self.recall_bias is None else f"T = {self.recall_bias}"
-        return f"Tagged with {which} (recall bias {bias}; guideline {self.guideline})."
+        lists = f"; site lists {self.project.site_lists}" if self.project.site_lists else ""
+        return f"Tagged with {which} (recall bias {bias}; guideline {self.guideline}{lists})."
 
     def _report(self, report: ActionReport, summary: str) -> None:
         self.last_report = show_report(report, self._parent)

@@ -19,6 +19,7 @@ from annotator.core.limits import refuse_long_notes
 from annotator.core.project import Project
 from annotator.crf.guidelines import I2B2_2014, check_guideline
 from annotator.crf.preannotation import Suggestions, add_suggestions, suggest
+from annotator.crf.site_lists import read_site_lists
 from annotator.crf.tagger import MARGINAL_CEILING, CrfTagger
 from annotator.errors import AnnotatorError, UsageError
 from annotator.io.corpus import list_document_files, no_documents
@@ -45,6 +46,8 @@ class PreannotateRequest:
     source_folder: bool = False
     #: what the gold tags (:mod:`annotator.crf.guidelines`): only that is suggested
     guideline: str = I2B2_2014
+    #: the site's own names and places (:mod:`annotator.crf.site_lists`), a file or a folder
+    site_lists: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,8 @@ class PreannotateResult:
     recall_bias: float | None
     guideline: str = I2B2_2014
     documents: list[DocumentSuggestions] = field(default_factory=list)
+    #: how many phrases the site's lists held (0 without lists)
+    site_phrases: int = 0
 
     @property
     def suggestions(self) -> int:
@@ -75,6 +80,7 @@ class PreannotateResult:
             "model": str(self.model),
             "recall_bias": self.recall_bias,
             "guideline": self.guideline,
+            "site_list_phrases": self.site_phrases,
             "documents": len(self.documents),
             "suggestions": self.suggestions,
             "dropped_overlapping": self.dropped,
@@ -97,6 +103,7 @@ def files_request(
     recall_bias: float | None = None,
     force: bool = False,
     guideline: str = I2B2_2014,
+    site_lists: Path | None = None,
 ) -> PreannotateRequest:
     """``source`` (a file or a folder of i2b2 files) to ``output`` (a file or a folder)."""
     if source.is_dir():
@@ -115,12 +122,19 @@ def files_request(
             force,
             source_folder=True,
             guideline=check_guideline(guideline),
+            site_lists=site_lists,
         )
     target = output / source.name if output.is_dir() else output
     if target.resolve() == source.resolve():
         raise UsageError("OUT is the input file; pre-annotation never overwrites its input", output)
     return PreannotateRequest(
-        model, (source,), (target,), recall_bias, force, guideline=check_guideline(guideline)
+        model,
+        (source,),
+        (target,),
+        recall_bias,
+        force,
+        guideline=check_guideline(guideline),
+        site_lists=site_lists,
     )
 
 
@@ -166,6 +180,7 @@ def project_request(
         recall_bias,
         force=True,
         guideline=check_guideline(guideline),
+        site_lists=project.site_lists_path,
     )
 
 
@@ -186,15 +201,15 @@ def preannotate(
     input_folders = {p.parent for p in request.inputs} if request.source_folder else set()
     plan = plan_files(
         request.outputs,
-        inputs=[*request.inputs, request.model, *input_folders],
+        inputs=[*request.inputs, request.model, *input_folders, *filter(None, [request.site_lists])],
         force=request.force,
         job=job_identity(request),
     )
-    tagger = CrfTagger.load(request.model)
-    tagger.guideline = check_guideline(request.guideline)
+    tagger = load_tagger(request.model, request.guideline, request.site_lists)
     documents = [read_i2b2(p) for p in request.inputs]
     results = tag_documents(tagger, documents, request.recall_bias, progress, cancelled)
     outcome = PreannotateResult(request.model, request.recall_bias, request.guideline)
+    outcome.site_phrases = len(tagger.site_lists) if tagger.site_lists is not None else 0
     with publishing(plan) as staged:
         for result, target in zip(results, plan.targets, strict=True):
             write_i2b2(result.document, staged(target))
@@ -202,6 +217,15 @@ def preannotate(
                 DocumentSuggestions(result.document.doc_id, target, len(result.kept), result.dropped)
             )
     return outcome
+
+
+def load_tagger(model: Path, guideline: str = I2B2_2014, site_lists: Path | None = None) -> CrfTagger:
+    """The tagger ``model`` set up for a run: the gold's guideline, the site's lists."""
+    tagger = CrfTagger.load(model)
+    tagger.guideline = check_guideline(guideline)
+    if site_lists is not None:
+        tagger.site_lists = read_site_lists(site_lists, tagger.schema)
+    return tagger
 
 
 def tag_documents(
@@ -232,6 +256,7 @@ def suggest_for_document(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
     guideline: str = I2B2_2014,
+    site_lists: Path | None = None,
 ) -> list[Annotation]:
     """The tagger's raw suggestions for one document (a snapshot: it is not changed).
 
@@ -240,8 +265,7 @@ def suggest_for_document(
     """
     _check_bias(recall_bias)
     refuse_long_notes([document], "pre-annotation")
-    tagger = CrfTagger.load(model)
-    tagger.guideline = check_guideline(guideline)
+    tagger = load_tagger(model, guideline, site_lists)
     suggestions = tagger.predict_corpus([document], recall_bias, progress, cancelled)[document.doc_id]
     check_cancel(cancelled, "pre-annotation")
     return suggestions

@@ -5,6 +5,7 @@ worker or a killed job that still ends with complete, identical output, one writ
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -168,6 +169,30 @@ def test_preannotate_takes_the_bundled_default_model(
     safe_harbor = _single_process_files(tmp_path / "single-sh")
     assert published_files(tmp_path / "batch-sh") == safe_harbor
     assert safe_harbor != _single_process_files(tmp_path / "single")  # weekdays and young ages left out
+
+
+def test_the_site_lists_reach_every_worker(archive: Archive, cluster: Cluster, tmp_path: Path) -> None:
+    from annotator.io.i2b2 import read_i2b2
+
+    # Two words of a note outside its PHI, listed as a place: a phrase of several words stands
+    # wherever it is.
+    first = read_i2b2(sorted(archive.gold.glob("*.xml"))[0])
+    phrase = next(
+        m.group()
+        for m in re.finditer(r"\b[a-z]{4,} [a-z]{4,}\b", first.text)
+        if not any(a.start < m.end() and m.start() < a.end for a in first.annotations)
+    )
+    lists = tmp_path / "site-lists.tsv"
+    lists.write_text(f"LOCATION-OTHER\t{phrase}\n", encoding="utf-8")
+    run_cli("preannotate", archive.model, archive.notes, "-o", tmp_path / "single", "--site-lists", lists)
+    run_cli(
+        "batch", "preannotate", archive.model, archive.notes, "-o", tmp_path / "batch",
+        "--scheduler", cluster.address, "--partition-size", "4", "--site-lists", lists,
+    )  # fmt: skip
+    with_lists = _single_process_files(tmp_path / "single")
+    assert published_files(tmp_path / "batch") == with_lists
+    tagged = read_i2b2(tmp_path / "single" / f"{first.doc_id}.xml")
+    assert ("LOCATION-OTHER", phrase) in {(a.type, a.text) for a in tagged.annotations}
 
 
 def _planted_gold(folder: Path) -> Path:

@@ -17,6 +17,10 @@ corpus does not tag professions).
 * ``annotator train`` on patients 1-110 (the site's own model; ``--site-model`` reuses one), and
   the same with ``--keep-private-features``, which also remembers the places and clinicians the
   gold tagged (``--private-model`` reuses one);
+* the default model and the site model again, given the site lists deid.pl's figures were
+  measured with (``lists/`` of the package: the clinicians', hospitals', local places' and
+  patients' names that its README says each site replaces with its own;
+  ``annotator preannotate --site-lists``);
 * deid.pl, the corpus's own 2008 rule system, from its shipped output (``GSoutput/id.phi``);
 * philter-lite and Presidio, each in its own environment when installed (see bench_crf);
 * a textbook CRF (word, lower case, shape, affixes, +-2 window; sklearn-crfsuite), same training.
@@ -35,9 +39,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from annotator.core.document import Document
+from annotator.core.schema import load_schema
 from annotator.crf.default_model import load_default_model
-from annotator.crf.guidelines import SAFE_HARBOR
+from annotator.crf.guidelines import I2B2_2014, SAFE_HARBOR
 from annotator.crf.labels import Prediction, annotations_to_labels, labels_to_spans
+from annotator.crf.site_lists import SiteLists, read_site_lists
 from annotator.crf.tagger import TRAINING_ALGORITHM, TRAINING_ITERATIONS, CrfTagger
 from annotator.crf.tokenizer import Token, tokenize
 from annotator.evaluation.deid_scores import DeidCounts, score_note
@@ -79,6 +85,13 @@ def spans_of(predictions: dict[str, list[Prediction]]) -> Spans:
         doc_id: [(p.start, p.end) for p in items if p.type not in LEFT_OUT]
         for doc_id, items in predictions.items()
     }
+
+
+def corpus_site_lists(folder: Path) -> SiteLists | None:
+    """deid.pl's site-specific lists, shipped with the corpus (``lists/``), when present."""
+    if not (folder / "lists" / "doctor_last_names.txt").is_file():
+        return None
+    return read_site_lists(folder / "lists", load_schema("i2b2-2014"))
 
 
 def deid_pl_output(folder: Path) -> Spans | None:
@@ -197,6 +210,14 @@ def main(argv: list[str] | None = None) -> int:
     default.guideline = SAFE_HARBOR
     for line in tagger_rows("default model, --guideline safe-harbor", default, test):
         print(line, flush=True)
+    lists = corpus_site_lists(args.physionet)
+    if lists is not None:
+        default.site_lists = lists
+        for line in tagger_rows("the same, --site-lists (deid.pl's lists/)", default, test):
+            print(line, flush=True)
+        default.guideline = I2B2_2014
+        for line in tagger_rows("default model, --site-lists (deid.pl's lists/)", default, test):
+            print(line, flush=True)
     if not args.no_train:
         if args.site_model is not None:
             site = CrfTagger.load(args.site_model)
@@ -205,6 +226,11 @@ def main(argv: list[str] | None = None) -> int:
             site.train(train)
         for line in tagger_rows("annotator train on patients 1-110", site, test):
             print(line, flush=True)
+        if lists is not None:
+            site.site_lists = lists
+            for line in tagger_rows("the same, --site-lists (deid.pl's lists/)", site, test):
+                print(line, flush=True)
+            site.site_lists = None
         if args.private_model is not None:
             private = CrfTagger.load(args.private_model)
         else:

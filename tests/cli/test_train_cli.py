@@ -166,3 +166,33 @@ def test_train_another_schema_through_a_mapping(
     assert (
         "B-DOCTOR" in report["metadata"]["labels"] and "B-MEDICALRECORD" not in report["metadata"]["labels"]
     )
+
+
+def test_preannotate_suggests_the_sites_listed_names(
+    model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in"
+    source.mkdir()
+    text = "micu npn: pt seen by zzkondouli and zzkondouli's team; transferred from Qqharbor Clinic.\n"
+    write_i2b2(Document("073-01", text, []), source / "073-01.xml")
+    lists = tmp_path / "site-lists.tsv"
+    lists.write_text("DOCTOR\tzzkondouli\nHOSPITAL\tQqharbor Clinic\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["preannotate", str(model), str(source), "-o", str(out), "--site-lists", str(lists)]) == 0
+    assert "site lists: 2 phrases" in capsys.readouterr().out
+    suggested = {(a.type, a.text) for a in read_i2b2(out / "073-01.xml").annotations}
+    assert {("DOCTOR", "zzkondouli"), ("HOSPITAL", "Qqharbor Clinic")} <= suggested
+
+
+def test_preannotate_refuses_a_bad_site_list_before_writing(
+    model: Path, gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lists = tmp_path / "site-lists.tsv"
+    lists.write_text("DOCTOR\tzzkondouli\nSURGEON\tzzmarek\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["preannotate", str(model), str(gold_dir), "-o", str(out), "--site-lists", str(lists)]) == 1
+    error = capsys.readouterr().err
+    assert "site-lists.tsv" in error and "line 2" in error and "Traceback" not in error
+    # The list's phrases are PHI: the message names the line, not what it holds.
+    assert "zzmarek" not in error
+    assert not out.exists()

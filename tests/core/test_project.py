@@ -99,3 +99,16 @@ def test_the_gold_guideline_is_the_projects_and_saved_only_when_not_the_default(
     project.save()
     assert 'guideline = "safe-harbor"' in (tmp_path / PROJECT_FILE).read_text()
     assert Project.open(tmp_path).guideline == "safe-harbor"
+
+
+def test_the_site_lists_are_the_projects_and_saved_only_when_set(tmp_path: Path) -> None:
+    project = Project.create(tmp_path, "Nursing", annotators=["kim"])
+    assert project.site_lists_path is None
+    assert "site_lists" not in (tmp_path / PROJECT_FILE).read_text()
+    project.site_lists = "site-lists.tsv"
+    project.save()
+    reopened = Project.open(tmp_path)
+    assert reopened.site_lists_path == tmp_path / "site-lists.tsv"
+    (tmp_path / PROJECT_FILE).write_text('name = "x"\nsite_lists = 3\n', encoding="utf-8")
+    with pytest.raises(InputError, match="site_lists must be the path"):
+        Project.open(tmp_path)

@@ -107,6 +107,31 @@ def test_the_guideline_chosen_in_the_menu_decides_what_is_suggested(
     assert "92" in suggested[1] and "Xavier Quell" in suggested[1]
 
 
+def test_the_projects_site_lists_are_suggested_and_a_bad_list_is_said(
+    qtbot: QtBot, tmp_path: Path, synthetic: list[Document]
+) -> None:
+    root = tmp_path / "p"
+    project = _project(root, synthetic)
+    project.site_lists = "site-lists.tsv"
+    project.save()
+    (root / "site-lists.tsv").write_text("DOCTOR\tzzkondouli\nCITY\tQqrandallstown\n", encoding="utf-8")
+    text = "pt seen by zzkondouli. has a bakery in Qqrandallstown.\n"
+    window = _Window(qtbot, Project.open(root), Document("s1", text))
+    actions = window.actions
+    actions.menu().aboutToShow.emit()
+    with qtbot.waitSignal(actions.finished, timeout=60_000):
+        actions.preannotate_document_action.trigger()
+    suggested = {(a.type, text[a.start : a.end]) for a in window.applied[-1][1]}
+    assert {("DOCTOR", "zzkondouli"), ("CITY", "Qqrandallstown")} <= suggested
+    assert actions.last_report is not None
+    assert "site lists site-lists.tsv" in actions.last_report.note_label.text()
+    actions.last_report.close()
+    (root / "site-lists.tsv").write_bytes(b"CITY\tGen\xe8ve\n")
+    with qtbot.waitSignal(actions.failed, timeout=60_000) as failed:
+        actions.preannotate_document_action.trigger()
+    assert "site-lists.tsv" in failed.args[0] and "not UTF-8" in failed.args[0]
+
+
 def test_the_guideline_is_the_projects_choice_and_outlives_the_window(
     qtbot: QtBot, tmp_path: Path, synthetic: list[Document]
 ) -> None:
