@@ -80,7 +80,7 @@ def stamp(path: str) -> tuple[int, int]:
 
 @functools.lru_cache(maxsize=2)
 def _site_lists(path: str, stamp: tuple[int, int], schema: Any) -> Any:
-    from annotator.crf.site_lists import read_site_lists
+    from annotator.io.site_lists import read_site_lists
 
     return read_site_lists(Path(path), schema)
 

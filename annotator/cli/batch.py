@@ -19,6 +19,7 @@ from annotator.cli.common import (
     print_json,
     progress_bar,
 )
+from annotator.cli.deidentify import add_site_lists_option
 from annotator.crf.guidelines import GUIDELINES, I2B2_2014
 from annotator.errors import printable_path
 
@@ -131,6 +132,7 @@ def _register_deidentify(jobs: argparse._SubParsersAction[argparse.ArgumentParse
         metavar="DIR",
         help="write each partition's findings in context here (part-NNNNN.json; it CONTAINS PHI)",
     )
+    add_site_lists_option(parser)
     _add_cluster_options(parser)
     parser.set_defaults(func=run_deidentify)
 
@@ -207,14 +209,14 @@ def run_preannotate(args: argparse.Namespace) -> int:
 
 def run_deidentify(args: argparse.Namespace) -> int:
     from annotator.batch.jobs import batch_deidentify
-    from annotator.cli.deidentify import deid_options
+    from annotator.cli.deidentify import deid_options, leak_options
 
     with progress_bar("de-identifying", unit="partition") as update:
         report = batch_deidentify(
             args.input,
             args.output,
             deid_options(args),
-            None,
+            leak_options(args),
             args.map_dir,
             _batch_run(args, update),
             allow_path=args.allow,

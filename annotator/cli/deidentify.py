@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from annotator.cli.common import (
     add_json_flag,
     add_output_option,
+    existing_path,
     format_table,
     print_json,
     progress_bar,
@@ -17,6 +18,7 @@ from annotator.cli.common import (
 
 if TYPE_CHECKING:
     from annotator.deid.export import DeidReport
+    from annotator.deid.leakcheck import LeakCheckOptions
     from annotator.deid.surrogates import DeidOptions
 
 
@@ -89,6 +91,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="also write every finding with the note text around it, private (0600), outside the "
         "output and gold folders: it CONTAINS PHI, for the data owner only",
     )
+    add_site_lists_option(parser)
     parser.add_argument(
         "--force", action="store_true", help="replace a non-empty OUT_DIR (and existing --map/--review files)"
     )
@@ -107,6 +110,23 @@ def deid_options(args: argparse.Namespace) -> DeidOptions:
         mask_char=args.mask_char,
         min_leak_length=args.min_leak_length,
     )
+
+
+def add_site_lists_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--site-lists",
+        type=existing_path,
+        metavar="LISTS",
+        help="the site's own names and places (as in 'annotator preannotate', i2b2 2014 types): a listed "
+        "phrase left in the text is a finding, whether the gold tagged it or not",
+    )
+
+
+def leak_options(args: argparse.Namespace) -> LeakCheckOptions | None:
+    """The leak check's options the command line changes (None: the defaults)."""
+    from annotator.workflows.deidentify import site_leak_options
+
+    return site_leak_options(args.site_lists, "i2b2-2014", deid_options(args))
 
 
 def leak_summary(report: DeidReport) -> str:
@@ -134,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
                     options,
                     args.map,
                     args.force,
+                    leak_options=leak_options(args),
                     on_leak=args.on_leak,
                     allow_path=args.allow,
                     review_path=args.review,

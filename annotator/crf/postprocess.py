@@ -41,8 +41,9 @@ from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.measured_rules import add_measured_spans
 from annotator.crf.phi_memory import PhiMemory, eponym_after
-from annotator.crf.site_lists import SiteLists
+from annotator.crf.site_lists import add_site_phrases
 from annotator.crf.tokenizer import Token, tokenize
+from annotator.io.site_lists import SiteLists
 
 RULE_CONFIDENCE = 0.99
 LEXICON_CONFIDENCE = 0.6
@@ -526,7 +527,7 @@ def _add_self_standing(
     was found."""
     strength = evidence.strongest if evidence is not None else None
     if site_lists is not None:
-        predictions = site_lists.add_to(text, predictions, patient_id, allowed, strength)
+        predictions = add_site_phrases(site_lists, text, predictions, patient_id, allowed, strength)
     if memory:
         predictions = memory.add_to(text, predictions, allowed)
     return add_measured_spans(text, predictions, allowed, strength)

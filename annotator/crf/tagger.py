@@ -45,9 +45,9 @@ from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, lab
 from annotator.crf.model_vocabulary import model_attributes
 from annotator.crf.phi_memory import PhiMemory
 from annotator.crf.postprocess import postprocess_document, postprocess_patient, predictions_to_annotations
-from annotator.crf.site_lists import SiteLists
 from annotator.crf.tokenizer import Token
 from annotator.errors import AnnotatorError, InputError, ModelError, UsageError
+from annotator.io.site_lists import SiteLists
 from annotator.io.xmlsafe import read_bytes
 
 MODEL_FORMAT = "phi-annotator-crf"

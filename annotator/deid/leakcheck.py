@@ -27,7 +27,8 @@ English words, are matched case-sensitively (names also in capitals), so ``brown
 
 One-word matches that read as clinical language are left out by
 :mod:`annotator.deid.clinical_language`; PHI written another way (digits, dates by value,
-names inside words, short tokens in context) is found by :mod:`annotator.deid.leak_variants`.
+names inside words, short tokens in context) is found by :mod:`annotator.deid.leak_variants`;
+with the site's lists, a listed name or place left in the text by :mod:`annotator.deid.listed`.
 Findings are :class:`~annotator.deid.findings.Leak` records, one per place.
 """
 
@@ -58,9 +59,11 @@ from annotator.deid.leak_variants import (
     untagged_old_ages,
 )
 from annotator.deid.leak_variants import zipf as _zipf
+from annotator.deid.listed import listed_phrases_left
 from annotator.deid.names import PARTICLES, is_title, name_tokens
 from annotator.deid.places import is_generic_department
 from annotator.deid.surrogates import STRICT_KINDS, kind_of
+from annotator.io.site_lists import SiteLists
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _DECADE = re.compile(r"'?\d{0,2}\d0'?s")
@@ -83,12 +86,15 @@ class LeakCheckOptions:
     min_digits_anywhere: numbers with fewer digits are only looked for among the surrogates
         of their own patient.
     ignore: lower-cased strings never looked for (site vocabulary such as ``foley``).
+    site_lists: the site's own names and places (:mod:`annotator.deid.listed`): a listed
+        phrase left in the text is a finding, tagged in the gold or not.
     """
 
     min_length: int = 3
     common_zipf: float = 4.0
     min_digits_anywhere: int = 5
     ignore: frozenset[str] = frozenset()
+    site_lists: SiteLists | None = None
 
 
 @dataclass(frozen=True)
@@ -346,7 +352,7 @@ def find_leaks(
         t.lower() for (tokens, _), members in groups.items() if members[0].kind == "name" for t in tokens
     )
     index = _OutputIndex(list(outputs), {tokens[i].lower() for (tokens, _), i in anchors.items()}, names)
-    total = len(groups) + 5
+    total = len(groups) + 5 + (options.site_lists is not None)
     step = max(1, len(groups) // 100)
     for number, ((tokens, case_sensitive), candidates) in enumerate(groups.items()):
         if progress is not None and number % step == 0:
@@ -389,6 +395,9 @@ def find_leaks(
         lambda: names_inside_words(originals_list, outputs_list),
         lambda: short_tokens_in_context(originals_list, outputs_list),
     ]
+    if options.site_lists is not None:
+        lists = options.site_lists
+        rules.append(lambda: listed_phrases_left(outputs_list, lists, options.min_length))
     variants: list[Leak] = []
     for number, rule in enumerate(rules, start=len(groups)):
         if progress is not None:

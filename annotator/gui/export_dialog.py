@@ -18,6 +18,7 @@ rechecked(int): the findings left after a fix was checked again.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,7 @@ from annotator.gui.offsets import OffsetMap
 from annotator.gui.workers import Job, JobThread
 from annotator.io.corpus import read_corpus
 from annotator.session.gold_fixes import GoldFixes
-from annotator.workflows.deidentify import DeidentifyRequest, deidentify
+from annotator.workflows.deidentify import DeidentifyRequest, deidentify, site_leak_options
 from annotator.workflows.notes import Cancelled, Progress
 
 
@@ -261,9 +262,14 @@ class ExportDialog(QDialog):
             allow_path=self._allow_path(),
         )
 
+        lists_path, schema_name = self.project.site_lists_path, self.project.schema
+
         def job(progress: Progress, cancelled: Cancelled) -> DeidReport | LeakError:
+            checked = replace(
+                request, leak_options=site_leak_options(lists_path, schema_name, request.options)
+            )
             try:
-                return deidentify(request, progress, cancelled)
+                return deidentify(checked, progress, cancelled)
             except LeakError as error:
                 return error  # a refusal with findings to list, not a bare message
 
@@ -279,10 +285,12 @@ class ExportDialog(QDialog):
         options, context = self.options(), self._context
         allow_path = self._allow_path()
         allowed = read_allow_file(allow_path) if allow_path is not None else []
+        lists_path, schema_name = self.project.site_lists_path, self.project.schema
 
         def job(progress: Progress, cancelled: Cancelled) -> list[Leak]:
+            check = site_leak_options(lists_path, schema_name, options)
             return leak_findings(
-                snapshot, options, context, allowed=allowed, progress=progress, cancelled=cancelled
+                snapshot, options, context, check, allowed=allowed, progress=progress, cancelled=cancelled
             )
 
         self.findings.set_checking(True, "Checking the gold again…")

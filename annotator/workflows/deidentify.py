@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from annotator.core.schema import load_schema
 from annotator.deid.export import DeidReport, export_deidentified
 from annotator.deid.leakcheck import LeakCheckOptions
 from annotator.deid.surrogates import DeidOptions
 from annotator.errors import UsageError
 from annotator.io.publish import job_identity
+from annotator.io.site_lists import read_site_lists
 from annotator.workflows.notes import Cancelled, Progress
 
 
@@ -37,6 +39,15 @@ class DeidentifyRequest:
     on_leak: str = "refuse"
     allow_path: Path | None = None
     review_path: Path | None = None
+
+
+def site_leak_options(site_lists: Path | None, schema: str, options: DeidOptions) -> LeakCheckOptions | None:
+    """The leak check with the site's lists (:mod:`annotator.deid.listed`), typed by ``schema``;
+    None without lists (the check's defaults)."""
+    if site_lists is None:
+        return None
+    lists = read_site_lists(site_lists, load_schema(schema))
+    return LeakCheckOptions(min_length=options.min_leak_length, site_lists=lists)
 
 
 def check_options(options: DeidOptions) -> None:

@@ -19,13 +19,13 @@ from annotator.core.limits import refuse_long_notes
 from annotator.core.project import Project
 from annotator.crf.guidelines import I2B2_2014, check_guideline
 from annotator.crf.preannotation import Suggestions, add_suggestions, suggest
-from annotator.crf.site_lists import read_site_lists
 from annotator.crf.tagger import MARGINAL_CEILING, CrfTagger
 from annotator.errors import AnnotatorError, UsageError
 from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.outputs import plan_files, publishing
 from annotator.io.publish import job_identity
+from annotator.io.site_lists import read_site_lists
 from annotator.io.workstate import NOT_STARTED, WorkState
 from annotator.workflows.notes import Cancelled, Progress, check_cancel
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.deid.export import deidentify_documents
-from annotator.deid.leakcheck import Leak, find_leaks
+from annotator.deid.leakcheck import Leak, LeakCheckOptions, find_leaks
 from annotator.deid.surrogates import DeidOptions
 from annotator.synth.generator import generate_corpus
 
@@ -247,7 +247,62 @@ def real_notes(folder: Path) -> None:
         grouped.setdefault(document.patient_id, []).append(document)
     print("PhysioNet deid corpus, leaks planted in real notes:")
     recall(grouped)
+    if (folder / "lists" / "doctor_last_names.txt").is_file():
+        with_site_lists(notes, result.documents, grouped, folder / "lists")
     print()
+
+
+def with_site_lists(
+    notes: list[Document], outputs: list[Document], grouped: dict[str, list[Document]], folder: Path
+) -> None:
+    """The check with deid.pl's site lists: false alarms on the fully tagged notes, and tags of
+    listed names and places removed (an annotator's miss), caught with and without the lists."""
+    from annotator.core.schema import load_schema
+    from annotator.io.site_lists import read_site_lists
+
+    lists = read_site_lists(folder, load_schema("i2b2-2014"))
+    check = LeakCheckOptions(site_lists=lists)
+    alarms = find_leaks(notes, outputs, check)
+    print(
+        f"with deid.pl's site lists ({len(lists)} phrases): {len(alarms)} false alarm(s) on the fully tagged notes"
+    )
+    rng = random.Random(3)
+    planted = caught_without = caught_with = 0
+    for patient, records in sorted(grouped.items()):
+        for index, document in enumerate(records):
+            listed = [
+                a
+                for a in document.annotations
+                if any(s == 0 and e == len(a.text) for _, s, e in lists.matches(a.text, patient))
+            ]
+            if not listed:
+                continue
+            removed = rng.choice(listed)
+            missed = Document(
+                document.doc_id, document.text, [a for a in document.annotations if a is not removed]
+            )
+            originals = [*records[:index], missed, *records[index + 1 :]]
+            exported = deidentify_documents(originals, DeidOptions(seed=1)).documents
+            planted += 1
+            caught_without += _names(originals, exported, document.doc_id, removed.start, None)
+            caught_with += _names(originals, exported, document.doc_id, removed.start, check)
+            break
+    print(f"  a listed name's or place's tag removed in one note per patient ({planted} notes): caught "
+          f"{caught_with} with the lists, {caught_without} without")  # fmt: skip
+
+
+def _names(
+    originals: list[Document],
+    outputs: list[Document],
+    doc_id: str,
+    offset: int,
+    options: LeakCheckOptions | None,
+) -> bool:
+    """Whether the check finds the place at ``offset`` of the gold note ``doc_id``."""
+    return any(
+        leak.doc_id == doc_id and leak.original_start <= offset < leak.original_end
+        for leak in find_leaks(originals, outputs, options)
+    )
 
 
 def leak_text(documents: list[Document], leak: Leak) -> str:

@@ -43,11 +43,11 @@ from annotator.core.schema import load_schema
 from annotator.crf.default_model import load_default_model
 from annotator.crf.guidelines import I2B2_2014, SAFE_HARBOR
 from annotator.crf.labels import Prediction, annotations_to_labels, labels_to_spans
-from annotator.crf.site_lists import SiteLists, read_site_lists
 from annotator.crf.tagger import TRAINING_ALGORITHM, TRAINING_ITERATIONS, CrfTagger
 from annotator.crf.tokenizer import Token, tokenize
 from annotator.evaluation.deid_scores import DeidCounts, score_note
 from annotator.io.physionet import document_id, parse_blind, read_physionet
+from annotator.io.site_lists import SiteLists, read_site_lists
 
 PHYSIONET_ENV = "PHYSIONET_DEID"
 LAST_TRAINING_PATIENT = 110

@@ -12,10 +12,11 @@ from annotator.core.schema import load_schema
 from annotator.crf.evidence import SITE_LIST_ORIGIN, PhiEvidence
 from annotator.crf.labels import Prediction
 from annotator.crf.postprocess import postprocess_document
-from annotator.crf.site_lists import MAX_LIST_BYTES, SiteLists, read_site_lists
+from annotator.crf.site_lists import add_site_phrases, site_list_predictions
 from annotator.crf.tagger import CrfTagger
 from annotator.crf.tokenizer import tokenize
 from annotator.errors import InputError
+from annotator.io.site_lists import MAX_LIST_BYTES, SiteLists, read_site_lists
 
 SCHEMA = load_schema("i2b2-2014")
 
@@ -34,7 +35,8 @@ def found(
     evidence = PhiEvidence()
     evidence.extend(tokens, [0.2 if t.text in suspected else 0.999 for t in tokens])
     return [
-        (p.type, text[p.start : p.end]) for p in lists.predictions(text, patient, None, evidence.strongest)
+        (p.type, text[p.start : p.end])
+        for p in site_list_predictions(lists, text, patient, None, evidence.strongest)
     ]
 
 
@@ -108,7 +110,7 @@ def test_a_listed_phrase_takes_over_the_pieces_found_inside_it(tmp_path: Path) -
         Prediction("DOCTOR", towson, towson + 6, 0.7, "crf"),
         Prediction("PATIENT", son, son + 8, 0.8, "crf"),
     ]
-    result = lists.add_to(text, pieces)
+    result = add_site_phrases(lists, text, pieces)
     # The whole hospital replaces the model's "UNION", the town its "name"; a name the model
     # found whole keeps the model's reading of whose it is (a relative here).
     assert [(p.type, text[p.start : p.end], p.origin) for p in result] == [
@@ -146,7 +148,7 @@ def test_the_tagger_uses_the_site_lists_it_is_given(trained_tagger: CrfTagger, t
     ("content", "message"),
     [
         ("HOSPITAL Kernan\n", "line 1 is not 'TYPE<tab>phrase'"),
-        ("HOSPITAL\tKernan\nNOT_A_TYPE\tKernan\n", "line 2: 'NOT_A_TYPE' is not a type of the schema"),
+        ("HOSPITAL\tKernan\nNOT_A_TYPE\tKernan\n", "line 2: its first column is not a type of the schema"),
         ("PATIENT\tMasci\t \n", "line 1: the patient id is empty"),
         ("HOSPITAL\t" + "x" * 81 + "\n", "line 1: a phrase is longer than 80 characters"),
         ("# nothing but a comment\n\n", "the site list holds no phrase"),

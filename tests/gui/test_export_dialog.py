@@ -86,6 +86,27 @@ def test_leak_reported_and_nothing_written(qtbot: QtBot, project: Project, tmp_p
     assert not out.exists() and dialog.export_button.isEnabled()
 
 
+def test_the_projects_site_lists_stop_an_export_the_gold_missed_a_name_in(
+    qtbot: QtBot, project: Project, tmp_path: Path
+) -> None:
+    write_i2b2(note("702-01", "Seen by Qqkondouli from speech."), project.gold_dir / "702-01.xml")
+    project.site_lists = "site-lists.tsv"
+    project.save()
+    (project.root / "site-lists.tsv").write_text("DOCTOR\tQqkondouli\n", encoding="utf-8")
+    dialog = ExportDialog(Project.open(project.root))
+    qtbot.addWidget(dialog)
+    out = tmp_path / "export"
+    dialog.out_edit.setText(str(out))
+    # The gold tags nothing in 702-01: only the site's list knows the clinician.
+    with qtbot.waitSignal(dialog.failed, timeout=20000) as blocker:
+        dialog.start_export()
+    assert "702-01" in blocker.args[0] and "Qqkondouli" not in blocker.args[0]
+    assert not out.exists()
+    (project.root / "site-lists.tsv").write_text("DOCTOR\tSomeone Else\n", encoding="utf-8")
+    with qtbot.waitSignal(dialog.exported, timeout=20000):
+        dialog.start_export()
+
+
 def test_empty_gold_disables_export(qtbot: QtBot, tmp_path: Path) -> None:
     dialog = ExportDialog(Project.create(tmp_path / "empty", "Empty"))
     qtbot.addWidget(dialog)
