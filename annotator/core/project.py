@@ -7,7 +7,8 @@ Layout::
                                   how the queue works: ``queue_by_patient = true``,
                                   ``annotators_per_document = 2``, ``retrain_every = 5``;
                                   what the gold tags: ``guideline = "safe-harbor"``;
-                                  the site's own names and places for pre-annotation:
+                                  the site's own names and places, for pre-annotation and
+                                  the export's leak check:
                                   ``site_lists = "site-lists.tsv"``)
     source/PPP-RR.xml             the notes (i2b2 XML; TAGS may be empty)
     preannotations/PPP-RR.xml     model suggestions (pending annotations), optional
