@@ -64,6 +64,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--patient-column", metavar="NAME", help="the patient's id (notes of one patient form a group)"
     )
     table.add_argument("--date-column", metavar="NAME", help="the note's date (orders a patient's notes)")
+    table.add_argument(
+        "--name-column",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a column of the patient's names (repeat for first and last): site-lists.tsv beside the notes "
+        "lists them, and they are suggested and leak-checked in that patient's notes",
+    )
     parser.add_argument("--force", action="store_true", help="overwrite existing output files")
     parser.set_defaults(func=run)
 
@@ -76,7 +84,9 @@ def run(args: argparse.Namespace) -> int:
     output = args.output or args.positional_output
     from annotator.io.notetable import NoteColumns
 
-    columns = NoteColumns(args.text_column, args.id_column, args.patient_column, args.date_column)
+    columns = NoteColumns(
+        args.text_column, args.id_column, args.patient_column, args.date_column, tuple(args.name_column)
+    )
     request = ConvertRequest(
         args.input, output, args.to, args.source, args.schema, args.force, columns, args.drop
     )

@@ -6,7 +6,10 @@ the document ``PPP-RR``: patients are numbered 001, 002 ... in order of first ap
 patient id from the EHR, often a record number, never becomes a file name), and each
 patient's notes 01, 02 ... by date, then by row. :func:`note_index` gives the table that
 maps each document back to its row, note id, patient id and date; the importer writes it
-beside the notes (it holds identifiers: it stays with the project, like the notes).
+beside the notes (it holds identifiers: it stays with the project, like the notes). With the
+columns of the patient's names (:attr:`NoteColumns.names`), :func:`patient_site_list` gives
+the site list (:mod:`annotator.io.site_lists`) that makes each patient's names PHI in that
+patient's notes.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +28,7 @@ from annotator.errors import InputError
 from annotator.io.xmlsafe import read_bytes
 
 INDEX_NAME = "notes-index.csv"
+SITE_LIST_NAME = "site-lists.tsv"
 TABLE_SUFFIXES = (".csv", ".tsv")
 # A clinical note far longer than any real one is a broken export (an unclosed quote).
 _FIELD_LIMIT = 64 * 1024 * 1024
@@ -37,6 +42,8 @@ class NoteColumns:
     note_id: str | None = None
     patient: str | None = None
     date: str | None = None
+    #: columns holding the patient's names (first, last, or the whole name)
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,7 @@ class NoteRow:
     note_id: str
     patient: str
     date: str
+    names: tuple[str, ...] = ()
 
 
 def _decode(data: bytes, path: Path) -> str:
@@ -104,7 +112,11 @@ def read_note_rows(path: str | Path, columns: NoteColumns) -> list[NoteRow]:
         header, raw = _csv_rows(content, path)
     else:
         header, raw = _json_rows(content, path)
-    named = [c for c in (columns.text, columns.note_id, columns.patient, columns.date) if c is not None]
+    named = [
+        c
+        for c in (columns.text, columns.note_id, columns.patient, columns.date, *columns.names)
+        if c is not None
+    ]
     missing = [c for c in named if c not in header]
     if missing:
         known = ", ".join(header[:12]) or "none"
@@ -121,6 +133,7 @@ def read_note_rows(path: str | Path, columns: NoteColumns) -> list[NoteRow]:
                 note_id=_cell(record, columns.note_id),
                 patient=_cell(record, columns.patient),
                 date=_cell(record, columns.date),
+                names=tuple(_cell(record, column) for column in columns.names),
             )
         )
     if not notes:
@@ -182,3 +195,22 @@ def note_index(path: str | Path, columns: NoteColumns) -> str:
     for doc_id, row in sorted(number_notes(read_note_rows(path, columns)), key=lambda item: item[0]):
         writer.writerow([doc_id, row.row, row.note_id, row.patient, row.date])
     return buffer.getvalue()
+
+
+_NAME_WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:['’-][^\W\d_]+)*")
+
+
+def patient_site_list(path: str | Path, columns: NoteColumns) -> str:
+    """``PATIENT<tab>name<tab>PPP`` lines: each patient's names as the name columns hold them,
+    and each word of them ("MASCI, GERRY" gives "MASCI, GERRY", "MASCI" and "GERRY"), for
+    that patient's notes only."""
+    lines = ["# Each patient's names from the EHR export, PHI in that patient's notes (site lists)."]
+    seen: set[tuple[str, str]] = set()
+    for doc_id, row in sorted(number_notes(read_note_rows(path, columns)), key=lambda item: item[0]):
+        patient = doc_id.split("-")[0]
+        for cell in row.names:
+            for phrase in [" ".join(cell.split()), *_NAME_WORD.findall(cell)]:
+                if sum(c.isalpha() for c in phrase) >= 2 and (patient, phrase.lower()) not in seen:
+                    seen.add((patient, phrase.lower()))
+                    lines.append(f"PATIENT\t{phrase}\t{patient}")
+    return "\n".join(lines) + "\n"

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from annotator.core.atomic import atomic_write_text
+from annotator.core.project import Project
 from annotator.core.schema import DEFAULT_SCHEMA, Schema
 from annotator.errors import InputError
 from annotator.io.capacity import EVERYTHING, Kind, describe, losses, without
@@ -22,7 +23,7 @@ from annotator.io.formats import (
     read_documents,
     write_documents,
 )
-from annotator.io.notetable import INDEX_NAME, NoteColumns, note_index
+from annotator.io.notetable import INDEX_NAME, SITE_LIST_NAME, NoteColumns, note_index, patient_site_list
 from annotator.io.outputs import plan_files, publishing
 from annotator.io.publish import common_folder, job_identity
 from annotator.io.task_files import find_task
@@ -120,8 +121,13 @@ def convert(
         documents = [without(d, EVERYTHING - target.holds, target.carries) for d in documents]
     targets = output_paths(documents, request.output, request.to, schema)
     index = _index_target(request, source_format, targets)
+    names = (
+        index.parent / SITE_LIST_NAME
+        if index is not None and request.columns and request.columns.names
+        else None
+    )
     plan = plan_files(
-        targets + ([index] if index is not None else []),
+        targets + [p for p in (index, names) if p is not None],
         inputs=[*input_files(request.source, source_format), request.source],
         force=request.force,
         job=job_identity(request),
@@ -136,6 +142,14 @@ def convert(
             # Which row, note id, patient and date each PPP-RR document came from.
             atomic_write_text(staged(index), note_index(request.source, request.columns or NoteColumns()))
             staged_paths.append(staged(index))
+        if names is not None and request.columns is not None:
+            # Each patient's names, for the tagger and the leak check (site lists).
+            atomic_write_text(staged(names), patient_site_list(request.source, request.columns))
+            staged_paths.append(staged(names))
+            if request.to == "project":
+                project = Project.open(staged(request.output))
+                project.site_lists = SITE_LIST_NAME
+                project.save()
         written = [staged.final(path) for path in staged_paths]
     if progress is not None:
         progress(len(documents), len(documents))

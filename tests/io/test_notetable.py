@@ -112,3 +112,56 @@ def test_convert_names_a_missing_column(tmp_path: Path, capsys: pytest.CaptureFi
     err = capsys.readouterr().err
     assert "export.csv" in err and "no column 'text'" in err and "Traceback" not in err
     assert not (tmp_path / "out").exists()
+
+
+def test_the_patients_names_become_the_projects_site_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        {**row, "surname": surname, "given": given}
+        for row, (surname, given) in zip(
+            ROWS, [("QUIST", "Zebulon"), ("Masci", "Gerry"), ("QUIST", "Zebulon")], strict=True
+        )
+    ]
+    rows[1]["given"] = "Gerry Ann"
+    path = _csv(tmp_path / "export.csv", rows)
+    out = tmp_path / "project"
+    columns = ["--text-column", "note_text", "--patient-column", "mrn", "--date-column", "charttime"]
+    names = ["--name-column", "surname", "--name-column", "given"]
+    assert main(["convert", str(path), "-o", str(out), "--to", "project", *columns, *names]) == 0
+    assert "6 file(s) written" in capsys.readouterr().err  # the notes, project.toml, the index and the list
+    lines = (out / "site-lists.tsv").read_text(encoding="utf-8").splitlines()
+    assert lines[1:] == [
+        "PATIENT\tQUIST\t001",
+        "PATIENT\tZebulon\t001",
+        "PATIENT\tMasci\t002",
+        "PATIENT\tGerry Ann\t002",
+        "PATIENT\tGerry\t002",
+        "PATIENT\tAnn\t002",
+    ]
+    assert 'site_lists = "site-lists.tsv"' in (out / "project.toml").read_text()
+    # The window's pre-annotation reads it: Quist is a name in patient 001's notes.
+    from annotator.core.project import Project
+    from annotator.core.schema import load_schema
+    from annotator.io.site_lists import read_site_lists
+
+    project = Project.open(out)
+    assert project.site_lists_path is not None
+    lists = read_site_lists(project.site_lists_path, load_schema(project.schema))
+    assert [m for m in lists.matches("Quist seen", "001")] == [("PATIENT", 0, 5)]
+    assert list(lists.matches("Quist seen", "002")) == []
+    # Without name columns no list is written.
+    plain = tmp_path / "plain"
+    assert main(["convert", str(path), "-o", str(plain), "--to", "project", *columns]) == 0
+    assert (
+        not (plain / "site-lists.tsv").exists() and "site_lists" not in (plain / "project.toml").read_text()
+    )
+
+
+def test_a_missing_name_column_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _csv(tmp_path / "export.csv", ROWS)
+    code = main(["convert", str(path), "-o", str(tmp_path / "p"), "--to", "project", "--text-column",
+                 "note_text", "--name-column", "surname"])  # fmt: skip
+    assert code == 1
+    assert "no column 'surname'" in capsys.readouterr().err
+    assert not (tmp_path / "p").exists()
