@@ -28,11 +28,14 @@ from annotator.crf.default_model import load_default_model
 from annotator.crf.tagger import CrfTagger
 from annotator.crf.tokenizer import tokenize
 from annotator.io.physionet import read_physionet
+from annotator.io.site_lists import SiteLists
+from tests.benchmarks.bench_realnotes import corpus_site_lists
 
 PHYSIONET_ENV = "PHYSIONET_DEID"
 TARGET = 20_000
 WARM_UP_NOTES = 30
 BIAS = 0.9
+LISTS_SETTING = "post-processing on, deid.pl's site lists"
 # (name, post-processing, recall bias)
 SETTINGS: tuple[tuple[str, bool, float | None], ...] = (
     ("model only (post-processing off)", False, None),
@@ -41,8 +44,15 @@ SETTINGS: tuple[tuple[str, bool, float | None], ...] = (
 )
 
 
-def cpu_seconds(tagger: CrfTagger, notes: Sequence[Document], postprocess: bool, bias: float | None) -> float:
+def cpu_seconds(
+    tagger: CrfTagger,
+    notes: Sequence[Document],
+    postprocess: bool,
+    bias: float | None,
+    lists: SiteLists | None = None,
+) -> float:
     tagger.postprocess = postprocess
+    tagger.site_lists = lists
     started = time.process_time()
     tagger.predict_spans(notes, recall_bias=bias)
     return time.process_time() - started
@@ -63,9 +73,14 @@ def main(argv: list[str] | None = None) -> int:
     tagger.predict_spans(notes[:WARM_UP_NOTES])
     first = cpu_seconds(tagger, notes, True, None)
     timings: dict[str, list[float]] = {name: [] for name, _, _ in SETTINGS}
+    lists = corpus_site_lists(args.physionet)
+    if lists is not None:
+        timings[LISTS_SETTING] = []
     for _ in range(args.repeats):
         for name, postprocess, bias in SETTINGS:
             timings[name].append(cpu_seconds(tagger, notes, postprocess, bias))
+        if lists is not None:
+            timings[LISTS_SETTING].append(cpu_seconds(tagger, notes, True, None, lists))
     print(f"{len(notes)} notes, {tokens:,} tokens; bundled default model; CPU time; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")  # fmt: skip
     print(f"{'setting':42s} {'best tokens/s':>14s} {'median':>9s} {'best s':>7s}")
