@@ -240,3 +240,31 @@ def test_deidentify_refuses_a_leaking_partition_and_writes_its_review(
     assert refused.returncode == 1 and "not published" in refused.stderr and "Quist" not in refused.stderr
     assert len(list((tmp_path / "batch").glob("part-*"))) == 0  # both patients' notes leak
     assert len(list((tmp_path / "reviews").glob("part-*.json"))) == 2
+
+
+def test_deidentify_with_site_lists_masks_what_the_single_process_command_masks(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    from annotator.io.i2b2 import read_i2b2, write_i2b2
+    from tests.deid.builders import note
+
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    write_i2b2(
+        note("611-01", "Seen by ", ("Dr. Blake", "DOCTOR"), ". Qqkondouli aware."), gold / "611-01.xml"
+    )
+    write_i2b2(note("612-01", "Patient ", ("Zebulon Quist", "PATIENT"), " seen."), gold / "612-01.xml")
+    lists = tmp_path / "site-lists.tsv"
+    lists.write_text("DOCTOR\tQqkondouli\n", encoding="utf-8")
+    options: list[str | Path] = ["--method", "mask", "--on-leak", "mask", "--site-lists", lists]
+    run_cli("deidentify", gold, "-o", tmp_path / "single", *options)
+    result = run_cli(
+        "batch", "deidentify", gold, "-o", tmp_path / "batch", *options,
+        "--scheduler", cluster.address, "--partition-size", "1", "--json",
+    )  # fmt: skip
+    single = _single_process_files(tmp_path / "single")
+    assert published_files(tmp_path / "batch") == single
+    assert "Qqkondouli" not in read_i2b2(tmp_path / "single" / "611-01.xml").text
+    assert json.loads(result.stdout)["counts"]["leak findings masked"] == 1
+    # The manifest records the lists by count and digest, never their phrases.
+    assert "Qqkondouli" not in (tmp_path / "batch" / "batch-manifest.json").read_text()
