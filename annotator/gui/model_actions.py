@@ -31,13 +31,14 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QMenu, QMessageBox, QProgressDialog, QWidget
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog, QWidget
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.project import Project
+from annotator.core.schema import load_schema
 from annotator.crf.guidelines import GUIDELINE_TITLES, GUIDELINES
-from annotator.errors import StorageError, printable_path
+from annotator.errors import AnnotatorError, StorageError, printable_path
 from annotator.gui.action_report import ActionReport, ActionReportDialog, show_report
 from annotator.gui.workers import Job, JobThread
 from annotator.session.suggestions import SuggestionOutcome
@@ -121,6 +122,18 @@ class ModelActions(QObject):
             self._guideline_group.addAction(action)
             self.guideline_actions[name] = action
         self._guideline_group.triggered.connect(self._on_guideline_group_triggered)
+        # The site's own names and places (project.toml site_lists): suggested and leak-checked.
+        lists_menu = self._menu.addMenu("Site lists")
+        self.site_lists_status_action = lists_menu.addAction("")
+        self.site_lists_status_action.setEnabled(False)
+        lists_menu.addSeparator()
+        self.site_lists_file_action = lists_menu.addAction("Use a site-lists file…")
+        self.site_lists_folder_action = lists_menu.addAction("Use a deid.pl lists folder…")
+        self.no_site_lists_action = lists_menu.addAction("Use no site lists")
+        self.site_lists_file_action.triggered.connect(self._on_site_lists_file_action_triggered)
+        self.site_lists_folder_action.triggered.connect(self._on_site_lists_folder_action_triggered)
+        self.no_site_lists_action.triggered.connect(lambda: self.use_site_lists(None))
+        self._show_site_lists()
         self._menu.addSeparator()
         self.retrain_action = self._menu.addAction("Retrain from gold")
         self.preannotate_document_action.triggered.connect(self._on_preannotate_document_action_triggered)
@@ -167,6 +180,58 @@ class ModelActions(QObject):
             self.failed.emit(
                 f"The guideline is used until you close the project, not saved: {error.one_line()}"
             )
+
+    def use_site_lists(self, path: Path | None) -> None:
+        """Make ``path`` (a list file or a deid.pl ``lists/`` folder; None: none) the project's
+        site lists, once it reads; written to ``project.toml`` for everyone who opens it."""
+        from annotator.io.site_lists import read_site_lists
+
+        count = 0
+        if path is not None:
+            try:
+                count = len(read_site_lists(path, load_schema(self.project.schema)))
+            except AnnotatorError as error:
+                self.failed.emit(f"Site lists not changed: {error.one_line()}")
+                return
+        previous = self.project.site_lists
+        self.project.site_lists = "" if path is None else _relative_to(path, self.project.root)
+        try:
+            self.project.save()
+        except StorageError as error:
+            self.project.site_lists = previous
+            self.failed.emit(f"Site lists not changed: {error.one_line()}")
+            return
+        self._show_site_lists(count)
+        self.finished.emit(
+            "No site lists: suggestions and the leak check use the gold and the model only"
+            if path is None
+            else f"Site lists: {count:,} phrases from {printable_path(self.project.site_lists)}"
+        )
+
+    def _show_site_lists(self, count: int | None = None) -> None:
+        name = self.project.site_lists
+        phrases = f" ({count:,} phrases)" if count is not None and name else ""
+        self.site_lists_status_action.setText(
+            f"In use: {printable_path(name)}{phrases}" if name else "In use: none"
+        )
+        self.no_site_lists_action.setEnabled(bool(name))
+
+    def _on_site_lists_file_action_triggered(self) -> None:
+        chosen, _ = QFileDialog.getOpenFileName(
+            self._parent,
+            "Site lists (TYPE<tab>phrase lines)",
+            str(self.project.root),
+            "Lists (*.tsv *.txt);;All files (*)",
+        )
+        if chosen:
+            self.use_site_lists(Path(chosen))
+
+    def _on_site_lists_folder_action_triggered(self) -> None:
+        chosen = QFileDialog.getExistingDirectory(
+            self._parent, "deid.pl lists folder", str(self.project.root)
+        )
+        if chosen:
+            self.use_site_lists(Path(chosen))
 
     def _on_menu_about_to_show(self) -> None:
         model = self.tagging_model
@@ -358,3 +423,12 @@ class ModelActions(QObject):
         )
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
+
+
+def _relative_to(path: Path, root: Path) -> str:
+    """``path`` from the project folder when it is inside it (the project moves with it), else absolute."""
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(resolved)

@@ -66,6 +66,7 @@ def test_menu_offers_the_three_actions_and_needs_a_model(
         "Pre-annotate the documents not started",
         "Recall bias",
         "Suggest what the gold tags",
+        "Site lists",
         "Retrain from gold",
     ]
     assert window.actions.recall_bias is None
@@ -130,6 +131,39 @@ def test_the_projects_site_lists_are_suggested_and_a_bad_list_is_said(
     with qtbot.waitSignal(actions.failed, timeout=60_000) as failed:
         actions.preannotate_document_action.trigger()
     assert "site-lists.tsv" in failed.args[0] and "not UTF-8" in failed.args[0]
+
+
+def test_site_lists_are_chosen_from_the_menu_checked_and_saved_with_the_project(
+    qtbot: QtBot, tmp_path: Path, synthetic: list[Document], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "p"
+    _project(root, synthetic)
+    actions = _Window(qtbot, Project.open(root), None).actions
+    assert actions.site_lists_status_action.text() == "In use: none"
+    assert not actions.no_site_lists_action.isEnabled()
+    good = root / "staff.tsv"
+    good.write_text("DOCTOR\tzzkondouli\nHOSPITAL\tGBMC\n", encoding="utf-8")
+    # The file chooser is the system's modal dialog: what it returns stands in for the user's pick.
+    monkeypatch.setattr(
+        "annotator.gui.model_actions.QFileDialog.getOpenFileName", lambda *args: (str(good), "")
+    )
+    with qtbot.waitSignal(actions.finished, timeout=5_000) as chosen:
+        actions.site_lists_file_action.trigger()
+    assert chosen.args[0] == "Site lists: 2 phrases from staff.tsv"
+    assert actions.site_lists_status_action.text() == "In use: staff.tsv (2 phrases)"
+    # Inside the project the path is kept relative: the project can move.
+    assert 'site_lists = "staff.tsv"' in (root / "project.toml").read_text()
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("SURGEON\tzzmarek\n", encoding="utf-8")
+    with qtbot.waitSignal(actions.failed, timeout=5_000) as refused:
+        actions.use_site_lists(bad)
+    assert "Site lists not changed" in refused.args[0] and "bad.tsv" in refused.args[0]
+    assert "zzmarek" not in refused.args[0]
+    assert Project.open(root).site_lists == "staff.tsv"
+    with qtbot.waitSignal(actions.finished, timeout=5_000):
+        actions.no_site_lists_action.trigger()
+    assert "site_lists" not in (root / "project.toml").read_text()
+    assert actions.site_lists_status_action.text() == "In use: none"
 
 
 def test_the_guideline_is_the_projects_choice_and_outlives_the_window(
