@@ -168,10 +168,11 @@ def project_request(
     model: Path,
     recall_bias: float | None = None,
     annotator: str | None = None,
-    guideline: str = I2B2_2014,
+    guideline: str | None = None,
 ) -> PreannotateRequest:
     """Every document not started (by ``annotator``, or by anyone), from ``source/`` to
-    ``preannotations/`` (replacing older ones)."""
+    ``preannotations/`` (replacing older ones), with the project's site lists and, unless
+    ``guideline`` says otherwise, its guideline."""
     doc_ids = not_started_documents(project, annotator)
     return PreannotateRequest(
         model,
@@ -179,7 +180,7 @@ def project_request(
         tuple(project.preannotations_dir / f"{doc_id}.xml" for doc_id in doc_ids),
         recall_bias,
         force=True,
-        guideline=check_guideline(guideline),
+        guideline=check_guideline(guideline or project.guideline),
         site_lists=project.site_lists_path,
     )
 

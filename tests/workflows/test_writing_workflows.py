@@ -197,6 +197,19 @@ def test_project_request_covers_documents_nobody_started(
     assert len(again.documents) == len(result.documents)
 
 
+def test_project_request_takes_the_projects_guideline_and_site_lists(tmp_path: Path) -> None:
+    # What the background retrain re-pre-annotates with: it names neither.
+    project = Project.create(tmp_path / "p", "Pre", annotators=["alice"])
+    project.guideline = "safe-harbor"
+    project.site_lists = "site-lists.tsv"
+    project.save()
+    request = project_request(Project.open(project.root), tmp_path / "m.model")
+    assert request.guideline == "safe-harbor"
+    assert request.site_lists == project.root / "site-lists.tsv"
+    # The window's choice, when it names one, wins.
+    assert project_request(project, tmp_path / "m.model", guideline="i2b2-2014").guideline == "i2b2-2014"
+
+
 def test_suggest_for_document_leaves_the_document_alone(corpus: SynthResult, model: Path) -> None:
     document = read_i2b2(sorted(folder(corpus, "gold").glob("*.xml"))[0])
     before = list(document.annotations)
