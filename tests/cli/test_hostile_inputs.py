@@ -693,6 +693,52 @@ def test_preannotate_refuses_a_hostile_model(name: str, work: Sandbox, model_fil
     assert_clean_failure(run, model.name, before, snapshot(work.root))
 
 
+# -- site lists ------------------------------------------------------------------------------------
+
+# Lists hold PHI: a refusal names the file and the line, never a phrase (the marker).
+SITE_LIST_ZOO: dict[str, bytes] = {
+    "binary": b"\x00\x01\xff\xfe" * 64,
+    "latin1": "DOCTOR\tZZSECRET G\xe9rard\n".encode("latin-1"),
+    "columns_swapped": b"ZZSECRET\tDOCTOR\n",
+    "too_many_columns": b"DOCTOR\tZZSECRET\t001\textra\n",
+    "phrase_too_long": b"DOCTOR\t" + b"ZZSECRET " * 12 + b"\n",
+    "comments_only": b"# ZZSECRET\n\n",
+}
+SPECIAL_LISTS = ("fifo", "huge_sparse")
+
+
+@pytest.mark.parametrize("command", ["preannotate", "deidentify"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=[] if n in ("columns_swapped", "fifo") else [pytest.mark.slow])
+        for n in (*SITE_LIST_ZOO, *SPECIAL_LISTS)
+    ],
+)
+def test_a_hostile_site_list_is_refused_cleanly(
+    command: str, name: str, work: Sandbox, model_file: Path
+) -> None:
+    # Special and huge files stay outside the snapshot, which would otherwise read them.
+    folder = work.root.parent / "lists" if name in SPECIAL_LISTS else work / "lists"
+    folder.mkdir(exist_ok=True)
+    lists = folder / "site-lists.tsv"
+    if name == "fifo":
+        os.mkfifo(lists)
+    elif name == "huge_sparse":
+        with lists.open("wb") as handle:
+            handle.truncate(64 * 1024 * 1024)
+    else:
+        lists.write_bytes(SITE_LIST_ZOO[name])
+    before = snapshot(work.root)
+    args: list[str | Path] = (
+        ["preannotate", model_file, work / "gold", "-o", work / "out", "--site-lists", lists]
+        if command == "preannotate"
+        else ["deidentify", work / "gold", "-o", work / "out", "--site-lists", lists]
+    )
+    run = run_cli(args, work.home, timeout=20, limit_memory=name in SPECIAL_LISTS)
+    assert_clean_failure(run, "site-lists.tsv", before, snapshot(work.root))
+
+
 # -- convert from the other formats ----------------------------------------------------------------
 
 
