@@ -7,8 +7,9 @@ customised by replacing six lists, and its published figures were measured with 
 lists (:mod:`annotator.io.site_lists`) make their phrases PHI wherever they appear:
 
 * a listed phrase of several words, or a word rare in English, stands wherever it appears;
-* a listed word common in English ("Grace", "Harbor", "Union") stands only where the model
-  suspects PHI, as a weighed pattern does (:data:`~annotator.crf.measured_rules.WEIGHED_GATE`);
+* a listed word common in English ("Grace", "Harbor", "Union"), or one the site marked
+  ambiguous (deid.pl's ``_ambig`` lists), stands only where the model suspects PHI, as a
+  weighed pattern does (:data:`~annotator.crf.measured_rules.WEIGHED_GATE`);
 * a clinician's or patient's name before an eponym's noun is not taken ("Wilson's disease",
   "Foley catheter"), nor a word cut from a contraction ("don't").
 """
@@ -48,12 +49,13 @@ def site_list_predictions(
             eponym_after().match(text, end) or _CONTRACTION_AFTER.match(text, end)
         ):
             continue
+        phrase = text[start:end].lower()
         if (
-            is_english_word(text[start:end].lower())
+            (is_english_word(phrase) or lists.ambiguous(phrase))
             and strength is not None
             and strength(start, end) < WEIGHED_GATE
         ):
-            continue  # an English word: only where the model suspects PHI
+            continue  # an English word, or one the site marked ambiguous: where the model suspects PHI
         found.append(Prediction(type_name, start, end, SITE_CONFIDENCE, SITE_LIST_ORIGIN))
     return sorted(found, key=lambda p: (p.start, -p.end))
 

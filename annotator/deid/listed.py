@@ -52,7 +52,8 @@ def listed_phrases_left(outputs: list[Document], lists: SiteLists, min_length: i
                 end - start < min_length and not _short_place(text[start:end], type_name)
             ):
                 continue
-            if " " not in text[start:end].strip() and is_vocabulary(text[start:end]):
+            words = text[start:end]
+            if (" " not in words.strip() and is_vocabulary(words)) or lists.ambiguous(words):
                 if eponyms is None:
                     eponyms = SpanIndex(m.span() for m in eponym_pattern().finditer(text))
                 kind = _KINDS.get(type_name, "location")

@@ -9,7 +9,8 @@ Two layouts:
   first and last names (``doctor_first_names.txt``, ``doctor_last_names.txt``), hospitals
   (``stripped_hospitals.txt``), local places (``local_places_unambig.txt``,
   ``local_places_ambig.txt``) and each patient's names (``pid_patientname.txt``,
-  ``id||||first||||last``).
+  ``id||||first||||last``). What a site put in an ``_ambig`` list it marked as also a word:
+  such a phrase is :meth:`SiteLists.ambiguous`, weighed by its context like an English word.
 
 The lists hold PHI: they are read at run time and never written into a model, a log, a
 manifest or a message (their ``repr`` says how many phrases and a digest, not which).
@@ -77,6 +78,11 @@ class SiteLists:
 
     site: PhraseTable = field(default_factory=PhraseTable)
     patients: dict[str, PhraseTable] = field(default_factory=dict)
+    #: lower-case phrases the site marked as also words (deid.pl's ``_ambig`` lists)
+    marked_ambiguous: set[str] = field(default_factory=set)
+
+    def ambiguous(self, phrase: str) -> bool:
+        return phrase.lower() in self.marked_ambiguous
 
     def __len__(self) -> int:
         return len(self.site.phrases) + sum(len(t.phrases) for t in self.patients.values())
@@ -89,7 +95,8 @@ class SiteLists:
         entries = [("", p, t) for p, t in self.site.phrases.items()] + [
             (patient, p, t) for patient, table in self.patients.items() for p, t in table.phrases.items()
         ]
-        return hashlib.sha256(repr(sorted(entries)).encode("utf-8")).hexdigest()
+        marked = sorted(self.marked_ambiguous)
+        return hashlib.sha256(repr((sorted(entries), marked)).encode("utf-8")).hexdigest()
 
     def add(self, type_name: str, phrase: str, patient_id: str | None = None) -> None:
         if patient_id is None:
@@ -130,7 +137,8 @@ def read_site_lists(path: Path, schema: Schema) -> SiteLists:
                         _add_checked(lists, "PATIENT", name, parts[0], file, number)
             else:
                 for number, line in _lines(file):
-                    _add_checked(lists, type_name, line, None, file, number)
+                    if _add_checked(lists, type_name, line, None, file, number) and "_ambig" in file.name:
+                        lists.marked_ambiguous.add(" ".join(line.split()).lower())
         return lists
     for number, line in _lines(path):
         parts = line.split("\t")
@@ -173,11 +181,13 @@ def _lines(path: Path) -> Iterable[tuple[int, str]]:
 
 def _add_checked(
     lists: SiteLists, type_name: str, phrase: str, patient: str | None, path: Path, number: int
-) -> None:
+) -> bool:
+    """Add one phrase; False for one too short to look for."""
     phrase = " ".join(phrase.split())
     letters = sum(c.isalpha() for c in phrase)
     if letters < 2 and not any(c.isdigit() for c in phrase):
-        return  # an initial alone ("K") would match every such letter
+        return False  # an initial alone ("K") would match every such letter
     if len(phrase) > MAX_PHRASE_CHARS:
         raise InputError(f"line {number}: a phrase is longer than {MAX_PHRASE_CHARS} characters", path)
     lists.add(type_name, phrase, patient)
+    return True

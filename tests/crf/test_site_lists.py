@@ -188,3 +188,18 @@ def test_a_huge_file_or_a_pipe_as_site_list_is_refused_at_once(tmp_path: Path) -
     os.mkfifo(pipe)
     with pytest.raises(InputError, match="not a regular file"):
         read_site_lists(pipe, SCHEMA)
+
+
+def test_what_a_site_marked_ambiguous_stands_only_where_the_model_suspects_phi(tmp_path: Path) -> None:
+    # deid.pl's _ambig lists: names the site knows are also words ("Parkville" the place,
+    # "parkville" rare in English all the same).
+    (tmp_path / "local_places_ambig.txt").write_text("Parkville\n", encoding="utf-8")
+    (tmp_path / "local_places_unambig.txt").write_text("Randallstown\n", encoding="utf-8")
+    lists = read_site_lists(tmp_path, SCHEMA)
+    assert lists.ambiguous("PARKVILLE") and not lists.ambiguous("Randallstown")
+    text = "lives in Parkville near Randallstown"
+    assert found(text, lists) == [("CITY", "Randallstown")]
+    assert found(text, lists, suspected=frozenset({"Parkville"})) == [
+        ("CITY", "Parkville"),
+        ("CITY", "Randallstown"),
+    ]
