@@ -6,6 +6,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+# The longest phrase a matcher holds (a remembered place, a site's listed name): longer is no name.
+MAX_PHRASE_CHARS = 80
+
 
 def compile_phrases(phrases: Iterable[str]) -> re.Pattern[str]:
     """Any of ``phrases`` as a whole word, the longest that fits ("holy cross hospital" before

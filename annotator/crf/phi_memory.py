@@ -28,7 +28,7 @@ from functools import cache
 from typing import Any
 
 from annotator.core.document import Document
-from annotator.core.phrases import compile_phrases
+from annotator.core.phrases import MAX_PHRASE_CHARS, compile_phrases
 from annotator.core.resources import resource_path
 from annotator.core.schema import Schema
 from annotator.crf.features import is_public
@@ -45,7 +45,6 @@ PLACE_CATEGORY = "LOCATION"
 CLINICIAN_TYPES = frozenset({"DOCTOR"})
 # Annotations this close (only spaces between them) make one phrase: "Holy" + "Cross".
 _JOIN_GAP = 2
-MAX_PHRASE_CHARS = 80
 # A model file is untrusted input: bound what its memory may hold.
 MAX_PHRASES = 100_000
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from annotator.crf.cleanups import NAME_TYPES
 from annotator.crf.evidence import SITE_LIST_ORIGIN
 from annotator.crf.features import zipf_bucket
 from annotator.crf.labels import Prediction
@@ -28,7 +29,6 @@ from annotator.io.site_lists import SiteLists
 
 SITE_CONFIDENCE = 0.95
 _COMMON_BUCKETS = frozenset({"4", "5", "6", "7"})
-_NAME_TYPES = frozenset({"DOCTOR", "PATIENT"})
 # "don't", "can't": a listed "Don" cut from a contraction.
 _CONTRACTION_AFTER = re.compile(r"['’](?!s\b)[a-z]", re.IGNORECASE)
 
@@ -45,7 +45,7 @@ def site_list_predictions(
     for type_name, start, end in lists.matches(text, patient_id):
         if allowed is not None and type_name not in allowed:
             continue
-        if type_name in _NAME_TYPES and (
+        if type_name in NAME_TYPES and (
             eponym_after().match(text, end) or _CONTRACTION_AFTER.match(text, end)
         ):
             continue
@@ -85,8 +85,8 @@ def _same_name(found: Prediction, listed: Prediction) -> bool:
     return (
         found.start == listed.start
         and found.end == listed.end
-        and found.type in _NAME_TYPES
-        and listed.type in _NAME_TYPES
+        and found.type in NAME_TYPES
+        and listed.type in NAME_TYPES
     )
 
 

@@ -14,22 +14,16 @@ from annotator.core.document import Document
 from annotator.core.span import SpanIndex
 from annotator.deid.clinical_language import clinical_use, eponym_pattern, is_vocabulary, reads_as_phi
 from annotator.deid.findings import Leak
+from annotator.deid.surrogates import KINDS
 from annotator.io.site_lists import SiteLists
 
 LISTED_RULE = "listed by the site, left in the text"
-_KINDS = {
-    "DOCTOR": "name",
-    "PATIENT": "name",
-    "HOSPITAL": "hospital",
-    "CITY": "city",
-    "ORGANIZATION": "organization",
-}
 
 
 def _short_place(phrase: str, type_name: str) -> bool:
     """A place under the length the check looks for, in capitals: the site's acronym of a
     hospital ("GH"); a two-letter name ("Al") is left out, too often a word ("AL" an a-line)."""
-    return phrase.isupper() and _KINDS.get(type_name, "location") != "name"
+    return phrase.isupper() and KINDS.get(type_name, "location") != "name"
 
 
 def listed_phrases_left(outputs: list[Document], lists: SiteLists, min_length: int = 3) -> list[Leak]:
@@ -39,7 +33,7 @@ def listed_phrases_left(outputs: list[Document], lists: SiteLists, min_length: i
         word
         for table in (lists.site, *lists.patients.values())
         for phrase, type_name in table.phrases.items()
-        if _KINDS.get(type_name) == "name"
+        if KINDS.get(type_name) == "name"
         for word in phrase.split()
     )
     leaks = []
@@ -56,7 +50,7 @@ def listed_phrases_left(outputs: list[Document], lists: SiteLists, min_length: i
             if (" " not in words.strip() and is_vocabulary(words)) or lists.ambiguous(words):
                 if eponyms is None:
                     eponyms = SpanIndex(m.span() for m in eponym_pattern().finditer(text))
-                kind = _KINDS.get(type_name, "location")
+                kind = KINDS.get(type_name, "location")
                 if (
                     eponyms.covers(start, end)
                     or clinical_use(text, start, end, True, names)

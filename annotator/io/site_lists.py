@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotator.core.phrases import compile_phrases
+from annotator.core.phrases import MAX_PHRASE_CHARS, compile_phrases
 from annotator.core.schema import Schema
 from annotator.errors import InputError, UnsafeInputError
 from annotator.io.xmlsafe import read_bytes
@@ -32,7 +32,6 @@ from annotator.io.xmlsafe import read_bytes
 # Bounds on what a list may hold: a wrong path (a dictionary, a corpus) fails fast.
 MAX_LIST_BYTES = 16 * 1024 * 1024
 MAX_ENTRIES = 200_000
-MAX_PHRASE_CHARS = 80
 # deid.pl's site-specific lists (its README names these six) and the type each holds.
 DEID_PL_LISTS: dict[str, str] = {
     "doctor_first_names.txt": "DOCTOR",
