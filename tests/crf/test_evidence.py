@@ -81,3 +81,28 @@ def test_a_trimmed_rule_span_never_keeps_part_of_a_word(
     start = text.index(span)
     (trimmed,) = evidence.gate([Prediction("DATE", start, start + len(span), 0.95, "format-rule")])
     assert text[trimmed.start : trimmed.end] == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "p_name", "kept"),
+    [
+        # In capitals the label's word is a word ("SAID" is also on a surname list): the
+        # model's faint suspicion is not enough.
+        ("WIFE SAID PT HAD NO OTHER BELONGINGS.", 0.8, False),
+        # The same suspicion in a mixed-case line: "Said" is written as a name.
+        ("Wife Said visited today and was updated.", 0.8, True),
+        # In capitals the label's name stands where the model suspects it.
+        ("WIFE SAID PT HAD NO OTHER BELONGINGS.", 0.4, True),
+    ],
+)
+def test_a_label_name_in_capitals_needs_the_model_more(text: str, p_name: float, kept: bool) -> None:
+    from annotator.crf.postprocess import CAPITALS_LABEL_GATE, postprocess_document
+
+    assert 1.0 - 0.8 < CAPITALS_LABEL_GATE <= 1.0 - 0.4
+    tokens = tokenize(text)
+    word = text.split()[1]
+    evidence = PhiEvidence()
+    evidence.extend(tokens, [p_name if t.text == word else 0.999 for t in tokens])
+    found = postprocess_document(text, tokens, [], {"PATIENT", "DOCTOR"}, evidence=evidence)
+    names = [text[p.start : p.end] for p in found]
+    assert names == ([word] if kept else [])
