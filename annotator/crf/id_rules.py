@@ -27,7 +27,7 @@ Candidate = tuple[str, int, int]
 _SEP = r"\.?[ \t]*[:#]?[ \t]*"
 # A code of letters, digits and dashes, or digit groups ("7070 60569 6", "FL 38 73 62 A").
 _CODE = r"[A-Za-z0-9][A-Za-z0-9/-]*[A-Za-z0-9]"
-_GROUPS = r"(?:[A-Z]{1,3}[ \t-]?)?\d{1,6}(?:[ \t-]\d{1,6}){1,4}(?:[ \t-][A-Z]{1,2})?"
+_GROUPS = r"(?:[A-Z]{1,4}[ \t-]?)?\d{1,6}(?:[ \t-]\d{1,6}){1,4}(?:[ \t-][A-Z]{1,2})?"
 # A value has a digit: "Insurance member ID: X" reads past "member" to the value.
 _VALUE = rf"({_GROUPS}|(?=[A-Za-z0-9/-]*\d){_CODE})(?![\w-])"
 _NUMBER_WORD = r"(?i:[ \t]+(?:no|number|num|#|id|card))?"
@@ -49,10 +49,22 @@ _BILLING_LABEL = re.compile(
     rf"(?i:\bbilling[ \t]*(?:ref(?:erence)?|no|number|account|acct|#)){_END}{_SEP}{_VALUE}"
 )
 _HEALTHPLAN_LABEL = re.compile(
-    r"(?i:\b(?:medicare|medicaid|OHIP|health[ \t]+card)(?:[ \t]+(?:card|no|number|num|id|#))*"
+    r"(?i:\b(?:medicare|medicaid|OHIP|RAMQ|health[ \t]+card|medical[ \t]+card)(?:[ \t]+(?:card|no|number|num|id|#))*"
     # Said alone, these words name no number ("member of the team", "policy 2067-03-01").
     r"|\b(?:health[ \t]+plan|(?<!national[ \t])insurance|member|policy|subscriber)[ \t]*(?:no|number|num|id|#))"
     rf"{_END}{_SEP}{_VALUE}"
+)
+# A label's colon or hash ("#:" too), the value after it.
+_LABEL_MARK = r"[ \t]*(?:#[ \t]*:?|:)[ \t]*"
+# "Acct: AC480948177", "Account #: 23266-705": said alone, "account" names no number, so the
+# label needs its colon or hash.
+_ACCOUNT_LABEL = re.compile(
+    rf"(?i:\b(?:acct|account)(?:[ \t]*(?:no|number|num))?){_END}\.?{_LABEL_MARK}{_VALUE}"
+)
+# An encounter's number identifies the patient's stay: a record number, as our guidelines say
+# of a number that identifies the patient ("Enc#: 6241/09576", "Encounter no: E78870105").
+_ENCOUNTER_LABEL = re.compile(
+    rf"(?i:\b(?:enc|encounter)(?:[ \t]*(?:no|number|num|id))?){_END}\.?{_LABEL_MARK}{_VALUE}"
 )
 _BIOID_LABEL = re.compile(
     r"(?i:\b(?:bio[ \t-]?bank|tissue[ \t]+bank|biometric)(?:[ \t]+(?:sample|specimen|enrol{1,2}ment|no|number|id|#))*"
@@ -135,6 +147,8 @@ license_number = _labelled("LICENSE!", _LICENSE_LABEL, 5)
 device = _labelled("DEVICE!", _SERIAL, 4)
 lab_number = _labelled("IDNUM!", _LAB_LABEL, 4)
 billing = _labelled("ACCOUNT!", _BILLING_LABEL, 4)
+account = _labelled("ACCOUNT!", _ACCOUNT_LABEL, 4)
+encounter = _labelled("MEDICALRECORD!", _ENCOUNTER_LABEL, 4)
 
 
 # A clinician's registration number: "Reg. no. 0740449".
@@ -208,6 +222,8 @@ ID_RULES: dict[str, Callable[[str], Iterator[Candidate]]] = {
     "device": device,
     "idnum": lab_number,
     "account": billing,
+    "account label": account,
+    "encounter": encounter,
     "room": room,
     "ipaddr": ip_address,
     "username": username,

@@ -40,6 +40,9 @@ def ruled(text: str) -> set[tuple[str, str]]:
         ("Health card no: 9876 543 210", ("HEALTHPLAN", "9876 543 210")),
         ("Insurance member ID: NNG000964041\n", ("HEALTHPLAN", "NNG000964041")),
         ("policy no. P-88120431", ("HEALTHPLAN", "P-88120431")),
+        # Quebec's health insurance (four letters, then digit groups) and Ireland's medical card.
+        ("RAMQ: UUAP 7666 4162\n", ("HEALTHPLAN", "UUAP 7666 4162")),
+        ("Medical Card: 7342758F\n", ("HEALTHPLAN", "7342758F")),
         # BIOID: biobank and biometric codes.
         ("Biobank sample SPEC-02-06401\n", ("BIOID", "SPEC-02-06401")),
         ("BIOBANK SAMPLE SPEC-57-07734", ("BIOID", "SPEC-57-07734")),
@@ -72,6 +75,13 @@ def ruled(text: str) -> set[tuple[str, str]]:
         ("Lab no: H63-52721\nSurname", ("IDNUM", "H63-52721")),
         ("Order number L16788/34 | next", ("IDNUM", "L16788/34")),
         ("Billing ref ACC/933596/17 | next", ("ACCOUNT", "ACC/933596/17")),
+        # An account after its label's colon or hash.
+        ("Acct: AC480948177\n", ("ACCOUNT", "AC480948177")),
+        ("ACCT: 69526-227\n", ("ACCOUNT", "69526-227")),
+        ("Account #: 23266-705\n", ("ACCOUNT", "23266-705")),
+        # MEDICALRECORD: an encounter's number identifies the patient's stay.
+        ("Encounter no: E78870105\n", ("MEDICALRECORD", "E78870105")),
+        ("ENC#: E82407996\n", ("MEDICALRECORD", "E82407996")),
         # IPADDR: a whole dotted quad.
         ("Home monitor uploads from 132.230.4.202.", ("IPADDR", "132.230.4.202")),
         # USERNAME: dictation lines and sign-offs.
@@ -106,6 +116,8 @@ def test_identifier_in_a_public_form(text: str, expected: tuple[str, str]) -> No
         "MRN KZ924987D; NHI/UR: KZ924987D",
         "in order 2 weeks; lab 2067; accession 2067-03-01; billing pending; order # 12",
         "care team member 2067-03-01; policy 12/03/2067; Medicare since 03.04.2066; SN 2067-01-02",
+        # "account" and "encounter" said alone name no number.
+        "taking into account 12345 units; account 2067; encounter 2 of 3; enc 4 times daily",
     ],
 )
 def test_near_misses_are_no_identifier(text: str) -> None:
