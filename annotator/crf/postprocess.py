@@ -50,7 +50,7 @@ RULE_CONFIDENCE = 0.99
 # P(PHI) a name after a label ("WIFE SAID", "RE:SPOKES PERSON") needs on a line written in
 # capitals, where its capital says nothing: by 3-fold cross-validation on PhysioNet patients
 # 1-110, the 6 label names under it there were all wrong (typos and words on a surname list),
-# and none of the 211 right ones was under it.
+# and none of the 240 right ones was under it.
 CAPITALS_LABEL_GATE = 0.3
 LEXICON_CONFIDENCE = 0.6
 TRUSTED_IN_NOTE = 0.8
