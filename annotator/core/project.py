@@ -7,6 +7,8 @@ Layout::
                                   how the queue works: ``queue_by_patient = true``,
                                   ``annotators_per_document = 2``, ``retrain_every = 5``;
                                   what the gold tags: ``guideline = "safe-harbor"``;
+                                  retrain from gold beside the bundled model's synthetic
+                                  notes: ``train_with_synthetic = true``;
                                   the site's own names and places, for pre-annotation and
                                   the export's leak check:
                                   ``site_lists = "site-lists.tsv"``)
@@ -67,6 +69,8 @@ class Project:
     #: the site's lists of names and places (:mod:`annotator.crf.site_lists`), a file or a
     #: deid.pl ``lists/`` folder, relative to the root or absolute; "" for none
     site_lists: str = ""
+    #: "Retrain from gold" learns the bundled model's synthetic notes too (``--with-synthetic``)
+    train_with_synthetic: bool = False
 
     @property
     def site_lists_path(self) -> Path | None:
@@ -177,6 +181,9 @@ class Project:
         site_lists = data.get("site_lists", "")
         if not isinstance(site_lists, str):
             raise InputError("site_lists must be the path of a site-lists file or folder", config_path)
+        train_with_synthetic = data.get("train_with_synthetic", False)
+        if not isinstance(train_with_synthetic, bool):
+            raise InputError("train_with_synthetic must be true or false", config_path)
         return cls(
             root=path,
             name=str(data.get("name", path.name)),
@@ -188,6 +195,7 @@ class Project:
             retrain_every=counts["retrain_every"],
             guideline=guideline,
             site_lists=site_lists,
+            train_with_synthetic=train_with_synthetic,
         )
 
     def add_annotator(self, annotator: str) -> None:
@@ -224,6 +232,8 @@ class Project:
             lines.append(f"guideline = {json.dumps(self.guideline)}")
         if self.site_lists:
             lines.append(f"site_lists = {json.dumps(self.site_lists)}")
+        if self.train_with_synthetic:
+            lines.append("train_with_synthetic = true")
         atomic_write_text(self.root / PROJECT_FILE, "\n".join(lines) + "\n")
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.evidence import PhiEvidence
+from annotator.crf.guidelines import I2B2_2014, follow_guideline
 from annotator.crf.labels import Prediction
 from annotator.crf.postprocess import postprocess_document
 from annotator.crf.tagger import CrfTagger, ScoredDocument, TrainingCancelled
@@ -34,6 +35,18 @@ from annotator.evaluation.engine import (
 DEFAULT_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
 
 Progress = Callable[[int, int], None]
+# Trains a fresh tagger on a fold's training notes (``annotator train --with-synthetic`` adds
+# its synthetic notes there, never to the test fold).
+Fit = Callable[[CrfTagger, Sequence[Document], Progress | None, Callable[[], bool] | None], object]
+
+
+def _train(
+    tagger: CrfTagger,
+    documents: Sequence[Document],
+    progress: Progress | None,
+    cancelled: Callable[[], bool] | None,
+) -> object:
+    return tagger.train(documents, progress, cancelled)
 
 
 # Progress steps per fold (training is the first nine tenths, scoring the last).
@@ -165,6 +178,14 @@ def decode_all(
         by_id[item.document.doc_id] = spans
     if tagger.postprocess:
         by_id = tagger.propagate_patients([s.document for s in scored], by_id, evidence)
+    if tagger.guideline != I2B2_2014:
+        # Scored against a gold of that guideline: suggest what it tags.
+        by_id = {
+            item.document.doc_id: follow_guideline(
+                item.document.text, by_id[item.document.doc_id], tagger.guideline
+            )
+            for item in scored
+        }
     return by_id
 
 
@@ -211,6 +232,7 @@ def cross_validate(
     seed: int = 0,
     progress: Progress | None = None,
     cancelled: Callable[[], bool] | None = None,
+    fit: Fit = _train,
 ) -> CrossValidation:
     """Train on k-1 folds, test on the last, k times; score and trace the recall-bias curve.
 
@@ -223,6 +245,8 @@ def cross_validate(
     progress:
         Called with (thousandths of the folds done, 1000 k): each fold's training moves it,
         so a bar advances steadily rather than in k jumps.
+    fit:
+        Trains a fold's tagger on the fold's training notes (default: :meth:`CrfTagger.train`).
     """
     make_tagger = make_tagger or CrfTagger
     folds = patient_folds(documents, k, seed)
@@ -240,7 +264,7 @@ def cross_validate(
             if progress is not None and total:
                 progress(base + _STEPS * done // total * 9 // 10, k * _STEPS)
 
-        tagger.train(train, fold_progress, cancelled)
+        fit(tagger, train, fold_progress, cancelled)
         scored = [tagger.score(d) for d in test]
         for setting in settings:
             by_setting[setting].update(decode_all(tagger, scored, setting))

@@ -91,6 +91,8 @@ class ModelActions(QObject):
         self.last_report: ActionReportDialog | None = None
         self.recall_bias: float | None = None
         self.training_iterations: int | None = None
+        # Of the synthetic notes "Retrain from gold" learns (tests shrink them).
+        self.synthetic_scale = 1.0
         self._worker: JobThread | None = None
         self._dialog: QProgressDialog | None = None
         self._menu = QMenu("&Model", parent)
@@ -136,6 +138,17 @@ class ModelActions(QObject):
         self._show_site_lists()
         self._menu.addSeparator()
         self.retrain_action = self._menu.addAction("Retrain from gold")
+        # The project's choice (project.toml): a small gold learnt beside the bundled model's notes.
+        self.with_synthetic_action = self._menu.addAction(
+            "Retrain with the bundled model's synthetic notes too"
+        )
+        self.with_synthetic_action.setCheckable(True)
+        self.with_synthetic_action.setChecked(project.train_with_synthetic)
+        self.with_synthetic_action.setToolTip(
+            "Learn the gold beside the 1,882 synthetic notes the bundled model learnt from: a gold of a few "
+            "patients starts where the bundled model stands. Each retraining takes about 15 minutes more."
+        )
+        self.with_synthetic_action.toggled.connect(self._on_with_synthetic_action_toggled)
         self.preannotate_document_action.triggered.connect(self._on_preannotate_document_action_triggered)
         self.preannotate_all_action.triggered.connect(self._on_preannotate_all_action_triggered)
         self.retrain_action.triggered.connect(self._on_retrain_action_triggered)
@@ -180,6 +193,16 @@ class ModelActions(QObject):
             self.failed.emit(
                 f"The guideline is used until you close the project, not saved: {error.one_line()}"
             )
+
+    def _on_with_synthetic_action_toggled(self, checked: bool) -> None:
+        if self.project.train_with_synthetic == checked:
+            return
+        self.project.train_with_synthetic = checked
+        try:
+            self.project.save()
+        except StorageError as error:
+            self.project.train_with_synthetic = not checked
+            self.failed.emit(f"The choice is used until you close the project, not saved: {error.one_line()}")
 
     def use_site_lists(self, path: Path | None) -> None:
         """Make ``path`` (a list file or a deid.pl ``lists/`` folder; None: none) the project's
@@ -358,13 +381,23 @@ class ModelActions(QObject):
         from annotator.workflows.train import TrainRequest, train
 
         request = TrainRequest(
-            self.project.gold_dir, self.model_path, self.project.schema, iterations=self.training_iterations
+            self.project.gold_dir,
+            self.model_path,
+            self.project.schema,
+            iterations=self.training_iterations,
+            with_synthetic=self.project.train_with_synthetic,
+            synthetic_scale=self.synthetic_scale,
+            guideline=self.guideline,
         )
 
         def job(progress: Progress, cancelled: Cancelled) -> str:
-            metadata = train(request, progress, cancelled).metadata
+            result = train(request, progress, cancelled)
+            synthetic = (
+                f" and {result.synthetic_documents} synthetic notes" if result.synthetic_documents else ""
+            )
             return (
-                f"model retrained on {metadata.documents} gold documents ({metadata.annotations} annotations)"
+                f"model retrained on {result.documents} gold documents{synthetic} "
+                f"({result.metadata.annotations} annotations)"
             )
 
         def done(summary: str) -> None:

@@ -47,11 +47,17 @@ def training_notes(scale: float = 1.0, physionet: Path | None = None) -> list[Do
     tagged (:func:`~annotator.crf.guidelines.tag_guideline_gaps`). Its test
     patients (111-163) are never read here.
     """
+    notes = synthetic_training_notes(scale)
+    if physionet is not None:
+        notes += fitted_real_training_notes(physionet, scale)
+    return notes
+
+
+def synthetic_training_notes(scale: float = 1.0) -> list[Document]:
+    """The synthetic styles' gold notes the bundled model learns (``annotator train --with-synthetic`` too)."""
     notes: list[Document] = []
     for style, seed, patients in TRAINING_CORPORA:
         notes += generate_corpus(patients=max(2, round(patients * scale)), seed=seed, style=style).gold
-    if physionet is not None:
-        notes += fitted_real_training_notes(physionet, scale)
     return notes
 
 

@@ -1,7 +1,7 @@
 """Real clinical notes side by side: the PhysioNet deid gold standard's test patients.
 
 Run: ``PHYSIONET_DEID=/path/to/deid-1.1 python -m tests.benchmarks.bench_realnotes [--site-model M]
-[--private-model M] [--learning] [--no-train]``. The corpus (Neamatullah et al. 2008; 2,434 MIMIC-II nursing notes of
+[--private-model M] [--synthetic-model M] [--learning] [--no-train]``. The corpus (Neamatullah et al. 2008; 2,434 MIMIC-II nursing notes of
 163 patients, every PHI replaced by a surrogate) is read from ``$PHYSIONET_DEID`` or ``--physionet``
 and never copied; without it the benchmark says so and stops.
 
@@ -17,6 +17,8 @@ corpus does not tag professions).
 * ``annotator train`` on patients 1-110 (the site's own model; ``--site-model`` reuses one), and
   the same with ``--keep-private-features``, which also remembers the places and clinicians the
   gold tagged (``--private-model`` reuses one);
+* ``annotator train --with-synthetic --guideline safe-harbor`` on patients 1-110: the site's
+  gold learnt beside the bundled model's synthetic notes (``--synthetic-model`` reuses one);
 * the default model and the site model again, given the site lists deid.pl's figures were
   measured with (``lists/`` of the package: the clinicians', hospitals', local places' and
   patients' names that its README says each site replaces with its own;
@@ -25,8 +27,8 @@ corpus does not tag professions).
 * philter-lite and Presidio, each in its own environment when installed (see bench_crf);
 * a textbook CRF (word, lower case, shape, affixes, +-2 window; sklearn-crfsuite), same training.
 
-``--learning`` adds ``annotator train`` at 5, 10, 20, 40 and 110 training patients: what a site
-gets after annotating that many.
+``--learning`` adds ``annotator train`` at 5, 10, 20, 40 and 110 training patients, without and
+with ``--with-synthetic``: what a site gets after annotating that many.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ from annotator.crf.tokenizer import Token, tokenize
 from annotator.evaluation.deid_scores import DeidCounts, score_note
 from annotator.io.physionet import document_id, parse_blind, read_physionet
 from annotator.io.site_lists import SiteLists, read_site_lists
+from annotator.workflows.default_model import synthetic_training_notes
+from annotator.workflows.train import fit_tagger
 
 PHYSIONET_ENV = "PHYSIONET_DEID"
 LAST_TRAINING_PATIENT = 110
@@ -64,6 +68,14 @@ def site_tagger(private: bool = False) -> CrfTagger:
     return CrfTagger(
         algorithm=TRAINING_ALGORITHM, max_iterations=TRAINING_ITERATIONS, private_features=private
     )
+
+
+def synthetic_site_tagger(gold: Sequence[Document], synthetic: Sequence[Document]) -> CrfTagger:
+    """``annotator train --with-synthetic --guideline safe-harbor`` on ``gold``, as the corpus is tagged."""
+    tagger = site_tagger()
+    tagger.guideline = SAFE_HARBOR
+    fit_tagger(tagger, gold, synthetic, SAFE_HARBOR)
+    return tagger
 
 
 def split(documents: Sequence[Document]) -> tuple[list[Document], list[Document]]:
@@ -189,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--private-model", type=Path, help="a --keep-private-features model trained on patients 1-110"
     )
+    parser.add_argument(
+        "--synthetic-model", type=Path, help="an annotator train --with-synthetic model of patients 1-110"
+    )
     parser.add_argument("--no-train", action="store_true", help="skip the site models and the textbook CRF")
     parser.add_argument("--learning", action="store_true", help="the learning curve of annotator train")
     args = parser.parse_args(argv)
@@ -238,6 +253,13 @@ def main(argv: list[str] | None = None) -> int:
             private.train(train)
         for line in tagger_rows("the same, --keep-private-features", private, test):
             print(line, flush=True)
+        if args.synthetic_model is not None:
+            with_synthetic = CrfTagger.load(args.synthetic_model)
+            with_synthetic.guideline = SAFE_HARBOR
+        else:
+            with_synthetic = synthetic_site_tagger(train, synthetic_training_notes())
+        for line in tagger_rows("annotator train --with-synthetic on 1-110", with_synthetic, test):
+            print(line, flush=True)
     shipped = deid_pl_output(args.physionet)
     if shipped is not None:
         print(row("deid.pl (2008 rules; its shipped output)", score(test, shipped)), flush=True)
@@ -254,18 +276,25 @@ def main(argv: list[str] | None = None) -> int:
     if args.learning:
         print("\nLearning curve: annotator train on the first N training patients, tested on 111-163")
         print(HEADER)
-        for patients in LEARNING_PATIENTS:
-            subset = [d for d in train if int(d.patient_id) <= patients]
-            tagger = site_tagger()
-            started = time.perf_counter()
-            tagger.train(subset)
-            trained = time.perf_counter() - started
-            for bias in (None, BIAS):
-                spans = spans_of(tagger.predict_spans(test, bias))
-                label = f"{patients} patients ({len(subset)} notes)" + (
-                    "" if bias is None else f", bias {bias}"
-                )
-                print(row(label, score(test, spans), trained), flush=True)
+        synthetic = synthetic_training_notes()
+        for learns_synthetic in (False, True):
+            for patients in LEARNING_PATIENTS:
+                subset = [d for d in train if int(d.patient_id) <= patients]
+                started = time.perf_counter()
+                if learns_synthetic:
+                    tagger = synthetic_site_tagger(subset, synthetic)
+                else:
+                    tagger = site_tagger()
+                    tagger.train(subset)
+                trained = time.perf_counter() - started
+                for bias in (None, BIAS):
+                    spans = spans_of(tagger.predict_spans(test, bias))
+                    label = (
+                        f"{patients} patients ({len(subset)} notes)"
+                        + (", --with-synthetic" if learns_synthetic else "")
+                        + ("" if bias is None else f", bias {bias}")
+                    )
+                    print(row(label, score(test, spans), trained), flush=True)
     return 0
 
 

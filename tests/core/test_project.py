@@ -60,6 +60,7 @@ def test_plain_folder_is_its_own_source(tmp_path: Path) -> None:
         ("name = [", "not a valid project file"),
         ('annotators = "kim"', "must be a list"),
         ('guideline = "hipaa"', "guideline must be one of i2b2-2014, safe-harbor"),
+        ('train_with_synthetic = "yes"', "train_with_synthetic must be true or false"),
     ],
 )
 def test_broken_project_file(tmp_path: Path, content: str, message: str) -> None:

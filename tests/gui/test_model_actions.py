@@ -68,6 +68,7 @@ def test_menu_offers_the_three_actions_and_needs_a_model(
         "Suggest what the gold tags",
         "Site lists",
         "Retrain from gold",
+        "Retrain with the bundled model's synthetic notes too",
     ]
     assert window.actions.recall_bias is None
     window.actions.bias_actions[0.95].trigger()
@@ -277,6 +278,28 @@ def test_retrain_then_preannotate_keeps_human_work(
     assert [row[0] for row in report.row_texts()] == written
     pre = read_i2b2(project.preannotations_dir / f"{written[0]}.xml")
     assert len(pre) > 0 and all(a.source is Source.MODEL and a.pending for a in pre.annotations)
+
+
+def test_retraining_with_the_synthetic_notes_is_the_projects_choice(
+    qtbot: QtBot, tmp_path: Path, synthetic: list[Document]
+) -> None:
+    project = _project(tmp_path / "p", synthetic)
+    window = _Window(qtbot, project, None)
+    actions = window.actions
+    actions.synthetic_scale = 0.01  # two patients of each style
+    assert not actions.with_synthetic_action.isChecked()
+    actions.with_synthetic_action.trigger()
+    assert Project.open(project.root).train_with_synthetic  # saved for everyone who opens it
+    with qtbot.waitSignal(actions.finished, timeout=60_000) as trained:
+        actions.retrain_action.trigger()
+    notes = len(generate_corpus(patients=2, seed=101, style="a").gold)
+    assert trained.args[0].startswith("model retrained on 5 gold documents and ")
+    assert int(trained.args[0].split(" and ")[1].split()[0]) > notes  # the three styles' notes
+    # Opened again, the window shows the project's choice; unticked, it is forgotten.
+    again = _Window(qtbot, Project.open(project.root), None).actions
+    assert again.with_synthetic_action.isChecked()
+    again.with_synthetic_action.trigger()
+    assert not Project.open(project.root).train_with_synthetic
 
 
 def test_cancelled_retraining_reports_and_writes_no_model(
