@@ -260,6 +260,10 @@ def main(argv: list[str] | None = None) -> int:
             with_synthetic = synthetic_site_tagger(train, synthetic_training_notes())
         for line in tagger_rows("annotator train --with-synthetic on 1-110", with_synthetic, test):
             print(line, flush=True)
+        if lists is not None:
+            with_synthetic.site_lists = lists
+            for line in tagger_rows("the same, --site-lists (deid.pl's lists/)", with_synthetic, test):
+                print(line, flush=True)
     shipped = deid_pl_output(args.physionet)
     if shipped is not None:
         print(row("deid.pl (2008 rules; its shipped output)", score(test, shipped)), flush=True)

@@ -42,7 +42,9 @@ def _train(tmp_path: Path, name: str, **options: object) -> TrainResult:
     return train(request)
 
 
-def test_the_synthetic_notes_are_learnt_beside_the_gold_and_a_safe_harbor_gold_is_fitted(tmp_path: Path) -> None:
+def test_the_synthetic_notes_are_learnt_beside_the_gold_and_a_safe_harbor_gold_is_fitted(
+    tmp_path: Path,
+) -> None:
     synthetic = synthetic_training_notes(SCALE)
     synthetic_tags = sum(len(d.annotations) for d in synthetic)
     alone = _train(tmp_path, "alone.model")
@@ -71,7 +73,9 @@ def test_the_memory_names_the_gold_s_clinicians_never_the_synthetic_notes(tmp_pa
     assert synthetic_names and not synthetic_names & set(result.memory.phrases)
 
 
-def test_cross_validation_learns_the_synthetic_notes_and_suggests_what_the_guideline_tags(tmp_path: Path) -> None:
+def test_cross_validation_learns_the_synthetic_notes_and_suggests_what_the_guideline_tags(
+    tmp_path: Path,
+) -> None:
     def weekdays_suggested(guideline: str) -> int:
         cv = _train(tmp_path, f"cv-{guideline}.model", with_synthetic=True, guideline=guideline, cv_folds=2)
         assert cv.cross_validation is not None
@@ -94,7 +98,9 @@ def test_another_schema_is_refused_and_nothing_is_written(tmp_path: Path) -> Non
 
 def test_the_command_line_refuses_it_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     gold = _gold(tmp_path / "gold")
-    code = main(["train", str(gold), "-o", str(tmp_path / "m.model"), "--with-synthetic", "--schema", "i2b2-2006"])
+    code = main(
+        ["train", str(gold), "-o", str(tmp_path / "m.model"), "--with-synthetic", "--schema", "i2b2-2006"]
+    )
     err = capsys.readouterr().err
     assert code != 0 and len(err.strip().splitlines()) == 1 and "--with-synthetic needs" in err
     assert not (tmp_path / "m.model").exists()
