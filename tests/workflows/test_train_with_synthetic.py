@@ -104,3 +104,16 @@ def test_the_command_line_refuses_it_in_one_line(tmp_path: Path, capsys: pytest.
     err = capsys.readouterr().err
     assert code != 0 and len(err.strip().splitlines()) == 1 and "--with-synthetic needs" in err
     assert not (tmp_path / "m.model").exists()
+
+
+@pytest.mark.slow
+def test_the_command_line_learns_every_synthetic_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold = _gold(tmp_path / "gold")
+    model = tmp_path / "m.model"
+    options = ["--with-synthetic", "--guideline", "safe-harbor", "--iterations", "1"]
+    assert main(["train", str(gold), "-o", str(model), *options]) == 0
+    out = capsys.readouterr().out
+    assert f"trained on 8 gold documents and {len(synthetic_training_notes())} synthetic notes" in out
+    assert model.is_file()
