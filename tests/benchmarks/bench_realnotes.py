@@ -192,6 +192,17 @@ def tagger_rows(name: str, tagger: CrfTagger, test: Sequence[Document]) -> list[
     return rows
 
 
+def print_with_lists(name: str, tagger: CrfTagger, test: Sequence[Document], lists: SiteLists | None) -> None:
+    """The tagger's rows, then the same given the site lists (when the corpus has them)."""
+    for line in tagger_rows(name, tagger, test):
+        print(line, flush=True)
+    if lists is not None:
+        tagger.site_lists = lists
+        for line in tagger_rows("the same, --site-lists (deid.pl's lists/)", tagger, test):
+            print(line, flush=True)
+        tagger.site_lists = None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench_realnotes", description=__doc__.split("\n\n")[0])
     parser.add_argument("--physionet", type=Path, default=os.environ.get(PHYSIONET_ENV))
@@ -239,13 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             site = site_tagger()
             site.train(train)
-        for line in tagger_rows("annotator train on patients 1-110", site, test):
-            print(line, flush=True)
-        if lists is not None:
-            site.site_lists = lists
-            for line in tagger_rows("the same, --site-lists (deid.pl's lists/)", site, test):
-                print(line, flush=True)
-            site.site_lists = None
+        print_with_lists("annotator train on patients 1-110", site, test, lists)
         if args.private_model is not None:
             private = CrfTagger.load(args.private_model)
         else:
@@ -258,12 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             with_synthetic.guideline = SAFE_HARBOR
         else:
             with_synthetic = synthetic_site_tagger(train, synthetic_training_notes())
-        for line in tagger_rows("annotator train --with-synthetic on 1-110", with_synthetic, test):
-            print(line, flush=True)
-        if lists is not None:
-            with_synthetic.site_lists = lists
-            for line in tagger_rows("the same, --site-lists (deid.pl's lists/)", with_synthetic, test):
-                print(line, flush=True)
+        print_with_lists("annotator train --with-synthetic on 1-110", with_synthetic, test, lists)
     shipped = deid_pl_output(args.physionet)
     if shipped is not None:
         print(row("deid.pl (2008 rules; its shipped output)", score(test, shipped)), flush=True)
