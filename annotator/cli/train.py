@@ -63,9 +63,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--with-synthetic",
         action="store_true",
-        help="also learn from the synthetic notes the bundled default model learnt from (three note styles, "
-        "1,882 notes): a small gold starts where the bundled model stands; each training takes about 15 "
-        "minutes more",
+        help="also learn from the synthetic notes the bundled default model learnt from (three note "
+        "styles): a small gold starts where the bundled model stands; each training takes about 15 minutes more",
     )
     parser.add_argument(
         "--guideline",

@@ -17,7 +17,6 @@ from typing import Any
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.evidence import PhiEvidence
-from annotator.crf.guidelines import I2B2_2014, follow_guideline
 from annotator.crf.labels import Prediction
 from annotator.crf.postprocess import postprocess_document
 from annotator.crf.tagger import CrfTagger, ScoredDocument, TrainingCancelled
@@ -178,15 +177,8 @@ def decode_all(
         by_id[item.document.doc_id] = spans
     if tagger.postprocess:
         by_id = tagger.propagate_patients([s.document for s in scored], by_id, evidence)
-    if tagger.guideline != I2B2_2014:
-        # Scored against a gold of that guideline: suggest what it tags.
-        by_id = {
-            item.document.doc_id: follow_guideline(
-                item.document.text, by_id[item.document.doc_id], tagger.guideline
-            )
-            for item in scored
-        }
-    return by_id
+    # Scored against a gold of the tagger's guideline: suggest what it tags.
+    return tagger.follow_guideline([s.document for s in scored], by_id)
 
 
 def evaluate_predictions(

@@ -631,9 +631,15 @@ class CrfTagger:
                 progress(min(done, total), total)
         if self.postprocess:
             by_id = self.propagate_patients(documents, by_id, evidence)
-        if self.guideline != I2B2_2014:
-            by_id = {d.doc_id: follow_guideline(d.text, by_id[d.doc_id], self.guideline) for d in documents}
-        return by_id
+        return self.follow_guideline(documents, by_id)
+
+    def follow_guideline(
+        self, documents: Sequence[Document], by_id: dict[str, list[Prediction]]
+    ) -> dict[str, list[Prediction]]:
+        """Only what the project's guideline tags (all of it under i2b2 2014)."""
+        if self.guideline == I2B2_2014:
+            return by_id
+        return {d.doc_id: follow_guideline(d.text, by_id[d.doc_id], self.guideline) for d in documents}
 
     @staticmethod
     def propagate_patients(

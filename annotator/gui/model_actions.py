@@ -145,7 +145,7 @@ class ModelActions(QObject):
         self.with_synthetic_action.setCheckable(True)
         self.with_synthetic_action.setChecked(project.train_with_synthetic)
         self.with_synthetic_action.setToolTip(
-            "Learn the gold beside the 1,882 synthetic notes the bundled model learnt from: a gold of a few "
+            "Learn the gold beside the synthetic notes (three note styles) the bundled model learnt from: a gold of a few "
             "patients starts where the bundled model stands. Each retraining takes about 15 minutes more."
         )
         self.with_synthetic_action.toggled.connect(self._on_with_synthetic_action_toggled)

@@ -38,8 +38,8 @@ class TrainRequest:
     lets the model's features name rare tokens of the gold (names, record numbers): such a
     model must never leave the site.
 
-    ``with_synthetic`` adds the synthetic notes the bundled model learnt from (three styles,
-    1,882 notes) to the gold, as the bundled model adds them to the PhysioNet notes: a site
+    ``with_synthetic`` adds the synthetic notes the bundled model learnt from (three
+    styles) to the gold, as the bundled model adds them to the PhysioNet notes: a site
     with a few annotated patients starts where the bundled model stands instead of from
     nothing (``synthetic_scale`` shrinks them, for tests). ``guideline`` is what the gold
     tags: cross-validation suggests only that, and with the synthetic notes a Safe Harbor
@@ -139,6 +139,11 @@ def train(
         exists_clash="the model file exists already (use --force to overwrite)",
     )
     schema = request.schema if isinstance(request.schema, Schema) else load_schema(request.schema)
+    if request.with_synthetic and schema.name != SYNTHETIC_SCHEMA:
+        raise UsageError(
+            f"--with-synthetic needs the {SYNTHETIC_SCHEMA} schema (the synthetic notes are tagged in it), "
+            f"not {schema.name}"
+        )
     documents: list[Document] = read_corpus(gold_dir).documents
     if not documents:
         raise no_documents(gold_dir)
@@ -146,11 +151,6 @@ def train(
         mapping = load_mapping(request.mapping)
         documents = [Document(d.doc_id, d.text, mapping.map_annotations(d.annotations)) for d in documents]
 
-    if request.with_synthetic and schema.name != SYNTHETIC_SCHEMA:
-        raise UsageError(
-            f"--with-synthetic needs the {SYNTHETIC_SCHEMA} schema (the synthetic notes are tagged in it), "
-            f"not {schema.name}"
-        )
     synthetic = synthetic_training_notes(request.synthetic_scale) if request.with_synthetic else []
 
     def make_tagger() -> CrfTagger:
