@@ -206,8 +206,9 @@ _UNIVERSITY = re.compile(
     r"(?i)\b((?:university|univ\.?)[ \t]+of[ \t]+[a-z][a-z'-]+)"
     r"|(?<![\w/])((?-i:U)[ \t]+(?:(?i:of)[ \t]+(?-i:[A-Z][A-Za-z]+)|(?-i:[A-Z][a-z]+|[A-Z]{4,})))"
 )
-# A name's letters, with inner hyphens or apostrophes (not "Frances-" before a phone number).
-_NAME_WORD = r"[a-z](?:[a-z'-]*[a-z])?"
+# A name's letters, with inner hyphens or apostrophes (not "Frances-" before a phone number),
+# without a possessive: both corpora tag "Dr. [Thorne]'s service".
+_NAME_WORD = r"[a-z](?:[a-z'-]*[a-z])?(?<!'s)"
 # The title and the name on one line ("Msg left for Dr.\nPt states" is no name).
 _DOCTOR_TITLE = re.compile(rf"(?i)\b(?:dr|drs|doctor)\b\.?'?[ \t]+({_NAME_WORD})")
 # The second of two doctors ("Drs' Ballou and Dutter").

@@ -50,6 +50,22 @@ def test_names_end_before_degrees_and_field_labels() -> None:
     assert kept(text, predictions) == {("DOCTOR", "Brian Ruiz"), ("PATIENT", "J. Sanders")}
 
 
+def test_names_end_before_a_possessive() -> None:
+    text = "Dr. Thorne's service, per O'Brien. McLaughlin’s wife"
+    predictions = [
+        at(text, "DOCTOR", "Thorne's"),
+        at(text, "DOCTOR", "O'Brien"),
+        at(text, "PATIENT", "McLaughlin’s"),
+        at(text, "HOSPITAL", "Thorne's"),  # a place keeps it: "St. Mary's"
+    ]
+    assert kept(text, predictions) == {
+        ("DOCTOR", "Thorne"),
+        ("DOCTOR", "O'Brien"),
+        ("PATIENT", "McLaughlin"),
+        ("HOSPITAL", "Thorne's"),
+    }
+
+
 def test_a_rule_span_wins_over_a_tagger_span_that_only_adds_a_heading() -> None:
     text = "Elmhurst Community Hospital EMERGENCY DEPARTMENT NOTE\nPatient: NASH"
     ran_on = at(text, "HOSPITAL", "Elmhurst Community Hospital EMERGENCY DEPARTMENT NOTE")
