@@ -10,7 +10,7 @@ after ``vehicle reg``, ``plate``, ``rego``; device serial numbers after ``SN``/`
 (trailing ``-02`` included); operating theatres and side rooms (``Theatre 3``, ``OR 6``,
 ``room SR6``); laboratory, accession, order and billing numbers; complete IPv4 addresses;
 and user names where dictation systems write them (``nfa95/lu``, ``-- ngk7``, alone under a
-signature). The regulator or label stays outside the span: only the value is PHI.
+signature, or closing its line after a wide gap, also in capitals: ``M.D.    FB59``). The regulator or label stays outside the span: only the value is PHI.
 """
 
 from __future__ import annotations
@@ -100,12 +100,16 @@ _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 IPV4 = re.compile(rf"(?<![\w.]){_OCTET}(?:\.{_OCTET}){{3}}(?![\w]|\.\d)")
 
 _USER = r"([a-zß-öø-ÿ]{2,8}\d{1,3})"
+# Under or beside a signature a login may be written in capitals ("FB59").
+_SIGNED_USER = r"([a-zß-öø-ÿ]{2,8}\d{1,3}|[A-Z]{2,4}\d{1,3})"
+_CREDENTIALS = r"(?:RN|MD|M\.D\.|DO|NP|PA|PA-C|PhD|MBBS|MBChB|FRCP|FRACP|RGN|RMN|CNS|APRN|LPN)"
 # "kpb80/jl": the author's user name, then the typist's initials, on a line of their own.
 _DICTATION_LINE = re.compile(rf"(?m)^[ \t]*{_USER}/[a-z]{{1,3}}[ \t]*$")
 _DASHED_LINE = re.compile(rf"(?m)^--[ \t]*{_USER}[ \t]*$")
-_SIGNATURE_THEN_USER = re.compile(
-    r"(?m)^[^\n]*,[ \t]*(?:RN|MD|M\.D\.|DO|NP|PA|PA-C|PhD|MBBS|MBChB|FRCP|FRACP|RGN|RMN|CNS|APRN|LPN)\.?[ \t]*\n"
-    rf"[ \t]*{_USER}[ \t]*$"
+_SIGNATURE_THEN_USER = re.compile(rf"(?m)^[^\n]*,[ \t]*{_CREDENTIALS}\.?[ \t]*\n[ \t]*{_SIGNED_USER}[ \t]*$")
+# "FILBERT BRIGHT, M.D.    FB59": the login closes the signature's line, after a wide gap.
+_SIGNATURE_AND_USER = re.compile(
+    rf"(?m)^[^\n]*,[ \t]*{_CREDENTIALS}\.?(?:[ \t]{{2,}}|\t){_SIGNED_USER}[ \t]*$"
 )
 # "Read by: Robin Wright  rdw50": the reader's login closes the sign-off line, after the name.
 _SIGNED_BY_LINE = re.compile(
@@ -206,9 +210,15 @@ def ip_address(text: str) -> Iterator[Candidate]:
 
 
 def username(text: str) -> Iterator[Candidate]:
-    for pattern in (_DICTATION_LINE, _DASHED_LINE, _SIGNATURE_THEN_USER, _SIGNED_BY_LINE):
+    for pattern in (
+        _DICTATION_LINE,
+        _DASHED_LINE,
+        _SIGNATURE_THEN_USER,
+        _SIGNATURE_AND_USER,
+        _SIGNED_BY_LINE,
+    ):
         for match in pattern.finditer(text):
-            if match.group(1).rstrip("0123456789") not in NOT_USER:
+            if match.group(1).rstrip("0123456789").lower() not in NOT_USER:
                 yield "USERNAME", match.start(1), match.end(1)
 
 

@@ -90,6 +90,10 @@ def ruled(text: str) -> set[tuple[str, str]]:
         ("Cassidy Reese, RN\ncer5\nADDITIONAL", ("USERNAME", "cer5")),
         ("Ramón Åberg, RN\nreå69\n", ("USERNAME", "reå69")),
         ("Read by: Robin Wright  rdw50\n", ("USERNAME", "rdw50")),
+        # A login in capitals beside or under a signature ("FB59").
+        ("Dictated by:  FILBERT BRIGHT, M.D.    FB59 \n", ("USERNAME", "FB59")),
+        ("FILBERT BRIGHT, M.D.    FB59\n", ("USERNAME", "FB59")),
+        ("Ana Ruiz, MD\nAR7\n", ("USERNAME", "AR7")),
     ],
 )
 def test_identifier_in_a_public_form(text: str, expected: tuple[str, str]) -> None:
@@ -111,6 +115,8 @@ def test_identifier_in_a_public_form(text: str, expected: tuple[str, str]) -> No
         "d/w reg tybla3 re plan; seen by reg today; CXR reg 2",
         "sn 3 times; SN Jones reviewed; serial troponins 12 then 14",
         "spo2\nfio2/ab\n-- hba1c\nJo Bloggs, RN\ncovid19\n",
+        # Capitals and digits that measure: under a signature, and after "by" with no gap.
+        "Jo Bloggs, RN\nSPO2\nJo Bloggs, RN   FIO2\nsigned by PT2\n",
         "version 1.2.3.4.5; dose 1.2.3 mg; 256.1.1.1 is no address",
         "DEA registration pending; GMC referral; NPI to follow; NMC code of conduct",
         "MRN KZ924987D; NHI/UR: KZ924987D",
