@@ -3,8 +3,10 @@
 Families: the word and its affixes; word shape; capitalisation, digit and punctuation
 classes; regular-expression templates matched over the text (:mod:`templates`); lexicon
 membership (:mod:`lexicons`); how common the word is in public English (seed 004:
-identifiers are rare in public text; the ``wordfreq`` package ships the frequencies); the
-section heading; trigger words before and after; and a window of neighbouring tokens.
+identifiers are rare in public text; the ``wordfreq`` package ships the frequencies); what
+kind of word it is in public English (:mod:`word_clusters`: a rare town or surname shares a
+class with known ones); the section heading; trigger words before and after; and a window of
+neighbouring tokens.
 
 Everything that depends only on a token's text is cached per distinct string, already in
 crfsuite's form (attribute names, :func:`document_attributes`), so a note costs little more
@@ -33,8 +35,9 @@ from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.templates import template_matches
 from annotator.crf.tokenizer import Token
 from annotator.crf.triggers import TRIGGER_INDEX, TRIGGERS
+from annotator.crf.word_clusters import word_classes
 
-FEATURE_VERSION = 3
+FEATURE_VERSION = 4
 
 # wordfreq Zipf value from which a word counts as public vocabulary (3.5: about three times
 # per million words of public English text). Person names are common words too ("Kelsey"
@@ -180,6 +183,9 @@ def word_features(word: str, public: bool = True) -> FeatureDict:
         else:
             features["caps"] = "mix"
         features["zipf"] = zipf_bucket(lower)
+        classes = word_classes(lower)
+        if classes is not None:
+            features["cl"], features["cl2"] = classes
     elif word.isdigit():
         features["num"] = _number_class(word)
         features["ndig"] = str(min(len(word), 11))
@@ -194,7 +200,7 @@ def word_features(word: str, public: bool = True) -> FeatureDict:
 
 
 # Features a neighbour contributes to the window (a subset keeps the model small).
-_WINDOW_KEYS = ("w", "ss", "caps", "num", "zipf", "punct")
+_WINDOW_KEYS = ("w", "ss", "caps", "num", "zipf", "punct", "cl")
 
 
 def _window_features(own: FeatureDict, offset: int) -> FeatureDict:
