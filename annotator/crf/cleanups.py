@@ -9,7 +9,8 @@ a date's shape with no calendar's numbers (``77-53-9390``) is a record number.
 A name ends before a degree (``Brian Ruiz, MD, PhD``), a field's abbreviation
 (``J. Sanders, DOB``), a possessive (``Thorne's``) or a wide gap (``VARGAS April   1154633``),
 and holds no role word at either end (``PHARMACIST REGINALD JOHNSON``, ``Pedersen
-Psychiatrist``); a relation alone is no name (``WIFE AND NEICE``).
+Psychiatrist``); a relation alone is no name (``WIFE AND NEICE``); a place before ``, M.D.`` is
+a doctor's name.
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ _CREDENTIAL = re.compile(
 _POSSESSIVE = re.compile(r"['’][sS]$")
 _FIELD_AFTER_COMMA = re.compile(r",[ \t]*(?:DOB|D\.O\.B\.|MRN|DOA|DOD|NHS|NHI|URN?|ID|Age|Sex|Ward)$")
 NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
+# "FILBERT BRIGHT, M.D.": a degree written with its full stops follows a person, never a place
+# ("Baltimore, MD" is a state), whatever place the model took the name for ("Filbert Street").
+_DOTTED_DEGREE_AFTER = re.compile(r",?[ \t]+(?:M\.D\.|D\.O\.|Ph\.D\.|R\.N\.|N\.P\.)")
+_PLACE_TYPES = frozenset({"STREET", "CITY", "LOCATION-OTHER", "ORGANIZATION", "HOSPITAL"})
 _WIDE_GAP = re.compile(r"[ \t]{3,}|\t")
 _ROLES = (
     r"pharmacist|physician|surgeon|nurse|therapist|physio|psychiatrist|psychologist|registrar|consultant|resident"
@@ -146,6 +151,8 @@ def clean_up(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
             continue
         if prediction.type == "PHONE" and _wrong_phone(text, prediction):
             continue
+        if prediction.type in _PLACE_TYPES and _DOTTED_DEGREE_AFTER.match(text, prediction.end):
+            prediction = replace(prediction, type="DOCTOR", origin="name-cut")
         if prediction.type in NAME_TYPES:
             if RELATIVE_WORD.fullmatch(text, prediction.start, prediction.end):
                 continue  # "WIFE AND NEICE IN": a relation, however spelt (0 of 6 right, patients 1-110)

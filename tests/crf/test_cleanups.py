@@ -66,6 +66,20 @@ def test_names_end_before_a_possessive() -> None:
     }
 
 
+def test_a_place_before_a_dotted_degree_is_a_doctor_and_a_state_is_no_degree() -> None:
+    text = "FILBERT BRIGHT, M.D.    FB59\nlives in Baltimore, MD with Ana Ruiz, Ph.D."
+    predictions = [
+        at(text, "STREET", "FILBERT BRIGHT"),
+        at(text, "CITY", "Baltimore"),
+        at(text, "ORGANIZATION", "Ana Ruiz"),
+    ]
+    assert kept(text, predictions) == {
+        ("DOCTOR", "FILBERT BRIGHT"),
+        ("CITY", "Baltimore"),
+        ("DOCTOR", "Ana Ruiz"),
+    }
+
+
 def test_a_rule_span_wins_over_a_tagger_span_that_only_adds_a_heading() -> None:
     text = "Elmhurst Community Hospital EMERGENCY DEPARTMENT NOTE\nPatient: NASH"
     ran_on = at(text, "HOSPITAL", "Elmhurst Community Hospital EMERGENCY DEPARTMENT NOTE")
