@@ -209,6 +209,16 @@ def ip_address(text: str) -> Iterator[Candidate]:
         yield "IPADDR!", match.start(), match.end()
 
 
+def signed_usernames(text: str) -> Iterator[tuple[int, int]]:
+    """A login beside or under a clinician's signature and degree (``M.D.    FB59``)."""
+    if "," not in text:
+        return
+    for pattern in (_SIGNATURE_THEN_USER, _SIGNATURE_AND_USER):
+        for match in pattern.finditer(text):
+            if match.group(1).rstrip("0123456789").lower() not in NOT_USER:
+                yield match.span(1)
+
+
 def username(text: str) -> Iterator[Candidate]:
     for pattern in (
         _DICTATION_LINE,

@@ -30,6 +30,7 @@ university                 5        5      2 / 2        ``U OF MD``, ``U Marylan
 web or mail address        0        0      0 / 0        ``www.kestrelpointhealth.qc.ca``, ``a.b@mail.ca``
 town where one lives       7        7      2 / 2        ``lives in rome``, ``LIVING IN ROME``
 age in a phrase            0        0      0 / 0        ``died at 71``, ``is a 62F``, ``73M with BPH``
+login beside a signature   0        0      0 / 0        ``FILBERT BRIGHT, M.D.    FB59``
 weekday, season, holiday   65       63     3 / 3        ``TRACH ON MONDAY``, ``the summer`` (not ``a fall``)
 occupation so named        0        0      0 / 0        ``works as a crane operator``, ``Ex-publican``
 =========================  =======  =====  ===========  ======================================
@@ -37,7 +38,7 @@ occupation so named        0        0      0 / 0        ``works as a crane opera
 A web or mail address has one written form and no clinical reading; the nursing notes hold
 none, so it costs them nothing, and on a synthetic style left out of training the model, which
 learnt addresses from other styles' letterheads, weighed them below its gate. The same holds of
-three more kinds the nursing notes hardly hold and our guidelines always tag:
+four more kinds the nursing notes hardly hold and our guidelines always tag:
 
 * an occupation where the sentence says one is meant (``works as``, ``Ex-``, ``who is a``:
   :func:`~annotator.crf.phrase_rules.occupations`): right on all 246 matches in 40 patients of
@@ -47,7 +48,11 @@ three more kinds the nursing notes hardly hold and our guidelines always tag:
   (``--guideline safe-harbor`` drops them), and the two wrong matches are ``the summer
   months``, which that gold leaves untagged and Safe Harbor drops too;
 * an age by the phrase around it: 110 matches in style A, none wrong, none in the nursing
-  notes; found among the misses of a model that never saw style A.
+  notes; found among the misses of a model that never saw style A;
+* a clinician's login beside or under the signature and degree (``M.D.    FB59``: the
+  shapes of :mod:`annotator.crf.id_rules`): none in the 2,434 nursing notes; found among
+  the misses on five public real i2b2 2014 notes, where the model read ``FB`` as a word of
+  public English and weighed the login below the gate.
 
 A standing name also widens the model's shorter span over it (``ROBERT V.`` to ``ROBERT V.
 DEGIORGIO``), and a standing hospital takes over the model's pieces of it (``maryland`` of
@@ -84,6 +89,7 @@ from typing import NamedTuple
 
 from annotator.crf.features import is_public
 from annotator.crf.format_rules import EMAIL_ADDRESS, URL_WITH_SCHEME
+from annotator.crf.id_rules import signed_usernames
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import LEXICON_DIR, Lexicons, default_lexicons, read_entries
 from annotator.crf.phrase_rules import calendar_words, occupations
@@ -352,6 +358,8 @@ def standing_matches(text: str) -> Iterator[MeasuredMatch]:
                 yield MeasuredMatch("year in a history", "DATE", *_group_span(match))
     for match in _SIGNATURE.finditer(text):
         yield MeasuredMatch("signature and credential", "DOCTOR", *match.span(1))
+    for start, end in signed_usernames(text):
+        yield MeasuredMatch("login beside a signature", "USERNAME", start, end)
     if not words.isdisjoint(_TITLE_WORDS):
         for pattern in (_DOCTOR_TITLE, _SECOND_DOCTOR):
             for match in pattern.finditer(text):

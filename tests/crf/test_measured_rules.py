@@ -53,6 +53,12 @@ def found(text: str) -> list[tuple[str, str]]:
             [("DOCTOR", "vasquez"), ("DOCTOR", "small"), ("DOCTOR", "PRICE")],
         ),
         ("dr aware and dr notified; md here", []),  # verbs after the title
+        # a login beside or under a signature and degree, not a measurement there
+        ("Dictated by:  FILBERT BRIGHT, M.D.    FB59 \n", [("USERNAME", "FB59")]),
+        (
+            "Jo Bloggs, RN\nSPO2\nAna Ruiz, MD\nAR7\n",
+            [("DOCTOR", "Jo Bloggs"), ("DOCTOR", "Ana Ruiz"), ("USERNAME", "AR7")],
+        ),
         # a possessive is no part of the name (both real corpora); an inner apostrophe is
         ("will contact Dr. Thorne's service; DR O'NEIL'S NOTE", [("DOCTOR", "Thorne"), ("DOCTOR", "O'NEIL")]),
         (
