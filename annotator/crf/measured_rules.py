@@ -51,8 +51,8 @@ four more kinds the nursing notes hardly hold and our guidelines always tag:
   notes; found among the misses of a model that never saw style A;
 * a clinician's login beside or under the signature and degree (``M.D.    FB59``: the
   shapes of :mod:`annotator.crf.id_rules`): none in the 2,434 nursing notes; found among
-  the misses on five public real i2b2 2014 notes, where the model read ``FB`` as a word of
-  public English and weighed the login below the gate.
+  the misses on five public real i2b2 2014 notes, where the model read ``FB`` as an
+  abbreviation (``bp``, ``tb``) and weighed the login below the gate.
 
 A standing name also widens the model's shorter span over it (``ROBERT V.`` to ``ROBERT V.
 DEGIORGIO``), and a standing hospital takes over the model's pieces of it (``maryland`` of
