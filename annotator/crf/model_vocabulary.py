@@ -22,6 +22,11 @@ _MODEL_HEADER = struct.Struct("<4sI4sIIIIIII")
 _CQDB_HEADER = struct.Struct("<4sIIIII")
 _UINT32 = struct.Struct("<I")
 _PAIR = struct.Struct("<II")
+# One object per distinct vocabulary: the features' caches are keyed by it, and two equal but
+# distinct sets (two models trained on the same notes) would be compared element by element
+# on every cache hit, a sevenfold slower tagging (measured: 5 s to 35 s on 550 nursing notes).
+_INTERNED: dict[frozenset[str], frozenset[str]] = {}
+_MAX_INTERNED = 16
 
 
 def model_attributes(model: bytes) -> frozenset[str] | None:
@@ -46,4 +51,10 @@ def model_attributes(model: bytes) -> frozenset[str] | None:
                 names.add(model[start : start + size - 1].decode("utf-8"))
     except (struct.error, UnicodeDecodeError):
         return None
-    return frozenset(names) if len(names) == count else None
+    return _interned(frozenset(names)) if len(names) == count else None
+
+
+def _interned(vocabulary: frozenset[str]) -> frozenset[str]:
+    if len(_INTERNED) >= _MAX_INTERNED and vocabulary not in _INTERNED:
+        _INTERNED.clear()
+    return _INTERNED.setdefault(vocabulary, vocabulary)
