@@ -10,7 +10,8 @@ after ``vehicle reg``, ``plate``, ``rego``; device serial numbers after ``SN``/`
 (trailing ``-02`` included); operating theatres and side rooms (``Theatre 3``, ``OR 6``,
 ``room SR6``); laboratory, accession, order and billing numbers; complete IPv4 addresses;
 and user names where dictation systems write them (``nfa95/lu``, ``-- ngk7``, alone under a
-signature, or closing its line after a wide gap, also in capitals: ``M.D.    FB59``). The regulator or label stays outside the span: only the value is PHI.
+signature, or closing its line after a wide gap, also in capitals: ``M.D.    FB59``). The
+regulator or label stays outside the span: only the value is PHI.
 """
 
 from __future__ import annotations
@@ -209,27 +210,23 @@ def ip_address(text: str) -> Iterator[Candidate]:
         yield "IPADDR!", match.start(), match.end()
 
 
-def signed_usernames(text: str) -> Iterator[tuple[int, int]]:
-    """A login beside or under a clinician's signature and degree (``M.D.    FB59``)."""
-    if "," not in text:
-        return
-    for pattern in (_SIGNATURE_THEN_USER, _SIGNATURE_AND_USER):
+def _logins(text: str, patterns: Iterable[re.Pattern[str]]) -> Iterator[tuple[int, int]]:
+    for pattern in patterns:
         for match in pattern.finditer(text):
             if match.group(1).rstrip("0123456789").lower() not in NOT_USER:
                 yield match.span(1)
 
 
+def signed_usernames(text: str) -> Iterator[tuple[int, int]]:
+    """A login beside or under a clinician's signature and degree (``M.D.    FB59``)."""
+    if "," in text:
+        yield from _logins(text, (_SIGNATURE_THEN_USER, _SIGNATURE_AND_USER))
+
+
 def username(text: str) -> Iterator[Candidate]:
-    for pattern in (
-        _DICTATION_LINE,
-        _DASHED_LINE,
-        _SIGNATURE_THEN_USER,
-        _SIGNATURE_AND_USER,
-        _SIGNED_BY_LINE,
-    ):
-        for match in pattern.finditer(text):
-            if match.group(1).rstrip("0123456789").lower() not in NOT_USER:
-                yield "USERNAME", match.start(1), match.end(1)
+    spans = [*_logins(text, (_DICTATION_LINE, _DASHED_LINE, _SIGNED_BY_LINE)), *signed_usernames(text)]
+    for start, end in spans:
+        yield "USERNAME", start, end
 
 
 # Named, so that each rule's hits and false positives can be counted on its own.
