@@ -38,6 +38,7 @@ from annotator.core.collector import collector_paused
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.chunks import CHUNK_CHARS, AnnotationIndex, Chunk, iter_chunks
+from annotator.crf.crfsuite_file import CorruptModel, check_crfsuite_model
 from annotator.crf.evidence import PhiEvidence
 from annotator.crf.features import FEATURE_VERSION, document_attributes
 from annotator.crf.guidelines import I2B2_2014, follow_guideline
@@ -99,9 +100,42 @@ class ModelMetadata:
     @classmethod
     def from_dict(cls, data: dict[str, Any], path: Path | str | None = None) -> ModelMetadata:
         try:
-            return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+            metadata = cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
         except TypeError as error:
             raise ModelError(f"model metadata is incomplete ({error})", path) from None
+        for name, value in asdict(metadata).items():
+            if not _METADATA_CHECKS[name](value):
+                raise ModelError(f"corrupt tagger model file: its metadata's {name!r} is not valid", path)
+        return metadata
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_text_map(value: object) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    )
+
+
+# What each metadata field must hold: a model file is input like any other (a feature
+# version "4" must not pass for 4, a schema must be a name).
+_METADATA_CHECKS: dict[str, Callable[[object], bool]] = {
+    "feature_version": _is_int,
+    "labels": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+    "schema": lambda v: isinstance(v, str),
+    "categories": _is_text_map,
+    "training_hash": lambda v: isinstance(v, str),
+    "created": lambda v: isinstance(v, str),
+    "documents": _is_int,
+    "tokens": _is_int,
+    "annotations": _is_int,
+    "skipped_annotations": _is_int,
+    "params": lambda v: isinstance(v, dict),
+    "private_features": lambda v: isinstance(v, bool),
+    "format": lambda v: isinstance(v, str),
+}
 
 
 class TokenScore(NamedTuple):
@@ -401,6 +435,11 @@ class CrfTagger:
             ) from None
         except (ZlibError, ValueError) as error:
             raise ModelError(f"corrupt tagger model file ({type(error).__name__})", path) from None
+        except (RuntimeError, NotImplementedError):
+            # zipfile's words for an encrypted member and an unknown compression method.
+            raise ModelError(
+                "not a model file PHI Annotator wrote (encrypted or unknown compression)", path
+            ) from None
         try:
             metadata_dict = json.loads(raw_metadata)
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
@@ -697,16 +736,9 @@ def _check_bias(recall_bias: float | None) -> None:
 
 
 def _check_crfsuite_bytes(model_bytes: bytes, path: Path) -> None:
-    """Refuse a truncated or foreign crfsuite model before the C library reads it.
-
-    A crfsuite model starts with the magic ``lCRF`` and its total size as a little-endian
-    uint32; the library trusts both and crashes the process on a truncated file.
-    """
-    if len(model_bytes) < 8 or model_bytes[:4] != b"lCRF":
-        raise ModelError("corrupt tagger model file: the CRF model is not a crfsuite model", path)
-    declared = int.from_bytes(model_bytes[4:8], "little")
-    if declared != len(model_bytes):
-        raise ModelError(
-            f"corrupt tagger model file: the CRF model is {len(model_bytes):,} bytes, its header says {declared:,}",
-            path,
-        )
+    """Refuse a truncated, damaged or foreign crfsuite model before the C library reads it
+    (the library trusts the file's offsets and crashes the process on a bad one)."""
+    try:
+        check_crfsuite_model(model_bytes)
+    except CorruptModel as error:
+        raise ModelError(f"corrupt tagger model file: {error}", path) from None
