@@ -201,10 +201,14 @@ def shades(base: str, count: int) -> list[str]:
         for level in (30, 41, 52, 63, 74, 85):
             candidates.append(lab_to_hex((level, chroma * math.cos(h), chroma * math.sin(h))))
     result = [base]
-    taken = [hex_to_lab(highlight(base, "light"))]
     labs = {c: hex_to_lab(highlight(c, "light")) for c in candidates}
+    # Each candidate's distance to the nearest shade taken, updated with each new one: a
+    # task file listing thousands of values costs thousands of steps, not millions.
+    base_lab = hex_to_lab(highlight(base, "light"))
+    nearest = {c: delta_e(labs[c], base_lab) for c in candidates}
     while len(result) < count:
-        best = max(candidates, key=lambda c: min(delta_e(labs[c], t) for t in taken))
+        best = max(candidates, key=nearest.__getitem__)
         result.append(best)
-        taken.append(labs[best])
+        for c in candidates:
+            nearest[c] = min(nearest[c], delta_e(labs[c], labs[best]))
     return result

@@ -270,5 +270,7 @@ def realign_file(path: str | Path, write: bool = False, window: int = SEARCH_WIN
     result = realign_document(document, window)
     if write and result.repairs:
         apply_repairs(document, result.repairs)
-        write_i2b2(document, path)
+        # Repaired in place: through a link, the file it names (renaming over the link would
+        # leave that file broken and turn the link into a copy).
+        write_i2b2(document, Path(path).resolve())
     return result

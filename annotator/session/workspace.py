@@ -205,7 +205,10 @@ class Workspace:
         if schema is not None:
             file = Path(schema)
             workspace.project.schema = str(file.resolve()) if file.is_file() else schema
-            workspace.schema  # noqa: B018 - read it now, so a bad name is refused before any window
+        # Read it now, so a bad name is refused before any window, and before the annotator
+        # is listed in project.toml: a session that cannot open changes nothing on disk.
+        workspace.schema  # noqa: B018
+        workspace.project.add_annotator(annotator)
         return workspace
 
     @classmethod
@@ -224,7 +227,6 @@ class Workspace:
                 # A brat folder: one document per .txt, its annotations in the .ann beside it.
                 entries = [_brat_entry(p) for p in list_document_files(project.root, "*.txt")]
         else:
-            project.add_annotator(annotator)
             entries = []
             for doc_id in project.document_ids():
                 patient, record = split_record_name(doc_id)

@@ -54,6 +54,9 @@ def check_options(options: DeidOptions) -> None:
     """Refuse options no export can honour (also checked by ``annotator batch deidentify``)."""
     if len(options.mask_char) != 1:
         raise UsageError("--mask-char must be one character")
+    if not options.mask_char.isprintable() or options.mask_char.isspace():
+        # A control character cannot be stored in the XML written; a space hides the mask.
+        raise UsageError(f"--mask-char must be a visible character, not {options.mask_char!r}")
     if options.min_leak_length < 1:
         raise UsageError("--min-leak-length must be at least 1")
 

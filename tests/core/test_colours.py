@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 
@@ -10,7 +11,9 @@ from annotator.core.colours import (
     CVD_MATRICES,
     colour_distance,
     delta_e,
+    hex_to_lab,
     highlight,
+    lab_to_hex,
     shades,
     simulate_cvd,
 )
@@ -113,3 +116,37 @@ def test_a_schema_without_type_colours_gets_shades() -> None:
         }
     )
     assert [t.color for t in schema.types] == shades("#56B4E9", 3)
+
+
+def _farthest_point_shades(base: str, count: int) -> list[str]:
+    """The definition, computed the slow way over the same grid of candidates (five hues
+    within 35 degrees of the base's, six lightness levels): each next shade is the candidate
+    whose nearest shade already taken is farthest, the first such candidate on ties."""
+    _, a, b = hex_to_lab(base)
+    chroma, hue = max(math.hypot(a, b), 30.0), math.atan2(b, a)
+    candidates = [
+        lab_to_hex(
+            (level, chroma * math.cos(hue + math.radians(step)), chroma * math.sin(hue + math.radians(step)))
+        )
+        for step in (-35, -17.5, 0, 17.5, 35)
+        for level in (30, 41, 52, 63, 74, 85)
+    ]
+    result = [base]
+    while len(result) < count:
+        taken = [hex_to_lab(highlight(c, "light")) for c in result]
+        result.append(
+            max(candidates, key=lambda c: min(delta_e(hex_to_lab(highlight(c, "light")), t) for t in taken))
+        )
+    return result
+
+
+@pytest.mark.parametrize("base", ["#E69F00", "#56B4E9", "#000000"])
+def test_shades_take_the_farthest_candidate_each_time(base: str) -> None:
+    assert shades(base, 12) == _farthest_point_shades(base, 12)
+
+
+def test_thousands_of_shades_are_cheap() -> None:
+    """A task file listing thousands of type values (a DTD's ATTLIST) made the search quadratic:
+    3,000 values took minutes. Each shade now costs one pass over the 30 candidates."""
+    many = shades("#E69F00", 3000)
+    assert len(many) == 3000 and many[0] == "#E69F00" and len(set(many)) <= 31

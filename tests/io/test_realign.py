@@ -211,3 +211,15 @@ def test_utf16_shifted_tags_land_on_their_text(text: str, data: st.DataObject) -
     else:
         (repair,) = result.repairs
         assert (repair.new_start, repair.new_end) == (start, end)
+
+
+def test_realign_write_through_a_link_repairs_the_file_it_names(tmp_path: Path) -> None:
+    document, start = _shifted_document()
+    target = tmp_path / "store" / "160-01.xml"
+    target.parent.mkdir()
+    target.write_bytes(document_to_i2b2(document))
+    link = tmp_path / "160-01.xml"
+    link.symlink_to(target)
+    realign_file(link, write=True)
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert read_i2b2(target).annotations[0].start == start

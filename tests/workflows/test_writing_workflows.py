@@ -216,3 +216,16 @@ def test_suggest_for_document_leaves_the_document_alone(corpus: SynthResult, mod
     suggestions = suggest_for_document(model, document)
     assert suggestions and document.annotations == before
     assert all(s.source is Source.MODEL for s in suggestions)
+
+
+@pytest.mark.parametrize("mask_char", ["\x01", " ", "\n"])
+def test_deidentify_refuses_an_invisible_mask_character(
+    corpus: SynthResult, tmp_path: Path, mask_char: str
+) -> None:
+    with pytest.raises(UsageError, match="visible character"):
+        deidentify(
+            DeidentifyRequest(
+                folder(corpus, "gold"), tmp_path / "o", DeidOptions(method="mask", mask_char=mask_char)
+            )
+        )
+    assert not (tmp_path / "o").exists()
