@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,6 +129,15 @@ _QUOTED = re.compile(r"""["']([^"']*)["']""")
 def parse_dtd(text: str, source: str = "<dtd>") -> TaskDefinition:
     """A task from the text of a MAE / MedTator DTD file."""
     text = _COMMENT.sub("", text)
+    # A file cut short, or a declaration given twice, is a task file someone must fix: read
+    # as it stands, it would silently lose tags or values.
+    last = text.rfind("<!")
+    if last != -1 and ">" not in text[last:]:
+        raise SchemaError("the DTD ends inside a declaration (the file is cut short)", source)
+    declared = Counter((element, name) for element, name, _ in _ATTLIST.findall(text))
+    twice = sorted(key for key, count in declared.items() if count > 1)
+    if twice:
+        raise SchemaError(f"the DTD declares attribute {twice[0][1]!r} of {twice[0][0]!r} twice", source)
     elements = {name: kind != "EMPTY" for name, kind in _ELEMENT.findall(text)}
     if not any(elements.values()):
         raise SchemaError("no extent tags (<!ELEMENT NAME ( #PCDATA ) >) in the DTD", source)
