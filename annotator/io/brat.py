@@ -1,6 +1,9 @@
 """brat standoff: the note in ``NAME.txt``, its annotations in ``NAME.ann``.
 
-Offsets are code points of the ``.txt`` file as it is on disk (no line-end translation).
+Offsets are code points of the ``.txt`` file as it is on disk (no line-end translation, a
+leading byte-order mark counted, as brat counts it). Each ``T`` line's text column must be
+the text at its offsets, as brat checks it (fragments joined by a space): a file whose offsets
+point elsewhere is refused, never read with tags on the wrong words.
 Every line kind is read into the document model and written from it
 (:mod:`annotator.io.brat_ann` has the syntax):
 
@@ -42,6 +45,7 @@ from annotator.core.relations import (
 from annotator.core.schema import Schema
 from annotator.errors import InputError, StorageError
 from annotator.io.brat_ann import (
+    LINE_BREAKS,
     AnnLine,
     AttributeLine,
     EquivalenceLine,
@@ -58,6 +62,7 @@ from annotator.io.inline2006 import category_for
 from annotator.io.xmlsafe import MAX_FILE_BYTES, read_bytes
 
 LAYOUT_KEY = "brat"
+BOM = "\ufeff"
 TYPE_ATTRIBUTE = "TYPE"
 COMMENT_NOTE = "AnnotatorNotes"
 BINARY = "true"
@@ -80,6 +85,10 @@ def brat_paths(path: str | Path) -> tuple[Path, Path]:
 
 
 def _decode(data: bytes, path: Path) -> str:
+    # "utf-8", not "utf-8-sig": brat reads the .txt with Python's utf8 codec, which keeps a
+    # leading byte-order mark as the character U+FEFF at offset 0, so every offset brat wrote
+    # counts it. Keeping it keeps those offsets right; stripping it would shift every tag of a
+    # file annotated in brat by one. An .ann whose offsets skip it is refused by the text check.
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -186,6 +195,19 @@ class _BratReader:
             piece_id = record.id if index == 0 else f"{record.id}.{index}"
             category = category_for(record.type, self.schema)
             pieces.append(Annotation(piece_id, category, record.type, start, end, self.text[start:end]))
+        if not _states_text_at(record, self.text):
+            spans = ";".join(f"{start}-{end}" for start, end in record.spans[:3])
+            spans += f" and {len(record.spans) - 3} more fragments" if len(record.spans) > 3 else ""
+            hint = ""
+            if self.text.startswith(BOM) and _states_text_at(record, self.text[1:]):
+                hint = (
+                    " (the .txt starts with a byte-order mark, which brat counts as a character; "
+                    "these offsets skip it)"
+                )
+            raise InputError(
+                f"line {number}: {record.id} text column is not the text of the .txt at {spans}{hint}",
+                self.path,
+            )
         self.annotations[record.id] = pieces
 
     def _note(self, record: NoteLine) -> None:
@@ -193,6 +215,28 @@ class _BratReader:
             self.comments[record.target] = record.text
         else:
             self.extras.setdefault(record.target, []).append((NOTE_PREFIX + record.type, record.text))
+
+
+def _states_text_at(record: TextBound, text: str) -> bool:
+    """Whether the text column of a ``T`` line is what the note holds at its offsets.
+
+    As brat checks it: the pieces joined by a space (``""`` in files from brat before 1.3), at
+    the start of the column, followed by nothing or by whitespace. A line break inside a span
+    cannot stand in a one-line column, so it is written (by us and others) as a space; an empty
+    column is filled from the offsets, as brat does, so there is nothing to compare.
+    """
+    stated = record.text.translate(LINE_BREAKS)
+    if not stated.strip():
+        return True
+    pieces = [text[start:end] for start, end in record.spans]
+    for joiner in (" ", ""):
+        expected = joiner.join(pieces).translate(LINE_BREAKS)
+        rest = stated[len(expected) :]
+        if stated.startswith(expected) and (not rest or rest[0].isspace()):
+            return True
+        if stated.rstrip() == expected.rstrip():  # trailing blanks dropped by an editor
+            return True
+    return False
 
 
 def _relation(record: AnnLine, number: int) -> Relation:

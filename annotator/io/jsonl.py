@@ -5,11 +5,14 @@ default (``id``, ``tag``, ``comment``, ``source``, ``confidence``, ``annotator``
 ``pending``, ``attributes`` as ``[name, value]`` pairs, ``fragment_of``), and a document
 carries its ``relations`` and ``document_tags`` (:mod:`annotator.io.records`), so a JSONL
 file holds everything any other format can; other tools ignore what they do not know.
+Offsets are JSON integers (not strings, floats or booleans); a fragment or a relation naming
+an id the line lacks is refused, as is a text XML cannot hold and a file without any note.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +20,7 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin, document_id_of
 from annotator.core.schema import Schema
-from annotator.errors import AnnotatorError, InputError
+from annotator.errors import AnnotatorError, InputError, StorageError
 from annotator.io.inline2006 import category_for
 from annotator.io.records import (
     document_tag_record,
@@ -30,6 +33,17 @@ from annotator.io.records import (
 from annotator.io.xmlsafe import read_bytes
 
 _SOURCES = {source.value: source for source in Source}
+# Characters XML 1.0 cannot hold: a note with one could never be saved as a document, so it is
+# refused where the file and line are still known rather than when it is first written.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# No note comes near a trillion characters; a longer offset is damage, not worth printing.
+_MAX_OFFSET = 10**12
+
+
+def first_non_xml_char(text: str) -> tuple[int, int] | None:
+    """``(offset, code point)`` of the first character of ``text`` XML cannot hold, if any."""
+    match = NOT_XML.search(text)
+    return None if match is None else (match.start(), ord(match.group()))
 
 
 def parse_jsonl(data: bytes, path: str | Path | None = None, schema: Schema | None = None) -> list[Document]:
@@ -48,6 +62,9 @@ def parse_jsonl(data: bytes, path: str | Path | None = None, schema: Schema | No
             record = json.loads(line)
         except json.JSONDecodeError as error:
             raise InputError(f"line {number}: not valid JSON (column {error.colno})", path) from None
+        except ValueError:
+            # json reads integers with int(), which refuses more than 4,300 digits.
+            raise InputError(f"line {number}: a number too long to read (over 4,300 digits)", path) from None
         except RecursionError:
             raise InputError(f"line {number}: not valid JSON (nested too deeply)", path) from None
         document = _document(record, number, stem, path, schema)
@@ -68,11 +85,18 @@ def _document(
     spans = record.get("spans") or []
     if not isinstance(spans, list):
         raise InputError(f"line {number}: 'spans' is not a list", path)
+    bad = first_non_xml_char(text)
+    if bad is not None:
+        raise InputError(
+            f"line {number}: document {doc_id}: character U+{bad[1]:04X} at offset {bad[0]} "
+            "cannot be stored in XML",
+            path,
+        )
     document = Document(doc_id, text, origin=Origin(format="jsonl"))
     pending_ids: list[Annotation] = []
     for index, span in enumerate(spans, start=1):
         try:
-            start, end, label = int(span["start"]), int(span["end"]), str(span["label"])
+            start, end, label = _offset(span["start"]), _offset(span["end"]), str(span["label"])
             annotation = Annotation(
                 id=str(span.get("id", "")),
                 tag=str(span.get("tag") or category_for(label, schema)),
@@ -92,6 +116,8 @@ def _document(
             raise InputError(
                 f"line {number}: span {index} needs integer start, end and a label", path
             ) from None
+        if max(abs(start), abs(end)) > _MAX_OFFSET:
+            raise InputError(f"line {number}: span {index} has an offset over {_MAX_OFFSET:,}", path)
         if not 0 <= start <= end <= len(text):
             raise InputError(f"line {number}: span {index} offsets {start}-{end} do not fit the text", path)
         if annotation.id and annotation.id in document:
@@ -110,17 +136,56 @@ def _document(
     except (ValueError, AnnotatorError, TypeError) as error:
         message = error.message if isinstance(error, AnnotatorError) else str(error)
         raise InputError(f"line {number}: {message}", path) from None
+    problem = dangling(document)
+    if problem is not None:
+        raise InputError(f"line {number}: {problem}", path)
     document.mark_pristine()
     return document
 
 
+def _offset(value: object) -> int:
+    # bool is an int to Python, and int() would also take "19" or 19.5: only a JSON integer is
+    # an offset, or a mistyped export would tag characters nobody chose.
+    if type(value) is not int:
+        raise TypeError
+    return value
+
+
+def dangling(document: Document) -> str | None:
+    """What a fragment or a relation names that the document lacks, if anything.
+
+    Another format would drop such a fragment or write a broken link, so the reader refuses
+    it while the line is known, and the writer never writes what the reader refuses.
+    """
+    for annotation in document.annotations:
+        if not annotation.fragment_of:
+            continue
+        head = document.find(annotation.fragment_of)
+        if head is None or head.fragment_of or head.id == annotation.id:
+            return (
+                f"span {annotation.id} is a fragment of {annotation.fragment_of}, "
+                "which is not a first fragment in the document"
+            )
+    for relation in document.relations:
+        missing = next((t for t in relation.targets if not document.has_id(t)), None)
+        if missing is not None:
+            return f"relation {relation.id} names {missing}, which is not in the document"
+    return None
+
+
 def read_jsonl(path: str | Path, schema: Schema | None = None) -> list[Document]:
-    """Read a JSONL spans file."""
-    return parse_jsonl(read_bytes(path), path, schema)
+    """Read a JSONL spans file (an empty one is refused, as an empty note table is)."""
+    documents = parse_jsonl(read_bytes(path), path, schema)
+    if not documents:
+        raise InputError("no notes in the file (it is empty or holds only blank lines)", path)
+    return documents
 
 
 def document_to_record(document: Document) -> dict[str, object]:
     """The JSON object of one document."""
+    problem = dangling(document)
+    if problem is not None:
+        raise StorageError(f"document {document.doc_id}: {problem}", document.origin.path)
     spans: list[dict[str, object]] = []
     for annotation in document.annotations:
         span: dict[str, object] = {

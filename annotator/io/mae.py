@@ -9,8 +9,9 @@ As MAE does, ``spans`` is trusted: a ``text`` attribute that disagrees is report
 when only the case differs, a warning otherwise), never a reason to refuse the file. Each
 fragment of a discontinuous tag (``spans="1~5,9~12"``) becomes an annotation (the later
 ones name the first in ``fragment_of``), so masking covers all of them. Link tags become
-relations, non-consuming and document-level tags document tags
-(:mod:`annotator.core.relations`, :mod:`annotator.io.xml_items`); ``<META>``, the order of
+relations, non-consuming (``spans="-1~-1"`` or empty) and document-level tags document tags
+(:mod:`annotator.core.relations`, :mod:`annotator.io.xml_items`); any other negative offset is
+refused, so damaged spans never turn PHI into an unmasked document tag. ``<META>``, the order of
 the tags and their attributes as written are kept (:mod:`annotator.io.mae_layout`).
 """
 
@@ -55,7 +56,13 @@ __all__ = [
     "write_mae",
 ]
 
-_SPAN = re.compile(r"^\s*(-?\d+)\s*~\s*(-?\d+)\s*$")
+# [0-9], not \d, which also takes other scripts' digits: MAE and MedTator write ASCII.
+_SPAN = re.compile(r"^\s*(-?[0-9]+)\s*~\s*(-?[0-9]+)\s*$")
+# What MAE (NCSPAN_PLACEHOLDER, "-1,-1" in some of its versions) and MedTator write for a
+# non-consuming tag; an empty or absent spans means the same.
+_NON_CONSUMING = ("-1~-1", "-1,-1")
+# Far past the 10 MB a file may hold; a longer number is damage (and int() stops at 4,300 digits).
+_MAX_DIGITS = 12
 # Attributes the reader turns into annotation fields (the type attribute is added per tag).
 _FIELDS = ("id", "spans", "text", "comment")
 # How MAE and MedTator join the pieces of a discontinuous tag in its text attribute.
@@ -174,12 +181,19 @@ class _TagReader:
                 return relation_from_xml(tag, attributes, item_id)
             return document_tag_from_xml(tag, attributes, item_id)
         fragments = [f for f in spans.split(",") if f.strip()]
+        if not fragments or "".join(spans.split()) in _NON_CONSUMING:
+            return document_tag_from_xml(tag, attributes, values.get("id") or self._fresh_id("D"))
         matched = [_SPAN.match(f) for f in fragments]
         if not all(matched):
             raise InputError(f"tag {label} ({tag}) has malformed spans", self.path)
+        numbers = [n for m in matched if m is not None for n in m.groups()]
+        if any(len(n.lstrip("-0")) > _MAX_DIGITS for n in numbers):
+            raise InputError(f"tag {label} ({tag}) has an offset over {_MAX_DIGITS} digits", self.path)
+        if any(n.startswith("-") for n in numbers):
+            # Only the exact placeholder marks a tag without a span; any other negative offset
+            # is damage, and reading it as a document-level tag would leave its PHI unmasked.
+            raise InputError(f"tag {label} ({tag}) has a negative offset in its spans", self.path)
         units = [(int(m.group(1)), int(m.group(2))) for m in matched if m is not None]
-        if not units or any(start < 0 or end < 0 for start, end in units):
-            return document_tag_from_xml(tag, attributes, values.get("id") or self._fresh_id("D"))
         expected = values.get("text")
         points = [self._to_codepoints(s, e, expected if len(units) == 1 else None) for s, e in units]
         for start, end in points:

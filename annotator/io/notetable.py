@@ -25,6 +25,7 @@ from typing import Any
 
 from annotator.core.document import Document, Origin
 from annotator.errors import InputError
+from annotator.io.jsonl import first_non_xml_char
 from annotator.io.xmlsafe import read_bytes
 
 INDEX_NAME = "notes-index.csv"
@@ -68,13 +69,21 @@ def _decode(data: bytes, path: Path) -> str:
 def _csv_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
     csv.field_size_limit(_FIELD_LIMIT)
-    reader = csv.reader(io.StringIO(content, newline=""), delimiter=delimiter)
+    # strict: a lenient reader runs an unclosed quote on to the end of the file and returns
+    # every row after it as part of one note, without a word.
+    reader = csv.reader(io.StringIO(content, newline=""), delimiter=delimiter, strict=True)
+    first_line = 1
     try:
         header = next(reader, None)
         if header is None:
             raise InputError("the table is empty (no header row)", path)
+        _refuse_repeated_columns(header, path)
         rows = []
-        for record in reader:
+        while True:
+            first_line = reader.line_num + 1
+            record = next(reader, None)
+            if record is None:
+                break
             if not any(cell.strip() for cell in record):
                 continue
             if len(record) != len(header):
@@ -83,8 +92,38 @@ def _csv_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dict
                 )
             rows.append((reader.line_num, dict(zip(header, record, strict=True))))
     except csv.Error as error:
-        raise InputError(f"not a valid table near line {reader.line_num} ({error})", path) from None
+        if "unexpected end of data" in str(error):
+            raise InputError(
+                f"row starting on line {first_line}: a quoted field is never closed "
+                "(every line after its opening quote would be one note)",
+                path,
+            ) from None
+        raise InputError(
+            f"not a valid table in the row starting on line {first_line} ({error})", path
+        ) from None
     return header, rows
+
+
+def _refuse_repeated_columns(header: list[str], path: Path) -> None:
+    # A dict keeps the last of two same-named columns: the note would silently be the wrong one.
+    seen: set[str] = set()
+    for name in header:
+        if name.strip() and name in seen:
+            raise InputError(f"the header names the column {name!r} twice", path)
+        seen.add(name)
+
+
+class _RepeatedKeyError(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    record: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in record:
+            raise _RepeatedKeyError(key)
+        record[key] = value
+    return record
 
 
 def _json_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
@@ -94,8 +133,12 @@ def _json_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dic
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
+            record = json.loads(line, object_pairs_hook=_unique_keys)
+        except _RepeatedKeyError as error:
+            # json.loads keeps the last of two same keys, as a dict would a repeated column.
+            raise InputError(f"line {number}: the key {error.args[0]!r} appears twice", path) from None
+        except (ValueError, RecursionError):
+            # ValueError also covers an integer of more than 4,300 digits, which int() refuses.
             raise InputError(f"line {number}: not a JSON object", path) from None
         if not isinstance(record, dict):
             raise InputError(f"line {number}: not a JSON object", path)
@@ -122,15 +165,28 @@ def read_note_rows(path: str | Path, columns: NoteColumns) -> list[NoteRow]:
         known = ", ".join(header[:12]) or "none"
         raise InputError(f"no column {missing[0]!r} (columns: {known})", path)
     notes = []
+    first_row_of_id: dict[str, int] = {}
     for number, record in raw:
         text = record.get(columns.text)
         if not isinstance(text, str):
             raise InputError(f"row {number}: the {columns.text!r} value is not text", path)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        bad = first_non_xml_char(text)
+        if bad is not None:
+            raise InputError(
+                f"row {number}: character U+{bad[1]:04X} at offset {bad[0]} of the note cannot be stored in XML",
+                path,
+            )
+        note_id = _cell(record, columns.note_id)
+        if note_id and note_id in first_row_of_id:
+            # The id itself is left out: an EHR note id is an identifier.
+            raise InputError(f"row {number}: the same note id as row {first_row_of_id[note_id]}", path)
+        first_row_of_id.setdefault(note_id, number)
         notes.append(
             NoteRow(
                 row=number,
-                text=text.replace("\r\n", "\n").replace("\r", "\n"),
-                note_id=_cell(record, columns.note_id),
+                text=text,
+                note_id=note_id,
                 patient=_cell(record, columns.patient),
                 date=_cell(record, columns.date),
                 names=tuple(_cell(record, column) for column in columns.names),

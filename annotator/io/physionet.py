@@ -55,9 +55,16 @@ _FROM_CATEGORY = {
 }
 _FROM_TYPE = {"PATIENT": "PTName", "DOCTOR": "HCPName"}
 
-_RECORD_START = re.compile(r"START_OF_RECORD=(\d+)\|\|\|\|(\d+)\|\|\|\|\n")
+# [0-9], not \d: \d and str.isdigit also take other scripts' digits and superscripts, which
+# deid.pl never writes and which int() partly refuses.
+_RECORD_START = re.compile(r"START_OF_RECORD=([0-9]+)\|\|\|\|([0-9]+)\|\|\|\|\n")
+_RECORD_MARK = "START_OF_RECORD="
 _RECORD_END = "||||END_OF_RECORD"
-_BLIND_HEADER = re.compile(r"Patient\s+(\d+)\s+Note\s+(\d+)\s*$")
+_BLIND_HEADER = re.compile(r"Patient\s+([0-9]+)\s+Note\s+([0-9]+)\s*$")
+_DIGITS = re.compile(r"[0-9]+")
+# Patient and note numbers and offsets of a real corpus have a few digits; a longer one is a
+# damaged file, and past 4,300 digits int() refuses it outright.
+MAX_DIGITS = 12
 _YEAR = re.compile(r"'?\d{2}(?:\d{2})?")
 PHRASE_SUFFIX = "-phi.phrase"
 TEXT_SUFFIX = ".text"
@@ -117,20 +124,48 @@ def parse_records(content: str, path: Path | None = None) -> dict[tuple[int, int
         match = _RECORD_START.search(content, position)
         if match is None:
             if content[position:].strip():
+                _refuse_stray_text(content, position, len(content), path)
                 raise InputError(f"text after the last record (character {position}) is not a record", path)
             return records
         if content[position : match.start()].strip():
+            _refuse_stray_text(content, position, match.start(), path)
             raise InputError(f"text outside a record before character {match.start()}", path)
         end = content.find(_RECORD_END, match.end())
         if end < 0 or _RECORD_START.search(content, match.end(), end):
             raise InputError(
                 f"record {match[1]}/{match[2]} has no ||||END_OF_RECORD (character {match.start()})", path
             )
-        key = (int(match[1]), int(match[2]))
+        line = content.count("\n", 0, match.start()) + 1
+        key = (_bounded(match[1], line, path), _bounded(match[2], line, path))
         if key in records:
             raise InputError(f"record {key[0]}/{key[1]} appears twice", path)
         records[key] = content[match.end() : end]
         position = end + len(_RECORD_END)
+
+
+def _refuse_stray_text(content: str, start: int, end: int, path: Path | None) -> None:
+    """Name the line of a record header that is not one (other digits, a missing bar)."""
+    mark = content.find(_RECORD_MARK, start, end)
+    if mark >= 0:
+        line = content.count("\n", 0, mark) + 1
+        raise InputError(
+            f"line {line}: a record header that is not START_OF_RECORD=P||||N|||| "
+            "(P and N in ASCII digits, then a line break)",
+            path,
+        )
+
+
+def _bounded(digits: str, line: int, path: Path | None) -> int:
+    """The value of an ASCII number of at most :data:`MAX_DIGITS` significant digits."""
+    if len(digits.lstrip("0")) > MAX_DIGITS:
+        raise InputError(f"line {line}: a number of {len(digits):,} digits (at most {MAX_DIGITS})", path)
+    return int(digits)
+
+
+def _numbers(parts: Sequence[str], line: int, path: Path | None, expected: str) -> list[int]:
+    if not all(_DIGITS.fullmatch(part) for part in parts):
+        raise InputError(f"line {line}: expected {expected}, numbers in ASCII digits", path)
+    return [_bounded(part, line, path) for part in parts]
 
 
 def _decode(path: Path) -> str:
@@ -144,33 +179,54 @@ def _decode(path: Path) -> str:
 def parse_phrases(content: str, path: Path | None = None) -> list[tuple[int, int, int, int, str, str]]:
     """``(patient, note, start, end, type, phrase)`` rows of an ``id-phi.phrase`` list."""
     rows = []
+    listed: dict[tuple[int, int, int, int], int] = {}
     for number, line in enumerate(content.split("\n"), start=1):
         if not line.strip():
             continue
         parts = line.split(" ", 5)
-        if len(parts) < 5 or not all(p.isdigit() for p in parts[:4]):
-            raise InputError(f"line {number}: expected 'patient note start end type phrase'", path)
+        expected = "'patient note start end type phrase'"
+        if len(parts) < 5:
+            raise InputError(f"line {number}: expected {expected}", path)
+        patient, note, start, end = _numbers(parts[:4], number, path, expected)
+        _refuse_repeat(listed, (patient, note, start, end), number, path)
         phrase = parts[5] if len(parts) > 5 else ""
-        patient, note, start, end = (int(p) for p in parts[:4])
         rows.append((patient, note, start, end, parts[4], phrase))
     return rows
+
+
+def _refuse_repeat(
+    listed: dict[tuple[int, int, int, int], int], key: tuple[int, int, int, int], line: int, path: Path | None
+) -> None:
+    # The same span twice (with one type or two) would become two tags on one phrase, counted
+    # twice by every score; the PhysioNet lists never repeat a span.
+    if key in listed:
+        raise InputError(
+            f"line {line}: record {key[0]}/{key[1]} offsets {key[2]}-{key[3]} are listed twice "
+            f"(first on line {listed[key]})",
+            path,
+        )
+    listed[key] = line
 
 
 def parse_blind(content: str, path: Path | None = None) -> list[tuple[int, int, int, int]]:
     """``(patient, note, start, end)`` rows of a type-blind ``id.deid`` / ``*.phi`` list."""
     rows = []
+    listed: dict[tuple[int, int, int, int], int] = {}
     current: tuple[int, int] | None = None
+    expected = "'Patient P Note N' or 'start start end'"
     for number, line in enumerate(content.split("\n"), start=1):
         if not line.strip():
             continue
         header = _BLIND_HEADER.match(line.strip())
         if header is not None:
-            current = (int(header[1]), int(header[2]))
+            current = (_bounded(header[1], number, path), _bounded(header[2], number, path))
             continue
         parts = line.split()
-        if len(parts) != 3 or not all(p.isdigit() for p in parts) or current is None:
-            raise InputError(f"line {number}: expected 'Patient P Note N' or 'start start end'", path)
-        rows.append((*current, int(parts[1]), int(parts[2])))
+        if len(parts) != 3 or current is None:
+            raise InputError(f"line {number}: expected {expected}", path)
+        _, start, end = _numbers(parts, number, path, expected)
+        _refuse_repeat(listed, (*current, start, end), number, path)
+        rows.append((*current, start, end))
     return rows
 
 
@@ -250,7 +306,8 @@ def physionet_type(annotation: Annotation) -> str:
 def record_key(document: Document) -> tuple[int, int]:
     """(patient, note) numbers of a document named ``P-N`` with numbers."""
     patient, note = document.patient_id, document.record
-    if not patient.isdigit() or not document.doc_id.rsplit("-", 1)[-1].isdigit():
+    numbers = (patient, document.doc_id.rsplit("-", 1)[-1])
+    if not all(_DIGITS.fullmatch(n) and len(n.lstrip("0")) <= MAX_DIGITS for n in numbers):
         raise UsageError(
             f"document {document.doc_id}: the PhysioNet layout numbers patients and notes; "
             "name documents PPP-RR with digits"
