@@ -28,8 +28,10 @@ from annotator.core.relations import DocumentTag, Relation
 from annotator.errors import AnnotatorError, InputError
 
 # "PPP-RR" names patient PPP, record RR (i2b2 2014: 110-01.xml).
-_RECORD_NAME = re.compile(r"^(?P<patient>.+)-(?P<record>\d+)$")
-_ID_NUMBER = re.compile(r"^(?P<prefix>\D*)(?P<number>\d+)$")
+# Numbers of at most 18 ASCII digits: a hostile id's 5,000 digits would pass Python's limit
+# for int(), and other scripts' digits would read as numbers nobody wrote.
+_RECORD_NAME = re.compile(r"^(?P<patient>.+)-(?P<record>[0-9]{1,18})$")
+_ID_NUMBER = re.compile(r"^(?P<prefix>\D*)(?P<number>[0-9]{1,18})$")
 
 
 def document_id_of(path: str | Path | None, default: str = "document") -> str:

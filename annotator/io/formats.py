@@ -27,12 +27,13 @@ from annotator.io.brat import brat_paths, read_brat, write_brat
 from annotator.io.brat_conf_writer import brat_conf_for
 from annotator.io.capacity import EVERYTHING, Kind
 from annotator.io.conll import write_conll
-from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.io.i2b2 import parse_i2b2_raw, read_i2b2, refuse_unread_tags, write_i2b2
 from annotator.io.inline2006 import read_inline2006, write_inline2006
 from annotator.io.jsonl import read_jsonl, write_jsonl
-from annotator.io.mae import read_mae, write_mae
+from annotator.io.mae import parse_mae, write_mae
 from annotator.io.mae_task_writer import root_of, task_for, task_name
 from annotator.io.notetable import TABLE_SUFFIXES, NoteColumns, read_note_table
+from annotator.io.outputs import check_file_name, file_in_folder, same_file_names
 from annotator.io.physionet import TYPE_ATTRIBUTE as PHYSIONET_TYPE
 from annotator.io.physionet import find_files, is_physionet_records, read_physionet, write_physionet
 from annotator.io.physionet import output_files as physionet_output_files
@@ -74,7 +75,11 @@ def _read_i2b2(path: Path, _schema: Schema | None, _warnings: list[str]) -> list
 
 
 def _read_mae(path: Path, _schema: Schema | None, warnings: list[str]) -> list[Document]:
-    return [read_mae(path, warnings)]
+    data = read_bytes(path)
+    # The MAE reader takes the first TAGS' direct children: refuse what it would drop (a
+    # name left out of the conversion is a name left in every copy made from it).
+    refuse_unread_tags(parse_i2b2_raw(data, path), path)
+    return [parse_mae(data, path, warnings=warnings)]
 
 
 def _write_i2b2(document: Document, path: Path) -> None:
@@ -303,7 +308,13 @@ def read_documents(
         files = [f for f in files if f.suffix == ".txt"]
     documents: list[Document] = []
     for file in files:
-        documents.extend(spec.read(file, schema, notes))
+        read = spec.read(file, schema, notes)
+        for document in read:
+            # A file of many documents (JSON Lines) is still where each came from: errors
+            # about a document, its id as an output name first, must name it.
+            if document.origin.path is None:
+                document.origin.path = file
+        documents.extend(read)
     ids = [d.doc_id for d in documents]
     if len(set(ids)) != len(ids):
         duplicate = next(i for i in ids if ids.count(i) > 1)
@@ -314,24 +325,33 @@ def read_documents(
 def output_paths(
     documents: Sequence[Document], out: str | Path, format: str, schema: Schema | None = None
 ) -> list[Path]:
-    """The files :func:`write_documents` would write (to check before writing anything)."""
+    """The files :func:`write_documents` would write (to check before writing anything).
+
+    Raises
+    ------
+    InputError
+        A document id that would name a file cannot (:func:`annotator.io.outputs.check_file_name`),
+        or two would be one file on Windows or macOS; the file it was read from is named.
+    """
     out = Path(out)
     spec = get_format(format)
     if format == "physionet":
         return physionet_output_files(out)
     if format == "project":
-        sources = [out / "source" / f"{d.doc_id}.xml" for d in documents]
+        _check_names(documents)
+        sources = [_document_file(out / "source", d, ".xml") for d in documents]
         return [
             *sources,
-            *(out / "gold" / f"{d.doc_id}.xml" for d in documents if len(d)),
+            *(_document_file(out / "gold", d, ".xml") for d in documents if len(d)),
             out / PROJECT_FILE,
         ]
     if not spec.per_document:
         return [out / f"documents{spec.suffix}" if _is_folder_target(out) else out]
-    if len(documents) == 1 and out.suffix.lower() in (".xml", ".ann", ".txt"):
+    if _single_file(documents, out):
         targets = [out]
     else:
-        targets = [out / f"{d.doc_id}{spec.suffix}" for d in documents]
+        _check_names(documents)
+        targets = [_document_file(out, d, spec.suffix) for d in documents]
     if format == "brat":
         targets = [p for t in targets for p in brat_paths(t)]
     if _is_folder_target(out) and format == "brat":
@@ -356,6 +376,23 @@ def _mae_writer(documents: Sequence[Document], schema: Schema | None) -> Callabl
 
 def _is_folder_target(out: Path) -> bool:
     return out.is_dir() or not out.suffix
+
+
+def _single_file(documents: Sequence[Document], out: Path) -> bool:
+    """One document written to the file ``out`` names: its id names no file."""
+    return len(documents) == 1 and out.suffix.lower() in (".xml", ".ann", ".txt")
+
+
+def _document_file(folder: Path, document: Document, suffix: str) -> Path:
+    # Every per-document path goes through here: an id from the input never picks the folder.
+    return file_in_folder(folder, document.doc_id, suffix, document.origin.path)
+
+
+def _check_names(documents: Sequence[Document]) -> None:
+    """Every id a plain file name, and no two of them one file on Windows or macOS."""
+    for document in documents:
+        check_file_name(document.doc_id, document.origin.path)
+    same_file_names((d.doc_id, d.origin.path) for d in documents)
 
 
 def _gold_guideline(documents: Sequence[Document]) -> str:
@@ -384,12 +421,13 @@ def write_documents(
     out = Path(out)
     if format == "project":
         # The notes bare in source/ (what annotators start from); their tags, if any, as gold/.
+        _check_names(documents)
         for document in documents:
             _write_project_note(
-                Document(document.doc_id, document.text), out / "source" / f"{document.doc_id}.xml"
+                Document(document.doc_id, document.text), _document_file(out / "source", document, ".xml")
             )
             if len(document):
-                _write_project_note(document, out / "gold" / f"{document.doc_id}.xml")
+                _write_project_note(document, _document_file(out / "gold", document, ".xml"))
         schema_name = schema.name if schema is not None else "i2b2-2014"
         Project(out, project_name or out.name, schema_name, guideline=_gold_guideline(documents)).save()
         return output_paths(documents, out, format)
@@ -400,9 +438,11 @@ def write_documents(
             write_one = _mae_writer(documents, schema)
         elif format == "brat":
             write_one = functools.partial(write_brat, schema=schema)
-        single = len(documents) == 1 and out.suffix.lower() in (".xml", ".ann", ".txt")
+        single = _single_file(documents, out)
+        if not single:
+            _check_names(documents)
         for document in documents:
-            target = out if single else out / f"{document.doc_id}{spec.suffix}"
+            target = out if single else _document_file(out, document, spec.suffix)
             write_one(document, target)
     else:
         assert spec.write_all is not None

@@ -23,7 +23,7 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin, document_id_of
 from annotator.core.relations import DocumentTag, Relation
-from annotator.errors import InputError, OffsetError, StorageError
+from annotator.errors import InputError, OffsetError, StorageError, printable_path
 from annotator.io.xml_items import (
     CONTINUES,
     TargetTexts,
@@ -39,7 +39,7 @@ from annotator.io.xml_items import (
 from annotator.io.xml_items import (
     relation_from_xml as _relation_from_xml,
 )
-from annotator.io.xmlsafe import parse_xml, read_bytes
+from annotator.io.xmlsafe import coded, parse_xml, read_bytes
 
 ROOT_TAG = "deIdi2b2"
 _ATTRIBUTE_ESCAPES = {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
@@ -75,6 +75,10 @@ class RawI2b2:
     # legal, but the validator warns about them.
     extra_text_elements: int = 0
     doctype: str = ""
+    # TAGS elements after the first, and tags holding elements: no reader reads what they
+    # hold, so a file with either is refused (a tag never read is a name never masked).
+    extra_tags_elements: int = 0
+    tags_with_children: list[RawTag] = field(default_factory=list)
 
 
 def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
@@ -108,8 +112,11 @@ def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
                     attributes: dict[str, str] = dict(element.items())  # type: ignore[arg-type]
                     line = element.sourceline  # an int (lxml-stubs type it otherwise)
                     append(RawTag(len(tags), name, attributes, line))  # type: ignore[arg-type]
+                    if len(element) and any(isinstance(inner.tag, str) for inner in element):
+                        raw.tags_with_children.append(tags[-1])
         else:
             raw.extra_text_elements += child.tag == "TEXT"
+            raw.extra_tags_elements += child.tag == "TAGS"
             raw.layout.append(etree.tostring(child, encoding="unicode", with_tail=False))
     return raw
 
@@ -195,6 +202,7 @@ def parse_i2b2(
     from annotator.io.i2b2_fast import parse_plain_i2b2
 
     raw = parse_plain_i2b2(data) or parse_i2b2_raw(data, path)
+    refuse_unread_tags(raw, path)  # a MAE file too: its reader would drop them as well
     if any("spans" in tag.attributes and "start" not in tag.attributes for tag in raw.tags):
         # A MAE / MedTator file: every tool that reads i2b2 files reads those too. Imported
         # here because the MAE reader builds on this module.
@@ -219,10 +227,50 @@ def check_offsets_fit(document: Document, path: str | Path | None = None) -> Non
             )
 
 
+def unread_tags(raw: RawI2b2) -> list[tuple[str, str]]:
+    """What of a file's tags no reader would read, as (problem code, message) pairs.
+
+    A second TAGS element and a tag inside a tag: a reader that took the first TAGS' direct
+    children would lose the others without a word.
+    """
+    found = []
+    if raw.extra_tags_elements:
+        found.append(
+            (
+                "second-tags",
+                f"{raw.extra_tags_elements + 1} TAGS elements: only one is allowed "
+                "(merge them into one; the tags of the others would be ignored)",
+            )
+        )
+    if raw.tags_with_children:
+        outer = raw.tags_with_children[0]
+        label = printable_path(outer.attributes.get("id") or f"number {outer.index + 1}")
+        where = f", line {outer.line}" if outer.line else ""
+        more = len(raw.tags_with_children) - 1
+        others = f"; {more:,} more tag(s) hold elements too" if more else ""
+        found.append(
+            (
+                "nested-tag",
+                f"tag {label} ({outer.tag}{where}) holds other elements: tags must not be nested "
+                f"(the inner ones would be ignored){others}",
+            )
+        )
+    return found
+
+
+def refuse_unread_tags(raw: RawI2b2, path: str | Path | None) -> None:
+    """Raise the first of :func:`unread_tags` as an InputError naming ``path`` (coded)."""
+    found = unread_tags(raw)
+    if found:
+        code, message = found[0]
+        raise coded(InputError(message, path), code)
+
+
 def document_from_raw(
     raw: RawI2b2, data: bytes, path: str | Path | None = None, doc_id: str | None = None
 ) -> Document:
     """A document from an already parsed file (lets the validator and the reader share one parse)."""
+    refuse_unread_tags(raw, path)
     if raw.text is None:
         raise InputError(f"no TEXT element under <{raw.root_tag}>", path)
     if raw.text_has_elements:

@@ -68,7 +68,9 @@ def parse_inline2006(
             attributes["text"] = text[int(attributes["start"]) : int(attributes["end"])]
         annotations = [extent_annotation(raw_tag, path) for raw_tag in raw_tags]
         doc_id = str(record.get("ID") or f"{stem}-{number:02d}")
-        document = Document(doc_id, text, [a for a in annotations if a.id], Origin(format="inline2006"))
+        # The file names the document in errors (its id too may be refused as a file name).
+        origin = Origin(path=Path(path) if path is not None else None, format="inline2006")
+        document = Document(doc_id, text, [a for a in annotations if a.id], origin)
         for annotation in annotations:
             if not annotation.id:
                 document.add(annotation.replace(id=document.new_id()))

@@ -25,13 +25,14 @@ import contextlib
 import os
 import shutil
 import tempfile
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
 from annotator.core.atomic import atomic_write
-from annotator.errors import StorageError, UsageError
+from annotator.errors import InputError, StorageError, UsageError
 from annotator.io.publish import (
     STAGING_PREFIX,
     Step,
@@ -114,6 +115,104 @@ class OutputPlan:
         if Path(target) not in self.targets:
             raise ValueError(f"{target} is not an output of this plan")
         return Path(target)
+
+
+#: The longest document id (in UTF-8 bytes) that may name an output file: the name gets a
+#: suffix (``.xml``, ``.txt``, ``.ann``) and most file systems stop at 255 bytes.
+MAX_NAME_BYTES = 200
+# What Windows refuses in a file name: an output folder is often copied to a shared drive.
+_WINDOWS_FORBIDDEN = frozenset('<>:"|?*')
+_WINDOWS_DEVICES = frozenset(
+    ("CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(1, 10)), *(f"LPT{n}" for n in range(1, 10)))
+)
+_SHOWN_CHARACTERS = 40
+
+
+def _name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be the stem of one file directly in the output folder, or None."""
+    if not name:
+        return "it is empty"
+    if "/" in name or "\\" in name:
+        return "it holds a path separator (/ or \\)"
+    if name in (".", ".."):
+        return "it names a folder (the output folder or the one above it)"
+    # Folders are read without hidden and temporary files, and staging and manifests are
+    # hidden: such a document would be written where it is never read back.
+    if name.startswith((".", "~")):
+        return f"it starts with {name[0]!r} (a hidden or temporary file name)"
+    for char in name:
+        if not char.isprintable():  # controls, format characters (bidi overrides), surrogates
+            return f"it holds the unprintable character U+{ord(char):04X}"
+        if char in _WINDOWS_FORBIDDEN:
+            return f"it holds {char!r}, which Windows refuses in file names"
+    size = len(name.encode("utf-8"))
+    if size > MAX_NAME_BYTES:
+        return f"it is too long for a file name ({size:,} bytes in UTF-8, at most {MAX_NAME_BYTES})"
+    if name.endswith((".", " ")):
+        return "it ends with a dot or a space, which Windows drops from file names"
+    if name.split(".")[0].rstrip(" ").upper() in _WINDOWS_DEVICES:
+        return "it is a Windows device name"
+    return None
+
+
+def shown_name(name: str) -> str:
+    """A document id fit for a one-line message: escaped, and cut when long."""
+    if len(name) <= _SHOWN_CHARACTERS:
+        return repr(name)
+    return f"{name[:_SHOWN_CHARACTERS]!r}... ({len(name):,} characters)"
+
+
+def check_file_name(name: str, source: str | Path | None = None) -> str:
+    """``name`` (a document id) when it can name one file directly in an output folder.
+
+    The one check every writer makes, when the output is planned, before anything is
+    created: a document id comes from the input (a JSON field, a RECORD ID) and must not
+    choose where the file goes.
+
+    Raises
+    ------
+    InputError
+        Naming ``source`` (the file the document was read from) and the id: it is empty,
+        holds a path separator, a control character or what Windows refuses, climbs out of
+        the folder, would be a hidden or temporary file, or is too long.
+    """
+    problem = _name_problem(name)
+    if problem is not None:
+        raise InputError(f"document id {shown_name(name)} cannot name an output file: {problem}", source)
+    return name
+
+
+def file_in_folder(folder: Path, name: str, suffix: str, source: str | Path | None = None) -> Path:
+    """``folder/<name><suffix>`` for a checked document id, proved to lie directly in ``folder``.
+
+    The second look is lexical on the resolved folder (the file itself may not exist, or
+    may be a link being replaced), so it holds whatever the name rules above let through.
+    """
+    check_file_name(name, source)
+    base = Path(folder).resolve()
+    target = base / f"{name}{suffix}"
+    if target.parent != base or os.path.normpath(target) != str(target):
+        raise InputError(f"document id {shown_name(name)} would be written outside the output folder", source)
+    return Path(folder) / target.name
+
+
+def same_file_names(names: Iterable[tuple[str, str | Path | None]]) -> None:
+    """Refuse document ids (each with the file it came from) that only case or Unicode
+    normalisation tell apart.
+
+    On Windows and macOS they are one file: the second document would silently replace
+    the first.
+    """
+    seen: dict[str, str] = {}
+    for name, source in names:
+        key = unicodedata.normalize("NFC", name).casefold()
+        if key in seen and seen[key] != name:
+            raise InputError(
+                f"documents {shown_name(seen[key])} and {shown_name(name)} would be one file on "
+                "Windows and macOS (their ids differ only in case or in how accents are encoded)",
+                source,
+            )
+        seen.setdefault(key, name)
 
 
 def _resolved(paths: Iterable[Path]) -> set[Path]:
@@ -318,6 +417,9 @@ class Staging:
         resolved = Path(path).resolve()
         if resolved in self.private:
             return self.private[resolved]
+        if not resolved.is_relative_to(self.resolved_base):
+            # Nothing the plan did not put under its output is ever staged, hence published.
+            raise StorageError("is not inside the planned output; refusing to write it", path)
         return self.root / resolved.relative_to(self.resolved_base)
 
     def final(self, staged: Path) -> Path:
@@ -360,6 +462,29 @@ def publishing(plan: OutputPlan) -> Iterator[Staging]:
     leak, a cancel), nothing is published and the staging is removed.
     """
     anchor = plan.anchor
+    missing = _missing_folders(anchor.parent)
+    try:
+        with _output_published(plan, anchor) as staging:
+            yield staging
+    except BaseException:
+        # A job that fails leaves no folder it made on the way to its output (``-o new/out``).
+        for folder in missing:
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only if empty: never what another process put there
+        raise
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and its ancestors that do not exist yet, deepest first."""
+    missing = []
+    while not folder.exists() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+@contextlib.contextmanager
+def _output_published(plan: OutputPlan, anchor: Path) -> Iterator[Staging]:
     with output_lock(anchor):
         merging = plan.folder_mode is FolderMode.MERGE or (plan.folder_mode is None and len(plan.targets) > 1)
         interrupted = recover_output(anchor, [anchor] if merging else [])

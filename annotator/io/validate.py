@@ -15,7 +15,7 @@ from typing import Literal, overload
 from annotator.core.document import Document, document_id_of
 from annotator.core.schema import Schema, load_schema
 from annotator.errors import AnnotatorError, printable_path
-from annotator.io.i2b2 import RawI2b2, RawTag, document_from_raw, parse_i2b2_raw
+from annotator.io.i2b2 import RawI2b2, RawTag, document_from_raw, parse_i2b2_raw, unread_tags
 from annotator.io.mae import parse_mae
 from annotator.io.realign import Realigner, text_matches
 from annotator.io.xml_items import is_document_offsets, link_arguments
@@ -38,6 +38,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "no-text": ("error", "there is no TEXT element"),
     "no-tags": ("error", "there is no TAGS element"),
     "inline-markup": ("error", "TEXT contains elements (inline annotation, e.g. the i2b2 2006 format)"),
+    "second-tags": ("error", "more than one TAGS element (refused: the tags of the others would be lost)"),
+    "nested-tag": ("error", "a tag holds other elements (refused: the inner tags would be lost)"),
     "missing-id": ("warning", "a tag has no id (the reader gives it a fresh one)"),
     "duplicate-id": ("error", "two tags share an id"),
     "missing-offset": ("error", "a tag has no start or end attribute"),
@@ -171,7 +173,15 @@ def read_and_validate(
         return None, problems
 
 
-_STRUCTURAL = {"no-text", "inline-markup", "duplicate-id", "missing-offset", "bad-offset"}
+_STRUCTURAL = {
+    "no-text",
+    "inline-markup",
+    "second-tags",
+    "nested-tag",
+    "duplicate-id",
+    "missing-offset",
+    "bad-offset",
+}
 
 
 def validate_bytes(
@@ -215,7 +225,8 @@ def validate_bytes(
 
 
 def _structure_warnings(raw: RawI2b2, path: str | Path | None, mae: bool) -> list[Problem]:
-    """Legal but odd: a DOCTYPE, a second TEXT, a root that is not i2b2's (MAE files have theirs)."""
+    """Legal but odd: a DOCTYPE, a second TEXT, a root that is not i2b2's (MAE files have theirs);
+    and tags no reader would read (a second TAGS, a tag inside a tag)."""
     found = []
     if raw.doctype:
         found.append(problem(path, "doctype", "the file has a DOCTYPE declaration (ignored, never loaded)"))
@@ -227,6 +238,8 @@ def _structure_warnings(raw: RawI2b2, path: str | Path | None, mae: bool) -> lis
                 f"{raw.extra_text_elements + 1} TEXT elements: only the first is read as the note",
             )
         )
+    # Errors, unlike a second TEXT: every reader refuses such a file (its tags would be lost).
+    found.extend(problem(path, code, message) for code, message in unread_tags(raw))
     if raw.root_tag != I2B2_ROOT and not mae:
         found.append(
             problem(path, "foreign-root", f"the root element is <{raw.root_tag}>, not <{I2B2_ROOT}>")

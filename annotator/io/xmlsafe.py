@@ -301,6 +301,9 @@ def _describe_syntax_error(error: etree.XMLSyntaxError, data: bytes = b"") -> tu
             "encoding",
             f"wrong encoding (line {line}): the bytes are not valid {declared}; save the file as UTF-8 or declare its real encoding",
         )
+    invalid = _invalid_character(error)
+    if invalid is not None:
+        return "not-well-formed", invalid
     if data and _looks_truncated(data):
         return (
             "truncated",
@@ -311,6 +314,18 @@ def _describe_syntax_error(error: etree.XMLSyntaxError, data: bytes = b"") -> tu
     if "entity" in lowered:
         return "entity", f"entity not allowed (line {line}): {message}"
     return "not-well-formed", f"not well-formed XML (line {line}): {message}"
+
+
+_INVALID_CHAR = re.compile(r"Char value (\d+)")
+
+
+def _invalid_character(error: etree.XMLSyntaxError) -> str | None:
+    """A character XML cannot hold, said as such: libxml2 reports it beside a secondary
+    complaint (inside CDATA, "CDATA section not finished"), which alone misleads."""
+    for entry in list(error.error_log):  # type: ignore[call-overload]
+        if entry.type_name == "ERR_INVALID_CHAR" and (value := _INVALID_CHAR.search(entry.message or "")):
+            return f"character U+{int(value.group(1)):04X} cannot be in XML (line {entry.line}, column {entry.column})"
+    return None
 
 
 def _strip_bytes(message: str) -> str:

@@ -117,3 +117,12 @@ def test_document_id_of_a_file_name_that_is_not_utf8_is_refused() -> None:
     undecodable = Path(b"gold/100-01\xff.xml".decode("utf-8", "surrogateescape"))
     with pytest.raises(InputError, match="not valid UTF-8"):
         document_id_of(undecodable)
+
+
+def test_ids_of_thousands_of_digits_are_names_not_numbers() -> None:
+    """Python refuses int() of over 4,300 digits: such a hostile id must read as a plain name."""
+    huge = "9" * 5000
+    assert split_record_name(f"100-{huge}") == (f"100-{huge}", 0)
+    document = Document("100-01", "Seen by Dr. Mary Jones.")
+    document.add(Annotation(f"P{huge}", "NAME", "DOCTOR", 12, 22, "Mary Jones"))
+    assert document.get(f"P{huge}") is not None

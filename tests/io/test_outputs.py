@@ -227,3 +227,25 @@ def test_a_jobs_identity_is_the_same_in_every_process(tmp_path: Path) -> None:
         for seed in ("1", "2", "3")
     }  # fmt: skip
     assert len(seen) == 1
+
+
+@pytest.mark.parametrize("folder_mode", [None, FolderMode.MERGE, FolderMode.REPLACE])
+def test_a_failed_job_leaves_no_folder_it_made_on_the_way(
+    tmp_path: Path, folder_mode: FolderMode | None
+) -> None:
+    out = tmp_path / "new" / "deeper" / "out"
+    plan = plan_files([out / "a.xml"]) if folder_mode is None else plan_folder(out, mode=folder_mode)
+    with pytest.raises(RuntimeError), publishing(plan) as staged:
+        staged(out / "a.xml").parent.mkdir(parents=True, exist_ok=True)
+        staged(out / "a.xml").write_text("half")
+        raise RuntimeError("a bad input half way")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_job_keeps_a_folder_someone_else_filled(tmp_path: Path) -> None:
+    out = tmp_path / "new" / "out.xml"
+    plan = plan_files([out])
+    with pytest.raises(RuntimeError), publishing(plan):
+        (tmp_path / "new" / "theirs.txt").write_text("kept")
+        raise RuntimeError("a bad input")
+    assert (tmp_path / "new" / "theirs.txt").read_text() == "kept"
