@@ -426,6 +426,7 @@ class CrfTagger:
             raise ModelError(f"cannot read model file: {error.message}", path) from None
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                _check_unpacked_sizes(archive, path)
                 raw_metadata = archive.read("metadata.json")
                 model_bytes = archive.read("model.crfsuite")
                 raw_memory = archive.read(MEMORY_MEMBER) if MEMORY_MEMBER in archive.namelist() else None
@@ -733,6 +734,23 @@ def _read_memory(raw: bytes, schema: Schema, path: Path) -> PhiMemory:
 def _check_bias(recall_bias: float | None) -> None:
     if recall_bias is not None and not 0.0 < recall_bias <= MARGINAL_CEILING:
         raise UsageError(f"recall bias must be in (0, {MARGINAL_CEILING}], got {recall_bias}")
+
+
+# What each member may unpack to: a small zip can unpack to gigabytes (a "zip bomb").
+_MEMBER_LIMITS = {"metadata.json": 16 * 1024 * 1024, MEMORY_MEMBER: 256 * 1024 * 1024}
+
+
+def _check_unpacked_sizes(archive: zipfile.ZipFile, path: Path) -> None:
+    """Refuse a member that says it unpacks to more than it may (zipfile stops reading a
+    member at its stated size, so the statement is what bounds the memory used)."""
+    for info in archive.infolist():
+        limit = _MEMBER_LIMITS.get(info.filename, MAX_MODEL_BYTES)
+        if info.file_size > limit:
+            raise ModelError(
+                f"not a model file PHI Annotator wrote: {info.filename} unpacks to "
+                f"{info.file_size:,} bytes (at most {limit:,})",
+                path,
+            )
 
 
 def _check_crfsuite_bytes(model_bytes: bytes, path: Path) -> None:

@@ -79,6 +79,11 @@ class RawI2b2:
     # hold, so a file with either is refused (a tag never read is a name never masked).
     extra_tags_elements: int = 0
     tags_with_children: list[RawTag] = field(default_factory=list)
+    # Elements beside TEXT and TAGS that carry offsets: tags put outside TAGS.
+    stray_tags: list[RawTag] = field(default_factory=list)
+
+
+_CARRIES_OFFSETS = frozenset(("start", "end", "spans"))
 
 
 def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
@@ -116,7 +121,11 @@ def parse_i2b2_raw(data: bytes, path: str | Path | None = None) -> RawI2b2:
                         raw.tags_with_children.append(tags[-1])
         else:
             raw.extra_text_elements += child.tag == "TEXT"
-            raw.extra_tags_elements += child.tag == "TAGS"
+            # <tags> in lower case is a TAGS element someone mistyped, not an unknown one.
+            raw.extra_tags_elements += child.tag.upper() == "TAGS"
+            if _CARRIES_OFFSETS.intersection(child.attrib):
+                line = child.sourceline
+                raw.stray_tags.append(RawTag(-1, child.tag, dict(child.items()), line))  # type: ignore[arg-type]
             raw.layout.append(etree.tostring(child, encoding="unicode", with_tail=False))
     return raw
 
@@ -234,6 +243,17 @@ def unread_tags(raw: RawI2b2) -> list[tuple[str, str]]:
     children would lose the others without a word.
     """
     found = []
+    if raw.stray_tags:
+        stray = raw.stray_tags[0]
+        label = printable_path(stray.attributes.get("id") or stray.tag)
+        where = f", line {stray.line}" if stray.line else ""
+        found.append(
+            (
+                "tag-outside-tags",
+                f"tag {label} ({stray.tag}{where}) stands outside TAGS: move it into TAGS "
+                "(it would be ignored)",
+            )
+        )
     if raw.extra_tags_elements:
         found.append(
             (

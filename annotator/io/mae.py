@@ -150,6 +150,10 @@ def parse_mae(
     return document
 
 
+def _offset(digits: str) -> int:
+    return int(digits.lstrip("0") or "0")
+
+
 class _TagReader:
     """Turns one TAGS child into annotations (one per fragment), a relation or a document tag."""
 
@@ -160,6 +164,12 @@ class _TagReader:
         self.used_ids = used_ids
         self.unit_map = utf16_map(text)
         self.number = 0
+
+    def _refuse_text_without_spans(self, label: str, tag: str, values: dict[str, str]) -> None:
+        # A tag about the whole note has no text; one with text lost its spans, and read as
+        # a document tag its phrase would never be masked.
+        if (values.get("text") or "").strip():
+            raise InputError(f"tag {label} ({tag}) has text but no spans", self.path)
 
     def _fresh_id(self, stem: str) -> str:
         while True:
@@ -179,9 +189,11 @@ class _TagReader:
             item_id = values.get("id") or self._fresh_id("L")
             if link_arguments(attributes):
                 return relation_from_xml(tag, attributes, item_id)
+            self._refuse_text_without_spans(label, tag, values)
             return document_tag_from_xml(tag, attributes, item_id)
         fragments = [f for f in spans.split(",") if f.strip()]
         if not fragments or "".join(spans.split()) in _NON_CONSUMING:
+            self._refuse_text_without_spans(label, tag, values)
             return document_tag_from_xml(tag, attributes, values.get("id") or self._fresh_id("D"))
         matched = [_SPAN.match(f) for f in fragments]
         if not all(matched):
@@ -193,7 +205,9 @@ class _TagReader:
             # Only the exact placeholder marks a tag without a span; any other negative offset
             # is damage, and reading it as a document-level tag would leave its PHI unmasked.
             raise InputError(f"tag {label} ({tag}) has a negative offset in its spans", self.path)
-        units = [(int(m.group(1)), int(m.group(2))) for m in matched if m is not None]
+        # Leading zeros do not count against the digit limit, so strip them before int()
+        # (which refuses over 4,300 digits).
+        units = [(_offset(m.group(1)), _offset(m.group(2))) for m in matched if m is not None]
         expected = values.get("text")
         points = [self._to_codepoints(s, e, expected if len(units) == 1 else None) for s, e in units]
         for start, end in points:

@@ -159,7 +159,7 @@ def _bounded(digits: str, line: int, path: Path | None) -> int:
     """The value of an ASCII number of at most :data:`MAX_DIGITS` significant digits."""
     if len(digits.lstrip("0")) > MAX_DIGITS:
         raise InputError(f"line {line}: a number of {len(digits):,} digits (at most {MAX_DIGITS})", path)
-    return int(digits)
+    return int(digits.lstrip("0") or "0")  # int() refuses over 4,300 digits, zeros included
 
 
 def _numbers(parts: Sequence[str], line: int, path: Path | None, expected: str) -> list[int]:
@@ -241,6 +241,8 @@ def read_physionet(path: str | Path) -> list[Document]:
     """
     files = find_files(path)
     records = parse_records(_decode(files.text), files.text)
+    if not records:
+        raise InputError("holds no record (START_OF_RECORD=P||||N|||| ... ||||END_OF_RECORD)", files.text)
     tagged: dict[tuple[int, int], list[tuple[int, int, str, str | None]]] = {key: [] for key in records}
     source = files.phrases or files.blind
     if files.phrases is not None:

@@ -198,3 +198,32 @@ def test_encrypted_or_unknown_compression_is_refused(
     with pytest.raises(ModelError, match="encrypted or unknown compression") as error:
         CrfTagger.load(path)
     assert str(path) in str(error.value)
+
+
+@pytest.mark.parametrize("member", ["metadata.json", "phi-memory.json", "model.crfsuite"])
+def test_a_member_that_unpacks_too_large_is_refused_before_reading(tmp_path: Path, member: str) -> None:
+    """A zip bomb: the file is small, the member it says it holds is not."""
+    members = _members(default_model_path())
+    limit = {"metadata.json": 16 * 1024 * 1024, "phi-memory.json": 256 * 1024 * 1024}.get(
+        member, 512 * 1024 * 1024
+    )
+    padding = b" " * (limit + 1) if member != "model.crfsuite" else None
+    path = tmp_path / "bomb.model"
+    if padding is not None:
+        members[member] = members.get(member, b"{}").rstrip() + padding
+        _write_model(path, members)
+    else:
+        _write_model(path, members)
+        # Claiming more than the limit in both headers is what a bomb of that size looks like.
+        data = bytearray(path.read_bytes())
+        for signature, size_at in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+            position = data.find(signature)
+            while position != -1:
+                name_at = position + (30 if signature == b"PK\x03\x04" else 46)
+                if data[name_at : name_at + len(member)] == member.encode():
+                    struct.pack_into("<I", data, position + size_at, limit + 1)
+                position = data.find(signature, position + 4)
+        path.write_bytes(bytes(data))
+    with pytest.raises(ModelError, match=f"{member} unpacks to") as error:
+        CrfTagger.load(path)
+    assert str(path) in str(error.value)

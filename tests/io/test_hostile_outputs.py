@@ -192,11 +192,22 @@ UNREAD = {
         '<TAGS><DATE id="P1" spans="35~45" text="2020-01-01" TYPE="DATE">'
         '<NAME id="P0" spans="19~29" text="John Smith" TYPE="PATIENT"/></DATE></TAGS>'
     ),
+    "tag-outside-tags": f"<TAGS>{DATE}</TAGS>{NAME}",
+    "lower-case-tags": f"<TAGS>{DATE}</TAGS><tags>{NAME}</tags>",
 }
 MESSAGES = {
     "second-tags": "2 TAGS elements",
     "nested-tag": "tag P1 (DATE, line 2)",
     "nested-in-mae": "tag P1",
+    "tag-outside-tags": "tag P0 (NAME, line 1) stands outside TAGS",
+    "lower-case-tags": "2 TAGS elements",
+}
+CODES = {
+    "second-tags": "second-tags",
+    "nested-tag": "nested-tag",
+    "nested-in-mae": "nested-tag",
+    "tag-outside-tags": "tag-outside-tags",
+    "lower-case-tags": "second-tags",
 }
 
 
@@ -253,9 +264,8 @@ def test_the_reader_and_the_validator_report_them(tmp_path: Path, case: str) -> 
     with pytest.raises(InputError, match=re.escape(MESSAGES[case])) as raised:
         read_i2b2(path)
     assert str(path) in str(raised.value)
-    code = "second-tags" if case == "second-tags" else "nested-tag"
     problems = validate_file(path)
-    assert [p.code for p in problems if p.is_error] == [code]
+    assert [p.code for p in problems if p.is_error] == [CODES[case]]
     assert all(SECRET not in p.one_line() and "John Smith" not in p.one_line() for p in problems)
 
 

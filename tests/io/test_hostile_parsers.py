@@ -479,3 +479,29 @@ def test_convert_brat_with_a_wrong_offset(
     )
     line = _convert_refuses(capsys, path.parent, tmp_path / "out", "doc.ann: line", "--to", "i2b2")
     assert ("T1" if bom else "T2") in line
+
+
+@pytest.mark.parametrize("spans", ["", ",,", "-1~-1", None])
+def test_mae_a_tag_with_text_but_no_spans_is_refused(tmp_path: Path, spans: str | None) -> None:
+    """Read as a tag about the whole note, its phrase would never be masked."""
+    spans_attribute = "" if spans is None else f' spans="{spans}"'
+    path = tmp_path / "note.xml"
+    path.write_text(
+        f'<?xml version="1.0"?><PHI><TEXT><![CDATA[{SECRET} John Smith]]></TEXT><TAGS>'
+        f'<NAME id="N0"{spans_attribute} text="John Smith" TYPE="PATIENT"/></TAGS></PHI>',
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError, match="tag N0 \\(NAME\\) has text but no spans") as caught:
+        read_mae(path)
+    assert "note.xml" in str(caught.value)
+
+
+def test_mae_offsets_with_thousands_of_leading_zeros_read_as_numbers(tmp_path: Path) -> None:
+    start = len(SECRET) + 1
+    path = tmp_path / "note.xml"
+    path.write_text(
+        f'<?xml version="1.0"?><PHI><TEXT><![CDATA[{SECRET} John Smith]]></TEXT><TAGS>'
+        f'<NAME id="N0" spans="{"0" * 5000}{start}~{start + 10}" text="John Smith" TYPE="PATIENT"/></TAGS></PHI>',
+        encoding="utf-8",
+    )
+    assert [a.text for a in read_mae(path).annotations] == ["John Smith"]

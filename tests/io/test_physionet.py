@@ -96,6 +96,9 @@ def test_convert_round_trip_through_i2b2(corpus: Path, tmp_path: Path) -> None:
         (RECORDS, "9 9 0 2 Date PT\n", "record 9/9"),
         (RECORDS, "one line of junk\n", "line 1"),
         ("no records at all", "", "not a record"),
+        ("", "", "holds no record"),
+        ("\n\n", "", "holds no record"),
+        (RECORDS, f"1 1 {'0' * 5000}0 4 Date XXXX\n", "not the text"),  # zeros are no digits too many
     ],
 )
 def test_bad_input_is_one_clear_error(tmp_path: Path, records: str, phrases: str, problem: str) -> None:
