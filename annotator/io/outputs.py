@@ -122,13 +122,17 @@ class OutputPlan:
 MAX_NAME_BYTES = 200
 # What Windows refuses in a file name: an output folder is often copied to a shared drive.
 _WINDOWS_FORBIDDEN = frozenset('<>:"|?*')
+# Windows reserves these names in any folder, with any extension (the superscript digits too).
 _WINDOWS_DEVICES = frozenset(
-    ("CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(1, 10)), *(f"LPT{n}" for n in range(1, 10)))
-)
+    (
+        "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$",
+        *(f"{port}{n}" for port in ("COM", "LPT") for n in (*"123456789", "\u00b9", "\u00b2", "\u00b3")),
+    )
+)  # fmt: skip
 _SHOWN_CHARACTERS = 40
 
 
-def _name_problem(name: str) -> str | None:
+def file_name_problem(name: str) -> str | None:
     """Why ``name`` cannot be the stem of one file directly in the output folder, or None."""
     if not name:
         return "it is empty"
@@ -176,7 +180,7 @@ def check_file_name(name: str, source: str | Path | None = None) -> str:
         holds a path separator, a control character or what Windows refuses, climbs out of
         the folder, would be a hidden or temporary file, or is too long.
     """
-    problem = _name_problem(name)
+    problem = file_name_problem(name)
     if problem is not None:
         raise InputError(f"document id {shown_name(name)} cannot name an output file: {problem}", source)
     return name

@@ -43,6 +43,7 @@ from typing import Final
 from annotator.core.atomic import atomic_write_text
 from annotator.core.project import STATE_DIR, Project
 from annotator.errors import InputError, UsageError
+from annotator.io.outputs import file_name_problem
 
 NOT_STARTED: Final = "not started"
 IN_PROGRESS: Final = "in progress"
@@ -237,9 +238,10 @@ def _check_name(name: str) -> str:
     cleaned = name.strip()
     if not cleaned:
         raise UsageError("the annotator name must not be empty")
-    # The name becomes a folder (annotations/<name>/), so it must be a plain file name.
-    if cleaned in (".", "..") or any(c in cleaned for c in "/\\:\0") or cleaned.startswith("."):
-        raise UsageError(f"the annotator name {cleaned!r} cannot be used as a folder name")
+    # The name becomes a folder (annotations/<name>/): the rules of a document's file name.
+    problem = file_name_problem(cleaned)
+    if problem is not None:
+        raise UsageError(f"the annotator name {cleaned!r} cannot be used as a folder name: {problem}")
     return cleaned
 
 

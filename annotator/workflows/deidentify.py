@@ -6,6 +6,7 @@ request/result shape of the other workflows so both faces call it the same way.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,7 +55,11 @@ def check_options(options: DeidOptions) -> None:
     """Refuse options no export can honour (also checked by ``annotator batch deidentify``)."""
     if len(options.mask_char) != 1:
         raise UsageError("--mask-char must be one character")
-    if not options.mask_char.isprintable() or options.mask_char.isspace():
+    if (
+        not options.mask_char.isprintable()
+        or options.mask_char.isspace()
+        or unicodedata.combining(options.mask_char)  # an accent alone: drawn on the character before
+    ):
         # A control character cannot be stored in the XML written; a space hides the mask.
         raise UsageError(f"--mask-char must be a visible character, not {options.mask_char!r}")
     if options.min_leak_length < 1:

@@ -19,7 +19,7 @@ import pytest
 from annotator.cli.main import main
 from annotator.errors import InputError, StorageError
 from annotator.io.i2b2 import read_i2b2
-from annotator.io.outputs import check_file_name, file_in_folder, plan_files, publishing
+from annotator.io.outputs import check_file_name, file_in_folder, file_name_problem, plan_files, publishing
 from annotator.io.validate import validate_file
 
 SECRET = "SECRETNOTE"
@@ -281,3 +281,13 @@ def test_comments_and_text_inside_tags_are_not_elements(tmp_path: Path) -> None:
     path = write_gold(tmp_path / "gold", tags)
     assert sorted(a.id for a in read_i2b2(path)) == ["P0", "P1"]
     assert not [p for p in validate_file(path) if p.is_error]
+
+
+@pytest.mark.parametrize("name", ["CON", "nul.txt", "COM\u00b9", "lpt\u00b3", "CONIN$", "conout$.xml"])
+def test_every_windows_device_name_is_refused(name: str) -> None:
+    assert file_name_problem(name) == "it is a Windows device name"
+
+
+@pytest.mark.parametrize("name", ["CONTRA", "COM10", "LPT0", "100-01"])
+def test_names_that_only_begin_like_a_device_are_fine(name: str) -> None:
+    assert file_name_problem(name) is None

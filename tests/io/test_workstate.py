@@ -95,7 +95,9 @@ def test_identity_remembered_in_xdg_config(tmp_path: Path, monkeypatch: pytest.M
     assert load_identity() == "bob"
 
 
-@pytest.mark.parametrize("name", ["", "   ", "a/b", "..", ".hidden"])
+@pytest.mark.parametrize(
+    "name", ["", "   ", "a/b", "..", ".hidden", "CON", "com\u00b9", "a\x01b", "x" * 300, "dots."]
+)
 def test_identity_must_be_a_folder_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     with pytest.raises(UsageError):

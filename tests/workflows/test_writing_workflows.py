@@ -218,7 +218,7 @@ def test_suggest_for_document_leaves_the_document_alone(corpus: SynthResult, mod
     assert all(s.source is Source.MODEL for s in suggestions)
 
 
-@pytest.mark.parametrize("mask_char", ["\x01", " ", "\n"])
+@pytest.mark.parametrize("mask_char", ["\x01", " ", "\n", "\u0301"])
 def test_deidentify_refuses_an_invisible_mask_character(
     corpus: SynthResult, tmp_path: Path, mask_char: str
 ) -> None:
