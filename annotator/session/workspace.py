@@ -28,10 +28,10 @@ from typing import Any
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document, split_record_name
-from annotator.core.project import Project
+from annotator.core.project import PROJECT_FILE, Project
 from annotator.core.schema import DEFAULT_SCHEMA, Schema, load_schema
 from annotator.core.task import is_task_file
-from annotator.errors import AnnotatorError, InputError, LockedError, OffsetError, StorageError
+from annotator.errors import AnnotatorError, InputError, LockedError, OffsetError, SchemaError, StorageError
 from annotator.io.autosave import AutosaveStore
 from annotator.io.brat import brat_paths, read_brat, write_brat
 from annotator.io.corpus import list_document_files, no_documents
@@ -207,7 +207,13 @@ class Workspace:
             workspace.project.schema = str(file.resolve()) if file.is_file() else schema
         # Read it now, so a bad name is refused before any window, and before the annotator
         # is listed in project.toml: a session that cannot open changes nothing on disk.
-        workspace.schema  # noqa: B018
+        try:
+            workspace.schema  # noqa: B018
+        except SchemaError as error:
+            if schema is not None or workspace.project.plain_folder or error.path is not None:
+                raise
+            # The name came from project.toml: say so, or the user looks for it elsewhere.
+            raise SchemaError(error.message, workspace.project.root / PROJECT_FILE) from None
         workspace.project.add_annotator(annotator)
         return workspace
 

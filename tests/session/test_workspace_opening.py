@@ -44,3 +44,10 @@ def test_an_opened_project_lists_its_new_annotator(tmp_path: Path) -> None:
     workspace = Workspace.open(project.root, "bob")
     assert "bob" in Project.open(project.root).annotators
     assert workspace.project.annotations_dir("bob").is_dir()
+
+
+def test_an_unknown_schema_in_project_toml_names_that_file(tmp_path: Path) -> None:
+    project = _project(tmp_path, "no-such-schema", with_note=True)
+    with pytest.raises(AnnotatorError, match="no-such-schema") as error:
+        Workspace.open(project.root, "bob")
+    assert error.value.path == str(project.root / "project.toml")
