@@ -10,7 +10,10 @@ Every line kind is read into the document model and written from it
 * ``T``: an annotation per fragment (later fragments name the first in ``fragment_of``). The
   label is the TYPE and the schema gives its category, unless the TYPE alone would not give
   the category back (a type two categories share, or one with spaces): then the label is
-  the category and the type rides in a ``TYPE`` attribute.
+  the category and the type rides in a ``TYPE`` attribute. A label, a relation type or a
+  ``TYPE`` that could not name an XML element (a space, a quote, a leading digit, a non-ASCII
+  letter) is refused on reading, as every reader refuses a label the i2b2 and MAE files we
+  write could not name an element with.
 * ``R``, ``E``, ``N``, ``*``: relations (links), events, normalizations and equivalences.
 * ``A`` / ``M``: attributes of their target; a binary attribute has the value ``true``, and
   the value ``true`` is written as a binary attribute.
@@ -58,7 +61,7 @@ from annotator.io.brat_ann import (
     parse_ann,
 )
 from annotator.io.i2b2 import annotation_attributes, float_or_none
-from annotator.io.inline2006 import category_for
+from annotator.io.inline2006 import category_for, check_label
 from annotator.io.xmlsafe import MAX_FILE_BYTES, read_bytes
 
 LAYOUT_KEY = "brat"
@@ -134,10 +137,15 @@ class _BratReader:
         later: list[tuple[int, AttributeLine | NoteLine]] = []
         equivalences = 0
         for number, record in parse_ann(ann, self.path):
+            if isinstance(record, AttributeLine | NoteLine):
+                later.append((number, record))
+                continue
+            # A T line's label is its tag's category, a relation's type its link element: both
+            # become element names in the i2b2 and MAE files we write.
+            where = f"line {number}" if isinstance(record, EquivalenceLine) else f"line {number}: {record.id}"
+            check_label(record.type, where, self.path)
             if isinstance(record, TextBound):
                 self._text_bound(number, record)
-            elif isinstance(record, AttributeLine | NoteLine):
-                later.append((number, record))
             elif isinstance(record, EquivalenceLine):
                 equivalences += 1
                 self._add(number, _relation(record, equivalences))
@@ -159,6 +167,9 @@ class _BratReader:
                 self._note(record)
             else:
                 value = BINARY if record.value is None else record.value
+                if record.type == TYPE_ATTRIBUTE:
+                    # The TYPE beside a category (see brat_label) is held to the label's rule.
+                    check_label(value, f"line {number}: {record.id}", self.path)
                 self.extras.setdefault(record.target, []).append((record.type, value))
         document = Document(doc_id, self.text)
         for tag_id, pieces in self.annotations.items():

@@ -13,6 +13,7 @@ the first in ``continues``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -366,6 +367,52 @@ def _attribute(value: str) -> str:
     return escape(value, _ATTRIBUTE_ESCAPES)
 
 
+# Asking libxml2 builds an element; a document repeats a handful of names thousands of times.
+_NAME_VERDICTS: dict[str, bool] = {}
+_MAX_VERDICTS = 4096
+# The longest label an error message shows: enough to recognise it, not a page of a hostile one.
+_SHOWN = 40
+
+
+def is_xml_name(name: str) -> bool:
+    """Whether ``name`` can name an XML element or attribute: an XML 1.0 Name without a colon.
+
+    libxml2 decides, the parser our reader and ``validate`` use, so the writer and the reader
+    cannot disagree; a regular expression's ``\\w`` or ``$`` let ``PAT\u00b2`` or a trailing
+    newline through. Readers of labels add an ASCII rule of their own (``check_label``).
+    """
+    verdict = _NAME_VERDICTS.get(name)
+    if verdict is None:
+        # lxml reads "{uri}name" as a namespaced name, which would write an undeclared prefix.
+        verdict = not name.startswith("{")
+        if verdict:
+            try:
+                etree.Element(name)
+            except ValueError:
+                verdict = False
+        if len(_NAME_VERDICTS) < _MAX_VERDICTS:  # a hostile file's endless names must not grow it
+            _NAME_VERDICTS[name] = verdict
+    return verdict
+
+
+def shown_label(label: str) -> str:
+    """A label for an error message: ``repr`` (control characters escaped), cut to 40 characters."""
+    shown = repr(label)
+    return shown if len(shown) <= _SHOWN else shown[: _SHOWN - 3] + "..."
+
+
+def check_tag_name(tag: str, document: Document, tag_id: str = "") -> str:
+    """``tag``, or a StorageError: the last guard before a label becomes an element name."""
+    if not is_xml_name(tag):
+        which = f"tag {printable_path(tag_id)}" if tag_id else "a tag"
+        raise StorageError(
+            f"document {document.doc_id}: {which} is named {shown_label(tag)}, which cannot name an "
+            "XML element (nothing written)",
+            document.origin.path,
+        )
+    return tag
+
+
 def annotation_attributes(annotation: Annotation) -> list[tuple[str, str]]:
     """The attributes written for a tag, in the i2b2 order, then provenance, then extras."""
     attributes = [
@@ -390,15 +437,19 @@ def annotation_attributes(annotation: Annotation) -> list[tuple[str, str]]:
     return attributes
 
 
+# What XML 1.0 cannot hold. Every attribute value is checked (an id or a TYPE from any reader
+# may hold U+0001 as well as a comment may), so it is a regex rather than a loop in Python.
+_NOT_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _check_xml_chars(text: str, document: Document) -> None:
-    for offset, char in enumerate(text):
-        code = ord(char)
-        if (code < 0x20 and char not in "\t\n\r") or 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF):
-            raise StorageError(
-                f"document {document.doc_id}: character U+{code:04X} at offset {offset} "
-                "cannot be stored in XML",
-                document.origin.path,
-            )
+    found = _NOT_XML_CHAR.search(text)
+    if found is not None:
+        raise StorageError(
+            f"document {document.doc_id}: character U+{ord(found.group()):04X} at offset {found.start()} "
+            "cannot be stored in XML",
+            document.origin.path,
+        )
 
 
 def _cdata(text: str) -> str:
@@ -440,7 +491,7 @@ def document_to_i2b2(document: Document, reuse_original: bool = True, native: bo
         return document.origin.raw
     _check_xml_chars(document.text, document)
     layout = document.origin.layout if document.origin.format == "i2b2" else {}
-    root_tag = str(layout.get("root_tag", ROOT_TAG))
+    root_tag = check_tag_name(str(layout.get("root_tag", ROOT_TAG)), document)
     children = list(layout.get("children", ["TEXT", "TAGS"]))  # type: ignore[call-overload]
     if "TAGS" not in children:
         children.append("TAGS")
@@ -465,8 +516,19 @@ def document_to_i2b2(document: Document, reuse_original: bool = True, native: bo
 
 
 def element_line(tag: str, pairs: list[tuple[str, str]], document: Document) -> str:
-    """``<TAG name="value" ... />``, every value checked for characters XML cannot hold."""
-    for _, value in pairs:
+    """``<TAG name="value" ... />``: the tag and every attribute name checked as XML names,
+    every value for characters XML cannot hold (and escaped), so no label or value can end the
+    element early, add one, or make a file XML parsers refuse."""
+    tag_id = next((value for name, value in pairs if name == "id"), "")
+    check_tag_name(tag, document, tag_id)
+    for name, value in pairs:
+        # "xmlns" is a namespace declaration, not an attribute: it would rename the element.
+        if not is_xml_name(name) or name == "xmlns":
+            raise StorageError(
+                f"document {document.doc_id}: tag {printable_path(tag_id or tag)} has an attribute named "
+                f"{shown_label(name)}, which XML cannot hold (nothing written)",
+                document.origin.path,
+            )
         _check_xml_chars(value, document)
     return f"<{tag} " + " ".join(f'{name}="{_attribute(value)}"' for name, value in pairs) + " />"
 
@@ -474,15 +536,13 @@ def element_line(tag: str, pairs: list[tuple[str, str]], document: Document) -> 
 def _tag_lines(document: Document) -> list[str]:
     lines = []
     for annotation in document.annotations:
-        _check_xml_chars(annotation.text + annotation.comment, document)
+        # element_line checks the tag name: a label written unchecked can close the element and
+        # open one of its own ('DATE id="X9" ... /><NAME x=""').
         pairs = annotation_attributes(annotation)
         if annotation.extra:
             pairs = pairs[: len(pairs) - len(annotation.extra)]
             pairs += [(xml_name(name, document), value) for name, value in annotation.extra]
-            lines.append(element_line(annotation.tag, pairs, document))
-            continue
-        attributes = " ".join(f'{name}="{_attribute(value)}"' for name, value in pairs)
-        lines.append(f"<{annotation.tag} {attributes} />")
+        lines.append(element_line(annotation.tag, pairs, document))
     for tag in document.document_tags:
         lines.append(element_line(tag.tag, document_tag_to_xml(tag, document, mae=False), document))
     texts = TargetTexts(document)

@@ -20,12 +20,14 @@ from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin, document_id_of
 from annotator.core.schema import Schema, load_schema
-from annotator.errors import InputError, StorageError
+from annotator.errors import InputError, StorageError, printable_path
 from annotator.io.i2b2 import (
     RawTag,
     annotation_attributes,
     check_xml_chars,
     extent_annotation,
+    is_xml_name,
+    shown_label,
     xml_attribute,
 )
 from annotator.io.xml_items import xml_name
@@ -34,6 +36,25 @@ from annotator.io.xmlsafe import parse_xml, read_bytes
 PHI_TAG = "PHI"
 CATEGORY = "category"
 _TEXT_ESCAPES = {"\r": "&#13;"}
+
+
+def check_label(label: str, where: str, path: str | Path | None) -> str:
+    """``label`` when it may name a tag, else an InputError naming ``path`` and ``where``.
+
+    A label read from a file becomes an element name in the i2b2 and MAE files we write
+    (``<PATIENT .../>``), so it must be an XML name. The rule is stricter than XML's: ASCII
+    letters, digits, ``_``, ``.`` and ``-``, not starting with a digit, ``.`` or ``-``. No
+    bundled schema, test file or public MAE / MedTator sample uses any other character, and a
+    non-ASCII letter XML allows can pass for an ASCII one (``AGE`` spelt with a Cyrillic A,
+    U+0410, would be a tag of its own that no schema knows), so those are refused too.
+    """
+    if label.isascii() and is_xml_name(label):
+        return label
+    raise InputError(
+        f"{where}: label {shown_label(label)} cannot be a tag name (use ASCII letters, digits, "
+        "'_', '.' and '-', starting with a letter or '_')",
+        path,
+    )
 
 
 def category_for(type_name: str, schema: Schema | None) -> str:
@@ -95,9 +116,12 @@ def _walk(
             end = sum(map(len, pieces))
             if child.tag == PHI_TAG:
                 attributes = {str(k): str(v) for k, v in child.attrib.items()}
-                type_name = attributes.get("TYPE", PHI_TAG)
+                number = printable_path(attributes["id"]) if attributes.get("id") else f"#{len(raw_tags) + 1}"
+                where = f"line {child.sourceline}: PHI {number}"
+                type_name = check_label(attributes.get("TYPE", PHI_TAG), where, path)
                 attributes.update(start=str(start), end=str(end), TYPE=type_name)
-                category = attributes.pop(CATEGORY, "") or category_for(type_name, schema)
+                category = attributes.pop(CATEGORY, "")
+                category = check_label(category, where, path) if category else category_for(type_name, schema)
                 raw_tags.append(RawTag(len(raw_tags), category, attributes))
             else:
                 notes.append(

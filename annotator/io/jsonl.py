@@ -20,8 +20,8 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin, document_id_of
 from annotator.core.schema import Schema
-from annotator.errors import AnnotatorError, InputError, StorageError
-from annotator.io.inline2006 import category_for
+from annotator.errors import AnnotatorError, InputError, StorageError, printable_path
+from annotator.io.inline2006 import category_for, check_label
 from annotator.io.records import (
     document_tag_record,
     pairs_record,
@@ -30,6 +30,7 @@ from annotator.io.records import (
     record_relation,
     relation_record,
 )
+from annotator.io.xml_items import relation_element
 from annotator.io.xmlsafe import read_bytes
 
 _SOURCES = {source.value: source for source in Source}
@@ -116,6 +117,12 @@ def _document(
             raise InputError(
                 f"line {number}: span {index} needs integer start, end and a label", path
             ) from None
+        # The label (and a tag given with it) names the element the i2b2 and MAE writers write.
+        where = f"line {number}: span {index}" + (
+            f" ({printable_path(annotation.id)})" if annotation.id else ""
+        )
+        check_label(annotation.type, where, path)
+        check_label(annotation.tag, where, path)
         if max(abs(start), abs(end)) > _MAX_OFFSET:
             raise InputError(f"line {number}: span {index} has an offset over {_MAX_OFFSET:,}", path)
         if not 0 <= start <= end <= len(text):
@@ -136,6 +143,13 @@ def _document(
     except (ValueError, AnnotatorError, TypeError) as error:
         message = error.message if isinstance(error, AnnotatorError) else str(error)
         raise InputError(f"line {number}: {message}", path) from None
+    # A link's type and a document tag's name are element names too.
+    for relation in document.relations:
+        check_label(
+            relation_element(relation), f"line {number}: relation {printable_path(relation.id)}", path
+        )
+    for tag in document.document_tags:
+        check_label(tag.tag, f"line {number}: document tag {printable_path(tag.id)}", path)
     problem = dangling(document)
     if problem is not None:
         raise InputError(f"line {number}: {problem}", path)
