@@ -26,7 +26,9 @@ from pathlib import Path
 from annotator.errors import InputError
 
 _ID = re.compile(r"^([A-Za-z]+|#[A-Za-z]*)([0-9]+)$")
-_SPAN = re.compile(r"^(\d+) (\d+)$")
+# ASCII digits, a dozen at most: other scripts' digits are no offsets brat writes, and int()
+# refuses over 4,300 digits.
+_SPAN = re.compile(r"^([0-9]{1,12}) ([0-9]{1,12})$")
 _NORMALIZATION = re.compile(r"^(\S+) (\S+) (\S+?):(\S+)$")
 # Every character str.splitlines() breaks on, and the tab that separates columns.
 LINE_BREAKS = str.maketrans(dict.fromkeys("\n\r\t\v\f\x1c\x1d\x1e\x85\u2028\u2029", " "))
@@ -151,7 +153,10 @@ def _text_bound(line_id: str, data: str, tail: str) -> TextBound:
         match = _SPAN.match(fragment)
         if match is None:
             raise ValueError
-        fragments.append((int(match.group(1)), int(match.group(2))))
+        start, end = int(match.group(1)), int(match.group(2))
+        if start >= end:
+            raise ValueError  # reversed: brat's own syntax error; empty: a tag on no text
+        fragments.append((start, end))
     return TextBound(line_id, label, tuple(fragments), tail)
 
 

@@ -437,6 +437,22 @@ def test_brat_text_column_must_match_the_txt(tmp_path: Path, ann: str) -> None:
 @pytest.mark.parametrize(
     "ann",
     [
+        f"T1\tPATIENT {JOHN} {JOHN}\t\n",  # a fragment of no text
+        f"T1\tPATIENT {JOHN + 4} {JOHN}\tJohn\n",  # reversed
+        "T1\tPATIENT \u0661\u0669 \u0662\u0663\tJohn\n",  # Arabic-Indic digits
+        f"T1\tPATIENT {'1' * 5000} {'2' * 5000}\tJohn\n",
+    ],
+)
+def test_brat_offsets_must_be_a_short_ascii_span_of_text(tmp_path: Path, ann: str) -> None:
+    path = _brat(tmp_path / "b", NOTE.encode(), ann)
+    with pytest.raises(InputError, match="line 1: malformed T annotation") as caught:
+        read_brat(path)
+    assert "doc.ann" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "ann",
+    [
         f"T1\tPATIENT {JOHN} {JOHN + 4}\tJohn\n",
         f"T1\tPATIENT {JOHN} {JOHN + 4};{JOHN + 5} {JOHN + 10}\tJohn Smith\n",  # brat's joining space
         f"T1\tPATIENT {JOHN} {JOHN + 4};{JOHN + 5} {JOHN + 10}\tJohnSmith\n",  # brat before 1.3
