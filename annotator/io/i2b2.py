@@ -31,6 +31,7 @@ from annotator.io.xml_items import (
     document_tag_from_xml,
     document_tag_to_xml,
     is_document_offsets,
+    is_xml_name,
     link_arguments,
     model_name,
     relation_element,
@@ -367,32 +368,8 @@ def _attribute(value: str) -> str:
     return escape(value, _ATTRIBUTE_ESCAPES)
 
 
-# Asking libxml2 builds an element; a document repeats a handful of names thousands of times.
-_NAME_VERDICTS: dict[str, bool] = {}
-_MAX_VERDICTS = 4096
 # The longest label an error message shows: enough to recognise it, not a page of a hostile one.
 _SHOWN = 40
-
-
-def is_xml_name(name: str) -> bool:
-    """Whether ``name`` can name an XML element or attribute: an XML 1.0 Name without a colon.
-
-    libxml2 decides, the parser our reader and ``validate`` use, so the writer and the reader
-    cannot disagree; a regular expression's ``\\w`` or ``$`` let ``PAT\u00b2`` or a trailing
-    newline through. Readers of labels add an ASCII rule of their own (``check_label``).
-    """
-    verdict = _NAME_VERDICTS.get(name)
-    if verdict is None:
-        # lxml reads "{uri}name" as a namespaced name, which would write an undeclared prefix.
-        verdict = not name.startswith("{")
-        if verdict:
-            try:
-                etree.Element(name)
-            except ValueError:
-                verdict = False
-        if len(_NAME_VERDICTS) < _MAX_VERDICTS:  # a hostile file's endless names must not grow it
-            _NAME_VERDICTS[name] = verdict
-    return verdict
 
 
 def shown_label(label: str) -> str:

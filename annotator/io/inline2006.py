@@ -26,11 +26,10 @@ from annotator.io.i2b2 import (
     annotation_attributes,
     check_xml_chars,
     extent_annotation,
-    is_xml_name,
     shown_label,
     xml_attribute,
 )
-from annotator.io.xml_items import xml_name
+from annotator.io.xml_items import is_xml_name, xml_name
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
 PHI_TAG = "PHI"

@@ -15,8 +15,9 @@ Both formats write them as MAE does, so MAE, MedTator and the i2b2 2012 tools re
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
+
+from lxml import etree
 
 from annotator.core.document import Document
 from annotator.core.relations import (
@@ -38,7 +39,9 @@ EQUIVALENCE_ROLE = "arg"
 NORMALIZATION_ROLE = "target"
 # i2b2: a later fragment of a discontinuous tag names the tag holding the first one.
 CONTINUES = "continues"
-_XML_NAME = re.compile(r"^[A-Za-z_][\w.-]*$")
+# Asking libxml2 builds an element; a document repeats a handful of names thousands of times.
+_NAME_VERDICTS: dict[str, bool] = {}
+_MAX_VERDICTS = 4096
 _KINDS = {kind.value: kind for kind in (RelationKind.EQUIVALENCE, RelationKind.NORMALIZATION)}
 
 
@@ -64,8 +67,29 @@ def xml_name(name: str, document: Document) -> str:
     return check_name(written, document)
 
 
+def is_xml_name(name: str) -> bool:
+    """Whether ``name`` can name an XML element or attribute: an XML 1.0 Name without a colon.
+
+    libxml2 decides, the parser our reader and ``validate`` use, so the writer and the reader
+    cannot disagree; a regular expression's ``\\w`` or ``$`` let ``PAT\u00b2`` or a trailing
+    newline through. Readers of labels add an ASCII rule of their own (``check_label``).
+    """
+    verdict = _NAME_VERDICTS.get(name)
+    if verdict is None:
+        # lxml reads "{uri}name" as a namespaced name, which would write an undeclared prefix.
+        verdict = not name.startswith("{")
+        if verdict:
+            try:
+                etree.Element(name)
+            except ValueError:
+                verdict = False
+        if len(_NAME_VERDICTS) < _MAX_VERDICTS:  # a hostile file's endless names must not grow it
+            _NAME_VERDICTS[name] = verdict
+    return verdict
+
+
 def check_name(name: str, document: Document) -> str:
-    if not _XML_NAME.match(name):
+    if not is_xml_name(name):
         raise StorageError(
             f"document {document.doc_id}: {name!r} cannot name an XML element or attribute",
             document.origin.path,
