@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
-from annotator.cli.common import add_json_flag, announce_written, existing_path, print_json
+from annotator.cli.common import add_json_flag, announce_written, existing_path, print_json, shown
 
 if TYPE_CHECKING:
     from annotator.workflows.validate import FileCheck
@@ -67,6 +68,13 @@ def run(args: argparse.Namespace) -> int:
     for check in result.files:
         if check.written:
             announce_written(check.path, "realigned file")
+            links = check.realignment.other_links if check.realignment is not None else 0
+            if links:
+                print(
+                    f"annotator: note: {shown(check.path)} had {links} other hard link(s); they keep "
+                    "the text before the repair (a repair is a new file, renamed into place)",
+                    file=sys.stderr,
+                )
     return 1 if result.errors else 0
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
 from typing import Final
 
 Lab = tuple[float, float, float]
@@ -193,6 +194,32 @@ def shades(base: str, count: int) -> list[str]:
     """
     if count <= 1:
         return [base][:count]
+    return list(_shades(base, count))
+
+
+@lru_cache(maxsize=256)
+def _shades(base: str, count: int) -> tuple[str, ...]:
+    # Cached: a task file with thousands of tags cycles through a few palette colours.
+    candidates, labs, base_lab = _shade_candidates(base)
+    result = [base]
+    # Each candidate's distance to the nearest shade taken, updated with each new one: a
+    # task file listing thousands of values costs thousands of steps, not millions.
+    nearest = {c: delta_e(labs[c], base_lab) for c in candidates}
+    while len(result) < count:
+        best = max(candidates, key=nearest.__getitem__)
+        if nearest[best] <= 0.0:
+            # Every candidate is taken: the search would pick this one from now on.
+            result += [best] * (count - len(result))
+            break
+        result.append(best)
+        for c in candidates:
+            nearest[c] = min(nearest[c], delta_e(labs[c], labs[best]))
+    return tuple(result)
+
+
+@cache
+def _shade_candidates(base: str) -> tuple[list[str], dict[str, Lab], Lab]:
+    """The grid of shades around ``base``'s hue and their highlights in Lab, and ``base``'s."""
     _, a, b = hex_to_lab(base)
     chroma, hue = max(math.hypot(a, b), 30.0), math.atan2(b, a)
     candidates = []
@@ -200,15 +227,5 @@ def shades(base: str, count: int) -> list[str]:
         h = hue + math.radians(hue_step)
         for level in (30, 41, 52, 63, 74, 85):
             candidates.append(lab_to_hex((level, chroma * math.cos(h), chroma * math.sin(h))))
-    result = [base]
     labs = {c: hex_to_lab(highlight(c, "light")) for c in candidates}
-    # Each candidate's distance to the nearest shade taken, updated with each new one: a
-    # task file listing thousands of values costs thousands of steps, not millions.
-    base_lab = hex_to_lab(highlight(base, "light"))
-    nearest = {c: delta_e(labs[c], base_lab) for c in candidates}
-    while len(result) < count:
-        best = max(candidates, key=nearest.__getitem__)
-        result.append(best)
-        for c in candidates:
-            nearest[c] = min(nearest[c], delta_e(labs[c], labs[best]))
-    return result
+    return candidates, labs, hex_to_lab(highlight(base, "light"))

@@ -46,7 +46,7 @@ from annotator.core.relations import (
     RelationKind,
 )
 from annotator.core.schema import Schema
-from annotator.errors import InputError, StorageError
+from annotator.errors import InputError, StorageError, printable_path
 from annotator.io.brat_ann import (
     LINE_BREAKS,
     AnnLine,
@@ -60,8 +60,9 @@ from annotator.io.brat_ann import (
     line_of,
     parse_ann,
 )
-from annotator.io.i2b2 import annotation_attributes, float_or_none
+from annotator.io.i2b2 import annotation_attributes, float_or_none, shown_label
 from annotator.io.inline2006 import category_for, check_label
+from annotator.io.xml_items import is_xml_name
 from annotator.io.xmlsafe import MAX_FILE_BYTES, read_bytes
 
 LAYOUT_KEY = "brat"
@@ -385,6 +386,13 @@ class _BratWriter:
             if n != "continues"
         ]
         if label != head.type:
+            if not (head.type.isascii() and is_xml_name(head.type)):
+                # brat's reader (ours too) holds an attribute value to the label's rule.
+                raise StorageError(
+                    f"document {self.document.doc_id}: tag {printable_path(head.id)} has TYPE "
+                    f"{shown_label(head.type)}, which a brat attribute cannot hold (nothing written)",
+                    self.document.origin.path,
+                )
             pairs.insert(0, (TYPE_ATTRIBUTE, head.type))
         self._attributes(brat_id, pairs)
         if head.comment:

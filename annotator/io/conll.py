@@ -18,6 +18,8 @@ from pathlib import Path
 from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document
+from annotator.errors import StorageError
+from annotator.io.i2b2 import shown_label
 
 _TOKEN = re.compile(r"\S+")
 
@@ -88,6 +90,14 @@ class _Cover:
 
 
 def document_to_conll(document: Document) -> str:
+    for annotation in document.annotations:
+        if not annotation.type or any(c.isspace() for c in annotation.type):
+            # One token per line, columns split at spaces: such a label would shift them.
+            raise StorageError(
+                f"document {document.doc_id}: TYPE {shown_label(annotation.type)} cannot be a CoNLL "
+                "label, which is one word (nothing written)",
+                document.origin.path,
+            )
     lines = [f"-DOCSTART- {document.doc_id}", ""]
     for sentence in document_tokens(document):
         lines.extend(f"{t.text} {t.start} {t.end} {t.label}" for t in sentence)

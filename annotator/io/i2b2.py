@@ -14,6 +14,7 @@ the first in ``continues``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -167,10 +168,15 @@ def raw_tag_to_annotation(raw_tag: RawTag, path: str | Path | None = None) -> An
             and not (name == "source" and source is not None)
             and not (name == "confidence" and confidence is not None)
         )
+    type_name = get("TYPE", raw_tag.tag)
+    problem = type_problem(type_name)
+    if problem is not None:
+        label = get("id") or f"#{raw_tag.index}"
+        raise InputError(f"tag {label} ({raw_tag.tag}) has TYPE {shown_label(type_name)}: {problem}", path)
     return Annotation(
         get("id", ""),
         raw_tag.tag,
-        get("TYPE", raw_tag.tag),
+        type_name,
         start,
         end,
         get("text", ""),
@@ -370,6 +376,23 @@ def _attribute(value: str) -> str:
 
 # The longest label an error message shows: enough to recognise it, not a page of a hostile one.
 _SHOWN = 40
+
+
+def type_problem(value: str) -> str | None:
+    """Why a TYPE value cannot be a type, or None. A TYPE names a type in every format we
+    write (a brat label or attribute, a CoNLL tag, a JSON Lines label) and in the window's
+    menus, so it is one line of visible text; inner spaces are allowed (MedTator's sample
+    task has ``Not bothersome``), spaces around it and invisible characters are not."""
+    for char in value:
+        if unicodedata.category(char) in _INVISIBLE_CATEGORIES:
+            return f"character U+{ord(char):04X} cannot be in a type name"
+    if value != value.strip():
+        return "spaces around it"
+    return None
+
+
+# Control, format (bidi overrides, zero-width), line and paragraph separators.
+_INVISIBLE_CATEGORIES = frozenset(("Cc", "Cf", "Zl", "Zp"))
 
 
 def shown_label(label: str) -> str:

@@ -27,6 +27,7 @@ from annotator.io.i2b2 import (
     check_xml_chars,
     extent_annotation,
     shown_label,
+    type_problem,
     xml_attribute,
 )
 from annotator.io.xml_items import is_xml_name, xml_name
@@ -54,6 +55,16 @@ def check_label(label: str, where: str, path: str | Path | None) -> str:
         "'_', '.' and '-', starting with a letter or '_')",
         path,
     )
+
+
+def check_type(type_name: str, where: str, path: str | Path | None) -> str:
+    """``type_name`` when it may be a TYPE value beside a category (see ``type_problem``),
+    else an InputError naming ``path`` and ``where``. Where the type is its own category,
+    ``check_label`` holds it to the element name's rule as well."""
+    problem = type_problem(type_name)
+    if problem is not None:
+        raise InputError(f"{where}: TYPE {shown_label(type_name)}: {problem}", path)
+    return type_name
 
 
 def category_for(type_name: str, schema: Schema | None) -> str:
@@ -117,10 +128,10 @@ def _walk(
                 attributes = {str(k): str(v) for k, v in child.attrib.items()}
                 number = printable_path(attributes["id"]) if attributes.get("id") else f"#{len(raw_tags) + 1}"
                 where = f"line {child.sourceline}: PHI {number}"
-                type_name = check_label(attributes.get("TYPE", PHI_TAG), where, path)
+                type_name = check_type(attributes.get("TYPE", PHI_TAG), where, path)
                 attributes.update(start=str(start), end=str(end), TYPE=type_name)
                 category = attributes.pop(CATEGORY, "")
-                category = check_label(category, where, path) if category else category_for(type_name, schema)
+                category = check_label(category or category_for(type_name, schema), where, path)
                 raw_tags.append(RawTag(len(raw_tags), category, attributes))
             else:
                 notes.append(

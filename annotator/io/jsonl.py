@@ -21,7 +21,7 @@ from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin, document_id_of
 from annotator.core.schema import Schema
 from annotator.errors import AnnotatorError, InputError, StorageError, printable_path
-from annotator.io.inline2006 import category_for, check_label
+from annotator.io.inline2006 import category_for, check_label, check_type
 from annotator.io.records import (
     document_tag_record,
     pairs_record,
@@ -117,12 +117,13 @@ def _document(
             raise InputError(
                 f"line {number}: span {index} needs integer start, end and a label", path
             ) from None
-        # The label (and a tag given with it) names the element the i2b2 and MAE writers write.
+        # The tag (the label itself when none is given) names the element the i2b2 and MAE
+        # writers write; a label beside a tag is only a TYPE value.
         where = f"line {number}: span {index}" + (
             f" ({printable_path(annotation.id)})" if annotation.id else ""
         )
-        check_label(annotation.type, where, path)
         check_label(annotation.tag, where, path)
+        check_type(annotation.type, where, path)
         if max(abs(start), abs(end)) > _MAX_OFFSET:
             raise InputError(f"line {number}: span {index} has an offset over {_MAX_OFFSET:,}", path)
         if not 0 <= start <= end <= len(text):

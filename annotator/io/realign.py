@@ -146,6 +146,8 @@ class Unresolved:
 class RealignResult:
     repairs: list[Repair] = field(default_factory=list)
     unresolved: list[Unresolved] = field(default_factory=list)
+    # Other hard links to the file written: they keep the old text (see realign_file).
+    other_links: int = 0
 
 
 class Realigner:
@@ -271,6 +273,10 @@ def realign_file(path: str | Path, write: bool = False, window: int = SEARCH_WIN
     if write and result.repairs:
         apply_repairs(document, result.repairs)
         # Repaired in place: through a link, the file it names (renaming over the link would
-        # leave that file broken and turn the link into a copy).
-        write_i2b2(document, Path(path).resolve())
+        # leave that file broken and turn the link into a copy). A hard link cannot be kept
+        # by an atomic rename: the other names keep the old text, as after `sed -i`, and
+        # the caller says so.
+        target = Path(path).resolve()
+        result.other_links = max(target.stat().st_nlink - 1, 0)
+        write_i2b2(document, target)
     return result

@@ -15,7 +15,15 @@ from typing import Literal, overload
 from annotator.core.document import Document, document_id_of
 from annotator.core.schema import Schema, load_schema
 from annotator.errors import AnnotatorError, printable_path
-from annotator.io.i2b2 import RawI2b2, RawTag, document_from_raw, parse_i2b2_raw, unread_tags
+from annotator.io.i2b2 import (
+    RawI2b2,
+    RawTag,
+    document_from_raw,
+    parse_i2b2_raw,
+    shown_label,
+    type_problem,
+    unread_tags,
+)
 from annotator.io.mae import parse_mae
 from annotator.io.realign import Realigner, text_matches
 from annotator.io.xml_items import is_document_offsets, link_arguments
@@ -52,6 +60,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "mae-text-case": ("note", "MAE: the text attribute differs from the spans only in case (spans kept)"),
     "mae-text-mismatch": ("warning", "MAE: the text attribute disagrees with the spans (spans kept)"),
     "unknown-tag": ("error", "the tag (category) is not in the schema"),
+    "bad-type": (
+        "error",
+        "the TYPE holds an invisible character or spaces around it (refused by every reader)",
+    ),
     "unknown-type": ("error", "the TYPE is not in the schema"),
     "type-not-in-category": ("error", "the TYPE exists but belongs to another category"),
     "overlap": ("warning", "two tags overlap"),
@@ -385,7 +397,11 @@ def _check_items(
                     )
                 )
             seen.add(tag_id)
-        if schema is not None and type_name != _NOT_A_SPAN and (tag, type_name) not in valid_pairs:
+        wrong_type = type_problem(type_name) if type_name != _NOT_A_SPAN else None
+        if wrong_type is not None:
+            shown = shown_label(type_name)
+            problems.append(problem(path, "bad-type", f"TYPE {shown}: {wrong_type}", label, start, end))
+        elif schema is not None and type_name != _NOT_A_SPAN and (tag, type_name) not in valid_pairs:
             problems.append(_schema_problem(schema, tag, type_name, path, label, start, end))
         if start is None or end is None:
             continue

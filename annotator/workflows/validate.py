@@ -48,6 +48,8 @@ class FileCheck:
             entry["repairs"] = [r.to_dict() for r in self.realignment.repairs]
             entry["unresolved"] = [u.to_dict() for u in self.realignment.unresolved]
             entry["written"] = self.written
+            if self.realignment.other_links:
+                entry["other_hard_links"] = self.realignment.other_links
         return entry
 
 

@@ -141,8 +141,18 @@ def _farthest_point_shades(base: str, count: int) -> list[str]:
 
 
 @pytest.mark.parametrize("base", ["#E69F00", "#56B4E9", "#000000"])
-def test_shades_take_the_farthest_candidate_each_time(base: str) -> None:
-    assert shades(base, 12) == _farthest_point_shades(base, 12)
+@pytest.mark.parametrize("count", [12, 31, 45])
+def test_shades_take_the_farthest_candidate_each_time(base: str, count: int) -> None:
+    """Past 30 every candidate is taken; the search stops there and repeats its last pick."""
+    assert shades(base, count) == _farthest_point_shades(base, count)
+
+
+def test_shades_are_a_fresh_list_each_time() -> None:
+    """They are cached (a task file with 20,000 tags cycles through a few palette colours),
+    so a caller changing its list must not change the next caller's."""
+    first = shades("#56B4E9", 4)
+    first.append("#000000")
+    assert shades("#56B4E9", 4) == first[:4] and len(shades("#56B4E9", 4)) == 4
 
 
 def test_thousands_of_shades_are_cheap() -> None:

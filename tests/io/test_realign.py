@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -223,3 +224,27 @@ def test_realign_write_through_a_link_repairs_the_file_it_names(tmp_path: Path) 
     realign_file(link, write=True)
     assert link.is_symlink() and link.resolve() == target.resolve()
     assert read_i2b2(target).annotations[0].start == start
+
+
+def test_realign_write_on_a_hard_link_says_the_other_names_keep_the_old_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An atomic rename cannot keep a hard link (nor does `sed -i`): the repair is a new file,
+    the other name keeps the old bytes, and the command says so instead of staying silent."""
+    document, start = _shifted_document()
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    path = folder / "160-01.xml"
+    path.write_bytes(document_to_i2b2(document))
+    backup = tmp_path / "backup.xml"
+    os.link(path, backup)
+    before = backup.read_bytes()
+    capsys.readouterr()
+    main(["validate", "--realign", "--write", str(folder)])
+    err = capsys.readouterr().err
+    assert read_i2b2(path).annotations[0].start == start
+    assert backup.read_bytes() == before
+    assert "had 1 other hard link(s)" in err and str(path) in err
+    # Without another link, no note.
+    main(["validate", "--realign", "--write", str(folder)])
+    assert "hard link" not in capsys.readouterr().err

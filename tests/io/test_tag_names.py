@@ -280,3 +280,117 @@ def test_plain_labels_convert_and_come_back(
         tags = etree.fromstring((out / "d1.xml").read_bytes()).find("TAGS")
         assert tags is not None
         assert sorted(str(e.tag) for e in tags) == sorted(categories)
+
+
+# -- TYPE values: one line of visible text ------------------------------------------------------
+# A TYPE beside its category is a value, not an element name: MedTator's sample task declares
+# `Severity type ( Not bothersome | Mild | ... )`. Invisible characters and spaces around it
+# are never a type: a newline in one wrote a brat attribute line that changed the type.
+BAD_TYPES = {
+    "newline": "DATE\n",
+    "tab": "DA\tTE",
+    "bidi-override": "DATE\u202e",
+    "zero-width": "DA\u200bTE",
+    "leading-space": " DATE",
+    "trailing-space": "DATE ",
+    "line-separator": "DA\u2028TE",
+}
+
+
+def i2b2_file(folder: Path, type_value: str, root: str = "deIdi2b2") -> Path:
+    folder.mkdir(exist_ok=True)
+    path = folder / "d1.xml"
+    value = "".join(c if c.isprintable() and c != "\t" else f"&#{ord(c)};" for c in xml_attribute(type_value))
+    tag = f'<NAME id="P0" start="{JOHN}" end="{JOHN + 10}" text="John Smith" TYPE="{value}" comment="" />'
+    if root != "deIdi2b2":
+        tag = tag.replace(f'start="{JOHN}" end="{JOHN + 10}"', f'spans="{JOHN}~{JOHN + 10}"')
+    path.write_text(
+        f'<?xml version="1.0" encoding="UTF-8" ?>\n<{root}>\n<TEXT><![CDATA[{NOTE}]]></TEXT>\n'
+        f"<TAGS>\n{tag}\n</TAGS>\n</{root}>\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize("value", BAD_TYPES.values(), ids=BAD_TYPES)
+@pytest.mark.parametrize("root", ["deIdi2b2", "MyTask"], ids=["i2b2", "mae"])
+def test_an_i2b2_or_mae_type_with_invisible_characters_or_spaces_around_is_refused(
+    tmp_path: Path, value: str, root: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = i2b2_file(tmp_path / "in", value, root)
+    out = tmp_path / "out"
+    code, err = run(["convert", str(source.parent), "-o", str(out), "--to", "jsonl"], capsys)
+    assert code == 1, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and str(source) in lines[0], err
+    assert "tag P0 (NAME) has TYPE" in lines[0] and shown(value) in lines[0], err
+    assert ("spaces around it" if value in (" DATE", "DATE ") else "U+") in lines[0]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("value", BAD_TYPES.values(), ids=BAD_TYPES)
+def test_a_jsonl_or_inline2006_type_beside_a_category_with_invisible_characters_is_refused(
+    tmp_path: Path, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for source in (
+        jsonl_file(tmp_path, {"label": value, "tag": "NAME"}),
+        inline_file(
+            tmp_path,
+            f'TYPE="{xml_attribute(value).replace(chr(10), "&#10;").replace(chr(9), "&#9;")}" category="NAME"',
+        ),
+    ):
+        out = tmp_path / "out"
+        code, err = run(["convert", str(source), "-o", str(out), "--to", "i2b2"], capsys)
+        assert code == 1, err
+        assert str(source) in err and "TYPE" in err and shown(value) in err, err
+        assert not out.exists()
+
+
+@pytest.mark.parametrize("source_format", ["i2b2", "mae", "jsonl", "inline2006"])
+def test_a_type_with_inner_spaces_beside_its_category_converts_and_comes_back(
+    tmp_path: Path, source_format: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if source_format in ("i2b2", "mae"):
+        source = i2b2_file(
+            tmp_path / "in", "Not bothersome", "deIdi2b2" if source_format == "i2b2" else "MyTask"
+        )
+    elif source_format == "jsonl":
+        source = jsonl_file(tmp_path, {"label": "Not bothersome", "tag": "NAME"})
+    else:
+        source = inline_file(tmp_path, 'TYPE="Not bothersome" category="NAME"')
+    seen = []
+    for target in ("i2b2", "mae", "jsonl", "inline2006"):
+        out = tmp_path / f"out-{target}"
+        code, err = run(["convert", str(source), "-o", str(out), "--to", target], capsys)
+        assert code == 0, err
+        back = read_documents(out, target)
+        seen.append(_spans(back))
+    assert all(s == [("NAME", "Not bothersome", JOHN, JOHN + 10)] for s in seen), seen
+
+
+@pytest.mark.parametrize(
+    ("target", "needle"),
+    [("brat", "which a brat attribute cannot hold"), ("conll", "cannot be a CoNLL label")],
+)
+def test_brat_and_conll_refuse_a_type_they_cannot_hold_and_write_nothing(
+    tmp_path: Path, target: str, needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = jsonl_file(tmp_path, {"label": "Not bothersome", "tag": "NAME", "id": "P4"})
+    out = tmp_path / "out"
+    code, err = run(["convert", str(source), "-o", str(out), "--to", target], capsys)
+    assert code == 1, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0] and "'Not bothersome'" in lines[0], err
+    assert "(nothing written)" in lines[0]
+    assert not out.exists()
+
+
+def test_validate_reports_a_bad_type_under_its_own_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = i2b2_file(tmp_path / "in", "DOCTOR\n")
+    capsys.readouterr()
+    assert main(["validate", "--json", str(source.parent)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    codes = [p["code"] for f in report["files"] for p in f["problems"]]
+    assert codes == ["bad-type"], report
