@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from annotator.core.task import parse_dtd
+from annotator.core.task import MAX_TASK_BYTES, parse_dtd, read_task
 from annotator.errors import SchemaError
 
 GOOD = """<!ENTITY name "PHI">
@@ -31,3 +33,43 @@ def test_a_broken_dtd_is_refused_naming_the_file(text: str, message: str) -> Non
     with pytest.raises(SchemaError, match=message) as error:
         parse_dtd(text, "phi.dtd")
     assert "phi.dtd" in str(error.value)
+
+
+def test_a_medtator_yaml_task_reads(tmp_path: Path) -> None:
+    path = tmp_path / "task.yaml"
+    path.write_text(
+        "name: PHI\netags:\n  - name: NAME\n    attrs:\n      - name: type\n        vtype: list\n"
+        "        values: [PATIENT, Not bothersome]\n",
+        encoding="utf-8",
+    )
+    task = read_task(path)
+    assert [(t.name, t.attributes[0].values) for t in task.tags] == [("NAME", ("PATIENT", "Not bothersome"))]
+
+
+def test_a_yaml_task_with_aliases_is_refused_before_it_multiplies(tmp_path: Path) -> None:
+    """Tags, attributes and values each repeating one alias 2,000 times: 33 KB of YAML that
+    read as 8 billion values (14 GB of memory in two minutes)."""
+    many = 2000
+    values = "[" + ",".join(f"v{i}" for i in range(many)) + "]"
+    path = tmp_path / "bomb.yaml"
+    path.write_text(
+        f"vals: &vals {values}\n"
+        "attr: &attr {name: type, vtype: list, values: *vals}\n"
+        "tag: &tag {name: X, attrs: [" + ",".join(["*attr"] * many) + "]}\n"
+        "name: T\n"
+        "etags: [" + ",".join(["*tag"] * many) + "]\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        SchemaError, match=r"line 2: an alias \(\*name\), which a task file may not use"
+    ) as error:
+        read_task(path)
+    assert str(path) in str(error.value)
+
+
+def test_a_task_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "huge.dtd"
+    with path.open("wb") as handle:
+        handle.truncate(MAX_TASK_BYTES + 1)
+    with pytest.raises(SchemaError, match="over the 16,777,216-byte limit"):
+        read_task(path)
