@@ -339,19 +339,19 @@ def output_paths(
         return physionet_output_files(out)
     if format == "project":
         _check_names(documents)
-        sources = [_document_file(out / "source", d, ".xml") for d in documents]
-        return [
-            *sources,
-            *(_document_file(out / "gold", d, ".xml") for d in documents if len(d)),
-            out / PROJECT_FILE,
-        ]
+        source, gold = out / "source", out / "gold"
+        in_source, in_gold = source.resolve(), gold.resolve()
+        sources = [_document_file(source, d, ".xml", in_source) for d in documents]
+        golds = [_document_file(gold, d, ".xml", in_gold) for d in documents if len(d)]
+        return [*sources, *golds, out / PROJECT_FILE]
     if not spec.per_document:
         return [out / f"documents{spec.suffix}" if _is_folder_target(out) else out]
     if _single_file(documents, out):
         targets = [out]
     else:
         _check_names(documents)
-        targets = [_document_file(out, d, spec.suffix) for d in documents]
+        resolved = out.resolve()
+        targets = [_document_file(out, d, spec.suffix, resolved) for d in documents]
     if format == "brat":
         targets = [p for t in targets for p in brat_paths(t)]
     if _is_folder_target(out) and format == "brat":
@@ -383,9 +383,9 @@ def _single_file(documents: Sequence[Document], out: Path) -> bool:
     return len(documents) == 1 and out.suffix.lower() in (".xml", ".ann", ".txt")
 
 
-def _document_file(folder: Path, document: Document, suffix: str) -> Path:
+def _document_file(folder: Path, document: Document, suffix: str, resolved: Path) -> Path:
     # Every per-document path goes through here: an id from the input never picks the folder.
-    return file_in_folder(folder, document.doc_id, suffix, document.origin.path)
+    return file_in_folder(folder, document.doc_id, suffix, document.origin.path, resolved)
 
 
 def _check_names(documents: Sequence[Document]) -> None:
@@ -422,12 +422,14 @@ def write_documents(
     if format == "project":
         # The notes bare in source/ (what annotators start from); their tags, if any, as gold/.
         _check_names(documents)
+        source, gold = out / "source", out / "gold"
+        in_source, in_gold = source.resolve(), gold.resolve()
         for document in documents:
             _write_project_note(
-                Document(document.doc_id, document.text), _document_file(out / "source", document, ".xml")
+                Document(document.doc_id, document.text), _document_file(source, document, ".xml", in_source)
             )
             if len(document):
-                _write_project_note(document, _document_file(out / "gold", document, ".xml"))
+                _write_project_note(document, _document_file(gold, document, ".xml", in_gold))
         schema_name = schema.name if schema is not None else "i2b2-2014"
         Project(out, project_name or out.name, schema_name, guideline=_gold_guideline(documents)).save()
         return output_paths(documents, out, format)
@@ -441,8 +443,9 @@ def write_documents(
         single = _single_file(documents, out)
         if not single:
             _check_names(documents)
+        resolved = out.resolve()
         for document in documents:
-            target = out if single else _document_file(out, document, spec.suffix)
+            target = out if single else _document_file(out, document, spec.suffix, resolved)
             write_one(document, target)
     else:
         assert spec.write_all is not None

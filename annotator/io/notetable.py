@@ -20,6 +20,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,10 @@ SITE_LIST_NAME = "site-lists.tsv"
 TABLE_SUFFIXES = (".csv", ".tsv")
 # A clinical note far longer than any real one is a broken export (an unclosed quote).
 _FIELD_LIMIT = 64 * 1024 * 1024
+# A table holds many notes: an EHR export of 100,000 notes is a few hundred megabytes. It is
+# read whole (about three times its size in memory); a larger export is split or sampled.
+TABLE_LIMIT = 1024 * 1024 * 1024
+_TABLE_ADVICE = " (split the export, or export only the notes to annotate)"
 
 
 @dataclass(frozen=True)
@@ -150,7 +155,28 @@ def _json_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dic
 def read_note_rows(path: str | Path, columns: NoteColumns) -> list[NoteRow]:
     """The notes of a CSV/TSV or JSON Lines table, checked: every named column exists."""
     path = Path(path)
-    content = _decode(read_bytes(path), path)
+    try:
+        status = path.stat()
+    except OSError:
+        return _read_note_rows(path, columns)  # read_bytes says what is wrong
+    # An import reads the table for its notes, its index and its names: parse it once.
+    return list(_cached_note_rows(path.resolve(), columns, status.st_size, status.st_mtime_ns))
+
+
+@lru_cache(maxsize=1)
+def _cached_note_rows(path: Path, columns: NoteColumns, _size: int, _mtime_ns: int) -> tuple[NoteRow, ...]:
+    return tuple(_read_note_rows(path, columns))
+
+
+def _read_note_rows(path: Path, columns: NoteColumns) -> list[NoteRow]:
+    try:
+        data = read_bytes(path, TABLE_LIMIT, holding="a note table")
+    except InputError as error:
+        if "-byte limit" in error.message:
+            raise InputError(error.message + _TABLE_ADVICE, path) from None
+        raise
+    content = _decode(data, path)
+    del data
     if path.suffix.lower() in TABLE_SUFFIXES:
         header, raw = _csv_rows(content, path)
     else:
@@ -222,6 +248,7 @@ def number_notes(rows: Sequence[NoteRow]) -> list[tuple[str, NoteRow]]:
     return numbered
 
 
+@lru_cache(maxsize=65536)
 def _date_key(value: str) -> str:
     """A sortable form of a date cell: ISO when it reads as a date, else the cell itself."""
     if not value:

@@ -186,14 +186,18 @@ def check_file_name(name: str, source: str | Path | None = None) -> str:
     return name
 
 
-def file_in_folder(folder: Path, name: str, suffix: str, source: str | Path | None = None) -> Path:
+def file_in_folder(
+    folder: Path, name: str, suffix: str, source: str | Path | None = None, resolved: Path | None = None
+) -> Path:
     """``folder/<name><suffix>`` for a checked document id, proved to lie directly in ``folder``.
 
     The second look is lexical on the resolved folder (the file itself may not exist, or
     may be a link being replaced), so it holds whatever the name rules above let through.
+    ``resolved`` is ``folder.resolve()`` when the caller has it: resolving once per file
+    took a third of the time of importing 60,000 notes.
     """
     check_file_name(name, source)
-    base = Path(folder).resolve()
+    base = resolved if resolved is not None else Path(folder).resolve()
     target = base / f"{name}{suffix}"
     if target.parent != base or os.path.normpath(target) != str(target):
         raise InputError(f"document id {shown_name(name)} would be written outside the output folder", source)

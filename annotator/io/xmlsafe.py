@@ -81,11 +81,14 @@ def _new_parser(huge: bool) -> etree.XMLParser:
     )
 
 
-def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES, head: int | None = None) -> bytes:
+def read_bytes(
+    path: str | Path, limit: int = MAX_FILE_BYTES, head: int | None = None, holding: str = "one document"
+) -> bytes:
     """Read a regular file's bytes with a size cap and a clear message on failure.
 
     With ``head``, only the first ``head`` bytes are read (for format sniffing); the file must
     still be a regular file within the cap, so a pipe or device never blocks or floods us.
+    ``holding`` names what the cap is for in the message ("a note table").
     """
     path = Path(path)
     try:
@@ -97,7 +100,7 @@ def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES, head: int | None =
         if status.st_size > limit:
             raise coded(
                 UnsafeInputError(
-                    f"file is {status.st_size:,} bytes, over the {limit:,}-byte limit for one document", path
+                    f"file is {status.st_size:,} bytes, over the {limit:,}-byte limit for {holding}", path
                 ),
                 "too-large",
             )
@@ -105,7 +108,7 @@ def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES, head: int | None =
             data = handle.read(limit + 1 if head is None else head)
         if head is None and len(data) > limit:
             raise coded(
-                UnsafeInputError(f"file is over the {limit:,}-byte limit for one document", path), "too-large"
+                UnsafeInputError(f"file is over the {limit:,}-byte limit for {holding}", path), "too-large"
             )
         return data
     except IsADirectoryError:

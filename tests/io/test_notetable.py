@@ -12,7 +12,7 @@ import pytest
 from annotator.cli.main import main
 from annotator.errors import InputError
 from annotator.io.i2b2 import read_i2b2
-from annotator.io.notetable import NoteColumns, note_index, read_note_table
+from annotator.io.notetable import TABLE_LIMIT, NoteColumns, note_index, read_note_table
 
 COLUMNS = NoteColumns(text="note_text", note_id="note_id", patient="mrn", date="charttime")
 ROWS = [
@@ -165,3 +165,45 @@ def test_a_missing_name_column_is_named(tmp_path: Path, capsys: pytest.CaptureFi
     assert code == 1
     assert "no column 'surname'" in capsys.readouterr().err
     assert not (tmp_path / "p").exists()
+
+
+def test_a_table_over_one_documents_limit_imports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A table holds many notes: a 70 MB export (over the 64 MB cap on one document) was
+    refused as "over the limit for one document". Each note is still held to that cap."""
+    line = "Seen today, stable; plan unchanged. " * 28 + "\n"
+    note = line * 1000  # about 1 MB
+    rows = [
+        {"note_id": f"n{i}", "mrn": f"MRN-{i // 10}", "charttime": "2101-01-01", "note_text": note}
+        for i in range(70)
+    ]
+    table = _csv(tmp_path / "export.csv", rows)
+    assert table.stat().st_size > 64 * 1024 * 1024
+    out = tmp_path / "project"
+    code = main(
+        ["convert", str(table), "-o", str(out), "--to", "project", "--text-column", "note_text",
+         "--id-column", "note_id", "--patient-column", "mrn", "--date-column", "charttime"]
+    )  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    assert len(list((out / "source").glob("*.xml"))) == 70
+    assert read_i2b2(out / "source" / "007-10.xml").text == note
+
+
+def test_a_table_over_the_table_limit_is_refused_unread(tmp_path: Path) -> None:
+    table = tmp_path / "export.csv"
+    with table.open("wb") as handle:
+        handle.truncate(TABLE_LIMIT + 1)  # sparse: nothing is written, nothing read
+    with pytest.raises(
+        InputError, match=r"over the 1,073,741,824-byte limit for a note table \(split the export"
+    ):
+        read_note_table(table, COLUMNS)
+
+
+def test_a_table_changed_on_disk_is_read_again(tmp_path: Path) -> None:
+    """Rows are parsed once per import (notes, index, names), keyed by the file's size and time."""
+    path = _csv(tmp_path / "export.csv", ROWS)
+    first = read_note_table(path, COLUMNS)
+    rows = [dict(ROWS[0], note_text="A changed note, longer than before."), *ROWS[1:]]
+    _csv(path, rows)
+    second = read_note_table(path, COLUMNS)
+    assert [d.text for d in first] != [d.text for d in second]
+    assert "A changed note, longer than before." in [d.text for d in second]
