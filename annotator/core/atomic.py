@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 from annotator.errors import StorageError
@@ -37,7 +39,35 @@ def atomic_write(path: str | Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise StorageError(f"cannot write: {error.strerror}", path) from None
-    fsync_folder(folder)
+    pending = _deferred_folders.get()
+    if pending is None:
+        fsync_folder(folder)
+    else:
+        pending.add(folder)
+
+
+# Folders whose renames are made durable together, on leaving folder_syncs_deferred().
+_deferred_folders: ContextVar[set[Path] | None] = ContextVar("deferred_folder_syncs", default=None)
+
+
+@contextlib.contextmanager
+def folder_syncs_deferred() -> Iterator[None]:
+    """Within, each folder written to is synced once when the block ends well, not after
+    every file: importing 60,000 notes synced the same staging folder 60,000 times (a fifth
+    of the import). Each file's bytes are still synced before its rename. For writes into a
+    staging folder that is published only after the block; a block that fails syncs nothing
+    (its staging is thrown away)."""
+    if _deferred_folders.get() is not None:
+        yield
+        return
+    folders: set[Path] = set()
+    token = _deferred_folders.set(folders)
+    try:
+        yield
+    finally:
+        _deferred_folders.reset(token)
+    for folder in sorted(folders):
+        fsync_folder(folder)
 
 
 def fsync_folder(folder: Path) -> None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from annotator.core.atomic import atomic_write
+from annotator.core.atomic import atomic_write, folder_syncs_deferred
 from annotator.errors import InputError, StorageError, UsageError
 from annotator.io.publish import (
     STAGING_PREFIX,
@@ -501,7 +501,8 @@ def _output_published(plan: OutputPlan, anchor: Path) -> Iterator[Staging]:
         _check_again(plan, _resolved(interrupted.owned_by(plan.job)))
         staging = Staging(plan)
         try:
-            yield staging
+            with folder_syncs_deferred():
+                yield staging
             commit(anchor, plan.job, staging.steps())
         finally:
             # A publication that failed half way keeps its manifest and what it had still to
