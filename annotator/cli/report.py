@@ -57,6 +57,8 @@ def run_effort(args: argparse.Namespace) -> int:
         plan.publish_text(args.html, render_effort_html(report))
     if args.json:
         print_json(report)
+    elif not report["annotators"] and report["unreadable_histories"]:
+        print(f"{project.name}: no readable edit history")
     elif not report["annotators"]:
         print(f"{project.name}: no edit histories yet (they are kept from the first edit made in the window)")
     else:

@@ -43,7 +43,17 @@ class ConfTerm:
     children: list[ConfTerm] = field(default_factory=list)
 
     def walk(self) -> list[ConfTerm]:
-        return [self] + [t for child in self.children for t in child.walk()]
+        """This term and every term under it, depth first, parents before children.
+
+        Without recursion: a hostile configuration indented 3,000 levels deep overflowed
+        Python's stack."""
+        found: list[ConfTerm] = []
+        pending = [self]
+        while pending:
+            term = pending.pop()
+            found.append(term)
+            pending.extend(reversed(term.children))
+        return found
 
 
 @dataclass

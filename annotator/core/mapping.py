@@ -183,6 +183,8 @@ def read_mapping(path: str | Path) -> Mapping:
         raise SchemaError(f"cannot read mapping: {error.strerror}", path) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise SchemaError(f"not a valid mapping file: {error}", path) from None
+    except RecursionError:
+        raise SchemaError("not a valid mapping file: tables or arrays nested too deeply", path) from None
     return mapping_from_dict(data, str(path))
 
 

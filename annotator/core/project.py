@@ -24,18 +24,38 @@ A plain folder of XML files also opens: it is treated as ``source/`` of an unnam
 
 from __future__ import annotations
 
-import json
 import os
+import re
 import tomllib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import tomli_w
 
 from annotator.core.atomic import atomic_write_text
+from annotator.core.file_names import file_name_problem, shown_name
 from annotator.core.guidelines import GUIDELINES, I2B2_2014
 from annotator.errors import InputError, StorageError, UsageError
 
 PROJECT_FILE = "project.toml"
 STATE_DIR = ".annotator"
+#: the keys :class:`Project` reads; any other key or table is kept as it is (``extra``)
+KNOWN_KEYS = frozenset(
+    {
+        "name",
+        "schema",
+        "annotators",
+        "preannotations",
+        "queue_by_patient",
+        "annotators_per_document",
+        "retrain_every",
+        "guideline",
+        "site_lists",
+        "train_with_synthetic",
+    }
+)
 
 
 @dataclass
@@ -71,6 +91,9 @@ class Project:
     site_lists: str = ""
     #: "Retrain from gold" learns the bundled model's synthetic notes too (``--with-synthetic``)
     train_with_synthetic: bool = False
+    #: keys and tables of project.toml this version does not know (a newer version's, a
+    #: site's own): written back unchanged on save, never dropped
+    extra: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def site_lists_path(self) -> Path | None:
@@ -131,6 +154,8 @@ class Project:
         root = Path(root)
         if (root / PROJECT_FILE).exists():
             raise UsageError("a project already exists here", root / PROJECT_FILE)
+        for annotator in annotators or []:
+            _check_annotator_name(annotator)
         project = cls(root=root, name=name, schema=schema, annotators=list(annotators or []))
         for folder in (
             project.source_dir,
@@ -156,13 +181,25 @@ class Project:
         config_path = path / PROJECT_FILE
         if not config_path.exists():
             return cls(root=path, name=path.name, plain_folder=True)
-        try:
-            data = tomllib.loads(config_path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-            raise InputError(f"not a valid project file: {error}", config_path) from None
+        data = _read_project_file(config_path)
+        name = data.get("name", path.name)
+        schema = data.get("schema", "i2b2-2014")
+        # str() of a table or list would be saved back as a different name: refused instead.
+        if not isinstance(name, str):
+            raise InputError("name must be a string", config_path)
+        if not isinstance(schema, str):
+            raise InputError("schema must be the name or path of a schema, a string", config_path)
         annotators = data.get("annotators", [])
         if not isinstance(annotators, list) or not all(isinstance(a, str) for a in annotators):
             raise InputError("annotators must be a list of names", config_path)
+        for annotator in annotators:
+            # Each name becomes annotations/<name>/: "../x" or "/abs" would write outside.
+            problem = file_name_problem(annotator)
+            if problem is not None:
+                raise InputError(
+                    f"annotator name {shown_name(annotator)} cannot be a folder name: {problem}",
+                    config_path,
+                )
         preannotations = data.get("preannotations", "preannotations")
         if not isinstance(preannotations, str) or not _is_plain_folder_name(preannotations):
             raise InputError("preannotations must name a folder inside the project", config_path)
@@ -186,8 +223,8 @@ class Project:
             raise InputError("train_with_synthetic must be true or false", config_path)
         return cls(
             root=path,
-            name=str(data.get("name", path.name)),
-            schema=str(data.get("schema", "i2b2-2014")),
+            name=name,
+            schema=schema,
             annotators=annotators,
             preannotations=preannotations,
             queue_by_patient=queue_by_patient,
@@ -196,6 +233,7 @@ class Project:
             guideline=guideline,
             site_lists=site_lists,
             train_with_synthetic=train_with_synthetic,
+            extra={key: value for key, value in data.items() if key not in KNOWN_KEYS},
         )
 
     def add_annotator(self, annotator: str) -> None:
@@ -206,6 +244,8 @@ class Project:
         """
         if self.plain_folder:
             return
+        # The name becomes a folder: never one outside annotations/ (whoever passed it).
+        _check_annotator_name(annotator)
         make_folder_like_parent(self.annotations_dir(annotator))
         if annotator not in self.annotators:
             self.annotators.append(annotator)
@@ -215,26 +255,27 @@ class Project:
         """Write ``project.toml`` atomically (not for plain folders)."""
         if self.plain_folder:
             return
-        lines = [
-            f"name = {json.dumps(self.name)}",
-            f"schema = {json.dumps(self.schema)}",
-            f"annotators = {json.dumps(self.annotators)}",
-        ]
+        data: dict[str, Any] = {"name": self.name, "schema": self.schema, "annotators": self.annotators}
         if self.preannotations != "preannotations":
-            lines.append(f"preannotations = {json.dumps(self.preannotations)}")
+            data["preannotations"] = self.preannotations
         if self.queue_by_patient:
-            lines.append("queue_by_patient = true")
+            data["queue_by_patient"] = True
         if self.annotators_per_document != 1:
-            lines.append(f"annotators_per_document = {self.annotators_per_document}")
+            data["annotators_per_document"] = self.annotators_per_document
         if self.retrain_every:
-            lines.append(f"retrain_every = {self.retrain_every}")
+            data["retrain_every"] = self.retrain_every
         if self.guideline != I2B2_2014:
-            lines.append(f"guideline = {json.dumps(self.guideline)}")
+            data["guideline"] = self.guideline
         if self.site_lists:
-            lines.append(f"site_lists = {json.dumps(self.site_lists)}")
+            data["site_lists"] = self.site_lists
         if self.train_with_synthetic:
-            lines.append("train_with_synthetic = true")
-        atomic_write_text(self.root / PROJECT_FILE, "\n".join(lines) + "\n")
+            data["train_with_synthetic"] = True
+        data.update((key, value) for key, value in self.extra.items() if key not in KNOWN_KEYS)
+        try:
+            text = toml_dumps(data)
+        except ValueError as error:
+            raise UsageError(f"cannot write the project file: {error}", self.root / PROJECT_FILE) from None
+        atomic_write_text(self.root / PROJECT_FILE, text)
 
 
 def make_folder_like_parent(folder: Path) -> None:
@@ -251,6 +292,78 @@ def make_folder_like_parent(folder: Path) -> None:
         os.chmod(folder, folder.parent.stat().st_mode & 0o2777)
     except OSError as error:
         raise StorageError(f"cannot create the folder: {error.strerror}", folder) from None
+
+
+def _check_annotator_name(annotator: str) -> None:
+    problem = file_name_problem(annotator)
+    if problem is not None:
+        raise UsageError(
+            f"the annotator name {shown_name(annotator)} cannot be used as a folder name: {problem}"
+        )
+
+
+# Older versions wrote names with json.dumps: a character beyond U+FFFF became a pair of
+# \\uD83D\\uDE00 escapes, which TOML refuses. Only an escape preceded by an even number of
+# backslashes is one (an odd number means the backslash itself was escaped).
+_SURROGATE_PAIR_ESCAPE = re.compile(
+    r"(?<!\\)((?:\\\\)*)\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})"
+)
+
+
+def _joined_pair(match: re.Match[str]) -> str:
+    high, low = int(match.group(2), 16), int(match.group(3), 16)
+    return f"{match.group(1)}\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08X}"
+
+
+def _read_project_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not a valid project file: {error}", path) from None
+    except OSError as error:
+        raise InputError(f"cannot read the project file: {error.strerror}", path) from None
+    try:
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            repaired = _SURROGATE_PAIR_ESCAPE.sub(_joined_pair, text)
+            if repaired == text:
+                raise InputError(f"not a valid project file: {error}", path) from None
+            try:
+                return tomllib.loads(repaired)  # a file an older version wrote: read as meant
+            except tomllib.TOMLDecodeError:
+                raise InputError(f"not a valid project file: {error}", path) from None
+    except RecursionError:
+        raise InputError("not a valid project file: nested too deeply", path) from None
+
+
+# -- writing TOML (the standard library only reads it) -------------------------------------
+
+
+def toml_dumps(data: Mapping[str, Any]) -> str:
+    """``data`` as TOML that :mod:`tomllib` reads back equal (tomli-w: plain keys first, then
+    tables; characters beyond U+FFFF as UTF-8, which older versions' JSON escapes broke)."""
+    for text in _strings(data):
+        lone = next((c for c in text if 0xD800 <= ord(c) <= 0xDFFF), None)
+        if lone is not None:
+            # An undecodable byte of a command-line argument: no character, TOML cannot hold it.
+            raise ValueError(f"{shown_name(text)} holds U+{ord(lone):04X}, which is not a character")
+    try:
+        return tomli_w.dumps(data)
+    except TypeError as error:
+        raise ValueError(str(error)) from None
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield str(key)
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
 
 
 def _is_plain_folder_name(name: str) -> bool:

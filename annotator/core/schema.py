@@ -7,6 +7,7 @@ type alone tells its category.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -43,6 +44,12 @@ class Category:
     description: str = ""
 
 
+# Far above any real tag set (i2b2 2014 has 30 types; MedTator's and brat's samples at most
+# a few dozen), far below what makes the window crawl.
+MAX_TYPES = 1000
+MAX_NAME = 100
+
+
 @dataclass(frozen=True)
 class Schema:
     """A tag set.
@@ -63,6 +70,7 @@ class Schema:
     _types: dict[str, TypeDef] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._check_size()
         keys: dict[str, str] = {}
         for category in self.categories:
             for type_def in category.types:
@@ -76,6 +84,22 @@ class Schema:
                 self._types[type_def.name] = type_def
                 if type_def.key:
                     keys[type_def.key] = type_def.name
+
+    def _check_size(self) -> None:
+        """A schema the window can show: a 200 KB task file of 30,000 types, or of one type
+        named with 200,000 characters, took the window 40 s and 2-12 GB to lay out."""
+        count = sum(len(c.types) for c in self.categories)
+        if count > MAX_TYPES:
+            raise SchemaError(
+                f"schema {self.name[:MAX_NAME]}: {count:,} types, over the {MAX_TYPES:,} a schema may hold"
+            )
+        names = [c.name for c in self.categories] + [t.name for c in self.categories for t in c.types]
+        for name in [self.name, self.title, *names]:
+            if len(name) > MAX_NAME:
+                raise SchemaError(
+                    f"a name in schema {self.name[:MAX_NAME]!r} has {len(name):,} characters, over the {MAX_NAME}"
+                    " a schema name, category or type may have"
+                )
 
     @property
     def types(self) -> list[TypeDef]:
@@ -113,13 +137,29 @@ class Schema:
         return type_def.color if type_def else "#999999"
 
 
+_HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
+
+
+def _colour(value: object, owner: object, source: str) -> str:
+    """A ``#rrggbb`` colour, else a SchemaError: the colour goes into the window's style
+    sheets, where ``red; } * { x`` would restyle everything (and crashed the shade search)."""
+    if not isinstance(value, str) or not _HEX_COLOUR.fullmatch(value):
+        raise SchemaError(f"{str(owner)[:MAX_NAME]}: colour {str(value)[:40]!r} is not #rrggbb", source)
+    return value
+
+
 def schema_from_dict(data: dict[str, object], source: str = "<schema>") -> Schema:
     """Build a schema from the parsed TOML structure (see resources/schemas)."""
     try:
         categories = []
         for raw_category in data["category"]:  # type: ignore[attr-defined]
-            color = str(raw_category["color"])
+            color = _colour(raw_category["color"], raw_category["name"], source)
             raw_types = raw_category.get("type", [{"name": raw_category["name"]}])
+            if len(raw_types) > MAX_TYPES:  # said before thousands of shades are searched for
+                raise SchemaError(
+                    f"{len(raw_types):,} types in one category, over the {MAX_TYPES:,} a schema may hold",
+                    source,
+                )
             # A type without its own colour gets a shade of its category's, so that
             # types of one category can still be told apart.
             fallback = shades(color, len(raw_types))
@@ -128,7 +168,7 @@ def schema_from_dict(data: dict[str, object], source: str = "<schema>") -> Schem
                     name=str(raw_type["name"]),
                     category=str(raw_category["name"]),
                     key=str(raw_type.get("key", "")),
-                    color=str(raw_type.get("color", fallback[i])),
+                    color=_colour(raw_type.get("color", fallback[i]), raw_type["name"], source),
                     description=str(raw_type.get("description", "")),
                 )
                 for i, raw_type in enumerate(raw_types)
@@ -157,6 +197,8 @@ def read_schema(path: str | Path) -> Schema:
         raise SchemaError(f"cannot read schema: {error.strerror}", path) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise SchemaError(f"not a valid schema file: {error}", path) from None
+    except RecursionError:
+        raise SchemaError("not a valid schema file: tables or arrays nested too deeply", path) from None
     return schema_from_dict(data, str(path))
 
 
@@ -170,16 +212,21 @@ def load_schema(name: str = DEFAULT_SCHEMA) -> Schema:
     # Imported here: annotator.core.task builds on this module's classes.
     from annotator.core.task import is_task_file, load_task_schema
 
-    if is_task_file(name) and Path(name).is_file():
-        return load_task_schema(name)
-    if Path(name).name == "annotation.conf" and Path(name).is_file():
-        from annotator.core.brat_conf import read_brat_conf
+    try:
+        if is_task_file(name) and Path(name).is_file():
+            return load_task_schema(name)
+        if Path(name).name == "annotation.conf" and Path(name).is_file():
+            from annotator.core.brat_conf import read_brat_conf
 
-        return read_brat_conf(name)
-    candidate = SCHEMA_DIR / f"{name}.toml"
-    if candidate.is_file():
-        return read_schema(candidate)
-    if Path(name).is_file():
-        return read_schema(name)
+            return read_brat_conf(name)
+        candidate = SCHEMA_DIR / f"{name}.toml"
+        if candidate.is_file():
+            return read_schema(candidate)
+        if Path(name).is_file():
+            return read_schema(name)
+    except SchemaError as error:
+        if error.path is None:  # raised by the Schema itself: name the file it came from
+            raise SchemaError(error.message, name) from None
+        raise
     available = ", ".join(sorted(p.stem for p in SCHEMA_DIR.glob("*.toml")))
     raise SchemaError(f"unknown schema {name!r} (bundled: {available})")

@@ -253,6 +253,8 @@ def read_task(path: str | Path) -> TaskDefinition:
     except (json.JSONDecodeError, yaml.YAMLError) as error:
         first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise SchemaError(f"not a valid task file: {first_line}", path) from None
+    except RecursionError:
+        raise SchemaError("not a valid task file: lists or maps nested too deeply", path) from None
     return task_from_dict(data, str(path))
 
 

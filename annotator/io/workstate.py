@@ -41,9 +41,9 @@ from pathlib import Path
 from typing import Final
 
 from annotator.core.atomic import atomic_write_text
+from annotator.core.file_names import file_name_problem, shown_name
 from annotator.core.project import STATE_DIR, Project
 from annotator.errors import InputError, UsageError
-from annotator.io.outputs import file_name_problem
 
 NOT_STARTED: Final = "not started"
 IN_PROGRESS: Final = "in progress"
@@ -54,6 +54,9 @@ CONFIG_FOLDER: Final = "phi-annotator"
 IDENTITY_FILE: Final = "identity.json"
 
 Entries = dict[str, dict[str, dict[str, object]]]
+
+# A century: more is no time an annotator spent (json reads 1e999 as infinity).
+_MAX_SECONDS = 100 * 365.25 * 24 * 3600
 
 
 def state_path(project: Project | str | Path) -> Path:
@@ -96,7 +99,12 @@ def _read_full(path: Path) -> tuple[Entries, dict[str, str]]:
             seconds = entry.get("seconds", 0.0)
             if status not in STATUSES:
                 raise InputError(f"work state: unknown status {status!r} for {doc_id}/{annotator}", path)
-            if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds < 0:
+            # NaN and infinity pass "< 0" and broke the window's time column.
+            if (
+                not isinstance(seconds, int | float)
+                or isinstance(seconds, bool)
+                or not 0 <= seconds < _MAX_SECONDS
+            ):
                 raise InputError(f"work state: bad seconds for {doc_id}/{annotator}", path)
             documents.setdefault(doc_id, {})[annotator] = {"status": status, "seconds": float(seconds)}
     last = raw.get("last", {})
@@ -259,6 +267,16 @@ def load_identity() -> str | None:
     name = raw.get("annotator") if isinstance(raw, dict) else None
     if not isinstance(name, str) or not name.strip():
         raise InputError("the identity file has no annotator name", path)
+    # The same rule as --annotator: the name becomes annotations/<name>/, so a remembered
+    # "../x" or "/abs" would write outside the project. Refused, not replaced by the login
+    # name: work would silently go to someone else's folder.
+    problem = file_name_problem(name.strip())
+    if problem is not None:
+        raise InputError(
+            f"the remembered annotator name {shown_name(name.strip())} cannot be used as a folder "
+            f"name: {problem}; give --annotator NAME or fix the file",
+            path,
+        )
     return name.strip()
 
 

@@ -233,9 +233,15 @@ def effort_report(
                 lengths[doc_id] = 0  # no source note: times per character are left out
         try:
             entries = read_history(history_path(project.state_dir, name, doc_id))
+            fates = replay_history(entries)
         except AnnotatorError as error:
             # Another user's 0600 history, or a damaged one: named in the report, not fatal.
             unreadable.append(f"{name}/{doc_id}: {error.message}")
+            continue
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError, RecursionError) as error:
+            # Lines that are JSON but not what the window writes (a NaN offset, a tag that is
+            # a string, lists nested thousands deep): damaged, named like an unreadable one.
+            unreadable.append(f"{name}/{doc_id}: damaged edit history ({type(error).__name__})")
             continue
         others = [
             keys
@@ -248,7 +254,7 @@ def effort_report(
                 doc_id,
                 lengths[doc_id],
                 state.seconds(doc_id, name),
-                replay_history(entries),
+                fates,
                 _keys(project.gold_dir / f"{doc_id}.xml"),
                 others,
             )

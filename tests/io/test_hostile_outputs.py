@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from annotator.cli.main import main
+from annotator.core.file_names import file_name_problem
 from annotator.errors import InputError, StorageError
 from annotator.io.i2b2 import read_i2b2
-from annotator.io.outputs import check_file_name, file_in_folder, file_name_problem, plan_files, publishing
+from annotator.io.outputs import check_file_name, file_in_folder, plan_files, publishing
 from annotator.io.validate import validate_file
 
 SECRET = "SECRETNOTE"

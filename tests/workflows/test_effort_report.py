@@ -237,3 +237,26 @@ def test_a_damaged_history_is_named_and_left_out(
     assert "alice/800-02" in page.read_text(encoding="utf-8")
     report = effort_report(EffortRequest(project, resamples=200))
     assert report["annotators"][0]["documents"] == 2  # 800-01 and 801-01 still counted
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ('{"op": "add", "annotation": {"id": "T1", "type": "DATE", "start": NaN, "end": 4}}', "ValueError"),
+        ('{"op": "add", "annotation": "a tag"}', "TypeError"),
+        ('{"op": "add", "annotation": ' + "[" * 5000 + "]" * 5000 + "}", ""),
+    ],
+    ids=["nan-offset", "tag-is-a-string", "nested-5000-deep"],
+)
+def test_a_history_line_of_the_wrong_shape_is_named_and_left_out(
+    project: Project, line: str, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JSON, but not what the window writes: it stopped the report with an internal error."""
+    path = history_path(project.state_dir, "alice", "800-02")
+    path.write_text('{"op": "start", "at": 0, "annotations": []}\n' + line + "\n", encoding="utf-8")
+    assert main(["report", "effort", str(project.root)]) == 0
+    out = capsys.readouterr().out
+    assert "left out, unreadable history: alice/800-02: " in out
+    assert kind in out
+    report = effort_report(EffortRequest(project, resamples=200))
+    assert report["annotators"][0]["documents"] == 2
