@@ -75,6 +75,9 @@ def read_allow_file(path: str | Path) -> list[AllowEntry]:
         raise InputError(f"allow file is not valid JSON (line {error.lineno})", path) from None
     except RecursionError:
         raise InputError("allow file is not valid JSON (nested too deeply)", path) from None
+    except ValueError:
+        # json reads numbers with int(), which refuses more than 4,300 digits.
+        raise InputError("allow file holds a number too long to read", path) from None
     if not isinstance(raw, dict) or set(raw) - {"version", "allow"} or raw.get("version", 1) != 1:
         raise InputError('allow file must be an object {"version": 1, "allow": [...]}', path)
     items = raw.get("allow", [])

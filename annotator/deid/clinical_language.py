@@ -11,7 +11,9 @@ is read as part of a name.
 from __future__ import annotations
 
 import re
-from functools import cache
+from array import array
+from bisect import bisect_left
+from functools import cache, lru_cache
 
 from annotator.core.resources import resource_path
 from annotator.deid.dates import DATE_WORDS
@@ -163,7 +165,7 @@ def reads_as_phi(
     own notes ("Long was seen today"). No otherwise: "Foley draining", "FOLEY CATH", "small
     amts", "brown stool", "white secretions", "HEART RATE".
     """
-    line_start = text.rfind("\n", 0, start) + 1
+    line_start, line_end = _whole_line(text, start, end)
     before_text = text[max(line_start, start - 40) : start]
     previous = _WORDS_BEFORE.search(before_text)
     cues = _NAME_CUES | _PLACE_CUES if kind != "name" else _NAME_CUES
@@ -178,12 +180,10 @@ def reads_as_phi(
     if any(w.lower() in names and not is_vocabulary(w) for w in neighbours):
         return True
     word = text[start:end]
-    line_end = text.find("\n", end)
-    line = text[line_start : line_end if line_end >= 0 else len(text)]
-    words = re.findall(r"[^\W\d_]{2,}", line)
-    mixed_line = sum(w.isupper() for w in words) < 0.7 * len(words) if words else False
+    count, capitals = _line_words(text, line_start, line_end)
+    mixed_line = capitals < 0.7 * count if count else False
     sentence_start = re.search(r"(?:^|[.:;!?\-=>]|\n)\s*$", text[max(0, start - 20) : start]) is not None
-    if len(words) == 1:
+    if count == 1:
         return True  # a name alone on its line: nothing says it is the word
     if not (mixed_line and word[:1].isupper()):
         return False
@@ -197,6 +197,30 @@ def reads_as_phi(
     if following is not None and following.group(1) in _PERSON_VERBS:
         return True
     return same_patient and word.lower() not in clinical_words()
+
+
+@lru_cache(maxsize=4)
+def _newlines(text: str) -> array[int]:
+    """Where a note's line breaks are, found once per note: thousands of matches on one long
+    line would each scan the line again (the check grew with the square of the findings)."""
+    return array("q", (m.start() for m in re.finditer("\n", text)))
+
+
+def _whole_line(text: str, start: int, end: int) -> tuple[int, int]:
+    """The whole line of a match: after the last break before ``start`` up to the first break
+    at or after ``end`` (or the text's end)."""
+    breaks = _newlines(text)
+    before = bisect_left(breaks, start) - 1
+    after = bisect_left(breaks, end)
+    return (breaks[before] + 1 if before >= 0 else 0), (breaks[after] if after < len(breaks) else len(text))
+
+
+@lru_cache(maxsize=256)
+def _line_words(text: str, line_start: int, line_end: int) -> tuple[int, int]:
+    """How many words of two or more letters a line has, and how many are in capitals (once
+    per line: a long line holds thousands of matches)."""
+    words = re.findall(r"[^\W\d_]{2,}", text[line_start:line_end])
+    return len(words), sum(w.isupper() for w in words)
 
 
 @cache

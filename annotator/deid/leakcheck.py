@@ -51,6 +51,7 @@ from annotator.deid.clinical_language import (
 )
 from annotator.deid.dates import DATE_WORDS, parse_date
 from annotator.deid.findings import Leak, LeakError, leak_error, with_original_offsets
+from annotator.deid.kept_tokens import pieces_kept
 from annotator.deid.leak_variants import (
     dates_written_another_way,
     names_inside_words,
@@ -62,7 +63,7 @@ from annotator.deid.leak_variants import zipf as _zipf
 from annotator.deid.listed import listed_phrases_left
 from annotator.deid.names import PARTICLES, is_title, name_tokens
 from annotator.deid.places import is_generic_department
-from annotator.deid.surrogates import STRICT_KINDS, kind_of
+from annotator.deid.surrogates import STRICT_KINDS, age_over, kind_of
 from annotator.io.site_lists import SiteLists
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -157,7 +158,7 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
             surface = _tokens(text)
             if kind == "age":
                 number = _AGE_NUMBER.search(text)
-                if number and int(number.group()) > 90:  # 90 itself stays 90 by design
+                if number and age_over(number.group(), 90):  # 90 itself stays 90 by design
                     add(surface, kind, document, annotation.id, annotation.type, age=True)
                 continue
             if len(text) < options.min_length:
@@ -335,7 +336,7 @@ def find_leaks(
 ) -> list[Leak]:
     """Every original PHI string found in the output, by the rules of this module.
 
-    ``progress`` counts the looked-for strings, then the five other rules (a long note's
+    ``progress`` counts the looked-for strings, then the six other rules (a long note's
     check takes a minute: the bar moves meanwhile).
     """
     options = options or LeakCheckOptions()
@@ -352,7 +353,7 @@ def find_leaks(
         t.lower() for (tokens, _), members in groups.items() if members[0].kind == "name" for t in tokens
     )
     index = _OutputIndex(list(outputs), {tokens[i].lower() for (tokens, _), i in anchors.items()}, names)
-    total = len(groups) + 5 + (options.site_lists is not None)
+    total = len(groups) + 6 + (options.site_lists is not None)
     step = max(1, len(groups) // 100)
     for number, ((tokens, case_sensitive), candidates) in enumerate(groups.items()):
         if progress is not None and number % step == 0:
@@ -394,6 +395,8 @@ def find_leaks(
         lambda: dates_written_another_way(originals_list, outputs_list),
         lambda: names_inside_words(originals_list, outputs_list),
         lambda: short_tokens_in_context(originals_list, outputs_list),
+        # A tag's surrogate holding a number or word of its own span (a name tag's "MRN 1234567").
+        lambda: pieces_kept(originals_list, outputs_list, kind_of),
     ]
     if options.site_lists is not None:
         lists = options.site_lists

@@ -19,6 +19,7 @@ from annotator.core.document import Document
 from annotator.deid import places, shapes
 from annotator.deid.date_plans import DatePlan, plan_document, render_plan, resolve_centuries
 from annotator.deid.dates import DateShift, ParsedDate, draw_shift, parse_date, reference_date, shift_date
+from annotator.deid.kept_tokens import kept_tokens
 from annotator.deid.name_slots import plan_names
 from annotator.deid.names import NameMapper, name_tokens
 from annotator.deid.place_phrases import PlaceMapper, plan_places
@@ -296,7 +297,15 @@ class PatientSurrogates:
 
     # -- one annotation ------------------------------------------------------------------
     def surrogate(self, annotation: Annotation) -> Surrogate:
-        """The replacement text of an annotation (same leading/trailing blanks)."""
+        """The replacement text of an annotation (same leading/trailing blanks); masked when the
+        type's surrogate would keep an identifying piece of the span (``Smith, John (MRN
+        1234567)`` as a name keeps the number, ``95 yo Smith`` as an age keeps the name)."""
+        made = self._replacement(annotation)
+        if kept_tokens(annotation.text, made.text, kind_of(annotation)):
+            return Surrogate(f"[**{annotation.type}**]", "the surrogate would keep part of the original span")
+        return made
+
+    def _replacement(self, annotation: Annotation) -> Surrogate:
         text = annotation.text
         core = text.strip()
         if not core:
@@ -398,6 +407,13 @@ def _spans_leap_day(span: tuple[dt.date, dt.date] | None, shift: DateShift) -> b
 def _age(text: str) -> str:
     """Ages over 89 become 90 (HIPAA); the rest of the string stays (``92yo`` -> ``90yo``)."""
     match = _AGE_NUMBER.search(text)
-    if match is None or int(match.group()) <= 89:
+    if match is None or not age_over(match.group(), 89):
         return text
     return text[: match.start()] + "90" + text[match.end() :]
+
+
+def age_over(digits: str, limit: int) -> bool:
+    """Whether a run of digits is a number over ``limit`` (a small limit): compared by length
+    first, since int() refuses strings of more than 4,300 digits."""
+    significant = digits.lstrip("0")
+    return len(significant) > len(str(limit)) or int(significant or "0") > limit
