@@ -53,6 +53,25 @@ def version_names(folders: Sequence[Path]) -> list[str]:
     return unique
 
 
+def refuse_repeated_folders(folders: Sequence[str | Path]) -> None:
+    """Refuse one folder given twice (also as another spelling or through a symlink).
+
+    Its versions would agree with themselves on every tag, and unanimous auto-acceptance
+    would write those fake agreements into the gold standard.
+    """
+    seen: dict[Path, Path] = {}
+    for folder in folders:
+        resolved = Path(folder).resolve()
+        if resolved in seen:
+            first = printable_path(seen[resolved])
+            also = f" (also as {first})" if first != printable_path(Path(folder)) else ""
+            raise UsageError(
+                f"the same annotator folder is given twice{also}; give each annotator's folder once",
+                Path(folder),
+            )
+        seen[resolved] = Path(folder)
+
+
 def load_versions(
     folders: Sequence[str | Path],
     names: Sequence[str] | None = None,
@@ -75,6 +94,7 @@ def load_versions(
     paths = [Path(folder) for folder in folders]
     if len(paths) < 2:
         raise UsageError("adjudication needs at least two annotator folders")
+    refuse_repeated_folders(paths)
     for path in paths:
         if not path.is_dir():
             raise InputError("not a folder", path)

@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, score_text
 from annotator.cli.evaluate import add_scoring_options, scoring_request
+from annotator.evaluation.significance_limits import MAX_SEED, MAX_SHUFFLES
 
 NAME = "significance"
+
+
+def _bounded(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from low to high (out of range is a usage error)."""
+
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+        if not low <= number <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high:,}, not {value}")
+        return number
+
+    parse.__name__ = "whole number"  # argparse names the type in its own messages
+    return parse
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,8 +42,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("system_a", type=existing_path, metavar="SYS_A", help="first system folder")
     parser.add_argument("system_b", type=existing_path, metavar="SYS_B", help="second system folder")
-    parser.add_argument("--shuffles", type=int, default=9999, help="number of shuffles (default 9999)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument(
+        "--shuffles",
+        type=_bounded(1, MAX_SHUFFLES),
+        default=9999,
+        help=f"number of shuffles, 1 to {MAX_SHUFFLES:,} (default 9999; p is then resolved to about "
+        "1/shuffles, and 1e-6 is far below any useful threshold)",
+    )
+    parser.add_argument(
+        "--seed", type=_bounded(0, MAX_SEED), default=0, help=f"random seed, 0 to {MAX_SEED} (default 0)"
+    )
     parser.add_argument(
         "--alpha", type=float, default=0.05, help="family-wise significance level (default 0.05)"
     )

@@ -33,8 +33,14 @@ def f_beta_from_counts(tp: int, fp: int, fn: int, beta: float = 1.0) -> float:
 
     Beta > 1 weighs recall more (seed 004 reports F10).
     """
+    if tp == 0:
+        return NAN if fp == 0 and fn == 0 else 0.0
     b2 = beta * beta
-    return ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
+    if b2 > 1:
+        # Divided by b²: a huge beta (1e200: b² overflows to inf) tends to recall, not inf/inf.
+        w = 1 / b2
+        return (w + 1) * tp / ((w + 1) * tp + fn + w * fp)
+    return (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp)
 
 
 def f_beta_from_scores(precision: float, recall: float, beta: float = 1.0) -> float:
@@ -42,6 +48,9 @@ def f_beta_from_scores(precision: float, recall: float, beta: float = 1.0) -> fl
     if math.isnan(precision) or math.isnan(recall):
         return NAN
     b2 = beta * beta
+    if b2 > 1:
+        w = 1 / b2  # divided by b² as in f_beta_from_counts: stable for a huge beta
+        return ratio((w + 1) * precision * recall, precision + w * recall)
     return ratio((1 + b2) * precision * recall, b2 * precision + recall)
 
 

@@ -370,36 +370,146 @@ def _relaxed(reference: list[Item], predicted: list[Item], level: str, distance:
     return {label: Counts(*v) for label, v in out.items()}
 
 
-def max_overlap_matching(reference: Sequence[Item], predicted: Sequence[Item]) -> list[tuple[int, int]]:
-    """A maximum one-to-one matching of overlapping items (index pairs), Kuhn's algorithm."""
+def _overlap_candidates(
+    reference: Sequence[Item], predicted: Sequence[Item]
+) -> tuple[list[list[int]], list[int]]:
+    """Per reference item, the overlapping predictions in the order Kuhn's search tries them.
+
+    The order is the one the matching has always used: by start (then index), then stably by
+    the number of shared characters, most first. Reference items with the same span share one
+    list (and one list key), which the search uses to skip work. Built in
+    O(n log n + size of the lists): no scan over every prediction per reference item.
+    """
     order = sorted(range(len(predicted)), key=lambda k: predicted[k].start)
     starts = [predicted[k].start for k in order]
-    adjacency: list[list[int]] = []
-    for item in reference:
-        stop = bisect.bisect_left(starts, item.end)
-        candidates = [order[k] for k in range(stop) if predicted[order[k]].end > item.start]
-        if item.start == item.end:  # an empty item overlaps only an item at the same place
-            candidates = [k for k in range(len(predicted)) if predicted[k].start == item.start]
-        # Prefer the prediction sharing the most characters, so pairs look natural.
-        candidates.sort(
-            key=lambda k: -(min(item.end, predicted[k].end) - max(item.start, predicted[k].start))
-        )
-        adjacency.append(candidates)
-    match_of_pred: dict[int, int] = {}
+    ends = [predicted[k].end for k in order]
+    # prefix_max[k]: the largest end among the first k predictions in start order, to skip
+    # the tree walk when no earlier-starting prediction reaches this item (the common case).
+    prefix_max = [-1]
+    for end in ends:
+        prefix_max.append(max(prefix_max[-1], end))
+    size = 1
+    while size < max(len(order), 1):
+        size *= 2
+    tree = [-1] * (2 * size)  # max end over each node's range of start-order positions
+    tree[size : size + len(ends)] = ends
+    for node in range(size - 1, 0, -1):
+        tree[node] = max(tree[2 * node], tree[2 * node + 1])
+    by_start: dict[int, list[int]] = defaultdict(list)
+    for k, item in enumerate(predicted):
+        by_start[item.start].append(k)
 
-    def augment(r: int, seen: set[int]) -> bool:
-        for p in adjacency[r]:
-            if p in seen:
+    def reaching(limit: int, point: int) -> list[int]:
+        """Start-order positions < limit whose prediction ends after point, in order."""
+        out: list[int] = []
+        if limit <= 0 or prefix_max[limit] <= point:
+            return out
+        stack = [(1, 0, size)]
+        while stack:
+            node, lo, hi = stack.pop()
+            if lo >= limit or tree[node] <= point:
                 continue
-            seen.add(p)
-            if p not in match_of_pred or augment(match_of_pred[p], seen):
-                match_of_pred[p] = r
-                return True
-        return False
+            if node >= size:
+                out.append(lo)
+                continue
+            mid = (lo + hi) // 2
+            stack.append((2 * node + 1, mid, hi))
+            stack.append((2 * node, lo, mid))
+        return out
 
-    for r in range(len(reference)):
-        augment(r, set())
-    return sorted((r, p) for p, r in match_of_pred.items())
+    lists: dict[tuple[int, int], int] = {}
+    adjacency: list[list[int]] = []
+    keys: list[int] = []
+    for item in reference:
+        span = (item.start, item.end)
+        key = lists.get(span)
+        if key is None:
+            key = lists[span] = len(adjacency)
+            if item.start == item.end:  # an empty item overlaps only an item at the same place
+                candidates = list(by_start.get(item.start, []))
+            else:
+                # Earlier starts need the tree; starts inside the item overlap unless empty.
+                first = bisect.bisect_left(starts, item.start)
+                stop = bisect.bisect_left(starts, item.end)
+                candidates = [order[k] for k in reaching(first, item.start)]
+                candidates.extend(order[k] for k in range(first, stop) if ends[k] > item.start)
+            # Prefer the prediction sharing the most characters, so pairs look natural.
+            candidates.sort(
+                key=lambda k: -(min(item.end, predicted[k].end) - max(item.start, predicted[k].start))
+            )
+            adjacency.append(candidates)
+        keys.append(key)
+    return adjacency, keys
+
+
+def max_overlap_matching(reference: Sequence[Item], predicted: Sequence[Item]) -> list[tuple[int, int]]:
+    """A maximum one-to-one matching of overlapping items (index pairs), Kuhn's algorithm.
+
+    The result is exactly the one of the textbook recursive search (reference items in order,
+    each trying its candidates in :func:`_overlap_candidates` order), computed without
+    recursion (thousands of stacked tags overflowed Python's stack) and with two shortcuts
+    that cannot change the outcome:
+
+    * within one search, entries of a candidate list before the furthest point any item with
+      that list has scanned to are all visited already, so twins (identical spans) resume there
+      instead of rescanning: copies of one tag cost O(n) per search, not O(n^2);
+    * predictions visited by a failed search stay unreachable by any later augmenting path
+      (the visited set is closed and its matching never changes), so they are skipped.
+    """
+    adjacency, keys = _overlap_candidates(reference, predicted)
+    mate = [-1] * len(predicted)  # prediction -> reference item
+    dead = bytearray(len(predicted))
+    seen_in = [-1] * len(predicted)  # the search (root) that last visited a prediction
+    furthest = [0] * len(adjacency)  # per list: scanned-to position in the search furthest_in
+    furthest_in = [-1] * len(adjacency)
+    for root in range(len(reference)):
+        frames = [root]  # reference items on the current alternating path
+        positions = [0]  # next candidate position of each frame
+        taken: list[int] = []  # prediction each frame (but the last) passed through
+        visited: list[int] = []
+        found = False
+        while frames:
+            r = frames[-1]
+            key = keys[r]
+            candidates = adjacency[key]
+            i = positions[-1]
+            if furthest_in[key] == root and furthest[key] > i:
+                i = furthest[key]
+            pushed = False
+            while i < len(candidates):
+                p = candidates[i]
+                i += 1
+                if seen_in[p] == root or dead[p]:
+                    continue
+                seen_in[p] = root
+                visited.append(p)
+                positions[-1] = i
+                furthest[key], furthest_in[key] = i, root
+                if mate[p] < 0:
+                    taken.append(p)
+                    found = True
+                else:
+                    taken.append(p)
+                    frames.append(mate[p])
+                    positions.append(0)
+                    pushed = True
+                break
+            if found:
+                for r_on_path, p_on_path in zip(frames, taken, strict=True):
+                    mate[p_on_path] = r_on_path
+                break
+            if not pushed:
+                positions[-1] = i
+                if furthest_in[key] != root or furthest[key] < i:
+                    furthest[key], furthest_in[key] = i, root
+                frames.pop()
+                positions.pop()
+                if taken:
+                    taken.pop()
+        if not found:
+            for p in visited:
+                dead[p] = 1
+    return sorted((r, p) for p, r in enumerate(mate) if r >= 0)
 
 
 def _overlap(reference: list[Item], predicted: list[Item], level: str) -> dict[str, Counts]:

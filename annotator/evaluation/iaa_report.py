@@ -48,7 +48,8 @@ def pair_rows(report: AgreementReport) -> tuple[list[str], list[list[str]]]:
     beta = report.options.beta
     headers = ["reference", "predicted", "docs", "tp", "fp", "fn", "precision", "recall", "f1", "kappa"]
     if beta != 1.0:
-        headers.append(f"f{beta:g}")
+        # "f1e+200" would read as F1: a beta in exponent form is spelt out.
+        headers.append(f"f{beta:g}" if "e" not in f"{beta:g}" else f"f(beta={beta:g})")
     rows = []
     for item in report_pairs(report):
         micro = item.result.micro

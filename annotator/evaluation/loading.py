@@ -9,8 +9,8 @@ from pathlib import Path
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.mapping import Mapping
-from annotator.errors import InputError
-from annotator.evaluation.engine import DocumentPair, Item
+from annotator.errors import InputError, TextMismatchError, printable_path
+from annotator.evaluation.engine import DocumentPair, DocumentResult, Item
 from annotator.io.corpus import no_documents, read_corpus
 from annotator.io.i2b2 import read_i2b2
 from annotator.io.pairing import align_annotator_prefixes
@@ -85,6 +85,26 @@ def pair_documents(
                     )
                 )
     return result
+
+
+def refuse_unscorable(
+    text_differs: Sequence[str],
+    pairs: Sequence[DocumentPair] | Sequence[DocumentResult],
+    reference: str | Path,
+    predicted: str | Path,
+    sides: tuple[str, str] = ("gold", "system"),
+) -> None:
+    """Refuse a comparison where no document both sides have can be scored: all their TEXTs differ.
+
+    Scores of 0 documents (or of one-sided documents only) would look like a result; when
+    only some texts differ, the caller notes them and scores the rest.
+    """
+    if text_differs and not any(pair.reference_present and pair.predicted_present for pair in pairs):
+        raise TextMismatchError(
+            f"document {text_differs[0]}: TEXT differs between {sides[0]} {printable_path(reference)} and "
+            f"{sides[1]} {printable_path(predicted)}, as in every document both have "
+            f"({len(text_differs)}); nothing can be scored (are these the same notes?)"
+        )
 
 
 def read_folder(folder: str | Path) -> list[Document]:

@@ -39,7 +39,8 @@ def counts_row(name: str, counts: Counts, beta: float = 1.0) -> list[str]:
 def score_headers(beta: float = 1.0) -> list[str]:
     headers = list(SCORE_HEADERS)
     if beta != 1.0:
-        headers.append(f"f{beta:g}")
+        # "f1e+200" would read as F1: a beta in exponent form is spelt out.
+        headers.append(f"f{beta:g}" if "e" not in f"{beta:g}" else f"f(beta={beta:g})")
     return headers
 
 

@@ -3,8 +3,8 @@
 The null hypothesis is that the two outputs are interchangeable. Each shuffle swaps the
 two systems' outputs of every document with probability 1/2, and the statistic is the
 absolute difference of micro F1. With R shuffles of which r reach the observed
-difference, p = (r + 1) / (R + 1). Shuffles are vectorised: one random 0/1 matrix
-(shuffles x documents) and two matrix products give every shuffled count at once.
+difference, p = (r + 1) / (R + 1). Shuffles are vectorised: a random 0/1 matrix
+(shuffles x documents, drawn in blocks) and a matrix product give the shuffled counts.
 
 Running one test per category plus the overall test inflates the chance of a false
 positive, so the significance threshold is divided by the number of tests (Bonferroni),
@@ -24,6 +24,8 @@ from annotator.evaluation.counts import Counts, none_if_nan
 from annotator.evaluation.engine import EvaluationResult
 
 DEFAULT_SHUFFLES = 9999
+#: Shuffles drawn at once (a multiple of 4; see :func:`randomisation_test`).
+SHUFFLE_BLOCK = 4096
 OVERALL = "overall"
 
 
@@ -97,17 +99,23 @@ def randomisation_test(
     observed = float(abs(_f1(*total_a) - _f1(*total_b)))
     if a.shape[0] == 0:
         return observed, math.nan
-    swap = rng.integers(0, 2, size=(shuffles, a.shape[0]), dtype=np.int8).astype(np.float64)
     delta = b - a  # swapping document d moves delta[d] from A to B
-    moved = swap @ delta  # (shuffles, 3)
-    shuffled_a = total_a + moved
-    shuffled_b = total_b - moved
-    statistic = np.abs(
-        _f1(shuffled_a[:, 0], shuffled_a[:, 1], shuffled_a[:, 2])
-        - _f1(shuffled_b[:, 0], shuffled_b[:, 1], shuffled_b[:, 2])
-    )
-    # A tiny tolerance so that ties with the observed value (floating noise) count as reached.
-    reached = int(np.count_nonzero(statistic >= observed - 1e-12))
+    reached = 0
+    # In blocks of shuffles, so memory stays flat however many shuffles are asked for. A block
+    # of a multiple of 4 rows draws whole 32-bit words, so the swaps (and p) are exactly those
+    # of one big draw with the same seed.
+    for first in range(0, shuffles, SHUFFLE_BLOCK):
+        rows = min(SHUFFLE_BLOCK, shuffles - first)
+        swap = rng.integers(0, 2, size=(rows, a.shape[0]), dtype=np.int8).astype(np.float64)
+        moved = swap @ delta  # (rows, 3)
+        shuffled_a = total_a + moved
+        shuffled_b = total_b - moved
+        statistic = np.abs(
+            _f1(shuffled_a[:, 0], shuffled_a[:, 1], shuffled_a[:, 2])
+            - _f1(shuffled_b[:, 0], shuffled_b[:, 1], shuffled_b[:, 2])
+        )
+        # A tiny tolerance so that ties with the observed value (floating noise) count as reached.
+        reached += int(np.count_nonzero(statistic >= observed - 1e-12))
     return observed, (reached + 1) / (shuffles + 1)
 
 

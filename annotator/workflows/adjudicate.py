@@ -9,6 +9,7 @@ from pathlib import Path
 from annotator.adjudication.consistency import Scope
 from annotator.adjudication.corpus import AdjudicationReport, adjudicate_corpus, prepare_corpus
 from annotator.adjudication.decisions import AutoAccept
+from annotator.adjudication.versions import refuse_repeated_folders
 from annotator.errors import UsageError
 from annotator.io.outputs import FolderMode, plan_folder, publishing
 from annotator.io.publish import job_identity
@@ -59,6 +60,7 @@ def adjudicate(
     resolved_inputs = {Path(f).resolve() for f in request.folders}
     if request.gold_dir.resolve() in resolved_inputs:
         raise UsageError("the gold folder must not be one of the annotator folders", request.gold_dir)
+    refuse_repeated_folders(request.folders)
     inputs = [*request.folders, *([request.suggestions] if request.suggestions else [])]
     for folder in inputs:
         require_folder(Path(folder))
@@ -67,7 +69,14 @@ def adjudicate(
     # A gold folder holding files is what adjudication resumes (or, with force, redoes): it
     # decides per document itself, so the folder is planned as one it may always write into.
     plan = plan_folder(
-        request.gold_dir, mode=FolderMode.MERGE, force=True, inputs=inputs, job=job_identity(request)
+        request.gold_dir,
+        mode=FolderMode.MERGE,
+        force=True,
+        inputs=inputs,
+        # Gold written around the inputs (-o adj for adj/a adj/b) would mix with them.
+        protected=inputs,
+        protected_clash="refusing to write the gold folder into (or around) an annotator or suggestions folder",
+        job=job_identity(request),
     )
 
     def reading(done: int, total: int) -> None:

@@ -122,9 +122,10 @@ def evaluate(
         )
     options = request.scoring.options()
     from annotator.evaluation.engine import evaluate_pairs
-    from annotator.evaluation.loading import load_pairs
+    from annotator.evaluation.loading import load_pairs, refuse_unscorable
 
     loaded = load_pairs(request.reference, request.predicted, request.scoring.mapping_chain())
+    refuse_unscorable(loaded.text_differs, loaded.pairs, request.reference, request.predicted)
     _report(progress, 1, 2)
     check_cancel(cancelled, "evaluation")
     notes = [Note(NoteKind.TEXT_DIFFERS, doc_id) for doc_id in loaded.text_differs]

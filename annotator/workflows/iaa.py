@@ -8,7 +8,7 @@ from pathlib import Path
 
 from annotator.errors import UsageError, printable_path
 from annotator.evaluation.iaa import AgreementReport, agreement
-from annotator.evaluation.loading import read_folder
+from annotator.evaluation.loading import read_folder, refuse_unscorable
 from annotator.io.pairing import align_annotator_prefixes
 from annotator.workflows.inputs import require_documents
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
@@ -64,6 +64,25 @@ def inter_annotator_agreement(
     align_annotator_prefixes(list(annotations.values()))  # MedTator's A_doc / B_doc names
     check_cancel(cancelled, "agreement")
     report = agreement(annotations, gold, options, mapping, progress)
+    # A comparison with nothing to score (every shared document's TEXT differs) is refused.
+    folder_of = dict(zip(names, request.folders, strict=True))
+    for item in report.pairs:
+        refuse_unscorable(
+            item.text_differs,
+            item.result.documents,
+            folder_of[item.reference],
+            folder_of[item.predicted],
+            ("annotator", "annotator"),
+        )
+    for item in report.versus_gold:
+        assert request.gold is not None
+        refuse_unscorable(
+            item.text_differs,
+            item.result.documents,
+            request.gold,
+            folder_of[item.predicted],
+            ("gold", "annotator"),
+        )
     notes = [
         Note(NoteKind.TEXT_DIFFERS, doc_id, detail=f"{item.reference} vs {item.predicted}")
         for item in [*report.pairs, *report.versus_gold]

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from annotator.errors import UsageError
 from annotator.evaluation.engine import evaluate_pairs
-from annotator.evaluation.loading import load_pairs
+from annotator.evaluation.loading import load_pairs, refuse_unscorable
 from annotator.evaluation.significance import SignificanceReport, compare_systems
+from annotator.evaluation.significance_limits import MAX_SEED, MAX_SHUFFLES
 from annotator.workflows.notes import Cancelled, Progress, check_cancel
 from annotator.workflows.scoring import ScoringRequest
 
@@ -30,8 +31,10 @@ def significance(
     request: SignificanceRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
 ) -> SignificanceReport:
     """Overall and per-category tests, Bonferroni threshold ``alpha / tests``."""
-    if request.shuffles < 1:
-        raise UsageError("--shuffles must be at least 1")
+    if not 1 <= request.shuffles <= MAX_SHUFFLES:
+        raise UsageError(f"--shuffles must be from 1 to {MAX_SHUFFLES:,}")
+    if not 0 <= request.seed <= MAX_SEED:
+        raise UsageError(f"--seed must be from 0 to {MAX_SEED}")
     if not 0 < request.alpha < 1:
         raise UsageError("--alpha must be between 0 and 1")
     options = request.scoring.options()
@@ -39,7 +42,9 @@ def significance(
     results = []
     for done, folder in enumerate((request.system_a, request.system_b), start=1):
         check_cancel(cancelled, "significance test")
-        pairs = load_pairs(request.gold, folder, mapping).pairs
+        loaded = load_pairs(request.gold, folder, mapping)
+        refuse_unscorable(loaded.text_differs, loaded.pairs, request.gold, folder)
+        pairs = loaded.pairs
         results.append(evaluate_pairs(pairs, options, details=False))
         if progress is not None:
             progress(done, 3)

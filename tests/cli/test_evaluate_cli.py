@@ -147,4 +147,7 @@ def test_significance_cli(
     assert data["shuffles"] == 999
     assert data["results"][0]["name"] == "overall"
     assert data["bonferroni_threshold"] == pytest.approx(0.05 / data["tests"])
-    assert main(["significance", "--gold", str(gold), str(system), str(other), "--shuffles", "0"]) == 2
+    # Out of range is refused by the argument parser (usage error, exit 2).
+    with pytest.raises(SystemExit) as refused:
+        main(["significance", "--gold", str(gold), str(system), str(other), "--shuffles", "0"])
+    assert refused.value.code == 2
