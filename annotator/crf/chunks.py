@@ -2,7 +2,8 @@
 
 A 9 MB note is two million tokens; their feature dictionaries alone would take gigabytes.
 So a note is cut into *chunks* of whole lines (about :data:`CHUNK_CHARS` characters; a line
-longer than twice that is cut at a space). Each chunk carries :data:`CONTEXT_TOKENS` tokens of
+longer than twice that is cut at a space; a run four times that long with no space, or
+of as many tokens as a chunk's characters, anywhere). Each chunk carries :data:`CONTEXT_TOKENS` tokens of
 its neighbours on both sides: every feature looks at most three tokens away (window, trigger
 phrases), multi-token templates and lexicon phrases are shorter than the context, and the
 CRF's Viterbi path settles within a few tokens, so the chunk's own (*core*) tokens get the
@@ -41,7 +42,12 @@ class Chunk:
 
 def _cut_before(first: Token, token: Token, max_chars: int) -> bool:
     span = token.start - first.start
-    return (span >= max_chars and token.line_start) or (span >= 2 * max_chars and token.space_before)
+    return (
+        (span >= max_chars and token.line_start)
+        or (span >= 2 * max_chars and token.space_before)
+        # A run with no space is cut anywhere: one chunk of 200 KB of "-" took 1 GB of features.
+        or span >= 4 * max_chars
+    )
 
 
 def iter_chunks(text: str, max_chars: int = CHUNK_CHARS, context: int = CONTEXT_TOKENS) -> Iterator[Chunk]:
@@ -50,7 +56,8 @@ def iter_chunks(text: str, max_chars: int = CHUNK_CHARS, context: int = CONTEXT_
     left: list[Token] = []
     core: list[Token] = []
     for token in stream:
-        if core and _cut_before(core[0], token, max_chars):
+        # As many tokens as characters ("-" after "-"): memory goes by tokens, so cut anywhere.
+        if core and (_cut_before(core[0], token, max_chars) or len(core) >= max_chars):
             ahead = [token, *islice(stream, context - 1)] if context > 0 else [token]
             yield Chunk(left + core + ahead[:context], len(left), len(left) + len(core))
             left = (left + core)[-context:] if context > 0 else []

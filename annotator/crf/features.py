@@ -132,11 +132,12 @@ def zipf_bucket(word: str) -> str:
 
 
 def _number_class(word: str) -> str:
+    # Before int(): a run over 4,300 digits, or superscripts ("²²" is isdigit()), raised ValueError.
+    if len(word) > 4 or not word.isdecimal():
+        return f"{len(word)}d"
     value = int(word)
     if len(word) == 4:
         return "year" if 1800 <= value <= 2199 else "4d"
-    if len(word) > 3:
-        return f"{len(word)}d"
     if word.startswith("0") and len(word) > 1:
         return "lead0"
     if value <= 12:

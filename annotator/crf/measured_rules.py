@@ -82,9 +82,11 @@ or more and the world's cities of a million or more.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import cache, lru_cache
+from itertools import accumulate
 from typing import NamedTuple
 
 from annotator.crf.features import is_public
@@ -595,9 +597,16 @@ def _weighed_matches(text: str, strength: Strength | None) -> Iterator[MeasuredM
 def _without_overlaps(found: Iterable[MeasuredMatch]) -> list[MeasuredMatch]:
     """Text order; of overlapping matches the first found (standing before weighed) wins."""
     kept: list[MeasuredMatch] = []
+    # The kept bounds, sorted: they overlap no other, so their ends rise with their starts and
+    # the last one starting before a match's end is the only one that can reach into it (a
+    # pairwise check took 33 s on 25,000 "Dr." matches).
+    bounds: list[tuple[int, int]] = []
     for match in found:
-        if not any(k.start < match.end and match.start < k.end for k in kept):
-            kept.append(match)
+        before = bisect_left(bounds, (match.end, -1))
+        if before and bounds[before - 1][1] > match.start:
+            continue
+        insort(bounds, (match.start, match.end))
+        kept.append(match)
     return sorted(kept, key=lambda m: (m.start, m.end))
 
 
@@ -718,8 +727,16 @@ def _widen_places(predictions: list[Prediction], places: list[MeasuredMatch]) ->
 
 def add_where_free(predictions: list[Prediction], found: Iterable[Prediction]) -> list[Prediction]:
     """``predictions`` with each of ``found`` that overlaps none of them, in text order."""
-    taken = [(p.start, p.end) for p in predictions]
-    added = [f for f in found if not any(start < f.end and f.start < end for start, end in taken)]
+    # The spans sorted by start, each with the furthest end up to it: one of them overlaps
+    # [start, end) if any of those starting before ``end`` reaches past ``start``.
+    taken = sorted((p.start, p.end) for p in predictions)
+    starts = [start for start, _ in taken]
+    reach = list(accumulate((end for _, end in taken), max))
+    added = []
+    for f in found:
+        before = bisect_left(starts, f.end)
+        if not (before and reach[before - 1] > f.start):
+            added.append(f)
     if not added:
         return predictions
     return sorted([*predictions, *added], key=lambda p: (p.start, p.end))

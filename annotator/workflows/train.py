@@ -26,6 +26,10 @@ from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress
 # The tag set of the synthetic notes (--with-synthetic).
 SYNTHETIC_SCHEMA = "i2b2-2014"
 
+# Far beyond any use (the default is 60; L-BFGS converges in a few hundred).
+MAX_ITERATIONS = 100_000
+MAX_FOLDS = 100
+
 
 @dataclass(frozen=True)
 class TrainRequest:
@@ -126,8 +130,11 @@ def train(
         raise UsageError("is a folder; give the model file to write", request.model)
     if request.cv_folds == 1 or request.cv_folds < 0:
         raise UsageError("--cv needs at least 2 folds")
-    if request.iterations is not None and request.iterations < 1:
-        raise UsageError("--iterations must be at least 1")
+    if request.cv_folds > MAX_FOLDS:
+        raise UsageError(f"--cv is at most {MAX_FOLDS} folds")
+    # crfsuite keeps the count in 32 bits: 2**32 + 5 ran 5 iterations and said nothing.
+    if request.iterations is not None and not 1 <= request.iterations <= MAX_ITERATIONS:
+        raise UsageError(f"--iterations must be from 1 to {MAX_ITERATIONS:,}")
     check_guideline(request.guideline)
     # Never onto a gold note nor inside the gold folder; an existing model only with force.
     plan = plan_files(
