@@ -19,6 +19,9 @@ from annotator.io.publish import job_identity
 from annotator.io.site_lists import read_site_lists
 from annotator.workflows.notes import Cancelled, Progress
 
+# Longer than any PHI string (names, addresses, ids): a larger value only turns the check off.
+MAX_MIN_LEAK_LENGTH = 100
+
 
 @dataclass(frozen=True)
 class DeidentifyRequest:
@@ -62,8 +65,9 @@ def check_options(options: DeidOptions) -> None:
     ):
         # A control character cannot be stored in the XML written; a space hides the mask.
         raise UsageError(f"--mask-char must be a visible character, not {options.mask_char!r}")
-    if options.min_leak_length < 1:
-        raise UsageError("--min-leak-length must be at least 1")
+    # Over a line's length the check finds nothing and still says "no original PHI found".
+    if not 1 <= options.min_leak_length <= MAX_MIN_LEAK_LENGTH:
+        raise UsageError(f"--min-leak-length must be from 1 to {MAX_MIN_LEAK_LENGTH}")
 
 
 def deidentify(

@@ -101,7 +101,10 @@ def test_a_refusal_in_json_lists_every_finding_without_text(
 @pytest.mark.parametrize(
     ("extra", "code"),
     [(["-o", "{gold}"], 2), (["-o", "{tmp}/out", "--mask-char", "ab"], 2),
-     (["-o", "{tmp}/full"], 2)],
+     (["-o", "{tmp}/full"], 2),
+     # Longer than any line: the check would find nothing and say so.
+     (["-o", "{tmp}/out", "--min-leak-length", "99999999999999999999"], 2),
+     (["-o", "{tmp}/out", "--min-leak-length", "0"], 2)],
 )  # fmt: skip
 def test_usage_errors_exit_2(
     gold: Path, tmp_path: Path, extra: list[str], code: int, capsys: pytest.CaptureFixture[str]
