@@ -219,7 +219,31 @@ def task_from_dict(data: object, source: str = "<task>") -> TaskDefinition:
         raise SchemaError(f"MedTator schema is missing or misusing field {error}", source) from None
     if not any(not t.link for t in tags):
         raise SchemaError("no entity tags (etags) in the MedTator schema", source)
+    _check_names(str(data["name"]), tags, source)
     return TaskDefinition(str(data["name"]), tuple(tags))
+
+
+def _check_names(task: str, tags: list[TaskTag], source: str) -> None:
+    """A task names its files' root, each tag an element, each attribute an XML attribute:
+    none may be empty, and a name given twice would make one of the two unreachable (the
+    DTD reader refuses the same)."""
+    if not task.strip():
+        raise SchemaError("the MedTator schema has an empty name", source)
+    seen: set[str] = set()
+    for tag in tags:
+        if not tag.name.strip():
+            raise SchemaError("a tag of the MedTator schema has an empty name", source)
+        if tag.name in seen:
+            raise SchemaError(f"the MedTator schema declares tag {tag.name!r} twice", source)
+        seen.add(tag.name)
+        names = [a.name for a in tag.attributes]
+        if any(not name.strip() for name in names):
+            raise SchemaError(f"an attribute of tag {tag.name!r} has an empty name", source)
+        twice = next((name for name in names if names.count(name) > 1), None)
+        if twice is not None:
+            raise SchemaError(
+                f"the MedTator schema declares attribute {twice!r} of {tag.name!r} twice", source
+            )
 
 
 class _TaskYamlLoader(yaml.SafeLoader):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -72,4 +74,31 @@ def test_a_task_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> No
     with path.open("wb") as handle:
         handle.truncate(MAX_TASK_BYTES + 1)
     with pytest.raises(SchemaError, match="over the 16,777,216-byte limit"):
+        read_task(path)
+
+
+@pytest.mark.parametrize(
+    ("schema", "message"),
+    [
+        ({"name": "", "etags": [{"name": "NAME"}]}, "the MedTator schema has an empty name"),
+        ({"name": "T", "etags": [{"name": " "}]}, "a tag of the MedTator schema has an empty name"),
+        ({"name": "T", "etags": [{"name": "NAME"}, {"name": "NAME"}]}, "declares tag 'NAME' twice"),
+        (
+            {"name": "T", "etags": [{"name": "NAME", "attrs": [{"name": "TYPE"}, {"name": "TYPE"}]}]},
+            "declares attribute 'TYPE' of 'NAME' twice",
+        ),
+        (
+            {"name": "T", "etags": [{"name": "NAME", "attrs": [{"name": ""}]}]},
+            "an attribute of tag 'NAME' has an empty name",
+        ),
+    ],
+)
+def test_a_medtator_task_with_empty_or_repeated_names_is_refused(
+    tmp_path: Path, schema: dict[str, object], message: str
+) -> None:
+    """The DTD reader already refused a declaration given twice; the JSON and YAML reader
+    took them, and the second of two same-named tags could never be reached."""
+    path = tmp_path / "task.json"
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    with pytest.raises(SchemaError, match=re.escape(message)):
         read_task(path)
