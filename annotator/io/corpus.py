@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,8 +19,16 @@ DocumentReader = Callable[[Path], "Document"]
 
 
 def list_document_files(folder: Path, pattern: str = "*.xml") -> list[Path]:
-    """Annotation files directly in ``folder``, sorted, hidden and temporary files skipped."""
-    return sorted(p for p in folder.glob(pattern) if p.is_file() and not p.name.startswith((".", "~")))
+    """Annotation files directly in ``folder``, sorted, hidden and temporary files skipped.
+
+    The pattern ignores case (``100-01.XML`` is a document): on Windows and macOS it always
+    did, and on Linux an upper-case suffix was left out of scoring without a word."""
+    lowered = pattern.lower()
+    return sorted(
+        p
+        for p in folder.iterdir()
+        if fnmatch.fnmatchcase(p.name.lower(), lowered) and not p.name.startswith((".", "~")) and p.is_file()
+    )
 
 
 def no_documents(folder: str | Path, recursive: bool = False, what: str = ".xml documents") -> InputError:
