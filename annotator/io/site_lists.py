@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -188,5 +189,10 @@ def _add_checked(
         return False  # an initial alone ("K") would match every such letter
     if len(phrase) > MAX_PHRASE_CHARS:
         raise InputError(f"line {number}: a phrase is longer than {MAX_PHRASE_CHARS} characters", path)
+    control = next((c for c in phrase if unicodedata.category(c) == "Cc"), None)
+    if control is not None:
+        # A NUL or other control character is damage, never in a note's name: the phrase
+        # would silently match nothing.
+        raise InputError(f"line {number}: a phrase holds the control character U+{ord(control):04X}", path)
     lists.add(type_name, phrase, patient)
     return True

@@ -151,6 +151,8 @@ def test_the_tagger_uses_the_site_lists_it_is_given(trained_tagger: CrfTagger, t
         ("HOSPITAL\tKernan\nNOT_A_TYPE\tKernan\n", "line 2: its first column is not a type of the schema"),
         ("PATIENT\tMasci\t \n", "line 1: the patient id is empty"),
         ("HOSPITAL\t" + "x" * 81 + "\n", "line 1: a phrase is longer than 80 characters"),
+        ("DOCTOR\tAd\x00ams\n", "line 1: a phrase holds the control character U+0000"),
+        ("HOSPITAL\tKernan\nDOCTOR\tSmith\x07\n", "line 2: a phrase holds the control character U+0007"),
         ("# nothing but a comment\n\n", "the site list holds no phrase"),
     ],
 )
