@@ -17,9 +17,9 @@ from functools import cache, lru_cache
 
 from annotator.core.resources import resource_path
 from annotator.deid.dates import DATE_WORDS
-from annotator.deid.leak_variants import zipf as _zipf
 from annotator.deid.lists import load_list
 from annotator.deid.names import is_title
+from annotator.deid.word_frequency import zipf as _zipf
 
 
 @cache

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from functools import cache, lru_cache
-
-from wordfreq import zipf_frequency
+from functools import lru_cache
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
@@ -30,14 +28,7 @@ from annotator.deid.findings import Leak
 from annotator.deid.lists import load_list, load_pairs
 from annotator.deid.names import PARTICLES, TITLES
 from annotator.deid.places import DEFAULT_DEPARTMENT, HOSPITAL_WORDS, ORGANIZATION_WORDS
-
-
-@cache
-def zipf(word: str) -> float:
-    """How common a (lower-cased) word is in English (wordfreq Zipf scale); the same measure as
-    leak_variants.zipf, which cannot be imported here (it imports the surrogates module)."""
-    return float(zipf_frequency(word, "en"))
-
+from annotator.deid.word_frequency import zipf
 
 RULE = "surrogate keeps part of the original"
 _TOKEN = re.compile(r"[^\W_]+")

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cache
-
-from wordfreq import zipf_frequency
 
 from annotator.core.document import Document
 from annotator.core.span import SpanIndex
@@ -19,13 +16,7 @@ from annotator.deid.dates import parse_date, reference_date
 from annotator.deid.findings import Leak
 from annotator.deid.names import PARTICLES, is_title, name_tokens
 from annotator.deid.surrogates import kind_of
-
-
-@cache
-def zipf(word: str) -> float:
-    """How common a (lower-cased) word is in English, on wordfreq's Zipf scale."""
-    return float(zipf_frequency(word, "en"))
-
+from annotator.deid.word_frequency import zipf
 
 # A letter prefix is allowed ("N1307666" for a tagged "#N1307666"); only the digits count.
 _DIGIT_RUN = re.compile(r"(?<![\w.])(?:[A-Za-z]{1,3}[-#]?)?\+?\(?\d(?:[ ().\-/]{0,2}\d){6,}(?![\w])")

@@ -59,11 +59,11 @@ from annotator.deid.leak_variants import (
     short_tokens_in_context,
     untagged_old_ages,
 )
-from annotator.deid.leak_variants import zipf as _zipf
 from annotator.deid.listed import listed_phrases_left
 from annotator.deid.names import PARTICLES, is_title, name_tokens
 from annotator.deid.places import is_generic_department
 from annotator.deid.surrogates import STRICT_KINDS, age_over, kind_of
+from annotator.deid.word_frequency import zipf as _zipf
 from annotator.io.site_lists import SiteLists
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
