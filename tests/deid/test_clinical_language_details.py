@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from annotator.deid.clinical_language import _line_neighbours, clinical_use, unit_not_initial
-from annotator.deid.leak_variants import zipf
+from annotator.deid.word_frequency import zipf
 
 NAMES = frozenset({"smith", "hope", "june"})
 

@@ -12,8 +12,8 @@ from annotator.deid.leak_variants import (
     reformatted_numbers,
     short_tokens_in_context,
     untagged_old_ages,
-    zipf,
 )
+from annotator.deid.word_frequency import zipf
 from tests.deid.builders import note
 
 
