@@ -27,7 +27,7 @@ from annotator.deid.dates import DATE_WORDS, HOLIDAYS, parse_date
 from annotator.deid.findings import Leak
 from annotator.deid.lists import load_list, load_pairs
 from annotator.deid.names import PARTICLES, TITLES
-from annotator.deid.places import DEFAULT_DEPARTMENT, HOSPITAL_WORDS, ORGANIZATION_WORDS
+from annotator.deid.places import DEFAULT_DEPARTMENT, HOSPITAL_WORDS, ORGANIZATION_WORDS, generic_head_noun
 from annotator.deid.word_frequency import zipf
 
 RULE = "surrogate keeps part of the original"
@@ -59,8 +59,14 @@ _CONNECTIVES = frozenset(
 def generic_words() -> frozenset[str]:
     """Lower-case words a surrogate may keep: none of them identifies anyone."""
     words: set[str] = set(_CONNECTIVES) | set(PARTICLES) | set(TITLES) | set(DATE_WORDS)
-    words |= HOSPITAL_WORDS | ORGANIZATION_WORDS
-    phrases = [*HOLIDAYS, DEFAULT_DEPARTMENT, *(g for _, g in load_pairs("departments"))]
+    # Type words are read as tokens: "Women's" is "women" and "s".
+    phrases = [
+        *HOSPITAL_WORDS,
+        *ORGANIZATION_WORDS,
+        *HOLIDAYS,
+        DEFAULT_DEPARTMENT,
+        *(g for _, g in load_pairs("departments")),
+    ]
     phrases += [part for entry in load_list("street_suffixes") for part in entry.split("|")]
     for phrase in phrases:
         words.update(t.lower() for t in _TOKEN.findall(phrase))
@@ -100,9 +106,9 @@ def identifying_tokens(text: str, kind: str) -> set[str]:
     found = {t.lower() for t in tokens if _identifying(t, kind, dated)}
     if kind in ("email", "url"):
         found = {t for t in found if len(t) > 3 or not t.isalpha()}  # top-level domains: "au", "uk"
-    if kind in ("hospital", "organization") and tokens and zipf(tokens[-1].lower()) >= 3.0:
-        # The head noun ("Schools", "Laboratories") is kept by design when it is a word.
-        found.discard(tokens[-1].lower())
+    head = generic_head_noun(text) if kind in ("hospital", "organization") else None
+    if head is not None:
+        found.discard(head)  # the head noun ("Schools", "Laboratories") is kept by design
     if kind == "profession":
         found = {t for t in found if zipf(t) < 3.0}  # "engineer" of "software engineer"
     return found

@@ -20,11 +20,18 @@ from dataclasses import dataclass
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.deid.lists import load_list, state_names
-from annotator.deid.places import CLINICAL_CAPITALS, HOSPITAL_WORDS, abbreviation_like, pick, state_like
+from annotator.deid.places import (
+    CLINICAL_CAPITALS,
+    HOSPITAL_WORDS,
+    abbreviation_like,
+    pick,
+    state_like,
+    without_words,
+)
 from annotator.deid.tag_runs import Span, adjacent_runs, cut_into_tags, line_after, line_before
-from annotator.deid.textcase import apply_case
+from annotator.deid.textcase import apply_case, random_like
 
-TYPE_WORDS = HOSPITAL_WORDS | {"hosp", "ctr", "med", "univ", "rehab", "area", "county", "bldg", "building"}
+TYPE_WORDS = HOSPITAL_WORDS | {"univ", "area", "county", "bldg", "building"}
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’.][^\W\d_]+)*\.?|\d+")
 _FACILITY_AFTER = re.compile(
     r"""^[\s"'(]*(?:hosp\w*|med\b|medical|ctr\b|cent(?:er|re)|clinic|heart\s+cent|rehab\w*|building|bldg|"""
@@ -107,7 +114,7 @@ def name_like(words: Sequence[str], kind: str, rng: random.Random, avoid: Collec
     """A listed name with as many words as ``words`` and of the same length class, as a list
     of words (``Good Sam`` -> ``Cedar Ridge``); the caller writes each in its original's case."""
     pool = load_list("hospital_names" if kind == "facility" else "cities")
-    fits = [n for n in pool if len(n.split()) == len(words) and n.lower() not in avoid]
+    fits = [n for n in without_words(pool, words) if len(n.split()) == len(words) and n.lower() not in avoid]
     if not fits:  # three words and more: one listed one-word name per word
         return [name_like([w], kind, rng, avoid)[0] for w in words]
     wanted = _length_class(" ".join(words))
@@ -139,6 +146,16 @@ class PlaceMapper:
             same = [w for w in group if w != key and w not in self.own]
             other = [w for g in TYPE_SWAPS for w in g if w != key and w not in self.own]
             self._states[key] = self.rng.choice(same or other or [w for w in group if w != key]).capitalize()
+        return self._states[key]
+
+    def _number(self, digits: str) -> str:
+        """Another number of as many digits, the same one for the same number."""
+        key = f"#{digits}"
+        if key not in self._states:
+            made = random_like(digits, self.rng, nonzero_first=not digits.startswith("0"))
+            while made == digits:
+                made = random_like(digits, self.rng, nonzero_first=not digits.startswith("0"))
+            self._states[key] = made
         return self._states[key]
 
     def replace(
@@ -187,6 +204,10 @@ class PlaceMapper:
                 if key not in self._states:
                     self._states[key] = state_like(token.text, self.rng, self.avoid | _CLINICAL)
                 replaced.append((token.start, token.end, apply_case(token.text, self._states[key])))
+            elif token.role == "number" and len(token.text) >= 2:
+                # "Pier 21": a number of two digits or more is part of the name; one digit
+                # ("QUARTERMAIN 2", a unit) names no place.
+                replaced.append((token.start, token.end, self._number(token.text)))
             elif token.role == "abbreviation":
                 key = token.text.lower()
                 if key not in self._abbreviations:

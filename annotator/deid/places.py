@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Sequence
 from functools import cache
 
-from annotator.deid.lists import load_list, load_pairs, state_names
+from annotator.deid.lists import known_first_names, load_list, load_pairs, state_names
 from annotator.deid.textcase import apply_case, random_like
+from annotator.deid.word_frequency import zipf
 
 HOSPITAL_WORDS = frozenset(
     [
@@ -47,6 +48,13 @@ HOSPITAL_WORDS = frozenset(
         "care",
         "hospice",
         "sanatorium",
+        # The abbreviations clinicians write ("UNION HOSP", "Bayview Med Ctr").
+        "hosp",
+        "hosp.",
+        "med",
+        "med.",
+        "ctr",
+        "ctr.",
         "of",
         "the",
         "and",
@@ -92,6 +100,9 @@ ORGANIZATION_WORDS = frozenset(
 )
 DEFAULT_DEPARTMENT = "Internal Medicine"
 _WORD = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*\.?|&")
+# A name that starts with one of these is a proper name to its last word ("St. Joseph",
+# "Mount Sinai", "ST JOHNS"): nothing in it names the kind of place.
+SAINT_WORDS = frozenset({"st", "st.", "ste", "ste.", "saint", "sainte", "san", "santa", "mt", "mt.", "mount"})
 _CITY_STATE = re.compile(r"(?P<city>[^,]+?)(?P<sep>,\s*)(?P<state>[A-Za-z]{2}|[A-Za-z][A-Za-z .]+)")
 
 
@@ -242,10 +253,12 @@ def institution_like(
             return made[0]
     keep = set(HOSPITAL_WORDS if kind == "hospital" else ORGANIZATION_WORDS)
     connectors = {"of", "the", "and", "&", "at", "for"}
-    if len(words) > 1 and not any(w.group().lower() in keep - connectors for w in words):
-        # No known type word: the last word is the head noun ("Maple Leaf Diner").
+    head = generic_head_noun(text)
+    if head is not None and not any(w.group().lower() in keep - connectors for w in words):
+        # No known type word: a common last word is the head noun ("Maple Leaf Diner").
         keep.add(words[-1].group().lower())
-    names = load_list("hospital_names" if kind == "hospital" else "organization_names")
+    proper = [w.group() for w in words if w.group().lower() not in keep]
+    names = without_words(load_list("hospital_names" if kind == "hospital" else "organization_names"), proper)
     for _ in range(20):
         out: list[str] = []
         position = 0
@@ -265,6 +278,36 @@ def institution_like(
         if candidate.lower() not in avoid and candidate.lower() != text.lower():
             return candidate
     return candidate
+
+
+def without_words(names: Sequence[str], words: Iterable[str]) -> list[str]:
+    """The listed names sharing no word with ``words`` (a surrogate "Mercy Hospital" for
+    "Mercy Valley Hospital" would keep "Mercy"); all of them if every one does."""
+    taken = {w.rstrip(".").lower() for w in words}
+    kept = [n for n in names if not taken & {w.rstrip(".").lower() for w in n.split()}]
+    return kept or list(names)
+
+
+def generic_head_noun(text: str) -> str | None:
+    """The last word of an institution's name, lower case, when it is a common noun naming
+    the kind of place ("Maple Leaf Diner", "Sacred Heart") that a surrogate may keep; None when
+    it is part of the proper name: a saint's or a mountain's ("St. Joseph", "Mount Sinai",
+    "St Brigid's"), a possessive, a first name or a place ("Beth Israel")."""
+    words = [m.group() for m in _WORD.finditer(text)]
+    if len(words) < 2 or words[0].lower() in SAINT_WORDS:
+        return None
+    last = words[-1].rstrip(".").lower()
+    if not last.isalpha() or zipf(last) < 3.0:
+        return None  # a possessive ("Brigid's"), a number, or a rare word: a name
+    if last in known_first_names() or last in _place_names():
+        return None
+    return last
+
+
+@cache
+def _place_names() -> frozenset[str]:
+    names = {c.lower() for c in load_list("cities")} | {c.lower() for c in load_list("countries")}
+    return frozenset(names | set(state_names()))
 
 
 @cache

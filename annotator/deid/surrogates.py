@@ -375,7 +375,10 @@ class PatientSurrogates:
             }[kind]  # fmt: skip
             candidate = make(text, rng)
             for _ in range(50):
-                if normalise(candidate) not in avoid and candidate != text:
+                # A drawn group can repeat one of the original's by chance ("T6Y 9Z0" drew
+                # "T6Y 8O7" once in 6,760): draw again rather than mask the tag.
+                fresh = not kept_tokens(text, candidate, kind)
+                if normalise(candidate) not in avoid and candidate != text and fresh:
                     break
                 candidate = make(text, rng)
             return candidate
