@@ -417,6 +417,8 @@ def batch_evaluate(
         notes.append(f"{only_reference} gold document(s) have no system file (counted as missed)")
     if only_predicted:
         notes.append(f"{only_predicted} system document(s) have no gold file (counted as spurious)")
+    labels = {label for score in scores for label in score.labels}
+    notes += [note.message() for note in scoring.exclusion_notes(labels)]
     return BatchScore(
         merge_results([s.result for s in scores], options),
         notes,

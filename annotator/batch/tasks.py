@@ -204,6 +204,8 @@ class PartitionScore:
     result: Any
     only_reference: int
     only_predicted: int
+    #: every (category, TYPE) of the partition's files, before mapping
+    labels: frozenset[tuple[str, str]] = frozenset()
 
 
 def score_partition(
@@ -220,4 +222,6 @@ def score_partition(
     loaded = pair_documents(reference, predicted, mapping)
     result = evaluate_pairs(loaded.pairs, options)
     result.skipped = list(loaded.skipped)
-    return PartitionScore(partition.index, result, len(loaded.only_reference), len(loaded.only_predicted))
+    return PartitionScore(
+        partition.index, result, len(loaded.only_reference), len(loaded.only_predicted), frozenset(loaded.labels)
+    )

@@ -46,12 +46,16 @@ def run(args: argparse.Namespace) -> int:
     from annotator.evaluation.iaa_report import pair_rows, per_category_f1_rows, render_iaa_html
     from annotator.io.outputs import plan_files
     from annotator.workflows.iaa import IaaRequest, inter_annotator_agreement
+    from annotator.workflows.notes import NoteKind
 
     request = IaaRequest(tuple(args.folders), args.gold, scoring_request(args))
     outcome = inter_annotator_agreement(request)
     report, names = outcome.report, outcome.names
     for note in outcome.notes:
-        print(f"annotator iaa: note: {note.detail}: skipped {note.message()}", file=sys.stderr)
+        if note.kind is NoteKind.TEXT_DIFFERS:
+            print(f"annotator iaa: note: {note.detail}: skipped {note.message()}", file=sys.stderr)
+        else:
+            print(f"annotator iaa: note: {note.message()}", file=sys.stderr)
     if args.json:
         print_json(report.to_dict())
         return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 
 from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, score_text
@@ -61,12 +62,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from annotator.errors import printable_path
+    from annotator.workflows.notes import NoteKind
     from annotator.workflows.significance import SignificanceRequest, significance
 
     request = SignificanceRequest(
         args.gold, args.system_a, args.system_b, args.shuffles, args.seed, args.alpha, scoring_request(args)
     )
-    report = significance(request)
+    outcome = significance(request)
+    report = outcome.report
+    for note in outcome.notes:
+        if note.kind is NoteKind.TEXT_DIFFERS:
+            where = printable_path(note.detail)
+            print(
+                f"annotator significance: note: {note.message()} in {where}; left out for both systems",
+                file=sys.stderr,
+            )
+        else:
+            print(f"annotator significance: note: {note.message()}", file=sys.stderr)
     if args.json:
         print_json(report.to_dict())
         return 0

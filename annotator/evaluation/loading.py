@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +26,13 @@ class LoadedPairs:
     only_predicted: list[str] = field(default_factory=list)
     #: ids of the pairs left out because their TEXT differs (``skipped`` says it in words)
     text_differs: list[str] = field(default_factory=list)
+    #: every ``(category, TYPE)`` of either side, before any mapping
+    labels: set[tuple[str, str]] = field(default_factory=set)
+
+
+def labels_of(documents: Iterable[Document]) -> set[tuple[str, str]]:
+    """Every ``(category, TYPE)`` the documents' annotations use."""
+    return {(a.tag, a.type.upper()) for document in documents for a in document.annotations}
 
 
 def _items(annotations: Sequence[Annotation], mapping: Mapping | None) -> list[Item]:
@@ -56,6 +63,7 @@ def pair_documents(
     ref_by_id = {d.doc_id: d for d in reference}
     pred_by_id = {d.doc_id: d for d in predicted}
     result = LoadedPairs([])
+    result.labels = labels_of([*reference, *predicted])
     for doc_id in sorted(ref_by_id.keys() | pred_by_id.keys()):
         ref, pred = ref_by_id.get(doc_id), pred_by_id.get(doc_id)
         if ref is not None and pred is not None:

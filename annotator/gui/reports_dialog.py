@@ -313,6 +313,8 @@ class ReportsDialog(QDialog):
                 notes.append(f"{note.count} reference document(s) without a predicted file count as missed")
             elif note.kind is NoteKind.ONLY_PREDICTED:
                 notes.append(f"{note.count} predicted document(s) without a reference file count as spurious")
+            elif note.kind is NoteKind.EXCLUDE_MATCHES_NOTHING:
+                notes.append(note.message())
         if result.skipped:
             notes.append("skipped: " + "; ".join(result.skipped))
         self.status_label.setText(". ".join(notes))

@@ -133,6 +133,7 @@ def evaluate(
         notes.append(Note(NoteKind.ONLY_REFERENCE, count=len(loaded.only_reference)))
     if loaded.only_predicted:
         notes.append(Note(NoteKind.ONLY_PREDICTED, count=len(loaded.only_predicted)))
+    notes.extend(request.scoring.exclusion_notes(loaded.labels))
     evaluation = evaluate_pairs(loaded.pairs, options)
     evaluation.skipped = list(loaded.skipped)
     _report(progress, 2, 2)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from annotator.errors import UsageError, printable_path
 from annotator.evaluation.iaa import AgreementReport, agreement
-from annotator.evaluation.loading import read_folder, refuse_unscorable
+from annotator.evaluation.loading import labels_of, read_folder, refuse_unscorable
 from annotator.io.pairing import align_annotator_prefixes
 from annotator.workflows.inputs import require_documents
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
@@ -88,4 +88,6 @@ def inter_annotator_agreement(
         for item in [*report.pairs, *report.versus_gold]
         for doc_id in item.text_differs
     ]
+    every = [document for documents in annotations.values() for document in documents]
+    notes += request.scoring.exclusion_notes(labels_of([*every, *(gold or [])]))
     return IaaResult(report, names, notes)

@@ -43,6 +43,8 @@ class NoteKind(Enum):
     NOT_REALIGNED = "not-realigned"
     #: ``count`` gold annotations have types the schema lacks (``detail``: the schema)
     UNKNOWN_TYPES_SKIPPED = "unknown-types-skipped"
+    #: an ``--exclude`` item matches no annotation of any input (``detail``: the item)
+    EXCLUDE_MATCHES_NOTHING = "exclude-matches-nothing"
 
 
 @dataclass(frozen=True)
@@ -81,4 +83,5 @@ _MESSAGES = {
     NoteKind.INPUT_WARNING: "{detail}",
     NoteKind.NOT_REALIGNED: "{subject}: not realigned: fix the other errors of this file first",
     NoteKind.UNKNOWN_TYPES_SKIPPED: "skipped {count} annotations whose type is not in schema {detail}",
+    NoteKind.EXCLUDE_MATCHES_NOTHING: "excluded type {detail} matches no annotation (a typo?); nothing was excluded for it",
 }

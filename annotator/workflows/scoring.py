@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from annotator.errors import UsageError
+from annotator.workflows.notes import Note, NoteKind
 
 if TYPE_CHECKING:  # imported where used: the official mode needs neither
     from annotator.core.mapping import Mapping
@@ -46,6 +48,19 @@ class ScoringRequest:
         if not self.beta > 0 or math.isinf(self.beta):
             raise UsageError(f"--beta must be a positive number, not {self.beta}")
         return Options(match=self.match, level=self.level, beta=self.beta)
+
+    def exclusion_notes(self, labels: Iterable[tuple[str, str]]) -> list[Note]:
+        """A note for each ``exclude`` item that matches none of ``labels`` (the inputs'
+        ``(category, TYPE)`` pairs): a misspelt type would otherwise be ignored without a word."""
+        from annotator.core.mapping import Mapping
+
+        seen = set(labels)
+        notes = []
+        for item in dict.fromkeys(t.strip() for t in self.exclude if t.strip()):
+            rule = Mapping.excluding([item])
+            if all(rule.map(category, type_) is not None for category, type_ in seen):
+                notes.append(Note(NoteKind.EXCLUDE_MATCHES_NOTHING, detail=item))
+        return notes
 
     def mapping_chain(self) -> Mapping | None:
         """The exclude -> HIPAA filter -> mapping chain asked for, composed; None when empty."""

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotator.errors import UsageError
+from annotator.errors import TextMismatchError, UsageError, printable_path
 from annotator.evaluation.engine import evaluate_pairs
 from annotator.evaluation.loading import load_pairs, refuse_unscorable
 from annotator.evaluation.significance import SignificanceReport, compare_systems
 from annotator.evaluation.significance_limits import MAX_SEED, MAX_SHUFFLES
-from annotator.workflows.notes import Cancelled, Progress, check_cancel
+from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
 from annotator.workflows.scoring import ScoringRequest
 
 
@@ -27,9 +27,18 @@ class SignificanceRequest:
     scoring: ScoringRequest = field(default_factory=ScoringRequest)
 
 
+@dataclass
+class SignificanceResult:
+    """The tests, and notes: documents left out (their TEXT differs from gold's), exclusions
+    that matched nothing."""
+
+    report: SignificanceReport
+    notes: list[Note] = field(default_factory=list)
+
+
 def significance(
     request: SignificanceRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
-) -> SignificanceReport:
+) -> SignificanceResult:
     """Overall and per-category tests, Bonferroni threshold ``alpha / tests``."""
     if not 1 <= request.shuffles <= MAX_SHUFFLES:
         raise UsageError(f"--shuffles must be from 1 to {MAX_SHUFFLES:,}")
@@ -39,16 +48,28 @@ def significance(
         raise UsageError("--alpha must be between 0 and 1")
     options = request.scoring.options()
     mapping = request.scoring.mapping_chain()
-    results = []
+    loaded = []
+    notes: list[Note] = []
     for done, folder in enumerate((request.system_a, request.system_b), start=1):
         check_cancel(cancelled, "significance test")
-        loaded = load_pairs(request.gold, folder, mapping)
-        refuse_unscorable(loaded.text_differs, loaded.pairs, request.gold, folder)
-        pairs = loaded.pairs
-        results.append(evaluate_pairs(pairs, options, details=False))
+        pairs = load_pairs(request.gold, folder, mapping)
+        refuse_unscorable(pairs.text_differs, pairs.pairs, request.gold, folder)
+        notes += [Note(NoteKind.TEXT_DIFFERS, doc_id, detail=str(folder)) for doc_id in pairs.text_differs]
+        loaded.append(pairs)
         if progress is not None:
             progress(done, 3)
+    # A document one system cannot be scored on (its TEXT differs from gold's) is left out of
+    # both: the test compares the two systems on the same documents or not at all.
+    unscorable = {doc_id for pairs in loaded for doc_id in pairs.text_differs}
+    kept = [[p for p in pairs.pairs if p.doc_id not in unscorable] for pairs in loaded]
+    if not all(any(p.reference_present and p.predicted_present for p in pairs) for pairs in kept):
+        raise TextMismatchError(
+            f"no document can be scored for both systems: {len(unscorable)} document(s) have a TEXT "
+            f"other than gold's {printable_path(request.gold)} in one of them (are these the same notes?)"
+        )
+    results = [evaluate_pairs(pairs, options, details=False) for pairs in kept]
     report = compare_systems(results[0], results[1], request.shuffles, request.seed, request.alpha)
     if progress is not None:
         progress(3, 3)
-    return report
+    labels = loaded[0].labels | loaded[1].labels
+    return SignificanceResult(report, notes + request.scoring.exclusion_notes(labels))

@@ -59,6 +59,18 @@ def test_evaluate_scores_equal_the_single_process_command(archive: Archive, clus
         "--scheduler", cluster.address, "--partition-size", "2",
     )  # fmt: skip
     assert batch.stdout == single.stdout
+    # A misspelt exclusion is said by both, and changes no score.
+    option = ("--exclude", "DOCTOR,PATEINT")
+    single = run_cli("evaluate", "--gold", archive.gold, "--system", archive.system, "--json", *option)
+    batch = run_cli(
+        "batch", "evaluate", "--gold", archive.gold, "--system", archive.system, "--json", *option,
+        "--scheduler", cluster.address, "--partition-size", "2",
+    )  # fmt: skip
+    assert batch.stdout == single.stdout
+    note = "note: excluded type PATEINT matches no annotation (a typo?); nothing was excluded for it"
+    assert f"annotator evaluate: {note}" in single.stderr
+    assert f"annotator batch evaluate: {note}" in batch.stderr
+    assert "DOCTOR matches" not in single.stderr + batch.stderr
 
 
 def test_jsonl_shards_in_jsonl_shards_out(archive: Archive, cluster: Cluster, tmp_path: Path) -> None:

@@ -258,3 +258,53 @@ def test_nothing_scorable_because_text_differs_is_refused_some_is_a_note(
     result = json.loads(capsys.readouterr().out)
     assert result["documents"] == 1
     assert result["skipped"] == ["100-01: reference and predicted TEXT differ"]
+
+
+def test_significance_leaves_a_document_one_system_cannot_score_out_for_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A's 100-01 has another TEXT: A used to be scored on 100-02 alone and B on both, so
+    # the test compared scores of different documents without a word.
+    tags = [("NAME", 8, 18, "PATIENT")]
+    for doc in ("100-01.xml", "100-02.xml"):
+        write_doc(tmp_path / "gold", doc, TEXT, tags)
+        write_doc(tmp_path / "b", doc, TEXT, tags if doc == "100-01.xml" else [])
+    write_doc(tmp_path / "a", "100-01.xml", TEXT + " Later.", tags)
+    write_doc(tmp_path / "a", "100-02.xml", TEXT, tags)
+    command = ["significance", "--gold", str(tmp_path / "gold"), str(tmp_path / "a"), str(tmp_path / "b")]
+    assert main([*command, "--shuffles", "9", "--json"]) == 0
+    out, err = capsys.readouterr()
+    overall = json.loads(out)["results"][0]
+    assert (overall["a"]["tp"], overall["a"]["fn"]) == (1, 0)
+    assert (overall["b"]["tp"], overall["b"]["fn"]) == (0, 1)  # 100-01, its hit, left out too
+    assert err.strip() == (
+        f"annotator significance: note: 100-01: reference and predicted TEXT differ in {tmp_path / 'a'}; "
+        "left out for both systems"
+    )
+    # Both systems unscorable on every document they share: an error, not a test of nothing.
+    write_doc(tmp_path / "b", "100-02.xml", TEXT + " Later.", [])
+    assert main(command) == 1
+    assert "no document can be scored for both systems" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["evaluate", "iaa", "significance"])
+def test_an_exclusion_that_matches_nothing_is_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    tags = [("NAME", 8, 18, "PATIENT"), ("NAME", 31, 36, "DOCTOR")]
+    for name in ("gold", "a", "b"):
+        write_doc(tmp_path / name, "100-01.xml", TEXT, tags)
+    gold, a, b = (str(tmp_path / name) for name in ("gold", "a", "b"))
+    args = {
+        "evaluate": ["evaluate", "--gold", gold, "--system", a],
+        "iaa": ["iaa", a, b, "--gold", gold],
+        "significance": ["significance", "--gold", gold, a, b, "--shuffles", "9"],
+    }[command]
+    assert main([*args, "--exclude", "DOCTOR,PATEINT,NAME/PATIENT,DATE/*,doctor"]) == 0
+    err = capsys.readouterr().err
+    notes = [line for line in err.splitlines() if "excluded" in line]
+    assert notes == [
+        f"annotator {command}: note: excluded type {item} matches no annotation (a typo?); "
+        "nothing was excluded for it"
+        for item in ("PATEINT", "DATE/*")
+    ]

@@ -67,6 +67,17 @@ def test_options_filter_and_i2b2_mode(qtbot: QtBot, tmp_path: Path) -> None:
     assert rows[1][0] == "Strict" and rows[1][5:] == ["1.0000", "0.6667", "0.8000"]
 
 
+def test_a_misspelt_exclusion_is_said_in_the_status_line(qtbot: QtBot, tmp_path: Path) -> None:
+    project = _project(tmp_path / "p")
+    dialog = ReportsDialog(project)
+    qtbot.addWidget(dialog)
+    dialog.exclude_edit.setText("CITY, CTIY")
+    assert dialog.evaluate()
+    status = dialog.status_label.text()
+    assert "excluded type CTIY matches no annotation (a typo?)" in status
+    assert "type CITY " not in status
+
+
 def test_exports_leave_text_out_unless_asked(qtbot: QtBot, tmp_path: Path) -> None:
     project = _project(tmp_path / "p")
     dialog = ReportsDialog(project)
