@@ -223,5 +223,9 @@ def score_partition(
     result = evaluate_pairs(loaded.pairs, options)
     result.skipped = list(loaded.skipped)
     return PartitionScore(
-        partition.index, result, len(loaded.only_reference), len(loaded.only_predicted), frozenset(loaded.labels)
+        partition.index,
+        result,
+        len(loaded.only_reference),
+        len(loaded.only_predicted),
+        frozenset(loaded.labels),
     )
