@@ -81,6 +81,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lines", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if not 1 <= args.lines <= 1_000_000:
+        parser.error("--lines must be from 1 to 1,000,000")
     tagger = CrfTagger.load(args.model or default_model_path())
     lines = medication_lines(args.lines, args.seed)
     # Notes of 20 lines, as a medication section would be one part of a note.
