@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from annotator.core.resources import resource_path
-from annotator.crf.lexicons import LEXICON_DIR
+from annotator.crf.lexicons import LEXICON_DIR, read_entries
 
 _LETTERS = re.compile(r"[^\W\d_]+")
 HEADER = "# Exported from Faker {version} ({provider}) by annotator/crf/build_lexicons.py.\n"
@@ -197,9 +197,7 @@ def _listed_words(out_dir: Path) -> set[str]:
     words: set[str] = set()
     paths = [p for p in out_dir.glob("*.txt") if p.name not in ("clinical_words.txt", "drugs.txt")]
     for path in [*paths, *resource_path("surrogates").glob("*.txt")]:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.startswith("#"):
-                words |= {w.lower() for w in _LETTERS.findall(line)}
+        words |= {w.lower() for entry in read_entries(path) for w in _LETTERS.findall(entry)}
     return words
 
 

@@ -136,6 +136,7 @@ class PlaceMapper:
         self._runs: dict[tuple[str, str], list[str]] = {}
         self._abbreviations: dict[str, tuple[str, str] | None] = {}
         self._states: dict[str, str] = {}
+        self._numbers: dict[str, str] = {}
 
     def _swap(self, word: str) -> str:
         """Another type word of the same group (else of any), none of the patient's own place
@@ -150,13 +151,13 @@ class PlaceMapper:
 
     def _number(self, digits: str) -> str:
         """Another number of as many digits, the same one for the same number."""
-        key = f"#{digits}"
-        if key not in self._states:
-            made = random_like(digits, self.rng, nonzero_first=not digits.startswith("0"))
+        if digits not in self._numbers:
+            leading_zero = digits.startswith("0")
+            made = digits
             while made == digits:
-                made = random_like(digits, self.rng, nonzero_first=not digits.startswith("0"))
-            self._states[key] = made
-        return self._states[key]
+                made = random_like(digits, self.rng, nonzero_first=not leading_zero)
+            self._numbers[digits] = made
+        return self._numbers[digits]
 
     def replace(
         self, phrase: str, before: str, after: str, tags: Sequence[Span] = ()
