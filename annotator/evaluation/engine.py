@@ -35,6 +35,11 @@ from dataclasses import dataclass, field
 from annotator.core.annotation import Annotation
 from annotator.errors import UsageError
 from annotator.evaluation.counts import NAN, Counts, f_beta_from_counts, none_if_nan, sum_counts
+from annotator.evaluation.interval_matching import (
+    candidate_pair_count,
+    greedy_interval_matching,
+    representable,
+)
 
 MATCH_MODES = ("strict", "relaxed", "overlap", "token", "tagblind")
 LEVELS = ("type", "category")
@@ -43,6 +48,9 @@ NONE_LABEL = "(none)"
 OUTSIDE = "O"
 # Letters and digits of any script; underscores and punctuation separate tokens.
 TOKEN_RE = re.compile(r"[^\W_]+")
+# Past these, overlap matching leaves Kuhn's search for the interval sweep (same size).
+MATCHING_PAIR_LIMIT = 200_000
+MATCHING_STEP_LIMIT = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -455,14 +463,26 @@ def max_overlap_matching(reference: Sequence[Item], predicted: Sequence[Item]) -
       instead of rescanning: copies of one tag cost O(n) per search, not O(n^2);
     * predictions visited by a failed search stay unreachable by any later augmenting path
       (the visited set is closed and its matching never changes), so they are skipped.
+
+    A pile of tags that overlap one another (thousands nested, hostile or broken input) has
+    too many candidate pairs, or augmenting paths too long, for that search: past
+    ``MATCHING_PAIR_LIMIT`` candidate pairs or ``MATCHING_STEP_LIMIT`` search steps the
+    matching comes from :func:`greedy_interval_matching`, as large (so every count is the
+    same) but perhaps pairing other tags. Empty reference items keep the search.
     """
+    intervals = representable(reference)
+    if intervals and candidate_pair_count(reference, predicted) > MATCHING_PAIR_LIMIT:
+        return greedy_interval_matching(reference, predicted)
     adjacency, keys = _overlap_candidates(reference, predicted)
     mate = [-1] * len(predicted)  # prediction -> reference item
     dead = bytearray(len(predicted))
     seen_in = [-1] * len(predicted)  # the search (root) that last visited a prediction
     furthest = [0] * len(adjacency)  # per list: scanned-to position in the search furthest_in
     furthest_in = [-1] * len(adjacency)
+    steps = 0
     for root in range(len(reference)):
+        if intervals and steps > MATCHING_STEP_LIMIT:
+            return greedy_interval_matching(reference, predicted)
         frames = [root]  # reference items on the current alternating path
         positions = [0]  # next candidate position of each frame
         taken: list[int] = []  # prediction each frame (but the last) passed through
@@ -479,6 +499,7 @@ def max_overlap_matching(reference: Sequence[Item], predicted: Sequence[Item]) -
             while i < len(candidates):
                 p = candidates[i]
                 i += 1
+                steps += 1
                 if seen_in[p] == root or dead[p]:
                     continue
                 seen_in[p] = root
@@ -532,19 +553,37 @@ def text_tokens(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in TOKEN_RE.finditer(text)]
 
 
+def _token_range(starts: list[int], ends: list[int], item: Item) -> tuple[int, int]:
+    """Indexes [lo, hi) of the tokens sharing at least one character with the item.
+
+    Tokens are disjoint and in order, so they form one run: from the first ending after the
+    item's start to the last starting before its end (none for an empty item between tokens).
+    """
+    return bisect.bisect_right(ends, item.start), bisect.bisect_left(starts, item.end)
+
+
 def _token_labels(
     tokens: list[tuple[int, int]], starts: list[int], items: list[Item], label: Callable[[Item], str]
 ) -> dict[int, set[str]]:
-    """Token index -> labels of the items sharing at least one character with it."""
-    out: dict[int, set[str]] = defaultdict(set)
+    """Token index -> labels of the items sharing at least one character with it.
+
+    Each label's token runs are merged before they are walked, so a pile of nested tags costs
+    the tokens they cover once, not once per tag.
+    """
+    ends = [end for _, end in tokens]
+    runs: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for item in items:
-        first = bisect.bisect_right(starts, item.start) - 1
-        first = max(first, 0)
-        k = first
-        while k < len(tokens) and tokens[k][0] < item.end:
-            if tokens[k][1] > item.start:
-                out[k].add(label(item))
-            k += 1
+        lo, hi = _token_range(starts, ends, item)
+        if lo < hi:
+            runs[label(item)].append((lo, hi))
+    out: dict[int, set[str]] = defaultdict(set)
+    for name, spans in runs.items():
+        spans.sort()
+        reached = 0
+        for lo, hi in spans:
+            for k in range(max(lo, reached), hi):
+                out[k].add(name)
+            reached = max(reached, hi)
     return out
 
 
@@ -568,16 +607,33 @@ def _token_counts(
 def _single_token_labels(
     tokens: list[tuple[int, int]], starts: list[int], items: list[Item], level: str
 ) -> list[str]:
-    """One label per token for kappa: the longest covering item's label, else ``O``."""
+    """One label per token for kappa: the longest covering item's label (the first such), else ``O``.
+
+    Items are taken longest first and each labels only the tokens no longer item has labelled;
+    ``following`` skips labelled runs (a union-find of "next unlabelled token"), so every token
+    is labelled once however many tags cover it.
+    """
     labels = [OUTSIDE] * len(tokens)
-    lengths = [0] * len(tokens)
-    for item in items:
-        k = max(bisect.bisect_right(starts, item.start) - 1, 0)
-        while k < len(tokens) and tokens[k][0] < item.end:
-            if tokens[k][1] > item.start and item.end - item.start > lengths[k]:
-                labels[k] = item.label(level)
-                lengths[k] = item.end - item.start
-            k += 1
+    ends = [end for _, end in tokens]
+    following = list(range(len(tokens) + 1))
+
+    def unlabelled_from(k: int) -> int:
+        while following[k] != k:
+            following[k] = following[following[k]]
+            k = following[k]
+        return k
+
+    longest_first = sorted(range(len(items)), key=lambda i: (items[i].start - items[i].end, i))
+    for index in longest_first:
+        item = items[index]
+        if item.end == item.start:
+            continue  # an empty item is never the longest
+        lo, hi = _token_range(starts, ends, item)
+        k = unlabelled_from(lo)
+        while k < hi:
+            labels[k] = item.label(level)
+            following[k] = k + 1
+            k = unlabelled_from(k + 1)
     return labels
 
 
