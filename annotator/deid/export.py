@@ -321,6 +321,7 @@ def export_deidentified(
     check = leak_options or LeakCheckOptions(min_length=options.min_leak_length)
     written: list[Document] = []
     leaks: list[Leak] = []
+    sources = {document.doc_id: document.origin.path for document in documents}
     try:
         with publishing(plan) as staged:
             staging = staged(out_dir)
@@ -329,7 +330,14 @@ def export_deidentified(
                 _check_cancel(cancelled)
                 path = staging / f"{document.doc_id}.xml"
                 write_i2b2(document, path)
-                written.append(_verified_as(path, document))
+                try:
+                    written.append(_verified_as(path, document))
+                except AnnotatorError as error:
+                    # The staging path means nothing to the user: name the note it came from.
+                    source = sources.get(document.doc_id) or gold_dir
+                    raise AnnotatorError(
+                        f"its de-identified copy cannot be read back: {error.message}", source
+                    ) from None
                 writing(done, len(result.documents))
             found = find_leaks(documents, written, check, phase(0.5, 0.5))
             leaks, passed = without_allowed(found, written, allowed)
