@@ -26,10 +26,11 @@ one of the original script's.
 
 from __future__ import annotations
 
+import bisect
 import math
 import os
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -267,6 +268,58 @@ def _slice_tokens(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return runs
 
 
+class _Runs:
+    """A document's ``[a-zA-Z0-9]+`` runs, to give the token units of many tags at once.
+
+    The script cuts each tag's slice of the text into runs; for a tag inside the text those are
+    the document's runs clipped to the tag. Taking, per label, the union of whole runs as
+    merged index ranges makes a pile of nested tags cost the runs they cover once (a tuple per
+    token per tag took gigabytes for a few thousand nested tags); the sets are the same.
+    """
+
+    __slots__ = ("ends", "runs", "starts", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.runs: list[tuple[int, int]] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def units(self, spans: Iterable[tuple[int, int]]) -> set[tuple[int, int]]:
+        """The (start, end) token units of every span, as a set (the script's are sets)."""
+        if self.text and not self.runs:  # found on first use: most notes have no long tag
+            self.runs = [m.span() for m in _TOKEN.finditer(self.text)]
+            self.starts = [a for a, _ in self.runs]
+            self.ends = [b for _, b in self.runs]
+        out: set[tuple[int, int]] = set()
+        ranges: list[tuple[int, int]] = []
+        for s, e in spans:
+            if not 0 <= s <= e <= len(self.text):
+                out.update(_slice_tokens(self.text, s, e))
+                continue
+            lo = bisect.bisect_right(self.ends, s)  # the first run ending after the start
+            hi = bisect.bisect_left(self.starts, e)  # past the last run starting before the end
+            if lo >= hi:
+                out.add((e, e))  # no letter or digit: the script's one empty unit
+                continue
+            a, b = self.runs[lo]
+            if a < s or b > e:  # cut by the tag's start (or, inside one run, by both ends)
+                out.add((max(a, s), min(b, e)))
+                lo += 1
+            if lo < hi and self.runs[hi - 1][1] > e:  # cut by the tag's end
+                out.add((self.runs[hi - 1][0], e))
+                hi -= 1
+            if lo < hi:
+                ranges.append((lo, hi))
+        ranges.sort()
+        reached = 0
+        for lo, hi in ranges:
+            if hi > reached:
+                out.update(self.runs[max(lo, reached) : hi])
+                reached = hi
+        return out
+
+
 def _offset(value: str, doc: OfficialDocument) -> int:
     try:
         if "_" in value:  # Python 2's int() refused digit separators
@@ -285,9 +338,14 @@ _Derived = tuple[
     bool,  # passes the HIPAA filter
     tuple[str, str, str],  # relaxed key (name, START, TYPE)
     int,  # end as an int
-    tuple[tuple[str, str, int, int], ...],  # token keys
-    tuple[tuple[int, int], ...],  # binary token keys
+    tuple[tuple[str, str, int, int], ...],  # token keys (of a short tag)
+    tuple[tuple[int, int], ...],  # binary token keys (of a short tag)
+    tuple[int, int] | None,  # start and end of a long tag, whose units are found with the others
+    tuple[str, str],  # token label: name and TYPE as written
 ]
+
+# Tags longer than this get their token units from the document's runs, merged per label.
+_LONG_TAG = 32
 
 
 class _Side:
@@ -341,8 +399,9 @@ class _DocumentScorer:
         # Plain ASCII digits (nearly every offset) convert directly; the rest as the script would.
         s = int(start) if start.isascii() and start.isdigit() else _offset(start, doc)
         e = int(end) if end.isascii() and end.isdigit() else _offset(end, doc)
-        runs = _slice_tokens(text, s, e)
         hipaa = self._hipaa_cache.get((name, type_))
+        long = 0 <= s <= e <= len(text) and e - s > _LONG_TAG
+        runs = () if long else _slice_tokens(text, s, e)
         return (
             (name, start_u, end_u, type_u),
             (name, start_u, end_u, type_u) if name == "PHI" else (start_u, end_u),
@@ -351,14 +410,16 @@ class _DocumentScorer:
             e,
             tuple([(name, type_, a, b) for a, b in runs]),
             tuple(runs),
+            (s, e) if long else None,
+            (name, type_),
         )
 
-    def _side(self, doc: OfficialDocument, text: str, cache: dict[RawTagTuple, _Derived]) -> _Side:
+    def _side(self, doc: OfficialDocument, runs: _Runs, cache: dict[RawTagTuple, _Derived]) -> _Side:
         every: list[_Derived] = []
         for raw in doc.tags:
             derived = cache.get(raw)
             if derived is None:
-                derived = cache[raw] = self._derive(raw, doc, text)
+                derived = cache[raw] = self._derive(raw, doc, runs.text)
             every.append(derived)
         passing = [d for d in every if d[2]]
         # Sets built by comprehension: the same sets, a third of the time of adding one by one.
@@ -372,15 +433,32 @@ class _DocumentScorer:
         side.binary_h = {d[1] for d in passing}
         side.tokens_h = {key for d in passing for key in d[5]}
         side.btokens_h = {key for d in passing for key in d[6]}
+        # A pile of long tags costs the runs it covers once per label, not once per tag.
+        by_label: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+        passing_long: list[tuple[int, int]] = []
+        for d in every:
+            span = d[7]
+            if span is not None:
+                by_label[d[8]].append(span)
+                if d[2]:
+                    passing_long.append(span)
+        for (name, type_), spans in by_label.items():
+            keys = {(name, type_, a, b) for a, b in runs.units(spans)}
+            side.tokens |= keys
+            if self.hipaa(name, type_):  # the filter passes a label or not as a whole
+                side.tokens_h |= keys
+        if by_label:
+            side.btokens |= runs.units(span for spans in by_label.values() for span in spans)
+            side.btokens_h |= runs.units(passing_long)
         return side
 
     def score(self, gold: OfficialDocument, system: OfficialDocument) -> list[int]:
         """A flat list: for each table in TABLE_LABELS order, tp, fp, fn."""
         counts = [0] * (3 * len(TABLE_LABELS))
-        text = gold.text
+        runs = _Runs(gold.text)
         cache: dict[RawTagTuple, _Derived] = {}
-        g = self._side(gold, text, cache)
-        s = self._side(system, text, cache)
+        g = self._side(gold, runs, cache)
+        s = self._side(system, runs, cache)
 
         def put(label: str, tp: int, fp: int, fn: int) -> None:
             base = 3 * _INDEX[label]
