@@ -615,13 +615,15 @@ def _group_inconsistencies(
             if candidate_lengths is None:
                 continue
             start = token_match.start()
+            if covered is None:
+                covered = _coverage(document)
+            if covered[start]:
+                continue  # every occurrence from here overlaps an annotation (piles of tags: all)
             for length in candidate_lengths:
                 end = start + length
                 summary = summaries.get(haystack[start:end])
                 if summary is None or not _word_bounded(text, start, end):
                     continue
-                if covered is None:
-                    covered = _coverage(document)
                 if _is_covered(covered, start, end):
                     continue
                 found.append(

@@ -7,6 +7,7 @@ are ``[2k + 1, W - 2k - 1)``: every tag overlaps every other one, and no two are
 Figures: overlap matching alone (the engine's, and Kuhn's search alone where it ends in
 reasonable time), then the whole clean-mode engine per match mode (confusion matrix and
 disagreement list included). The text is words, so token modes have many tokens per tag.
+Last, the consistency check (unannotated occurrences of annotated strings) beside the pile.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import annotator.evaluation.engine as engine
+from annotator.core.document import Document
+from annotator.core.propagation import find_unannotated_occurrences
 from annotator.evaluation.engine import DocumentPair, Item, Options, evaluate_pairs, max_overlap_matching
 
 T = TypeVar("T")
@@ -66,6 +69,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"    evaluate, {match:<8}: {seconds:6.2f} s  tp {micro.tp:,} fp {micro.fp:,} fn {micro.fn:,}",
                 flush=True,
             )
+        document = Document("100-01", text + " ab")
+        for item in gold:
+            document.add(document.make_annotation(item.category, item.type, item.start, item.end))
+        seconds, found = _timed(find_unannotated_occurrences, [document])
+        print(f"    consistency check: {seconds:6.2f} s  {len(found):,} unannotated occurrences", flush=True)
     return 0
 
 

@@ -379,3 +379,15 @@ def test_fuzzy_prefilter_loses_nothing(
     }
     brute = {(b, e) for b, e in brute if not any(b < x_end and x_start < e for x_start, x_end in exact)}
     assert {(m.start, m.end) for m in preview.fuzzy} == brute
+
+
+def test_unannotated_occurrences_beside_a_pile_of_nested_tags() -> None:
+    # 1,000 nested tags over "Bo Bo ... Bo": every position inside the pile is covered, so only
+    # the occurrence after it is reported (the search used to try every length at every word).
+    pile = "Bo " * 2000
+    document = Document("100-01", pile + "end Bo Bo.")
+    for k in range(1000):
+        document.add(document.make_annotation("NAME", "PATIENT", 3 * k, len(pile) - 3 * k - 1))
+    found = find_unannotated_occurrences([document], scope="patient")
+    tail = len(pile) + len("end ")
+    assert [(i.start, i.end, i.text) for i in found] == [(tail, tail + len("Bo Bo"), "Bo Bo")]
