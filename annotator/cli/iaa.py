@@ -105,10 +105,12 @@ def _write_csv(path: Path, headers: list[str], rows: list[list[str]], inputs: Se
     import csv
     import io
 
+    from annotator.io.csv_cells import inert_cell
     from annotator.io.outputs import plan_files
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(headers)
-    writer.writerows(rows)
+    for reference, predicted, *scores in rows:  # annotator names are folder names
+        writer.writerow([inert_cell(reference), inert_cell(predicted), *scores])
     plan_files([path], inputs=inputs, force=True).publish_text(path, buffer.getvalue())

@@ -20,6 +20,7 @@ from annotator.core.atomic import atomic_write_text
 from annotator.errors import printable_json
 from annotator.evaluation.counts import Counts, score_text
 from annotator.evaluation.engine import NONE_LABEL, DocumentResult, EvaluationResult
+from annotator.io.csv_cells import inert_cell
 
 TEXT_WARNING = (
     "This report CONTAINS PHI TEXT (--include-text was given). Handle it like the notes themselves."
@@ -113,9 +114,10 @@ def write_csv(result: EvaluationResult, path: str | Path | None, include_text: b
     if include_text:
         writer.writerow([f"# {TEXT_WARNING}"])
     writer.writerow(["scope", "name", *score_headers(result.options.beta)])
-    writer.writerows(summary_rows(result))
-    for row in document_rows(result):
-        writer.writerow(["document", *row[:-1]])
+    for scope, name, *scores in summary_rows(result):
+        writer.writerow([scope, inert_cell(name), *scores])  # a label is the files' TYPE text
+    for name, *scores in document_rows(result):
+        writer.writerow(["document", inert_cell(name), *scores[:-1]])
     text = buffer.getvalue()
     if path is not None:
         atomic_write_text(path, text)

@@ -26,6 +26,7 @@ from typing import Any
 
 from annotator.core.document import Document, Origin
 from annotator.errors import InputError
+from annotator.io.csv_cells import inert_cell
 from annotator.io.jsonl import first_non_xml_char
 from annotator.io.xmlsafe import read_bytes
 
@@ -271,12 +272,19 @@ def read_note_table(path: str | Path, columns: NoteColumns) -> list[Document]:
 
 
 def note_index(path: str | Path, columns: NoteColumns) -> str:
-    """The CSV that maps each document id to its row, note id, patient id and date."""
+    """The CSV that maps each document id to its row, note id, patient id and date.
+
+    The ids and dates are the export's own text; one that starts like a formula
+    (``=HYPERLINK(...)``) is written with an apostrophe before it, so a supervisor opening the
+    index in a spreadsheet sees it and nothing runs.
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["document", "row", "note_id", "patient_id", "date"])
     for doc_id, row in sorted(number_notes(read_note_rows(path, columns)), key=lambda item: item[0]):
-        writer.writerow([doc_id, row.row, row.note_id, row.patient, row.date])
+        writer.writerow(
+            [doc_id, row.row, *(inert_cell(cell) for cell in (row.note_id, row.patient, row.date))]
+        )
     return buffer.getvalue()
 
 

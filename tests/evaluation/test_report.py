@@ -69,6 +69,18 @@ def test_csv_rows() -> None:
     assert scopes == {"micro", "macro", "category", "type", "document"}
 
 
+def test_csv_names_from_the_files_never_run_as_formulas() -> None:
+    reference = [Item("NAME", "DOCTOR", 8, 15, "Amy Lee")]
+    predicted = [Item("-NAME", "@DOCTOR", 8, 15, "Amy Lee")]  # odd categories a file can hold
+    result = evaluate_pairs([DocumentPair("=1+1", TEXT, reference, predicted)], Options())
+    rows = list(csv.reader(io.StringIO(write_csv(result, None))))
+    names = {row[1] for row in rows[1:]}
+    assert {"'-NAME", "'-NAME/@DOCTOR", "'=1+1", "NAME/DOCTOR"} <= names
+    assert not any(name.startswith(("=", "+", "-", "@")) for name in names)
+    micro = next(row for row in rows if row[0] == "micro")
+    assert micro[2:5] == ["0", "1", "1"]  # the numbers stay numbers
+
+
 def test_html_is_self_contained_with_charts() -> None:
     page = render_html(_result(), title="Test report")
     assert page.startswith("<!DOCTYPE html>")
@@ -80,3 +92,16 @@ def test_html_is_self_contained_with_charts() -> None:
     with_text = render_html(_result(), include_text=True)
     assert with_text.index(TEXT_WARNING) < with_text.index("<h1>")
     assert "Boston" in with_text
+
+
+def test_iaa_csv_annotator_names_never_run_as_formulas(tmp_path: Path) -> None:
+    from annotator.cli.main import main
+    from tests.evaluation.helpers import write_doc
+
+    for name in ("=cmd", "+b"):
+        write_doc(tmp_path / name, "100-01.xml", TEXT, [("NAME", 8, 15, "DOCTOR")])
+    out = tmp_path / "iaa.csv"
+    assert main(["iaa", str(tmp_path / "=cmd"), str(tmp_path / "+b"), "--csv", str(out)]) == 0
+    rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert [row[:2] for row in rows[1:]] == [["'=cmd", "'+b"]]
+    assert rows[1][8] == "1.0000"

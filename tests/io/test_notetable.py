@@ -207,3 +207,18 @@ def test_a_table_changed_on_disk_is_read_again(tmp_path: Path) -> None:
     second = read_note_table(path, COLUMNS)
     assert [d.text for d in first] != [d.text for d in second]
     assert "A changed note, longer than before." in [d.text for d in second]
+
+
+def test_the_index_never_holds_a_formula_a_spreadsheet_would_run(tmp_path: Path) -> None:
+    rows = [
+        {"note_id": '=HYPERLINK("http://x","y")', "mrn": "+1-555", "charttime": "@SUM(1)", "note_text": "A."},
+        {"note_id": "-2+3", "mrn": "-MRN", "charttime": "2101-01-01", "note_text": "B."},
+        {"note_id": "n=3", "mrn": "MRN-7", "charttime": "2101-01-02", "note_text": "C."},
+    ]
+    index = list(csv.reader(io.StringIO(note_index(_csv(tmp_path / "export.csv", rows), COLUMNS))))
+    cells = [row[2:] for row in index[1:]]
+    assert cells == [
+        ['\'=HYPERLINK("http://x","y")', "'+1-555", "'@SUM(1)"],
+        ["'-2+3", "'-MRN", "2101-01-01"],
+        ["n=3", "MRN-7", "2101-01-02"],  # a formula character inside a cell runs nothing
+    ]
