@@ -40,7 +40,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "input",
         type=existing_path,
         metavar="IN",
-        help="an i2b2 XML file or a folder of them (sub-folders are not searched)",
+        help=(
+            "an i2b2 XML file, a folder of them (sub-folders are not searched), or a project "
+            "(its notes, with its guideline and site lists unless given)"
+        ),
     )
     add_output_option(parser, "OUT", "output file or folder")
     parser.add_argument(
@@ -53,11 +56,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--guideline",
         choices=GUIDELINES,
-        default=I2B2_2014,
+        default=None,
         help=(
-            "what your gold standard tags: i2b2-2014 (every age, weekdays, professions; the default) or "
-            "safe-harbor (HIPAA Safe Harbor as the PhysioNet deid corpus: ages over 89 only, no weekdays or "
-            "professions); only that is suggested"
+            "what your gold standard tags: i2b2-2014 (every age, weekdays, professions; the default, or a "
+            "project's own) or safe-harbor (HIPAA Safe Harbor as the PhysioNet deid corpus: ages over 89 "
+            "only, no weekdays or professions); only that is suggested"
         ),
     )
     parser.add_argument(

@@ -16,7 +16,7 @@ from typing import Any
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.core.limits import refuse_long_notes
-from annotator.core.project import Project
+from annotator.core.project import PROJECT_FILE, Project
 from annotator.crf.guidelines import I2B2_2014, check_guideline
 from annotator.crf.preannotation import Suggestions, add_suggestions, suggest
 from annotator.crf.tagger import MARGINAL_CEILING, CrfTagger
@@ -102,10 +102,24 @@ def files_request(
     output: Path,
     recall_bias: float | None = None,
     force: bool = False,
-    guideline: str = I2B2_2014,
+    guideline: str | None = None,
     site_lists: Path | None = None,
 ) -> PreannotateRequest:
-    """``source`` (a file or a folder of i2b2 files) to ``output`` (a file or a folder)."""
+    """``source`` (a file, a folder of i2b2 files or a project) to ``output`` (a file or a folder).
+
+    A project gives its notes (``source/``) and, unless they are given here, its guideline and
+    site lists, as its window's pre-annotation would use them; else the guideline is i2b2 2014.
+    """
+    if source.is_dir() and (source / PROJECT_FILE).is_file():
+        project = Project.open(source)
+        if output.resolve() == project.source_dir.resolve():
+            raise UsageError(
+                "OUT is the project's notes folder; pre-annotation never overwrites its input", output
+            )
+        guideline = guideline or project.guideline
+        site_lists = site_lists or project.site_lists_path
+        source = project.source_dir
+    guideline = guideline or I2B2_2014
     if source.is_dir():
         if output.exists() and not output.is_dir():
             raise UsageError("IN is a folder, so OUT must be a folder", output)
