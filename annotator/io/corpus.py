@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from annotator.core.project import PROJECT_FILE
 from annotator.errors import AnnotatorError, InputError
 
 # Listing a folder is what every command does first (the official scorer too, whose speed is
@@ -42,6 +43,12 @@ def no_documents(folder: str | Path, recursive: bool = False, what: str = ".xml 
         if recursive
         else "directly in this folder (sub-folders are not searched)"
     )
+    folder = Path(folder)
+    if (folder / PROJECT_FILE).is_file():
+        # A project keeps its notes in source/ and its adjudicated files in gold/.
+        held = [name for name in ("gold", "source") if any((folder / name).glob("*.xml"))]
+        hint = " or ".join(str(folder / name) for name in held) or str(folder / "source")
+        return InputError(f"no {what} {where}: this is a project; give {hint}", folder)
     return InputError(f"no {what} {where}", folder)
 
 

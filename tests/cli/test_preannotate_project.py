@@ -58,3 +58,16 @@ def test_a_project_s_notes_are_never_written_over(tmp_path: Path, capsys: pytest
     assert main(["preannotate", "default", str(project.root), "-o", str(project.source_dir), "--force"]) == 2
     assert "never overwrites its input" in capsys.readouterr().err
     assert (project.source_dir / "100-01.xml").read_bytes() == before
+
+
+@pytest.mark.parametrize("command", [["stats"], ["deidentify", "-o", "{out}"], ["consistency"]])
+def test_a_project_where_a_folder_of_notes_is_wanted_is_told_which_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    project = _project(tmp_path)
+    write_i2b2(Document("100-01", NOTE), project.gold_dir / "100-01.xml")
+    argv = [command[0], str(project.root), *(a.format(out=tmp_path / "out") for a in command[1:])]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"this is a project; give {project.gold_dir} or {project.source_dir}" in err
+    assert not (tmp_path / "out").exists()
