@@ -65,7 +65,11 @@ def copy_of(corpus: Path, tmp_path: Path) -> Path:
 def test_folder_without_documents_is_refused(command: list[str], corpus: Path, home: Path) -> None:
     run = run_cli([part.format(root=corpus) for part in command], home)
     assert run.returncode == 1, run.describe()
-    assert run.stderr_lines == [f"annotator {command[0]}: error: {corpus}: {NO_DOCUMENTS}"], run.describe()
+    # The synthetic corpus is a project: the message names the folders that hold its notes.
+    hint = f"this is a project; give {corpus / 'gold'} or {corpus / 'source'}"
+    assert run.stderr_lines == [f"annotator {command[0]}: error: {corpus}: {NO_DOCUMENTS}: {hint}"], (
+        run.describe()
+    )
     assert run.stdout == ""
 
 
