@@ -471,7 +471,11 @@ def max_overlap_matching(reference: Sequence[Item], predicted: Sequence[Item]) -
     same) but perhaps pairing other tags. Empty reference items keep the search.
     """
     intervals = representable(reference)
-    if intervals and candidate_pair_count(reference, predicted) > MATCHING_PAIR_LIMIT:
+    if (
+        intervals
+        and len(reference) * len(predicted) > MATCHING_PAIR_LIMIT  # else it cannot be over: skip counting
+        and candidate_pair_count(reference, predicted) > MATCHING_PAIR_LIMIT
+    ):
         return greedy_interval_matching(reference, predicted)
     adjacency, keys = _overlap_candidates(reference, predicted)
     mate = [-1] * len(predicted)  # prediction -> reference item
@@ -565,11 +569,33 @@ def _token_range(starts: list[int], ends: list[int], item: Item) -> tuple[int, i
 def _token_labels(
     tokens: list[tuple[int, int]], starts: list[int], items: list[Item], label: Callable[[Item], str]
 ) -> dict[int, set[str]]:
-    """Token index -> labels of the items sharing at least one character with it.
+    """Token index -> labels of the items sharing at least one character with it."""
+    if _piled(items, starts):
+        return _token_labels_merged(tokens, starts, items, label)
+    out: dict[int, set[str]] = defaultdict(set)
+    for item in items:
+        k = max(bisect.bisect_right(starts, item.start) - 1, 0)
+        while k < len(tokens) and tokens[k][0] < item.end:
+            if tokens[k][1] > item.start:
+                out[k].add(label(item))
+            k += 1
+    return out
 
-    Each label's token runs are merged before they are walked, so a pile of nested tags costs
-    the tokens they cover once, not once per tag.
-    """
+
+def _piled(items: list[Item], starts: list[int]) -> bool:
+    """Whether the items cover the text many times over (piles of nested tags), so walking each
+    item's tokens would cost far more than the text has: then the merged walks are used."""
+    covered = 0
+    for item in items:
+        covered += item.end - item.start
+    return covered > 8 * (starts[-1] + 1 if starts else 0) + 4096
+
+
+def _token_labels_merged(
+    tokens: list[tuple[int, int]], starts: list[int], items: list[Item], label: Callable[[Item], str]
+) -> dict[int, set[str]]:
+    """:func:`_token_labels` with each label's token runs merged before they are walked, so a
+    pile of nested tags costs the tokens they cover once, not once per tag."""
     ends = [end for _, end in tokens]
     runs: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for item in items:
@@ -607,11 +633,28 @@ def _token_counts(
 def _single_token_labels(
     tokens: list[tuple[int, int]], starts: list[int], items: list[Item], level: str
 ) -> list[str]:
-    """One label per token for kappa: the longest covering item's label (the first such), else ``O``.
+    """One label per token for kappa: the longest covering item's label (the first such), else ``O``."""
+    if _piled(items, starts):
+        return _single_token_labels_longest_first(tokens, starts, items, level)
+    labels = [OUTSIDE] * len(tokens)
+    lengths = [0] * len(tokens)
+    for item in items:
+        k = max(bisect.bisect_right(starts, item.start) - 1, 0)
+        while k < len(tokens) and tokens[k][0] < item.end:
+            if tokens[k][1] > item.start and item.end - item.start > lengths[k]:
+                labels[k] = item.label(level)
+                lengths[k] = item.end - item.start
+            k += 1
+    return labels
+
+
+def _single_token_labels_longest_first(
+    tokens: list[tuple[int, int]], starts: list[int], items: list[Item], level: str
+) -> list[str]:
+    """:func:`_single_token_labels` for piles of tags: every token labelled once.
 
     Items are taken longest first and each labels only the tokens no longer item has labelled;
-    ``following`` skips labelled runs (a union-find of "next unlabelled token"), so every token
-    is labelled once however many tags cover it.
+    ``following`` skips labelled runs (a union-find of "next unlabelled token").
     """
     labels = [OUTSIDE] * len(tokens)
     ends = [end for _, end in tokens]

@@ -340,12 +340,11 @@ _Derived = tuple[
     int,  # end as an int
     tuple[tuple[str, str, int, int], ...],  # token keys (of a short tag)
     tuple[tuple[int, int], ...],  # binary token keys (of a short tag)
-    tuple[int, int] | None,  # start and end of a long tag, whose units are found with the others
-    tuple[str, str],  # token label: name and TYPE as written
+    tuple[str, str, int, int] | None,  # a long tag's name, TYPE as written, start and end
 ]
 
 # Tags longer than this get their token units from the document's runs, merged per label.
-_LONG_TAG = 32
+_LONG_TAG = 64
 
 
 class _Side:
@@ -400,7 +399,7 @@ class _DocumentScorer:
         s = int(start) if start.isascii() and start.isdigit() else _offset(start, doc)
         e = int(end) if end.isascii() and end.isdigit() else _offset(end, doc)
         hipaa = self._hipaa_cache.get((name, type_))
-        long = 0 <= s <= e <= len(text) and e - s > _LONG_TAG
+        long = e - s > _LONG_TAG and s >= 0 and e <= len(text)
         runs = () if long else _slice_tokens(text, s, e)
         return (
             (name, start_u, end_u, type_u),
@@ -410,8 +409,7 @@ class _DocumentScorer:
             e,
             tuple([(name, type_, a, b) for a, b in runs]),
             tuple(runs),
-            (s, e) if long else None,
-            (name, type_),
+            (name, type_, s, e) if long else None,  # its units are found with the others'
         )
 
     def _side(self, doc: OfficialDocument, runs: _Runs, cache: dict[RawTagTuple, _Derived]) -> _Side:
@@ -433,23 +431,25 @@ class _DocumentScorer:
         side.binary_h = {d[1] for d in passing}
         side.tokens_h = {key for d in passing for key in d[5]}
         side.btokens_h = {key for d in passing for key in d[6]}
+        long = [d for d in every if d[7] is not None]
+        if not long:
+            return side
         # A pile of long tags costs the runs it covers once per label, not once per tag.
         by_label: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
         passing_long: list[tuple[int, int]] = []
-        for d in every:
-            span = d[7]
-            if span is not None:
-                by_label[d[8]].append(span)
+        for d in long:
+            if d[7] is not None:
+                name, type_, s, e = d[7]
+                by_label[(name, type_)].append((s, e))
                 if d[2]:
-                    passing_long.append(span)
+                    passing_long.append((s, e))
         for (name, type_), spans in by_label.items():
             keys = {(name, type_, a, b) for a, b in runs.units(spans)}
             side.tokens |= keys
             if self.hipaa(name, type_):  # the filter passes a label or not as a whole
                 side.tokens_h |= keys
-        if by_label:
-            side.btokens |= runs.units(span for spans in by_label.values() for span in spans)
-            side.btokens_h |= runs.units(passing_long)
+        side.btokens |= runs.units(span for spans in by_label.values() for span in spans)
+        side.btokens_h |= runs.units(passing_long)
         return side
 
     def score(self, gold: OfficialDocument, system: OfficialDocument) -> list[int]:
