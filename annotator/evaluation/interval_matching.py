@@ -57,8 +57,9 @@ def candidate_pair_count(reference: Sequence[Span], predicted: Sequence[Span]) -
     For a representable graph (see :func:`representable`): a prediction meets a reference
     interval [a, b] unless it ends before a or starts after b, and no prediction does both.
     """
-    lefts = sorted(_closed(p)[0] for p in predicted)
-    rights = sorted(_closed(p)[1] for p in predicted)
+    closed = [_closed(p) for p in predicted]
+    lefts = sorted(low for low, _ in closed)
+    rights = sorted(high for _, high in closed)
     total = 0
     for item in reference:
         low, high = _closed(item)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from annotator.core.project import PROJECT_FILE
+from annotator.core.project import PROJECT_FILE, Project
 from annotator.errors import AnnotatorError, InputError
 
 # Listing a folder is what every command does first (the official scorer too, whose speed is
@@ -45,9 +45,9 @@ def no_documents(folder: str | Path, recursive: bool = False, what: str = ".xml 
     )
     folder = Path(folder)
     if (folder / PROJECT_FILE).is_file():
-        # A project keeps its notes in source/ and its adjudicated files in gold/.
-        held = [name for name in ("gold", "source") if any((folder / name).glob("*.xml"))]
-        hint = " or ".join(str(folder / name) for name in held) or str(folder / "source")
+        project = Project(root=folder, name=folder.name)  # its layout only: the file is not read
+        held = [path for path in (project.gold_dir, project.source_dir) if any(path.glob("*.xml"))]
+        hint = " or ".join(str(path) for path in held) or str(project.source_dir)
         return InputError(f"no {what} {where}: this is a project; give {hint}", folder)
     return InputError(f"no {what} {where}", folder)
 
