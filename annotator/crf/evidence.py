@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from annotator.crf.labels import Prediction
+from annotator.crf.layout_rules import LAYOUT_ORIGIN
 from annotator.crf.measured_rules import MEASURED_ORIGIN
 from annotator.crf.phi_memory import MEMORY_ORIGIN
 from annotator.crf.tokenizer import Token
@@ -33,10 +34,10 @@ RARE_PATIENT_TERM_ORIGIN = "trusted-patient-rare"
 # A phrase of the site's own lists (:mod:`annotator.crf.site_lists`): the site says it is PHI.
 SITE_LIST_ORIGIN = "site-list"
 # Origins whose spans stand without the model: measured on real notes to be right on their own
-# (:mod:`annotator.crf.measured_rules`, :mod:`annotator.crf.phi_memory`, rare patient terms), or
-# the site's word.
+# (:mod:`annotator.crf.measured_rules`, :mod:`annotator.crf.phi_memory`, rare patient terms), a
+# record layout's fields (:mod:`annotator.crf.layout_rules`), or the site's word.
 SELF_STANDING_ORIGINS = frozenset(
-    {MEASURED_ORIGIN, MEMORY_ORIGIN, RARE_PATIENT_TERM_ORIGIN, SITE_LIST_ORIGIN}
+    {MEASURED_ORIGIN, MEMORY_ORIGIN, RARE_PATIENT_TERM_ORIGIN, SITE_LIST_ORIGIN, LAYOUT_ORIGIN}
 )
 STANDING_ORIGINS = MODEL_ORIGINS | SELF_STANDING_ORIGINS
 

@@ -39,6 +39,7 @@ from annotator.crf.format_rules import (
 )
 from annotator.crf.id_rules import IPV4, relabel_labelled_phones, relabel_short_phones
 from annotator.crf.labels import Prediction
+from annotator.crf.layout_rules import apply_layout_fields
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.measured_rules import add_measured_spans
 from annotator.crf.phi_memory import PhiMemory, eponym_after
@@ -556,7 +557,8 @@ def _add_self_standing(
         predictions = add_site_phrases(site_lists, text, predictions, patient_id, allowed, strength)
     if memory:
         predictions = memory.add_to(text, predictions, allowed)
-    return add_measured_spans(text, predictions, allowed, strength)
+    # Last: a record layout's fields take their place over whatever was found there.
+    return apply_layout_fields(text, add_measured_spans(text, predictions, allowed, strength), allowed)
 
 
 def postprocess_patient(

@@ -3,7 +3,8 @@
 Run: ``PHYSIONET_DEID=/path/to/deid-1.1 python -m tests.benchmarks.bench_measured_rules
 [--examples N]``. Without the corpus it says so and stops.
 
-For every pattern of :mod:`annotator.crf.measured_rules`, over patients 1-110 (never the test
+For every pattern of :mod:`annotator.crf.measured_rules` and every record-layout field of
+:mod:`annotator.crf.layout_rules`, over patients 1-110 (never the test
 patients): how many times it matches and how many matches overlap a gold PHI span (deid's
 overlap measure), the gold read as our guidelines read it: with the weekdays and young ages it
 leaves untagged, as training reads it (:func:`annotator.crf.guidelines.tag_guideline_gaps`). The standing patterns must be right on (nearly) every match; the weighed ones
@@ -21,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from annotator.crf.guidelines import tag_guideline_gaps
+from annotator.crf.layout_rules import LAYOUT_PATTERNS, layout_matches
 from annotator.crf.measured_rules import MeasuredMatch, standing_matches, weighed_candidates
 from annotator.io.physionet import read_physionet
 from tests.benchmarks.bench_realnotes import PHYSIONET_ENV, split
@@ -34,12 +36,13 @@ def tally(
     right: Counter[str] = Counter()
     wrong: list[str] = []
     for doc_id, text, gold in notes:
-        found: list[tuple[MeasuredMatch, bool]] = [
-            *((m, False) for m in standing_matches(text)),
-            *((m, True) for m in weighed_candidates(text)),
+        found: list[tuple[MeasuredMatch, str]] = [
+            *((m, "") for m in standing_matches(text)),
+            *((m, " (weighed)") for m in weighed_candidates(text)),
+            *((m, " (layout)") for m in layout_matches(text)),
         ]
-        for match, weighed in found:
-            name = match.pattern + (" (weighed)" if weighed else "")
+        for match, group in found:
+            name = match.pattern + group
             matches[name] += 1
             if any(start < match.end and match.start < end for start, end in gold):
                 right[name] += 1
@@ -63,8 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"PhysioNet deid, patients 1-110 ({len(train)} notes): every match of each pattern")
     print("(right: overlaps the gold, its weekdays and young ages tagged as our guidelines do)\n")
     print(f"{'pattern':<42}{'matches':>9}{'right':>8}{'precision':>11}")
-    for name in sorted(matches, key=lambda n: (n.endswith("(weighed)"), n)):
-        print(f"{name:<42}{matches[name]:>9}{right[name]:>8}{right[name] / matches[name]:>11.3f}")
+    for name in LAYOUT_PATTERNS:
+        matches[name + " (layout)"] += 0  # none in nursing notes: said, not left out
+    for name in sorted(matches, key=lambda n: (n.endswith("(weighed)"), n.endswith("(layout)"), n)):
+        precision = f"{right[name] / matches[name]:>11.3f}" if matches[name] else f"{'-':>11}"
+        print(f"{name:<42}{matches[name]:>9}{right[name]:>8}{precision}")
     for line in wrong:
         print("  wrong:", line)
     return 0

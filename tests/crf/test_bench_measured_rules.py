@@ -34,3 +34,12 @@ def test_matches_are_counted_by_pattern_right_when_they_overlap_gold() -> None:
 def test_without_the_corpus_it_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--physionet", str(tmp_path)]) == 0
     assert capsys.readouterr().out.startswith("skipped: set PHYSIONET_DEID")
+
+
+def test_record_layout_fields_are_counted_in_their_own_group() -> None:
+    text = "OROZCO,KYLE   560-40-78-5\nBP,HR   120/80\n"
+    notes = [("950-02", text, [(0, 11)])]
+    matches, right, wrong = tally(notes, examples=5)
+    assert matches == {"name and record number heading a visit (layout)": 2}
+    assert right == {"name and record number heading a visit (layout)": 1}
+    assert wrong == ["name and record number heading a visit (layout): 950-02 [14, 25)"]

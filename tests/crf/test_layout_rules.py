@@ -1,0 +1,163 @@
+"""A record layout's fields: found by their place on the line, placed over what the model read.
+
+The notes here are written for these tests (invented names and numbers); the layout is the
+one of emergency and discharge notes printed by a hospital's record system.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from annotator.core.document import Document
+from annotator.crf.default_model import default_model_path
+from annotator.crf.guidelines import SAFE_HARBOR
+from annotator.crf.labels import Prediction
+from annotator.crf.layout_rules import LAYOUT_ORIGIN, apply_layout_fields, layout_matches
+from annotator.crf.tagger import CrfTagger
+
+ED_NOTE = """
+
+Record date: 2091-03-14
+
+                     MAPLE GROVE EMERGENCY DEPT VISIT
+
+TALBOT,HENRY   381-22-47-9                     VISIT DATE: 03/14/91
+
+PRESENTING COMPLAINT:  Chest pain.
+
+___________________________________                    KT512/30418
+
+LUCIA VANTERPOOL, M.D.    LV27                     D:03/14/91
+                                                       T:03/15/91
+LV/brennan/quist
+"""
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    return [(m.kind, text[m.start : m.end]) for m in layout_matches(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "OROZCO,KYLE   560-40-78-5       VISIT DATE: 07/20/83\n",
+            [("PATIENT", "OROZCO,KYLE"), ("MEDICALRECORD", "560-40-78-5")],
+        ),
+        ("  DE LA CRUZ, ANA M   4471023\n", [("PATIENT", "DE LA CRUZ, ANA M"), ("MEDICALRECORD", "4471023")]),
+        (
+            "EDVISIT^40213377^Talbot, Henry^11/02/88^VANTERPOOL, LUCIA\n",
+            [
+                ("MEDICALRECORD", "40213377"),
+                ("PATIENT", "Talbot, Henry"),
+                ("DATE", "11/02/88"),
+                ("DOCTOR", "VANTERPOOL, LUCIA"),
+            ],
+        ),
+        ("          SILVER RIDGE EMERGENCY DEPT VISIT\n", [("HOSPITAL", "SILVER RIDGE")]),
+        ("ST. ELMO'S EMERGENCY DEPARTMENT VISIT", [("HOSPITAL", "ST. ELMO'S")]),
+        ("_______________________          XW277/90683 \n", [("IDNUM", "XW277/90683")]),
+        ("FILBERT BRIGHT, M.D.    FB59                     D:07/20/83\n", [("USERNAME", "FB59")]),
+        ("\nGPP/church/olinger\n", [("DOCTOR", "church"), ("DOCTOR", "olinger")]),
+        # What nursing notes write in the same shapes is no field.
+        ("BP,HR   120/80\n", []),
+        ("NEURO,RESP   1234\n", []),  # too short for a record number
+        ("ADULT EMERGENCY DEPT VISIT\n", []),
+        ("emergency dept visit\n", []),
+        ("______________ 12/5\n", []),
+        ("MD/RN aware\n", []),
+        ("PT/ot\n", []),
+        ("PT/OT/speech\n", []),
+        ("RS/tk/dd\n", []),  # initials, not names
+        ("RN, BSN    AB12  notified\n", []),  # no field label (``D:``) after the login's gap
+        ("EDVISIT^40213377^Talbot, Henry\n", []),  # a header cut short
+    ],
+)
+def test_each_field_by_its_place(text: str, expected: list[tuple[str, str]]) -> None:
+    assert _found(text) == expected
+
+
+def test_a_field_takes_bounds_and_type_over_what_overlaps_it() -> None:
+    text = "OROZCO,KYLE   560-40-78-5\nseen by Dr. Bright"
+    bright = text.index("Bright")
+    model = [
+        Prediction("STATE", text.index("KYLE"), text.index("KYLE") + 4, 0.6),
+        Prediction("ZIP", text.index("560"), text.index("560") + 3, 0.5),
+        Prediction("DOCTOR", bright, bright + 6, 0.9),
+    ]
+    result = apply_layout_fields(text, model)
+    assert [(p.type, text[p.start : p.end], p.origin) for p in result] == [
+        ("PATIENT", "OROZCO,KYLE", LAYOUT_ORIGIN),
+        ("MEDICALRECORD", "560-40-78-5", LAYOUT_ORIGIN),
+        ("DOCTOR", "Bright", "crf"),
+    ]
+
+
+def test_a_field_of_a_type_the_guideline_leaves_out_is_not_placed() -> None:
+    text = "FILBERT BRIGHT, M.D.    FB59      D:07/20/83\n"
+    model = [Prediction("DOCTOR", 0, 14, 0.9)]
+    assert apply_layout_fields(text, model, allowed={"DOCTOR", "DATE"}) == model
+    assert [p.type for p in apply_layout_fields(text, model, allowed={"DOCTOR", "USERNAME"})] == [
+        "DOCTOR",
+        "USERNAME",
+    ]
+
+
+def test_placing_fields_drops_exactly_the_predictions_that_overlap_one() -> None:
+    """Against the pairwise definition, on caret headers and random spans around them."""
+    rng = random.Random(5)
+    line = "EDVISIT^40213377^Talbot, Henry^11/02/88^VANTERPOOL, LUCIA\nfree text here\n"
+    for _ in range(300):
+        text = line * rng.randint(1, 4)
+        predictions = []
+        for _ in range(rng.randint(0, 15)):
+            start = rng.randrange(len(text))
+            predictions.append(Prediction("DATE", start, min(len(text), start + rng.randint(1, 9)), 0.5))
+        predictions.sort(key=lambda p: (p.start, p.end))
+        fields = list(layout_matches(text))
+        expected = [p for p in predictions if not any(p.start < f.end and f.start < p.end for f in fields)]
+        result = apply_layout_fields(text, predictions)
+        assert [p for p in result if p.origin != LAYOUT_ORIGIN] == expected
+        assert sorted((p.start, p.end) for p in result if p.origin == LAYOUT_ORIGIN) == sorted(
+            (f.start, f.end) for f in fields
+        )
+
+
+@pytest.mark.parametrize("guideline", [None, SAFE_HARBOR])
+def test_the_bundled_model_reads_an_emergency_notes_layout(guideline: str | None) -> None:
+    tagger = CrfTagger.load(default_model_path())
+    if guideline is not None:
+        tagger.guideline = guideline
+    note = Document(doc_id="900-01", text=ED_NOTE)
+    found = {(p.type, ED_NOTE[p.start : p.end]) for p in tagger.predict_spans([note])["900-01"]}
+    assert {
+        ("HOSPITAL", "MAPLE GROVE"),
+        ("PATIENT", "TALBOT,HENRY"),
+        ("MEDICALRECORD", "381-22-47-9"),
+        ("IDNUM", "KT512/30418"),
+        ("USERNAME", "LV27"),
+        ("DOCTOR", "LUCIA VANTERPOOL"),
+        ("DOCTOR", "brennan"),
+        ("DOCTOR", "quist"),
+    } <= found
+    # Nothing else is read into the header line.
+    header = ED_NOTE.index("TALBOT")
+    assert not {t for t, text in found if text in {"HENRY", "381"}}
+    assert not any(
+        p.start >= header and p.end <= header + 25 and p.origin != LAYOUT_ORIGIN
+        for p in tagger.predict_spans([note])["900-01"]
+    )
+
+
+def test_hostile_lines_are_read_in_linear_time() -> None:
+    """A megabyte of each shape the patterns begin with finds what it holds and ends."""
+    for text, count in [
+        ("A" * 300_000 + "\n", 0),
+        ("ABC," * 100_000, 0),
+        ("_" * 300_000 + " XW277/90683", 1),
+        ("AB, M.D." + " " * 300_000 + "FB59", 0),
+        ("OROZCO,KYLE   560-40-78-5\n" * 20_000, 40_000),
+    ]:
+        assert len(list(layout_matches(text))) == count
