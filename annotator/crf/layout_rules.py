@@ -6,13 +6,31 @@ words look like:
 
 * a visit's header line, the patient's name in capitals and the record number after a wide gap
   (``OROZCO,KYLE   560-40-78-5        VISIT DATE: 07/20/83``);
+* a pipe-separated header (``740215983 | NWMC | 20573184 | | 8830291 | 3/14/2004 12:00:00 AM |
+  Discharge Summary | ...``: record number, hospital, medical record number, encounter
+  number, date);
 * a caret-separated header (``EDVISIT^40213377^TALBOT, HENRY^11/02/88^VANTERPOOL, LUCIA``:
   record number, patient, visit date, clinician);
 * the hospital heading an emergency visit (``SILVER RIDGE EMERGENCY DEPT VISIT``);
-* a dictation's job number closing the signature rule (``______________   XW277/90683``);
 * a clinician's login after the signature and degree, before the dictation date
   (``FILBERT BRIGHT, M.D.    FB59          D:07/20/83``);
-* the typists' names after the author's initials on a line of their own (``GPP/church/olinger``).
+* the typists' names after the author's initials on a line of their own (``GPP/church/olinger``,
+  ``GQ/NV/whalen``).
+
+The record system's codes have shapes of their own, each an IDNUM wherever it stands: a
+dictation's job number (``XW277/90683``, ``BE249/3185``), colon-separated codes
+(``CCL:FG:1879``, ``CH:18306:0077``) and a number after a one- or two-digit prefix
+(``5-0269342``); the pipe-separated header's numbers and date are codes in their cells. A
+code takes over the model's pieces inside it (``1879`` read as a record number), but a span
+the model drew wider, across it or over the same characters (a labelled ``MRN``, with a type
+of its own) stays as it is.
+
+The shapes come from the i2b2 2014 corpus as seed 003 describes it (its visit header
+``HUNTINGTON EMERGENCY DEPT VISIT`` / ``THOMAS-YOSEF, JULIA 840-91-51-9``, the caret header,
+``GQ/NV/whalen`` and its table of IDNUM shapes) and from the five notes of that corpus that
+philter-ucsf publishes; the pipe-separated header is the one the same hospitals' discharge
+summaries open with in the earlier i2b2 corpora (no gold of ours holds one: its cells' types
+are our reading).
 
 A model trained on nursing notes reads these words by themselves: ``KYLE`` of the header as a
 state, ``560`` as a zip code, the job number as a login and a street. The layout is surer than
@@ -25,9 +43,10 @@ they cost those notes nothing.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from collections.abc import Iterator
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator
 
+from annotator.crf.features import is_public
 from annotator.crf.labels import Prediction
 from annotator.crf.measured_rules import MeasuredMatch
 
@@ -39,9 +58,26 @@ _HEADER_NAME = "name and record number heading a visit"
 _LOGIN = "login before the dictation fields"
 _CARET = "caret-separated visit header"
 _VISIT_HOSPITAL = "hospital heading an emergency visit"
-_JOB = "job number under the signature rule"
+_PIPE = "hospital in a pipe-separated header"
+_PIPE_NUMBERS = "numbers of a pipe-separated header"
+_JOB = "dictation job number"
+_COLON = "colon-separated record code"
+_PREFIXED = "number after a short prefix"
 _TYPIST = "typists after the author's initials"
-LAYOUT_PATTERNS = (_HEADER_NAME, _LOGIN, _CARET, _VISIT_HOSPITAL, _JOB, _TYPIST)
+LAYOUT_PATTERNS = (
+    _HEADER_NAME,
+    _LOGIN,
+    _CARET,
+    _VISIT_HOSPITAL,
+    _TYPIST,
+    _PIPE,
+    _PIPE_NUMBERS,
+    _JOB,
+    _COLON,
+    _PREFIXED,
+)
+# The codes: they take the model's pieces inside them, and yield to a span it drew wider.
+_CODES = frozenset({_PIPE_NUMBERS, _JOB, _COLON, _PREFIXED})
 
 _CAPS_WORD = r"[A-Z](?:[A-Z'-]*[A-Z])?"
 _HOSPITAL_WORD = r"[A-Z][A-Z'.&-]*"
@@ -62,13 +98,27 @@ _VISIT_HEADER = re.compile(
 )
 # Words that head an emergency visit's title without naming the hospital.
 _NOT_A_HOSPITAL = frozenset({"ADULT", "PEDIATRIC", "PEDIATRICS", "NEW", "FOLLOW-UP", "REPEAT", "RETURN"})
-_JOB_NUMBER = re.compile(r"(?m)^[ \t]*_{5,}[ \t]+([A-Z]{1,3}\d{2,4}/\d{4,6})[ \t]*$")
+_JOB_NUMBER = re.compile(r"(?<![\w/])([A-Z]{1,3}\d{2,4}/\d{4,6})(?![\w/])")
+_COLON_CODE = re.compile(r"(?<![\w:])([A-Z]{2,3}:[A-Z]{2}:[ ]?\d{4}|[A-Z]{2}:\d{5}:\d{2,4})(?![\w:])")
+# Not a range of round numbers nor of units ("10-100000 units").
+_PREFIXED_NUMBER = re.compile(
+    r"(?<![\w/.:-])(\d{1,2}-\d{4,6}(?<!00)\d\d)(?![\w/.-]|:\d)(?![ \t]*(?i:units?|u|mg|mcg|ml|cc|k)\b)"
+)
 _CREDENTIALS = r"(?:M\.D\.|MD|D\.O\.|DO|NP|PA-C|PA|RN|PhD|Ph\.D\.)"
 _LOGIN_BEFORE_FIELDS = re.compile(
     rf"(?m)^[^\n,]*[A-Za-z],[ \t]*{_CREDENTIALS}[ \t]{{2,}}([A-Z]{{2,4}}\d{{1,3}})[ \t]{{2,}}(?=[A-Z]{{1,2}}:)"
 )
 # Two names after the initials: one lower-case word after capitals is also "PT/ot".
+_PIPE_CELL = r"[ \t]*\|[ \t]*"
+# "740215983 | NWMC | 20573184 | | 8830291 | 3/14/2004 12:00:00 AM | Discharge Summary | ...":
+# record number, hospital, medical record number, encounter number, date.
+_PIPE_HEADER = re.compile(
+    rf"(?m)^[ \t]*(\d{{5,12}}){_PIPE_CELL}([A-Z][A-Z&]{{1,9}}){_PIPE_CELL}(\d{{5,12}}){_PIPE_CELL}"
+    rf"{_PIPE_CELL}(\d{{5,12}}){_PIPE_CELL}(\d{{1,2}}/\d{{1,2}}/\d{{4}})\b"
+)
 _TYPISTS = re.compile(r"(?m)^[ \t]*[A-Z]{2,4}/([a-z]{3,15})/([a-z]{3,15})[ \t]*$")
+# "GQ/NV/whalen": initials, then one name no dictionary knows ("PT/OT/speech" is no name).
+_INITIALS_THEN_TYPIST = re.compile(r"(?m)^[ \t]*[A-Z]{2,4}(?:/[A-Z]{2,4})+/([a-z]{3,15})[ \t]*$")
 
 
 def layout_matches(text: str) -> Iterator[MeasuredMatch]:
@@ -79,6 +129,11 @@ def layout_matches(text: str) -> Iterator[MeasuredMatch]:
             yield MeasuredMatch(_HEADER_NAME, "MEDICALRECORD", *match.span(2))
         for match in _LOGIN_BEFORE_FIELDS.finditer(text):
             yield MeasuredMatch(_LOGIN, "USERNAME", *match.span(1))
+    if "|" in text:
+        for match in _PIPE_HEADER.finditer(text):
+            yield MeasuredMatch(_PIPE, "HOSPITAL", *match.span(2))
+            for group, kind in ((1, "IDNUM"), (3, "MEDICALRECORD"), (4, "IDNUM"), (5, "DATE")):
+                yield MeasuredMatch(_PIPE_NUMBERS, kind, *match.span(group))
     if "^" in text:
         for match in _CARET_HEADER.finditer(text):
             for group, kind in ((1, "MEDICALRECORD"), (2, "PATIENT"), (3, "DATE"), (4, "DOCTOR")):
@@ -89,34 +144,58 @@ def layout_matches(text: str) -> Iterator[MeasuredMatch]:
             if name.split()[0] not in _NOT_A_HOSPITAL:
                 yield MeasuredMatch(_VISIT_HOSPITAL, "HOSPITAL", *match.span(1))
     if "/" in text:
-        for match in _JOB_NUMBER.finditer(text):
-            yield MeasuredMatch(_JOB, "IDNUM", *match.span(1))
         for match in _TYPISTS.finditer(text):
             for group in (1, 2):
                 yield MeasuredMatch(_TYPIST, "DOCTOR", *match.span(group))
+        for match in _INITIALS_THEN_TYPIST.finditer(text):
+            if not is_public(match.group(1)):
+                yield MeasuredMatch(_TYPIST, "DOCTOR", *match.span(1))
+        for match in _JOB_NUMBER.finditer(text):
+            yield MeasuredMatch(_JOB, "IDNUM", *match.span(1))
+    if ":" in text:
+        for match in _COLON_CODE.finditer(text):
+            yield MeasuredMatch(_COLON, "IDNUM", *match.span(1))
+    if "-" in text:
+        for match in _PREFIXED_NUMBER.finditer(text):
+            yield MeasuredMatch(_PREFIXED, "IDNUM", *match.span(1))
 
 
 def apply_layout_fields(
     text: str, predictions: list[Prediction], allowed: set[str] | None = None
 ) -> list[Prediction]:
-    """``predictions`` with each layout field in place of whatever overlaps it."""
-    fields = sorted(
-        (m for m in layout_matches(text) if allowed is None or m.kind in allowed),
-        key=lambda m: (m.start, m.end),
-    )
-    if not fields:
+    """``predictions`` with each layout field in place of whatever overlaps it (a code: of the
+    pieces inside it, and only when no span reaches out of it)."""
+    fields = _Fields(m for m in layout_matches(text) if allowed is None or m.kind in allowed)
+    if not fields.found:
         return predictions
-    placed: list[MeasuredMatch] = []
-    for field in fields:
-        if not placed or field.start >= placed[-1].end:
-            placed.append(field)
-    # The fields overlap no other, so their ends rise with their starts: the last one starting
-    # before a prediction's end is the only one that can reach into it.
-    starts = [f.start for f in placed]
-    kept = []
+    yielded = set()
     for prediction in predictions:
-        before = bisect_left(starts, prediction.end)
-        if not (before and placed[before - 1].end > prediction.start):
-            kept.append(prediction)
-    fixed = [Prediction(f.kind, f.start, f.end, LAYOUT_CONFIDENCE, LAYOUT_ORIGIN) for f in placed]
-    return sorted([*kept, *fixed], key=lambda p: (p.start, p.end))
+        for index in fields.overlapped(prediction):
+            field = fields.found[index]
+            if field.pattern in _CODES and not (
+                field.start <= prediction.start and prediction.end <= field.end
+            ):
+                yielded.add(index)  # a span the model drew wider or across the code
+            elif field.pattern in _CODES and (prediction.start, prediction.end) == (field.start, field.end):
+                yielded.add(index)  # the same span: the model's type stands (a labelled MRN)
+    fields = _Fields(f for index, f in enumerate(fields.found) if index not in yielded)
+    kept = [p for p in predictions if not fields.overlapped(p)]
+    placed = [Prediction(f.kind, f.start, f.end, LAYOUT_CONFIDENCE, LAYOUT_ORIGIN) for f in fields.found]
+    return sorted([*kept, *placed], key=lambda p: (p.start, p.end))
+
+
+class _Fields:
+    """The first of each run of overlapping fields, in text order: as they overlap no other,
+    their starts and ends rise together, and the fields a span overlaps are a run of them."""
+
+    def __init__(self, found: Iterable[MeasuredMatch]) -> None:
+        self.found: list[MeasuredMatch] = []
+        for field in sorted(found, key=lambda m: (m.start, m.end)):
+            if not self.found or field.start >= self.found[-1].end:
+                self.found.append(field)
+        self._starts = [f.start for f in self.found]
+        self._ends = [f.end for f in self.found]
+
+    def overlapped(self, prediction: Prediction) -> range:
+        """Indices of the fields ``prediction`` overlaps."""
+        return range(bisect_right(self._ends, prediction.start), bisect_left(self._starts, prediction.end))

@@ -65,12 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     matches, right, wrong = tally(notes, args.examples)
     print(f"PhysioNet deid, patients 1-110 ({len(train)} notes): every match of each pattern")
     print("(right: overlaps the gold, its weekdays and young ages tagged as our guidelines do)\n")
-    print(f"{'pattern':<42}{'matches':>9}{'right':>8}{'precision':>11}")
+    print(f"{'pattern':<52}{'matches':>9}{'right':>8}{'precision':>11}")
     for name in LAYOUT_PATTERNS:
         matches[name + " (layout)"] += 0  # none in nursing notes: said, not left out
     for name in sorted(matches, key=lambda n: (n.endswith("(weighed)"), n.endswith("(layout)"), n)):
         precision = f"{right[name] / matches[name]:>11.3f}" if matches[name] else f"{'-':>11}"
-        print(f"{name:<42}{matches[name]:>9}{right[name]:>8}{precision}")
+        print(f"{name:<52}{matches[name]:>9}{right[name]:>8}{precision}")
     for line in wrong:
         print("  wrong:", line)
     return 0

@@ -161,3 +161,59 @@ def test_hostile_lines_are_read_in_linear_time() -> None:
         ("OROZCO,KYLE   560-40-78-5\n" * 20_000, 40_000),
     ]:
         assert len(list(layout_matches(text))) == count
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("KW/TL/brogan\n", [("DOCTOR", "brogan")]),
+        ("PT/OT/speech\n", []),
+        ("Job BE249/3185 and CG993/95284.", [("IDNUM", "BE249/3185"), ("IDNUM", "CG993/95284")]),
+        (
+            "codes CCL:FG:1879, PC:RP: 1660 and CH:18306:0077",
+            [("IDNUM", "CCL:FG:1879"), ("IDNUM", "PC:RP: 1660"), ("IDNUM", "CH:18306:0077")],
+        ),
+        ("Specimen 5-0269342 GC", [("IDNUM", "5-0269342")]),
+        # Numbers nursing notes write: a ratio, a range, a time, a date.
+        ("BP 120/80, 1-2 tabs, 12:30, 3-24-17, 10-100000 units", []),
+    ],
+)
+def test_record_system_codes_by_their_shape(text: str, expected: list[tuple[str, str]]) -> None:
+    assert _found(text) == expected
+
+
+def test_a_code_takes_the_pieces_inside_it_and_yields_to_a_wider_span() -> None:
+    text = "Lab CCL:MR:4412 sent. MRN 5-0269342 on file."
+    piece = Prediction("MEDICALRECORD", text.index("4412"), text.index("4412") + 4, 0.7)
+    wider = Prediction("MEDICALRECORD", text.index("MRN"), text.index(" on"), 0.8)
+    result = apply_layout_fields(text, [piece, wider])
+    assert [(p.type, text[p.start : p.end]) for p in result] == [
+        ("IDNUM", "CCL:MR:4412"),
+        ("MEDICALRECORD", "MRN 5-0269342"),
+    ]
+
+
+PIPE_HEADER = (
+    "740215983 | NWMC | 20573184 | | 8830291 | 3/14/2004 12:00:00 AM | Discharge Summary | Signed | DIS |"
+    " Admission Date: 3/9/2004 Report Status: Signed\n"
+)
+
+
+def test_a_pipe_separated_header_names_its_cells() -> None:
+    assert _found(PIPE_HEADER) == [
+        ("HOSPITAL", "NWMC"),
+        ("IDNUM", "740215983"),
+        ("MEDICALRECORD", "20573184"),
+        ("IDNUM", "8830291"),
+        ("DATE", "3/14/2004"),
+    ]
+    assert _found("BP 120 | HR 80 | RR 18 | | 97% | 3/14/2004\n") == []
+
+
+def test_a_code_over_the_same_characters_as_a_model_span_keeps_the_models_type() -> None:
+    text = PIPE_HEADER
+    record = Prediction("MEDICALRECORD", 0, 9, 0.9)  # the model's own reading of the first cell
+    result = {(p.type, text[p.start : p.end]) for p in apply_layout_fields(text, [record])}
+    assert ("MEDICALRECORD", "740215983") in result
+    assert ("IDNUM", "740215983") not in result
+    assert {("HOSPITAL", "NWMC"), ("IDNUM", "8830291")} <= result
