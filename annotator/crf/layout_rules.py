@@ -108,7 +108,6 @@ _CREDENTIALS = r"(?:M\.D\.|MD|D\.O\.|DO|NP|PA-C|PA|RN|PhD|Ph\.D\.)"
 _LOGIN_BEFORE_FIELDS = re.compile(
     rf"(?m)^[^\n,]*[A-Za-z],[ \t]*{_CREDENTIALS}[ \t]{{2,}}([A-Z]{{2,4}}\d{{1,3}})[ \t]{{2,}}(?=[A-Z]{{1,2}}:)"
 )
-# Two names after the initials: one lower-case word after capitals is also "PT/ot".
 _PIPE_CELL = r"[ \t]*\|[ \t]*"
 # "740215983 | NWMC | 20573184 | | 8830291 | 3/14/2004 12:00:00 AM | Discharge Summary | ...":
 # record number, hospital, medical record number, encounter number, date.
@@ -116,48 +115,53 @@ _PIPE_HEADER = re.compile(
     rf"(?m)^[ \t]*(\d{{5,12}}){_PIPE_CELL}([A-Z][A-Z&]{{1,9}}){_PIPE_CELL}(\d{{5,12}}){_PIPE_CELL}"
     rf"{_PIPE_CELL}(\d{{5,12}}){_PIPE_CELL}(\d{{1,2}}/\d{{1,2}}/\d{{4}})\b"
 )
+# Two names after the initials: one lower-case word after capitals is also "PT/ot".
 _TYPISTS = re.compile(r"(?m)^[ \t]*[A-Z]{2,4}/([a-z]{3,15})/([a-z]{3,15})[ \t]*$")
 # "GQ/NV/whalen": initials, then one name no dictionary knows ("PT/OT/speech" is no name).
 _INITIALS_THEN_TYPIST = re.compile(r"(?m)^[ \t]*[A-Z]{2,4}(?:/[A-Z]{2,4})+/([a-z]{3,15})[ \t]*$")
+
+
+# (a character the text must hold, pattern, name, kind): one field per match, its first group.
+_ONE_FIELD_PATTERNS = (
+    (",", _LOGIN_BEFORE_FIELDS, _LOGIN, "USERNAME"),
+    ("/", _JOB_NUMBER, _JOB, "IDNUM"),
+    (":", _COLON_CODE, _COLON, "IDNUM"),
+    ("-", _PREFIXED_NUMBER, _PREFIXED, "IDNUM"),
+)
 
 
 def layout_matches(text: str) -> Iterator[MeasuredMatch]:
     """Every field of a record layout in ``text``, in pattern order."""
     if "," in text:
         for match in _NAME_AND_RECORD.finditer(text):
-            yield MeasuredMatch(_HEADER_NAME, "PATIENT", *match.span(1))
-            yield MeasuredMatch(_HEADER_NAME, "MEDICALRECORD", *match.span(2))
-        for match in _LOGIN_BEFORE_FIELDS.finditer(text):
-            yield MeasuredMatch(_LOGIN, "USERNAME", *match.span(1))
+            yield from _cells(match, _HEADER_NAME, {1: "PATIENT", 2: "MEDICALRECORD"})
     if "|" in text:
         for match in _PIPE_HEADER.finditer(text):
-            yield MeasuredMatch(_PIPE, "HOSPITAL", *match.span(2))
-            for group, kind in ((1, "IDNUM"), (3, "MEDICALRECORD"), (4, "IDNUM"), (5, "DATE")):
-                yield MeasuredMatch(_PIPE_NUMBERS, kind, *match.span(group))
+            yield from _cells(match, _PIPE, {2: "HOSPITAL"})
+            yield from _cells(match, _PIPE_NUMBERS, {1: "IDNUM", 3: "MEDICALRECORD", 4: "IDNUM", 5: "DATE"})
     if "^" in text:
         for match in _CARET_HEADER.finditer(text):
-            for group, kind in ((1, "MEDICALRECORD"), (2, "PATIENT"), (3, "DATE"), (4, "DOCTOR")):
-                yield MeasuredMatch(_CARET, kind, *match.span(group))
+            yield from _cells(match, _CARET, {1: "MEDICALRECORD", 2: "PATIENT", 3: "DATE", 4: "DOCTOR"})
     if "EMERGENCY" in text:
         for match in _VISIT_HEADER.finditer(text):
-            name = match.group(1)
-            if name.split()[0] not in _NOT_A_HOSPITAL:
-                yield MeasuredMatch(_VISIT_HOSPITAL, "HOSPITAL", *match.span(1))
+            if match.group(1).split()[0] not in _NOT_A_HOSPITAL:
+                yield from _cells(match, _VISIT_HOSPITAL, {1: "HOSPITAL"})
     if "/" in text:
         for match in _TYPISTS.finditer(text):
-            for group in (1, 2):
-                yield MeasuredMatch(_TYPIST, "DOCTOR", *match.span(group))
+            yield from _cells(match, _TYPIST, {1: "DOCTOR", 2: "DOCTOR"})
         for match in _INITIALS_THEN_TYPIST.finditer(text):
             if not is_public(match.group(1)):
-                yield MeasuredMatch(_TYPIST, "DOCTOR", *match.span(1))
-        for match in _JOB_NUMBER.finditer(text):
-            yield MeasuredMatch(_JOB, "IDNUM", *match.span(1))
-    if ":" in text:
-        for match in _COLON_CODE.finditer(text):
-            yield MeasuredMatch(_COLON, "IDNUM", *match.span(1))
-    if "-" in text:
-        for match in _PREFIXED_NUMBER.finditer(text):
-            yield MeasuredMatch(_PREFIXED, "IDNUM", *match.span(1))
+                yield from _cells(match, _TYPIST, {1: "DOCTOR"})
+    for needed, pattern, name, kind in _ONE_FIELD_PATTERNS:
+        if needed in text:
+            for match in pattern.finditer(text):
+                yield from _cells(match, name, {1: kind})
+
+
+def _cells(match: re.Match[str], pattern: str, kinds: dict[int, str]) -> Iterator[MeasuredMatch]:
+    """A header's cells, each the kind its group number says."""
+    for group, kind in kinds.items():
+        yield MeasuredMatch(pattern, kind, *match.span(group))
 
 
 def apply_layout_fields(
@@ -172,12 +176,10 @@ def apply_layout_fields(
     for prediction in predictions:
         for index in fields.overlapped(prediction):
             field = fields.found[index]
-            if field.pattern in _CODES and not (
-                field.start <= prediction.start and prediction.end <= field.end
-            ):
-                yielded.add(index)  # a span the model drew wider or across the code
-            elif field.pattern in _CODES and (prediction.start, prediction.end) == (field.start, field.end):
-                yielded.add(index)  # the same span: the model's type stands (a labelled MRN)
+            inside = field.start <= prediction.start and prediction.end <= field.end
+            same = (prediction.start, prediction.end) == (field.start, field.end)
+            if field.pattern in _CODES and (same or not inside):
+                yielded.add(index)  # wider, across, or the same span: the model's stands (a labelled MRN)
     fields = _Fields(f for index, f in enumerate(fields.found) if index not in yielded)
     kept = [p for p in predictions if not fields.overlapped(p)]
     placed = [Prediction(f.kind, f.start, f.end, LAYOUT_CONFIDENCE, LAYOUT_ORIGIN) for f in fields.found]
