@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     print("(right: overlaps the gold, its weekdays and young ages tagged as our guidelines do)\n")
     print(f"{'pattern':<52}{'matches':>9}{'right':>8}{'precision':>11}")
     for name in LAYOUT_PATTERNS:
-        matches[name + " (layout)"] += 0  # none in nursing notes: said, not left out
+        matches[name + " (layout)"] += 0  # a shape nursing notes never hold is printed with 0, not left out
     for name in sorted(matches, key=lambda n: (n.endswith("(weighed)"), n.endswith("(layout)"), n)):
         precision = f"{right[name] / matches[name]:>11.3f}" if matches[name] else f"{'-':>11}"
         print(f"{name:<52}{matches[name]:>9}{right[name]:>8}{precision}")
