@@ -98,7 +98,9 @@ _VISIT_HEADER = re.compile(
 )
 # Words that head an emergency visit's title without naming the hospital.
 _NOT_A_HOSPITAL = frozenset({"ADULT", "PEDIATRIC", "PEDIATRICS", "NEW", "FOLLOW-UP", "REPEAT", "RETURN"})
-_JOB_NUMBER = re.compile(r"(?<![\w/])([A-Z]{1,3}\d{2,4}/\d{4,6})(?![\w/])")
+# Two letters and three digits, as the dictation system writes them: "T12/2010" is a vertebra
+# and a year.
+_JOB_NUMBER = re.compile(r"(?<![\w/])([A-Z]{2}\d{3}/\d{4,5})(?![\w/])")
 _COLON_CODE = re.compile(r"(?<![\w:])([A-Z]{2,3}:[A-Z]{2}:[ ]?\d{4}|[A-Z]{2}:\d{5}:\d{2,4})(?![\w:])")
 # Not a range of round numbers nor of units ("10-100000 units").
 _PREFIXED_NUMBER = re.compile(

@@ -178,6 +178,7 @@ def test_hostile_lines_end_with_what_they_hold() -> None:
         ("Specimen 5-0269342 GC", [("IDNUM", "5-0269342")]),
         # Numbers nursing notes write: a ratio, a range, a time, a date.
         ("BP 120/80, 1-2 tabs, 12:30, 3-24-17, 10-100000 units", []),
+        ("T12/2010 compression fracture, C5/6", []),
     ],
 )
 def test_record_system_codes_by_their_shape(text: str, expected: list[tuple[str, str]]) -> None:
