@@ -14,6 +14,8 @@ words look like:
 * the hospital heading an emergency visit (``SILVER RIDGE EMERGENCY DEPT VISIT``);
 * a clinician's login after the signature and degree, before the dictation date
   (``FILBERT BRIGHT, M.D.    FB59          D:07/20/83``);
+* a dictation system's number after its label (``Dictation ID 2204817``, ``Job #: 40213``,
+  ``eScription document:7-4410293``);
 * the typists' names after the author's initials on a line of their own (``GPP/church/olinger``,
   ``GQ/NV/whalen``).
 
@@ -60,6 +62,7 @@ _CARET = "caret-separated visit header"
 _VISIT_HOSPITAL = "hospital heading an emergency visit"
 _PIPE = "hospital in a pipe-separated header"
 _PIPE_NUMBERS = "numbers of a pipe-separated header"
+_DICTATION = "dictation number after its label"
 _JOB = "dictation job number"
 _COLON = "colon-separated record code"
 _PREFIXED = "number after a short prefix"
@@ -71,6 +74,7 @@ LAYOUT_PATTERNS = (
     _VISIT_HOSPITAL,
     _TYPIST,
     _PIPE,
+    _DICTATION,
     _PIPE_NUMBERS,
     _JOB,
     _COLON,
@@ -102,9 +106,16 @@ _NOT_A_HOSPITAL = frozenset({"ADULT", "PEDIATRIC", "PEDIATRICS", "NEW", "FOLLOW-
 # and a year.
 _JOB_NUMBER = re.compile(r"(?<![\w/])([A-Z]{2}\d{3}/\d{4,5})(?![\w/])")
 _COLON_CODE = re.compile(r"(?<![\w:])([A-Z]{2,3}:[A-Z]{2}:[ ]?\d{4}|[A-Z]{2}:\d{5}:\d{2,4})(?![\w:])")
-# Not a range of round numbers nor of units ("10-100000 units").
+# Not a range of round numbers nor of units ("10-100000 units"), nor after a clock time's
+# colon; after a label's colon it is ("eScription document:7-4410293").
 _PREFIXED_NUMBER = re.compile(
-    r"(?<![\w/.:-])(\d{1,2}-\d{4,6}(?<!00)\d\d)(?![\w/.-]|:\d)(?![ \t]*(?i:units?|u|mg|mcg|ml|cc|k)\b)"
+    r"(?<![\w/.-])(?<!\d:)(\d{1,2}-\d{4,6}(?<!00)\d\d)(?![\w/.-]|:\d)(?![ \t]*(?i:units?|u|mg|mcg|ml|cc|k)\b)"
+)
+# The dictation system's own numbers, named by their label: an IDNUM, whatever the model
+# took them for ("Dictation ID 2204817" read as a medical record number).
+_DICTATION_NUMBER = re.compile(
+    r"(?i:\b(?:dictation|transcription|document|job)[ \t]*(?:id|no\.?|number|#)|\bescription[ \t]+document)"
+    r"[ \t]*[:#]?[ \t]*(\d(?:[\d-]{2,14}\d))(?![\w/-])"
 )
 _CREDENTIALS = r"(?:M\.D\.|MD|D\.O\.|DO|NP|PA-C|PA|RN|PhD|Ph\.D\.)"
 _LOGIN_BEFORE_FIELDS = re.compile(
@@ -123,9 +134,11 @@ _TYPISTS = re.compile(r"(?m)^[ \t]*[A-Z]{2,4}/([a-z]{3,15})/([a-z]{3,15})[ \t]*$
 _INITIALS_THEN_TYPIST = re.compile(r"(?m)^[ \t]*[A-Z]{2,4}(?:/[A-Z]{2,4})+/([a-z]{3,15})[ \t]*$")
 
 
-# (a character the text must hold, pattern, name, kind): one field per match, its first group.
+# (a character the text must hold, "" for none; pattern, name, kind): one field per match,
+# its first group.
 _ONE_FIELD_PATTERNS = (
     (",", _LOGIN_BEFORE_FIELDS, _LOGIN, "USERNAME"),
+    ("", _DICTATION_NUMBER, _DICTATION, "IDNUM"),
     ("/", _JOB_NUMBER, _JOB, "IDNUM"),
     (":", _COLON_CODE, _COLON, "IDNUM"),
     ("-", _PREFIXED_NUMBER, _PREFIXED, "IDNUM"),

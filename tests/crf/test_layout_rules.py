@@ -14,7 +14,7 @@ from annotator.core.document import Document
 from annotator.crf.default_model import default_model_path
 from annotator.crf.guidelines import SAFE_HARBOR
 from annotator.crf.labels import Prediction
-from annotator.crf.layout_rules import LAYOUT_ORIGIN, apply_layout_fields, layout_matches
+from annotator.crf.layout_rules import LAYOUT_ORIGIN, LAYOUT_PATTERNS, apply_layout_fields, layout_matches
 from annotator.crf.tagger import CrfTagger
 
 ED_NOTE = """
@@ -220,3 +220,41 @@ def test_a_code_over_the_same_characters_as_a_model_span_keeps_the_models_type()
     assert ("MEDICALRECORD", "740215983") in result
     assert ("IDNUM", "740215983") not in result
     assert {("HOSPITAL", "NWMC"), ("IDNUM", "8830291")} <= result
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("Attending: OKONKWO , BEATRIX Dictation ID 2204817\n", "2204817"),
+        ("Job #: 40213\n", "40213"),
+        ("eScription document:7-4410293 IFFocus\n", "7-4410293"),
+        ("Transcription no. 55-10293\n", "55-10293"),
+    ],
+)
+def test_a_dictation_number_after_its_label_is_an_idnum_whatever_the_model_said(
+    text: str, number: str
+) -> None:
+    start = text.index(number)
+    model = [Prediction("MEDICALRECORD", start, start + len(number), 0.9)]
+    assert [(p.type, text[p.start : p.end]) for p in apply_layout_fields(text, model)] == [("IDNUM", number)]
+
+
+def test_words_near_a_dictation_label_that_are_no_number_of_it() -> None:
+    for text in ("previous job 2015-2019 as a welder", "document 12 pages", "seen 12:30-1234567"):
+        assert _found(text) == [], text
+
+
+def test_every_pattern_a_match_can_carry_is_listed_for_the_benchmark() -> None:
+    text = "\n".join(
+        [
+            "OROZCO,KYLE   560-40-78-5",
+            "FILBERT BRIGHT, M.D.    FB59      D:07/20/83",
+            "EDVISIT^40213377^Talbot, Henry^11/02/88^VANTERPOOL, LUCIA",
+            "   SILVER RIDGE EMERGENCY DEPT VISIT",
+            "GPP/church/olinger",
+            PIPE_HEADER.rstrip("\n"),
+            "Dictation ID 2204817",
+            "XW277/90683 CCL:FG:1879 5-0269342",
+        ]
+    )
+    assert {m.pattern for m in layout_matches(text)} == set(LAYOUT_PATTERNS)
