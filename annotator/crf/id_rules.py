@@ -103,14 +103,19 @@ IPV4 = re.compile(rf"(?<![\w.]){_OCTET}(?:\.{_OCTET}){{3}}(?![\w]|\.\d)")
 _USER = r"([a-zß-öø-ÿ]{2,8}\d{1,3})"
 # Under or beside a signature a login may be written in capitals ("FB59").
 _SIGNED_USER = r"([a-zß-öø-ÿ]{2,8}\d{1,3}|[A-Z]{2,4}\d{1,3})"
-_CREDENTIALS = r"(?:RN|MD|M\.D\.|DO|NP|PA|PA-C|PhD|MBBS|MBChB|FRCP|FRACP|RGN|RMN|CNS|APRN|LPN)"
+# The degrees and roles a clinician signs with (the signature's own period is optional after it).
+SIGNATURE_CREDENTIALS = (
+    r"(?:RN|MD|M\.D\.|DO|D\.O\.|NP|PA|PA-C|PhD|Ph\.D\.|MBBS|MBChB|FRCP|FRACP|RGN|RMN|CNS|APRN|LPN)"
+)
 # "kpb80/jl": the author's user name, then the typist's initials, on a line of their own.
 _DICTATION_LINE = re.compile(rf"(?m)^[ \t]*{_USER}/[a-z]{{1,3}}[ \t]*$")
 _DASHED_LINE = re.compile(rf"(?m)^--[ \t]*{_USER}[ \t]*$")
-_SIGNATURE_THEN_USER = re.compile(rf"(?m)^[^\n]*,[ \t]*{_CREDENTIALS}\.?[ \t]*\n[ \t]*{_SIGNED_USER}[ \t]*$")
+_SIGNATURE_THEN_USER = re.compile(
+    rf"(?m)^[^\n]*,[ \t]*{SIGNATURE_CREDENTIALS}\.?[ \t]*\n[ \t]*{_SIGNED_USER}[ \t]*$"
+)
 # "FILBERT BRIGHT, M.D.    FB59": the login closes the signature's line, after a wide gap.
 _SIGNATURE_AND_USER = re.compile(
-    rf"(?m)^[^\n]*,[ \t]*{_CREDENTIALS}\.?(?:[ \t]{{2,}}|\t){_SIGNED_USER}[ \t]*$"
+    rf"(?m)^[^\n]*,[ \t]*{SIGNATURE_CREDENTIALS}\.?(?:[ \t]{{2,}}|\t){_SIGNED_USER}[ \t]*$"
 )
 # "Read by: Robin Wright  rdw50": the reader's login closes the sign-off line, after the name.
 _SIGNED_BY_LINE = re.compile(

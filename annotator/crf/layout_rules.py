@@ -49,6 +49,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 
 from annotator.crf.features import is_public
+from annotator.crf.id_rules import SIGNATURE_CREDENTIALS
 from annotator.crf.labels import Prediction
 from annotator.crf.measured_rules import MeasuredMatch
 
@@ -117,9 +118,8 @@ _DICTATION_NUMBER = re.compile(
     r"(?i:\b(?:dictation|transcription|document|job)[ \t]*(?:id|no\.?|number|#)|\bescription[ \t]+document)"
     r"[ \t]*[:#]?[ \t]*(\d(?:[\d-]{2,14}\d))(?![\w/-])"
 )
-_CREDENTIALS = r"(?:M\.D\.|MD|D\.O\.|DO|NP|PA-C|PA|RN|PhD|Ph\.D\.)"
 _LOGIN_BEFORE_FIELDS = re.compile(
-    rf"(?m)^[^\n,]*[A-Za-z],[ \t]*{_CREDENTIALS}[ \t]{{2,}}([A-Z]{{2,4}}\d{{1,3}})[ \t]{{2,}}(?=[A-Z]{{1,2}}:)"
+    rf"(?m)^[^\n,]*[A-Za-z],[ \t]*{SIGNATURE_CREDENTIALS}\.?[ \t]{{2,}}([A-Z]{{2,4}}\d{{1,3}})[ \t]{{2,}}(?=[A-Z]{{1,2}}:)"
 )
 _PIPE_CELL = r"[ \t]*\|[ \t]*"
 # "740215983 | NWMC | 20573184 | | 8830291 | 3/14/2004 12:00:00 AM | Discharge Summary | ...":
