@@ -81,7 +81,8 @@ LAYOUT_PATTERNS = (
     _COLON,
     _PREFIXED,
 )
-# The codes: they take the model's pieces inside them, and yield to a span it drew wider.
+# The codes: they take the model's pieces inside them, and yield to a span it drew wider,
+# across them or over the same characters.
 _CODES = frozenset({_PIPE_NUMBERS, _JOB, _COLON, _PREFIXED})
 
 _CAPS_WORD = r"[A-Z](?:[A-Z'-]*[A-Z])?"
@@ -183,7 +184,7 @@ def apply_layout_fields(
     text: str, predictions: list[Prediction], allowed: set[str] | None = None
 ) -> list[Prediction]:
     """``predictions`` with each layout field in place of whatever overlaps it (a code: of the
-    pieces inside it, and only when no span reaches out of it)."""
+    pieces strictly inside it, and only when no span reaches out of it or covers it exactly)."""
     fields = _Fields(m for m in layout_matches(text) if allowed is None or m.kind in allowed)
     if not fields.found:
         return predictions
