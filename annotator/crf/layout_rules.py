@@ -21,11 +21,13 @@ words look like:
 
 The record system's codes have shapes of their own, each an IDNUM wherever it stands: a
 dictation's job number (``XW277/90683``, ``BE249/3185``), colon-separated codes
-(``CCL:FG:1879``, ``CH:18306:0077``) and a number after a one- or two-digit prefix
-(``5-0269342``); the pipe-separated header's numbers and date are codes in their cells. A
-code takes over the model's pieces inside it (``1879`` read as a record number), but a span
-the model drew wider, across it or over the same characters (a labelled ``MRN``, with a type
-of its own) stays as it is.
+(``CCL:FG:1879``, ``CH:18306:0077``), a number after a one- or two-digit prefix
+(``5-0269342``) and letters before six or more digits (``EO25834097``); digit groups written
+3-2-2 (``981-40-48``) are a record number. The pipe-separated header's numbers and date are
+codes in their cells. A code takes over the model's pieces inside it (``1879`` read as a
+record number, ``EO`` and ``25834097`` as a state and a zip). A span the model drew wider or
+across it stays as it is, and so does one over the same characters read as the same kind of
+thing (a labelled ``MRN`` keeps its type; ``981-40-48`` read as a phone does not).
 
 The shapes come from the i2b2 2014 corpus as seed 003 describes it (its visit header
 ``HUNTINGTON EMERGENCY DEPT VISIT`` / ``THOMAS-YOSEF, JULIA 840-91-51-9``, the caret header,
@@ -67,6 +69,8 @@ _DICTATION = "dictation number after its label"
 _JOB = "dictation job number"
 _COLON = "colon-separated record code"
 _PREFIXED = "number after a short prefix"
+_LETTERED = "letters before six or more digits"
+_GROUPED = "record number in digit groups"
 _TYPIST = "typists after the author's initials"
 LAYOUT_PATTERNS = (
     _HEADER_NAME,
@@ -80,10 +84,16 @@ LAYOUT_PATTERNS = (
     _JOB,
     _COLON,
     _PREFIXED,
+    _LETTERED,
+    _GROUPED,
 )
 # The codes: they take the model's pieces inside them, and yield to a span it drew wider,
-# across them or over the same characters.
-_CODES = frozenset({_PIPE_NUMBERS, _JOB, _COLON, _PREFIXED})
+# across them, or over the same characters as the same kind of thing.
+_CODES = frozenset({_PIPE_NUMBERS, _JOB, _COLON, _PREFIXED, _LETTERED, _GROUPED})
+# Identifier types: the model's reading of a code's exact span as one of these stands.
+_IDENTIFIER_KINDS = frozenset(
+    {"MEDICALRECORD", "IDNUM", "SSN", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID"}
+)
 
 _CAPS_WORD = r"[A-Z](?:[A-Z'-]*[A-Z])?"
 _HOSPITAL_WORD = r"[A-Z][A-Z'.&-]*"
@@ -111,8 +121,12 @@ _COLON_CODE = re.compile(r"(?<![\w:])([A-Z]{2,3}:[A-Z]{2}:[ ]?\d{4}|[A-Z]{2}:\d{
 # Not a range of round numbers nor of units ("10-100000 units"), nor after a clock time's
 # colon; after a label's colon it is ("eScription document:7-4410293").
 _PREFIXED_NUMBER = re.compile(
-    r"(?<![\w/.-])(?<!\d:)(\d{1,2}-\d{4,6}(?<!00)\d\d)(?![\w/.-]|:\d)(?![ \t]*(?i:units?|u|mg|mcg|ml|cc|k)\b)"
+    r"(?<![\w/.-])(?<!\d:)(\d{1,2}-\d{4,6}(?<!00)\d\d)(?![\w/-]|[.:]\d)(?![ \t]*(?i:units?|u|mg|mcg|ml|cc|k)\b)"
 )
+# "EO25834097", "CK759182": the model reads the letters and the digits apart (a state, a zip).
+_LETTERED_NUMBER = re.compile(r"(?<![\w-])([A-Z]{2,4}\d{6,10})(?![\w-])")
+# "981-40-48", "948-59-58-0": no telephone number is written 3-2-2.
+_GROUPED_NUMBER = re.compile(r"(?<![\w/.-])(\d{3}-\d{2}-\d{2}(?:-\d)?)(?![\w/-]|\.\d)")
 # The dictation system's own numbers, named by their label: an IDNUM, whatever the model
 # took them for ("Dictation ID 2204817" read as a medical record number).
 _DICTATION_NUMBER = re.compile(
@@ -143,6 +157,8 @@ _ONE_FIELD_PATTERNS = (
     ("/", _JOB_NUMBER, _JOB, "IDNUM"),
     (":", _COLON_CODE, _COLON, "IDNUM"),
     ("-", _PREFIXED_NUMBER, _PREFIXED, "IDNUM"),
+    ("", _LETTERED_NUMBER, _LETTERED, "IDNUM"),
+    ("-", _GROUPED_NUMBER, _GROUPED, "MEDICALRECORD"),
 )
 
 
@@ -184,7 +200,8 @@ def apply_layout_fields(
     text: str, predictions: list[Prediction], allowed: set[str] | None = None
 ) -> list[Prediction]:
     """``predictions`` with each layout field in place of whatever overlaps it (a code: of the
-    pieces strictly inside it, and only when no span reaches out of it or covers it exactly)."""
+    pieces inside it, and only when no span reaches out of it or covers it exactly as the
+    same kind of thing: a labelled ``MRN`` keeps its type, a number read as a phone does not)."""
     fields = _Fields(m for m in layout_matches(text) if allowed is None or m.kind in allowed)
     if not fields.found:
         return predictions
@@ -194,8 +211,11 @@ def apply_layout_fields(
             field = fields.found[index]
             inside = field.start <= prediction.start and prediction.end <= field.end
             same = (prediction.start, prediction.end) == (field.start, field.end)
-            if field.pattern in _CODES and (same or not inside):
-                yielded.add(index)  # wider, across, or the same span: the model's stands (a labelled MRN)
+            read_alike = prediction.type == field.kind or (
+                prediction.type in _IDENTIFIER_KINDS and field.kind in _IDENTIFIER_KINDS
+            )
+            if field.pattern in _CODES and ((same and read_alike) or not inside):
+                yielded.add(index)  # wider, across, or the same span read alike: the model's stands
     fields = _Fields(f for index, f in enumerate(fields.found) if index not in yielded)
     kept = [p for p in predictions if not fields.overlapped(p)]
     placed = [Prediction(f.kind, f.start, f.end, LAYOUT_CONFIDENCE, LAYOUT_ORIGIN) for f in fields.found]

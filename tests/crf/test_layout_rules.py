@@ -44,7 +44,8 @@ def _found(text: str) -> list[tuple[str, str]]:
     [
         (
             "OROZCO,KYLE   560-40-78-5       VISIT DATE: 07/20/83\n",
-            [("PATIENT", "OROZCO,KYLE"), ("MEDICALRECORD", "560-40-78-5")],
+            # The number is also a record number by its digit groups alone.
+            [("PATIENT", "OROZCO,KYLE"), ("MEDICALRECORD", "560-40-78-5"), ("MEDICALRECORD", "560-40-78-5")],
         ),
         ("  DE LA CRUZ, ANA M   4471023\n", [("PATIENT", "DE LA CRUZ, ANA M"), ("MEDICALRECORD", "4471023")]),
         (
@@ -160,7 +161,7 @@ def test_hostile_lines_end_with_what_they_hold() -> None:
         ("ABC," * 100_000, 0),
         ("_" * 300_000 + " XW277/90683", 1),
         ("AB, M.D." + " " * 300_000 + "FB59", 0),
-        ("OROZCO,KYLE   560-40-78-5\n" * 20_000, 40_000),
+        ("OROZCO,KYLE   560-40-78-5\n" * 20_000, 60_000),
     ]:
         assert len(list(layout_matches(text))) == count
 
@@ -176,6 +177,12 @@ def test_hostile_lines_end_with_what_they_hold() -> None:
             [("IDNUM", "CCL:FG:1879"), ("IDNUM", "PC:RP: 1660"), ("IDNUM", "CH:18306:0077")],
         ),
         ("Specimen 5-0269342 GC", [("IDNUM", "5-0269342")]),
+        (
+            "MRN EO25834097, CK759182; 981-40-48",
+            [("IDNUM", "EO25834097"), ("IDNUM", "CK759182"), ("MEDICALRECORD", "981-40-48")],
+        ),
+        # Vital signs run together, a social security number, a date.
+        ("HR120 BP110/60 SSN 123-45-6789 on 2067-03-01", []),
         # Numbers nursing notes write: a ratio, a range, a time, a date.
         ("BP 120/80, 1-2 tabs, 12:30, 3-24-17, 10-100000 units", []),
         ("T12/2010 compression fracture, C5/6", []),
@@ -254,7 +261,33 @@ def test_every_pattern_a_match_can_carry_is_listed_for_the_benchmark() -> None:
             "GPP/church/olinger",
             PIPE_HEADER.rstrip("\n"),
             "Dictation ID 2204817",
-            "XW277/90683 CCL:FG:1879 5-0269342",
+            "XW277/90683 CCL:FG:1879 5-0269342 EO25834097",
         ]
     )
     assert {m.pattern for m in layout_matches(text)} == set(LAYOUT_PATTERNS)
+
+
+def test_a_code_read_as_another_kind_of_thing_over_its_very_span_is_replaced() -> None:
+    text = "MRN 981-40-48. Also EO25834097."
+    number = text.index("981")
+    letters = text.index("EO")
+    model = [
+        Prediction("PHONE", number, number + 9, 0.8),  # 3-2-2 digits: no telephone number
+        Prediction("STATE", letters, letters + 2, 0.6),
+        Prediction("ZIP", letters + 2, letters + 10, 0.6),
+    ]
+    assert [(p.type, text[p.start : p.end]) for p in apply_layout_fields(text, model)] == [
+        ("MEDICALRECORD", "981-40-48"),
+        ("IDNUM", "EO25834097"),
+    ]
+    # Read as an identifier of another type, it keeps the model's type.
+    account = [Prediction("ACCOUNT", number, number + 9, 0.8)]
+    assert apply_layout_fields(text[: number + 9], account) == account
+
+
+def test_a_code_may_end_a_sentence_but_not_run_into_a_decimal() -> None:
+    assert _found("MRN 981-40-48. Spec 5-0269342.") == [
+        ("IDNUM", "5-0269342"),
+        ("MEDICALRECORD", "981-40-48"),
+    ]
+    assert _found("981-40-48.5 and 5-0269342.7") == []
