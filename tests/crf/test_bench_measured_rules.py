@@ -40,6 +40,13 @@ def test_record_layout_fields_are_counted_in_their_own_group() -> None:
     text = "OROZCO,KYLE   560-40-78-5\nBP,HR   120/80\n"
     notes = [("950-02", text, [(0, 11)])]
     matches, right, wrong = tally(notes, examples=5)
-    assert matches == {"name and record number heading a visit (layout)": 2}
+    # The number is a record number by its digit groups too: counted under both patterns.
+    assert matches == {
+        "name and record number heading a visit (layout)": 2,
+        "record number in digit groups (layout)": 1,
+    }
     assert right == {"name and record number heading a visit (layout)": 1}
-    assert wrong == ["name and record number heading a visit (layout): 950-02 [14, 25)"]
+    assert wrong == [
+        "name and record number heading a visit (layout): 950-02 [14, 25)",
+        "record number in digit groups (layout): 950-02 [14, 25)",
+    ]
