@@ -294,7 +294,8 @@ _PHONE_LABEL = re.compile(
     r"\.?[ \t]*(?:#|no\.?|number)?[ \t]*:?[ \t]*$"
 )
 _PHONE_SHAPE = re.compile(r"\+?[\d()]+(?:[ .-]*[\d()]+)*")
-_IDENTIFIER_TYPES = frozenset(
+# The schema's identifier types that a number may be read as.
+IDENTIFIER_TYPES = frozenset(
     {"MEDICALRECORD", "IDNUM", "ACCOUNT", "HEALTHPLAN", "LICENSE", "DEVICE", "BIOID"}
 )
 
@@ -304,7 +305,7 @@ def relabel_labelled_phones(text: str, predictions: Iterable[Prediction]) -> lis
     result = []
     for prediction in predictions:
         if (
-            prediction.type in _IDENTIFIER_TYPES
+            prediction.type in IDENTIFIER_TYPES
             and _PHONE_SHAPE.fullmatch(text, prediction.start, prediction.end)
             and 7 <= sum(c.isdigit() for c in text[prediction.start : prediction.end]) <= 15
             and _PHONE_LABEL.search(text, max(0, prediction.start - 30), prediction.start)

@@ -51,7 +51,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 
 from annotator.crf.features import is_public
-from annotator.crf.id_rules import SIGNATURE_CREDENTIALS
+from annotator.crf.id_rules import IDENTIFIER_TYPES, SIGNATURE_CREDENTIALS
 from annotator.crf.labels import Prediction
 from annotator.crf.measured_rules import MeasuredMatch
 
@@ -90,10 +90,6 @@ LAYOUT_PATTERNS = (
 # The codes: they take the model's pieces inside them, and yield to a span it drew wider,
 # across them, or over the same characters as the same kind of thing.
 _CODES = frozenset({_PIPE_NUMBERS, _JOB, _COLON, _PREFIXED, _LETTERED, _GROUPED})
-# Identifier types: the model's reading of a code's exact span as one of these stands.
-_IDENTIFIER_KINDS = frozenset(
-    {"MEDICALRECORD", "IDNUM", "SSN", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID"}
-)
 
 _CAPS_WORD = r"[A-Z](?:[A-Z'-]*[A-Z])?"
 _HOSPITAL_WORD = r"[A-Z][A-Z'.&-]*"
@@ -212,7 +208,7 @@ def apply_layout_fields(
             inside = field.start <= prediction.start and prediction.end <= field.end
             same = (prediction.start, prediction.end) == (field.start, field.end)
             read_alike = prediction.type == field.kind or (
-                prediction.type in _IDENTIFIER_KINDS and field.kind in _IDENTIFIER_KINDS
+                prediction.type in IDENTIFIER_TYPES and field.kind in IDENTIFIER_TYPES
             )
             if field.pattern in _CODES and ((same and read_alike) or not inside):
                 yielded.add(index)  # wider, across, or the same span read alike: the model's stands
