@@ -17,7 +17,9 @@ words look like:
 * a dictation system's number after its label (``Dictation ID 2204817``, ``Job #: 40213``,
   ``eScription document:7-4410293``);
 * the typists' names after the author's initials on a line of their own (``GPP/church/olinger``,
-  ``GQ/NV/whalen``).
+  ``GQ/NV/whalen``);
+* a US address's last line, town, state and ZIP code (``Lowell, MA 01852``, ``75 Francis St,
+  Boston MA 02115``), wherever it stands in a sentence.
 
 The record system's codes have shapes of their own, each an IDNUM wherever it stands: a
 dictation's job number (``XW277/90683``, ``BE249/3185``), colon-separated codes
@@ -49,10 +51,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 from annotator.crf.features import is_public
 from annotator.crf.id_rules import IDENTIFIER_TYPES, SIGNATURE_CREDENTIALS
 from annotator.crf.labels import Prediction
+from annotator.crf.lexicons import LEXICON_DIR, read_entries
 from annotator.crf.measured_rules import MeasuredMatch
 
 LAYOUT_ORIGIN = "layout-field"
@@ -72,7 +76,9 @@ _PREFIXED = "number after a short prefix"
 _LETTERED = "letters before six or more digits"
 _GROUPED = "record number in digit groups"
 _TYPIST = "typists after the author's initials"
+_ADDRESS = "town, state and ZIP code of an address"
 LAYOUT_PATTERNS = (
+    _ADDRESS,
     _HEADER_NAME,
     _LOGIN,
     _CARET,
@@ -140,9 +146,42 @@ _PIPE_HEADER = re.compile(
     rf"{_PIPE_CELL}(\d{{5,12}}){_PIPE_CELL}(\d{{1,2}}/\d{{1,2}}/\d{{4}})\b"
 )
 # Two names after the initials: one lower-case word after capitals is also "PT/ot".
+_ZIP_DIGITS = re.compile(r"\d{5}")
 _TYPISTS = re.compile(r"(?m)^[ \t]*[A-Z]{2,4}/([a-z]{3,15})/([a-z]{3,15})[ \t]*$")
 # "GQ/NV/whalen": initials, then one name no dictionary knows ("PT/OT/speech" is no name).
 _INITIALS_THEN_TYPIST = re.compile(r"(?m)^[ \t]*[A-Z]{2,4}(?:/[A-Z]{2,4})+/([a-z]{3,15})[ \t]*$")
+
+# Words an address's line holds before its town: the street's kind, a facility's ("75 Francis
+# St Boston MA", "General Hospital, Boston, MA").
+_BEFORE_TOWN = frozenset(re.findall(r"[a-z]+", """
+    street st road rd avenue ave lane ln drive dr way court ct place pl terrace boulevard blvd
+    parkway pkwy highway hwy square sq circle cir hospital center centre clinic medical building
+    floor suite"""))  # fmt: skip
+
+
+@cache
+def _address_line() -> re.Pattern[str]:
+    """Town, US state (postal code or name) and ZIP code: "Lowell, MA 01852"."""
+    codes = sorted(read_entries(LEXICON_DIR / "us_state_abbreviations.txt"))
+    names = sorted(read_entries(LEXICON_DIR / "us_states.txt"), key=len, reverse=True)
+    state = "|".join([*codes, *(re.escape(n) for n in names)])
+    town = r"[A-Z][a-z'’-]+(?:[ ][A-Z][a-z'’-]+){0,2}|[A-Z]{2,}(?:[ ][A-Z]{2,}){0,2}"
+    return re.compile(
+        rf"(?m)(?:^|(?<=,)|(?<=[a-z\d.][ \t]))[ \t]*({town}),?[ \t]+({state})\.?,?[ \t]+(\d{{5}}(?:-\d{{4}})?)(?![\w-])"
+    )
+
+
+def _addresses(text: str) -> Iterator[MeasuredMatch]:
+    for match in _address_line().finditer(text):
+        start, end = match.span(1)
+        words = list(re.finditer(r"\S+", match.group(1)))
+        last_before = max(
+            (i for i, w in enumerate(words) if w.group().lower().rstrip(".") in _BEFORE_TOWN), default=-1
+        )
+        if last_before == len(words) - 1:
+            continue  # "General Hospital MA 02114": no town
+        yield MeasuredMatch(_ADDRESS, "CITY", start + words[last_before + 1].start(), end)
+        yield from _cells(match, _ADDRESS, {2: "STATE", 3: "ZIP"})
 
 
 # (a character the text must hold, "" for none; pattern, name, kind): one field per match,
@@ -180,6 +219,8 @@ def layout_matches(text: str) -> Iterator[MeasuredMatch]:
         for match in _INITIALS_THEN_TYPIST.finditer(text):
             if not is_public(match.group(1)):
                 yield from _cells(match, _TYPIST, {1: "DOCTOR"})
+    if _ZIP_DIGITS.search(text):
+        yield from _addresses(text)
     for needed, pattern, name, kind in _ONE_FIELD_PATTERNS:
         if needed in text:
             for match in pattern.finditer(text):

@@ -99,6 +99,34 @@ from annotator.crf.tokenizer import note_words
 
 MEASURED_ORIGIN = "measured-rule"
 MEASURED_CONFIDENCE = 0.95
+# The standing patterns' names, as their matches carry them (the benchmark lists each, with no
+# match too: a shape the nursing notes never hold is reported as such).
+STANDING_PATTERNS = (
+    "apostrophe year",
+    "dotted date",
+    "decade",
+    "month/two-digit year",
+    "month/day in a line",
+    "date heading a line",
+    "phone number",
+    "extension after its label",
+    "month name and day/year",
+    "year in a history",
+    "signature and credential",
+    "login beside a signature",
+    "doctor's title and word",
+    "courtesy title, surname",
+    "relation and first name",
+    "initial, surname, action",
+    "name and credential",
+    "web or mail address",
+    "faith or saint hospital",
+    "university",
+    "town where one lives",
+    "age in a phrase",
+    "weekday, season, holiday",
+    "occupation so named",
+)
 _FIRST_NAMES = ("FIRST_M", "FIRST_F")
 # P(PHI) the weighed patterns need on one of their tokens; a town name, more often a word
 # ("Foley", "Orange", "Normal"), needs more.
@@ -131,6 +159,18 @@ _RELATIONS = (
 
 # "'92" but not "'90s" or a quotation ('ok').
 _APOSTROPHE_YEAR = re.compile(r"(?<![\w'])'(\d{2})(?![\d'\w])(?!\s*s\b)")
+# The month written before it belongs to the date: "2/'95", "Oct. '74" (seed 003's shapes of the
+# i2b2 2014 corpus, which the model read in two pieces).
+_MONTH_APOSTROPHE_YEAR = re.compile(
+    rf"(?i)(?<![\w/.'-])((?:(?:0?[1-9]|1[0-2])/|{_MONTH}\.?,?[ \t]+)'\d{{2}})(?![\d'\w])(?!\s*s\b)"
+)
+# Month, day and year with periods ("10.25.78", "3.23.64"): a month and a day that can be one,
+# not a version or a lab value ("7.35.45" has no 35th).
+_DOTTED_DATE = re.compile(
+    r"(?<![\w.])((?:0?[1-9]|1[0-2])\.(?:0?[1-9]|[12]\d|3[01])\.(?:\d{2}|(?:19|20)\d{2}))(?![\w]|\.\d)"
+)
+# A decade by its four digits ("the 1960's", "2060s"); "the 60's" is more often a blood pressure.
+_DECADE = re.compile(r"(?<![\w/.'-])((?:19|20)\d0'?s)(?!\w)")
 # "CVA 74'", "STOPPED SMOKING 62'": the apostrophe after. Not a distance ("HOB 30'",
 # "AMBULATED 25'"): no multiple of ten, nothing walked.
 _YEAR_APOSTROPHE = re.compile(
@@ -170,6 +210,10 @@ _LINE_HEAD_DATE = re.compile(r"(?m)^[ \t]*((\d{1,2})[-/](\d{1,2})[-/](?:\d{4}|\d
 # "CELLULAR-410 202-6694", "202 2671093"); a five-digit line is a clinician's typo.
 _PHONE = re.compile(
     r"(?<![\w/.])(\(?\d{3}\)?[ \t-]*\d{3}(?:[ \t]*-[ \t]*|[ \t]+)?\d{4,5}|\d{3}/\d{3}/\d{4})(?![\w/-])"
+)
+# An extension after its label ("ext. 5-6394", "extension 219"): never a setting, as "x 12" is.
+_LABELLED_EXTENSION = re.compile(
+    r"(?i:\b(?:ext|extn|extension)\b)\.?[ \t]*[:#]?[ \t]*(\d{2,5}|\d-\d{4})(?![\w-])"
 )
 _MONTH_DAY = re.compile(
     rf"(?i)(?<![\w/])({_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+'?\d{{2,4}})?)(?![\w/:%])"
@@ -303,6 +347,7 @@ class MeasuredMatch(NamedTuple):
 
 # The key words of the patterns below: each match holds one of them as a whole word.
 _TITLE_WORDS = frozenset({"dr", "drs", "doctor"})
+_EXTENSION_WORDS = frozenset({"ext", "extn", "extension"})
 _COURTESY_WORDS = frozenset({"mr", "mrs", "ms", "miss"})
 _MONTH_WORDS = frozenset(re.findall(r"[a-z]+", "jan january feb february mar march apr april may jun june jul july "
                                                 "aug august sep sept september oct october nov november dec december"))  # fmt: skip
@@ -337,9 +382,15 @@ def standing_matches(text: str) -> Iterator[MeasuredMatch]:
     """Matches of the patterns that stand without the model."""
     words = note_words(text)
     if "'" in text:
-        for pattern in (_APOSTROPHE_YEAR, _YEAR_APOSTROPHE):
+        for pattern in (_MONTH_APOSTROPHE_YEAR, _APOSTROPHE_YEAR, _YEAR_APOSTROPHE):
             for match in pattern.finditer(text):
                 yield MeasuredMatch("apostrophe year", "DATE", *match.span(1))
+    if "." in text:
+        for match in _DOTTED_DATE.finditer(text):
+            yield MeasuredMatch("dotted date", "DATE", *match.span(1))
+    if "0s" in text or "0's" in text:
+        for match in _DECADE.finditer(text):
+            yield MeasuredMatch("decade", "DATE", *match.span(1))
     if "/" in text:
         for match in _MONTH_YEAR_NUMBERS.finditer(text):
             yield MeasuredMatch("month/two-digit year", "DATE", *match.span(1))
@@ -349,6 +400,9 @@ def standing_matches(text: str) -> Iterator[MeasuredMatch]:
             yield MeasuredMatch("date heading a line", "DATE", *match.span(1))
     for match in _PHONE.finditer(text):
         yield MeasuredMatch("phone number", "PHONE", *match.span(1))
+    if not words.isdisjoint(_EXTENSION_WORDS):
+        for match in _LABELLED_EXTENSION.finditer(text):
+            yield MeasuredMatch("extension after its label", "PHONE", *match.span(1))
     if not words.isdisjoint(_MONTH_WORDS):
         for pattern in (_MONTH_DAY, _MONTH_YEAR):
             for match in pattern.finditer(text):

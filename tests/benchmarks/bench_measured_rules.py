@@ -23,7 +23,12 @@ from pathlib import Path
 
 from annotator.crf.guidelines import tag_guideline_gaps
 from annotator.crf.layout_rules import LAYOUT_PATTERNS, layout_matches
-from annotator.crf.measured_rules import MeasuredMatch, standing_matches, weighed_candidates
+from annotator.crf.measured_rules import (
+    STANDING_PATTERNS,
+    MeasuredMatch,
+    standing_matches,
+    weighed_candidates,
+)
 from annotator.io.physionet import read_physionet
 from tests.benchmarks.bench_realnotes import PHYSIONET_ENV, split
 
@@ -66,8 +71,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"PhysioNet deid, patients 1-110 ({len(train)} notes): every match of each pattern")
     print("(right: overlaps the gold, its weekdays and young ages tagged as our guidelines do)\n")
     print(f"{'pattern':<52}{'matches':>9}{'right':>8}{'precision':>11}")
+    # A shape nursing notes never hold is printed with 0, not left out.
+    for name in STANDING_PATTERNS:
+        matches[name] += 0
     for name in LAYOUT_PATTERNS:
-        matches[name + " (layout)"] += 0  # a shape nursing notes never hold is printed with 0, not left out
+        matches[name + " (layout)"] += 0
     for name in sorted(matches, key=lambda n: (n.endswith("(weighed)"), n.endswith("(layout)"), n)):
         precision = f"{right[name] / matches[name]:>11.3f}" if matches[name] else f"{'-':>11}"
         print(f"{name:<52}{matches[name]:>9}{right[name]:>8}{precision}")

@@ -74,6 +74,20 @@ def _found(text: str) -> list[tuple[str, str]]:
         ("RS/tk/dd\n", []),  # initials, not names
         ("RN, BSN    AB12  notified\n", []),  # no field label (``D:``) after the login's gap
         ("EDVISIT^40213377^Talbot, Henry\n", []),  # a header cut short
+        # A US address's town, state and ZIP code, wherever the line puts them.
+        ("Referred from Lowell, MA 01852.", [("CITY", "Lowell"), ("STATE", "MA"), ("ZIP", "01852")]),
+        (
+            "44 Garden Street, Fall River, MA 02720-1234\n",
+            [("CITY", "Fall River"), ("STATE", "MA"), ("ZIP", "02720-1234")],
+        ),
+        ("75 Francis St Boston MA 02115", [("CITY", "Boston"), ("STATE", "MA"), ("ZIP", "02115")]),
+        (
+            "NEW BEDFORD, Massachusetts 02740",
+            [("CITY", "NEW BEDFORD"), ("STATE", "Massachusetts"), ("ZIP", "02740")],
+        ),
+        ("Mercy General Hospital, MA 02114", []),  # no town
+        ("Seen Lowell MA 0185 today; BP, HR 120 80 MA 12345", []),  # four digits; no town's words
+        ("K 4.1 MG 2.0 CA 8.9 12345", []),  # lab values
     ],
 )
 def test_each_field_by_its_place(text: str, expected: list[tuple[str, str]]) -> None:
@@ -262,6 +276,7 @@ def test_every_pattern_a_match_can_carry_is_listed_for_the_benchmark() -> None:
             PIPE_HEADER.rstrip("\n"),
             "Dictation ID 2204817",
             "XW277/90683 CCL:FG:1879 5-0269342 EO25834097",
+            "Lowell, MA 01852",
         ]
     )
     assert {m.pattern for m in layout_matches(text)} == set(LAYOUT_PATTERNS)

@@ -9,6 +9,7 @@ from annotator.crf.evidence import PhiEvidence
 from annotator.crf.labels import Prediction
 from annotator.crf.measured_rules import (
     MEASURED_ORIGIN,
+    STANDING_PATTERNS,
     add_measured_spans,
     measured_rule_predictions,
     standing_matches,
@@ -28,6 +29,20 @@ def found(text: str) -> list[tuple[str, str]]:
         ("PMH: MI '92, CABG X3 '95, DDD pacer", [("DATE", "92"), ("DATE", "95")]),
         ("s/p cabg/mvr '95\n", [("DATE", "95")]),
         ("grew up in the '60s and 70's", []),  # decades
+        # seed 003's shapes of the i2b2 2014 corpus: the month before an apostrophe year, dotted
+        # dates, decades by four digits, an extension after its label
+        ("MI 2/'95; fell Oct. '74; Stent '63", [("DATE", "2/'95"), ("DATE", "Oct. '74"), ("DATE", "63")]),
+        (
+            "Appendectomy 10.25.78 and cholecystectomy 3.23.1964.",
+            [("DATE", "10.25.78"), ("DATE", "3.23.1964")],
+        ),
+        ("pH 7.35.45, v1.2.10, 2.1.3, 13.12.88, 1.2.345, 1.2.10.4", []),  # no month and day, or a longer run
+        ("in the 1960's and the 2060s; BP in the 60's", [("DATE", "1960's"), ("DATE", "2060s")]),
+        ("the 1965s, 19605s", []),
+        (
+            "call ext. 5-6394 or Extension 219; AC 400 x 12; ext 5-63945",
+            [("PHONE", "5-6394"), ("PHONE", "219")],
+        ),
         ("pt said 'ok' and 'no'", []),  # quotations
         ("3-24-17 B: \n \nNeuro: alert", [("DATE", "3-24-17")]),
         ("  10/15/2019 csru progress note", [("DATE", "10/15/2019")]),
@@ -282,6 +297,20 @@ def test_a_standing_date_widens_the_models_piece_of_it() -> None:
     ]
 
 
+def test_a_month_before_an_apostrophe_year_joins_the_models_pieces() -> None:
+    text = "MI 2/'95, fell Oct. '74."
+    two, oct_ = text.index("2/"), text.index("Oct")
+    model = [
+        Prediction("DATE", two, two + 1, 0.4, "crf"),
+        Prediction("DATE", two + 2, two + 5, 0.6, "crf"),
+        Prediction("DATE", oct_, oct_ + 3, 0.5, "crf"),
+    ]
+    assert [(p.type, text[p.start : p.end]) for p in add_measured_spans(text, model)] == [
+        ("DATE", "2/'95"),
+        ("DATE", "Oct. '74"),
+    ]
+
+
 def test_a_relations_word_stands_only_when_it_is_a_first_name_or_rare() -> None:
     text = "son-in-law here; SON AND DAUGHTER; mother consented; wife smokes; their father CMO; son rob"
     assert [m for m in standing_matches(text) if m.pattern == "relation and first name"] == []
@@ -325,3 +354,19 @@ def test_a_name_after_a_relation_is_the_relatives_whatever_the_model_typed() -> 
         ("PATIENT", "laverne"),
         ("DOCTOR", "walker"),
     ]
+
+
+def test_every_standing_pattern_a_match_can_carry_is_listed_for_the_benchmark() -> None:
+    text = "\n".join(
+        [
+            "3-24-17 B:",
+            "PMH: MI '92, appendectomy 10.25.78, in the 1960's, fx 4/97, extubated 8/28.",
+            "son 212- 476- 8356 ext. 219; may 16, 2015; S/P MI 1992.",
+            "ROBERT V. DEGIORGIO, RRT",
+            "Dictated by:  FILBERT BRIGHT, M.D.    FB59 ",
+            "spoke w/dr small and MRS BRUCER; dtr laverne here. E. WELSH AWARE.",
+            "Andrwe O'connell MD spoke; mail a.b@mail.ca; to HOLY CROSS from U OF MD.",
+            "lives in rome; father died at 71; TRACH ON MONDAY; works as a crane operator.",
+        ]
+    )
+    assert {m.pattern for m in standing_matches(text)} == set(STANDING_PATTERNS)
