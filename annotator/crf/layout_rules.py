@@ -8,14 +8,17 @@ words look like:
   (``OROZCO,KYLE   560-40-78-5        VISIT DATE: 07/20/83``);
 * a pipe-separated header (``740215983 | NWMC | 20573184 | | 8830291 | 3/14/2004 12:00:00 AM |
   Discharge Summary | ...``: record number, hospital, medical record number, encounter
-  number, date);
+  number, date), or the same cells a line each (``027716413 FMH`` / ``5823104`` / ``61034/82kl``
+  / ``4/11/1998 12:00:00 AM``), and the header's hospital wherever the note names it again
+  (``CORINNE OSTRANDER , M.D. FMH``);
 * a caret-separated header (``EDVISIT^40213377^TALBOT, HENRY^11/02/88^VANTERPOOL, LUCIA``:
   record number, patient, visit date, clinician);
 * the hospital heading an emergency visit (``SILVER RIDGE EMERGENCY DEPT VISIT``);
 * a clinician's login after the signature and degree, before the dictation date
   (``FILBERT BRIGHT, M.D.    FB59          D:07/20/83``);
 * a dictation system's number after its label (``Dictation ID 2204817``, ``Job #: 40213``,
-  ``eScription document:7-4410293``);
+  ``eScription document:7-4410293``, ``Batch : 81290``, ``Index No. TQXWBN5 KD``), and the
+  typist's login before a job number (``RH62 QM315/4402``);
 * the typists' names after the author's initials on a line of their own (``GPP/church/olinger``,
   ``GQ/NV/whalen``);
 * a US address's last line, town, state and ZIP code (``Lowell, MA 01852``, ``75 Francis St,
@@ -57,7 +60,7 @@ from annotator.crf.features import is_public
 from annotator.crf.id_rules import IDENTIFIER_TYPES, SIGNATURE_CREDENTIALS
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import LEXICON_DIR, read_entries
-from annotator.crf.measured_rules import MeasuredMatch
+from annotator.crf.measured_rules import MeasuredMatch, first_group_span
 
 LAYOUT_ORIGIN = "layout-field"
 LAYOUT_CONFIDENCE = 0.97
@@ -77,8 +80,14 @@ _LETTERED = "letters before six or more digits"
 _GROUPED = "record number in digit groups"
 _TYPIST = "typists after the author's initials"
 _ADDRESS = "town, state and ZIP code of an address"
+_LINES = "cells of a header a line each"
+_HEADER_HOSPITAL_AGAIN = "the header's hospital named again"
+_TYPIST_LOGIN = "login before a job number"
 LAYOUT_PATTERNS = (
     _ADDRESS,
+    _LINES,
+    _HEADER_HOSPITAL_AGAIN,
+    _TYPIST_LOGIN,
     _HEADER_NAME,
     _LOGIN,
     _CARET,
@@ -95,7 +104,7 @@ LAYOUT_PATTERNS = (
 )
 # The codes: they take the model's pieces inside them, and yield to a span it drew wider,
 # across them, or over the same characters as the same kind of thing.
-_CODES = frozenset({_PIPE_NUMBERS, _JOB, _COLON, _PREFIXED, _LETTERED, _GROUPED})
+_CODES = frozenset({_PIPE_NUMBERS, _JOB, _COLON, _PREFIXED, _LETTERED, _GROUPED, _LINES})
 
 _CAPS_WORD = r"[A-Z](?:[A-Z'-]*[A-Z])?"
 _HOSPITAL_WORD = r"[A-Z][A-Z'.&-]*"
@@ -134,7 +143,20 @@ _GROUPED_NUMBER = re.compile(r"(?<![\w/.-])(\d{3}-\d{2}-\d{2}(?:-\d)?)(?![\w/-]|
 _DICTATION_NUMBER = re.compile(
     r"(?i:\b(?:dictation|transcription|document|job)[ \t]*(?:id|no\.?|number|#)|\bescription[ \t]+document)"
     r"[ \t]*[:#]?[ \t]*(\d(?:[\d-]{2,14}\d))(?![\w/-])"
+    # The batch a transcription came in, on the label's line or the next ("Batch :\n81290").
+    r"|(?m:^[ \t]*Batch[ \t]*:?[ \t]*\n?[ \t]*(\d{3,10})[ \t]*$)"
+    # "Index No. TQXWBN5 KD": the transcription's index code and its two letters.
+    r"|\bIndex[ \t]+No\.?[ \t]*:?[ \t]*([A-Z0-9]*\d[A-Z0-9]*(?:[ ][A-Z]{2})?)(?![\w-])"
 )
+# The typist's login on the job number's line ("RH62 QM315/4402").
+_LOGIN_BEFORE_JOB = re.compile(r"(?m)^[ \t]*([A-Z]{2,4}\d{1,3})[ \t]+(?=[A-Z]{2}\d{3}/\d{4,5}[ \t]*$)")
+# The pipe header's cells a line each, the note's first lines: record number and hospital,
+# one to four numbers (medical record, encounter ...), the date with the clock's midnight.
+_LINES_HEADER = re.compile(
+    r"\A\s*(\d{5,12})[ \t]+([A-Z][A-Z&]{1,9})[ \t]*\n((?:[ \t]*[0-9][0-9A-Za-z/-]{3,20}[ \t]*\n){1,4})"
+    r"[ \t]*(\d{1,2}/\d{1,2}/\d{4})[ \t]+12:00:00[ \t]+AM\b"
+)
+_LINE_CELL = re.compile(r"[0-9][0-9A-Za-z/-]{3,20}")
 _LOGIN_BEFORE_FIELDS = re.compile(
     rf"(?m)^[^\n,]*[A-Za-z],[ \t]*{SIGNATURE_CREDENTIALS}\.?[ \t]{{2,}}([A-Z]{{2,4}}\d{{1,3}})[ \t]{{2,}}(?=[A-Z]{{1,2}}:)"
 )
@@ -189,6 +211,7 @@ def _addresses(text: str) -> Iterator[MeasuredMatch]:
 _ONE_FIELD_PATTERNS = (
     (",", _LOGIN_BEFORE_FIELDS, _LOGIN, "USERNAME"),
     ("", _DICTATION_NUMBER, _DICTATION, "IDNUM"),
+    ("/", _LOGIN_BEFORE_JOB, _TYPIST_LOGIN, "USERNAME"),
     ("/", _JOB_NUMBER, _JOB, "IDNUM"),
     (":", _COLON_CODE, _COLON, "IDNUM"),
     ("-", _PREFIXED_NUMBER, _PREFIXED, "IDNUM"),
@@ -202,10 +225,18 @@ def layout_matches(text: str) -> Iterator[MeasuredMatch]:
     if "," in text:
         for match in _NAME_AND_RECORD.finditer(text):
             yield from _cells(match, _HEADER_NAME, {1: "PATIENT", 2: "MEDICALRECORD"})
+    hospitals = []
     if "|" in text:
         for match in _PIPE_HEADER.finditer(text):
             yield from _cells(match, _PIPE, {2: "HOSPITAL"})
             yield from _cells(match, _PIPE_NUMBERS, {1: "IDNUM", 3: "MEDICALRECORD", 4: "IDNUM", 5: "DATE"})
+            hospitals.append(match.span(2))
+    if "12:00:00" in text:
+        lines = _LINES_HEADER.match(text)
+        if lines:
+            yield from _line_cells(lines)
+            hospitals.append(lines.span(2))
+    yield from _hospital_again(text, hospitals)
     if "^" in text:
         for match in _CARET_HEADER.finditer(text):
             yield from _cells(match, _CARET, {1: "MEDICALRECORD", 2: "PATIENT", 3: "DATE", 4: "DOCTOR"})
@@ -224,7 +255,29 @@ def layout_matches(text: str) -> Iterator[MeasuredMatch]:
     for needed, pattern, name, kind in _ONE_FIELD_PATTERNS:
         if needed in text:
             for match in pattern.finditer(text):
-                yield from _cells(match, name, {1: kind})
+                yield MeasuredMatch(name, kind, *first_group_span(match))
+
+
+def _line_cells(match: re.Match[str]) -> Iterator[MeasuredMatch]:
+    """A header a cell per line: the record number, the hospital, the numbers (a medical record
+    number first), the date."""
+    yield MeasuredMatch(_PIPE, "HOSPITAL", *match.span(2))
+    yield MeasuredMatch(_LINES, "IDNUM", *match.span(1))
+    for index, cell in enumerate(_LINE_CELL.finditer(match.group(3))):
+        start = match.start(3) + cell.start()
+        yield MeasuredMatch(
+            _LINES, "MEDICALRECORD" if index == 0 else "IDNUM", start, start + len(cell.group())
+        )
+    yield MeasuredMatch(_LINES, "DATE", *match.span(4))
+
+
+def _hospital_again(text: str, headers: list[tuple[int, int]]) -> Iterator[MeasuredMatch]:
+    """The header's hospital (its letters, as the header writes them) wherever else it stands."""
+    for start, end in headers:
+        name = re.escape(text[start:end])
+        for match in re.finditer(rf"(?<![\w&-]){name}(?![\w&-])", text):
+            if match.start() != start:
+                yield MeasuredMatch(_HEADER_HOSPITAL_AGAIN, "HOSPITAL", *match.span())
 
 
 def _cells(match: re.Match[str], pattern: str, kinds: dict[int, str]) -> Iterator[MeasuredMatch]:

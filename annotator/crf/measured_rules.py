@@ -328,7 +328,7 @@ def _plausible_month_day(first: int, second: int) -> bool:
     return (1 <= first <= 12 and 1 <= second <= 31) or (1 <= first <= 31 and 1 <= second <= 12)
 
 
-def _group_span(match: re.Match[str]) -> tuple[int, int]:
+def first_group_span(match: re.Match[str]) -> tuple[int, int]:
     """The span of the first group that took part (alternatives use different groups)."""
     index = next(i for i in range(1, (match.lastindex or 1) + 1) if match.group(i) is not None)
     return match.span(index)
@@ -411,7 +411,7 @@ def standing_matches(text: str) -> Iterator[MeasuredMatch]:
     for pattern in _YEAR_PATTERNS:
         if has_year if pattern is not _YEAR_AFTER_PROCEDURE else not words.isdisjoint(_PROCEDURE_WORDS):
             for match in pattern.finditer(text):
-                yield MeasuredMatch("year in a history", "DATE", *_group_span(match))
+                yield MeasuredMatch("year in a history", "DATE", *first_group_span(match))
     for match in _SIGNATURE.finditer(text):
         yield MeasuredMatch("signature and credential", "DOCTOR", *match.span(1))
     for start, end in signed_usernames(text):

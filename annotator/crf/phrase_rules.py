@@ -156,6 +156,8 @@ _MERCY = re.compile(
 _NAMED_UNIT = re.compile(
     r"\b((?:[A-Z][\w'’-]+ ){1,4})(?:Program|Programme|Wing|Unit|Service|Team|Ward)\b(?![ \t]*(?i:no\b|number|#))"
 )
+# A hospital's last word in a unit's name: the words up to it name the hospital, not the unit.
+_HOSPITAL_IN_UNIT = re.compile(r".*\b(?:Hospital|Infirmary)\b")
 _LANDMARK_WORDS = (
     r"Park|Reserve|Beach|Pier|Trail|Mall|Plaza|Gardens|Marina|Stadium|Arena|Oval|Lookout|Bridge"
     r"|Forest|Campground|campground|boat[ \t]+ramp|Racecourse|Speedway|Showground|Lighthouse|Quarry|Dam|Reservoir"
@@ -412,7 +414,11 @@ def _named_things(text: str) -> Iterator[Candidate]:
         first = words[0].lower()
         # A proper name first ("Coolabah", "Fraser"), not a kind of care ("Intensive Care Unit").
         if first not in _CLINIC_KINDS and first[:5] not in stems and is_name_word(words[0]):
-            yield "DEPARTMENT", match.start(), match.end()
+            hospital = _HOSPITAL_IN_UNIT.search(match.group(1))
+            if hospital:  # "Fairmount Memorial Hospital Cardiology Service": the hospital's service
+                yield "HOSPITAL", match.start(), match.start() + hospital.end()
+            else:
+                yield "DEPARTMENT", match.start(), match.end()
     for match in _LANDMARK.finditer(text):
         yield "LOCATION-OTHER", match.start(1), match.end(1)
     for match in _EVENT.finditer(text):

@@ -88,6 +88,12 @@ def _found(text: str) -> list[tuple[str, str]]:
         ("Mercy General Hospital, MA 02114", []),  # no town
         ("Seen Lowell MA 0185 today; BP, HR 120 80 MA 12345", []),  # four digits; no town's words
         ("K 4.1 MG 2.0 CA 8.9 12345", []),  # lab values
+        # A dictation's batch and index code, the typist's login before the job number.
+        (
+            "Batch :\n81290\nIndex No. TQXWBN5 KD\nRH62 QM315/4402\n",
+            [("IDNUM", "81290"), ("IDNUM", "TQXWBN5 KD"), ("USERNAME", "RH62"), ("IDNUM", "QM315/4402")],
+        ),
+        ("Batch size 200\nIndex No. of cases\nHR62 in the night\n", []),
     ],
 )
 def test_each_field_by_its_place(text: str, expected: list[tuple[str, str]]) -> None:
@@ -277,8 +283,10 @@ def test_every_pattern_a_match_can_carry_is_listed_for_the_benchmark() -> None:
             "Dictation ID 2204817",
             "XW277/90683 CCL:FG:1879 5-0269342 EO25834097",
             "Lowell, MA 01852",
+            "RH62 QM315/4402",
         ]
     )
+    text = LINES_HEADER.lstrip("\n") + text
     assert {m.pattern for m in layout_matches(text)} == set(LAYOUT_PATTERNS)
 
 
@@ -306,3 +314,30 @@ def test_a_code_may_end_a_sentence_but_not_run_into_a_decimal() -> None:
         ("MEDICALRECORD", "981-40-48"),
     ]
     assert _found("981-40-48.5 and 5-0269342.7") == []
+
+
+LINES_HEADER = """
+027716413 FMH
+5823104
+61034/82kl
+4/11/1998 12:00:00 AM
+Discharge Summary
+Signed
+DIS
+CC :
+1. CORINNE OSTRANDER , M.D. FMH
+"""
+
+
+def test_a_header_of_a_cell_per_line_and_its_hospital_named_again() -> None:
+    assert _found(LINES_HEADER) == [
+        ("HOSPITAL", "FMH"),
+        ("IDNUM", "027716413"),
+        ("MEDICALRECORD", "5823104"),
+        ("IDNUM", "61034/82kl"),
+        ("DATE", "4/11/1998"),
+        ("HOSPITAL", "FMH"),
+    ]
+    # Only the note's first lines are its header, and they end with the midnight of its date.
+    assert _found("Seen today.\n" + LINES_HEADER) == []
+    assert _found(LINES_HEADER.replace(" 12:00:00 AM", "")) == []

@@ -163,8 +163,11 @@ def test_named_places_units_landmarks_and_events() -> None:
         "PACU then Fraser Wing. Coolabah Early Psychosis Program\n"
         "Walk at Carrow Point boat ramp daily. Found near Pier 21.\n"
         "Still ruminating about the Harrow Creek derailment.\nSince the spring SOB. Group Fridays.\n"
+        "Admitted to the Fairmount Memorial Hospital Cardiology Service.\n"
     )
+    assert ("DEPARTMENT", "Fairmount Memorial Hospital Cardiology Service") not in found
     assert {
+        ("HOSPITAL", "Fairmount Memorial Hospital"),
         ("HOSPITAL", "Kestrel Point Walk-in Clinic"),
         ("HOSPITAL", "BALLINURE WALK-IN CLINIC"),
         ("DEPARTMENT", "Fraser Wing"),
