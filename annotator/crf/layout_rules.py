@@ -156,6 +156,8 @@ _LINES_HEADER = re.compile(
     r"\A\s*(\d{5,12})[ \t]+([A-Z][A-Z&]{1,9})[ \t]*\n((?:[ \t]*[0-9][0-9A-Za-z/-]{3,20}[ \t]*\n){1,4})"
     r"[ \t]*(\d{1,2}/\d{1,2}/\d{4})[ \t]+12:00:00[ \t]+AM\b"
 )
+# A header's hospital: the letters of its cell, standing alone.
+_HOSPITAL_LETTERS = re.compile(r"(?<![\w&-])[A-Z][A-Z&]{1,9}(?![\w&-])")
 _LINE_CELL = re.compile(r"[0-9][0-9A-Za-z/-]{3,20}")
 _LOGIN_BEFORE_FIELDS = re.compile(
     rf"(?m)^[^\n,]*[A-Za-z],[ \t]*{SIGNATURE_CREDENTIALS}\.?[ \t]{{2,}}([A-Z]{{2,4}}\d{{1,3}})[ \t]{{2,}}(?=[A-Z]{{1,2}}:)"
@@ -273,11 +275,14 @@ def _line_cells(match: re.Match[str]) -> Iterator[MeasuredMatch]:
 
 def _hospital_again(text: str, headers: list[tuple[int, int]]) -> Iterator[MeasuredMatch]:
     """The header's hospital (its letters, as the header writes them) wherever else it stands."""
-    for start, end in headers:
-        name = re.escape(text[start:end])
-        for match in re.finditer(rf"(?<![\w&-]){name}(?![\w&-])", text):
-            if match.start() != start:
-                yield MeasuredMatch(_HEADER_HOSPITAL_AGAIN, "HOSPITAL", *match.span())
+    names = {text[start:end] for start, end in headers}
+    if not names:
+        return
+    own = {start for start, _ in headers}
+    # One pass over the text's capitals, however many headers (a pipe header a line).
+    for match in _HOSPITAL_LETTERS.finditer(text):
+        if match.group() in names and match.start() not in own:
+            yield MeasuredMatch(_HEADER_HOSPITAL_AGAIN, "HOSPITAL", *match.span())
 
 
 def _cells(match: re.Match[str], pattern: str, kinds: dict[int, str]) -> Iterator[MeasuredMatch]:

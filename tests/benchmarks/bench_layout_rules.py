@@ -24,11 +24,21 @@ TEXTS = {
     "20,000 visit headers": "OROZCO,KYLE   560-40-78-5\n" * 20_000,
     "15,000 pipe headers": "740215983 | NWMC | 20573184 | | 8830291 | 3/14/2004 12:00:00 AM | x\n" * 15_000,
     "30,000 x three codes": "CCL:FG:1879 5-0269342 BE249/3185 " * 30_000,
+    "capitalised words before a state, no ZIP": "Aaaa Bbbb Cccc MA " * 60_000,
+    "60,000 towns, states and ZIP codes": "Lowell, MA 01852\n" * 60_000,
+    "a line header, its hospital 100,000 times": "027716413 FMH\n5823104\n4/11/1998 12:00:00 AM\n"
+    + "FMH " * 100_000,
+    "15,000 pipe headers, each its hospital": "".join(
+        f"740215983 | {chr(65 + i % 26)}{chr(65 + i // 26 % 26)}{chr(65 + i // 676 % 26)}MC | 20573184 | | 8830291"
+        " | 3/14/2004 12:00:00 AM | x\n"
+        for i in range(15_000)
+    ),
+    "'Batch :' x 100,000": "Batch :\n" * 100_000,
 }
 
 
 def main() -> int:
-    print(f"{'text':<38}{'MB':>6}{'fields':>9}{'spans':>9}{'find s':>8}{'place s':>9}")
+    print(f"{'text':<44}{'MB':>6}{'fields':>9}{'spans':>9}{'find s':>8}{'place s':>9}")
     for name, text in TEXTS.items():
         predictions = [Prediction("DATE", i, i + 3, 0.9) for i in range(0, len(text), 10)]
         started = time.perf_counter()
@@ -37,7 +47,7 @@ def main() -> int:
         apply_layout_fields(text, predictions)
         placed = time.perf_counter()
         print(
-            f"{name:<38}{len(text) / 1e6:>6.2f}{len(fields):>9,}{len(predictions):>9,}"
+            f"{name:<44}{len(text) / 1e6:>6.2f}{len(fields):>9,}{len(predictions):>9,}"
             f"{found - started:>8.2f}{placed - found:>9.2f}"
         )
     return 0

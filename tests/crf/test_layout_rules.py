@@ -182,6 +182,8 @@ def test_hostile_lines_end_with_what_they_hold() -> None:
         ("_" * 300_000 + " XW277/90683", 1),
         ("AB, M.D." + " " * 300_000 + "FB59", 0),
         ("OROZCO,KYLE   560-40-78-5\n" * 20_000, 60_000),
+        ("Aaaa Bbbb Cccc MA " * 20_000, 0),
+        ("027716413 FMH\n5823104\n4/11/1998 12:00:00 AM\n" + "FMH " * 20_000, 20_004),
     ]:
         assert len(list(layout_matches(text))) == count
 
