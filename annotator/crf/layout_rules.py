@@ -169,8 +169,9 @@ _PIPE_HEADER = re.compile(
     rf"(?m)^[ \t]*(\d{{5,12}}){_PIPE_CELL}([A-Z][A-Z&]{{1,9}}){_PIPE_CELL}(\d{{5,12}}){_PIPE_CELL}"
     rf"{_PIPE_CELL}(\d{{5,12}}){_PIPE_CELL}(\d{{1,2}}/\d{{1,2}}/\d{{4}})\b"
 )
-# Two names after the initials: one lower-case word after capitals is also "PT/ot".
+# A ZIP code's digits: the address pattern is not run on a note without five in a row.
 _ZIP_DIGITS = re.compile(r"\d{5}")
+# Two names after the initials: one lower-case word after capitals is also "PT/ot".
 _TYPISTS = re.compile(r"(?m)^[ \t]*[A-Z]{2,4}/([a-z]{3,15})/([a-z]{3,15})[ \t]*$")
 # "GQ/NV/whalen": initials, then one name no dictionary knows ("PT/OT/speech" is no name).
 _INITIALS_THEN_TYPIST = re.compile(r"(?m)^[ \t]*[A-Z]{2,4}(?:/[A-Z]{2,4})+/([a-z]{3,15})[ \t]*$")
