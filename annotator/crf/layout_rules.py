@@ -61,6 +61,7 @@ from annotator.crf.id_rules import IDENTIFIER_TYPES, SIGNATURE_CREDENTIALS
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import LEXICON_DIR, read_entries
 from annotator.crf.measured_rules import MeasuredMatch, first_group_span
+from annotator.crf.placeholder_rules import PLACEHOLDER_FIELD, placeholder_fields
 
 LAYOUT_ORIGIN = "layout-field"
 LAYOUT_CONFIDENCE = 0.97
@@ -84,6 +85,7 @@ _LINES = "cells of a header a line each"
 _HEADER_HOSPITAL_AGAIN = "the header's hospital named again"
 _TYPIST_LOGIN = "login before a job number"
 LAYOUT_PATTERNS = (
+    PLACEHOLDER_FIELD,
     _ADDRESS,
     _LINES,
     _HEADER_HOSPITAL_AGAIN,
@@ -224,7 +226,22 @@ _ONE_FIELD_PATTERNS = (
 
 
 def layout_matches(text: str) -> Iterator[MeasuredMatch]:
-    """Every field of a record layout in ``text``, in pattern order."""
+    """Every field of a record layout in ``text``: an earlier de-identification's placeholders
+    (:mod:`annotator.crf.placeholder_rules`), then the other fields, in pattern order, that
+    overlap none of them (``[**Job Number 40213**]`` is one placeholder, not a job number)."""
+    placeholders = list(placeholder_fields(text))
+    yield from placeholders
+    if not placeholders:
+        yield from _record_fields(text)
+        return
+    ends = [p.end for p in placeholders]
+    for field in _record_fields(text):
+        index = bisect_right(ends, field.start)
+        if index == len(placeholders) or placeholders[index].start >= field.end:
+            yield field
+
+
+def _record_fields(text: str) -> Iterator[MeasuredMatch]:
     if "," in text:
         for match in _NAME_AND_RECORD.finditer(text):
             yield from _cells(match, _HEADER_NAME, {1: "PATIENT", 2: "MEDICALRECORD"})

@@ -43,6 +43,7 @@ from annotator.crf.layout_rules import apply_layout_fields
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.measured_rules import add_measured_spans
 from annotator.crf.phi_memory import PhiMemory, eponym_after
+from annotator.crf.placeholder_rules import without_placeholder_pieces
 from annotator.crf.site_lists import add_site_phrases
 from annotator.crf.tokenizer import Token, tokenize
 from annotator.io.site_lists import SiteLists
@@ -490,6 +491,7 @@ def postprocess_document(
     ``patient_id`` too.
     """
     allowed_set = set(allowed) if allowed is not None else None
+    predictions = without_placeholder_pieces(text, predictions)
     if evidence is not None and not predictions and evidence.peak() < RULE_GATE:
         # Every span a weighed rule could propose here would be weighed out: the model
         # suspects no token of the note (half the notes of a nursing corpus).

@@ -61,6 +61,7 @@ from annotator.deid.leak_variants import (
 )
 from annotator.deid.listed import listed_phrases_left
 from annotator.deid.names import PARTICLES, is_title, name_tokens
+from annotator.deid.placeholders import is_placeholder
 from annotator.deid.places import is_generic_department
 from annotator.deid.surrogates import STRICT_KINDS, age_over, kind_of
 from annotator.deid.word_frequency import zipf as _zipf
@@ -154,6 +155,8 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
     for document in documents:
         for annotation in document:
             text = annotation.text.strip()
+            if is_placeholder(text):
+                continue  # its words are the label of what an earlier de-identification hid
             kind = kind_of(annotation)
             surface = _tokens(text)
             if kind == "age":

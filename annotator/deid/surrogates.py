@@ -23,6 +23,7 @@ from annotator.deid.kept_tokens import kept_tokens
 from annotator.deid.name_slots import plan_names
 from annotator.deid.names import NameMapper, name_tokens
 from annotator.deid.place_phrases import PlaceMapper, plan_places
+from annotator.deid.placeholders import PROTOTYPES, is_placeholder, name_roles, numeric_date, tail
 from annotator.deid.textcase import apply_case, random_like
 
 # Annotation TYPE (or category, for schemes without types) -> surrogate kind.
@@ -184,11 +185,13 @@ class PatientSurrogates:
         self._read_in(self._note_dates.get(document.doc_id, []))
         self._doc_id = document.doc_id
         self._rendered = {}
-        self._places = plan_places(document, [a for a in document if kind_of(a) == "location"], self.places)
-        self._names = plan_names(document, [a for a in document if kind_of(a) == "name"], self.names)
+        # A placeholder's words are its label: no place or name to plan around.
+        tags = [a for a in document if not is_placeholder(a.text)]
+        self._places = plan_places(document, [a for a in tags if kind_of(a) == "location"], self.places)
+        self._names = plan_names(document, [a for a in tags if kind_of(a) == "name"], self.names)
 
     def _plan_dates(self, document: Document) -> dict[tuple[int, int], tuple[DatePlan, int]]:
-        tags = [a for a in document if kind_of(a) == "date"]
+        tags = [a for a in document if kind_of(a) == "date" and not is_placeholder(a.text)]
         plans = plan_document(document, tags, self.options.short_numeric_dates)
         return {key: (plan, index) for plan in plans for index, key in enumerate(plan.keys)}
 
@@ -315,6 +318,8 @@ class PatientSurrogates:
         kind = kind_of(annotation)
         if kind == "review":
             return Surrogate(f"[**{annotation.type}**]", f"no surrogate generator for type {annotation.type}")
+        if is_placeholder(core):
+            return self._placeholder(annotation, core, kind, lead, trail)
         if kind == "date":
             return self._date(annotation, core, lead, trail)
         if kind == "age":
@@ -339,6 +344,36 @@ class PatientSurrogates:
             self._memo[key] = self._unlike(core, self._generate(kind, core), kind)
         # "BOSTON" after "Boston": the same surrogate, in this occurrence's case.
         return Surrogate(lead + apply_case(core, self._memo[key]) + trail)
+
+    def _placeholder(self, annotation: Annotation, core: str, kind: str, lead: str, trail: str) -> Surrogate:
+        """A surrogate drawn from a placeholder's label; the same placeholder gets the same one."""
+        key = ("placeholder", normalise(core))
+        if key not in self._memo:
+            made = self._from_label(core, kind)
+            if made is None:
+                return Surrogate(f"[**{annotation.type}**]", "a placeholder with no value to shift")
+            self._memo[key] = made
+        return Surrogate(lead + self._memo[key] + trail)
+
+    def _from_label(self, core: str, kind: str) -> str | None:
+        if kind == "date":
+            value = numeric_date(core)
+            parsed = parse_date(value, self.options.short_numeric_dates) if value else None
+            return shift_date(parsed, self.shift, self._year_for(parsed)) if parsed else None
+        if kind == "age":
+            return None  # "[**Age over 90 **]": Safe Harbor gives no age over 89
+        if kind == "name":
+            parts = []
+            for index, role in enumerate(name_roles(core)):
+                if role == "initial":
+                    parts.append(self.names.initial(self.rng.choice("ABCDEFGHIJKLMNOPRSTW")) + ".")
+                else:
+                    # Keyed by the placeholder as written: its mixed case keeps the name's own.
+                    parts.append(self.names.token(f"[{index}]{core}", role))
+            return " ".join(parts)
+        if kind == "hospital" and tail(core):
+            return self._generate(kind, "Mercy" + tail(core))  # "[**Hospital 1121**] Hospital"
+        return self._generate(kind, PROTOTYPES[kind])
 
     def _date(self, annotation: Annotation, core: str, lead: str, trail: str) -> Surrogate:
         start = annotation.start + len(lead)

@@ -286,6 +286,7 @@ def test_every_pattern_a_match_can_carry_is_listed_for_the_benchmark() -> None:
             "XW277/90683 CCL:FG:1879 5-0269342 EO25834097",
             "Lowell, MA 01852",
             "RH62 QM315/4402",
+            "Seen on [**2151-7-16**]",
         ]
     )
     text = LINES_HEADER.lstrip("\n") + text

@@ -1,0 +1,23 @@
+"""The placeholders an earlier de-identification leaves in a note (MIMIC-III's ``[**...**]``).
+
+``[**2151-7-16**]``, ``[**Known lastname 5678**]``, ``[**Hospital1 18**]``: each stands where a
+PHI was and names what it hid. The tagger types them by their label
+(:mod:`annotator.crf.placeholder_rules`); de-identification draws their surrogates from the
+label, never from its words (:mod:`annotator.deid.placeholders`).
+"""
+
+from __future__ import annotations
+
+import re
+
+# A label (and MIMIC's number) inside "[**" and "**]", on one line.
+PLACEHOLDER = re.compile(r"\[\*\*([^\[\]\n*]{0,80})\*\*\]")
+# "2151-7-16", "7-16", "2151", "5/2151", "-5-/2151": a date already shifted, written as numbers.
+NUMERIC_DATE = re.compile(r"-?\d{1,4}-?(?:[-/]-?\d{1,4}){0,2}-?")
+# The word for its kind a hospital's placeholder leaves after it ("[**Hospital 1121**] Hospital").
+HOSPITAL_WORD_AFTER = re.compile(r"[ \t]+(?i:Hospital|Medical[ \t]+Center|Clinic|Infirmary)\b")
+
+
+def placeholder_labels(text: str) -> list[str]:
+    """The labels of the placeholders in ``text``, in order."""
+    return [match.group(1).strip() for match in PLACEHOLDER.finditer(text)]

@@ -1,0 +1,66 @@
+"""Tags over an earlier de-identification's placeholders get surrogates drawn from the label, and
+the label's words are never taken for leaked PHI."""
+
+from __future__ import annotations
+
+import re
+
+from annotator.deid.export import deidentify_documents
+from annotator.deid.leakcheck import find_leaks
+from annotator.deid.placeholders import is_placeholder, name_roles, numeric_date, tail
+from annotator.deid.surrogates import DeidOptions
+from tests.deid.builders import note, texts_by_type
+
+RECORD_1 = note(
+    "400-01",
+    "Admission Date: ", ("[**2151-7-16**]", "DATE"), " Discharge Date: ", ("[**2151-8-4**]", "DATE"), "\n",
+    "Mr. ", ("[**Known lastname 5678**]", "PATIENT"), " came from ", ("[**Hospital 1121**] Hospital", "HOSPITAL"),
+    " on ", ("[**7-16**]", "DATE"), ". No Known Allergies. Last Name on file.\n",
+    "Seen by ", ("[**First Name8 (NamePattern2) 12**] [**Last Name (NamePattern1) 34**]", "DOCTOR"), " MD ",
+    ("[**MD Number(1) 1247**]", "IDNUM"), ", call ", ("[**Telephone/Fax (1) 6789**]", "PHONE"),
+    ". Lives in ", ("[**Location (un) 86**]", "CITY"), " since ", ("[**Month (only) 216**]", "DATE"), ".\n",
+)  # fmt: skip
+RECORD_2 = note(
+    "400-02",
+    "Mr. ", ("[**Known lastname 5678**]", "PATIENT"), " back at ", ("[**Hospital1 18**]", "HOSPITAL"),
+    " on ", ("[**2151-9-1**]", "DATE"), ".",
+)  # fmt: skip
+
+
+def test_placeholder_shapes() -> None:
+    assert is_placeholder("[**Hospital 1121**] Hospital") and is_placeholder(" [**A 1**], [**B 2**] ")
+    assert not is_placeholder("[**Known lastname 5678**] Smith") and not is_placeholder("Smith")
+    assert tail("[**Hospital 1121**] Hospital") == " Hospital" and tail("[**Hospital1 18**]") == ""
+    assert numeric_date("[**2151-7-16**]") == "2151-7-16" and numeric_date("[**-5-/2151**]") == "5/2151"
+    assert numeric_date("[**Month (only) 216**]") is None
+    assert name_roles("[**First Name8 (NamePattern2) 12**] [**Last Name (NamePattern1) 34**]") == [
+        "first",
+        "last",
+    ]
+    assert name_roles("[**Initials (NamePattern4) 9**] [**Known lastname 1**]") == ["initial", "last"]
+
+
+def test_surrogates_from_the_label_consistent_per_patient_and_no_false_leak() -> None:
+    result = deidentify_documents([RECORD_1, RECORD_2], DeidOptions(seed=3))
+    first, second = (next(d for d in result.documents if d.doc_id == i) for i in ("400-01", "400-02"))
+    assert "[**" not in second.text
+    # The only bracket left is the one whose label holds no value: "Month (only)".
+    assert re.findall(r"\[\*\*[^\]]*\*\*\]", first.text) == ["[**DATE**]"]
+    patient = texts_by_type(first, "PATIENT")[0]
+    assert patient[:1].isupper() and patient.isalpha() and texts_by_type(second, "PATIENT") == [patient]
+    doctor = texts_by_type(first, "DOCTOR")[0].split()
+    assert len(doctor) == 2 and all(part[:1].isupper() and part.isalpha() for part in doctor)
+    hospital = texts_by_type(first, "HOSPITAL")[0]
+    assert hospital.endswith(" Hospital") and hospital.count("Hospital") == 1
+    admitted, discharged = texts_by_type(first, "DATE")[:2]
+    assert re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", admitted) and admitted != "2151-7-16"
+    assert re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", discharged)
+    back = texts_by_type(second, "DATE")[0]
+    assert re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", back)
+    assert re.fullmatch(r"\d{3}-\d{3}-\d{4}", texts_by_type(first, "PHONE")[0])
+    # "No Known Allergies", "Last Name on file": the label's words were never PHI.
+    assert "No Known Allergies. Last Name on file." in first.text
+    assert find_leaks([RECORD_1, RECORD_2], result.documents) == []
+    for document in result.documents:
+        for annotation in document:
+            assert document.text[annotation.start : annotation.end] == annotation.text
