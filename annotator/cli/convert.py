@@ -58,7 +58,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "Notes become documents PPP-RR: patients numbered in order of first appearance, each "
         "patient's notes by date; notes-index.csv beside them maps each back to its row.",
     )
-    table.add_argument("--text-column", default="text", metavar="NAME", help="the note text (default: text)")
+    table.add_argument(
+        "--text-column",
+        default="text",
+        metavar="NAME",
+        help="the note text (default: text; a name is also found in another case: MIMIC's TEXT)",
+    )
     table.add_argument("--id-column", metavar="NAME", help="the note's id in the EHR")
     table.add_argument(
         "--patient-column", metavar="NAME", help="the patient's id (notes of one patient form a group)"

@@ -19,7 +19,7 @@ import io
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -182,15 +182,7 @@ def _read_note_rows(path: Path, columns: NoteColumns) -> list[NoteRow]:
         header, raw = _csv_rows(content, path)
     else:
         header, raw = _json_rows(content, path)
-    named = [
-        c
-        for c in (columns.text, columns.note_id, columns.patient, columns.date, *columns.names)
-        if c is not None
-    ]
-    missing = [c for c in named if c not in header]
-    if missing:
-        known = ", ".join(header[:12]) or "none"
-        raise InputError(f"no column {missing[0]!r} (columns: {known})", path)
+    columns = _as_in_header(columns, header, path)
     notes = []
     first_row_of_id: dict[str, int] = {}
     for number, record in raw:
@@ -222,6 +214,32 @@ def _read_note_rows(path: Path, columns: NoteColumns) -> list[NoteRow]:
     if not notes:
         raise InputError("the table holds no note", path)
     return notes
+
+
+def _as_in_header(columns: NoteColumns, header: list[str], path: Path) -> NoteColumns:
+    """``columns`` as the header spells them: a name that is no column is the one column that
+    differs from it only in case (MIMIC-III's ``TEXT`` for the default ``text``), else an error."""
+
+    def find(name: str) -> str:
+        if name in header:
+            return name
+        alike = [column for column in header if column.casefold() == name.casefold()]
+        if len(alike) == 1:
+            return alike[0]
+        known = ", ".join(header[:12]) or "none"
+        raise InputError(f"no column {name!r} (columns: {known})", path)
+
+    def maybe(name: str | None) -> str | None:
+        return None if name is None else find(name)
+
+    return replace(
+        columns,
+        text=find(columns.text),
+        note_id=maybe(columns.note_id),
+        patient=maybe(columns.patient),
+        date=maybe(columns.date),
+        names=tuple(find(name) for name in columns.names),
+    )
 
 
 def _cell(record: dict[str, Any], column: str | None) -> str:

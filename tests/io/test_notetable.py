@@ -222,3 +222,15 @@ def test_the_index_never_holds_a_formula_a_spreadsheet_would_run(tmp_path: Path)
         ["'-2+3", "'-MRN", "2101-01-01"],
         ["n=3", "MRN-7", "2101-01-02"],  # a formula character inside a cell runs nothing
     ]
+
+
+def test_a_column_named_in_another_case_is_found_unless_two_are_alike(tmp_path: Path) -> None:
+    # MIMIC-III's NOTEEVENTS.csv spells its columns in capitals; the default text column is "text".
+    rows = [{"ROW_ID": "174", "SUBJECT_ID": "22532", "CHARTDATE": "2151-08-04", "TEXT": "Admission Date: x"}]
+    path = _csv(tmp_path / "NOTEEVENTS.csv", rows)
+    columns = NoteColumns(note_id="row_id", patient="subject_id", date="chartdate")
+    assert [(d.doc_id, d.text) for d in read_note_table(path, columns)] == [("001-01", "Admission Date: x")]
+    assert "22532" in note_index(path, columns)
+    twice = _csv(tmp_path / "twice.csv", [{"Text": "a", "TEXT": "b"}])
+    with pytest.raises(InputError, match="no column 'text'"):
+        read_note_table(twice, NoteColumns())
