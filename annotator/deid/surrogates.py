@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
+from annotator.core.placeholders import PLACEHOLDER
 from annotator.deid import places, shapes
 from annotator.deid.date_plans import DatePlan, plan_document, render_plan, resolve_centuries
 from annotator.deid.dates import DateShift, ParsedDate, draw_shift, parse_date, reference_date, shift_date
@@ -363,14 +364,18 @@ class PatientSurrogates:
         if kind == "age":
             return None  # "[**Age over 90 **]": Safe Harbor gives no age over 89
         if kind == "name":
-            parts = []
-            for index, role in enumerate(name_roles(core)):
+            # Each placeholder in its place, the gaps between kept ("[**Known lastname 1**],
+            # [**Known firstname 2**]"); each keyed by itself as written, so the surname is the
+            # same alone or in a full name, and its mixed case keeps the name's own.
+            pieces, position = [], 0
+            for match, role in zip(PLACEHOLDER.finditer(core), name_roles(core), strict=True):
+                pieces.append(core[position : match.start()])
                 if role == "initial":
-                    parts.append(self.names.initial(self.rng.choice("ABCDEFGHIJKLMNOPRSTW")) + ".")
+                    pieces.append(self.names.initial(self.rng.choice("ABCDEFGHIJKLMNOPRSTW")) + ".")
                 else:
-                    # Keyed by the placeholder as written: its mixed case keeps the name's own.
-                    parts.append(self.names.token(f"[{index}]{core}", role))
-            return " ".join(parts)
+                    pieces.append(self.names.token(match.group(), role))
+                position = match.end()
+            return "".join(pieces) + core[position:]
         if kind == "hospital" and tail(core):
             return self._generate(kind, "Mercy" + tail(core))  # "[**Hospital 1121**] Hospital"
         return self._generate(kind, PROTOTYPES[kind])
