@@ -122,6 +122,12 @@ _SIGNED_BY_LINE = re.compile(
     r"(?m)^[ \t]*(?i:read|reported|verified|signed|dictated|authori[sz]ed|approved)[ \t]+(?i:by)\b:?"
     rf"[^\n]{{0,60}}?[ \t]{_USER}[ \t]*$"
 )
+# "Typed by: RM5", "e-signed by gyg62 @ 18:00": a login right after a sign-off's "by" (a name
+# after it is no login: letters then digits are).
+_LOGIN_AFTER_BY = re.compile(
+    r"(?i:\b(?:typed|transcribed|e-?signed|signed|dictated|entered|reviewed|read|verified)[ \t]+by)"
+    rf"[ \t]*:?[ \t]*{_SIGNED_USER}(?![\w/.-]?\w)"
+)
 # Lower-case letters and digits that name a measurement, not a person ("spo2", "fio2", "hba1c").
 NOT_USER = frozenset({"spo", "fio", "pao", "paco", "hba", "vit", "abg", "etco", "tsh", "covid"})
 
@@ -226,6 +232,11 @@ def signed_usernames(text: str) -> Iterator[tuple[int, int]]:
     """A login beside or under a clinician's signature and degree (``M.D.    FB59``)."""
     if "," in text:
         yield from _logins(text, (_SIGNATURE_THEN_USER, _SIGNATURE_AND_USER))
+
+
+def logins_after_by(text: str) -> Iterator[tuple[int, int]]:
+    """A login right after a sign-off label and its ``by`` (``Typed by: RM5``)."""
+    yield from _logins(text, (_LOGIN_AFTER_BY,))
 
 
 def username(text: str) -> Iterator[Candidate]:

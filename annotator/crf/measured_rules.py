@@ -34,6 +34,7 @@ web or mail address        0        0      0 / 0        ``www.kestrelpointhealth
 town where one lives       7        7      2 / 2        ``lives in rome``, ``LIVING IN ROME``
 age in a phrase            0        0      0 / 0        ``died at 71``, ``is a 62F``, ``73M with BPH``
 login beside a signature   0        0      0 / 0        ``FILBERT BRIGHT, M.D.    FB59``
+login after a sign-off     0        0      0 / 0        ``Typed by: RM5``, ``e-signed by gyg62``
 weekday, season, holiday   65       63     3 / 3        ``TRACH ON MONDAY``, ``the summer`` (not ``a fall``)
 occupation so named        0        0      0 / 0        ``works as a crane operator``, ``Ex-publican``
 =========================  =======  =====  ===========  ======================================
@@ -59,7 +60,10 @@ more kinds the nursing notes hardly hold and our guidelines always tag:
 * a clinician's login beside or under the signature and degree (``M.D.    FB59``: the
   shapes of :mod:`annotator.crf.id_rules`): none in the 2,434 nursing notes; found among
   the misses on five public real i2b2 2014 notes, where the model read ``FB`` as an
-  abbreviation (``bp``, ``tb``) and weighed the login below the gate.
+  abbreviation (``bp``, ``tb``) and weighed the login below the gate;
+* a login right after a sign-off's ``by`` (``Typed by: RM5``, ``e-signed by gyg62 @ 18:00``):
+  49 matches in the 1,882 synthetic training notes, each exactly a gold USERNAME; none in the
+  nursing notes.
 
 A standing name also widens the model's shorter span over it (``ROBERT V.`` to ``ROBERT V.
 DEGIORGIO``), and a standing hospital takes over the model's pieces of it (``maryland`` of
@@ -98,7 +102,7 @@ from typing import NamedTuple
 
 from annotator.crf.features import is_public
 from annotator.crf.format_rules import EMAIL_ADDRESS, URL_WITH_SCHEME
-from annotator.crf.id_rules import signed_usernames
+from annotator.crf.id_rules import logins_after_by, signed_usernames
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import LEXICON_DIR, Lexicons, default_lexicons, read_entries
 from annotator.crf.phrase_rules import calendar_words, occupations
@@ -121,6 +125,7 @@ STANDING_PATTERNS = (
     "year in a history",
     "signature and credential",
     "login beside a signature",
+    "login after a sign-off",
     "doctor's title and word",
     "courtesy title, surname",
     "relation and first name",
@@ -423,6 +428,9 @@ def standing_matches(text: str) -> Iterator[MeasuredMatch]:
         yield MeasuredMatch("signature and credential", "DOCTOR", *match.span(1))
     for start, end in signed_usernames(text):
         yield MeasuredMatch("login beside a signature", "USERNAME", start, end)
+    if "by" in words:
+        for start, end in logins_after_by(text):
+            yield MeasuredMatch("login after a sign-off", "USERNAME", start, end)
     if not words.isdisjoint(_TITLE_WORDS):
         for pattern in (_DOCTOR_TITLE, _SECOND_DOCTOR):
             for match in pattern.finditer(text):

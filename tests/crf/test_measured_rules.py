@@ -74,6 +74,11 @@ def found(text: str) -> list[tuple[str, str]]:
             "Jo Bloggs, RN\nSPO2\nAna Ruiz, MD\nAR7\n",
             [("DOCTOR", "Jo Bloggs"), ("DOCTOR", "Ana Ruiz"), ("USERNAME", "AR7")],
         ),
+        # a login right after a sign-off's "by"; a name, a measurement or a note there is none
+        (
+            "Typed by: RM5\ne-signed by gyg62 @ 18:00\nReviewed by ABG2\nread by Dr. Lee\nentered by ct2/3",
+            [("USERNAME", "RM5"), ("USERNAME", "gyg62"), ("DOCTOR", "Lee")],
+        ),
         # a possessive is no part of the name (both real corpora); an inner apostrophe is
         ("will contact Dr. Thorne's service; DR O'NEIL'S NOTE", [("DOCTOR", "Thorne"), ("DOCTOR", "O'NEIL")]),
         (
@@ -367,6 +372,7 @@ def test_every_standing_pattern_a_match_can_carry_is_listed_for_the_benchmark() 
             "spoke w/dr small and MRS BRUCER; dtr laverne here. E. WELSH AWARE.",
             "Andrwe O'connell MD spoke; mail a.b@mail.ca; to HOLY CROSS from U OF MD.",
             "lives in rome; father died at 71; TRACH ON MONDAY; works as a crane operator.",
+            "Typed by: RM5",
         ]
     )
     assert {m.pattern for m in standing_matches(text)} == set(STANDING_PATTERNS)
