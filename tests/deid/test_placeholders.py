@@ -67,3 +67,27 @@ def test_surrogates_from_the_label_consistent_per_patient_and_no_false_leak() ->
     for document in result.documents:
         for annotation in document:
             assert document.text[annotation.start : annotation.end] == annotation.text
+
+
+def test_every_type_over_a_placeholder_gets_a_surrogate_or_a_reviewed_mask() -> None:
+    from annotator.core.schema import load_schema
+    from annotator.deid.surrogates import KINDS
+
+    schema = load_schema("i2b2-2014")
+    types = sorted(
+        t for t in KINDS if t in {kind.name for category in schema.categories for kind in category.types}
+    )
+    assert len(types) >= 25
+    pieces: list[str | tuple[str, str]] = []
+    for index, type_ in enumerate(types):
+        pieces += [f"{index}: ", (f"[**Label Name{index} (NI) {index}**]", type_), ".\n"]
+    result = deidentify_documents([note("500-01", *pieces)], DeidOptions(seed=5))
+    document = result.documents[0]
+    masked = {r["type"] for r in result.review()}
+    for annotation in document:
+        # A date or an age with no value is masked and listed; every other kind is drawn.
+        if annotation.type in ("DATE", "AGE"):
+            assert annotation.text == f"[**{annotation.type}**]" and annotation.type in masked
+        else:
+            assert "[**" not in annotation.text and "Label" not in annotation.text, annotation
+    assert find_leaks([note("500-01", *pieces)], result.documents) == []
