@@ -60,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=(
             "what your gold standard tags: i2b2-2014 (every age, weekdays, professions; the default, or a "
             "project's own) or safe-harbor (HIPAA Safe Harbor as the PhysioNet deid corpus: ages over 89 "
-            "only, no weekdays or professions); only that is suggested"
+            "only, no weekdays, professions, states or countries); only that is suggested"
         ),
     )
     parser.add_argument(

@@ -11,5 +11,5 @@ SAFE_HARBOR = "safe-harbor"
 GUIDELINES = (I2B2_2014, SAFE_HARBOR)
 GUIDELINE_TITLES = {
     I2B2_2014: "i2b2 2014: every age, weekdays, professions",
-    SAFE_HARBOR: "HIPAA Safe Harbor: ages over 89, no weekdays or professions",
+    SAFE_HARBOR: "HIPAA Safe Harbor: ages over 89, no weekdays, professions, states or countries",
 }

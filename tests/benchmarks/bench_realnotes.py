@@ -13,7 +13,7 @@ corpus does not tag professions).
 
 * the bundled default model (``annotator preannotate default``), without and with recall bias,
   with our i2b2 2014 guideline and with ``--guideline safe-harbor`` (the corpus's own: ages over
-  89 only, no weekdays or professions);
+  89 only, no weekdays, professions, states or countries);
 * ``annotator train`` on patients 1-110 (the site's own model; ``--site-model`` reuses one), and
   the same with ``--keep-private-features``, which also remembers the places and clinicians the
   gold tagged (``--private-model`` reuses one);

@@ -18,7 +18,7 @@ from annotator.io.i2b2 import read_i2b2, write_i2b2
 NOTE = (
     "Pt is a 58 yo teacher seen on Monday by Dr Xavier Quell. His mother is 92 years old. "
     "Dialysis TUES/THURS. Follow up on 3/14/2067, seen in March, at Mercy Hospital.\n"
-    "Lives in the summer at the shore.\n"
+    "Lives in the summer at the shore, in Lowell, Maine; born in Ireland.\n"
 )
 
 
@@ -38,6 +38,9 @@ PREDICTIONS = [
     at("DATE", "March"),
     at("HOSPITAL", "Mercy Hospital"),
     at("DATE", "summer"),
+    at("CITY", "Lowell"),
+    at("STATE", "Maine"),
+    at("COUNTRY", "Ireland"),
 ]
 
 
@@ -45,7 +48,7 @@ def texts(predictions: list[Prediction]) -> list[str]:
     return [NOTE[p.start : p.end] for p in predictions]
 
 
-def test_i2b2_keeps_everything_safe_harbor_drops_young_ages_weekdays_seasons_and_jobs() -> None:
+def test_i2b2_keeps_everything_safe_harbor_drops_young_ages_weekdays_seasons_jobs_states_countries() -> None:
     assert follow_guideline(NOTE, PREDICTIONS, I2B2_2014) == PREDICTIONS
     assert texts(follow_guideline(NOTE, PREDICTIONS, SAFE_HARBOR)) == [
         "Xavier Quell",
@@ -53,6 +56,7 @@ def test_i2b2_keeps_everything_safe_harbor_drops_young_ages_weekdays_seasons_and
         "3/14/2067",
         "March",  # a month is a date element under Safe Harbor too
         "Mercy",  # the place's name, not the word for its kind
+        "Lowell",  # a town is smaller than a state; the state and the country are not PHI
     ]
 
 
