@@ -14,6 +14,8 @@ import re
 PLACEHOLDER = re.compile(r"\[\*\*([^\[\]\n*]{0,80})\*\*\]")
 # "2151-7-16", "7-16", "2151", "5/2151", "-5-/2151": a date already shifted, written as numbers.
 NUMERIC_DATE = re.compile(r"-?\d{1,4}-?(?:[-/]-?\d{1,4}){0,2}-?")
+# Between two placeholders of one name ("[**Known lastname 1**],[**Known firstname 2**]").
+NAME_JOIN = r"[ \t]*,?[ \t]*"
 # The word for its kind a hospital's placeholder leaves after it ("[**Hospital 1121**] Hospital").
 HOSPITAL_WORD_AFTER = re.compile(r"[ \t]+(?i:Hospital|Medical[ \t]+Center|Clinic|Infirmary)\b")
 

@@ -28,7 +28,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from annotator.core.placeholders import HOSPITAL_WORD_AFTER, NUMERIC_DATE, PLACEHOLDER
+from annotator.core.placeholders import HOSPITAL_WORD_AFTER, NAME_JOIN, NUMERIC_DATE, PLACEHOLDER
 from annotator.crf.labels import Prediction
 from annotator.crf.measured_rules import MeasuredMatch
 
@@ -77,8 +77,7 @@ _PATIENT_BEFORE = re.compile(
 _CREDENTIAL_AFTER = re.compile(
     r"^,?[ \t]*(?:MD|M\.D\.|DO|D\.O\.|RN|NP|PA|PA-C|PhD|Ph\.D\.|MBBS|FNP|ANP|CNS|APRN|RRT)\b|^[ \t]*\[\*\*MD Number",
 )
-# Between two name placeholders of one name.
-_NAME_JOIN = re.compile(r"[ \t]*,?[ \t]*")
+_NAME_JOIN = re.compile(NAME_JOIN)
 
 
 def placeholder_type(label: str) -> str | None:
@@ -97,12 +96,17 @@ def placeholder_type(label: str) -> str | None:
 
 
 def _name_role(text: str, start: int, end: int, labels: list[str]) -> str:
-    """PATIENT or DOCTOR for a name made of placeholders ``start``-``end``."""
+    """PATIENT or DOCTOR for a name made of placeholders ``start``-``end``: by its labels, the
+    credential after it, the words before it on its line, else a clinician."""
     if any(_PATIENT_LABEL.search(label) for label in labels):
         return "PATIENT"
-    if any(_CLINICIAN_LABEL.search(label) for label in labels):
+    if any(_CLINICIAN_LABEL.search(label) for label in labels) or _CREDENTIAL_AFTER.match(
+        text[end : end + 16]
+    ):
         return "DOCTOR"
-    line_start = text.rfind("\n", 0, start) + 1
+    # The line's start is looked for only as far back as the words read (a megabyte-long line
+    # of placeholders would otherwise be scanned back once per name).
+    line_start = text.rfind("\n", max(0, start - 40), start) + 1
     before = text[max(line_start, start - 40) : start]
     if _CLINICIAN_BEFORE.search(before):
         return "DOCTOR"
@@ -138,11 +142,7 @@ def _name_field(text: str, run: list[re.Match[str]]) -> Iterator[MeasuredMatch]:
     if not run:
         return
     start, end = run[0].start(), run[-1].end()
-    after = text[end : end + 16]
-    labels = [m.group(1).strip() for m in run]
-    role = "DOCTOR" if _CREDENTIAL_AFTER.match(after) else _name_role(text, start, end, labels)
-    if any(_PATIENT_LABEL.search(label) for label in labels):
-        role = "PATIENT"
+    role = _name_role(text, start, end, [m.group(1).strip() for m in run])
     yield MeasuredMatch(PLACEHOLDER_FIELD, role, start, end)
 
 

@@ -12,11 +12,17 @@ from __future__ import annotations
 
 import re
 
-from annotator.core.placeholders import HOSPITAL_WORD_AFTER, NUMERIC_DATE, PLACEHOLDER, placeholder_labels
+from annotator.core.placeholders import (
+    HOSPITAL_WORD_AFTER,
+    NAME_JOIN,
+    NUMERIC_DATE,
+    PLACEHOLDER,
+    placeholder_labels,
+)
 
 # One or more placeholders side by side (a name's parts), and what a hospital's leaves after it.
 _PLACEHOLDER_RUN = re.compile(
-    rf"{PLACEHOLDER.pattern}(?:[ \t]*,?[ \t]*{PLACEHOLDER.pattern})*(?P<tail>{HOSPITAL_WORD_AFTER.pattern})?"
+    rf"{PLACEHOLDER.pattern}(?:{NAME_JOIN}{PLACEHOLDER.pattern})*(?P<tail>{HOSPITAL_WORD_AFTER.pattern})?"
 )
 # What each kind's surrogate is drawn like: the generators copy the shape of their text.
 PROTOTYPES: dict[str, str] = {

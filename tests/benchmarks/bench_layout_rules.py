@@ -37,6 +37,7 @@ TEXTS = {
     "30,000 placeholders, names and others": "Dr. [**Last Name (STitle) 12**] on [**2151-7-16**] at [**Hospital1 18**]\n"
     * 10_000,
     "'[**' x 300,000, never closed": "[**" * 300_000,
+    "30,000 names, each after a word, on one line": "seen by [**Last Name (NamePattern1) 1**] " * 30_000,
     "100,000 name placeholders side by side": "[**First Name 1**] " * 100_000,
 }
 
