@@ -1,7 +1,7 @@
 """Real clinical notes side by side: the PhysioNet deid gold standard's test patients.
 
 Run: ``PHYSIONET_DEID=/path/to/deid-1.1 python -m tests.benchmarks.bench_realnotes [--site-model M]
-[--private-model M] [--synthetic-model M] [--learning] [--no-train]``. The corpus (Neamatullah et al. 2008; 2,434 MIMIC-II nursing notes of
+[--private-model M] [--synthetic-model M] [--private-synthetic-model M] [--learning] [--no-train]``. The corpus (Neamatullah et al. 2008; 2,434 MIMIC-II nursing notes of
 163 patients, every PHI replaced by a surrogate) is read from ``$PHYSIONET_DEID`` or ``--physionet``
 and never copied; without it the benchmark says so and stops.
 
@@ -18,7 +18,9 @@ corpus does not tag professions).
   the same with ``--keep-private-features``, which also remembers the places and clinicians the
   gold tagged (``--private-model`` reuses one);
 * ``annotator train --with-synthetic --guideline safe-harbor`` on patients 1-110: the site's
-  gold learnt beside the bundled model's synthetic notes (``--synthetic-model`` reuses one);
+  gold learnt beside the bundled model's synthetic notes (``--synthetic-model`` reuses one), and
+  the same with ``--keep-private-features``: the bundled model's recipe on the site's own gold,
+  a model the site keeps to itself (``--private-synthetic-model`` reuses one);
 * the default model and the site model again, given the site lists deid.pl's figures were
   measured with (``lists/`` of the package: the clinicians', hospitals', local places' and
   patients' names that its README says each site replaces with its own;
@@ -70,9 +72,13 @@ def site_tagger(private: bool = False) -> CrfTagger:
     )
 
 
-def synthetic_site_tagger(gold: Sequence[Document], synthetic: Sequence[Document]) -> CrfTagger:
-    """``annotator train --with-synthetic --guideline safe-harbor`` on ``gold``, as the corpus is tagged."""
-    tagger = site_tagger()
+def synthetic_site_tagger(
+    gold: Sequence[Document], synthetic: Sequence[Document], private: bool = False
+) -> CrfTagger:
+    """``annotator train --with-synthetic --guideline safe-harbor`` on ``gold``, as the corpus is
+    tagged (``private``: with ``--keep-private-features``, the bundled model's recipe on a site's
+    own gold, a model for the site alone)."""
+    tagger = site_tagger(private)
     tagger.guideline = SAFE_HARBOR
     fit_tagger(tagger, gold, synthetic, SAFE_HARBOR)
     return tagger
@@ -215,6 +221,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--synthetic-model", type=Path, help="an annotator train --with-synthetic model of patients 1-110"
     )
+    parser.add_argument(
+        "--private-synthetic-model",
+        type=Path,
+        help="an annotator train --with-synthetic --keep-private-features model of patients 1-110",
+    )
     parser.add_argument("--no-train", action="store_true", help="skip the site models and the textbook CRF")
     parser.add_argument("--learning", action="store_true", help="the learning curve of annotator train")
     args = parser.parse_args(argv)
@@ -264,6 +275,17 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with_synthetic = synthetic_site_tagger(train, synthetic_training_notes())
         print_with_lists("annotator train --with-synthetic on 1-110", with_synthetic, test, lists)
+        if args.private_synthetic_model is not None:
+            private_synthetic = CrfTagger.load(args.private_synthetic_model)
+            private_synthetic.guideline = SAFE_HARBOR
+        else:
+            private_synthetic = synthetic_site_tagger(train, synthetic_training_notes(), private=True)
+        print_with_lists(
+            "annotator train --with-synthetic --keep-private-features on 1-110",
+            private_synthetic,
+            test,
+            lists,
+        )
     shipped = deid_pl_output(args.physionet)
     if shipped is not None:
         print(row("deid.pl (2008 rules; its shipped output)", score(test, shipped)), flush=True)
