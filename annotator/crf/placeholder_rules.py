@@ -17,6 +17,8 @@ clinician: MIMIC's patient names are the ``Known`` ones, and the other name patt
 mostly in signatures, referrals and follow-up lines. Name placeholders side by side on a line
 (``[**First Name8 (NamePattern2) 12**] [**Last Name (NamePattern1) 34**]``) are one name. A
 placeholder whose label we cannot read, or an empty ``[** **]``, is OTHER: it hid something.
+Brackets round words no MIMIC label is made of (``[**John Smith**]``) are no placeholder:
+they may hold PHI, and the model reads them as any text.
 
 No clinician writes ``[**``: neither the 1,884 nursing notes of PhysioNet patients 1-110 nor
 the synthetic styles' notes hold one (``python -m tests.benchmarks.bench_measured_rules``).
@@ -28,7 +30,13 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from annotator.core.placeholders import HOSPITAL_WORD_AFTER, NAME_JOIN, NUMERIC_DATE, PLACEHOLDER
+from annotator.core.placeholders import (
+    HOSPITAL_WORD_AFTER,
+    NAME_JOIN,
+    NUMERIC_DATE,
+    PLACEHOLDER,
+    is_placeholder_label,
+)
 from annotator.crf.labels import Prediction
 from annotator.crf.measured_rules import MeasuredMatch
 
@@ -121,6 +129,8 @@ def placeholder_fields(text: str) -> Iterator[MeasuredMatch]:
         return
     name_run: list[re.Match[str]] = []
     for match in PLACEHOLDER.finditer(text):
+        if not is_placeholder_label(match.group(1)):
+            continue  # "[**John Smith**]": text in brackets, the model's to read
         kind = placeholder_type(match.group(1))
         if kind is None:
             if name_run and _NAME_JOIN.fullmatch(text, name_run[-1].end(), match.start()):
@@ -151,7 +161,7 @@ def without_placeholder_pieces(text: str, predictions: list[Prediction]) -> list
     read by the model (``STitle``, ``First``) must not spread through the note as names."""
     if "[**" not in text:
         return predictions
-    spans = [m.span() for m in PLACEHOLDER.finditer(text)]
+    spans = [m.span() for m in PLACEHOLDER.finditer(text) if is_placeholder_label(m.group(1))]
     if not spans:
         return predictions
     ends = [end for _, end in spans]

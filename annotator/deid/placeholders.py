@@ -17,6 +17,7 @@ from annotator.core.placeholders import (
     NAME_JOIN,
     NUMERIC_DATE,
     PLACEHOLDER,
+    is_placeholder_label,
     placeholder_labels,
 )
 
@@ -47,7 +48,9 @@ PROTOTYPES: dict[str, str] = {
 
 def is_placeholder(text: str) -> bool:
     """Whether ``text`` is a placeholder, or several side by side (with a hospital's last word)."""
-    return "[**" in text and _PLACEHOLDER_RUN.fullmatch(text.strip()) is not None
+    if "[**" not in text or _PLACEHOLDER_RUN.fullmatch(text.strip()) is None:
+        return False
+    return all(is_placeholder_label(label) for label in placeholder_labels(text))
 
 
 def tail(text: str) -> str:

@@ -69,9 +69,23 @@ def test_a_hospital_takes_the_word_for_its_kind_and_names_on_two_lines_stay_apar
 
 
 def test_only_a_closed_placeholder_on_one_line_is_a_field() -> None:
-    for text in ("BP 120/80 [*] see [**] note", "[** unclosed", "[**a\nb**]", "**] [**", "[**x [**y**]"):
-        assert _fields(text) == ([("OTHER", "[**y**]")] if "y" in text else [])
+    for text in (
+        "BP 120/80 [*] see [**] note",
+        "[** unclosed",
+        "[**a\nb**]",
+        "**] [**",
+        "[**x [**State 2**]",
+    ):
+        assert _fields(text) == ([("STATE", "[**State 2**]")] if "State" in text else [])
     assert _fields("[[**2151**]]x") == [("DATE", "[**2151**]")]
+
+
+def test_brackets_round_words_no_label_is_made_of_are_text() -> None:
+    # "[**John Smith**]" may hold PHI: the model reads it as any text (and deid checks it).
+    text = "Dr. [**John Smith**] and [**Known lastname 1**] on [**2151**] with [**Hospital1 2 foo**]"
+    assert _fields(text) == [("PATIENT", "[**Known lastname 1**]"), ("DATE", "[**2151**]")]
+    pieces = [Prediction("DOCTOR", 6, 16, 0.9, "model")]
+    assert without_placeholder_pieces(text, pieces) == pieces
 
 
 def test_other_record_fields_inside_a_placeholder_give_way() -> None:
