@@ -362,7 +362,8 @@ class PatientSurrogates:
             parsed = parse_date(value, self.options.short_numeric_dates) if value else None
             return shift_date(parsed, self.shift, self._year_for(parsed)) if parsed else None
         if kind == "age":
-            return None  # "[**Age over 90 **]": Safe Harbor gives no age over 89
+            # "[**Age over 90 **]": as any age over 89 becomes 90 (Safe Harbor's top group).
+            return "90" if "over 90" in core.lower() else None
         if kind == "name":
             # Each placeholder in its place, the gaps between kept ("[**Known lastname 1**],
             # [**Known firstname 2**]"); each keyed by itself as written, so the surname is the

@@ -19,6 +19,7 @@ RECORD_1 = note(
     "Seen by ", ("[**First Name8 (NamePattern2) 12**] [**Last Name (NamePattern1) 34**]", "DOCTOR"), " MD ",
     ("[**MD Number(1) 1247**]", "IDNUM"), ", call ", ("[**Telephone/Fax (1) 6789**]", "PHONE"),
     ". Lives in ", ("[**Location (un) 86**]", "CITY"), " since ", ("[**Month (only) 216**]", "DATE"), ".\n",
+    "Age ", ("[**Age over 90 **]", "AGE"), ".\n",
 )  # fmt: skip
 RECORD_2 = note(
     "400-02",
@@ -51,6 +52,7 @@ def test_surrogates_from_the_label_consistent_per_patient_and_no_false_leak() ->
     assert "[**" not in second.text
     # The only bracket left is the one whose label holds no value: "Month (only)".
     assert re.findall(r"\[\*\*[^\]]*\*\*\]", first.text) == ["[**DATE**]"]
+    assert texts_by_type(first, "AGE") == ["90"]
     patient = texts_by_type(first, "PATIENT")[0]
     assert patient[:1].isupper() and patient.isalpha()
     full, again = texts_by_type(second, "PATIENT")
@@ -90,7 +92,7 @@ def test_every_type_over_a_placeholder_gets_a_surrogate_or_a_reviewed_mask() -> 
     masked = {r["type"] for r in result.review()}
     for annotation in document:
         # A date or an age with no value is masked and listed; every other kind is drawn.
-        if annotation.type in ("DATE", "AGE"):
+        if annotation.type in ("DATE", "AGE"):  # "Name0 (NI) 0" says no age
             assert annotation.text == f"[**{annotation.type}**]" and annotation.type in masked
         else:
             assert "[**" not in annotation.text and "(NI)" not in annotation.text, annotation
