@@ -196,3 +196,23 @@ def test_ventilator_settings_and_pain_scores_are_no_dates(text: str, fraction: s
     start = text.index(fraction)
     prediction = Prediction("DATE", start, start + len(fraction), 0.5)
     assert (drop_implausible_dates(text, [prediction]) == [prediction]) is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("PER DR MADDEN PICC IN SVC", "MADDEN"),
+        ("DR KLEIN HAD TALKED TO THE PT", "KLEIN"),
+        ("LIVES W/ DAUGHTER VERONICA WHO IS PROXY", "VERONICA"),
+        ("RIZZO: SEEN BY DR RIZZO IN TO EVALUATE", "RIZZO"),
+    ],
+)
+def test_an_all_caps_name_stops_before_the_common_words_after_it(text: str, name: str) -> None:
+    names = {t for kind, t in found(text) if kind in ("DOCTOR", "PATIENT")}
+    assert names == {name}
+
+
+def test_names_in_mixed_case_or_surname_first_keep_their_common_words() -> None:
+    assert ("PATIENT", "Valerie Winter") in found("Patient: Valerie Winter, seen today")
+    assert ("PATIENT", "SUTTON, JUNE") in found("Surname: SUTTON, JUNE")
+    assert ("DOCTOR", "GEORGE BROWN") in found("SEEN BY DR GEORGE BROWN")
