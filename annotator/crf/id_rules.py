@@ -98,7 +98,7 @@ _ROOM_CODE = re.compile(
     r"(?i:\b(?:side[ \t]+room|room|rm|bay|bed|cubicle|theat(?:re|er)))[ \t]*[:#.]?[ \t]*([A-Z]{1,3}\d{1,4}[A-Z]?)(?![\w-])"
 )
 _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
-IPV4 = re.compile(rf"(?<![\w.]){_OCTET}(?:\.{_OCTET}){{3}}(?![\w]|\.\d)")
+IPV4 = re.compile(rf"(?<![\w.])(?<!\d/){_OCTET}(?:\.{_OCTET}){{3}}(?![\w]|\.\d)")
 
 _USER = r"([a-zß-öø-ÿ]{2,8}\d{1,3})"
 # Under or beside a signature a login may be written in capitals ("FB59").

@@ -118,6 +118,8 @@ def test_identifier_in_a_public_form(text: str, expected: tuple[str, str]) -> No
         # Capitals and digits that measure: under a signature, and after "by" with no gap.
         "Jo Bloggs, RN\nSPO2\nJo Bloggs, RN   FIO2\nsigned by PT2\n",
         "version 1.2.3.4.5; dose 1.2.3 mg; 256.1.1.1 is no address",
+        # A blood gas written as one chain: "80/48/7.45.34.7" (PhysioNet patients 1-110).
+        "most recent abg on these settings: 80/48/7.45.34.7. continued to require",
         "DEA registration pending; GMC referral; NPI to follow; NMC code of conduct",
         "MRN KZ924987D; NHI/UR: KZ924987D",
         "in order 2 weeks; lab 2067; accession 2067-03-01; billing pending; order # 12",
