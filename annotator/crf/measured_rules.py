@@ -27,6 +27,7 @@ doctor's title and word    244      244    6 / 6        ``dr small``, ``Drs' Bal
 courtesy title, surname    43       43     4 / 4        ``MRS BRUCER``, ``mr.renzi`` (not ``MS:``)
 initial, surname, action   10       10     5 / 5        ``E. WELSH AWARE``, ``M. PEPPLER PLACING``
 relation and first name    73       71     6 / 6        ``dtr laverne``, ``DAUGHTER-KRISSY`` (not ``son-in-law``)
+name before a call, visit  29       29     6 / 6        ``bill called``, ``Radu wishes`` (not ``dauther visited``)
 name and credential        12       12     1 / 1        ``Andrwe O'connell MD spoke`` (not ``PA cath``)
 faith or saint hospital    22       22     6 / 6        ``HOLY CROSS``, ``St. Mary's`` (not ``ST DEPRESSION``)
 university                 5        5      2 / 2        ``U OF MD``, ``U Maryland`` (not ``10 u of blood``)
@@ -105,6 +106,7 @@ from annotator.crf.format_rules import EMAIL_ADDRESS, URL_WITH_SCHEME
 from annotator.crf.id_rules import logins_after_by, signed_usernames
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import LEXICON_DIR, Lexicons, default_lexicons, read_entries
+from annotator.crf.name_labels import RELATIVE_WORD, ROLE_WORD
 from annotator.crf.phrase_rules import calendar_words, occupations
 from annotator.crf.tokenizer import note_words
 
@@ -129,6 +131,7 @@ STANDING_PATTERNS = (
     "doctor's title and word",
     "courtesy title, surname",
     "relation and first name",
+    "name before a call or visit",
     "initial, surname, action",
     "name and credential",
     "web or mail address",
@@ -293,6 +296,10 @@ _RELATION_NAMED = re.compile(
     rf"(?!(?:{_RELATIONS}|aunts|uncles|cousins|in-?laws?)\b)([A-Za-z][a-z]+|[A-Z]+)\b(?![-'’]\w)"
 )
 _RARE_ZIPF = 3.0
+_CONTACT_WORDS = frozenset({"called", "visited", "phoned", "wishes", "wants", "visit", "visiting"})
+_NAME_IN_CONTACT = re.compile(
+    r"(?i)(?<![\w.'’/-])([a-z][a-z'-]{1,}[a-z])[ \t]+(?:called|visited|phoned|wishes|wants|in[ \t]+to[ \t]+visit|visiting)\b"
+)
 _RELATIVE_PATTERN = "relation and first name"
 _COMMONEST_ZIPF = 5.5
 _SURNAME_AFTER = re.compile(r",?[ \t]([A-Za-z][a-z'-]+|[A-Z][A-Z'-]+)\b(?![-'’]\w)")
@@ -443,6 +450,8 @@ def standing_matches(text: str) -> Iterator[MeasuredMatch]:
                 yield MeasuredMatch("courtesy title, surname", "PATIENT", *match.span(1))
     if not words.isdisjoint(_RELATION_WORDS) or not words.isdisjoint(_CARER_WORDS):
         yield from _relations_named(text)
+    if not words.isdisjoint(_CONTACT_WORDS):
+        yield from _names_in_contact(text)
     for match in _INITIAL_SURNAME_ACTING.finditer(text):
         yield MeasuredMatch("initial, surname, action", "DOCTOR", *match.span(1))
     if not words.isdisjoint(_CREDENTIAL_WORDS):
@@ -582,6 +591,39 @@ def weighed_candidates(text: str) -> Iterator[MeasuredMatch]:
     if not words.isdisjoint(_FACILITY_WORDS):
         yield from _facility_names(text)
     yield from _towns(text)
+
+
+def _names_in_contact(text: str) -> Iterator[MeasuredMatch]:
+    """A first name, or a word rare in English, right before ``called``, ``visited``,
+    ``wishes``, ``in to visit``: the family in a nursing note's social line (``social: bill
+    called``, ``sarah and margie in to visit``). Not a relation however spelt (``dauther
+    visited``), a clinician's role (``Radiologist phoned``) or a possessive (``MD'S CALLED``)."""
+    lexicons = default_lexicons()
+    for match in _NAME_IN_CONTACT.finditer(text):
+        word = match.group(1)
+        lower = word.lower()
+        if (
+            not _may_name(lower)
+            or lower.endswith("'s")  # "MD'S CALLED"
+            or RELATIVE_WORD.fullmatch(word.split("-")[0])  # "son-inlaw"
+            or ROLE_WORD.fullmatch(word)
+            or _misspelt_relation(lower)
+            or lexicons.contains("PROFESSION", lower)
+        ):
+            continue
+        if lexicons.contains_any(_FIRST_NAMES, lower) or _rare(lower):
+            yield MeasuredMatch("name before a call or visit", "PATIENT", *match.span(1))
+
+
+@lru_cache(maxsize=10_000)
+def _misspelt_relation(lower: str) -> bool:
+    """A relation misspelt ("neice", "duaghter", "grandaughter"; two slips in a long one: "dauther"): no name."""
+    from rapidfuzz.distance import OSA
+
+    return any(
+        len(relation) >= 5 and OSA.distance(lower, relation) <= (2 if len(relation) >= 7 else 1)
+        for relation in _RELATION_WORDS
+    )
 
 
 def _facility_names(text: str) -> Iterator[MeasuredMatch]:

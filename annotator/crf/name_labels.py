@@ -114,6 +114,8 @@ _NAME_LABELS = (
 _PLACE_BEFORE = re.compile(r"\b(?:in|near|to)[ \t]+$")
 # A relation is no name, however it is spelt ("WIFE AND NEICE IN TO VISIT").
 RELATIVE_WORD = re.compile(rf"(?i:{_RELATIVES})s?")
+# Nor is a clinician's role ("Then Radiologist phoned").
+ROLE_WORD = re.compile(rf"(?i:{_ROLES})s?")
 _FIELD_PREFIX = rf"(?i:\b(?:{_NAME_FIELDS})"
 
 

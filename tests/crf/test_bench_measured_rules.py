@@ -17,6 +17,7 @@ def test_matches_are_counted_by_pattern_right_when_they_overlap_gold() -> None:
     assert matches == {
         "apostrophe year": 1,
         "doctor's title and word": 1,
+        "name before a call or visit": 1,
         "phone number": 1,
         "relation and first name": 1,
         "relation and word (weighed)": 1,
@@ -27,6 +28,7 @@ def test_matches_are_counted_by_pattern_right_when_they_overlap_gold() -> None:
     assert wrong == [
         f"phone number: 950-01 [{phone}, {phone + 14})",
         f"relation and first name: 950-01 [{text.index('bill')}, {text.index('bill') + 4})",
+        f"name before a call or visit: 950-01 [{text.index('bill')}, {text.index('bill') + 4})",
         f"relation and word (weighed): 950-01 [{text.index('bill')}, {text.index('bill') + 4})",
     ]
 

@@ -324,7 +324,33 @@ def test_a_relations_word_stands_only_when_it_is_a_first_name_or_rare() -> None:
     assert [(m.pattern, text[m.start : m.end]) for m in weighed_candidates(text)] == [
         ("relation and word", "Frank")
     ]
-    assert [text[m.start : m.end] for m in standing_matches(text)] == ["Frank"]
+    assert [
+        text[m.start : m.end] for m in standing_matches(text) if m.pattern == "relation and first name"
+    ] == ["Frank"]
+
+
+def named_callers(text: str) -> list[str]:
+    return [
+        text[m.start : m.end] for m in standing_matches(text) if m.pattern == "name before a call or visit"
+    ]
+
+
+def test_a_first_name_or_rare_word_before_a_call_or_visit_is_a_name() -> None:
+    text = (
+        "social: bill called once about 4:30am. At this time, Radu wishes to make pt DNR. "
+        "daughters sarah and margie in to visit today. bob visited during the evening"
+    )
+    assert named_callers(text) == ["bill", "Radu", "margie", "bob"]
+
+
+def test_relations_roles_and_common_words_before_a_call_are_no_names() -> None:
+    text = (
+        "Wife has called, and step duaghter called. SOCIAL-son & dauther visited. "
+        "Neice called. another grandaughter called. MD'S CALLED TO BEDSIDE. "
+        "son-inlaw  in to visit. Then Radiologist phoned pt's son. family called. "
+        "pt wishes to go home. he wants water. dispo- called out to tele. team visited"
+    )
+    assert named_callers(text) == []
 
 
 def test_a_standing_hospital_takes_over_the_models_pieces_of_it() -> None:
@@ -369,7 +395,7 @@ def test_every_standing_pattern_a_match_can_carry_is_listed_for_the_benchmark() 
             "son 212- 476- 8356 ext. 219; may 16, 2015; S/P MI 1992.",
             "ROBERT V. DEGIORGIO, RRT",
             "Dictated by:  FILBERT BRIGHT, M.D.    FB59 ",
-            "spoke w/dr small and MRS BRUCER; dtr laverne here. E. WELSH AWARE.",
+            "spoke w/dr small and MRS BRUCER; dtr laverne here, margie visited. E. WELSH AWARE.",
             "Andrwe O'connell MD spoke; mail a.b@mail.ca; to HOLY CROSS from U OF MD.",
             "lives in rome; father died at 71; TRACH ON MONDAY; works as a crane operator.",
             "Typed by: RM5",
