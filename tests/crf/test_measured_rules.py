@@ -203,9 +203,10 @@ def weighed(text: str, belief: float) -> list[tuple[str, str]]:
 
 
 def test_weighed_patterns_need_the_model_to_suspect_something() -> None:
-    text = "social: son rob called. nsg (d. renna) verified. taken to kernan hosp."
+    # "butch": a nickname on no list of given names, common enough in English to need the model.
+    text = "social: son butch called. nsg (d. renna) verified. taken to kernan hosp."
     assert weighed(text, 0.0) == []
-    assert weighed(text, 0.02) == [("PATIENT", "rob"), ("DOCTOR", "d. renna"), ("HOSPITAL", "kernan")]
+    assert weighed(text, 0.02) == [("PATIENT", "butch"), ("DOCTOR", "d. renna"), ("HOSPITAL", "kernan")]
     # The standing patterns need no belief at all.
     assert weighed("dr walker notified", 0.0) == [("DOCTOR", "walker")]
 
@@ -317,7 +318,7 @@ def test_a_month_before_an_apostrophe_year_joins_the_models_pieces() -> None:
 
 
 def test_a_relations_word_stands_only_when_it_is_a_first_name_or_rare() -> None:
-    text = "son-in-law here; SON AND DAUGHTER; mother consented; wife smokes; their father CMO; son rob"
+    text = "son-in-law here; SON AND DAUGHTER; mother consented; wife smokes; their father CMO; son butch"
     assert [m for m in standing_matches(text) if m.pattern == "relation and first name"] == []
     # The commonest words and clinical ones are no names, weighed or not; a first name is.
     text = "WIFE STILL IN DENIAL. WIFE NAD NEICE IN. SON PRESNT TILL 2. son Frank called"
@@ -327,6 +328,20 @@ def test_a_relations_word_stands_only_when_it_is_a_first_name_or_rare() -> None:
     assert [
         text[m.start : m.end] for m in standing_matches(text) if m.pattern == "relation and first name"
     ] == ["Frank"]
+
+
+def test_a_relations_first_name_may_be_one_the_census_lists() -> None:
+    # "pat", "rob" and "charlie" are on the 1990 US Census list of given names, not on Faker's.
+    text = (
+        "lives alone, daughter pat lives close by, son rob lives in town. significant other charlie,updated"
+    )
+    assert [
+        text[m.start : m.end] for m in standing_matches(text) if m.pattern == "relation and first name"
+    ] == [
+        "pat",
+        "rob",
+        "charlie",
+    ]
 
 
 def named_callers(text: str) -> list[str]:
