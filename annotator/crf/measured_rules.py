@@ -26,7 +26,7 @@ signature and credential   15       15     2 / 2        ``ROBERT V. DEGIORGIO, R
 doctor's title and word    244      244    6 / 6        ``dr small``, ``Drs' Ballou and Dutter``
 courtesy title, surname    43       43     4 / 4        ``MRS BRUCER``, ``mr.renzi`` (not ``MS:``)
 initial, surname, action   10       10     5 / 5        ``E. WELSH AWARE``, ``M. PEPPLER PLACING``
-relation and first name    82       80     8 / 8        ``dtr laverne``, ``DAUGHTER-KRISSY`` (not ``son-in-law``)
+relation and first name    84       82     9 / 9        ``dtr laverne``, ``DAUGHTER-KRISSY`` (not ``son-in-law``)
 name before a call, visit  31       31     6 / 6        ``bill called``, ``Radu wishes`` (not ``dauther visited``)
 name and credential        12       12     1 / 1        ``Andrwe O'connell MD spoke`` (not ``PA cath``)
 faith or saint hospital    22       22     6 / 6        ``HOLY CROSS``, ``St. Mary's`` (not ``ST DEPRESSION``)
@@ -536,8 +536,12 @@ def _relations_named(text: str) -> Iterator[MeasuredMatch]:
     for match in _RELATION_NAMED.finditer(text):
         word = match.group(1)
         lower = word.lower()
-        if not _may_name(lower) or (word.isupper() and len(word) <= 3):  # "CMO", "PT"
+        if not _may_name(lower):
             continue
+        if word.isupper() and len(word) <= 3 and not (
+            _given_name(lower, lexicons) and not lexicons.contains("CLINICAL", lower)
+        ):
+            continue  # "CMO", "PT"; but "GIRLFRIEND EVE", "SON ROB" (2 of 2 on patients 1-110)
         if _given_name(lower, lexicons) or _rare(lower):
             # A surname after it, written alike: "son Xavier Bolton", "Lopie Certusi".
             end = _surname_end(text, word, match.end(1), lexicons)

@@ -344,6 +344,16 @@ def test_a_relations_first_name_may_be_one_the_census_lists() -> None:
     ]
 
 
+def test_a_short_word_in_capitals_after_a_relation_is_a_name_only_when_a_given_name() -> None:
+    text = "SOCIAL: MOTHER, AUNTS, GIRLFRIEND EVE IN MOST OF DAY. SON ROB 285-482-5518. FATHER CMO; SON PT"
+    assert [
+        text[m.start : m.end] for m in standing_matches(text) if m.pattern == "relation and first name"
+    ] == [
+        "EVE",
+        "ROB",
+    ]
+
+
 def named_callers(text: str) -> list[str]:
     return [
         text[m.start : m.end] for m in standing_matches(text) if m.pattern == "name before a call or visit"
