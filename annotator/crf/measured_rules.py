@@ -538,8 +538,10 @@ def _relations_named(text: str) -> Iterator[MeasuredMatch]:
         lower = word.lower()
         if not _may_name(lower):
             continue
-        if word.isupper() and len(word) <= 3 and not (
-            _given_name(lower, lexicons) and not lexicons.contains("CLINICAL", lower)
+        if (
+            word.isupper()
+            and len(word) <= 3
+            and not (_given_name(lower, lexicons) and not lexicons.contains("CLINICAL", lower))
         ):
             continue  # "CMO", "PT"; but "GIRLFRIEND EVE", "SON ROB" (2 of 2 on patients 1-110)
         if _given_name(lower, lexicons) or _rare(lower):
