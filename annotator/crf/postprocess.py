@@ -41,7 +41,7 @@ from annotator.crf.id_rules import IPV4, relabel_labelled_phones, relabel_short_
 from annotator.crf.labels import Prediction
 from annotator.crf.layout_rules import apply_layout_fields
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
-from annotator.crf.measured_rules import add_measured_spans
+from annotator.crf.measured_rules import add_measured_spans, add_name_partners
 from annotator.crf.phi_memory import PhiMemory, eponym_after
 from annotator.crf.placeholder_rules import without_placeholder_pieces
 from annotator.crf.site_lists import add_site_phrases
@@ -560,7 +560,8 @@ def _add_self_standing(
     if memory:
         predictions = memory.add_to(text, predictions, allowed)
     # Last: a record layout's fields take their place over whatever was found there.
-    return apply_layout_fields(text, add_measured_spans(text, predictions, allowed, strength), allowed)
+    found = add_name_partners(text, add_measured_spans(text, predictions, allowed, strength), allowed)
+    return apply_layout_fields(text, found, allowed)
 
 
 def postprocess_patient(
@@ -597,11 +598,16 @@ def postprocess_patient(
     return {
         doc_id: merge_names(
             text,
-            propagate(
+            add_name_partners(
                 text,
-                _without_eponyms(text, propagate(text, predictions[doc_id], rare, RARE_PATIENT_TERM_ORIGIN)),
-                common,
-                "trusted-patient",
+                propagate(
+                    text,
+                    _without_eponyms(
+                        text, propagate(text, predictions[doc_id], rare, RARE_PATIENT_TERM_ORIGIN)
+                    ),
+                    common,
+                    "trusted-patient",
+                ),
             ),
         )
         for doc_id, text in texts.items()

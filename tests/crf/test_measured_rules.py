@@ -11,6 +11,7 @@ from annotator.crf.measured_rules import (
     MEASURED_ORIGIN,
     STANDING_PATTERNS,
     add_measured_spans,
+    add_name_partners,
     measured_rule_predictions,
     standing_matches,
     weighed_candidates,
@@ -427,3 +428,29 @@ def test_every_standing_pattern_a_match_can_carry_is_listed_for_the_benchmark() 
         ]
     )
     assert {m.pattern for m in standing_matches(text)} == set(STANDING_PATTERNS)
+
+
+def partners(text: str, *names: tuple[str, str]) -> list[tuple[str, str]]:
+    found = [
+        Prediction(kind, text.index(name), text.index(name) + len(name), 0.9, "crf") for kind, name in names
+    ]
+    return [
+        (p.type, text[p.start : p.end]) for p in add_name_partners(text, found) if p.origin == MEASURED_ORIGIN
+    ]
+
+
+def test_a_name_joined_to_a_found_name_is_a_name_of_its_kind() -> None:
+    text = "Both Suzette and Hank are his appointed proxies"
+    assert partners(text, ("PATIENT", "Suzette")) == [("PATIENT", "Hank")]
+    text = "official health care proxys. suzette and ank"
+    assert partners(text, ("PATIENT", "suzette")) == [("PATIENT", "ank")]
+    text = "nsg (d. renna and j. o'brien) verified amt"
+    assert partners(text, ("DOCTOR", "j. o'brien")) == [("DOCTOR", "renna")]
+
+
+def test_a_relation_or_a_common_word_beside_a_name_is_no_partner() -> None:
+    text = "Suzette and husband in to visit; sarah and neice called; Mary and family; Hank & the team"
+    names = (("PATIENT", "Suzette"), ("PATIENT", "sarah"), ("PATIENT", "Mary"), ("PATIENT", "Hank"))
+    assert partners(text, *names) == []
+    # Only next to a name: two words joined by "and" are not names by themselves.
+    assert partners("daughters sarah and margie") == []
