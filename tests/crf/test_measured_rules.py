@@ -423,7 +423,7 @@ def test_every_standing_pattern_a_match_can_carry_is_listed_for_the_benchmark() 
             "Dictated by:  FILBERT BRIGHT, M.D.    FB59 ",
             "spoke w/dr small and MRS BRUCER; dtr laverne here, margie visited. E. WELSH AWARE.",
             "Andrwe O'connell MD spoke; mail a.b@mail.ca; to HOLY CROSS from U OF MD.",
-            "lives in rome; father died at 71; TRACH ON MONDAY; works as a crane operator.",
+            "lives in rome; father died at 71; TRACH ON MONDAY; works as a crane operator. DAUGHTER FROM MIAMI.",
             "Typed by: RM5",
         ]
     )
@@ -454,3 +454,25 @@ def test_a_relation_or_a_common_word_beside_a_name_is_no_partner() -> None:
     assert partners(text, *names) == []
     # Only next to a name: two words joined by "and" are not names by themselves.
     assert partners("daughters sarah and margie") == []
+
+
+def towns_come_from(text: str) -> list[str]:
+    return [text[m.start : m.end] for m in standing_matches(text) if m.pattern == "town after from or at"]
+
+
+def test_a_real_town_after_from_or_at_is_a_place() -> None:
+    text = "ADDENDUM- DAUGHER FROM ROME JUST CALLED. IS ATTEMPTING TO FLY FROM ROME IN NEXT COUPLE OF DAYS."
+    assert towns_come_from(text) == ["ROME", "ROME"]
+    assert towns_come_from("Social: Son from Pikesville called last eve") == ["Pikesville"]
+    assert towns_come_from("pt was happy at Baltimore Rehab") == ["Baltimore"]
+
+
+def test_a_town_that_is_a_word_or_uncapitalised_in_mixed_case_is_no_place() -> None:
+    text = (
+        "No leakage from foley noted. blood cultures from central line.\n"
+        "Seemed to benefit from opportunity to talk. Will remain.\n"
+        "ASPIRATES BILEOUS TO ORANGE; stool from normal saline"
+    )
+    assert towns_come_from(text) == []
+    # A note all in lower case writes its towns in lower case.
+    assert towns_come_from("son called from pikesville last eve") == ["pikesville"]
