@@ -310,6 +310,7 @@ _RELATION_NAMED = re.compile(
 _RARE_ZIPF = 3.0
 # A town whose words are this common is often a word: "orange", "central", "normal".
 _COMMON_TOWN_ZIPF = 5.0
+_CASE_WINDOW = 200
 _CONTACT_WORDS = frozenset({"called", "visited", "phoned", "wishes", "wants", "visit", "visiting"})
 _NAME_IN_CONTACT = re.compile(
     r"(?i)(?<![\w.'’/-])([a-z][a-z'-]{1,}[a-z])[ \t]+(?:called|visited|phoned|wishes|wants|in[ \t]+to[ \t]+visit|visiting)\b"
@@ -731,9 +732,11 @@ def _cased_as_a_name(text: str, start: int) -> bool:
     ("benefit from opportunity" is no town)."""
     if not text[start].islower():
         return True
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", start)
-    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    # The line around it, at most a window either side: a megabyte-long line is read once per
+    # match otherwise.
+    line_start = text.rfind("\n", max(0, start - _CASE_WINDOW), start) + 1
+    line_end = text.find("\n", start, start + _CASE_WINDOW)
+    line = text[max(line_start, start - _CASE_WINDOW) : line_end if line_end >= 0 else start + _CASE_WINDOW]
     return not any(character.isupper() for character in line)
 
 
