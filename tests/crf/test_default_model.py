@@ -123,3 +123,17 @@ def test_real_training_notes_learn_our_guidelines_not_safe_harbor(tmp_path: Path
         ("LOCATION", "GH"),
         ("DATE", "MONDAY"),
     ]
+
+
+def test_bundled_model_finds_the_family_and_the_towns_of_a_social_line() -> None:
+    # Invented, in the PhysioNet nursing notes' way: names before what they did, a name joined
+    # to another by "and", a town after "from" (docs/preannotation.md, nineteenth round).
+    text = (
+        "social: daughters sarah and margie in to visit today. bob visited during the evening.\n"
+        "ADDENDUM- DAUGHTER FROM ROME JUST CALLED FOR UPDATE.\n"
+        "Both Suzette and Hank are his appointed health care proxies.\n"
+        "No leakage from foley noted.\n"
+    )
+    found = {a.text for a in load_default_model().predict(Document("100-01", text))}
+    assert {"margie", "bob", "ROME", "Hank"} <= found
+    assert "foley" not in found
