@@ -337,9 +337,10 @@ _NOT_A_PLACE = frozenset((
 ))  # fmt: skip
 
 # Up to three words after "from", "in", "of", "to", "near", "at" (and "the").
-# Its own pattern: "TO FLY FROM ROME" must not be read as "to" and three words.
+# Its own pattern: "TO FLY FROM ROME" must not be read as "to" and three words. The words are
+# looked at, not taken, so "from ROME. Son from Pikesville" finds both towns.
 _AFTER_FROM_OR_AT = re.compile(
-    r"(?i)\b(?:from|at)[ \t]+(?:the[ \t]+)?([a-z][\w.'-]*(?:[ \t]+[a-z][\w.'-]*){0,2})"
+    r"(?i)\b(?:from|at)[ \t]+(?:the[ \t]+)?(?=([a-z][\w.'-]*(?:[ \t]+[a-z][\w.'-]*){0,2}))"
 )
 _AFTER_PLACE_PREPOSITION = re.compile(
     r"(?i)\b(?:from|in|of|to|near|at)[ \t]+(?:the[ \t]+)?([a-z][\w.'-]*(?:[ \t]+[a-z][\w.'-]*){0,2})"

@@ -465,6 +465,8 @@ def test_a_real_town_after_from_or_at_is_a_place() -> None:
     assert towns_come_from(text) == ["ROME", "ROME"]
     assert towns_come_from("Social: Son from Pikesville called last eve") == ["Pikesville"]
     assert towns_come_from("pt was happy at Baltimore Rehab") == ["Baltimore"]
+    # Towns close together are each found: the words after "from" are looked at, not taken.
+    assert towns_come_from("daughter from ROME. Son from Pikesville called") == ["ROME", "Pikesville"]
 
 
 def test_a_town_that_is_a_word_or_uncapitalised_in_mixed_case_is_no_place() -> None:
