@@ -631,16 +631,22 @@ def _names_in_contact(text: str) -> Iterator[MeasuredMatch]:
         word = match.group(1)
         lower = word.lower()
         if (
-            not _may_name(lower)
-            or lower.endswith("'s")  # "MD'S CALLED"
+            lower.endswith("'s")  # "MD'S CALLED"
             or RELATIVE_WORD.fullmatch(word.split("-")[0])  # "son-inlaw"
             or ROLE_WORD.fullmatch(word)
-            or _misspelt_relation(lower)
             or lexicons.contains("PROFESSION", lower)
         ):
             continue
-        if _given_name(lower, lexicons) or _rare(lower):
+        if _a_persons_name(lower, lexicons):
             yield MeasuredMatch("name before a call or visit", "PATIENT", *match.span(1))
+
+
+def _a_persons_name(lower: str, lexicons: Lexicons) -> bool:
+    """Neither among the commonest nor clinical words, no relation however misspelt, and a
+    given name or rare in English: what the call and partner patterns take."""
+    return (
+        _may_name(lower) and not _misspelt_relation(lower) and (_given_name(lower, lexicons) or _rare(lower))
+    )
 
 
 @lru_cache(maxsize=10_000)
@@ -931,12 +937,7 @@ def add_name_partners(
         for start, end in partners:
             word = text[start:end]
             lower = word.lower().rstrip("'’")
-            if (
-                _may_name(lower)
-                and not RELATIVE_WORD.fullmatch(word)
-                and not _misspelt_relation(lower)
-                and (_given_name(lower, lexicons) or _rare(lower))
-            ):
+            if not RELATIVE_WORD.fullmatch(word) and _a_persons_name(lower, lexicons):
                 found.append(Prediction(name.type, start, end, MEASURED_CONFIDENCE, MEASURED_ORIGIN))
     return add_where_free(predictions, found) if found else predictions
 
