@@ -29,8 +29,8 @@ from typing import Any
 
 from annotator.core.document import Document
 from annotator.core.phrases import MAX_PHRASE_CHARS, compile_phrases
-from annotator.core.resources import resource_path
 from annotator.core.schema import Schema
+from annotator.crf.eponyms import eponym_heads
 from annotator.crf.features import is_public
 from annotator.crf.labels import Prediction
 from annotator.crf.measured_rules import add_where_free
@@ -174,9 +174,7 @@ def _tagged_phrases(document: Document, schema: Schema) -> Iterator[tuple[str, s
 def eponym_after() -> re.Pattern[str]:
     """A possessive and a noun that makes the surname before it clinical vocabulary ("Murphy
     sign", "Foley catheter"; the leak check's list, ``surrogates/eponym_heads.txt``)."""
-    lines = resource_path("surrogates", "eponym_heads.txt").read_text(encoding="utf-8").splitlines()
-    heads = sorted((line.strip() for line in lines if line.strip() and not line.startswith("#")), key=len)
-    alternatives = "|".join(re.escape(head) for head in reversed(heads))
+    alternatives = "|".join(re.escape(head) for head in eponym_heads())
     return re.compile(rf"(?:['’]s?)?\s+(?:{alternatives})\b", re.IGNORECASE)
 
 

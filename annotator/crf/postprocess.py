@@ -26,7 +26,8 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.cleanups import NAME_TYPES, clean_up
-from annotator.crf.evidence import RARE_PATIENT_TERM_ORIGIN, RULE_GATE, PhiEvidence
+from annotator.crf.eponyms import drop_eponyms
+from annotator.crf.evidence import RARE_PATIENT_TERM_ORIGIN, RULE_GATE, SITE_LIST_ORIGIN, PhiEvidence
 from annotator.crf.features import is_public, line_case_mode, zipf_bucket
 from annotator.crf.format_rules import (
     EMAIL_ADDRESS,
@@ -42,7 +43,7 @@ from annotator.crf.labels import Prediction
 from annotator.crf.layout_rules import apply_layout_fields
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.measured_rules import add_measured_spans, add_name_partners
-from annotator.crf.phi_memory import PhiMemory, eponym_after
+from annotator.crf.phi_memory import MEMORY_ORIGIN, PhiMemory, eponym_after
 from annotator.crf.placeholder_rules import without_placeholder_pieces
 from annotator.crf.site_lists import add_site_phrases
 from annotator.crf.tokenizer import Token, tokenize
@@ -63,6 +64,8 @@ PROPAGATED_IN_NOTE = frozenset(
     {"PATIENT", "DOCTOR", "HOSPITAL", "USERNAME", "STREET", "CITY", "ORGANIZATION"}
 )
 PROPAGATED_IN_PATIENT = frozenset({"PATIENT", "DOCTOR", "HOSPITAL"})
+# Phrases held whole by the training gold or the site's lists: never taken for an eponym.
+KNOWN_PHRASE_ORIGINS = frozenset({MEMORY_ORIGIN, SITE_LIST_ORIGIN})
 # wordfreq Zipf buckets of words rare enough in English to be taken for names.
 RARE = frozenset({"0", "1", "2", "3"})
 
@@ -495,7 +498,11 @@ def postprocess_document(
     if evidence is not None and not predictions and evidence.peak() < RULE_GATE:
         # Every span a weighed rule could propose here would be weighed out: the model
         # suspects no token of the note (half the notes of a nursing corpus).
-        return _add_self_standing(text, [], allowed_set, memory, evidence, site_lists, patient_id)
+        return drop_eponyms(
+            text,
+            _add_self_standing(text, [], allowed_set, memory, evidence, site_lists, patient_id),
+            KNOWN_PHRASE_ORIGINS,
+        )
     names = allowed_set is None or bool(allowed_set & NAME_TYPES)
     tokens = tokens if isinstance(tokens, list) else list(tokens)
     result = strip_articles(text, trim(text, predictions))
@@ -518,8 +525,14 @@ def postprocess_document(
         result = [p for p in result if p.type in allowed_set]
     if evidence is not None:
         result = evidence.gate(result)
-    return _add_self_standing(
-        text, merge_names(text, result), allowed_set, memory, evidence, site_lists, patient_id
+    # Last: whatever found it, a surname before "clamp" or "ligament" is an instrument's or a
+    # structure's ("Kelly clamp", "Berry's ligament"), remembered and listed names too.
+    return drop_eponyms(
+        text,
+        _add_self_standing(
+            text, merge_names(text, result), allowed_set, memory, evidence, site_lists, patient_id
+        ),
+        KNOWN_PHRASE_ORIGINS,
     )
 
 
@@ -596,19 +609,23 @@ def postprocess_patient(
     }
     common = {term: found for term, found in pooled.items() if term not in rare}
     return {
-        doc_id: merge_names(
+        doc_id: drop_eponyms(
             text,
-            add_name_partners(
+            merge_names(
                 text,
-                propagate(
+                add_name_partners(
                     text,
-                    _without_eponyms(
-                        text, propagate(text, predictions[doc_id], rare, RARE_PATIENT_TERM_ORIGIN)
+                    propagate(
+                        text,
+                        _without_eponyms(
+                            text, propagate(text, predictions[doc_id], rare, RARE_PATIENT_TERM_ORIGIN)
+                        ),
+                        common,
+                        "trusted-patient",
                     ),
-                    common,
-                    "trusted-patient",
                 ),
             ),
+            KNOWN_PHRASE_ORIGINS,
         )
         for doc_id, text in texts.items()
     }
