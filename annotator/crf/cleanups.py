@@ -33,6 +33,13 @@ _GRADED_FRACTION = re.compile(r"^\d{1,2}/(?:5|10)$")
 _GRADE_BEFORE = re.compile(
     r"(?i:\b(?:power|strength|pain|grade|score|scale|gcs|mrc|reflexes|tone|vas)[ \t:]*)$"
 )
+# A count of things or a mixture, not a day ("8/12 cores positive", "lymph nodes 0/14",
+# "9/1 mixture"); a sum's result ("Gleason 3 + 4 = 7/10").
+_FRACTION = re.compile(r"^\d{1,2}/\d{1,2}$")
+_COUNTED_AFTER = re.compile(
+    r"[ \t]*(?i:cores?|bottles?|nodes?|specimens?|samples?|biops(?:y|ies)|mixture|ratio|dilution)\b"
+)
+_SUM_BEFORE = re.compile(r"=[ \t]*$")
 _CLOCK_AFTER = re.compile(r"(?i:h\b|hrs\b|hours\b)")
 # "received at 1800", "around 2000", "due 2030", "last dose ~ 1830": a clock time by the word
 # before it (not "since 2006", "in 1977": those are years).
@@ -53,6 +60,8 @@ _CREDENTIAL = re.compile(
 # "Dr. Thorne's service": the gold of both real corpora (PhysioNet, i2b2 2014) ends the name
 # before the possessive.
 _POSSESSIVE = re.compile(r"['’][sS]$")
+# "Dr. X. The McIvor gag": the next sentence's article.
+_ARTICLE_AFTER = re.compile(r"[ \t]+(?:The|THE)$")
 _FIELD_AFTER_COMMA = re.compile(r",[ \t]*(?:DOB|D\.O\.B\.|MRN|DOA|DOD|NHS|NHI|URN?|ID|Age|Sex|Ward)$")
 NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
 # "FILBERT BRIGHT, M.D.": a degree written with its full stops follows a person, never a place
@@ -79,6 +88,8 @@ def _wrong_date(text: str, prediction: Prediction) -> bool:
     if _GRADED_FRACTION.match(span) and _GRADE_BEFORE.search(before):
         return True
     if _GRADED_FRACTION.match(span) and _PAIN_AFTER.match(text, prediction.end):
+        return True
+    if _FRACTION.match(span) and (_COUNTED_AFTER.match(text, prediction.end) or _SUM_BEFORE.search(before)):
         return True
     if _NUMBERS_ONLY.fullmatch(span) and _GLUED_AFTER.match(text, prediction.end):
         return True
@@ -120,7 +131,7 @@ def _name_bounds(text: str, prediction: Prediction) -> tuple[int, int]:
 def _name_end(text: str, prediction: Prediction) -> int:
     """Where a name ends once degrees and a field's abbreviation after it are cut off."""
     end = prediction.end
-    for pattern in (_FIELD_AFTER_COMMA, _CREDENTIAL, _POSSESSIVE):
+    for pattern in (_FIELD_AFTER_COMMA, _CREDENTIAL, _POSSESSIVE, _ARTICLE_AFTER):
         match = pattern.search(text, prediction.start, end)
         if match and match.start() > prediction.start:
             end = match.start()

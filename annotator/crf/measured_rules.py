@@ -222,9 +222,11 @@ _FRACTIONS_AND_GRADES = frozenset((
 _NOT_A_DATE_BEFORE = re.compile(
     r"(?i)\b(?:rales|crackles|cxs?|in|pain|cp|trial|for|grade|gr|gcs|i:e|ratio)\W*\Z"
 )
-# A murmur's grade; days or weeks in British shorthand ("2/7 history", "3/7 ago").
+# A murmur's grade; days or weeks in British shorthand ("2/7 history", "3/7 ago"); a count
+# or a mixture ("8/12 cores positive", "9/1 mixture").
 _NOT_A_DATE_AFTER = re.compile(
-    r"(?i)[ \t]*(?:murmur|sem|hsm|systolic|diastolic|hx|history|ago|days?|weeks?|wks?)\b"
+    r"(?i)[ \t]*(?:murmur|sem|hsm|systolic|diastolic|hx|history|ago|days?|weeks?|wks?"
+    r"|cores?|nodes?|specimens?|samples?|biops(?:y|ies)|mixture|ratio|dilution)\b"
 )
 _VENTILATOR = re.compile(
     r"(?i)\b(?:c-?pap|bi-?pap|psv?|peep|ips|s?imv|vent\w*|wean\w*|flow ?by|pressure support|co/ci|ac)\b"
@@ -318,6 +320,17 @@ _NAME_IN_CONTACT = re.compile(
 _RELATIVE_PATTERN = "relation and first name"
 _COMMONEST_ZIPF = 5.5
 _SURNAME_AFTER = re.compile(r",?[ \t]([A-Za-z][a-z'-]+|[A-Z][A-Z'-]+)\b(?![-'’]\w)")
+# A genus's initial and its species are a microbe, not a person ("H. pylori", "E. coli").
+_SPECIES = frozenset({
+    "pylori", "coli", "diff", "difficile", "aureus", "epidermidis", "aeruginosa", "pneumoniae", "albicans",
+    "faecalis", "faecium", "tuberculosis", "gonorrhoeae", "pallidum", "fragilis", "influenzae", "mirabilis",
+    "cloacae", "marcescens", "pyogenes", "agalactiae", "viridans", "jirovecii", "carinii", "glabrata",
+    "trachomatis", "vaginalis", "burgdorferi", "typhi", "meningitidis", "catarrhalis", "maltophilia",
+    "baumannii", "lugdunensis", "perfringens", "botulinum", "monocytogenes", "jejuni", "lamblia", "vulgaris",
+    "oxytoca", "freundii", "aerogenes", "hominis", "neoformans", "fumigatus", "acnes", "pertussis", "cereus",
+    "enterica", "krusei", "saprophyticus", "sanguinis", "mutans", "mitis", "bovis", "avium", "kansasii",
+    "marinum", "capitis", "haemolyticus", "hemolyticus",
+})  # fmt: skip
 _INITIAL_SURNAME = re.compile(r"(?<![\w.])[A-Za-z]\.[ \t]+([A-Za-z][a-z'-]+|[A-Z][A-Z'-]+)\b")
 # A facility word, then up to three words before it ("kernan hosp", "ZAGARIA CAMPUS"): the
 # words are looked for behind each facility word, which is rarer than a word start.
@@ -614,7 +627,8 @@ def weighed_candidates(text: str) -> Iterator[MeasuredMatch]:
             if _may_name(match.group(1).lower()):
                 yield MeasuredMatch("relation and word", "PATIENT", *match.span(1), WEIGHED_GATE)
     for match in _INITIAL_SURNAME.finditer(text):
-        if not is_public(match.group(1).lower()):
+        lower = match.group(1).lower()
+        if not is_public(lower) and lower not in _SPECIES:
             yield MeasuredMatch("initial and surname", "DOCTOR", match.start(), match.end(1), WEIGHED_GATE)
     if not words.isdisjoint(_FACILITY_WORDS):
         yield from _facility_names(text)

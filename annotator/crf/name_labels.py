@@ -16,7 +16,16 @@ from collections.abc import Iterator
 from annotator.crf.features import zipf_bucket
 from annotator.crf.lexicons import NAME_LEXICONS, default_lexicons
 
-_PATIENT_LABELS = r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name|patient|pt|name|re"
+# A thing's name is no person's ("Model Name:  Sigma", "Drug name: Keppra").
+_THINGS_NAMED = ("model", "device", "product", "drug", "brand", "generic", "trade", "study", "test", "procedure",
+                 "file", "user", "facility", "hospital", "company", "practice", "plan", "program", "medication",
+                 "unit", "ward", "clinic", "school", "employer", "business", "street", "lab")  # fmt: skip
+_THING_NAME = "".join(rf"(?<!{thing}[ \t])" for thing in _THINGS_NAMED) + "name"
+_PATIENT_LABELS = (
+    r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name|patient|pt|"
+    + _THING_NAME
+    + "|re"
+)
 # Field labels that say the words after them are a name, whatever the words (a patient called Hope).
 _NAME_FIELDS = r"surname|forenames?|first\s+name|last\s+name|family\s+name|given\s+names?|patient\s+name"
 _RELATIVES = (
@@ -31,8 +40,11 @@ _DOCTOR_LABELS = (
 # Capitals and letters of Latin scripts with accents: "LÉVESQUE, Raphaël", "Massé".
 _UPPER = "A-ZÀ-ÖØ-Þ"
 _LETTER = "A-Za-zÀ-ÖØ-öø-ÿ"
-_INITIALS = rf"(?:[{_UPPER}]\.(?:\s?[{_UPPER}]\.)*\s?|[{_UPPER}]\s)"
+# On one line: no gold span of either corpus crosses a line break ("Dr. X.\nTOURNIQUET TIME").
+_INITIALS = rf"(?:[{_UPPER}]\.(?:[ \t]?[{_UPPER}]\.)*[ \t]?|[{_UPPER}][ \t])"
 _WORD = rf"[{_UPPER}][{_LETTER}'’-]+"
+# A sentence's article is no part of a name ("by Dr. X. The McIvor mouth gag").
+_NAME_WORD = rf"(?!(?:The|THE|This|THIS)\b){_WORD}"
 # The forename of "SURNAME, Forename": not a field ("Sanders, DOB") nor a place's first word
 # ("Dr Naylor, Larchfield Surgery", "Hines, St. Agatha's").
 _FORENAME = (
@@ -43,7 +55,7 @@ _FORENAME = (
 )
 # One space between the words of a name: a wider gap separates fields ("MARK   Forename:").
 _NAME_AFTER = (
-    rf"[ \t]*(?:Dr\.?[ \t]+|DR\.?[ \t]+)?({_INITIALS}?{_WORD}(?:, {_FORENAME}|(?: {_INITIALS}?{_WORD}){{0,2}})"
+    rf"[ \t]*(?:Dr\.?[ \t]+|DR\.?[ \t]+)?({_INITIALS}?{_NAME_WORD}(?:, {_FORENAME}|(?: {_INITIALS}?{_NAME_WORD}){{0,2}})"
     rf"(?: [A-Z]\.?(?![\w']))?)"
 )
 _CREDENTIALS = frozenset(
@@ -93,7 +105,7 @@ _ROLES = (
     r"|fellow|intern|attending|nurse|midwife|physiotherapist|pharmacist|cardiologist|oncologist|neurologist"
     r"|psychiatrist|psychologist|therapist|social[ \t]+worker|dietitian|paramedic|podiatrist|optometrist"
 )
-_BARE_NAME = rf"(?<![\w.])({_INITIALS}?{_WORD}(?:, {_FORENAME}|(?: {_INITIALS}?{_WORD}){{0,2}}))"
+_BARE_NAME = rf"(?<![\w.])({_INITIALS}?{_NAME_WORD}(?:, {_FORENAME}|(?: {_INITIALS}?{_NAME_WORD}){{0,2}}))"
 _NAME_LABELS = (
     # "Neil L. Villa, MD": a name before a clinician's degree.
     ("DOCTOR", re.compile(rf"{_BARE_NAME}(?={_DEGREE})")),

@@ -342,7 +342,10 @@ def occupations(text: str, words: frozenset[str] | None = None) -> Iterator[Cand
                 yield "PROFESSION", *span
     if "who" in words or (not words.isdisjoint(_LISTED_JOB_KEYS) and _holds_occupation_word(words)):
         for match in _LISTED_JOB_CONTEXT.finditer(text):
-            listed_only = not match.group().lower().startswith("who")
+            # "who is a locksmith" names an unlisted trade; "who is indigent", "who was
+            # pregnant" (no article) a state, so there only a listed occupation counts.
+            lower = match.group().lower()
+            listed_only = not lower.startswith("who") or not re.search(r"\b(?:an?|the)[ \t]+$", lower)
             span = _occupation_at(text, match.end(), listed_only=listed_only)
             if span and _job_ends_phrase(text, span[1]):
                 yield "PROFESSION", *span

@@ -44,6 +44,22 @@ def test_grades_clock_times_and_list_numbers_are_no_dates() -> None:
     assert clean_up(text, predictions)[0].start == text.rindex("4/5")
 
 
+def test_counts_mixtures_and_sums_are_no_dates() -> None:
+    text = "Gleason 3 + 4 = 7/10. 8/12 cores positive, 9/1 mixture; seen 8/12 in clinic"
+    predictions = [
+        at(text, "DATE", "7/10"),
+        at(text, "DATE", "8/12"),
+        at(text, "DATE", "9/1"),
+        at(text, "DATE", "8/12", 1),
+    ]
+    assert [p.start for p in clean_up(text, predictions)] == [text.rindex("8/12")]
+
+
+def test_a_name_ends_before_the_next_sentences_article() -> None:
+    text = "referred by Dr. X. The patient underwent a biopsy"
+    assert kept(text, [at(text, "DOCTOR", "X. The")]) == {("DOCTOR", "X.")}
+
+
 def test_names_end_before_degrees_and_field_labels() -> None:
     text = "Brian Ruiz, MD, PhD | Re: J. Sanders, DOB 18/2/2006"
     predictions = [at(text, "DOCTOR", "Brian Ruiz, MD, PhD"), at(text, "PATIENT", "J. Sanders, DOB")]

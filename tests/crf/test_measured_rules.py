@@ -49,6 +49,7 @@ def found(text: str) -> list[tuple[str, str]]:
         ("  10/15/2019 csru progress note", [("DATE", "10/15/2019")]),
         ("Neuro: 3-24-17 alert", []),  # a date inside a line is the model's to weigh
         ("13-45-17 units given", []),  # no month/day reading
+        ("extubated 8/28; 8/12 cores positive; (9/1 mixture); nodes 0/14", [("DATE", "8/28")]),  # counts
         ("dtr Frances- 212- 476- 8356.", [("PATIENT", "Frances"), ("PHONE", "212- 476- 8356")]),
         ("reached at (301) 944 5032 today", [("PHONE", "(301) 944 5032")]),
         ("BP 120/80, shift 1900-0700, 20-30'S, HR 88-110", []),
@@ -214,6 +215,11 @@ def test_weighed_patterns_need_the_model_to_suspect_something() -> None:
 
 def test_an_initial_before_a_common_word_is_no_name() -> None:
     assert weighed("R. GROIN SITE C&D. W. RESIDUALS >20CC, per c. rehab", 0.5) == []
+
+
+def test_a_genus_initial_and_its_species_is_a_microbe() -> None:
+    text = "will need H. pylori testing; urine grew E. coli; c. diff neg; per d. renna"
+    assert weighed(text, 0.5) == [("DOCTOR", "d. renna")]
 
 
 def test_a_facility_name_holds_no_word_among_the_commonest_of_english() -> None:
