@@ -62,6 +62,11 @@ _CREDENTIAL = re.compile(
 _POSSESSIVE = re.compile(r"['’][sS]$")
 # "Dr. X. The McIvor gag": the next sentence's article.
 _ARTICLE_AFTER = re.compile(r"[ \t]+(?:The|THE)$")
+# "by Dr. X.  Her symptoms", "from Dr. S. She agrees": an initial's full stop ends the sentence
+# before two spaces or a pronoun (no gold span of the three corpora holds one).
+_NEXT_SENTENCE = re.compile(
+    r"(?<=[A-Z]\.)[ \t]+(?:[ \t]|(?:She|He|Her|His|Him|They|It|We|The|This|That|SHE|HE|THE)\b)"
+)
 _FIELD_AFTER_COMMA = re.compile(r",[ \t]*(?:DOB|D\.O\.B\.|MRN|DOA|DOD|NHS|NHI|URN?|ID|Age|Sex|Ward)$")
 NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
 # "FILBERT BRIGHT, M.D.": a degree written with its full stops follows a person, never a place
@@ -131,7 +136,7 @@ def _name_bounds(text: str, prediction: Prediction) -> tuple[int, int]:
 def _name_end(text: str, prediction: Prediction) -> int:
     """Where a name ends once degrees and a field's abbreviation after it are cut off."""
     end = prediction.end
-    for pattern in (_FIELD_AFTER_COMMA, _CREDENTIAL, _POSSESSIVE, _ARTICLE_AFTER):
+    for pattern in (_FIELD_AFTER_COMMA, _CREDENTIAL, _POSSESSIVE, _ARTICLE_AFTER, _NEXT_SENTENCE):
         match = pattern.search(text, prediction.start, end)
         if match and match.start() > prediction.start:
             end = match.start()

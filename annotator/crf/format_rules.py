@@ -24,7 +24,7 @@ from dataclasses import replace
 from functools import cache
 
 from annotator.crf.features import is_public
-from annotator.crf.field_rules import field_candidates
+from annotator.crf.field_rules import field_candidates, is_generic_unit
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, NAME_LEXICONS, default_lexicons, read_entries
 from annotator.crf.name_labels import is_name_word, name_spans
@@ -531,8 +531,20 @@ def _generic(span: str) -> bool:
 
 
 def drop_generic_places(text: str, predictions: Iterable[Prediction]) -> list[Prediction]:
-    """Drop place spans made only of generic words or heading words (they name no place)."""
-    return [p for p in predictions if p.type not in _PLACE_TYPES or not _generic(text[p.start : p.end])]
+    """Drop place spans made only of generic words or heading words (they name no place), and
+    units named only by the generic department list ("Postanesthesia Care Unit")."""
+    return [
+        p
+        for p in predictions
+        if p.type not in _PLACE_TYPES
+        or not (
+            _generic(text[p.start : p.end])
+            or (_GENERIC_UNIT_END.search(text, p.start, p.end) and is_generic_unit(text[p.start : p.end]))
+        )
+    ]
+
+
+_GENERIC_UNIT_END = re.compile(r"(?i)\b(?:unit|suite|ward|department|dept|program)$")
 
 
 _FRACTION = re.compile(r"^(\d{1,3})/(\d{1,3})$")

@@ -177,6 +177,10 @@ _NOT_A_NAME = frozenset((
     "been", "being", "updated", "present", "visited", "visit", "visiting", "came", "come", "comes",
     "spoke", "spoken", "talked", "into", "s", "brought", "brings", "left", "feels", "felt", "asked",
     "asking", "requested", "requests", "agrees", "agreed", "died", "alive", "passed", "deceased",
+    # function words no surname shares ("follow up with the doctor if she has pain")
+    "if", "all", "as", "or", "but", "then", "there", "they", "when", "where", "while", "what", "since",
+    "because", "until", "unless", "we", "you", "i", "it", "its", "our", "their", "them", "your", "my",
+    "did", "does", "must", "might", "office",
 ))  # fmt: skip
 _RELATIONS = (
     "son|sons|daughter|daughters|dtr|wife|husband|brother|sister|mother|father|friend|niece|neice|nephew"
@@ -291,7 +295,8 @@ _UNIVERSITY = re.compile(
 # without a possessive: both corpora tag "Dr. [Thorne]'s service".
 _NAME_WORD = r"[a-z](?:[a-z'-]*[a-z])?(?<!'s)"
 # The title and the name on one line ("Msg left for Dr.\nPt states" is no name).
-_DOCTOR_TITLE = re.compile(rf"(?i)\b(?:dr|drs|doctor)\b\.?'?[ \t]+({_NAME_WORD})")
+# "doctor." ends a sentence ("his primary doctor. All questions"); "Doctor M.D." is a degree.
+_DOCTOR_TITLE = re.compile(rf"(?i)(?:\b(?:dr|drs)\b\.?'?|\bdoctor\b'?)[ \t]+({_NAME_WORD})(?!\.[a-z]\.)")
 # The second of two doctors ("Drs' Ballou and Dutter").
 _SECOND_DOCTOR = re.compile(rf"(?i)\bdrs\b\.?'?[ \t]+{_NAME_WORD}[ \t]+(?:and|&)[ \t]+({_NAME_WORD})")
 _COURTESY_TITLE = re.compile(rf"(?i)\b(?:mr|mrs|ms|miss)\b\.?[ \t]*({_NAME_WORD})")
@@ -352,11 +357,11 @@ _NOT_A_PLACE = frozenset((
 # Up to three words after "from", "in", "of", "to", "near", "at" (and "the").
 # Its own pattern: "TO FLY FROM ROME" must not be read as "to" and three words. The words are
 # looked at, not taken, so "from ROME. Son from Pikesville" finds both towns.
-_AFTER_FROM_OR_AT = re.compile(
-    r"(?i)\b(?:from|at)[ \t]+(?:the[ \t]+)?(?=([a-z][\w.'-]*(?:[ \t]+[a-z][\w.'-]*){0,2}))"
-)
+# No article before a town: "to the palmer aponeurosis", "at the Superior Gluteal Nerve",
+# "in the spring of 2066" (no match in patients 1-110 had one).
+_AFTER_FROM_OR_AT = re.compile(r"(?i)\b(?:from|at)[ \t]+(?=([a-z][\w.'-]*(?:[ \t]+[a-z][\w.'-]*){0,2}))")
 _AFTER_PLACE_PREPOSITION = re.compile(
-    r"(?i)\b(?:from|in|of|to|near|at)[ \t]+(?:the[ \t]+)?([a-z][\w.'-]*(?:[ \t]+[a-z][\w.'-]*){0,2})"
+    r"(?i)\b(?:from|in|of|to|near|at)[ \t]+([a-z][\w.'-]*(?:[ \t]+[a-z][\w.'-]*){0,2})"
 )
 # An age by the phrase around it: "died at 71", "alive at 78", "is a 62F", "73M with BPH".
 _AGE_PHRASES = (

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 from functools import cache
 
-from annotator.crf.field_rules import generic_unit_words, state_names
+from annotator.crf.field_rules import generic_unit_words, is_generic_unit, state_names
 from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, read_entries
 from annotator.crf.name_labels import is_name_word
 from annotator.crf.templates import MONTH
@@ -416,7 +416,12 @@ def _named_things(text: str) -> Iterator[Candidate]:
         words = [w for w in re.split(r"[ \t-]+", match.group(1)) if w]
         first = words[0].lower()
         # A proper name first ("Coolabah", "Fraser"), not a kind of care ("Intensive Care Unit").
-        if first not in _CLINIC_KINDS and first[:5] not in stems and is_name_word(words[0]):
+        if (
+            first not in _CLINIC_KINDS
+            and first[:5] not in stems
+            and is_name_word(words[0])
+            and not is_generic_unit(match.group(1))  # "Postanesthesia Care Unit"
+        ):
             hospital = _HOSPITAL_IN_UNIT.search(match.group(1))
             if hospital:  # "Fairmount Memorial Hospital Cardiology Service": the hospital's service
                 yield "HOSPITAL", match.start(), match.start() + hospital.end()

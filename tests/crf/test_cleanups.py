@@ -60,6 +60,22 @@ def test_a_name_ends_before_the_next_sentences_article() -> None:
     assert kept(text, [at(text, "DOCTOR", "X. The")]) == {("DOCTOR", "X.")}
 
 
+def test_a_name_ends_where_an_initials_full_stop_ends_the_sentence() -> None:
+    text = "irrigated by Dr. X.  Her symptoms eased; from Dr. S. She agrees; Dr. J. K. Rowe and A. Smith"
+    predictions = [
+        at(text, "DOCTOR", "X.  Her"),
+        at(text, "DOCTOR", "S. She"),
+        at(text, "DOCTOR", "J. K. Rowe"),
+        at(text, "DOCTOR", "A. Smith"),
+    ]
+    assert [text[p.start : p.end] for p in clean_up(text, predictions)] == [
+        "X.",
+        "S.",
+        "J. K. Rowe",
+        "A. Smith",
+    ]
+
+
 def test_names_end_before_degrees_and_field_labels() -> None:
     text = "Brian Ruiz, MD, PhD | Re: J. Sanders, DOB 18/2/2006"
     predictions = [at(text, "DOCTOR", "Brian Ruiz, MD, PhD"), at(text, "PATIENT", "J. Sanders, DOB")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from annotator.crf.field_rules import field_candidates
-from annotator.crf.format_rules import apply_format_rules, format_rule_predictions
+from annotator.crf.format_rules import apply_format_rules, drop_generic_places, format_rule_predictions
 from annotator.crf.labels import Prediction
 
 
@@ -82,3 +82,21 @@ def test_a_label_settles_the_type_the_tagger_gave() -> None:
     tagged = [Prediction("IDNUM", start, start + 8, 0.9)]
     assert [(p.type, p.start) for p in apply_format_rules(text, tagged)] == [("MEDICALRECORD", start)]
     assert [p.type for p in format_rule_predictions(text)] == ["MEDICALRECORD"]
+
+
+def test_dictated_reports_generic_units_name_no_department() -> None:
+    # Our guidelines (section 13): a unit every hospital has is no PHI, however it is spelt.
+    text = (
+        "transferred to Postanesthesia Care Unit in stable condition; marked in the Preanesthesia "
+        "Care Unit; admitted to the Transitional Care Unit; done at Inpatient Operative Suite; "
+        "the Occupational Health Program. Seen in Kingfisher Day Unit."
+    )
+    everything = {(p.type, text[p.start : p.end]) for p in format_rule_predictions(text)}
+    assert {f for f in everything if f[0] in {"DEPARTMENT", "HOSPITAL", "ORGANIZATION"}} == {
+        ("DEPARTMENT", "Kingfisher Day Unit")
+    }
+    model = [
+        Prediction("HOSPITAL", text.index("Postanesthesia"), text.index(" in stable"), 0.8, "crf"),
+        Prediction("DEPARTMENT", text.index("Kingfisher"), text.index(" Unit.") + 5, 0.8, "crf"),
+    ]
+    assert [text[p.start : p.end] for p in drop_generic_places(text, model)] == ["Kingfisher Day Unit"]

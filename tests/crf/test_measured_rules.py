@@ -70,6 +70,9 @@ def found(text: str) -> list[tuple[str, str]]:
             [("DOCTOR", "vasquez"), ("DOCTOR", "small"), ("DOCTOR", "PRICE")],
         ),
         ("dr aware and dr notified; md here", []),  # verbs after the title
+        # a function word, the next sentence, a degree: no name after "doctor"
+        ("see the doctor if she has pain; his primary doctor. All questions; Sample Doctor M.D.", []),
+        ("fusion by Dr. W from L3", [("DOCTOR", "W")]),  # a placeholder's letter is the name
         # a login beside or under a signature and degree, not a measurement there
         ("Dictated by:  FILBERT BRIGHT, M.D.    FB59 \n", [("USERNAME", "FB59")]),
         (
@@ -215,6 +218,12 @@ def test_weighed_patterns_need_the_model_to_suspect_something() -> None:
 
 def test_an_initial_before_a_common_word_is_no_name() -> None:
     assert weighed("R. GROIN SITE C&D. W. RESIDUALS >20CC, per c. rehab", 0.5) == []
+
+
+def test_no_town_after_an_article() -> None:
+    # Palmer, Superior and Spring are towns; after "the" these are anatomy and a season.
+    text = "to the palmer aponeurosis, at the Superior Gluteal Nerve, in the spring of 2066; lives in rome"
+    assert weighed(text, 0.5) == [("DATE", "spring of 2066"), ("CITY", "rome")]
 
 
 def test_a_genus_initial_and_its_species_is_a_microbe() -> None:
