@@ -87,18 +87,6 @@ def generic_unit_words() -> frozenset[str]:
     )
 
 
-# "Postanesthesia", "Preanesthesia": a generic word run together with its prefix.
-_UNIT_PREFIX = re.compile(r"^(?:post|pre|peri|intra)-?(?=[a-z]{4,})")
-
-
-def is_generic_unit(name: str) -> bool:
-    """Whether a unit's name is made only of the generic department list's words (our guidelines
-    section 13: every hospital has one, so it names no place), prefixes run together included."""
-    generic = generic_unit_words() | _DICTATED_UNIT_WORDS
-    words = re.findall(r"[A-Za-z]+", name.lower())
-    return bool(words) and all(w in generic or _UNIT_PREFIX.sub("", w) in generic for w in words)
-
-
 # Dictated reports' words for the same units ("Transitional Care Unit", "Inpatient Operative
 # Suite", "Postanesthetic Care Unit").
 _DICTATED_UNIT_WORDS = frozenset(
@@ -115,6 +103,18 @@ _DICTATED_UNIT_WORDS = frozenset(
         "health",
     }
 )
+
+
+# "Postanesthesia", "Preanesthesia": a generic word run together with its prefix.
+_UNIT_PREFIX = re.compile(r"^(?:post|pre|peri|intra)-?(?=[a-z]{4,})")
+
+
+def is_generic_unit(name: str) -> bool:
+    """Whether a unit's name is made only of the generic department list's words (our guidelines
+    section 13: every hospital has one, so it names no place), prefixes run together included."""
+    generic = generic_unit_words() | _DICTATED_UNIT_WORDS
+    words = re.findall(r"[A-Za-z]+", name.lower())
+    return bool(words) and all(w in generic or _UNIT_PREFIX.sub("", w) in generic for w in words)
 
 
 @cache

@@ -354,7 +354,7 @@ _NOT_A_PLACE = frozenset((
     "was", "acute", "inpatient",
 ))  # fmt: skip
 
-# Up to three words after "from", "in", "of", "to", "near", "at" (and "the").
+# Up to three words after "from", "in", "of", "to", "near", "at".
 # Its own pattern: "TO FLY FROM ROME" must not be read as "to" and three words. The words are
 # looked at, not taken, so "from ROME. Son from Pikesville" finds both towns.
 # No article before a town: "to the palmer aponeurosis", "at the Superior Gluteal Nerve",
