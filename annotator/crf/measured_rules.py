@@ -956,6 +956,8 @@ def add_name_partners(
         for start, end in partners:
             word = text[start:end]
             lower = word.lower().rstrip("'’")
+            if text[name.start].isupper() and word[:1].islower():
+                continue  # "Dr. XYZ and immunopathology": a name in capitals has a capitalised partner
             if not RELATIVE_WORD.fullmatch(word) and _a_persons_name(lower, lexicons):
                 found.append(Prediction(name.type, start, end, MEASURED_CONFIDENCE, MEASURED_ORIGIN))
     return add_where_free(predictions, found) if found else predictions

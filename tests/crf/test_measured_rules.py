@@ -469,6 +469,9 @@ def test_a_relation_or_a_common_word_beside_a_name_is_no_partner() -> None:
     assert partners(text, *names) == []
     # Only next to a name: two words joined by "and" are not names by themselves.
     assert partners("daughters sarah and margie") == []
+    # A capitalised name's partner is capitalised too; in lower case both are ("suzette and ank").
+    text = "spoke with the pathologist, Dr. XYZ and immunopathology was done; Dr. Quist and Hank"
+    assert partners(text, ("DOCTOR", "XYZ"), ("DOCTOR", "Quist")) == [("DOCTOR", "Hank")]
 
 
 def towns_come_from(text: str) -> list[str]:
