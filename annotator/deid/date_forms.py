@@ -58,6 +58,16 @@ def readings(text: str, short_numeric: str = "month-day") -> list[Reading]:
     return found
 
 
+def names_no_day_of_a_year(text: str) -> bool:
+    """Whether ``text`` is a decade or a part of a month, season or year (``the 1960s``,
+    ``mid-October``, ``early 2067``): vaguer than a month or a year, and so, like a month's or a
+    year's name alone, no identifying date element. The shift can leave it as it was."""
+    if _decade(text, "month-day"):
+        return True
+    vague = _part_of(text, "month-day")
+    return bool(vague) and not any(reading.parsed.identifying for reading in vague)
+
+
 def _decade(text: str, short_numeric: str) -> list[Reading]:
     match = _DECADE.fullmatch(text)
     if match is None:

@@ -9,7 +9,7 @@ and date type words, the words a surrogate keeps by design such as ``Hospital`` 
 
 Two readings are exempt, because their surrogates change the value as a whole: the numbers
 of a span that parses as a date (shifted: a ``12`` that comes back as another field is not the
-original day) and ages of 90 and under (kept, or 90, by design). By design too, and so not
+original day, and a decade's ``1960s`` names no year) and ages of 90 and under (kept, or 90, by design). By design too, and so not
 counted: short digit groups of phones, IDs and IP addresses (every digit is re-drawn, a group
 coming back is chance), top-level domains of e-mails and URLs, the common-word head noun of a
 hospital or organisation ("Schools"), and common words of a profession.
@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
+from annotator.deid.date_forms import names_no_day_of_a_year
 from annotator.deid.dates import DATE_WORDS, HOLIDAYS, parse_date
 from annotator.deid.findings import Leak
 from annotator.deid.lists import load_list, load_pairs
@@ -118,7 +119,7 @@ def _only_date_parts(text: str, tokens: list[str]) -> bool:
     """Whether a date tag holds nothing but a date (or a range, "10/15-10/16"): numbers of up
     to four digits and date or generic words. Its surrogate is shifted as a whole, so a number
     that comes back (the month 10 of both ends) is no longer the original day."""
-    if parse_date(text.strip()) is not None:
+    if parse_date(text.strip()) is not None or names_no_day_of_a_year(text.strip()):
         return True
     return all(
         (t.isdecimal() and len(t) <= 4) or (t.isalpha() and t.lower() in generic_words()) for t in tokens

@@ -15,7 +15,9 @@ leak when it lies
 Left out on purpose, because they are ordinary vocabulary or kept by design: ages of 90 and
 under (kept, or 90 by design; ages over 90 are only checked inside age surrogates, since
 numbers such as 92 are everywhere in clinical text), dates that name no day or month of a
-year (weekday, month or season names, a bare year), generic department names, one-word
+year (weekday, month or season names, a bare year, and what is vaguer still: ``mid-October``,
+``early 2067``, ``the 1960s``, which a shift of a few days leaves as they were), generic
+department names, one-word
 professions that are common English words, strings shorter than ``min_length``, and
 strings in ``ignore``. Numbers with fewer than ``min_digits_anywhere`` digits (room numbers,
 short IDs, ``2/6``) are only looked for among the patient's own surrogates: in free text
@@ -49,6 +51,7 @@ from annotator.deid.clinical_language import (
     reads_as_phi,
     unit_not_initial,
 )
+from annotator.deid.date_forms import names_no_day_of_a_year
 from annotator.deid.dates import DATE_WORDS, parse_date
 from annotator.deid.findings import Leak, LeakError, leak_error, with_original_offsets
 from annotator.deid.kept_tokens import pieces_kept
@@ -168,7 +171,11 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                 continue
             if kind == "date":
                 parsed = parse_date(text)
-                if (parsed is not None and not parsed.identifying) or text.lower() in DATE_WORDS:
+                if (
+                    (parsed is not None and not parsed.identifying)
+                    or text.lower() in DATE_WORDS
+                    or names_no_day_of_a_year(text)
+                ):
                     continue
                 if _ORDINAL.fullmatch(text):
                     # A day alone ("the 2nd") is a date only beside its month: in other text

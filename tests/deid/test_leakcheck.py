@@ -67,6 +67,22 @@ def test_surrogate_equal_to_original_is_caught() -> None:
     assert [leak.rule for leak in leaks] == ["surrogate repeats another patient's original"]
 
 
+@pytest.mark.parametrize("vague", ["mid-October", "early 2067", "the 1960s", "end of summer"])
+def test_a_date_vaguer_than_a_month_or_year_is_no_leak(vague: str) -> None:
+    # A shift of a few days leaves "mid-October" as it was: like "October" alone, it names no
+    # day of a year, so its surviving the shift discloses nothing.
+    original = note("400-01", "MI ", (vague, "DATE"), ".")
+    assert find_leaks([original], [note("400-01", "MI ", (vague, "DATE"), ".")]) == []
+
+
+def test_a_vague_date_with_a_day_or_month_of_a_year_is_still_checked() -> None:
+    original = note("400-01", "MI ", ("early October 2067", "DATE"), ".")
+    unchanged = note("400-01", "MI ", ("early October 2067", "DATE"), ".")
+    assert [leak.rule for leak in find_leaks([original], [unchanged])] == [
+        "surrogate repeats the patient's original"
+    ]
+
+
 def test_min_length_and_ignore_are_configurable() -> None:
     planted = note("400-01", ("Bo Li", "PATIENT"), " seen; Li called.")
     assert leaks_of(planted) == []
