@@ -50,6 +50,15 @@ def found(text: str) -> list[tuple[str, str]]:
         ("Neuro: 3-24-17 alert", []),  # a date inside a line is the model's to weigh
         ("13-45-17 units given", []),  # no month/day reading
         ("extubated 8/28; 8/12 cores positive; (9/1 mixture); nodes 0/14", [("DATE", "8/28")]),  # counts
+        # a fraction, or a count after "cx" or "for", is a day when its note names that month
+        (
+            "extubated 3/21. diaphoresis 3/5 at rehab, last cx 3/23; plan for 3/4",
+            [("DATE", "3/21"), ("DATE", "3/5"), ("DATE", "3/23"), ("DATE", "3/4")],
+        ),
+        ("extubated 4/21; 3/5 of cxs, last cx 3/23, plan for 3/4", [("DATE", "4/21")]),
+        ("MI 2/20, grade 2/6 murmur, in 2/3 bottles", [("DATE", "2/20")]),  # no count or grade
+        ("MRI 1/12. Strength 5/5; tumour in 1/5 lymph nodes", [("DATE", "1/12")]),
+        ("seen 2/12: AKI 2/2 dehydration, 2/2 bottles", [("DATE", "2/12")]),  # "secondary to"
         ("dtr Frances- 212- 476- 8356.", [("PATIENT", "Frances"), ("PHONE", "212- 476- 8356")]),
         ("reached at (301) 944 5032 today", [("PHONE", "(301) 944 5032")]),
         ("BP 120/80, shift 1900-0700, 20-30'S, HR 88-110", []),
