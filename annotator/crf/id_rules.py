@@ -272,10 +272,11 @@ def id_candidates(text: str) -> Iterator[Candidate]:
 
 
 _SHORT_NUMBER = re.compile(r"\d{2,6}")
-# Where a short number is a phone number: "bleep 2175", "ext 219", "call me at 12088".
+# Where a short number is a phone number: "bleep 2175", "ext 219", "call me at 12088",
+# "beeper number 55037" (but "page number 12" is a page's).
 _SHORT_PHONE_LABEL = re.compile(
-    r"(?i:\b(?:bleep|pager|beeper|page|ext|extension|x|tel|phone|ph|call(?:[ \t]+(?:me|us|back))?"
-    r"(?:[ \t]+(?:at|on))?))\.?[ \t]*[:#]?[ \t]*$"
+    r"(?i:\b(?:(?:bleep|pager|beeper|ext|extension|tel|phone|ph)(?:\.?[ \t]*(?:no\.?|number))?|page|x"
+    r"|call(?:[ \t]+(?:me|us|back))?(?:[ \t]+(?:at|on))?))\.?[ \t]*[:#]?[ \t]*$"
 )
 
 

@@ -201,7 +201,10 @@ def test_a_bleep_number_is_a_phone_number_whatever_the_tagger_thought() -> None:
 
 
 def test_a_short_number_without_a_phone_label_is_no_phone_number() -> None:
-    text = "- CHF, dx 2058\n- gout, code 41872\nbleep 2175; ext 219; call me at 12088; x 4417"
+    text = (
+        "- CHF, dx 2058\n- gout, code 41872\nbleep 2175; ext 219; call me at 12088; x 4417\n"
+        "reached at beeper number 55037 or pager no. 3141; see page number 12"
+    )
     tagged = [Prediction("PHONE", m.start(), m.end(), 0.9) for m in re.finditer(r"\d+", text)]
     result = {(p.type, text[p.start : p.end]) for p in relabel_short_phones(text, tagged)}
     assert result == {
@@ -210,6 +213,8 @@ def test_a_short_number_without_a_phone_label_is_no_phone_number() -> None:
         ("PHONE", "219"),
         ("PHONE", "12088"),
         ("PHONE", "4417"),
+        ("PHONE", "55037"),
+        ("PHONE", "3141"),
     }
 
 
