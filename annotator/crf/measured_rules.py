@@ -116,7 +116,7 @@ from annotator.crf.features import is_public
 from annotator.crf.format_rules import EMAIL_ADDRESS, URL_WITH_SCHEME
 from annotator.crf.id_rules import logins_after_by, signed_usernames
 from annotator.crf.labels import Prediction
-from annotator.crf.lexicons import LEXICON_DIR, Lexicons, default_lexicons, read_entries
+from annotator.crf.lexicons import LEXICON_DIR, NAME_LEXICONS, Lexicons, default_lexicons, read_entries
 from annotator.crf.name_labels import RELATIVE_WORD, ROLE_WORD
 from annotator.crf.phrase_rules import calendar_words, occupations
 from annotator.crf.tokenizer import note_words
@@ -155,6 +155,8 @@ STANDING_PATTERNS = (
     "occupation so named",
 )
 _FIRST_NAMES = ("FIRST_M", "FIRST_F")
+# From this Zipf value a word in -ed or -ing is a verb after a doctor's title, not a surname.
+_VERB_ZIPF = 3.0
 # P(PHI) the weighed patterns need on one of their tokens; a town name, more often a word
 # ("Foley", "Orange", "Normal"), needs more.
 WEIGHED_GATE = 0.01
@@ -482,7 +484,9 @@ def standing_matches(text: str) -> Iterator[MeasuredMatch]:
     if not words.isdisjoint(_TITLE_WORDS):
         for pattern in (_DOCTOR_TITLE, _SECOND_DOCTOR):
             for match in pattern.finditer(text):
-                if match.group(1).lower() not in _NOT_A_NAME:
+                lower = match.group(1).lower()
+                spelt_out = match.group().lower().startswith("doctor")
+                if lower not in _NOT_A_NAME and not (spelt_out and _verb_form(lower)):
                     yield MeasuredMatch("doctor's title and word", "DOCTOR", *match.span(1))
     if not words.isdisjoint(_COURTESY_WORDS):
         for match in _COURTESY_TITLE.finditer(text):
@@ -787,6 +791,16 @@ def _town_at(text: str, match: re.Match[str]) -> tuple[int, int] | None:
         if name.lower() in towns:
             return start, start + len(name)
     return None
+
+
+def _verb_form(lower: str) -> bool:
+    """A common English word in ``-ed`` or ``-ing`` that no name list holds: after ``doctor``
+    spelt out, what the doctor did (``their doctor prescribed``), not who (``doctor Reed``).
+    After ``Dr.`` a surname is the rule, ``Dr. Fielding`` among them."""
+    if not lower.endswith(("ed", "ing")) or _zipf(lower) < _VERB_ZIPF:
+        return False
+    lexicons = default_lexicons()
+    return not (_given_name(lower, lexicons) or any(lexicons.contains(name, lower) for name in NAME_LEXICONS))
 
 
 def _given_name(lower: str, lexicons: Lexicons) -> bool:

@@ -81,6 +81,11 @@ def found(text: str) -> list[tuple[str, str]]:
         ("dr aware and dr notified; md here", []),  # verbs after the title
         # a function word, the next sentence, a degree: no name after "doctor"
         ("see the doctor if she has pain; his primary doctor. All questions; Sample Doctor M.D.", []),
+        # what a doctor did, spelt out; after "Dr." a surname in -ing stays one
+        (
+            "their usual doctor prescribed amoxicillin; doctor recommending rest; doctor Reed; Dr. Fielding",
+            [("DOCTOR", "Reed"), ("DOCTOR", "Fielding")],
+        ),
         ("fusion by Dr. W from L3", [("DOCTOR", "W")]),  # a placeholder's letter is the name
         # a login beside or under a signature and degree, not a measurement there
         ("Dictated by:  FILBERT BRIGHT, M.D.    FB59 \n", [("USERNAME", "FB59")]),
