@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from annotator.crf.labels import Prediction
+from annotator.crf.lexicons import is_listed_name
 from annotator.crf.name_labels import RELATIVE_WORD
 
 _UNIT_AFTER_AGE = re.compile(
@@ -140,7 +141,47 @@ def _name_end(text: str, prediction: Prediction) -> int:
         match = pattern.search(text, prediction.start, end)
         if match and match.start() > prediction.start:
             end = match.start()
+    for match in _AFTER_INITIAL.finditer(text, prediction.start, end):
+        if match.start() > prediction.start and _opens_a_sentence(match.group(1)):
+            return match.start()
     return end
+
+
+# "Dr. O. Unfortunately", "Dr. O. I informed", "Dr. B. As mentioned": after an initial's full
+# stop, a function word, an adverb in -ly or a discourse word opens the next sentence, unless a
+# name list has it ("Dr. K. Kelly"). Surnames that are common words stay ("L. Read", "G. Clear").
+_AFTER_INITIAL = re.compile(r"(?<=\b[A-Z]\.)[ \t]+([A-Z][a-z]+|I)\b(?!\.)")
+_FUNCTION_WORD_ZIPF = 6.0
+_ADVERB_ZIPF = 3.5
+_DISCOURSE_WORDS = frozenset(
+    {
+        "however",
+        "today",
+        "tomorrow",
+        "yesterday",
+        "therefore",
+        "thus",
+        "otherwise",
+        "meanwhile",
+        "please",
+        "again",
+    }
+)
+
+
+def _opens_a_sentence(word: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    lower = word.lower()
+    if word == "I":
+        return True
+    frequency = zipf_frequency(lower, "en")
+    opener = (
+        frequency >= _FUNCTION_WORD_ZIPF
+        or (lower.endswith("ly") and frequency >= _ADVERB_ZIPF)
+        or lower in _DISCOURSE_WORDS
+    )
+    return opener and not is_listed_name(lower)
 
 
 # "77-53-9390": the shape of a date, but no calendar has month or day 53: a record number.

@@ -161,3 +161,20 @@ def build_lexicons(directory: Path = LEXICON_DIR) -> Lexicons:
 def default_lexicons() -> Lexicons:
     """The shipped lists, read once per process."""
     return build_lexicons()
+
+
+@cache
+def census_first_names() -> frozenset[str]:
+    """The 1990 US Census's 5,163 given names, lower case (``first_names_census.txt``)."""
+    return frozenset(e.lower() for e in read_entries(LEXICON_DIR / "first_names_census.txt"))
+
+
+def is_given_name(lower: str) -> bool:
+    """A listed first name: ours (SSA, through Faker) or the 1990 US Census's."""
+    return default_lexicons().contains_any(("FIRST_M", "FIRST_F"), lower) or lower in census_first_names()
+
+
+def is_listed_name(lower: str) -> bool:
+    """A word of any name list: a given name or a surname, ours or the world's."""
+    lexicons = default_lexicons()
+    return is_given_name(lower) or any(lexicons.contains(name, lower) for name in NAME_LEXICONS)

@@ -116,7 +116,14 @@ from annotator.crf.features import is_public
 from annotator.crf.format_rules import EMAIL_ADDRESS, URL_WITH_SCHEME
 from annotator.crf.id_rules import logins_after_by, signed_usernames
 from annotator.crf.labels import Prediction
-from annotator.crf.lexicons import LEXICON_DIR, NAME_LEXICONS, Lexicons, default_lexicons, read_entries
+from annotator.crf.lexicons import (
+    LEXICON_DIR,
+    Lexicons,
+    census_first_names,
+    default_lexicons,
+    is_listed_name,
+    read_entries,
+)
 from annotator.crf.name_labels import RELATIVE_WORD, ROLE_WORD
 from annotator.crf.phrase_rules import calendar_words, occupations
 from annotator.crf.tokenizer import note_words
@@ -155,6 +162,7 @@ STANDING_PATTERNS = (
     "occupation so named",
 )
 _FIRST_NAMES = ("FIRST_M", "FIRST_F")
+_ARTICLE_NEXT = re.compile(r"[ \t]+(?:a|an|the)\b", re.IGNORECASE)
 # From this Zipf value a word in -ed or -ing is a verb after a doctor's title, not a surname.
 _VERB_ZIPF = 3.0
 # P(PHI) the weighed patterns need on one of their tokens; a town name, more often a word
@@ -587,6 +595,8 @@ def _relations_named(text: str) -> Iterator[MeasuredMatch]:
             and not (_given_name(lower, lexicons) and not lexicons.contains("CLINICAL", lower))
         ):
             continue  # "CMO", "PT"; but "GIRLFRIEND EVE", "SON ROB" (2 of 2 on patients 1-110)
+        if _takes_an_object(text, match.end(1), lower, lexicons):
+            continue
         if _given_name(lower, lexicons) or _rare(lower):
             # A surname after it, written alike: "son Xavier Bolton", "Lopie Certusi".
             end = _surname_end(text, word, match.end(1), lexicons)
@@ -644,8 +654,10 @@ def weighed_candidates(text: str) -> Iterator[MeasuredMatch]:
     """Matches of the patterns that stand only where the model suspects PHI."""
     words = note_words(text)
     if not words.isdisjoint(_RELATION_WORDS):
+        lexicons = default_lexicons()
         for match in _RELATION.finditer(text):
-            if _may_name(match.group(1).lower()):
+            lower = match.group(1).lower()
+            if _may_name(lower) and not _takes_an_object(text, match.end(1), lower, lexicons):
                 yield MeasuredMatch("relation and word", "PATIENT", *match.span(1), WEIGHED_GATE)
     for match in _INITIAL_SURNAME.finditer(text):
         lower = match.group(1).lower()
@@ -793,24 +805,24 @@ def _town_at(text: str, match: re.Match[str]) -> tuple[int, int] | None:
     return None
 
 
+def _takes_an_object(text: str, end: int, lower: str, lexicons: Lexicons) -> bool:
+    """A word before an article is a verb with its object ("helped a friend unload a
+    motorcycle"), unless a given name ("son Frank a teacher" is rarer than "son Frank")."""
+    return _ARTICLE_NEXT.match(text, end) is not None and not _given_name(lower, lexicons)
+
+
 def _verb_form(lower: str) -> bool:
     """A common English word in ``-ed`` or ``-ing`` that no name list holds: after ``doctor``
     spelt out, what the doctor did (``their doctor prescribed``), not who (``doctor Reed``).
     After ``Dr.`` a surname is the rule, ``Dr. Fielding`` among them."""
     if not lower.endswith(("ed", "ing")) or _zipf(lower) < _VERB_ZIPF:
         return False
-    lexicons = default_lexicons()
-    return not (_given_name(lower, lexicons) or any(lexicons.contains(name, lower) for name in NAME_LEXICONS))
+    return not is_listed_name(lower)
 
 
 def _given_name(lower: str, lexicons: Lexicons) -> bool:
     """A listed first name: ours (SSA, through Faker) or the 1990 US Census's 5,163."""
-    return lexicons.contains_any(_FIRST_NAMES, lower) or lower in _census_first_names()
-
-
-@cache
-def _census_first_names() -> frozenset[str]:
-    return frozenset(e.lower() for e in read_entries(LEXICON_DIR / "first_names_census.txt"))
+    return lexicons.contains_any(_FIRST_NAMES, lower) or lower in census_first_names()
 
 
 @cache

@@ -76,6 +76,22 @@ def test_a_name_ends_where_an_initials_full_stop_ends_the_sentence() -> None:
     ]
 
 
+def test_a_name_ends_where_a_common_sentence_opener_follows_an_initial() -> None:
+    text = (
+        "Dr. O. Unfortunately he left; Dr. O. I informed; Dr. B. As noted; Dr. J. A. Smith; L. Read; K. Kelly"
+    )
+    pieces = ["O. Unfortunately", "O. I", "B. As", "J. A. Smith", "L. Read", "K. Kelly"]
+    predictions = [at(text, "DOCTOR", piece) for piece in pieces]
+    assert [text[p.start : p.end] for p in clean_up(text, predictions)] == [
+        "O.",
+        "O.",
+        "B.",
+        "J. A. Smith",  # a middle initial is no sentence's first word
+        "L. Read",  # a surname that is a common word
+        "K. Kelly",  # a listed name in -ly
+    ]
+
+
 def test_names_end_before_degrees_and_field_labels() -> None:
     text = "Brian Ruiz, MD, PhD | Re: J. Sanders, DOB 18/2/2006"
     predictions = [at(text, "DOCTOR", "Brian Ruiz, MD, PhD"), at(text, "PATIENT", "J. Sanders, DOB")]

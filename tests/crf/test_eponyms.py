@@ -32,6 +32,10 @@ def span_of(text: str, piece: str) -> tuple[int, int]:
         ("We used an Epstein curette.", "Epstein curette"),  # the model took the head along
         ("Using a matchstick burr, a trough was made.", "matchstick burr"),
         ("US WITH FLUID IN DOUGLAS POUCH", "DOUGLAS"),
+        ("the Austin osteotomy was performed", "Austin"),
+        ("placed with the Wilson attachment", "Wilson"),
+        ("dressed with a sterile Owen silk", "Owen"),
+        ("anesthetize the Medial Branch nerve", "Medial Branch"),
     ],
 )
 def test_a_word_before_or_ending_in_a_clinical_head_noun_is_an_eponym(text: str, piece: str) -> None:

@@ -184,6 +184,8 @@ def found(text: str) -> list[tuple[str, str]]:
             "with sister Angela Frank in; Son HODGKIN, Nitesh rang; son bill consented",
             [("PATIENT", "Angela Frank"), ("PATIENT", "HODGKIN, Nitesh"), ("PATIENT", "bill")],
         ),
+        # a verb with its object is no name; a given name keeps its place
+        ("helped a friend unload a motorcycle; son Frank a teacher", [("PATIENT", "Frank")]),
     ],
 )
 def test_what_the_patterns_find(text: str, expected: list[tuple[str, str]]) -> None:
@@ -251,6 +253,13 @@ def test_a_facility_name_holds_no_word_among_the_commonest_of_english() -> None:
     )
     assert [(m.pattern, text[m.start : m.end]) for m in weighed_candidates(text)] == [
         ("name before a facility", "kernan")
+    ]
+
+
+def test_a_word_after_a_relation_that_takes_an_object_is_a_verb() -> None:
+    text = "helped a friend unload a motorcycle; dtr tameka here"
+    assert [(m.pattern, text[m.start : m.end]) for m in weighed_candidates(text)] == [
+        ("relation and word", "tameka")
     ]
 
 
