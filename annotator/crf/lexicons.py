@@ -46,6 +46,7 @@ LEXICON_FILES: dict[str, tuple[tuple[str, ...], bool]] = {
 }
 
 NAME_LEXICONS = ("FIRST_M", "FIRST_F", "SURNAME", "FIRST_WORLD", "SURNAME_WORLD")
+FIRST_NAME_LEXICONS = ("FIRST_M", "FIRST_F")
 
 
 def read_entries(path: Path) -> list[str]:
@@ -171,7 +172,7 @@ def census_first_names() -> frozenset[str]:
 
 def is_given_name(lower: str) -> bool:
     """A listed first name: ours (SSA, through Faker) or the 1990 US Census's."""
-    return default_lexicons().contains_any(("FIRST_M", "FIRST_F"), lower) or lower in census_first_names()
+    return default_lexicons().contains_any(FIRST_NAME_LEXICONS, lower) or lower in census_first_names()
 
 
 def is_listed_name(lower: str) -> bool:

@@ -117,6 +117,7 @@ from annotator.crf.format_rules import EMAIL_ADDRESS, URL_WITH_SCHEME
 from annotator.crf.id_rules import logins_after_by, signed_usernames
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import (
+    FIRST_NAME_LEXICONS,
     LEXICON_DIR,
     Lexicons,
     census_first_names,
@@ -161,7 +162,7 @@ STANDING_PATTERNS = (
     "weekday, season, holiday",
     "occupation so named",
 )
-_FIRST_NAMES = ("FIRST_M", "FIRST_F")
+_FIRST_NAMES = FIRST_NAME_LEXICONS
 _ARTICLE_NEXT = re.compile(r"[ \t]+(?:a|an|the)\b", re.IGNORECASE)
 # From this Zipf value a word in -ed or -ing is a verb after a doctor's title, not a surname.
 _VERB_ZIPF = 3.0
@@ -807,7 +808,7 @@ def _town_at(text: str, match: re.Match[str]) -> tuple[int, int] | None:
 
 def _takes_an_object(text: str, end: int, lower: str, lexicons: Lexicons) -> bool:
     """A word before an article is a verb with its object ("helped a friend unload a
-    motorcycle"), unless a given name ("son Frank a teacher" is rarer than "son Frank")."""
+    motorcycle"), unless it is a given name ("son Frank a teacher")."""
     return _ARTICLE_NEXT.match(text, end) is not None and not _given_name(lower, lexicons)
 
 

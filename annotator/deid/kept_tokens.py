@@ -9,8 +9,8 @@ and date type words, the words a surrogate keeps by design such as ``Hospital`` 
 
 Two readings are exempt, because their surrogates change the value as a whole: the numbers
 of a span that parses as a date (shifted: a ``12`` that comes back as another field is not the
-original day, and a decade's ``1960s`` names no year) and ages of 90 and under (kept, or 90, by design). By design too, and so not
-counted: short digit groups of phones, IDs and IP addresses (every digit is re-drawn, a group
+original day, and a decade's ``1960s`` names no year) and ages of 90 and under (kept, or 90,
+by design). By design too, and so not counted: short digit groups of phones, IDs and IP addresses (every digit is re-drawn, a group
 coming back is chance), top-level domains of e-mails and URLs, the common-word head noun of a
 hospital or organisation ("Schools"), and common words of a profession.
 """

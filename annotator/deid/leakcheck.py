@@ -17,9 +17,8 @@ under (kept, or 90 by design; ages over 90 are only checked inside age surrogate
 numbers such as 92 are everywhere in clinical text), dates that name no day or month of a
 year (weekday, month or season names, a bare year, and what is vaguer still: ``mid-October``,
 ``early 2067``, ``the 1960s``, which a shift of a few days leaves as they were), generic
-department names, one-word
-professions that are common English words, strings shorter than ``min_length``, and
-strings in ``ignore``. Numbers with fewer than ``min_digits_anywhere`` digits (room numbers,
+department names, one-word professions that are common English words, strings shorter than
+``min_length``, and strings in ``ignore``. Numbers with fewer than ``min_digits_anywhere`` digits (room numbers,
 short IDs, ``2/6``) are only looked for among the patient's own surrogates: in free text
 they cannot be told from measurements (``pain 3/10``, ``grade 2/6 murmur``). A name token
 inside a medical eponym (``Foley catheter``, ``Graves' disease``; the list is
