@@ -5,7 +5,8 @@ people (``Metzenbaum scissors``, ``Trendelenburg position``, ``Hasson technique`
 that learnt names from nursing notes and letters reads ``Kelly``, ``Joseph`` or ``Maryland``
 there as a person or a place. A span is an eponym when a clinical head noun follows it
 (``surrogates/eponym_heads.txt``, the list the leak check reads) or ends it in lower case
-(``Epstein curette``, ``sharp curette``), and no title stands before it (``Dr. Kelly``).
+(``Epstein curette``, ``sharp curette``), or is one word after a head noun and ``of`` (``knot
+of Henry``, ``circle of Willis``), and no title stands before it (``Dr. Kelly``).
 
 Measured (twentieth round): of 36,192 gold spans (PhysioNet patients 1-110, the 1,882
 synthetic training notes, five i2b2 2014 notes) none is so placed; on 401 dictated MTSamples
@@ -47,6 +48,18 @@ def _head_after() -> re.Pattern[str]:
     return re.compile(_AFTER.format(heads="|".join(map(re.escape, eponym_heads()))), re.IGNORECASE)
 
 
+# Anatomy names its eponyms after "of" too ("knot of Henry", "loop of Henle", "circle of
+# Willis", "pouch of Douglas"): a head noun, or one of these, before "of".
+_OF_HEADS = ("loop", "sphincter", "circle", "islets", "islet", "bundle", "organ", "ampulla", "angle",
+             "tetralogy", "knot", "crypts", "fossa", "foramen", "tubercle", "nucleus", "column")  # fmt: skip
+
+
+@cache
+def _head_of() -> re.Pattern[str]:
+    heads = "|".join(map(re.escape, (*eponym_heads(), *_OF_HEADS)))
+    return re.compile(rf"\b(?:{heads})[ \t]+of[ \t]+(?:the[ \t]+)?$", re.IGNORECASE)
+
+
 @cache
 def _head_last() -> re.Pattern[str]:
     # Lower case only: "Kellie Burr" is a person, "matchstick burr" a drill.
@@ -64,7 +77,11 @@ def is_eponym(text: str, start: int, end: int) -> bool:
         return False
     if _TITLE_BEFORE.search(text, max(0, start - 12), start):
         return False
-    return bool(_head_after().match(text, end) or _head_last().search(span))
+    return bool(
+        _head_after().match(text, end)
+        or _head_last().search(span)
+        or (len(words) == 1 and _head_of().search(text, max(0, start - 40), start))
+    )
 
 
 def drop_eponyms(

@@ -36,6 +36,8 @@ def span_of(text: str, piece: str) -> tuple[int, int]:
         ("placed with the Wilson attachment", "Wilson"),
         ("dressed with a sterile Owen silk", "Owen"),
         ("anesthetize the Medial Branch nerve", "Medial Branch"),
+        ("fluid within the knot of Henry.", "Henry"),  # after a head and "of"
+        ("the circle of Willis is patent", "Willis"),
     ],
 )
 def test_a_word_before_or_ending_in_a_clinical_head_noun_is_an_eponym(text: str, piece: str) -> None:
@@ -55,6 +57,8 @@ def test_a_word_before_or_ending_in_a_clinical_head_noun_is_an_eponym(text: str,
         ("Kelly clamped the vessel", "Kelly"),  # a verb, not the head noun
         ("seen on Monday 3/4", "3/4"),  # numbers are never eponyms
         ("Kelly\ndrain removed", "Kelly"),  # not across a line
+        ("the son of Henry Ford", "Henry Ford"),  # "of" after no head noun, and two words
+        ("the knot of Dr. Henry", "Henry"),  # a title
     ],
 )
 def test_a_person_or_place_is_no_eponym(text: str, piece: str) -> None:
