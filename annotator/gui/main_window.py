@@ -341,12 +341,13 @@ class MainWindow(QMainWindow):
     def save(self) -> None:
         failed = self.session.save()
         if failed:
+            reasons = self.session.workspace.save_errors
             QMessageBox.warning(
                 self,
                 "Not saved",
-                "Could not save: "
-                + ", ".join(failed)
-                + " (locked by someone else or read-only). Your edits stay in the recovery file.",
+                "Could not save:\n"
+                + "\n".join(reasons.get(doc_id, doc_id) for doc_id in failed)
+                + "\nWhat is not in the file stays in the recovery file.",
             )
         self._refresh_status()
 

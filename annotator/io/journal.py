@@ -3,8 +3,10 @@
 Each change to a document's annotations (a tag, a boundary or type change, accept, reject,
 annotate all, undo, redo: they all reach the document as add / remove / replace) becomes one
 JSON line in ``.NAME.xml.journal`` beside the working copy. A background thread appends the
-lines and fsyncs them, grouping what arrived meanwhile, so an edit is durable a few
-milliseconds after it was shown, without the UI thread waiting on the disk. Opening the
+line is written (into the kernel's cache) before the edit is shown, so a killed process
+loses nothing it showed; a background thread fsyncs, grouping what arrived meanwhile, so an
+edit survives a power cut a few milliseconds later without the UI thread waiting on the
+disk. Opening the
 document after a crash replays the journal over the saved file; saving folds it into the file
 (the file is written atomically first) and truncates it.
 
@@ -16,7 +18,6 @@ is created 0600, like the recovery files.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import queue
@@ -222,34 +223,56 @@ def replay(document: Document, entries: Iterable[dict[str, Any]]) -> int:
 
 
 class JournalWriter:
-    """One background thread that appends journal lines and fsyncs them.
+    """Appends journal lines at once and fsyncs them on one background thread.
 
-    :meth:`append` never blocks on the disk. Lines that arrive while a write is under way are
-    written and synced together (group commit), so a burst of edits costs one fsync.
+    :meth:`append` writes the line before it returns (a few microseconds into the kernel's
+    cache: a crash of the process can no longer lose it) and never waits for the disk. The
+    background thread fsyncs each file that was written to; lines that arrive while a sync is
+    under way are synced together (group commit), so a burst of edits costs one fsync.
     """
 
     def __init__(self) -> None:
-        self._queue: queue.SimpleQueue[tuple[Path, bytes] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[Path, int] | None] = queue.SimpleQueue()
         self._files: dict[Path, int] = {}
         self._submitted = 0
         self._durable = 0
-        # Counters under the condition (the UI thread takes it for an instant); files and the
-        # disk under their own lock, so the UI thread never waits for an fsync.
+        # Counters under the condition; descriptors and writes under their own lock, which
+        # the sync thread holds only to duplicate a descriptor, never across an fsync.
         self._condition = threading.Condition()
         self._files_lock = threading.Lock()
-        self.failures: list[str] = []
+        self._failures: list[str] = []
         self.sync_seconds: list[float] = []
         self._thread = threading.Thread(target=self._run, name="journal-writer", daemon=True)
         self._thread.start()
 
     def append(self, path: Path, entry: dict[str, Any]) -> None:
         line = (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        with self._files_lock:
+            try:
+                descriptor = self._files.get(path)
+                if descriptor is None:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+                    self._files[path] = descriptor
+                _write_all(descriptor, line)
+            except OSError as error:
+                # The edit stays in memory and goes to the autosave; take_failures() says so.
+                self._fail(path, error)
+                return
+            # Numbered and queued in the order written, so a sync covers every earlier line.
+            with self._condition:
+                self._submitted += 1
+                number = self._submitted
+            self._queue.put((path, number))
+
+    def take_failures(self) -> list[str]:
+        """What could not be written or synced since the last call (file name: reason)."""
         with self._condition:
-            self._submitted += 1
-        self._queue.put((path, line))
+            failures, self._failures = self._failures, []
+        return failures
 
     def flush(self, timeout: float = 5.0) -> bool:
-        """Wait until everything appended so far is on disk; False on timeout."""
+        """Wait until everything appended so far is synced; False on timeout."""
         with self._condition:
             target = self._submitted
             return self._condition.wait_for(lambda: self._durable >= target, timeout)
@@ -261,8 +284,15 @@ class JournalWriter:
             descriptor = self._files.pop(path, None)
             if descriptor is not None:
                 os.close(descriptor)
-            with contextlib.suppress(FileNotFoundError):
+            try:
                 os.unlink(path)
+            except FileNotFoundError:
+                pass
+            except OSError as error:
+                # Left in place it would replay over the newer file: the save must not pass.
+                raise StorageError(
+                    f"saved, but the edit journal cannot be removed: {error.strerror}", path
+                ) from None
 
     def close_file(self, path: Path) -> None:
         self.flush()
@@ -280,6 +310,10 @@ class JournalWriter:
                 os.close(descriptor)
             self._files.clear()
 
+    def _fail(self, path: Path, error: OSError) -> None:
+        with self._condition:
+            self._failures.append(f"{path.name}: {error.strerror or error}")
+
     def _run(self) -> None:
         while True:
             item = self._queue.get()
@@ -296,28 +330,39 @@ class JournalWriter:
                     self._queue.put(None)
                     break
                 batch.append(more)
-            self._write(batch)
+            self._sync({path for path, _ in batch}, max(number for _, number in batch))
 
-    def _write(self, batch: list[tuple[Path, bytes]]) -> None:
-        by_path: dict[Path, list[bytes]] = {}
-        for path, line in batch:
-            by_path.setdefault(path, []).append(line)
+    def _sync(self, paths: set[Path], through: int) -> None:
         started = time.perf_counter()
-        with self._files_lock:
-            for path, lines in by_path.items():
-                try:
-                    descriptor = self._files.get(path)
-                    if descriptor is None:
-                        path.parent.mkdir(parents=True, exist_ok=True)
-                        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
-                        descriptor = os.open(path, flags, 0o600)
-                        self._files[path] = descriptor
-                    os.write(descriptor, b"".join(lines))
-                    os.fsync(descriptor)
-                except OSError as error:
-                    # The edits stay in memory and in the autosave; the window says so.
-                    self.failures.append(f"{path.name}: {error.strerror}")
+        for path in paths:
+            with self._files_lock:
+                descriptor = self._files.get(path)
+                # A duplicate, so the file may be closed (after a save) while it is synced.
+                duplicate = os.dup(descriptor) if descriptor is not None else None
+            if duplicate is None:
+                continue  # closed after a flush: already synced
+            try:
+                os.fsync(duplicate)
+            except OSError as error:
+                self._fail(path, error)
+            finally:
+                os.close(duplicate)
         self.sync_seconds.append(time.perf_counter() - started)
         with self._condition:
-            self._durable += len(batch)
+            self._durable = max(self._durable, through)
             self._condition.notify_all()
+
+
+def journal_failure_message(failures: list[str]) -> str:
+    """What the window says when journal lines could not be written or synced."""
+    return (
+        f"The edit journal could not be written ({failures[-1]}): a crash could lose recent edits; "
+        "save now (Ctrl+S)"
+    )
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
+    # A short write (a full disk part-way) leaves a torn last line, which reading drops.
+    while data:
+        written = os.write(descriptor, data)
+        data = data[written:]

@@ -34,6 +34,7 @@ from annotator.core.propagation import Scope, scope_documents
 from annotator.core.worktime import WorkTimer
 from annotator.errors import AnnotatorError, StorageError
 from annotator.io.autosave import AutosaveScheduler
+from annotator.io.journal import journal_failure_message
 from annotator.io.rejections import RejectedSuggestions
 from annotator.io.workstate import DONE, IN_PROGRESS, NOT_STARTED, WorkState, effective_status
 from annotator.session.editing import AnnotationEditor
@@ -423,6 +424,9 @@ class AnnotationSession:
             self.workspace.heartbeat()
 
     def _on_history_changed(self) -> None:
+        failures = self.workspace.journal.take_failures()
+        if failures:
+            self.notice.emit(journal_failure_message(failures))
         now = self.clock()
         self.scheduler.note_edit(now)
         self.timer.activity(now)

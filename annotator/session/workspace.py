@@ -187,6 +187,8 @@ class Workspace:
         # Every edit goes to the document's write-ahead journal (fsynced off this thread).
         self.journal = JournalWriter()
         self.recovered_edits: dict[str, int] = {}
+        # Why each document of the last save_all() could not be saved (one line each).
+        self.save_errors: dict[str, str] = {}
         self._schema: Schema | None = None
         # A document lock whose holder has not touched it for this long is stale (a crashed
         # session on another machine, or a reused process id); ours are touched every
@@ -614,11 +616,13 @@ class Workspace:
     def save_all(self) -> list[str]:
         """Save every modified document; returns the ids that could not be saved."""
         failed = []
+        self.save_errors = {}
         for doc_id in self.dirty():
             try:
                 self.save(doc_id)
-            except StorageError:
+            except StorageError as error:
                 failed.append(doc_id)
+                self.save_errors[doc_id] = error.one_line()
         return failed
 
     def autosave_all(self) -> int:

@@ -1,6 +1,7 @@
 """Crash tests for the adjudication window: a real window in a child process, decisions made
-with real key events, SIGKILLed at a random moment; every decision it acknowledged more than
-100 ms before the kill is in the decision log when the corpus is reopened.
+with real key events, SIGKILLed at a random moment; every decision it acknowledged before the
+kill is in the decision log when the corpus is reopened (the line is written before the
+decision is shown).
 
 The default run makes a few trials; ``pytest -m soak`` makes 200.
 """
@@ -86,7 +87,7 @@ def _trial(root: Path, seed: int) -> tuple[int, int]:
     for line in child.stdout.read().splitlines():
         if line.startswith("ack "):
             _, doc_id, unit_id, at = line.split()
-            if float(at) <= killed_at - 0.1:
+            if float(at) <= killed_at:
                 acked.append((doc_id, unit_id))
     gold = root / f"gold-{seed}"
     prepared = prepare_corpus([root / "annotator_a", root / "annotator_b"], gold)
@@ -104,9 +105,7 @@ def _run(root: Path, trials: int) -> None:
         got = _trial(root, seed)
         acknowledged += got[0]
         recovered += got[1]
-    print(
-        f"{trials} kills: {acknowledged} decisions acknowledged >= 100 ms before the kill, {recovered} recovered"
-    )
+    print(f"{trials} kills: {acknowledged} decisions acknowledged before the kill, {recovered} recovered")
     assert recovered == acknowledged
     assert acknowledged > 0
 

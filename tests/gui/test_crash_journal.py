@@ -1,6 +1,7 @@
 """Crash tests for the write-ahead journal: a real annotation window in a child process,
-driven by real key events, SIGKILLed at a random moment; every edit it acknowledged more
-than 100 ms before the kill must come back when the document is reopened.
+driven by real key events, SIGKILLed at a random moment; every edit it acknowledged before
+the kill must come back when the document is reopened (the journal line is written before
+the edit is shown; only its fsync is left to the background thread).
 
 The default run makes a few trials; ``pytest -m soak`` makes 200 (about 4 minutes).
 """
@@ -86,7 +87,7 @@ def _trial(project: Project, seed: int) -> tuple[int, int]:
     for line in child.stdout.read().splitlines():
         if line.startswith("ack "):
             _, start, end, at = line.split()
-            if float(at) <= killed_at - 0.1:
+            if float(at) <= killed_at:
                 acked.append((int(start), int(end)))
     working = project.annotations_dir("alice") / "200-01.xml"
     read_i2b2(working)  # the saved file always parses
@@ -107,9 +108,7 @@ def _run(tmp_path: Path, trials: int) -> None:
         got = _trial(project, seed)
         acknowledged += got[0]
         recovered += got[1]
-    print(
-        f"{trials} kills: {acknowledged} edits acknowledged >= 100 ms before the kill, {recovered} recovered"
-    )
+    print(f"{trials} kills: {acknowledged} edits acknowledged before the kill, {recovered} recovered")
     assert recovered == acknowledged
     assert acknowledged > 0  # the kills did land after some edits
 

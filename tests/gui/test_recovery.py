@@ -9,11 +9,13 @@ import sys
 import textwrap
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from annotator.core.project import Project
 from annotator.io.i2b2 import read_i2b2
+from annotator.io.journal import journal_path
 from annotator.io.locking import read_lock_info
 from tests.gui.conftest import TEXT_200_01, make_window, show
 
@@ -95,3 +97,34 @@ def test_autosave_writes_recovery_a_few_seconds_after_an_edit(qtbot: QtBot, wind
         pass
     assert recovery.exists()
     assert window.status.save_label.text().startswith("✓ autosaved")
+
+
+def test_an_unwritable_journal_is_said_in_the_status_bar_and_the_edit_is_kept(
+    qtbot: QtBot, project: Project
+) -> None:
+    working = project.annotations_dir("alice") / "200-01.xml"
+    journal_path(working).mkdir()  # a folder where the journal file should be: writing fails
+    window = make_window(qtbot, project.root)
+    window.open_document("200-01")
+    show(qtbot, window)
+    start = TEXT_200_01.index("Marissa Jones")
+    window.view.select_span(start, start + len("Marissa Jones"))
+    qtbot.keyClick(window.view, "r")
+    message = window.statusBar().currentMessage()
+    assert message.startswith("The edit journal could not be written (.200-01.xml.journal: Is a directory)")
+    # The file is written, but the journal cannot be emptied: the save is refused, with why.
+    said: list[str] = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        said.append(box.text())
+        box.accept()
+
+    QTimer.singleShot(0, answer)
+    qtbot.keyClick(window.view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: said != [], timeout=3000)
+    assert "200-01.xml.journal: saved, but the edit journal cannot be removed: Is a directory" in said[0]
+    assert [a.start for a in read_i2b2(working).annotations if a.type == "DOCTOR"] == [start]
+    window.session.workspace.documents.clear()
+    window.session.close()

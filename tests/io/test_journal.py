@@ -82,3 +82,26 @@ def test_truncate_empties_the_journal(tmp_path: Path) -> None:
     assert writer.flush()
     assert len(read_journal(path)) == 1
     writer.close()
+
+
+def test_a_line_is_in_the_file_when_append_returns(tmp_path: Path) -> None:
+    # Written before the edit is shown: a killed process cannot lose it, only a power cut
+    # before the background fsync could.
+    writer = JournalWriter()
+    path = tmp_path / "j"
+    for annotation in _doc().annotations:
+        writer.append(path, added(annotation))
+        assert [entry["op"] for entry in read_journal(path)] == ["add"]
+    writer.close()
+
+
+def test_a_journal_that_cannot_be_written_is_reported_once(tmp_path: Path) -> None:
+    writer = JournalWriter()
+    path = tmp_path / "j"
+    path.mkdir()
+    writer.append(path, removed(_doc().annotations[0]))
+    assert writer.flush()  # nothing was queued, nothing waits
+    failures = writer.take_failures()
+    assert len(failures) == 1 and failures[0].startswith("j: ")
+    assert writer.take_failures() == []
+    writer.close()

@@ -37,7 +37,7 @@ from annotator.gui.adjudication.unit_panel import UnitPanel
 from annotator.gui.offsets import OffsetMap
 from annotator.gui.status_bar import MessageStatusBar
 from annotator.gui.theme import note_font
-from annotator.io.journal import JournalWriter
+from annotator.io.journal import JournalWriter, journal_failure_message
 from annotator.io.preferences import load_preferences, save_preferences
 from annotator.io.window_layouts import load_window_layout, save_window_layout
 
@@ -505,6 +505,9 @@ class AdjudicationWindow(QMainWindow):
             self.statusBar().showMessage(f"{printable_path(doc_id)}: {self._progress_text(session)}")
         self._refresh_document_item(doc_id)
         self._refresh_corpus_progress()
+        failures = self.journal.take_failures()
+        if failures:
+            self.statusBar().showMessage(journal_failure_message(failures))
 
     def _on_session_finalised_changed(self, doc_id: str) -> None:
         self._dirty.add(doc_id)
