@@ -226,9 +226,12 @@ _MONTH_YEAR_NUMBERS = re.compile(
 # Month and day in running text ("extubated 8/28", "REINTUBATION 9/30"); not a fraction, a
 # grade or a pain score ("1/2 way up", "5/5", "6/10", "2/6 murmur"), blood cultures ("2/4 bottles") or a
 # ventilator's settings ("PSV 10/5", "40%, & 5/8", "10/5 BIPAP"): those stand near their words.
+# A hyphen may join a month/day to the word before it ("UO-9/10 LASIX", "LA-10/3"), not to a
+# number ("1-2/3").
 _MONTH_DAY_NUMBERS = re.compile(
-    r"(?i)(?<![\w/.+'-])(\d{1,2})/(\d{1,2})(?:-\d{1,2}/\d{1,2})?(?![\w/']|\.\d)"
-    r"(?![ \t]?(?:up|way|st|strength|bottles?|hrs?|hours?|amps?|ns|of)\b)"
+    r"(?i)(?<![\w/.+'])(?<![^a-z]-)(?<!^-)(\d{1,2})/(\d{1,2})(?:-\d{1,2}/\d{1,2})?(?![\w/']|\.\d)"
+    r"(?![ \t]?(?:up|way|st|strength|bottles?|hrs?|hours?|amps?|ns|of)\b"
+    r"|-(?:years?|yrs?|months?|mos?|weeks?|wks?|days?)\b)"
 )
 _FRACTIONS_AND_GRADES = frozenset((
     (1, 2), (1, 3), (1, 4), (2, 3), (3, 4), (2, 4), (1, 8), (3, 8), (1, 5), (2, 5), (3, 5), (4, 5),
@@ -251,6 +254,18 @@ _VENTILATOR = re.compile(
 )
 _VENTILATOR_AFTER = re.compile(r"(?i)[ \t,]*(?:fio2|%|\d+%|bi-?pap|c-?pap|psv?|peep)")
 _VENTILATOR_LOOKBEHIND = 40
+# Out of ten is a pain score when pain is named on its line before it ("describes pain as
+# 5/10", "c/o 3/10", "CP, 5/10", "#9/10") or just after it ("8/10 CP", "10/10 angina");
+# otherwise it is a day that stands when its note has another date of that month ("8/2 -
+# 8/10", "9/10 PROCAN DCED").
+_PAIN_BEFORE = re.compile(
+    r"(?i)(?:\b(?:pain|cp|angina|discomfort|ha|h/a|headache|c/o|rat(?:es|ed|ing)|scale|score|severe"
+    r"|mild|moderate)\b[^\n]{0,20}|#)\Z"
+)
+_PAIN_AFTER = re.compile(
+    r"(?i)[ \t,]*(?:cp|pain|angina|discomfort|ha|h/a|headache|chest|incisional|back|abd\w*|sharp|dull"
+    r"|on (?:the )?(?:pain )?scale)\b"
+)
 # A date opening a line ("3-24-17 B:"): notes are headed by the day they were written.
 _LINE_HEAD_DATE = re.compile(r"(?m)^[ \t]*((\d{1,2})[-/](\d{1,2})[-/](?:\d{4}|\d{2}))(?![\w/-])")
 # Area code, exchange and line, spaced, hyphenated or run together ("212- 476- 8356",
@@ -611,10 +626,13 @@ def _month_days(text: str) -> Iterator[MeasuredMatch]:
         month, day = int(match.group(1)), int(match.group(2))
         if not (1 <= month <= 12 and 1 <= day <= 31):
             continue
-        if (day == 10 and month <= 10) or day == month <= 5:
-            continue  # a pain score out of ten; all of a count, or "2/2" (secondary to)
+        if day == month <= 5:
+            continue  # all of a count, or "2/2" (secondary to)
         line_start = text.rfind("\n", 0, match.start()) + 1
         before = text[max(line_start, match.start() - _VENTILATOR_LOOKBEHIND) : match.start()]
+        out_of_ten = day == 10 and month <= 10
+        if out_of_ten and (_PAIN_BEFORE.search(before) or _PAIN_AFTER.match(text, match.end())):
+            continue  # a pain score
         if (
             _NOT_A_DATE_BEFORE.search(before)
             or _VENTILATOR.search(before)
@@ -623,7 +641,7 @@ def _month_days(text: str) -> Iterator[MeasuredMatch]:
             or _NOT_A_DATE_AFTER.match(text, match.end())
         ):
             continue
-        if (month, day) in _FRACTIONS_AND_GRADES or _COUNT_BEFORE.search(before):
+        if out_of_ten or (month, day) in _FRACTIONS_AND_GRADES or _COUNT_BEFORE.search(before):
             doubtful.append((month, match))
             continue
         months.add(month)

@@ -59,6 +59,16 @@ def found(text: str) -> list[tuple[str, str]]:
         ("MI 2/20, grade 2/6 murmur, in 2/3 bottles", [("DATE", "2/20")]),  # no count or grade
         ("MRI 1/12. Strength 5/5; tumour in 1/5 lymph nodes", [("DATE", "1/12")]),
         ("seen 2/12: AKI 2/2 dehydration, 2/2 bottles", [("DATE", "2/12")]),  # "secondary to"
+        # out of ten is a day when its note names that month, unless pain is named beside it
+        (
+            "ceftaz 8/2 - 8/10. fell on 8/10; HAD 8/10 CP; pain as 8/10 with movement; c/o #8/10",
+            [("DATE", "8/2"), ("DATE", "8/10"), ("DATE", "8/10")],
+        ),
+        ("\n9/10 PROCAN DCED, PAIN 5/10, extubated 8/28", [("DATE", "8/28")]),  # no day of September
+        (
+            "ACCESS #18 LA-10/3, 9/8 UO-9/10; 1-2/3 of doses; a 4/12-year-old",
+            [("DATE", "10/3"), ("DATE", "9/8"), ("DATE", "9/10")],
+        ),
         ("dtr Frances- 212- 476- 8356.", [("PATIENT", "Frances"), ("PHONE", "212- 476- 8356")]),
         ("reached at (301) 944 5032 today", [("PHONE", "(301) 944 5032")]),
         ("BP 120/80, shift 1900-0700, 20-30'S, HR 88-110", []),
