@@ -267,6 +267,12 @@ _PAIN_AFTER = re.compile(
     r"|on (?:the )?(?:pain )?scale)\b"
 )
 # A date opening a line ("3-24-17 B:"): notes are headed by the day they were written.
+# A day of the month named alone, closing its clause ("drawn on the 11th.", "it's the 11th"):
+# before a noun it is an ordinal ("the 4th ventricle", "the 2nd then").
+_DAY_OF_THE_MONTH = re.compile(
+    r"(?i)\b(?:on|it's|it is|since|until|till|by|before|after) the ((?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th))\b"
+    r"(?=[ \t]*(?:[.,;:)!?\"]|\n|\Z))"
+)
 _LINE_HEAD_DATE = re.compile(r"(?m)^[ \t]*((\d{1,2})[-/](\d{1,2})[-/](?:\d{4}|\d{2}))(?![\w/-])")
 # Area code, exchange and line, spaced, hyphenated or run together ("212- 476- 8356",
 # "CELLULAR-410 202-6694", "202 2671093"); a five-digit line is a clinician's typo.
@@ -481,6 +487,9 @@ def standing_matches(text: str) -> Iterator[MeasuredMatch]:
         for match in _MONTH_YEAR_NUMBERS.finditer(text):
             yield MeasuredMatch("month/two-digit year", "DATE", *match.span(1))
         yield from _month_days(text)
+    if "the" in words:
+        for match in _DAY_OF_THE_MONTH.finditer(text):
+            yield MeasuredMatch("day of the month alone", "DATE", *match.span(1))
     for match in _LINE_HEAD_DATE.finditer(text):
         if _plausible_month_day(int(match.group(2)), int(match.group(3))):
             yield MeasuredMatch("date heading a line", "DATE", *match.span(1))

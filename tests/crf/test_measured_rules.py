@@ -59,6 +59,11 @@ def found(text: str) -> list[tuple[str, str]]:
         ("MI 2/20, grade 2/6 murmur, in 2/3 bottles", [("DATE", "2/20")]),  # no count or grade
         ("MRI 1/12. Strength 5/5; tumour in 1/5 lymph nodes", [("DATE", "1/12")]),
         ("seen 2/12: AKI 2/2 dehydration, 2/2 bottles", [("DATE", "2/12")]),  # "secondary to"
+        # a day of the month alone closes its clause; before a noun it is an ordinal
+        (
+            "drawn on the 11th. it's the 3rd\" bleed into the 4th ventricle, with the 1st.",
+            [("DATE", "11th"), ("DATE", "3rd")],
+        ),
         # out of ten is a day when its note names that month, unless pain is named beside it
         (
             "ceftaz 8/2 - 8/10. fell on 8/10; HAD 8/10 CP; pain as 8/10 with movement; c/o #8/10",
