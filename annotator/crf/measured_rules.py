@@ -378,6 +378,10 @@ _FACILITY = re.compile(
     r"(?i)[ \t]+(?:hospital|hosp|campus|rehab|medical[ \t]+center|med[ \t]+center|memorial|regional"
     r"|nursing[ \t]+home|house|health(?![ \t]+care)|er|ew|ed)\b"
 )
+_HOSPITAL_HEAD = re.compile(
+    r"(?i)(?:hospital|hosp|campus|rehab|medical[ \t]+center|med[ \t]+center|memorial|regional)\Z"
+)
+_PLACE_PREPOSITION_BEFORE = re.compile(r"(?i)(?:^|[^\w'])(?:to|at|from|in|@)[ \t]+\Z")
 _WORDS_BEFORE_FACILITY = re.compile(r"(?i)(?<![\w'-])((?:[a-z][a-z'-]*[ \t]+){0,2}[a-z][a-z'-]*)\Z")
 _FACILITY_LOOKBEHIND = 80
 # Words before a facility word that are not its name ("to the ER", "outside hospital").
@@ -386,7 +390,7 @@ _NOT_A_PLACE = frozenset((
     "general", "another", "local", "same", "our", "his", "her", "their", "your", "my", "pt",
     "patient", "pt's", "patient's", "va", "osh", "rehab", "hospital", "nursing", "and", "or", "by",
     "for", "with", "on", "community", "state", "con't", "cont", "prev", "previous", "prior", "is", "are",
-    "was", "acute", "inpatient",
+    "was", "acute", "inpatient", "leave", "outlying",
 ))  # fmt: skip
 
 # Up to three words after "from", "in", "of", "to", "near", "at".
@@ -542,6 +546,8 @@ def standing_matches(text: str) -> Iterator[MeasuredMatch]:
     for match in URL_WITH_SCHEME.finditer(text):
         yield MeasuredMatch("web or mail address", "URL", *match.span())
     yield from _hospitals(text, words)
+    if not words.isdisjoint(_FACILITY_WORDS):
+        yield from _hospitals_gone_to(text)
     if not words.isdisjoint(_RESIDENCE_WORDS):
         yield from _residences(text)
     if "from" in words or "at" in words:
@@ -753,6 +759,21 @@ def _facility_names(text: str) -> Iterator[MeasuredMatch]:
             yield MeasuredMatch(
                 "name before a facility", "HOSPITAL", before.end(1) - len(name), before.end(1), WEIGHED_GATE
             )
+
+
+def _hospitals_gone_to(text: str) -> Iterator[MeasuredMatch]:
+    """A facility's name after ``to``, ``at``, ``from`` or ``in`` whose head is a hospital's
+    (``TAKEN TO UNION HOSPITAL``, ``AT UNION MEMORIAL``, ``from baltimore rehab``): it stands
+    without the model. A house, health or an ER after a preposition is as often no place
+    (``in poor health``)."""
+    for match in _facility_names(text):
+        head = _FACILITY.match(text, match.end)
+        if (
+            head is not None
+            and _HOSPITAL_HEAD.match(head.group().strip())
+            and _PLACE_PREPOSITION_BEFORE.search(text, max(0, match.start - 8), match.start)
+        ):
+            yield match._replace(pattern="hospital's name after to or at", gate=0.0)
 
 
 def _holds_commonest_word(name: str) -> bool:

@@ -59,6 +59,11 @@ def found(text: str) -> list[tuple[str, str]]:
         ("MI 2/20, grade 2/6 murmur, in 2/3 bottles", [("DATE", "2/20")]),  # no count or grade
         ("MRI 1/12. Strength 5/5; tumour in 1/5 lymph nodes", [("DATE", "1/12")]),
         ("seen 2/12: AKI 2/2 dehydration, 2/2 bottles", [("DATE", "2/12")]),  # "secondary to"
+        # a hospital's name after a preposition stands; health, a house or a verb is no place
+        (
+            "TAKEN TO UNION HOSPITAL, THEN AT UNION MEMORIAL; wants to leave hospital",
+            [("HOSPITAL", "UNION"), ("HOSPITAL", "UNION")],
+        ),
         # a day of the month alone closes its clause; before a noun it is an ordinal
         (
             "drawn on the 11th. it's the 3rd\" bleed into the 4th ventricle, with the 1st.",
@@ -240,11 +245,17 @@ def weighed(text: str, belief: float) -> list[tuple[str, str]]:
 
 def test_weighed_patterns_need_the_model_to_suspect_something() -> None:
     # "butch": a nickname on no list of given names, common enough in English to need the model.
-    text = "social: son butch called. nsg (d. renna) verified. taken to kernan hosp."
+    text = "social: son butch called. nsg (d. renna) verified. kernan hosp called."
     assert weighed(text, 0.0) == []
     assert weighed(text, 0.02) == [("PATIENT", "butch"), ("DOCTOR", "d. renna"), ("HOSPITAL", "kernan")]
-    # The standing patterns need no belief at all.
-    assert weighed("dr walker notified", 0.0) == [("DOCTOR", "walker")]
+    # The standing patterns need no belief at all; a hospital's name after "to" stands.
+    assert weighed("dr walker notified; taken to kernan hosp", 0.0) == [
+        ("DOCTOR", "walker"),
+        ("HOSPITAL", "kernan"),
+    ]
+    assert weighed("TO UNION MEMORIAL; wants to leave hospital; in poor health", 0.0) == [
+        ("HOSPITAL", "UNION")
+    ]
 
 
 def test_an_initial_before_a_common_word_is_no_name() -> None:
