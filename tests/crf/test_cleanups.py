@@ -214,3 +214,19 @@ def test_a_relation_alone_is_no_name_however_spelt() -> None:
         at(text, "PATIENT", "Grace Sister"),
     ]
     assert [text[p.start : p.end] for p in clean_up(text, predictions)] == ["Grace Sister"]
+
+
+def test_the_digits_of_a_lab_value_are_neither_identifier_nor_date() -> None:
+    text = "ABG 7.35-39-142-22; PT/PTT 12.9/21.9; 80/48/7.45.34.7; HCT @ 2000-27.7; MRN 735-39-142 on 9/21"
+    predictions = [
+        at(text, "MEDICALRECORD", "35-39-142-22"),
+        at(text, "DATE", "9/21"),
+        at(text, "IPADDR", "45.34.7"),
+        at(text, "DATE", "2000-27.7"),
+        at(text, "MEDICALRECORD", "735-39-142"),
+        at(text, "DATE", "9/21", 1),
+    ]
+    assert [(p.type, p.start) for p in clean_up(text, predictions)] == [
+        ("MEDICALRECORD", text.index("735-39-142")),
+        ("DATE", text.rindex("9/21")),
+    ]
