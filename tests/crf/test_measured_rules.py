@@ -92,6 +92,11 @@ def found(text: str) -> list[tuple[str, str]]:
         ("report at 1900, out 1975 cc, in 2000 ml", []),  # clock times and volumes
         ("FOR RUSTY SPUTUM. \n HERMAN W. EMPERATRICE, RRT\n", [("DOCTOR", "HERMAN W. EMPERATRICE")]),
         ("IF POSSIBLE WEAN DOPA\n", []),  # a credential needs a word of its own
+        # an initial may stand for the first name; a common word may not stand for the surname
+        (
+            "all is well. q. lander rrt\nGIVEN PER N. RUTH NP.. s. nurse RN",
+            [("DOCTOR", "q. lander"), ("DOCTOR", "N. RUTH")],
+        ),
         ("bloods in AM\nSigned Mac RN\n", []),  # a signing word is no first name
         ("Msg left for Dr.\nPt states portal login", []),  # title and name share a line
         (
@@ -489,6 +494,7 @@ def test_every_standing_pattern_a_match_can_carry_is_listed_for_the_benchmark() 
             "Andrwe O'connell MD spoke; mail a.b@mail.ca; to HOLY CROSS from U OF MD.",
             "lives in rome; father died at 71; TRACH ON MONDAY; works as a crane operator. DAUGHTER FROM MIAMI.",
             "Typed by: RM5",
+            "TAKEN TO UNION HOSPITAL; cultures drawn on the 11th.",
         ]
     )
     assert {m.pattern for m in standing_matches(text)} == set(STANDING_PATTERNS)
@@ -545,3 +551,12 @@ def test_a_town_that_is_a_word_or_uncapitalised_in_mixed_case_is_no_place() -> N
     assert towns_come_from(text) == []
     # A note all in lower case writes its towns in lower case.
     assert towns_come_from("son called from pikesville last eve") == ["pikesville"]
+
+
+def test_an_initial_may_stand_for_the_first_name_before_a_credential() -> None:
+    text = "all is well. q. lander rrt\nGIVEN PER N. RUTH NP.. s. nurse RN; Rebecca Richardson, MD"
+    assert [(m.pattern, text[m.start : m.end]) for m in standing_matches(text) if m.kind == "DOCTOR"] == [
+        ("name and credential", "q. lander"),
+        ("name and credential", "N. RUTH"),
+        ("name and credential", "Rebecca Richardson"),
+    ]
