@@ -270,13 +270,13 @@ _PAIN_AFTER = re.compile(
     r"(?i)[ \t,]*(?:cp|pain|angina|discomfort|ha|h/a|headache|chest|incisional|back|abd\w*|sharp|dull"
     r"|on (?:the )?(?:pain )?scale)\b"
 )
-# A date opening a line ("3-24-17 B:"): notes are headed by the day they were written.
 # A day of the month named alone, closing its clause ("drawn on the 11th.", "it's the 11th"):
 # before a noun it is an ordinal ("the 4th ventricle", "the 2nd then").
 _DAY_OF_THE_MONTH = re.compile(
     r"(?i)\b(?:on|it's|it is|since|until|till|by|before|after) the ((?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th))\b"
     r"(?=[ \t]*(?:[.,;:)!?\"]|\n|\Z))"
 )
+# A date opening a line ("3-24-17 B:"): notes are headed by the day they were written.
 _LINE_HEAD_DATE = re.compile(r"(?m)^[ \t]*((\d{1,2})[-/](\d{1,2})[-/](?:\d{4}|\d{2}))(?![\w/-])")
 # Area code, exchange and line, spaced, hyphenated or run together ("212- 476- 8356",
 # "CELLULAR-410 202-6694", "202 2671093"); a five-digit line is a clinician's typo.
@@ -312,9 +312,8 @@ _SIGNATURE = re.compile(
     r"[ \t]*,?[ \t]+"
     r"(?:RN|RRT|CRT|NP|MD|LPN|CCRN|RN,[ \t]*BSN|BSN)\.?[ \t]*$"
 )
-# Two words no dictionary knows, then a credential, mid-line ("Andrwe O'connell MD spoke");
-# not "PA" (a PA catheter).
-# A first name or an initial ("q. lander rrt", "N. RUTH NP"), a surname, a credential.
+# Two words no dictionary knows, or an initial and such a word ("q. lander rrt", "N. RUTH
+# NP"), then a credential, mid-line ("Andrwe O'connell MD spoke"); not "PA" (a PA catheter).
 _NAME_CREDENTIAL = re.compile(
     r"(?<![\w.])([A-Za-z](?:[A-Za-z'-]+|\.)?)[ \t]+([A-Za-z][A-Za-z'-]+)[ \t]*,?[ \t]+"
     r"(?:MD|NP|RN|RRT|CRT|LCSW|LICSW|md|np|rrt|crt|licsw|lcsw)\b"

@@ -2,13 +2,12 @@
 
 Each change to a document's annotations (a tag, a boundary or type change, accept, reject,
 annotate all, undo, redo: they all reach the document as add / remove / replace) becomes one
-JSON line in ``.NAME.xml.journal`` beside the working copy. A background thread appends the
-line is written (into the kernel's cache) before the edit is shown, so a killed process
-loses nothing it showed; a background thread fsyncs, grouping what arrived meanwhile, so an
-edit survives a power cut a few milliseconds later without the UI thread waiting on the
-disk. Opening the
-document after a crash replays the journal over the saved file; saving folds it into the file
-(the file is written atomically first) and truncates it.
+JSON line in ``.NAME.xml.journal`` beside the working copy. The line is written (into the
+kernel's cache) before the edit is shown, so a killed process loses nothing it showed; a
+background thread fsyncs, grouping what arrived meanwhile, so an edit survives a power cut a
+few milliseconds later without the UI thread waiting on the disk. Opening the document after
+a crash replays the journal over the saved file; saving folds it into the file (the file is
+written atomically first) and truncates it.
 
 A line holds the annotation's fields (offsets, category, type, provenance, comment), never
 the note text: the text is in the file the journal is replayed over. Relations and document
