@@ -16,6 +16,7 @@ document_tag_replaced(old: DocumentTag, new: DocumentTag)
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,12 @@ from annotator.errors import AnnotatorError, InputError
 # for int(), and other scripts' digits would read as numbers nobody wrote.
 _RECORD_NAME = re.compile(r"^(?P<patient>.+)-(?P<record>[0-9]{1,18})$")
 _ID_NUMBER = re.compile(r"^(?P<prefix>\D*)(?P<number>[0-9]{1,18})$")
+
+
+def _prefix_of(item_id: str) -> str:
+    """``P`` of ``P12``; empty for an id that is no prefix and number."""
+    match = _ID_NUMBER.match(item_id)
+    return match["prefix"] if match is not None else ""
 
 
 def document_id_of(path: str | Path | None, default: str = "document") -> str:
@@ -117,12 +124,15 @@ class Document:
         self._next_number = 0
         # Tag name -> the prefix of its new ids (a MAE / MedTator task's, else guessed).
         self.id_prefixes: dict[str, str] = {}
+        # Tag name -> how many of its ids have each prefix, for guessing: built on first use,
+        # then kept up to date (each new tag used to read every id of a note).
+        self._prefix_counts: dict[str, Counter[str]] | None = None
         for annotation in annotations:
             self._insert(annotation)
         for relation in relations:
-            self._insert_other(self._relations, relation.id, relation)
+            self._insert_other(self._relations, relation.id, relation, relation.type)
         for tag in document_tags:
-            self._insert_other(self._document_tags, tag.id, tag)
+            self._insert_other(self._document_tags, tag.id, tag, tag.tag)
 
     # -- reading -------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -227,13 +237,14 @@ class Document:
         return [r for r in self._relations.values() if item_id in r.targets]
 
     def add_relation(self, relation: Relation) -> Relation:
-        self._insert_other(self._relations, relation.id, relation)
+        self._insert_other(self._relations, relation.id, relation, relation.type)
         self.relation_added.emit(relation)
         return relation
 
     def remove_relation(self, relation_id: str) -> Relation:
         relation = self.get_relation(relation_id)
         del self._relations[relation_id]
+        self._count_id(relation.type, relation_id, -1)
         self.relation_removed.emit(relation)
         return relation
 
@@ -243,17 +254,20 @@ class Document:
         if new.id != relation_id:
             raise AnnotatorError(f"a relation keeps its id ({relation_id}) in document {self.doc_id}")
         self._relations[relation_id] = new
+        self._count_id(old.type, relation_id, -1)
+        self._count_id(new.type, relation_id, 1)
         self.relation_replaced.emit(old, new)
         return old
 
     def add_document_tag(self, tag: DocumentTag) -> DocumentTag:
-        self._insert_other(self._document_tags, tag.id, tag)
+        self._insert_other(self._document_tags, tag.id, tag, tag.tag)
         self.document_tag_added.emit(tag)
         return tag
 
     def remove_document_tag(self, tag_id: str) -> DocumentTag:
         tag = self.get_document_tag(tag_id)
         del self._document_tags[tag_id]
+        self._count_id(tag.tag, tag_id, -1)
         self.document_tag_removed.emit(tag)
         return tag
 
@@ -262,14 +276,17 @@ class Document:
         if new.id != tag_id:
             raise AnnotatorError(f"a document tag keeps its id ({tag_id}) in document {self.doc_id}")
         self._document_tags[tag_id] = new
+        self._count_id(old.tag, tag_id, -1)
+        self._count_id(new.tag, tag_id, 1)
         self.document_tag_replaced.emit(old, new)
         return old
 
-    def _insert_other(self, collection: dict[str, _Item], item_id: str, item: _Item) -> None:
+    def _insert_other(self, collection: dict[str, _Item], item_id: str, item: _Item, tag: str) -> None:
         if not item_id or self.has_id(item_id):
             raise AnnotatorError(f"duplicate or empty id {item_id!r} in document {self.doc_id}")
         collection[item_id] = item
         self._note_id(item_id)
+        self._count_id(tag, item_id, 1)
 
     # -- ids -----------------------------------------------------------------------------
     def new_id(self, prefix: str = "P") -> str:
@@ -286,17 +303,28 @@ class Document:
         every id of that tag in the document shares, else ``P``."""
         if tag in self.id_prefixes:
             return self.id_prefixes[tag]
-        prefixes = set()
-        for item_id, item_tag in self._tag_ids():
-            if item_tag == tag:
-                match = _ID_NUMBER.match(item_id)
-                prefixes.add(match["prefix"] if match is not None else "")
+        if self._prefix_counts is None:
+            self._prefix_counts = {}
+            for item_id, item_tag in self._tag_ids():
+                self._count_id(item_tag, item_id, 1)
+        counts = self._prefix_counts
+        prefixes = set(counts[tag]) if tag in counts else set()
         if not prefixes:
             # No tag of that name yet: the prefix every id shares (brat's T), if any.
-            for item_id, _tag in self._tag_ids():
-                match = _ID_NUMBER.match(item_id)
-                prefixes.add(match["prefix"] if match is not None else "")
-        return prefixes.pop() if len(prefixes) == 1 and "" not in prefixes else "P"
+            prefixes = {prefix for tag_counts in counts.values() for prefix in tag_counts}
+        return next(iter(prefixes)) if len(prefixes) == 1 and "" not in prefixes else "P"
+
+    def _count_id(self, tag: str, item_id: str, step: int) -> None:
+        """Follow one id of ``tag`` coming (``step`` 1) or going (-1) in the prefix counts."""
+        if self._prefix_counts is None:
+            return
+        counts = self._prefix_counts.setdefault(tag, Counter())
+        prefix = _prefix_of(item_id)
+        counts[prefix] += step
+        if counts[prefix] <= 0:
+            del counts[prefix]
+            if not counts:
+                del self._prefix_counts[tag]
 
     def _tag_ids(self) -> Iterator[tuple[str, str]]:
         for annotation in self._annotations.values():
@@ -318,6 +346,8 @@ class Document:
             raise AnnotatorError(f"duplicate annotation id {annotation.id!r} in document {self.doc_id}")
         self._annotations[annotation.id] = annotation
         self._note_id(annotation.id)
+        if not annotation.fragment_of:
+            self._count_id(annotation.tag, annotation.id, 1)
 
     def add(self, annotation: Annotation) -> Annotation:
         self._insert(annotation)
@@ -327,6 +357,8 @@ class Document:
     def remove(self, annotation_id: str) -> Annotation:
         annotation = self.get(annotation_id)
         del self._annotations[annotation_id]
+        if not annotation.fragment_of:
+            self._count_id(annotation.tag, annotation_id, -1)
         self.annotation_removed.emit(annotation)
         return annotation
 
@@ -342,6 +374,10 @@ class Document:
             self._note_id(new.id)
         else:
             self._annotations[annotation_id] = new
+        if not old.fragment_of:
+            self._count_id(old.tag, old.id, -1)
+        if not new.fragment_of:
+            self._count_id(new.tag, new.id, 1)
         self.annotation_replaced.emit(old, new)
         return old
 

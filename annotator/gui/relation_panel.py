@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -34,6 +35,27 @@ from annotator.session.editing import AnnotationEditor
 from annotator.session.relation_editing import RelationEditor
 
 _SHOWN_TEXT = 30
+
+
+class _TargetBox(QComboBox):
+    """The annotation to link to, filled only when the user is about to choose from it.
+
+    It lists every tag of the note: refilling it at each edit cost a 5,000-tag record 22 ms
+    a keystroke, most of the key-to-repaint time (``bench_gui``).
+    """
+
+    def __init__(self, fill: Callable[[], None]) -> None:
+        super().__init__()
+        self._fill = fill
+
+    def showPopup(self) -> None:
+        self._fill()
+        super().showPopup()
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        # Arrow keys and typing choose without the popup: they must see today's tags too.
+        self._fill()
+        super().focusInEvent(event)
 
 
 class RelationPanel(QWidget):
@@ -56,7 +78,8 @@ class RelationPanel(QWidget):
         self.type_box = QComboBox()
         self.type_box.setEditable(True)
         self.type_box.setToolTip("The link type (the task's link tags, or type a new one)")
-        self.target_box = QComboBox()
+        self.target_box = _TargetBox(self.fill_targets)
+        self._targets_stale = True
         self.target_box.setToolTip("Link the current annotation to this one")
         self.link_button = QPushButton("Link")
         self.delete_button = QPushButton("Delete link")
@@ -91,14 +114,18 @@ class RelationPanel(QWidget):
         if document is not None:
             for signal in document.change_signals():
                 signal.connect(self.refresh)
+        self.target_box.clear()  # another note's choice means nothing here
         self.refresh()
+        self.fill_targets()
 
     def refresh(self, *_changed: object) -> None:
         """Rebuild the list and the choices from the document."""
         document = self._document
         selected = self.selected_relation()
         self.list.clear()
-        self.target_box.clear()
+        self._targets_stale = True
+        if self.target_box.hasFocus():
+            self.fill_targets()
         editor = self._editor()
         enabled = document is not None and editor is not None and not editor.read_only
         for widget in (
@@ -122,15 +149,30 @@ class RelationPanel(QWidget):
             item = QListWidgetItem(f"{tag.id}  {tag.tag}  (whole document)  {shown}".rstrip())
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.list.addItem(item)
-        for annotation in document.sorted_annotations():
-            if not annotation.fragment_of:
-                self.target_box.addItem(f"{annotation.id}  {annotation.text[:_SHOWN_TEXT]}", annotation.id)
         if editor is not None:
             types = RelationEditor(editor).types()
             current_type = self.type_box.currentText()
             self.type_box.clear()
             self.type_box.addItems(types)
             self.type_box.setCurrentText(current_type or (types[0] if types else ""))
+
+    def fill_targets(self) -> None:
+        """List the note's tags in the target box if they changed since it was last filled,
+        keeping the chosen one when it is still there."""
+        if not self._targets_stale:
+            return
+        self._targets_stale = False
+        chosen = self.target_box.currentData()
+        self.target_box.clear()
+        document = self._document
+        if document is None:
+            return
+        for annotation in document.sorted_annotations():
+            if not annotation.fragment_of:
+                self.target_box.addItem(f"{annotation.id}  {annotation.text[:_SHOWN_TEXT]}", annotation.id)
+        if chosen is not None:
+            # -1 (nothing) when the chosen tag is gone: Link must not fall back to another.
+            self.target_box.setCurrentIndex(self.target_box.findData(chosen))
 
     def _arguments(self, document: Document, relation: Relation) -> str:
         def shown(item_id: str) -> str:
@@ -155,6 +197,7 @@ class RelationPanel(QWidget):
     def _on_link_button_clicked(self) -> None:
         relations = self._relations()
         current = self._current()
+        self.fill_targets()  # a tag chosen before an edit may be gone since
         target = self.target_box.currentData()
         if relations is not None and current is not None and target:
             relations.link(self.type_box.currentText(), current.id, str(target))

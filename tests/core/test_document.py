@@ -8,6 +8,7 @@ import pytest
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document, document_id_of, split_record_name
+from annotator.core.relations import Argument, DocumentTag, Relation, RelationKind
 from annotator.errors import AnnotatorError, InputError
 
 TEXT = "Ora Smith, 64, seen 2067-05-03 by Dr Lee."
@@ -126,3 +127,65 @@ def test_ids_of_thousands_of_digits_are_names_not_numbers() -> None:
     document = Document("100-01", "Seen by Dr. Mary Jones.")
     document.add(Annotation(f"P{huge}", "NAME", "DOCTOR", 12, 22, "Mary Jones"))
     assert document.get(f"P{huge}") is not None
+
+
+def _guessed_prefixes(document: Document, tags: tuple[str, ...]) -> dict[str, str]:
+    return {tag: document.id_prefix(tag) for tag in tags}
+
+
+def test_the_guessed_id_prefix_follows_every_edit_as_a_fresh_reading_would() -> None:
+    # The prefixes are counted once and then followed edit by edit: after each edit they
+    # must be what a document read afresh from the same items guesses.
+    tags = ("NAME", "DATE", "AGE", "LINK", "PYREXIA")
+    document = Document(
+        "1",
+        TEXT,
+        [
+            Annotation("T1", "NAME", "PATIENT", 0, 3, "Ora"),
+            Annotation("T2", "NAME", "PATIENT", 4, 9, "Smith"),
+        ],
+        relations=[Relation("R1", "LINK", RelationKind.LINK, (Argument("a", "T1"), Argument("b", "T2")))],
+    )
+
+    def check() -> None:
+        fresh = Document(
+            "1",
+            TEXT,
+            document.annotations,
+            relations=document.relations,
+            document_tags=document.document_tags,
+        )
+        assert _guessed_prefixes(document, tags) == _guessed_prefixes(fresh, tags)
+
+    assert _guessed_prefixes(document, tags) == {
+        "NAME": "T",
+        "DATE": "P",
+        "AGE": "P",
+        "LINK": "R",
+        "PYREXIA": "P",
+    }
+    document.add(Annotation("D5", "DATE", "DATE", 20, 30, TEXT[20:30]))
+    check()
+    assert document.id_prefix("DATE") == "D"
+    document.add(document.make_annotation("NAME", "DOCTOR", 37, 40))
+    check()
+    assert document.get("T6").text == "Lee"  # the tag's own prefix, T
+    document.replace("T6", document.get("T6").replace(id="X9"))
+    check()
+    assert document.id_prefix("NAME") == "P"  # T and X: no one prefix
+    document.remove("X9")
+    check()
+    assert document.id_prefix("NAME") == "T"
+    document.replace("T1", document.get("T1").replace(tag="AGE", type="AGE"))
+    check()
+    document.remove("D5")
+    check()
+    assert document.id_prefix("DATE") == "P"  # no DATE left, and the ids share no prefix
+    document.add_document_tag(DocumentTag("F1", "PYREXIA"))
+    check()
+    document.replace_relation("R1", document.get_relation("R1").replace(type="OTHER"))
+    check()
+    assert document.id_prefix("LINK") == "P"
+    document.remove_relation("R1")
+    document.remove_document_tag("F1")
+    check()

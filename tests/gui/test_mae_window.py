@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
+import pytest
 from lxml import etree
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
@@ -125,3 +127,32 @@ def test_task_attribute_is_editable_and_saved_as_mae(qtbot: QtBot, tmp_path: Pat
     saved = etree.fromstring((folder / "A_note-01.xml").read_bytes())
     fever = next(e for e in saved.findall("TAGS/*") if e.get("id") == "A0")
     assert saved.tag == "VAX_TASK" and fever.get("certainty") == "negated" and fever.get("type") == "symptom"
+
+
+# The offscreen platform cannot raise a popup or grab the keyboard, and says so.
+@pytest.mark.qt_log_ignore("This plugin does not support")
+def test_link_targets_follow_edits_and_a_deleted_target_links_nothing(qtbot: QtBot, tmp_path: Path) -> None:
+    folder = tmp_path / "A"
+    shutil.copytree(MAE_DATA / "A", folder)
+    shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)
+    main = make_window(qtbot, folder)
+    main.open_document("A_note-01")
+    editor = main.session.editor
+    assert editor is not None
+    document = editor.document
+    word = next(m for m in re.finditer(r"[A-Za-z]{4,}", document.text) if not document.overlapping(*m.span()))
+    added = editor.tag(word.start(), word.end(), "symptom")
+    assert added is not None
+    panel = main.relations
+    # Opening the list (what a click does) shows the tag made since the note was opened.
+    panel.target_box.showPopup()
+    panel.target_box.hidePopup()
+    assert panel.target_box.findData(added.id) >= 0
+    panel.target_box.setCurrentIndex(panel.target_box.findData(added.id))
+    main.session.set_current("A0")
+    links = len(document.relations)
+    # The chosen target is deleted: Link must not fall back to another tag.
+    editor.delete(added.id)
+    qtbot.mouseClick(panel.link_button, Qt.MouseButton.LeftButton)
+    assert len(document.relations) == links
+    assert panel.target_box.findData(added.id) == -1 and panel.target_box.currentIndex() == -1
