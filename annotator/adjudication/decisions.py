@@ -230,11 +230,16 @@ class AdjudicationSession:
 
     def next_unresolved(self, after: int = -1) -> Unit | None:
         """The first unresolved unit starting after offset ``after`` (wrapping around)."""
-        pending = self.unresolved()
-        for unit in pending:
+        # One pass that stops at the answer: listing every unresolved unit first cost a
+        # 5,000-tag record 5 ms a keystroke.
+        first: Unit | None = None
+        for unit in self.alignment.units:
+            if unit.id in self.resolutions:
+                continue
             if unit.start > after:
                 return unit
-        return pending[0] if pending else None
+            first = first or unit
+        return first
 
     def previous_unresolved(self, before: int) -> Unit | None:
         """The last unresolved unit starting before offset ``before`` (wrapping around)."""
