@@ -337,10 +337,17 @@ class _BratWriter:
         self.ids: dict[str, str] = {}
         self.attributes: list[AttributeLine] = []
         self.notes: list[NoteLine] = []
+        # Each tag's later pieces, gathered once: looking them up per tag took quadratic time
+        # (a note of 60,000 tags did not convert in two minutes).
+        self.fragments: dict[str, list[Annotation]] = {}
 
     def records(self) -> list[AnnLine]:
         document = self.document
-        heads = [a for a in document.annotations if not (a.fragment_of and a.fragment_of in document)]
+        annotations = document.annotations
+        heads = [a for a in annotations if not (a.fragment_of and a.fragment_of in document)]
+        for annotation in annotations:
+            if annotation.fragment_of:
+                self.fragments.setdefault(annotation.fragment_of, []).append(annotation)
         for tag in document.document_tags:
             raise StorageError(
                 f"document {document.doc_id}: brat has no place for the document tag {tag.id} ({tag.tag})",
@@ -375,7 +382,7 @@ class _BratWriter:
         return self.ids[item_id]
 
     def _text_bound(self, head: Annotation) -> TextBound:
-        pieces = [head] + [a for a in self.document.annotations if a.fragment_of == head.id]
+        pieces = [head, *self.fragments.get(head.id, [])]
         spans = tuple((a.start, a.end) for a in pieces)
         brat_id = self.ids[head.id]
         label = brat_label(head, self.schema, self.shared)

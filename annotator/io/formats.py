@@ -22,7 +22,7 @@ from annotator.core.guidelines import I2B2_2014, SAFE_HARBOR
 from annotator.core.project import PROJECT_FILE, Project
 from annotator.core.schema import Schema
 from annotator.core.task import task_file_name, task_to_dtd
-from annotator.errors import InputError, UsageError
+from annotator.errors import InputError, UsageError, printable_path
 from annotator.io.brat import brat_paths, read_brat, write_brat
 from annotator.io.brat_conf_writer import brat_conf_for
 from annotator.io.capacity import EVERYTHING, Kind
@@ -318,7 +318,7 @@ def read_documents(
     ids = [d.doc_id for d in documents]
     if len(set(ids)) != len(ids):
         duplicate = next(i for i in ids if ids.count(i) > 1)
-        raise InputError(f"two documents are named {duplicate}", path)
+        raise InputError(f"two documents are named {printable_path(duplicate)}", path)
     return documents
 
 

@@ -143,8 +143,8 @@ def raw_tag_to_annotation(raw_tag: RawTag, path: str | Path | None = None) -> An
     attributes = raw_tag.attributes
     get = attributes.get
     try:
-        start = int(attributes["start"])
-        end = int(attributes["end"])
+        start = parse_offset(attributes["start"])
+        end = parse_offset(attributes["end"])
     except (KeyError, ValueError):
         label = get("id") or f"#{raw_tag.index}"
         for name in ("start", "end"):
@@ -189,9 +189,22 @@ def raw_tag_to_annotation(raw_tag: RawTag, path: str | Path | None = None) -> An
     )
 
 
+def parse_offset(value: str) -> int:
+    """An offset written in ASCII digits (a leading minus allowed: the message says it is negative).
+
+    int() alone also takes other scripts' digits ("\u0661\u0661" is 11), "+11", " 11 " and "1_1":
+    no tool writes those, a person reading the file sees another number, and the official
+    scorer compares offsets as strings.
+    """
+    digits = value[1:] if value[:1] == "-" else value
+    if not (digits.isascii() and digits.isdigit()):
+        raise ValueError(f"not an offset: {value!r}")
+    return int(value)
+
+
 def _is_int(value: str) -> bool:
     try:
-        int(value)
+        parse_offset(value)
     except ValueError:
         return False
     return True

@@ -47,6 +47,19 @@ def first_non_xml_char(text: str) -> tuple[int, int] | None:
     return None if match is None else (match.start(), ord(match.group()))
 
 
+class _RepeatedKeyError(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    record: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in record:
+            raise _RepeatedKeyError(key)
+        record[key] = value
+    return record
+
+
 def parse_jsonl(data: bytes, path: str | Path | None = None, schema: Schema | None = None) -> list[Document]:
     """The documents of the bytes of a JSONL file."""
     try:
@@ -60,7 +73,10 @@ def parse_jsonl(data: bytes, path: str | Path | None = None, schema: Schema | No
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = json.loads(line, object_pairs_hook=_unique_keys)
+        except _RepeatedKeyError as error:
+            # json.loads keeps the last of two same keys: a second "spans" would drop the first's tags.
+            raise InputError(f"line {number}: the key {error.args[0]!r} appears twice", path) from None
         except json.JSONDecodeError as error:
             raise InputError(f"line {number}: not valid JSON (column {error.colno})", path) from None
         except ValueError:
@@ -70,7 +86,9 @@ def parse_jsonl(data: bytes, path: str | Path | None = None, schema: Schema | No
             raise InputError(f"line {number}: not valid JSON (nested too deeply)", path) from None
         document = _document(record, number, stem, path, schema)
         if document.doc_id in seen:
-            raise InputError(f"line {number}: a second document with id {document.doc_id}", path)
+            raise InputError(
+                f"line {number}: a second document with id {printable_path(document.doc_id)}", path
+            )
         seen.add(document.doc_id)
         documents.append(document)
     return documents
@@ -129,7 +147,7 @@ def _document(
         if not 0 <= start <= end <= len(text):
             raise InputError(f"line {number}: span {index} offsets {start}-{end} do not fit the text", path)
         if annotation.id and annotation.id in document:
-            raise InputError(f"line {number}: duplicate span id {annotation.id}", path)
+            raise InputError(f"line {number}: duplicate span id {printable_path(annotation.id)}", path)
         if annotation.id:
             document.add(annotation)
         else:
@@ -178,13 +196,16 @@ def dangling(document: Document) -> str | None:
         head = document.find(annotation.fragment_of)
         if head is None or head.fragment_of or head.id == annotation.id:
             return (
-                f"span {annotation.id} is a fragment of {annotation.fragment_of}, "
+                f"span {printable_path(annotation.id)} is a fragment of {printable_path(annotation.fragment_of)}, "
                 "which is not a first fragment in the document"
             )
     for relation in document.relations:
         missing = next((t for t in relation.targets if not document.has_id(t)), None)
         if missing is not None:
-            return f"relation {relation.id} names {missing}, which is not in the document"
+            return (
+                f"relation {printable_path(relation.id)} names {printable_path(missing)}, "
+                "which is not in the document"
+            )
     return None
 
 

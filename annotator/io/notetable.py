@@ -66,10 +66,25 @@ class NoteRow:
 
 
 def _decode(data: bytes, path: Path) -> str:
+    if _looks_utf16(data[:_SNIFF]):
+        # Excel's "Unicode text" export: without a BOM it even decodes as UTF-8 (a NUL after
+        # every ASCII letter) and fails later with a misleading row count.
+        raise InputError("UTF-16 text; export the table as UTF-8", path)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise InputError(f"not UTF-8 text (byte {error.start}); export the table as UTF-8", path) from None
+
+
+_SNIFF = 512
+
+
+def _looks_utf16(head: bytes) -> bool:
+    """A UTF-16 byte-order mark, or a NUL in most of the first pairs of bytes (ASCII as UTF-16)."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    pairs = len(head) // 2
+    return pairs >= 2 and sum(b"\x00" in head[i : i + 2] for i in range(0, 2 * pairs, 2)) > pairs * 3 // 4
 
 
 def _csv_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
@@ -112,11 +127,30 @@ def _csv_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dict
 
 def _refuse_repeated_columns(header: list[str], path: Path) -> None:
     # A dict keeps the last of two same-named columns: the note would silently be the wrong one.
-    seen: set[str] = set()
-    for name in header:
+    seen: dict[str, int] = {}
+    for number, name in enumerate(header, start=1):
         if name.strip() and name in seen:
+            if not _looks_like_header(header):
+                raise InputError(
+                    f"columns {seen[name]} and {number} of the first row are the same{_NO_HEADER}", path
+                )
             raise InputError(f"the header names the column {name!r} twice", path)
-        seen.add(name)
+        seen[name] = number
+
+
+# A column name is a short name of a few words. A first row with any other cell is no header
+# but a note (an export without a header row): its cells are PHI and never printed.
+_COLUMN_NAME = re.compile(r"[^\W\d][\w.#-]*(?: [\w.#()/-]+){0,2}")
+_COLUMN_NAME_LIMIT = 40
+_NO_HEADER = "; it does not look like a header row naming the columns (a table needs one)"
+
+
+def _looks_like_header(header: Sequence[str]) -> bool:
+    """Whether every cell of a first row could be a column name (may be shown in a message)."""
+    return all(
+        not cell.strip() or (len(cell) <= _COLUMN_NAME_LIMIT and _COLUMN_NAME.fullmatch(cell.strip()))
+        for cell in header
+    )
 
 
 class _RepeatedKeyError(ValueError):
@@ -226,6 +260,14 @@ def _as_in_header(columns: NoteColumns, header: list[str], path: Path) -> NoteCo
         alike = [column for column in header if column.casefold() == name.casefold()]
         if len(alike) == 1:
             return alike[0]
+        if len(header) == 1 and ";" in header[0]:
+            raise InputError(
+                f"no column {name!r}: the first row is one column holding ';' (export the table "
+                "separated by commas, or as TSV)",
+                path,
+            )
+        if not _looks_like_header(header):
+            raise InputError(f"no column {name!r}{_NO_HEADER}", path)
         known = ", ".join(header[:12]) or "none"
         raise InputError(f"no column {name!r} (columns: {known})", path)
 

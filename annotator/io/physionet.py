@@ -25,7 +25,7 @@ from pathlib import Path
 from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin
-from annotator.errors import InputError, UsageError
+from annotator.errors import InputError, UsageError, printable_path
 from annotator.io.xmlsafe import read_bytes
 
 TYPE_ATTRIBUTE = "physionet_type"
@@ -62,6 +62,7 @@ _RECORD_MARK = "START_OF_RECORD="
 _RECORD_END = "||||END_OF_RECORD"
 _BLIND_HEADER = re.compile(r"Patient\s+([0-9]+)\s+Note\s+([0-9]+)\s*$")
 _DIGITS = re.compile(r"[0-9]+")
+_TYPE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,99}")
 # Patient and note numbers and offsets of a real corpus have a few digits; a longer one is a
 # damaged file, and past 4,300 digits int() refuses it outright.
 MAX_DIGITS = 12
@@ -135,8 +136,10 @@ def parse_records(content: str, path: Path | None = None) -> dict[tuple[int, int
             raise InputError(
                 f"record {match[1]}/{match[2]} has no ||||END_OF_RECORD (character {match.start()})", path
             )
-        line = content.count("\n", 0, match.start()) + 1
-        key = (_bounded(match[1], line, path), _bounded(match[2], line, path))
+        key = (
+            _record_number(match[1], content, match.start(), path),
+            _record_number(match[2], content, match.start(), path),
+        )
         if key in records:
             raise InputError(f"record {key[0]}/{key[1]} appears twice", path)
         records[key] = content[match.end() : end]
@@ -155,6 +158,13 @@ def _refuse_stray_text(content: str, start: int, end: int, path: Path | None) ->
         )
 
 
+def _record_number(digits: str, content: str, start: int, path: Path | None) -> int:
+    # The line is counted only for a message: counting it for every record took quadratic time.
+    if len(digits.lstrip("0")) > MAX_DIGITS:
+        _bounded(digits, content.count("\n", 0, start) + 1, path)
+    return int(digits.lstrip("0") or "0")
+
+
 def _bounded(digits: str, line: int, path: Path | None) -> int:
     """The value of an ASCII number of at most :data:`MAX_DIGITS` significant digits."""
     if len(digits.lstrip("0")) > MAX_DIGITS:
@@ -169,11 +179,17 @@ def _numbers(parts: Sequence[str], line: int, path: Path | None, expected: str) 
 
 
 def _decode(path: Path) -> str:
+    return _decode_crlf(path)[0]
+
+
+def _decode_crlf(path: Path) -> tuple[str, bool]:
+    """The text with CRLF read as LF, and whether the file had CRLF line ends."""
     data = read_bytes(path)
     try:
-        return data.decode("utf-8-sig").replace("\r\n", "\n")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise InputError(f"not UTF-8 text (byte {error.start})", path) from None
+    return text.replace("\r\n", "\n"), "\r\n" in text
 
 
 def parse_phrases(content: str, path: Path | None = None) -> list[tuple[int, int, int, int, str, str]]:
@@ -189,6 +205,9 @@ def parse_phrases(content: str, path: Path | None = None) -> list[tuple[int, int
             raise InputError(f"line {number}: expected {expected}", path)
         patient, note, start, end = _numbers(parts[:4], number, path, expected)
         _refuse_repeat(listed, (patient, note, start, end), number, path)
+        if not _TYPE_NAME.fullmatch(parts[4]):
+            # The type rides along as an attribute into every format written from the notes.
+            raise InputError(f"line {number}: the type is not a name of ASCII letters and digits", path)
         phrase = parts[5] if len(parts) > 5 else ""
         rows.append((patient, note, start, end, parts[4], phrase))
     return rows
@@ -240,7 +259,18 @@ def read_physionet(path: str | Path) -> list[Document]:
         that is not the text at its offsets.
     """
     files = find_files(path)
-    records = parse_records(_decode(files.text), files.text)
+    content, crlf = _decode_crlf(files.text)
+    if crlf and files.phrases is None and files.blind is not None:
+        # Offsets counted with the CR (deid.pl on the file as it is) or without (a corpus
+        # checked out on Windows): a phrase list tells which, a type-blind one cannot, and a
+        # guess would put every tag after a line break on the wrong characters.
+        raise InputError(
+            f"the records have CRLF line ends and {printable_path(files.blind.name)} has no phrases "
+            "to tell whether its offsets count each CR (if they do not, save the records with LF "
+            "line ends)",
+            files.text,
+        )
+    records = parse_records(content, files.text)
     if not records:
         raise InputError("holds no record (START_OF_RECORD=P||||N|||| ... ||||END_OF_RECORD)", files.text)
     tagged: dict[tuple[int, int], list[tuple[int, int, str, str | None]]] = {key: [] for key in records}
@@ -312,7 +342,8 @@ def record_key(document: Document) -> tuple[int, int]:
     if not all(_DIGITS.fullmatch(n) and len(n.lstrip("0")) <= MAX_DIGITS for n in numbers):
         raise UsageError(
             f"document {document.doc_id}: the PhysioNet layout numbers patients and notes; "
-            "name documents PPP-RR with digits"
+            "name documents PPP-RR with digits",
+            document.origin.path,
         )
     return int(patient), note
 
@@ -326,7 +357,17 @@ def physionet_texts(documents: Sequence[Document]) -> tuple[str, str, str]:
         if key in seen:
             raise UsageError(f"two documents are record {key[0]}/{key[1]}")
         if _RECORD_END in document.text or _RECORD_START.search(document.text):
-            raise UsageError(f"document {document.doc_id}: its text holds a record marker")
+            raise UsageError(
+                f"document {document.doc_id}: its text holds a record marker", document.origin.path
+            )
+        if "\r\n" in document.text:
+            # The reader takes CRLF for LF (a corpus checked out on Windows): every offset after
+            # one would shift, silently so in the type-blind list.
+            raise UsageError(
+                f"document {document.doc_id}: its text has CRLF line ends, which the PhysioNet "
+                "layout reads as one character",
+                document.origin.path,
+            )
         seen.add(key)
         records.append(f"START_OF_RECORD={key[0]}||||{key[1]}||||\n{document.text}{_RECORD_END}\n\n")
         blind.append(f"Patient {key[0]}  Note {key[1]}\n")
@@ -336,7 +377,8 @@ def physionet_texts(documents: Sequence[Document]) -> tuple[str, str, str]:
             if "\n" in annotation.text:
                 raise UsageError(
                     f"document {document.doc_id}: tag {annotation.id} runs across a line break, "
-                    "which a PhysioNet phrase list cannot hold"
+                    "which a PhysioNet phrase list cannot hold",
+                    document.origin.path,
                 )
             phrases.append(
                 f"{key[0]} {key[1]} {annotation.start} {annotation.end} "

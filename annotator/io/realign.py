@@ -111,7 +111,7 @@ class Repair:
         verb = "realigned" if written else "can realign"
         head = f"{printable_path(path)}: " if path is not None else ""
         line = (
-            f"{head}[tag {self.tag_id} {self.old_start}-{self.old_end}] {verb} to "
+            f"{head}[tag {printable_path(self.tag_id)} {self.old_start}-{self.old_end}] {verb} to "
             f"{self.new_start}-{self.new_end} ({self.reason})"
         )
         return line if written else line + "; add --write to save it"
@@ -136,7 +136,9 @@ class Unresolved:
 
     def one_line(self, path: str | Path | None = None) -> str:
         head = f"{printable_path(path)}: " if path is not None else ""
-        return f"{head}[tag {self.tag_id} {self.start}-{self.end}] cannot realign: {self.reason}"
+        return (
+            f"{head}[tag {printable_path(self.tag_id)} {self.start}-{self.end}] cannot realign: {self.reason}"
+        )
 
     def to_dict(self) -> dict[str, object]:
         return {"tag_id": self.tag_id, "offsets": [self.start, self.end], "reason": self.reason}

@@ -20,6 +20,7 @@ from annotator.io.i2b2 import (
     RawTag,
     document_from_raw,
     parse_i2b2_raw,
+    parse_offset,
     shown_label,
     type_problem,
     unread_tags,
@@ -102,7 +103,10 @@ class Problem:
                 parts.append(f"{_offset(self.start)}-{_offset(self.end)}")
             where = "[" + " ".join(parts) + "] "
         kind = f"{self.severity}: " if self.severity != "error" else ""
-        return f"{printable_path(self.path)}: {where}{kind}{' '.join(self.message.split())}"
+        # Tag ids and names come from the file: a terminal escape or a bidirectional override
+        # in one would recolour or reorder the report, so they are shown escaped, as paths are.
+        message = printable_path(f"{where}{kind}{' '.join(self.message.split())}")
+        return f"{printable_path(self.path)}: {message}"
 
     @property
     def is_error(self) -> bool:
@@ -314,8 +318,8 @@ def validate_raw(raw: RawI2b2, path: str | Path | None = None, schema: Schema | 
             append((tag_id, label, raw_tag.tag, _NOT_A_SPAN, None, None, None))
             continue
         try:
-            start: int | None = int(attributes["start"])
-            end: int | None = int(attributes["end"])
+            start: int | None = parse_offset(attributes["start"])
+            end: int | None = parse_offset(attributes["end"])
         except (KeyError, ValueError):
             start, end = _offsets_with_problems(raw_tag.tag, attributes, label, path, problems)
         if not tag_id:
@@ -357,7 +361,7 @@ def _offsets_with_problems(
             offsets.append(None)
             continue
         try:
-            offsets.append(int(value))
+            offsets.append(parse_offset(value))
         except ValueError:
             problems.append(problem(path, "bad-offset", f"{tag} tag: {name} is not an integer", label))
             offsets.append(None)
