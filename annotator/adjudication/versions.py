@@ -121,4 +121,17 @@ def load_versions(
         done += len(documents)
         if progress is not None:
             progress(done, total)
+    _refuse_nothing_in_common(versions, paths)
     return versions
+
+
+def _refuse_nothing_in_common(versions: VersionSet, paths: Sequence[Path]) -> None:
+    """Refuse folders that share no file name: "0 documents" would look like a finished job."""
+    if versions.documents or not versions.missing:
+        return
+    folders = ", ".join(printable_path(path) for path in paths)
+    raise InputError(
+        f"no document is in every one of the annotator folders {folders} (versions are paired by "
+        "file name); nothing to adjudicate",
+        paths[0],
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from annotator.cli.common import (
@@ -12,6 +13,7 @@ from annotator.cli.common import (
     format_table,
     print_json,
     progress_bar,
+    refuse_one_path_twice,
     shown,
 )
 
@@ -43,7 +45,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         default="unanimous",
         help="auto-accept exact agreements of all versions (default), of a majority, or nothing",
     )
-    parser.add_argument("--adjudicator", default=None, help="name recorded on gold tags (default: user name)")
+    parser.add_argument(
+        "--adjudicator",
+        type=_adjudicator_name,
+        default=None,
+        help="name recorded on gold tags (default: user name)",
+    )
     parser.add_argument(
         "--scope",
         choices=("patient", "corpus"),
@@ -63,11 +70,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(func=run)
 
 
+# What an XML 1.0 attribute cannot hold: refused here, not reported later as a character of
+# the first document (which would point at the note, not at the option).
+_NOT_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _adjudicator_name(value: str) -> str:
+    """argparse type: a name that a gold file can record."""
+    found = _NOT_XML_CHAR.search(value)
+    if found is not None:
+        raise argparse.ArgumentTypeError(
+            f"character U+{ord(found.group()):04X} cannot be stored in a gold file"
+        )
+    if not value.strip():
+        raise argparse.ArgumentTypeError("an empty name")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from annotator.adjudication.decisions import AutoAccept
+    from annotator.adjudication.versions import refuse_repeated_folders
     from annotator.workflows.adjudicate import AdjudicateRequest, adjudicate
+
+    # An annotator's own folder as the suggestions would pass as a model run: no candidates.
+    refuse_repeated_folders(args.folders)
+    refuse_one_path_twice(
+        [*(("an annotator folder", f) for f in args.folders), ("--suggestions", args.suggestions)]
+    )
 
     request = AdjudicateRequest(
         folders=tuple(Path(f) for f in args.folders),

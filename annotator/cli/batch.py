@@ -18,6 +18,7 @@ from annotator.cli.common import (
     model_argument,
     print_json,
     progress_bar,
+    refuse_one_path_twice,
 )
 from annotator.cli.deidentify import add_site_lists_option
 from annotator.crf.guidelines import GUIDELINES, I2B2_2014
@@ -211,6 +212,9 @@ def run_deidentify(args: argparse.Namespace) -> int:
     from annotator.batch.jobs import batch_deidentify
     from annotator.cli.deidentify import deid_options, leak_options
 
+    # Both are written as part-NNNNN.json: in one folder, each audit map would replace its
+    # partition's review.
+    refuse_one_path_twice([("--map-dir", args.map_dir), ("--review-dir", args.review_dir)])
     with progress_bar("de-identifying", unit="partition") as update:
         report = batch_deidentify(
             args.input,
@@ -236,6 +240,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from annotator.cli.evaluate import render_terminal, scoring_request
     from annotator.evaluation.report import write_json
 
+    refuse_one_path_twice([("--gold", args.gold), ("--system", args.system)])
     with progress_bar("scoring", unit="partition") as update:
         score = batch_evaluate(args.gold, args.system, scoring_request(args), _batch_run(args, update))
     for note in score.notes:

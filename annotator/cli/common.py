@@ -148,6 +148,34 @@ def existing_path(value: str) -> Path:
     return path
 
 
+def refuse_one_path_twice(roles: Sequence[tuple[str, Path | str | None]]) -> None:
+    """Refuse one folder or file named for two roles (also by another spelling or a symlink).
+
+    Scoring a folder against itself gives a perfect score that looks like a result, and two
+    outputs in one place overwrite each other; either is a slip of the command line.
+    """
+    seen: dict[Path, str] = {}
+    for role, path in roles:
+        if path is None:
+            continue
+        resolved = Path(path).resolve()
+        if resolved in seen:
+            from annotator.errors import UsageError
+
+            raise UsageError(f"is given as both {seen[resolved]} and {role}; give two different ones", path)
+        seen[resolved] = role
+
+
+def refuse_special_output(*paths: Path | str | None) -> None:
+    """:func:`~annotator.io.outputs.refuse_special_target` for each output given, before any
+    work is done."""
+    from annotator.io.outputs import refuse_special_target
+
+    for path in paths:
+        if path is not None:
+            refuse_special_target(Path(path))
+
+
 def model_argument(value: str) -> Path:
     """argparse type: a tagger model file, or ``default`` (the bundled model)."""
     return Path(value) if value == "default" else existing_path(value)

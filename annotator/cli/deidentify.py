@@ -13,6 +13,7 @@ from annotator.cli.common import (
     format_table,
     print_json,
     progress_bar,
+    refuse_special_output,
     shown,
 )
 
@@ -144,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
     from annotator.deid.leakcheck import LeakError
     from annotator.workflows.deidentify import DeidentifyRequest, deidentify
 
+    for private in (args.map, args.review):
+        refuse_special_output(private)
     options = deid_options(args)
     try:
         with progress_bar("de-identifying", percent=True) as update:

@@ -8,7 +8,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from annotator.cli.common import announce_written, existing_path, format_table, print_json, score_text
+from annotator.cli.common import (
+    announce_written,
+    existing_path,
+    format_table,
+    print_json,
+    refuse_one_path_twice,
+    refuse_special_output,
+    score_text,
+)
 from annotator.errors import UsageError
 
 if TYPE_CHECKING:
@@ -113,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
     mode = EvaluationMode(args.mode)
     if mode is EvaluationMode.I2B2 and args.html:
         raise UsageError("--html is available with --mode clean")
+    refuse_one_path_twice([("--gold", args.gold), ("--system", args.system)])
+    refuse_special_output(args.csv, args.html)
     request = EvaluateRequest(args.gold, args.system, mode, scoring_request(args))
     outcome = evaluate(request)
     for note in outcome.notes:

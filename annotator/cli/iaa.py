@@ -7,7 +7,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from annotator.cli.common import announce_written, existing_path, format_table, print_json, score_text
+from annotator.cli.common import (
+    announce_written,
+    existing_path,
+    format_table,
+    print_json,
+    refuse_one_path_twice,
+    refuse_special_output,
+    score_text,
+)
 from annotator.cli.evaluate import add_scoring_options, scoring_request
 
 NAME = "iaa"
@@ -43,11 +51,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from annotator.adjudication.versions import refuse_repeated_folders
     from annotator.evaluation.iaa_report import pair_rows, per_category_f1_rows, render_iaa_html
     from annotator.io.outputs import plan_files
     from annotator.workflows.iaa import IaaRequest, inter_annotator_agreement
     from annotator.workflows.notes import NoteKind
 
+    # An annotator folder given twice, or given as gold too, would agree with itself.
+    refuse_repeated_folders(args.folders)
+    refuse_one_path_twice([*(("an annotator folder", f) for f in args.folders), ("--gold", args.gold)])
+    refuse_special_output(args.csv, args.html)
     request = IaaRequest(tuple(args.folders), args.gold, scoring_request(args))
     outcome = inter_annotator_agreement(request)
     report, names = outcome.report, outcome.names

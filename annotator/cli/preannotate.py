@@ -15,6 +15,7 @@ from annotator.cli.common import (
     model_argument,
     print_json,
     progress_bar,
+    refuse_special_output,
 )
 from annotator.crf.guidelines import GUIDELINES, I2B2_2014
 
@@ -82,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
     from annotator.crf.default_model import resolve_model
     from annotator.workflows.preannotate import files_request, preannotate
 
+    refuse_special_output(args.output)
     model = resolve_model(args.model)
     request = files_request(
         model, args.input, args.output, args.recall_bias, args.force, args.guideline, args.site_lists

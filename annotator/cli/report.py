@@ -5,7 +5,19 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from annotator.cli.common import add_json_flag, announce_written, existing_path, format_table, print_json
+from annotator.cli.common import (
+    add_json_flag,
+    announce_written,
+    existing_path,
+    format_table,
+    print_json,
+    refuse_special_output,
+)
+
+#: Bootstrap resamples: fewer give no stable 95% interval; more only cost time (the interval's
+#: ends move by far less than the figures' precision).
+MIN_RESAMPLES = 100
+MAX_RESAMPLES = 1_000_000
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,7 +44,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     effort.add_argument("--html", type=Path, metavar="FILE", help="also write the report as an HTML page")
     effort.add_argument("--force", action="store_true", help="overwrite an existing HTML file")
     effort.add_argument(
-        "--resamples", type=int, default=2000, metavar="N", help="bootstrap resamples (default 2000)"
+        "--resamples",
+        type=int,
+        default=2000,
+        metavar="N",
+        help=f"bootstrap resamples, {MIN_RESAMPLES} to {MAX_RESAMPLES:,} (default 2000)",
     )
     add_json_flag(effort)
     effort.set_defaults(func=run_effort)
@@ -45,8 +61,9 @@ def run_effort(args: argparse.Namespace) -> int:
     from annotator.io.outputs import plan_files
     from annotator.workflows.effort import EffortRequest, effort_report
 
-    if args.resamples < 100:
-        raise UsageError("--resamples must be at least 100")
+    if not MIN_RESAMPLES <= args.resamples <= MAX_RESAMPLES:
+        raise UsageError(f"--resamples must be from {MIN_RESAMPLES} to {MAX_RESAMPLES:,}")
+    refuse_special_output(args.html)
     project = Project.open(args.project)
     plan = None
     if args.html is not None:

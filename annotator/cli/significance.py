@@ -6,7 +6,14 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from annotator.cli.common import add_json_flag, existing_path, format_table, print_json, score_text
+from annotator.cli.common import (
+    add_json_flag,
+    existing_path,
+    format_table,
+    print_json,
+    refuse_one_path_twice,
+    score_text,
+)
 from annotator.cli.evaluate import add_scoring_options, scoring_request
 from annotator.evaluation.significance_limits import MAX_SEED, MAX_SHUFFLES
 
@@ -66,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from annotator.workflows.notes import NoteKind
     from annotator.workflows.significance import SignificanceRequest, significance
 
+    refuse_one_path_twice([("--gold", args.gold), ("SYS_A", args.system_a), ("SYS_B", args.system_b)])
     request = SignificanceRequest(
         args.gold, args.system_a, args.system_b, args.shuffles, args.seed, args.alpha, scoring_request(args)
     )

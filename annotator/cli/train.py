@@ -13,6 +13,7 @@ from annotator.cli.common import (
     format_table,
     print_json,
     progress_bar,
+    refuse_special_output,
     score_text,
 )
 from annotator.core.guidelines import GUIDELINES, I2B2_2014
@@ -81,6 +82,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from annotator.workflows.train import TrainRequest, train
 
+    refuse_special_output(args.output)
     request = TrainRequest(
         gold_dir=args.gold,
         model=args.output,

@@ -34,6 +34,8 @@ from typing import Any, Literal
 import numpy as np
 
 Origin = Literal["suggestion", "hand", "earlier"]
+#: Indices drawn at once by the bootstrap (8 MB of int64), whatever --resamples asks for.
+BOOTSTRAP_BLOCK = 1 << 20
 FATES = ("accepted", "changed", "changed_boundary", "changed_type", "rejected", "unreviewed")
 
 
@@ -177,11 +179,23 @@ def bootstrap_mean_interval(
     """
     if len(values) < 2:
         return None
-    data = np.asarray(values, dtype=float)
-    rng = np.random.default_rng(seed)
-    means = data[rng.integers(0, len(data), size=(resamples, len(data)))].mean(axis=1)
+    means = _resampled_means(np.asarray(values, dtype=float), resamples, np.random.default_rng(seed))
     tail = (1 - level) / 2
     return float(np.quantile(means, tail)), float(np.quantile(means, 1 - tail))
+
+
+def _resampled_means(data: np.ndarray, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """The means of ``resamples`` resamples of ``data``, drawn in blocks of rows.
+
+    One (resamples x values) matrix of indices would take gigabytes for a large --resamples;
+    blocks keep memory flat and draw the very same numbers (the generator's stream runs on).
+    """
+    means = np.empty(resamples, dtype=float)
+    rows = max(1, BOOTSTRAP_BLOCK // len(data))
+    for first in range(0, resamples, rows):
+        count = min(rows, resamples - first)
+        means[first : first + count] = data[rng.integers(0, len(data), size=(count, len(data)))].mean(axis=1)
+    return means
 
 
 def bootstrap_difference_interval(
@@ -191,10 +205,7 @@ def bootstrap_difference_interval(
     if len(first) < 2 or len(second) < 2:
         return None
     rng = np.random.default_rng(seed)
-    a = np.asarray(first, dtype=float)
-    b = np.asarray(second, dtype=float)
-    diffs = a[rng.integers(0, len(a), size=(resamples, len(a)))].mean(axis=1) - b[
-        rng.integers(0, len(b), size=(resamples, len(b)))
-    ].mean(axis=1)
+    a = _resampled_means(np.asarray(first, dtype=float), resamples, rng)
+    diffs = a - _resampled_means(np.asarray(second, dtype=float), resamples, rng)
     tail = (1 - level) / 2
     return float(np.quantile(diffs, tail)), float(np.quantile(diffs, 1 - tail))

@@ -210,6 +210,20 @@ def _check_writable(*paths: Path) -> None:
             raise StorageError("cannot write here: permission denied", probe)
 
 
+def refuse_special_target(target: Path) -> None:
+    """Refuse an output path that is a link, or exists as neither a file nor a folder (a device,
+    a FIFO, a socket).
+
+    Outputs are written beside their path and renamed over it, so such a node would not be
+    written to but replaced by a plain file: for root, ``--csv /dev/stdout`` (a link) or
+    ``-o /dev/null --force`` would replace the system's own.
+    """
+    if target.is_symlink():
+        raise UsageError("is a symbolic link, which the output would replace; give the file itself", target)
+    if target.exists() and not target.is_file() and not target.is_dir():
+        raise UsageError("is a device, pipe or socket, not a file; write the output to a file", target)
+
+
 def plan_files(
     targets: Iterable[Path],
     *,
@@ -235,6 +249,7 @@ def plan_files(
     inputs = tuple(inputs)
     for target in planned:
         _refuse_inputs(target, inputs, input_clash)
+        refuse_special_target(target)
     plan = OutputPlan(planned, force=force, job=job)
     own = _resolved(interrupted_outputs(plan.anchor).owned_by(job)) if planned else set()
     existing = tuple(t for t in planned if t.exists())
@@ -296,6 +311,7 @@ def plan_folder(
         raise UsageError(_NOT_EMPTY[mode], folder)
     for path in private_files:
         _refuse_inputs(path, inputs, INPUT_CLASH)
+        refuse_special_target(path)
         if path.exists() and not force and not _owned(path, own):
             raise UsageError("exists already (use --force to replace it)", path)
     _check_writable(folder, *(p.parent for p in private_files))

@@ -16,7 +16,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from annotator.errors import UsageError
+from annotator.errors import InputError, UsageError, printable_path
 from annotator.evaluation.official import OfficialRun, evaluate_official_folders
 from annotator.evaluation.official_verbose import in_script_order, verbose_orders
 from annotator.workflows.inputs import require_documents
@@ -110,6 +110,7 @@ def evaluate(
         runs = in_script_order(
             Path(request.predicted), evaluate_official_folders(request.reference, request.predicted)
         )
+        _refuse_no_common_document(runs, Path(request.reference), Path(request.predicted))
         _report(progress, 1, 1)
         orders = verbose_orders(Path(request.reference), Path(request.predicted), runs)
         return EvaluateResult(
@@ -169,6 +170,18 @@ def clean_official_layout(pairs: list[DocumentPair], options: Options) -> list[t
             result = evaluate_pairs(subset, replace(options, match=match), details=False)
             blocks.append((f"{prefix}{label}", result))
     return blocks
+
+
+def _refuse_no_common_document(runs: list[OfficialRun], gold: Path, system: Path) -> None:
+    """The official script scores only documents both sides have: with none, its tables are
+    all nan and 0, which reads like a result. Refused, naming both folders."""
+    if any(table.n for run in runs for table in run.tables[:1]):
+        return
+    raise InputError(
+        f"no document in common with --gold {printable_path(gold)} (documents are paired by file "
+        "name; --mode i2b2 scores only documents both sides have)",
+        system,
+    )
 
 
 def _report(progress: Progress | None, done: int, total: int) -> None:

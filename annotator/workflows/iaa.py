@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotator.errors import UsageError, printable_path
-from annotator.evaluation.iaa import AgreementReport, agreement
+from annotator.errors import InputError, UsageError, printable_path
+from annotator.evaluation.iaa import AgreementReport, PairAgreement, agreement
 from annotator.evaluation.loading import labels_of, read_folder, refuse_unscorable
 from annotator.io.pairing import align_annotator_prefixes
 from annotator.workflows.inputs import require_documents
@@ -74,6 +74,8 @@ def inter_annotator_agreement(
             folder_of[item.predicted],
             ("annotator", "annotator"),
         )
+    if request.gold is None:  # with gold, each annotator is still compared with it
+        _refuse_nothing_in_common(report.pairs, folder_of)
     for item in report.versus_gold:
         assert request.gold is not None
         refuse_unscorable(
@@ -91,3 +93,19 @@ def inter_annotator_agreement(
     every = [document for documents in annotations.values() for document in documents]
     notes += request.scoring.exclusion_notes(labels_of([*every, *(gold or [])]))
     return IaaResult(report, names, notes)
+
+
+def _refuse_nothing_in_common(pairs: Sequence[PairAgreement], folder_of: dict[str, Path]) -> None:
+    """Refuse folders no two of which share a file name: every figure would be n/a over 0 documents.
+
+    One pair without shared documents is normal (annotators given different notes); all of them
+    is the wrong folders.
+    """
+    if not pairs or any(item.result.documents or item.text_differs for item in pairs):
+        return
+    folders = ", ".join(printable_path(folder) for folder in folder_of.values())
+    raise InputError(
+        f"no two of the annotator folders {folders} have a document in common (documents are paired "
+        "by file name); nothing to compare",
+        next(iter(folder_of.values())),
+    )

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from annotator.errors import TextMismatchError, UsageError, printable_path
+from annotator.errors import InputError, TextMismatchError, UsageError, printable_path
 from annotator.evaluation.engine import evaluate_pairs
 from annotator.evaluation.loading import load_pairs, refuse_unscorable
 from annotator.evaluation.significance import SignificanceReport, compare_systems
 from annotator.evaluation.significance_limits import MAX_SEED, MAX_SHUFFLES
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
 from annotator.workflows.scoring import ScoringRequest
+
+if TYPE_CHECKING:
+    from annotator.evaluation.engine import DocumentPair
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,7 @@ def significance(
         check_cancel(cancelled, "significance test")
         pairs = load_pairs(request.gold, folder, mapping)
         refuse_unscorable(pairs.text_differs, pairs.pairs, request.gold, folder)
+        _refuse_nothing_in_common(pairs.pairs, pairs.text_differs, request.gold, folder)
         notes += [Note(NoteKind.TEXT_DIFFERS, doc_id, detail=str(folder)) for doc_id in pairs.text_differs]
         loaded.append(pairs)
         if progress is not None:
@@ -73,3 +79,15 @@ def significance(
         progress(3, 3)
     labels = loaded[0].labels | loaded[1].labels
     return SignificanceResult(report, notes + request.scoring.exclusion_notes(labels))
+
+
+def _refuse_nothing_in_common(
+    pairs: Sequence[DocumentPair], text_differs: Sequence[str], gold: Path, system: Path
+) -> None:
+    """A system that shares no file name with gold is a wrong folder, not a score of 0."""
+    if text_differs or any(p.reference_present and p.predicted_present for p in pairs):
+        return
+    raise InputError(
+        f"no document in common with gold {printable_path(gold)} (documents are paired by file name)",
+        system,
+    )

@@ -232,7 +232,8 @@ def _commands(gold: Path, system: Path) -> list[list[str]]:
         ["evaluate", "--gold", str(gold), "--system", str(system)],
         ["iaa", str(gold), str(system)],
         ["iaa", str(system), str(system.parent / "sys2"), "--gold", str(gold)],
-        ["significance", "--gold", str(gold), str(system), str(system), "--shuffles", "9"],
+        # Two different systems: one folder given twice is refused before anything is read.
+        ["significance", "--gold", str(gold), str(system), str(system.parent / "sys2"), "--shuffles", "9"],
     ]
 
 

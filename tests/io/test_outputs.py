@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -249,3 +251,21 @@ def test_a_failed_job_keeps_a_folder_someone_else_filled(tmp_path: Path) -> None
         (tmp_path / "new" / "theirs.txt").write_text("kept")
         raise RuntimeError("a bad input")
     assert (tmp_path / "new" / "theirs.txt").read_text() == "kept"
+
+
+def test_a_link_or_a_pipe_is_no_place_for_an_output(tmp_path: Path) -> None:
+    # Outputs are renamed into place: a link or a pipe at the path would be replaced, not
+    # written to (for root, a device too).
+    real = tmp_path / "report.csv"
+    real.write_text("old\n")
+    link = tmp_path / "link.csv"
+    link.symlink_to(real)
+    pipe = tmp_path / "pipe.csv"
+    os.mkfifo(pipe)
+    with pytest.raises(UsageError, match="is a symbolic link"):
+        plan_files([link], force=True)
+    with pytest.raises(UsageError, match="device, pipe or socket"):
+        plan_files([pipe], force=True)
+    with pytest.raises(UsageError, match="is a symbolic link"):
+        plan_folder(tmp_path / "out", mode=FolderMode.MERGE, private=[link])
+    assert link.is_symlink() and real.read_text() == "old\n" and stat.S_ISFIFO(pipe.stat().st_mode)
