@@ -4,7 +4,10 @@ A lock is a small JSON file beside the document, ``.NAME.xml.lock``, holding who
 
     {"user": "alice", "host": "ward-pc", "pid": 4242, "time": "2026-11-22T00:40:00+00:00"}
 
-It is created with ``O_CREAT | O_EXCL``, so of two processes racing for it exactly one wins.
+It is written whole under a private name and then hard-linked to its own, which fails when
+the lock exists: of two processes racing for it exactly one wins, and a process killed while
+taking it never leaves an empty lock behind (which would refuse every later run until
+someone overrode it). Where the file system has no hard links, ``O_CREAT | O_EXCL``.
 
 API
 ---
@@ -31,8 +34,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import glob
 import json
 import os
+import secrets
 import socket
 import time
 from dataclasses import dataclass, field
@@ -50,6 +55,19 @@ def lock_path(path: str | Path) -> Path:
 
 def _this_host() -> str:
     return socket.gethostname() or "localhost"
+
+
+_DRAFT = ".tmp"
+
+
+def _remove_abandoned_drafts(lock_file: Path) -> None:
+    """Remove lock drafts of processes of this machine that are gone (killed while locking)."""
+    with contextlib.suppress(OSError):
+        for draft in lock_file.parent.glob(f"{glob.escape(lock_file.name)}.*{_DRAFT}"):
+            pid = draft.name[len(lock_file.name) + 1 :].split(".")[0]
+            if pid.isdigit() and not _pid_alive(int(pid)):
+                with contextlib.suppress(OSError):
+                    os.unlink(draft)
 
 
 def _pid_alive(pid: int) -> bool:
@@ -209,7 +227,31 @@ class DocumentLock:
         return LockInfo(user=self.user, host=self.host, pid=self.pid, time=now)
 
     def _create(self, info: LockInfo) -> bool:
-        """Create the lock file exclusively; False when it already exists."""
+        """Create the lock file, whole, exclusively; False when it already exists."""
+        _remove_abandoned_drafts(self.lock_file)
+        draft = self.lock_file.with_name(
+            f"{self.lock_file.name}.{os.getpid()}.{secrets.token_hex(4)}{_DRAFT}"
+        )
+        try:
+            descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(info.to_json())
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                os.unlink(draft)
+            raise StorageError(f"cannot write lock file: {error.strerror}", self.lock_file) from None
+        try:
+            os.link(draft, self.lock_file)
+        except FileExistsError:
+            return False
+        except OSError:
+            return self._create_in_place(info)  # no hard links here (some shares, FAT)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(draft)
+        return True
+
+    def _create_in_place(self, info: LockInfo) -> bool:
         try:
             descriptor = os.open(self.lock_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:

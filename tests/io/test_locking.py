@@ -227,3 +227,30 @@ def test_racing_processes_exactly_one_wins(document: Path, tmp_path: Path) -> No
             assert process.stdin is not None
             process.stdin.close()
             process.wait()
+
+
+def test_a_lock_is_never_seen_empty_and_a_dead_process_draft_is_cleared(document: Path) -> None:
+    # A process killed while taking the lock leaves at most its draft, never an empty lock
+    # that would refuse every later run; the next taker clears the dead process's draft.
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    draft = lock_path(document).with_name(f"{lock_path(document).name}.{dead.pid}.0badc0de.tmp")
+    draft.write_text("")
+    lock = DocumentLock(document, "alice")
+    info = lock.acquire()
+    assert read_lock_info(document) == info and not draft.exists()
+    assert [p.name for p in document.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_without_hard_links_the_lock_is_created_in_place(
+    document: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_links(source: object, target: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr("annotator.io.locking.os.link", no_links)
+    first = DocumentLock(document, "alice")
+    info = first.acquire()
+    assert read_lock_info(document) == info
+    with pytest.raises(LockedError, match="locked by alice"):
+        DocumentLock(document, "bob").acquire()
