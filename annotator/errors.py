@@ -28,7 +28,9 @@ class AnnotatorError(Exception):
         super().__init__(self.one_line())
 
     def one_line(self) -> str:
-        text = " ".join(self.message.split())
+        # Messages quote ids, types and names read from files: escaped like paths, so none of
+        # them can forge a line or reorder the terminal's text.
+        text = printable_path(" ".join(self.message.split()))
         return f"{printable_path(self.path)}: {text}" if self.path else text
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from annotator.errors import printable_json, printable_path
+from annotator.errors import InputError, printable_json, printable_path
 
 
 @pytest.mark.parametrize(
@@ -31,3 +31,9 @@ def test_printable_json_keeps_the_value_and_escapes_only_unprintables() -> None:
     assert json.loads(text) == data
     assert "Jos\u00e9" in text and "\\u202e" in text and "\\udcff" in text
     assert all(line.isprintable() for line in text.splitlines())
+
+
+def test_one_line_escapes_what_a_message_quotes_from_a_file() -> None:
+    # A tag id read from a file may hold a terminal escape or a bidirectional override.
+    error = InputError("tag \x1b[31mP1\u202e has no start attribute", "notes/a.xml")
+    assert error.one_line() == "notes/a.xml: tag \\x1b[31mP1\\u202e has no start attribute"
