@@ -47,15 +47,16 @@ def first_non_xml_char(text: str) -> tuple[int, int] | None:
     return None if match is None else (match.start(), ord(match.group()))
 
 
-class _RepeatedKeyError(ValueError):
-    pass
+class RepeatedKeyError(ValueError):
+    """A JSON object names one key twice (``json.loads`` would keep the last silently)."""
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for ``json.loads`` that raises :class:`RepeatedKeyError`."""
     record: dict[str, Any] = {}
     for key, value in pairs:
         if key in record:
-            raise _RepeatedKeyError(key)
+            raise RepeatedKeyError(key)
         record[key] = value
     return record
 
@@ -73,8 +74,8 @@ def parse_jsonl(data: bytes, path: str | Path | None = None, schema: Schema | No
         if not line.strip():
             continue
         try:
-            record = json.loads(line, object_pairs_hook=_unique_keys)
-        except _RepeatedKeyError as error:
+            record = json.loads(line, object_pairs_hook=unique_keys)
+        except RepeatedKeyError as error:
             # json.loads keeps the last of two same keys: a second "spans" would drop the first's tags.
             raise InputError(f"line {number}: the key {error.args[0]!r} appears twice", path) from None
         except json.JSONDecodeError as error:

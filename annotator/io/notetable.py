@@ -27,7 +27,7 @@ from typing import Any
 from annotator.core.document import Document, Origin
 from annotator.errors import InputError
 from annotator.io.csv_cells import inert_cell
-from annotator.io.jsonl import first_non_xml_char
+from annotator.io.jsonl import RepeatedKeyError, first_non_xml_char, unique_keys
 from annotator.io.xmlsafe import read_bytes
 
 INDEX_NAME = "notes-index.csv"
@@ -153,19 +153,6 @@ def _looks_like_header(header: Sequence[str]) -> bool:
     )
 
 
-class _RepeatedKeyError(ValueError):
-    pass
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    record: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in record:
-            raise _RepeatedKeyError(key)
-        record[key] = value
-    return record
-
-
 def _json_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
     rows = []
     keys: dict[str, None] = {}
@@ -173,8 +160,8 @@ def _json_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dic
         if not line.strip():
             continue
         try:
-            record = json.loads(line, object_pairs_hook=_unique_keys)
-        except _RepeatedKeyError as error:
+            record = json.loads(line, object_pairs_hook=unique_keys)
+        except RepeatedKeyError as error:
             # json.loads keeps the last of two same keys, as a dict would a repeated column.
             raise InputError(f"line {number}: the key {error.args[0]!r} appears twice", path) from None
         except (ValueError, RecursionError):
