@@ -218,10 +218,15 @@ def refuse_special_target(target: Path) -> None:
     written to but replaced by a plain file: for root, ``--csv /dev/stdout`` (a link) or
     ``-o /dev/null --force`` would replace the system's own.
     """
+    if target.exists() and not target.is_file() and not target.is_dir():
+        # /dev/stdout is a link to one: say what it is, not that it is a link.
+        raise UsageError(
+            "is a device, pipe or socket (such as /dev/stdout), not a file: outputs are written "
+            "to files (to print results, use --json where the command has it)",
+            target,
+        )
     if target.is_symlink():
         raise UsageError("is a symbolic link, which the output would replace; give the file itself", target)
-    if target.exists() and not target.is_file() and not target.is_dir():
-        raise UsageError("is a device, pipe or socket, not a file; write the output to a file", target)
 
 
 def plan_files(
