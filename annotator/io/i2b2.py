@@ -13,6 +13,7 @@ the first in ``continues``.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -211,10 +212,13 @@ def _is_int(value: str) -> bool:
 
 
 def float_or_none(value: str) -> float | None:
+    """A finite number, else None (the attribute is then kept as written, not as a confidence:
+    ``nan`` would sort anywhere in a review by confidence)."""
     try:
-        return float(value)
+        number = float(value)
     except ValueError:
         return None
+    return number if math.isfinite(number) else None
 
 
 def parse_i2b2(

@@ -12,6 +12,7 @@ an id the line lacks is refused, as is a text XML cannot hold and a file without
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,32 @@ def first_non_xml_char(text: str) -> tuple[int, int] | None:
     """``(offset, code point)`` of the first character of ``text`` XML cannot hold, if any."""
     match = NOT_XML.search(text)
     return None if match is None else (match.start(), ord(match.group()))
+
+
+class _FieldError(ValueError):
+    """A span field of the wrong kind (its message says which)."""
+
+
+def _flag(value: object) -> bool:
+    # bool("false") is True: a pending flag written as a string would flip every "false".
+    if not isinstance(value, bool):
+        raise _FieldError("'pending' is true or false (a JSON boolean)")
+    return value
+
+
+def _confidence(value: object) -> float | None:
+    if value is None:
+        return None
+    try:
+        # A number, or a number written as a string as some exports do; never true/false.
+        number = (
+            float(value) if isinstance(value, int | float | str) and not isinstance(value, bool) else None
+        )
+    except ValueError:
+        number = None
+    if number is None or not math.isfinite(number):
+        raise _FieldError("'confidence' is a finite number")
+    return number
 
 
 class RepeatedKeyError(ValueError):
@@ -126,12 +153,14 @@ def _document(
                 text=text[start:end] if 0 <= start <= end else "",
                 comment=str(span.get("comment", "")),
                 source=_SOURCES.get(str(span.get("source", "human")), Source.HUMAN),
-                confidence=float(span["confidence"]) if span.get("confidence") is not None else None,
+                confidence=_confidence(span.get("confidence")),
                 annotator=str(span.get("annotator", "")),
-                pending=bool(span.get("pending", False)),
+                pending=_flag(span.get("pending", False)),
                 extra=record_pairs(span.get("attributes")),
                 fragment_of=str(span.get("fragment_of", "")),
             )
+        except _FieldError as error:
+            raise InputError(f"line {number}: span {index}: {error}", path) from None
         except (KeyError, TypeError, ValueError, AttributeError):
             raise InputError(
                 f"line {number}: span {index} needs integer start, end and a label", path

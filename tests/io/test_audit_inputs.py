@@ -347,3 +347,49 @@ def test_jsonl_a_key_given_twice_is_refused(tmp_path: Path, key: str) -> None:
     path.write_text('{"id": "100-01", ' + ", ".join(fields) + "}\n", encoding="utf-8")
     with pytest.raises(InputError, match=f"line 1: the key '{key}' appears twice"):
         read_jsonl(path)
+
+
+@pytest.mark.parametrize(
+    ("span_fields", "problem"),
+    [
+        ('"pending": "false"', "'pending' is true or false"),
+        ('"pending": 0', "'pending' is true or false"),
+        ('"confidence": NaN', "'confidence' is a finite number"),
+        ('"confidence": true', "'confidence' is a finite number"),
+        ('"confidence": "high"', "'confidence' is a finite number"),
+    ],
+)
+def test_jsonl_span_flags_and_confidences_of_the_wrong_kind_are_refused(
+    tmp_path: Path, span_fields: str, problem: str
+) -> None:
+    # bool("false") is True: the pending flag written as a string used to flip.
+    path = tmp_path / "notes.jsonl"
+    path.write_text(
+        '{"id": "1-01", "text": "Seen by Dr Lee.", "spans": [{"start": 11, "end": 14, "label": "DOCTOR", '
+        + span_fields
+        + "}]}\n"
+    )
+    with pytest.raises(InputError, match=f"line 1: span 1: {problem}"):
+        read_jsonl(path)
+
+
+def test_jsonl_confidence_as_a_number_or_numeric_string_and_pending_as_a_boolean_read(tmp_path: Path) -> None:
+    path = tmp_path / "notes.jsonl"
+    path.write_text(
+        '{"id": "1-01", "text": "Seen by Dr Lee.", "spans": ['
+        '{"start": 11, "end": 14, "label": "DOCTOR", "confidence": 0.25, "pending": true}, '
+        '{"start": 0, "end": 4, "label": "DOCTOR", "confidence": "0.5", "pending": false}]}\n'
+    )
+    (document,) = read_jsonl(path)
+    assert sorted((a.start, a.confidence, a.pending) for a in document) == [(0, 0.5, False), (11, 0.25, True)]
+
+
+def test_an_i2b2_confidence_that_is_no_finite_number_is_kept_as_written(tmp_path: Path) -> None:
+    path = tmp_path / "note.xml"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<deIdi2b2><TEXT><![CDATA[Seen by Dr Lee.]]></TEXT><TAGS>'
+        '<NAME id="P0" start="11" end="14" text="Lee" TYPE="DOCTOR" confidence="nan" />'
+        "</TAGS></deIdi2b2>\n"
+    )
+    (annotation,) = read_i2b2(path).annotations
+    assert annotation.confidence is None and ("confidence", "nan") in annotation.extra
