@@ -256,7 +256,15 @@ def cross_validate(
             if progress is not None and total:
                 progress(base + _STEPS * done // total * 9 // 10, k * _STEPS)
 
-        fit(tagger, train, fold_progress, cancelled)
+        try:
+            fit(tagger, train, fold_progress, cancelled)
+        except UsageError as error:
+            # Said of the whole gold, a fold's refusal ("no annotation") would read as wrong.
+            raise UsageError(
+                f"cross-validation fold {index + 1} of {k} (trained on {len(train)} of the "
+                f"{len(documents)} documents): {error.message}; try fewer folds",
+                error.path,
+            ) from None
         scored = [tagger.score(d) for d in test]
         for setting in settings:
             by_setting[setting].update(decode_all(tagger, scored, setting))

@@ -52,3 +52,16 @@ def test_cross_validation_reports_per_type_and_curve(gold_documents: list[Docume
     data = result.to_dict()
     assert data["micro"]["f1"] == pytest.approx(result.micro.f1)
     assert len(data["fold_f1"]) == 2
+
+
+def test_a_fold_whose_training_notes_hold_no_phi_is_named() -> None:
+    # Said of the whole gold, "the training documents hold no annotation" would read as wrong:
+    # the gold has PHI, one fold's training share has none.
+    text = "Seen by Dr Lee today."
+    tagged = Document("100-01", text)
+    tagged.add(tagged.make_annotation("NAME", "DOCTOR", 11, 14))
+    untagged = Document("200-01", text)
+    with pytest.raises(
+        UsageError, match=r"cross-validation fold [12] of 2 \(trained on 1 of the 2 documents\)"
+    ):
+        cross_validate([tagged, untagged], k=2, make_tagger=lambda: CrfTagger(max_iterations=2))
