@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from annotator.errors import printable_json, printable_path
+from annotator.errors import UsageError, printable_json, printable_path
 
 # Re-exported: the commands' one source for the undefined marker.
 from annotator.evaluation.counts import UNDEFINED as UNDEFINED
@@ -160,8 +160,6 @@ def refuse_one_path_twice(roles: Sequence[tuple[str, Path | str | None]]) -> Non
             continue
         resolved = Path(path).resolve()
         if resolved in seen:
-            from annotator.errors import UsageError
-
             raise UsageError(f"is given as both {seen[resolved]} and {role}; give two different ones", path)
         seen[resolved] = role
 

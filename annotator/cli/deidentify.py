@@ -145,8 +145,7 @@ def run(args: argparse.Namespace) -> int:
     from annotator.deid.leakcheck import LeakError
     from annotator.workflows.deidentify import DeidentifyRequest, deidentify
 
-    for private in (args.map, args.review):
-        refuse_special_output(private)
+    refuse_special_output(args.map, args.review)
     options = deid_options(args)
     try:
         with progress_bar("de-identifying", percent=True) as update:
