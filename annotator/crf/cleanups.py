@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
+from annotator.core.english import zipf
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import is_listed_name
 from annotator.crf.name_labels import RELATIVE_WORD
@@ -173,12 +174,10 @@ _DISCOURSE_WORDS = frozenset(
 
 
 def _opens_a_sentence(word: str) -> bool:
-    from wordfreq import zipf_frequency
-
     lower = word.lower()
     if word == "I":
         return True
-    frequency = zipf_frequency(lower, "en")
+    frequency = zipf(lower)
     opener = (
         frequency >= _FUNCTION_WORD_ZIPF
         or (lower.endswith("ly") and frequency >= _ADVERB_ZIPF)

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
+from annotator.core.english import zipf
 from annotator.crf.lexicons import NAME_LEXICONS, Lexicons, default_lexicons
 from annotator.crf.templates import template_matches
 from annotator.crf.tokenizer import Token
@@ -102,9 +103,7 @@ def is_english_vocabulary(lower: str) -> bool:
         return True
     if not lower.isalpha():
         return False
-    from wordfreq import zipf_frequency
-
-    frequency = zipf_frequency(lower, "en")
+    frequency = zipf(lower)
     if frequency >= NAME_ZIPF:
         return True
     lexicons = default_lexicons()
@@ -123,9 +122,7 @@ def zipf_bucket(word: str) -> str:
     """How common ``word`` is in public English, bucketed (``wordfreq`` Zipf scale 0..8)."""
     if not word.isalpha():
         return "na"
-    from wordfreq import zipf_frequency
-
-    value = zipf_frequency(word, "en")
+    value = zipf(word)
     if value <= 0:
         return "0"
     return str(min(int(value), 7))

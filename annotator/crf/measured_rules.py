@@ -114,6 +114,7 @@ from functools import cache, lru_cache
 from itertools import accumulate
 from typing import NamedTuple
 
+from annotator.core.english import zipf
 from annotator.crf.features import is_public
 from annotator.crf.format_rules import EMAIL_ADDRESS, URL_WITH_SCHEME
 from annotator.crf.id_rules import logins_after_by, signed_usernames
@@ -613,9 +614,7 @@ def _rare(lower: str) -> bool:
 @lru_cache(maxsize=100_000)
 def _zipf(lower: str) -> float:
     """How common a word is in public English (``wordfreq``'s Zipf scale, 0-8)."""
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency(lower, "en")
+    return zipf(lower)
 
 
 def _relations_named(text: str) -> Iterator[MeasuredMatch]:

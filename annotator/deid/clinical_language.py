@@ -15,11 +15,11 @@ from array import array
 from bisect import bisect_left
 from functools import cache, lru_cache
 
+from annotator.core.english import zipf as _zipf
 from annotator.core.resources import resource_path
 from annotator.deid.dates import DATE_WORDS
 from annotator.deid.lists import load_list
 from annotator.deid.names import is_title
-from annotator.deid.word_frequency import zipf as _zipf
 
 
 @cache

@@ -23,13 +23,13 @@ from functools import lru_cache
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
+from annotator.core.english import zipf
 from annotator.deid.date_forms import names_no_day_of_a_year
 from annotator.deid.dates import DATE_WORDS, HOLIDAYS, parse_date
 from annotator.deid.findings import Leak
 from annotator.deid.lists import load_list, load_pairs
 from annotator.deid.names import PARTICLES, TITLES
 from annotator.deid.places import DEFAULT_DEPARTMENT, HOSPITAL_WORDS, ORGANIZATION_WORDS, generic_head_noun
-from annotator.deid.word_frequency import zipf
 
 RULE = "surrogate keeps part of the original"
 _TOKEN = re.compile(r"[^\W_]+")

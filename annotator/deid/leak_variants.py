@@ -11,12 +11,12 @@ import re
 from collections.abc import Iterator
 
 from annotator.core.document import Document
+from annotator.core.english import zipf
 from annotator.core.span import SpanIndex
 from annotator.deid.dates import parse_date, reference_date
 from annotator.deid.findings import Leak
 from annotator.deid.names import PARTICLES, is_title, name_tokens
 from annotator.deid.surrogates import kind_of
-from annotator.deid.word_frequency import zipf
 
 # A letter prefix is allowed ("N1307666" for a tagged "#N1307666"); only the digits count.
 _DIGIT_RUN = re.compile(r"(?<![\w.])(?:[A-Za-z]{1,3}[-#]?)?\+?\(?\d(?:[ ().\-/]{0,2}\d){6,}(?![\w])")

@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from annotator.core.document import Document
+from annotator.core.english import zipf as _zipf
 from annotator.core.span import SpanIndex
 from annotator.deid.clinical_language import (
     clinical_use,
@@ -66,7 +67,6 @@ from annotator.deid.names import PARTICLES, is_title, name_tokens
 from annotator.deid.placeholders import is_placeholder
 from annotator.deid.places import is_generic_department
 from annotator.deid.surrogates import STRICT_KINDS, age_over, kind_of
-from annotator.deid.word_frequency import zipf as _zipf
 from annotator.io.site_lists import SiteLists
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")

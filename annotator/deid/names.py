@@ -19,8 +19,7 @@ import string
 from collections.abc import Iterable
 from functools import cache
 
-from wordfreq import zipf_frequency
-
+from annotator.core.english import zipf
 from annotator.deid.lists import first_names, is_first_name, is_last_name, load_list, name_gender
 from annotator.deid.textcase import apply_case
 
@@ -92,7 +91,7 @@ def is_title(token: str) -> bool:
 @cache
 def is_common_word(name: str) -> bool:
     """A name that is also a frequent English word (wordfreq Zipf >= 4)."""
-    return zipf_frequency(name.lower(), "en") >= 4.0
+    return zipf(name.lower()) >= 4.0
 
 
 @cache

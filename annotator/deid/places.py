@@ -15,9 +15,9 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from functools import cache
 
+from annotator.core.english import zipf
 from annotator.deid.lists import known_first_names, load_list, load_pairs, state_names
 from annotator.deid.textcase import apply_case, random_like
-from annotator.deid.word_frequency import zipf
 
 HOSPITAL_WORDS = frozenset(
     [

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from annotator.core.english import zipf
 from annotator.deid.clinical_language import _line_neighbours, clinical_use, unit_not_initial
-from annotator.deid.word_frequency import zipf
 
 NAMES = frozenset({"smith", "hope", "june"})
 

@@ -5,8 +5,8 @@ to their own patient, several findings in one note and overlapping findings."""
 from __future__ import annotations
 
 from annotator.core.document import Document
+from annotator.core.english import zipf
 from annotator.deid.leakcheck import LeakCheckOptions, find_leaks
-from annotator.deid.word_frequency import zipf
 from tests.deid.builders import note
 
 Record = tuple[str, str, str, str, str, int, int]

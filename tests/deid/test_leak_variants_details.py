@@ -5,6 +5,7 @@ short names and extensions next to the words of a tagged occurrence."""
 from __future__ import annotations
 
 from annotator.core.document import Document
+from annotator.core.english import zipf
 from annotator.deid.findings import Leak
 from annotator.deid.leak_variants import (
     dates_written_another_way,
@@ -13,7 +14,6 @@ from annotator.deid.leak_variants import (
     short_tokens_in_context,
     untagged_old_ages,
 )
-from annotator.deid.word_frequency import zipf
 from tests.deid.builders import note
 
 
