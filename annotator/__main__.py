@@ -1,3 +1,4 @@
 from annotator.cli.main import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # not in a worker process that imports it
+    raise SystemExit(main())

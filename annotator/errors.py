@@ -27,6 +27,10 @@ class AnnotatorError(Exception):
         self.path = str(path) if path is not None else None
         super().__init__(self.one_line())
 
+    def __reduce__(self) -> tuple[type[AnnotatorError], tuple[str, str | None]]:
+        # Raised in a worker process, it crosses to the parent whole: message and file.
+        return type(self), (self.message, self.path)
+
     def one_line(self) -> str:
         # Messages quote ids, types and names read from files: escaped like paths, so none of
         # them can forge a line or reorder the terminal's text.

@@ -140,6 +140,17 @@ def progress_bar(
         bar.close()
 
 
+def positive_int(value: str) -> int:
+    """argparse type: a whole number of at least 1 (else a usage error, exit 2)."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
 def existing_path(value: str) -> Path:
     """argparse type: a path that must exist (else a usage error, exit 2)."""
     path = Path(value)

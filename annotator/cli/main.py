@@ -31,6 +31,7 @@ from annotator.cli import (
     train,
     validate,
 )
+from annotator.crf.parallel import allow_auto_workers
 from annotator.errors import AnnotatorError
 
 # In the order ``annotator --help`` lists them. Each module imports its heavy dependencies
@@ -87,6 +88,7 @@ def _escape_unencodable_output() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _escape_unencodable_output()
+    allow_auto_workers()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -6,6 +6,7 @@ MODEL ``default`` is the model bundled with PHI Annotator (for projects without 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 from annotator.cli.common import (
     add_json_flag,
@@ -13,11 +14,13 @@ from annotator.cli.common import (
     announce_written,
     existing_path,
     model_argument,
+    positive_int,
     print_json,
     progress_bar,
     refuse_special_output,
 )
 from annotator.crf.guidelines import GUIDELINES, I2B2_2014
+from annotator.crf.parallel import MAX_AUTO_WORKERS, MIN_PARALLEL_CHARS
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -74,6 +77,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "(doctor_last_names.txt, stripped_hospitals.txt, local_places_unambig.txt, pid_patientname.txt, ...)"
         ),
     )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help=(
+            "processes to tag with, whole patients each (the suggestions are the same); default: one "
+            f"per core, up to {MAX_AUTO_WORKERS}, for notes holding over {MIN_PARALLEL_CHARS:,} "
+            "characters, else 1"
+        ),
+    )
     parser.add_argument("--force", action="store_true", help="overwrite existing files in OUT")
     add_json_flag(parser)
     parser.set_defaults(func=run)
@@ -88,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     request = files_request(
         model, args.input, args.output, args.recall_bias, args.force, args.guideline, args.site_lists
     )
+    request = dataclasses.replace(request, workers=args.workers)
     with progress_bar("pre-annotating", percent=True) as update:  # it counts characters
         result = preannotate(request, progress=update)
     if args.json:

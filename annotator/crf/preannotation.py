@@ -56,9 +56,11 @@ def suggest(
     recall_bias: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    workers: int = 1,
 ) -> list[Suggestions]:
-    """Model suggestions for each document (patients' records are tagged together)."""
-    predicted = tagger.predict_corpus(documents, recall_bias, progress, cancelled)
+    """Model suggestions for each document (patients' records are tagged together), on
+    ``workers`` processes."""
+    predicted = tagger.predict_corpus(documents, recall_bias, progress, cancelled, workers)
     results = []
     for document in documents:
         kept, dropped = non_overlapping(document, predicted[document.doc_id])

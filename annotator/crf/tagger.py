@@ -239,6 +239,17 @@ class CrfTagger:
         # The site's own names and places (annotator.crf.site_lists): a setting of the run, never saved.
         self.site_lists: SiteLists | None = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The crfsuite tagger is a C object: a copy (a worker process's) opens the model anew.
+        state = dict(self.__dict__)
+        state["_tagger"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self._model_bytes is not None:
+            self._set_model(self._model_bytes)
+
     # -- training ----------------------------------------------------------------------
     @property
     def is_trained(self) -> bool:
@@ -642,13 +653,20 @@ class CrfTagger:
         recall_bias: float | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
+        workers: int = 1,
     ) -> dict[str, list[Prediction]]:
         """Predicted spans per document id, with patient-level propagation across records.
 
         Progress counts characters, so that one long note moves the bar too; a cancel is
-        noticed between chunks.
+        noticed between chunks. ``workers`` > 1 tags whole patients on that many processes
+        (:mod:`annotator.crf.parallel`): the same spans, sooner.
         """
         _check_bias(recall_bias)
+        if workers > 1 and len({d.patient_id for d in documents}) > 1:
+            from annotator.crf.parallel import predict_spans_in_parallel
+
+            self._require_model()  # here, before any process starts
+            return predict_spans_in_parallel(self, documents, recall_bias, workers, progress, cancelled)
         by_id: dict[str, list[Prediction]] = {}
         evidence: dict[str, PhiEvidence] = {}
         total = sum(len(d.text) for d in documents) or 1
@@ -718,9 +736,10 @@ class CrfTagger:
         recall_bias: float | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
+        workers: int = 1,
     ) -> dict[str, list[Annotation]]:
         """Pending model annotations for several documents, by document id."""
-        spans = self.predict_spans(documents, recall_bias, progress, cancelled)
+        spans = self.predict_spans(documents, recall_bias, progress, cancelled, workers)
         return {d.doc_id: predictions_to_annotations(d, spans[d.doc_id], self.schema) for d in documents}
 
 

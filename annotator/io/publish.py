@@ -76,7 +76,8 @@ def output_lock(output: Path) -> Iterator[None]:
 
 
 def job_identity(request: object) -> str:
-    """A short fingerprint of a job's request (a dataclass), ``force`` left out.
+    """A short fingerprint of a job's request (a dataclass), ``force`` left out, and any field
+    marked ``metadata={"identity": False}`` (how the work is done, not what it makes).
 
     Paths count resolved, so the same command run again from another folder is the same
     job; any other difference (inputs, options) makes another job.
@@ -96,7 +97,7 @@ def job_identity(request: object) -> str:
     fields = {
         field.name: canonical(getattr(request, field.name))
         for field in dataclasses.fields(request)  # type: ignore[arg-type]
-        if field.name != "force"
+        if field.name != "force" and field.metadata.get("identity", True)
     }
     text = json.dumps([type(request).__name__, fields], sort_keys=True)
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:24]

@@ -18,6 +18,7 @@ from annotator.core.document import Document
 from annotator.core.limits import refuse_long_notes
 from annotator.core.project import PROJECT_FILE, Project
 from annotator.crf.guidelines import I2B2_2014, check_guideline
+from annotator.crf.parallel import auto_workers
 from annotator.crf.preannotation import Suggestions, add_suggestions, suggest
 from annotator.crf.tagger import MARGINAL_CEILING, CrfTagger
 from annotator.errors import AnnotatorError, UsageError
@@ -48,6 +49,8 @@ class PreannotateRequest:
     guideline: str = I2B2_2014
     #: the site's own names and places (:mod:`annotator.crf.site_lists`), a file or a folder
     site_lists: Path | None = None
+    #: processes to tag with (:mod:`annotator.crf.parallel`); None: as many as pay off
+    workers: int | None = field(default=None, metadata={"identity": False})
 
 
 @dataclass(frozen=True)
@@ -222,7 +225,8 @@ def preannotate(
     )
     tagger = load_tagger(request.model, request.guideline, request.site_lists)
     documents = [read_i2b2(p) for p in request.inputs]
-    results = tag_documents(tagger, documents, request.recall_bias, progress, cancelled)
+    workers = request.workers if request.workers is not None else auto_workers(documents)
+    results = tag_documents(tagger, documents, request.recall_bias, progress, cancelled, workers)
     outcome = PreannotateResult(request.model, request.recall_bias, request.guideline)
     outcome.site_phrases = len(tagger.site_lists) if tagger.site_lists is not None else 0
     with publishing(plan) as staged:
@@ -249,15 +253,18 @@ def tag_documents(
     recall_bias: float | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
+    workers: int = 1,
 ) -> list[Suggestions]:
     """Add the tagger's suggestions to documents (patients together), in place.
 
     The step every face shares: this command, the GUI's Model menu and each partition of
-    ``annotator batch preannotate``.
+    ``annotator batch preannotate``. ``workers`` > 1: that many processes, whole patients each.
     """
     _check_bias(recall_bias)
+    if workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {workers}")
     refuse_long_notes(documents, "pre-annotation")
-    results = suggest(tagger, documents, recall_bias, progress, cancelled)
+    results = suggest(tagger, documents, recall_bias, progress, cancelled, workers)
     check_cancel(cancelled, "pre-annotation")
     for result in results:
         add_suggestions(result.document, result.kept)

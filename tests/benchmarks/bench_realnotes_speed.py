@@ -11,6 +11,11 @@ processes slow the wall clock, much less this process's own CPU time. Each setti
 ``R`` times, alternating, after one untimed pass that fills the per-word caches (a session
 tags many notes); the best pass is the figure, the median says how steady it was. The first
 pass of a fresh process (caches empty) is printed too.
+
+Then what a user waits for: the whole ``annotator preannotate default`` command (start-up,
+reading and writing the files included) on the test patients' 550 notes, in wall time, with
+one process and with the processes it chooses itself (``--workers``; one per core, up to
+four, for this much text). This figure depends on the cores and on what else runs.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,12 +34,14 @@ from annotator.core.document import Document
 from annotator.crf.default_model import load_default_model
 from annotator.crf.tagger import CrfTagger
 from annotator.crf.tokenizer import tokenize
+from annotator.io.i2b2 import write_i2b2
 from annotator.io.physionet import read_physionet
 from annotator.io.site_lists import SiteLists
 from tests.benchmarks.bench_realnotes import corpus_site_lists
 
 PHYSIONET_ENV = "PHYSIONET_DEID"
 TARGET = 20_000
+TEST_FIRST_PATIENT = 111
 WARM_UP_NOTES = 30
 BIAS = 0.9
 LISTS_SETTING = "post-processing on, deid.pl's site lists"
@@ -92,7 +101,44 @@ def main(argv: list[str] | None = None) -> int:
     )
     on = tokens / min(timings[SETTINGS[1][0]])
     print(f"\ntarget {TARGET:,} tokens/s with post-processing on: {'met' if on >= TARGET else 'NOT met'}")
+    test = [note for note in read_physionet(args.physionet) if int(note.patient_id) >= TEST_FIRST_PATIENT]
+    command_timings(test)
     return 0
+
+
+def command_timings(notes: Sequence[Document]) -> None:
+    """Wall time of the whole command over ``notes`` (written as i2b2 files, without tags)."""
+    tokens = sum(len(tokenize(note.text)) for note in notes)
+    print(f"\nthe whole command, wall time ({len(notes)} notes of the test patients, {tokens:,} tokens, "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}):")  # fmt: skip
+    with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch) / "notes"
+        source.mkdir()
+        for note in notes:
+            write_i2b2(Document(note.doc_id, note.text), source / f"{note.doc_id}.xml")
+        for label, workers in (
+            ("one process (--workers 1)", ["--workers", "1"]),
+            ("processes it chooses", []),
+        ):
+            output = Path(scratch) / f"out{len(workers)}"
+            started = time.perf_counter()
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "annotator",
+                    "preannotate",
+                    "default",
+                    str(source),
+                    "-o",
+                    str(output),
+                    *workers,
+                ],
+                check=True,
+                capture_output=True,
+            )
+            seconds = time.perf_counter() - started
+            print(f"  {label:40s} {tokens / seconds:14,.0f} tokens/s {seconds:7.2f} s")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,153 @@
+"""Tag many notes on several processes: the same spans as one process, sooner.
+
+A tagger spends its time in Python (features, the rules) and in crfsuite, one core at a
+time. A project of thousands of notes is split into shards of whole patients (a patient's
+records are read together: names found in one are looked for in the others), each shard
+tagged by :meth:`CrfTagger.predict_spans` in a worker process, exactly as one process would
+tag it. Workers are started fresh (``spawn``), never forked: the GUI calls this from a
+thread of a Qt application, and a forked copy of such a process can hang on a lock another
+thread held.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
+
+from annotator.core.document import Document
+from annotator.errors import AnnotatorError
+
+if TYPE_CHECKING:
+    from annotator.crf.labels import Prediction
+    from annotator.crf.tagger import CrfTagger
+
+# Below this much text a worker's start (imports, the model, the word lists: about a second
+# and a half) costs more than sharing the work saves.
+MIN_PARALLEL_CHARS = 400_000
+# More shards than workers: a worker that finishes early takes another, and progress moves.
+SHARDS_PER_WORKER = 8
+MAX_AUTO_WORKERS = 4
+# How often the waiting process looks at the cancel flag.
+_POLL_SECONDS = 0.1
+
+
+# A worker process starts by importing the program's main module. PHI Annotator's own entry
+# points (the ``annotator`` command and its window, ``python -m annotator``) are safe to import
+# and say so; a script of someone else's may not be (without an ``if __name__ ==
+# "__main__"`` guard it would run itself again in every worker), so it gets one process
+# unless it asks for more.
+_auto_allowed = False
+
+
+def allow_auto_workers() -> None:
+    """Let :func:`auto_workers` choose several processes (called by the program's entry point)."""
+    global _auto_allowed
+    _auto_allowed = True
+
+
+def auto_workers(documents: Sequence[Document]) -> int:
+    """How many processes to tag ``documents`` with when the user does not say: one for a
+    little text (or when no entry point allowed more), else one per core (at most
+    :data:`MAX_AUTO_WORKERS`)."""
+    if not _auto_allowed or sum(len(d.text) for d in documents) < MIN_PARALLEL_CHARS:
+        return 1
+    return max(1, min(os.cpu_count() or 1, MAX_AUTO_WORKERS))
+
+
+def patient_shards(documents: Sequence[Document], count: int) -> list[list[Document]]:
+    """Whole patients in at most ``count`` shards of about equal text, largest patients first."""
+    patients: dict[str, list[Document]] = {}
+    for document in documents:
+        patients.setdefault(document.patient_id, []).append(document)
+    shards: list[list[Document]] = [[] for _ in range(max(1, min(count, len(patients))))]
+    sizes = [0] * len(shards)
+    for records in sorted(patients.values(), key=lambda r: -sum(len(d.text) for d in r)):
+        smallest = sizes.index(min(sizes))
+        shards[smallest] += records
+        sizes[smallest] += sum(len(d.text) for d in records)
+    return [shard for shard in shards if shard]
+
+
+_worker_model: bytes = b""
+_worker_tagger: CrfTagger | None = None
+
+
+def _start_worker(model: bytes) -> None:
+    # Only kept here: opened with the first shard, so that a model that fails to open fails
+    # that shard (and the caller) instead of every worker that the pool would start anew.
+    global _worker_model
+    _worker_model = model
+
+
+def _tag_shard(job: tuple[int, list[Document], float | None]) -> tuple[int, dict[str, list[Prediction]]]:
+    global _worker_tagger
+    index, documents, recall_bias = job
+    if _worker_tagger is None:
+        _worker_tagger = pickle.loads(_worker_model)
+    return index, _worker_tagger.predict_spans(documents, recall_bias)
+
+
+def predict_spans_in_parallel(
+    tagger: CrfTagger,
+    documents: Sequence[Document],
+    recall_bias: float | None,
+    workers: int,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> dict[str, list[Prediction]]:
+    """:meth:`CrfTagger.predict_spans` over ``workers`` processes (progress by shard).
+
+    Raises whatever tagging a shard raised, and :class:`~annotator.errors.AnnotatorError`
+    when a worker process dies (killed, out of memory); a cancel or an error stops every
+    worker at once.
+    """
+    from annotator.crf.tagger import TrainingCancelled
+
+    shards = patient_shards(documents, workers * SHARDS_PER_WORKER)
+    total = sum(len(d.text) for d in documents) or 1
+    sizes = [sum(len(d.text) for d in shard) for shard in shards]
+    spans: dict[str, list[Prediction]] = {}
+    pool = ProcessPoolExecutor(
+        min(workers, len(shards)),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(pickle.dumps(tagger),),
+    )
+    try:
+        pending = {pool.submit(_tag_shard, (i, shard, recall_bias)) for i, shard in enumerate(shards)}
+        done = 0
+        while pending:
+            if cancelled is not None and cancelled():
+                raise TrainingCancelled("pre-annotation cancelled")
+            finished, pending = wait(pending, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index, shard_spans = future.result()
+                spans.update(shard_spans)
+                done += sizes[index]
+                if progress is not None:
+                    progress(min(done, total), total)
+    except BrokenProcessPool:
+        raise AnnotatorError(
+            "a tagging process stopped before it finished (was it killed, or out of memory?); "
+            "tag with one process (--workers 1) if it happens again"
+        ) from None
+    except BaseException:
+        _stop_workers(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return {d.doc_id: spans[d.doc_id] for d in documents}
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers now: a cancelled or failed run does not wait for their shards.
+
+    The executor keeps its processes private (Python 3.14 adds ``terminate_workers``)."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
