@@ -17,7 +17,7 @@ import pickle
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from annotator.core.document import Document
 from annotator.errors import AnnotatorError
@@ -25,6 +25,8 @@ from annotator.errors import AnnotatorError
 if TYPE_CHECKING:
     from annotator.crf.labels import Prediction
     from annotator.crf.tagger import CrfTagger
+
+T = TypeVar("T")
 
 # Below this much text a worker's start (imports, the model, the word lists: about a second
 # and a half) costs more than sharing the work saves.
@@ -73,6 +75,21 @@ def patient_shards(documents: Sequence[Document], count: int) -> list[list[Docum
     return [shard for shard in shards if shard]
 
 
+def document_shards(documents: Sequence[Document], count: int) -> list[list[Document]]:
+    """Documents in at most ``count`` shards of about equal text (for work done note by note)."""
+    shards: list[list[Document]] = [[] for _ in range(max(1, min(count, len(documents))))]
+    sizes = [0] * len(shards)
+    for document in sorted(documents, key=lambda d: -len(d.text)):
+        smallest = sizes.index(min(sizes))
+        shards[smallest].append(document)
+        sizes[smallest] += len(document.text)
+    return [shard for shard in shards if shard]
+
+
+#: Work done on one shard in a worker: (the tagger, the shard's documents, an argument) to
+#: results by document id. A module-level function, so that a worker can import it.
+ShardTask = Callable[["CrfTagger", list[Document], Any], dict[str, T]]
+
 _worker_model: bytes = b""
 _worker_tagger: CrfTagger | None = None
 
@@ -84,12 +101,72 @@ def _start_worker(model: bytes) -> None:
     _worker_model = model
 
 
-def _tag_shard(job: tuple[int, list[Document], float | None]) -> tuple[int, dict[str, list[Prediction]]]:
+def _run_shard(job: tuple[int, ShardTask[T], list[Document], Any]) -> tuple[int, dict[str, T]]:
     global _worker_tagger
-    index, documents, recall_bias = job
+    index, task, documents, argument = job
     if _worker_tagger is None:
         _worker_tagger = pickle.loads(_worker_model)
-    return index, _worker_tagger.predict_spans(documents, recall_bias)
+    return index, task(_worker_tagger, documents, argument)
+
+
+def map_shards(
+    tagger: CrfTagger,
+    shards: Sequence[list[Document]],
+    task: ShardTask[T],
+    argument: Any,
+    workers: int,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    job: str = "pre-annotation",
+) -> dict[str, T]:
+    """``task`` on every shard, on ``workers`` processes; progress counts the characters of
+    the shards done.
+
+    Raises whatever a shard's task raised, and :class:`~annotator.errors.AnnotatorError`
+    when a worker process dies (killed, out of memory); a cancel or an error stops every
+    worker at once.
+    """
+    from annotator.crf.tagger import TrainingCancelled
+
+    sizes = [sum(len(d.text) for d in shard) for shard in shards]
+    total = sum(sizes) or 1
+    results: dict[str, T] = {}
+    pool = ProcessPoolExecutor(
+        max(1, min(workers, len(shards))),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(pickle.dumps(tagger),),
+    )
+    try:
+        pending = {pool.submit(_run_shard, (i, task, shard, argument)) for i, shard in enumerate(shards)}
+        done = 0
+        while pending:
+            if cancelled is not None and cancelled():
+                raise TrainingCancelled(f"{job} cancelled")
+            finished, pending = wait(pending, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index, shard_results = future.result()
+                results.update(shard_results)
+                done += sizes[index]
+                if progress is not None:
+                    progress(min(done, total), total)
+    except BrokenProcessPool:
+        raise AnnotatorError(
+            f"a {job} process stopped before it finished (was it killed, or out of memory?); "
+            "use one process (--workers 1) if it happens again"
+        ) from None
+    except BaseException:
+        _stop_workers(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return results
+
+
+def _predict(
+    tagger: CrfTagger, documents: list[Document], recall_bias: float | None
+) -> dict[str, list[Prediction]]:
+    return tagger.predict_spans(documents, recall_bias)
 
 
 def predict_spans_in_parallel(
@@ -100,47 +177,9 @@ def predict_spans_in_parallel(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> dict[str, list[Prediction]]:
-    """:meth:`CrfTagger.predict_spans` over ``workers`` processes (progress by shard).
-
-    Raises whatever tagging a shard raised, and :class:`~annotator.errors.AnnotatorError`
-    when a worker process dies (killed, out of memory); a cancel or an error stops every
-    worker at once.
-    """
-    from annotator.crf.tagger import TrainingCancelled
-
+    """:meth:`CrfTagger.predict_spans` over ``workers`` processes, whole patients to each."""
     shards = patient_shards(documents, workers * SHARDS_PER_WORKER)
-    total = sum(len(d.text) for d in documents) or 1
-    sizes = [sum(len(d.text) for d in shard) for shard in shards]
-    spans: dict[str, list[Prediction]] = {}
-    pool = ProcessPoolExecutor(
-        min(workers, len(shards)),
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_worker,
-        initargs=(pickle.dumps(tagger),),
-    )
-    try:
-        pending = {pool.submit(_tag_shard, (i, shard, recall_bias)) for i, shard in enumerate(shards)}
-        done = 0
-        while pending:
-            if cancelled is not None and cancelled():
-                raise TrainingCancelled("pre-annotation cancelled")
-            finished, pending = wait(pending, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
-            for future in finished:
-                index, shard_spans = future.result()
-                spans.update(shard_spans)
-                done += sizes[index]
-                if progress is not None:
-                    progress(min(done, total), total)
-    except BrokenProcessPool:
-        raise AnnotatorError(
-            "a tagging process stopped before it finished (was it killed, or out of memory?); "
-            "tag with one process (--workers 1) if it happens again"
-        ) from None
-    except BaseException:
-        _stop_workers(pool)
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    spans = map_shards(tagger, shards, _predict, recall_bias, workers, progress, cancelled)
     return {d.doc_id: spans[d.doc_id] for d in documents}
 
 

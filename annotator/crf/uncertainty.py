@@ -51,3 +51,11 @@ def note_uncertainty(tagger: CrfTagger, document: Document) -> NoteUncertainty:
     scored = tagger.score(document, ceiling=None)
     doubt = sum(1.0 - score.probability for score in scored.scores)
     return NoteUncertainty(document.doc_id, len(scored.tokens), len(document.text), max(doubt, 0.0))
+
+
+def notes_uncertainty(
+    tagger: CrfTagger, documents: list[Document], _: object = None
+) -> dict[str, NoteUncertainty]:
+    """:func:`note_uncertainty` of each note, by document id (a shard's work, see
+    :func:`annotator.crf.parallel.map_shards`)."""
+    return {document.doc_id: note_uncertainty(tagger, document) for document in documents}

@@ -22,8 +22,9 @@ from typing import Any
 
 from annotator.core.document import Document, split_record_name
 from annotator.core.project import Project
+from annotator.crf.parallel import SHARDS_PER_WORKER, auto_workers, document_shards, map_shards
 from annotator.crf.tagger import CrfTagger
-from annotator.crf.uncertainty import NoteUncertainty, note_uncertainty
+from annotator.crf.uncertainty import NoteUncertainty, note_uncertainty, notes_uncertainty
 from annotator.errors import AnnotatorError
 from annotator.io.i2b2 import read_i2b2
 from annotator.io.workstate import NOT_STARTED, WorkState, effective_status
@@ -156,7 +157,14 @@ def score_notes(
     documents: Sequence[Document],
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
+    workers: int | None = None,
 ) -> list[NoteUncertainty]:
+    """Each note's uncertainty, on ``workers`` processes (None: as many as pay off)."""
+    workers = auto_workers(documents) if workers is None else workers
+    if workers > 1 and len(documents) > 1:
+        shards = document_shards(documents, workers * SHARDS_PER_WORKER)
+        found = map_shards(tagger, shards, notes_uncertainty, None, workers, progress, cancelled, "ranking")
+        return [found[d.doc_id] for d in documents]
     scores = []
     for done, document in enumerate(documents, start=1):
         check_cancel(cancelled, "ranking")

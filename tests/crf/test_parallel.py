@@ -12,13 +12,14 @@ from annotator.cli.main import main
 from annotator.core.document import Document
 from annotator.crf import parallel
 from annotator.crf.default_model import load_default_model
-from annotator.crf.parallel import auto_workers, patient_shards, predict_spans_in_parallel
+from annotator.crf.parallel import auto_workers, document_shards, patient_shards, predict_spans_in_parallel
 from annotator.crf.tagger import CrfTagger, TrainingCancelled
 from annotator.errors import AnnotatorError, InputError, ModelError, UsageError
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.publish import job_identity
 from annotator.synth.generator import generate_corpus
 from annotator.workflows.preannotate import PreannotateRequest
+from annotator.workflows.queue import score_notes
 
 
 @pytest.fixture(scope="module")
@@ -152,10 +153,23 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(
     # The worker runs this module's _tag_shard; a tagger whose predict_spans kills its own
     # process stands for the out-of-memory killer.
     tagger = _Dying()
-    with pytest.raises(AnnotatorError, match="tagging process stopped"):
+    with pytest.raises(AnnotatorError, match="a pre-annotation process stopped"):
         predict_spans_in_parallel(tagger, notes, None, 2)  # type: ignore[arg-type]
 
 
 class _Dying:
     def predict_spans(self, documents: list[Document], recall_bias: float | None) -> None:
         os._exit(9)
+
+
+def test_document_shards_split_notes_of_one_patient_too(notes: list[Document]) -> None:
+    shards = document_shards(notes, 4)
+    assert len(shards) == 4
+    assert sorted(d.doc_id for shard in shards for d in shard) == sorted(d.doc_id for d in notes)
+    sizes = [sum(len(d.text) for d in shard) for shard in shards]
+    assert max(sizes) - min(sizes) <= max(len(d.text) for d in notes)
+
+
+def test_the_queue_ranks_alike_on_two_processes(notes: list[Document]) -> None:
+    tagger = load_default_model()
+    assert score_notes(tagger, notes, workers=2) == score_notes(tagger, notes, workers=1)
