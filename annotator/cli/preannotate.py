@@ -83,7 +83,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=None,
         metavar="N",
         help=(
-            "processes to tag with, whole patients each (the suggestions are the same); default: one "
+            "processes to tag with, at most one per core, whole patients each (the suggestions are "
+            "the same); default: one "
             f"per core, up to {MAX_AUTO_WORKERS}, for notes holding over {MIN_PARALLEL_CHARS:,} "
             "characters, else 1"
         ),

@@ -119,8 +119,8 @@ def map_shards(
     cancelled: Callable[[], bool] | None = None,
     job: str = "pre-annotation",
 ) -> dict[str, T]:
-    """``task`` on every shard, on ``workers`` processes; progress counts the characters of
-    the shards done.
+    """``task`` on every shard, on ``workers`` processes (at most one per core); progress
+    counts the characters of the shards done.
 
     Raises whatever a shard's task raised, and :class:`~annotator.errors.AnnotatorError`
     when a worker process dies (killed, out of memory); a cancel or an error stops every
@@ -132,7 +132,9 @@ def map_shards(
     total = sum(sizes) or 1
     results: dict[str, T] = {}
     pool = ProcessPoolExecutor(
-        max(1, min(workers, len(shards))),
+        # More processes than cores only adds their memory (about 200 MB each): --workers 1000
+        # would have started one per patient.
+        max(1, min(workers, os.cpu_count() or 1, len(shards))),
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_start_worker,
         initargs=(pickle.dumps(tagger),),

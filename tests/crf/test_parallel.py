@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import pickle
 from pathlib import Path
@@ -173,3 +174,13 @@ def test_document_shards_split_notes_of_one_patient_too(notes: list[Document]) -
 def test_the_queue_ranks_alike_on_two_processes(notes: list[Document]) -> None:
     tagger = load_default_model()
     assert score_notes(tagger, notes, workers=2) == score_notes(tagger, notes, workers=1)
+
+
+def test_more_workers_than_cores_start_one_process_per_core(notes: list[Document]) -> None:
+    tagger = load_default_model()
+    seen: list[int] = []
+    spans = predict_spans_in_parallel(
+        tagger, notes, None, 1000, progress=lambda d, t: seen.append(len(multiprocessing.active_children()))
+    )
+    assert len(spans) == len(notes)
+    assert 1 <= max(seen) <= (os.cpu_count() or 1)
