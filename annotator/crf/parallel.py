@@ -12,8 +12,10 @@ thread held.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import os
 import pickle
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -99,6 +101,20 @@ def _start_worker(model: bytes) -> None:
     # that shard (and the caller) instead of every worker that the pool would start anew.
     global _worker_model
     _worker_model = model
+    threading.Thread(target=_exit_with_parent, daemon=True).start()
+
+
+def _exit_with_parent() -> None:
+    """End this worker when the process that started it ends.
+
+    A parent killed (``kill``, a crash of the window) cannot stop its workers, and they never
+    notice on their own: each holds the writing end of the queue it waits on, so they would
+    sit idle, 200 MB each, until the machine restarts.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)
 
 
 def _run_shard(job: tuple[int, ShardTask[T], list[Document], Any]) -> tuple[int, dict[str, T]]:

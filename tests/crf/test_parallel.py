@@ -5,6 +5,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -184,3 +187,53 @@ def test_more_workers_than_cores_start_one_process_per_core(notes: list[Document
     )
     assert len(spans) == len(notes)
     assert 1 <= max(seen) <= (os.cpu_count() or 1)
+
+
+def sleep_in_shard(tagger: object, documents: list[Document], _: object) -> dict[str, None]:
+    """A shard that takes a minute (run in the workers of the next test)."""
+    time.sleep(60)
+    return {}
+
+
+_KILLED_PARENT = """
+import multiprocessing, threading, time
+from annotator.core.document import Document
+from annotator.crf.default_model import load_default_model
+from annotator.crf.parallel import map_shards
+from tests.crf.test_parallel import sleep_in_shard
+
+def tell_workers():
+    time.sleep(4)
+    print(*[p.pid for p in multiprocessing.active_children()], flush=True)
+
+threading.Thread(target=tell_workers, daemon=True).start()
+shards = [[Document("100-01", "a")], [Document("101-01", "b")]]
+map_shards(load_default_model(), shards, sleep_in_shard, None, 2)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\\tZ" not in state.split("State:", 1)[1].split("\\n", 1)[0]
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_workers_end_when_their_parent_is_killed() -> None:
+    root = Path(__file__).resolve().parents[2]
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_PARENT], cwd=root, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert parent.stdout is not None
+        workers = [int(pid) for pid in parent.stdout.readline().split()]
+        assert workers and all(_alive(pid) for pid in workers)
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 15
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(pid) for pid in workers)
