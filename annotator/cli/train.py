@@ -11,6 +11,7 @@ from annotator.cli.common import (
     announce_written,
     existing_path,
     format_table,
+    positive_int,
     print_json,
     progress_bar,
     refuse_special_output,
@@ -75,6 +76,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "professions); cross-validation suggests only that, and with --with-synthetic the model learns one "
         "convention (preannotate with the same --guideline)",
     )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="with --cv, train the folds and the final model on N processes at once, at most one per core "
+        "(the same models and figures; default: one per core, up to 4)",
+    )
     add_json_flag(parser)
     parser.set_defaults(func=run)
 
@@ -95,10 +104,12 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
         with_synthetic=args.with_synthetic,
         guideline=args.guideline,
+        workers=args.workers,
     )
     # Training reads the notes, then runs its iterations: not one unit, so the bar shows a
-    # percentage (it restarts once after cross-validation, whose folds it follows smoothly).
-    description = f"{args.cv}-fold cross-validation, then training" if args.cv else "training"
+    # percentage (on one process it restarts once after cross-validation, whose folds it
+    # follows smoothly; on several, the folds and the final model move it together).
+    description = f"{args.cv}-fold cross-validation and training" if args.cv else "training"
     with progress_bar(description, percent=True) as update:
         result = train(request, progress=update)
     report = result.to_dict()

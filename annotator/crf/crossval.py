@@ -216,6 +216,73 @@ def curve_point(
     )
 
 
+@dataclass
+class FoldOutcome:
+    """One fold's test predictions at every recall-bias setting, and its strict micro F1."""
+
+    index: int
+    predictions: dict[float | None, dict[str, list[Prediction]]]
+    f1: float
+
+
+def run_fold(
+    make_tagger: Callable[[], CrfTagger],
+    fit: Fit,
+    folds: Sequence[Sequence[Document]],
+    index: int,
+    thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> FoldOutcome:
+    """Train a fresh tagger on every fold but ``index`` and tag that one.
+
+    ``progress`` counts thousandths of the fold (training nine tenths of it). Module-level
+    and picklable arguments: a worker process runs it as it runs here.
+    """
+    train = [d for j, fold in enumerate(folds) if j != index for d in fold]
+    test = folds[index]
+    tagger = make_tagger()
+
+    def fold_progress(done: int, total: int) -> None:
+        if progress is not None and total:
+            progress(_STEPS * done // total * 9 // 10, _STEPS)
+
+    try:
+        fit(tagger, train, fold_progress, cancelled)
+    except UsageError as error:
+        # Said of the whole gold, a fold's refusal ("no annotation") would read as wrong.
+        documents = sum(len(fold) for fold in folds)
+        raise UsageError(
+            f"cross-validation fold {index + 1} of {len(folds)} (trained on {len(train)} of the "
+            f"{documents} documents): {error.message}; try fewer folds",
+            error.path,
+        ) from None
+    scored = [tagger.score(d) for d in test]
+    predictions = {setting: decode_all(tagger, scored, setting) for setting in (None, *thresholds)}
+    f1 = evaluate_predictions(test, predictions[None], tagger.schema).micro.f1
+    if progress is not None:
+        progress(_STEPS, _STEPS)
+    return FoldOutcome(index, predictions, f1)
+
+
+def combine_folds(
+    folds: Sequence[Sequence[Document]],
+    outcomes: Sequence[FoldOutcome],
+    schema: Schema,
+    thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
+) -> CrossValidation:
+    """The folds' predictions scored together, and the recall-bias curve."""
+    settings: list[float | None] = [None, *thresholds]
+    by_setting: dict[float | None, dict[str, list[Prediction]]] = {s: {} for s in settings}
+    for outcome in sorted(outcomes, key=lambda o: o.index):
+        for setting in settings:
+            by_setting[setting].update(outcome.predictions[setting])
+    all_documents = [d for fold in folds for d in fold]
+    result = evaluate_predictions(all_documents, by_setting[None], schema)
+    curve = [curve_point(all_documents, by_setting[setting], schema, setting) for setting in settings]
+    return CrossValidation(len(folds), result, curve, [o.f1 for o in sorted(outcomes, key=lambda o: o.index)])
+
+
 def cross_validate(
     documents: Sequence[Document],
     k: int = 5,
@@ -242,37 +309,15 @@ def cross_validate(
     """
     make_tagger = make_tagger or CrfTagger
     folds = patient_folds(documents, k, seed)
-    settings: list[float | None] = [None, *thresholds]
-    by_setting: dict[float | None, dict[str, list[Prediction]]] = {s: {} for s in settings}
-    fold_f1 = []
     schema = make_tagger().schema
-    for index, test in enumerate(folds):
+    outcomes = []
+    for index in range(len(folds)):
         if cancelled is not None and cancelled():
             raise TrainingCancelled("cross-validation cancelled")
-        train = [d for j, fold in enumerate(folds) if j != index for d in fold]
-        tagger = make_tagger()
 
         def fold_progress(done: int, total: int, base: int = index * _STEPS) -> None:
-            if progress is not None and total:
-                progress(base + _STEPS * done // total * 9 // 10, k * _STEPS)
+            if progress is not None:
+                progress(base + done, k * _STEPS)
 
-        try:
-            fit(tagger, train, fold_progress, cancelled)
-        except UsageError as error:
-            # Said of the whole gold, a fold's refusal ("no annotation") would read as wrong.
-            raise UsageError(
-                f"cross-validation fold {index + 1} of {k} (trained on {len(train)} of the "
-                f"{len(documents)} documents): {error.message}; try fewer folds",
-                error.path,
-            ) from None
-        scored = [tagger.score(d) for d in test]
-        for setting in settings:
-            by_setting[setting].update(decode_all(tagger, scored, setting))
-        fold_result = evaluate_predictions(test, by_setting[None], schema)
-        fold_f1.append(fold_result.micro.f1)
-        if progress is not None:
-            progress((index + 1) * _STEPS, k * _STEPS)
-    all_documents = [d for fold in folds for d in fold]
-    result = evaluate_predictions(all_documents, by_setting[None], schema)
-    curve = [curve_point(all_documents, by_setting[setting], schema, setting) for setting in settings]
-    return CrossValidation(k, result, curve, fold_f1)
+        outcomes.append(run_fold(make_tagger, fit, folds, index, thresholds, fold_progress, cancelled))
+    return combine_folds(folds, outcomes, schema, thresholds)

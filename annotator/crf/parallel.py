@@ -15,6 +15,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
+import queue
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -208,3 +209,92 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     processes = getattr(pool, "_processes", None) or {}
     for process in list(processes.values()):
         process.terminate()
+
+
+# A long job's own progress and the caller's cancel, shared with the workers at their start
+# (a queue or an event cannot be handed to a task afterwards).
+_progress_queue: Any = None
+_cancel_event: Any = None
+
+
+def _start_job_worker(progress_queue: Any, cancel_event: Any) -> None:
+    global _progress_queue, _cancel_event
+    _progress_queue, _cancel_event = progress_queue, cancel_event
+    threading.Thread(target=_exit_with_parent, daemon=True).start()
+
+
+def _run_call(index: int, function: Callable[..., T], arguments: tuple[Any, ...]) -> tuple[int, T]:
+    def progress(done: int, total: int) -> None:
+        _progress_queue.put((index, done, total))
+
+    def cancelled() -> bool:
+        return bool(_cancel_event.is_set())
+
+    return index, function(*arguments, progress=progress, cancelled=cancelled)
+
+
+def run_calls(
+    calls: Sequence[tuple[Callable[..., T], tuple[Any, ...]]],
+    workers: int,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    job: str = "training",
+) -> list[T]:
+    """``function(*arguments, progress=..., cancelled=...)`` for each call, on ``workers``
+    processes (at most one per core); their results in the calls' order.
+
+    For a few long jobs (a cross-validation's trainings): each call's own progress reaches
+    ``progress`` as thousandths of all the calls together, and a cancel reaches every call
+    through its ``cancelled``, then stops the workers. Errors as :func:`map_shards`.
+    """
+    from annotator.crf.tagger import TrainingCancelled
+
+    context = multiprocessing.get_context("spawn")
+    progress_queue = context.Queue()
+    cancel_event = context.Event()
+    fractions = [0.0] * len(calls)
+    results: dict[int, T] = {}
+    pool = ProcessPoolExecutor(
+        max(1, min(workers, os.cpu_count() or 1, len(calls))),
+        mp_context=context,
+        initializer=_start_job_worker,
+        initargs=(progress_queue, cancel_event),
+    )
+
+    def report() -> None:
+        while True:
+            try:
+                index, done, total = progress_queue.get_nowait()
+            except queue.Empty:
+                break
+            fractions[index] = done / total if total else 0.0
+        if progress is not None:
+            progress(int(1000 * sum(fractions)), 1000 * len(calls))
+
+    try:
+        pending = {
+            pool.submit(_run_call, i, function, arguments) for i, (function, arguments) in enumerate(calls)
+        }
+        while pending:
+            if cancelled is not None and cancelled():
+                cancel_event.set()
+                raise TrainingCancelled(f"{job} cancelled")
+            finished, pending = wait(pending, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index, result = future.result()
+                results[index] = result
+                fractions[index] = 1.0
+            report()
+    except BrokenProcessPool:
+        raise AnnotatorError(
+            f"a {job} process stopped before it finished (was it killed, or out of memory?); "
+            "use one process (--workers 1) if it happens again"
+        ) from None
+    except BaseException:
+        cancel_event.set()
+        _stop_workers(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        progress_queue.close()
+    return [results[index] for index in range(len(calls))]

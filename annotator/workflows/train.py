@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,9 @@ from annotator.core.atomic import atomic_write
 from annotator.core.document import Document
 from annotator.core.mapping import load_mapping
 from annotator.core.schema import Schema, load_schema
-from annotator.crf.crossval import CrossValidation, cross_validate
+from annotator.crf.crossval import CrossValidation, combine_folds, cross_validate, patient_folds, run_fold
 from annotator.crf.guidelines import I2B2_2014, SAFE_HARBOR, check_guideline, tag_guideline_gaps
+from annotator.crf.parallel import MAX_AUTO_WORKERS, run_calls
 from annotator.crf.phi_memory import PhiMemory
 from annotator.crf.tagger import TRAINING_ALGORITHM, TRAINING_ITERATIONS, CrfTagger, ModelMetadata
 from annotator.errors import UsageError
@@ -64,6 +66,9 @@ class TrainRequest:
     with_synthetic: bool = False
     synthetic_scale: float = 1.0
     guideline: str = I2B2_2014
+    #: processes for cross-validation's trainings (:func:`annotator.crf.parallel.run_calls`):
+    #: the folds and the final model are trained side by side; None: one per core, up to 4
+    workers: int | None = field(default=None, metadata={"identity": False})
 
 
 @dataclass
@@ -118,6 +123,71 @@ def fit_tagger(
     return metadata
 
 
+@dataclass(frozen=True)
+class _Recipe:
+    """How each tagger of a run is made and trained; picklable, for worker processes."""
+
+    schema: Schema
+    request: TrainRequest
+    synthetic: tuple[Document, ...]
+
+    def make_tagger(self) -> CrfTagger:
+        tagger = CrfTagger(
+            self.schema,
+            algorithm=TRAINING_ALGORITHM,
+            max_iterations=TRAINING_ITERATIONS,
+            postprocess=self.request.postprocess,
+            private_features=self.request.keep_private_features,
+        )
+        if self.request.iterations is not None:
+            tagger.max_iterations = self.request.iterations
+        tagger.guideline = self.request.guideline
+        return tagger
+
+    def fit(
+        self,
+        tagger: CrfTagger,
+        gold: Sequence[Document],
+        progress: Progress | None,
+        cancelled: Cancelled | None,
+    ) -> ModelMetadata:
+        return fit_tagger(tagger, gold, self.synthetic, self.request.guideline, progress, cancelled)
+
+    def train_final(
+        self,
+        documents: Sequence[Document],
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> tuple[CrfTagger, ModelMetadata]:
+        tagger = self.make_tagger()
+        return tagger, self.fit(tagger, documents, progress, cancelled)
+
+
+def default_training_workers() -> int:
+    """One process per core, up to four (each training holds its notes' features in memory)."""
+    return max(1, min(os.cpu_count() or 1, MAX_AUTO_WORKERS))
+
+
+def _train_side_by_side(
+    recipe: _Recipe,
+    documents: Sequence[Document],
+    workers: int,
+    progress: Progress | None,
+    cancelled: Cancelled | None,
+) -> tuple[CrossValidation, CrfTagger, ModelMetadata]:
+    """The folds' trainings and the final model's, on ``workers`` processes at once: the
+    same models one process trains one after another (crfsuite's training is deterministic)."""
+    folds = patient_folds(documents, recipe.request.cv_folds)
+    calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = [
+        (run_fold, (recipe.make_tagger, recipe.fit, folds, index)) for index in range(len(folds))
+    ]
+    calls.append((recipe.train_final, (documents,)))
+    results = run_calls(calls, workers, progress, cancelled, "training")
+    cv = combine_folds(folds, results[:-1], recipe.schema)
+    tagger, metadata = results[-1]
+    return cv, tagger, metadata
+
+
 def train(
     request: TrainRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
 ) -> TrainResult:
@@ -159,32 +229,23 @@ def train(
         documents = [Document(d.doc_id, d.text, mapping.map_annotations(d.annotations)) for d in documents]
 
     synthetic = synthetic_training_notes(request.synthetic_scale) if request.with_synthetic else []
-
-    def make_tagger() -> CrfTagger:
-        tagger = CrfTagger(
-            schema,
-            algorithm=TRAINING_ALGORITHM,
-            max_iterations=TRAINING_ITERATIONS,
-            postprocess=request.postprocess,
-            private_features=request.keep_private_features,
-        )
-        if request.iterations is not None:
-            tagger.max_iterations = request.iterations
-        tagger.guideline = request.guideline
-        return tagger
-
-    def fit(
-        tagger: CrfTagger, gold: Sequence[Document], progress: Progress | None, cancelled: Cancelled | None
-    ) -> ModelMetadata:
-        return fit_tagger(tagger, gold, synthetic, request.guideline, progress, cancelled)
-
+    recipe = _Recipe(schema, request, tuple(synthetic))
+    workers = request.workers if request.workers is not None else default_training_workers()
     cv = None
-    if request.cv_folds:
-        cv = cross_validate(
-            documents, request.cv_folds, make_tagger, progress=progress, cancelled=cancelled, fit=fit
-        )
-    tagger = make_tagger()
-    metadata = fit(tagger, documents, progress, cancelled)
+    if request.cv_folds and workers > 1:
+        cv, tagger, metadata = _train_side_by_side(recipe, documents, workers, progress, cancelled)
+    else:
+        if request.cv_folds:
+            cv = cross_validate(
+                documents,
+                request.cv_folds,
+                recipe.make_tagger,
+                progress=progress,
+                cancelled=cancelled,
+                fit=recipe.fit,
+            )
+        tagger = recipe.make_tagger()
+        metadata = recipe.fit(tagger, documents, progress, cancelled)
     with publishing(plan) as staged:
         atomic_write(staged(request.model), tagger.to_bytes())
     notes = []

@@ -221,7 +221,7 @@ def test_training_progress_is_a_percentage_that_moves_within_folds(corpus: Path,
     code, drawn = run_on_terminal(args)
     assert code == 0, drawn
     assert "doc" not in drawn, drawn  # notes read and training iterations are not one unit
-    percentages = set(re.findall(r"cross-validation, then training:\s+(\d+)%", drawn))
+    percentages = set(re.findall(r"cross-validation and training:\s+(\d+)%", drawn))
     assert "100" in percentages and len(percentages) > 5, drawn  # not 2 jumps for 2 folds
 
 
