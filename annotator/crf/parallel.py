@@ -18,7 +18,7 @@ import pickle
 import queue
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -143,43 +143,72 @@ def map_shards(
     when a worker process dies (killed, out of memory); a cancel or an error stops every
     worker at once.
     """
-    from annotator.crf.tagger import TrainingCancelled
-
     sizes = [sum(len(d.text) for d in shard) for shard in shards]
     total = sum(sizes) or 1
     results: dict[str, T] = {}
-    pool = ProcessPoolExecutor(
+    done = 0
+
+    def collect(index: int, shard_results: dict[str, T]) -> None:
+        nonlocal done
+        results.update(shard_results)
+        done += sizes[index]
+        if progress is not None:
+            progress(min(done, total), total)
+
+    pool = _pool(workers, len(shards), _start_worker, (pickle.dumps(tagger),))
+    futures = [pool.submit(_run_shard, (i, task, shard, argument)) for i, shard in enumerate(shards)]
+    _collect(pool, futures, job, cancelled, collect)
+    return results
+
+
+def _pool(
+    workers: int, jobs: int, initializer: Callable[..., None], initargs: tuple[Any, ...]
+) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
         # More processes than cores only adds their memory (about 200 MB each): --workers 1000
         # would have started one per patient.
-        max(1, min(workers, os.cpu_count() or 1, len(shards))),
+        max(1, min(workers, os.cpu_count() or 1, jobs)),
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_worker,
-        initargs=(pickle.dumps(tagger),),
+        initializer=initializer,
+        initargs=initargs,
     )
+
+
+def _collect(
+    pool: ProcessPoolExecutor,
+    futures: Sequence[Future[tuple[int, Any]]],
+    job: str,
+    cancelled: Callable[[], bool] | None,
+    collect: Callable[[int, Any], None],
+    tick: Callable[[], None] | None = None,
+    cancel_event: Any = None,
+) -> None:
+    """Hand each finished ``(index, result)`` to ``collect`` until all are in; then shut the
+    pool down. A cancel, an error or a dead worker stops every worker at once."""
+    from annotator.crf.tagger import TrainingCancelled
+
+    pending = set(futures)
     try:
-        pending = {pool.submit(_run_shard, (i, task, shard, argument)) for i, shard in enumerate(shards)}
-        done = 0
         while pending:
             if cancelled is not None and cancelled():
                 raise TrainingCancelled(f"{job} cancelled")
             finished, pending = wait(pending, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
             for future in finished:
-                index, shard_results = future.result()
-                results.update(shard_results)
-                done += sizes[index]
-                if progress is not None:
-                    progress(min(done, total), total)
+                collect(*future.result())
+            if tick is not None:
+                tick()
     except BrokenProcessPool:
         raise AnnotatorError(
             f"a {job} process stopped before it finished (was it killed, or out of memory?); "
             "use one process (--workers 1) if it happens again"
         ) from None
     except BaseException:
+        if cancel_event is not None:
+            cancel_event.set()
         _stop_workers(pool)
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return results
 
 
 def _predict(
@@ -247,19 +276,15 @@ def run_calls(
     ``progress`` as thousandths of all the calls together, and a cancel reaches every call
     through its ``cancelled``, then stops the workers. Errors as :func:`map_shards`.
     """
-    from annotator.crf.tagger import TrainingCancelled
-
     context = multiprocessing.get_context("spawn")
     progress_queue = context.Queue()
     cancel_event = context.Event()
     fractions = [0.0] * len(calls)
     results: dict[int, T] = {}
-    pool = ProcessPoolExecutor(
-        max(1, min(workers, os.cpu_count() or 1, len(calls))),
-        mp_context=context,
-        initializer=_start_job_worker,
-        initargs=(progress_queue, cancel_event),
-    )
+
+    def collect(index: int, result: T) -> None:
+        results[index] = result
+        fractions[index] = 1.0
 
     def report() -> None:
         while True:
@@ -267,34 +292,17 @@ def run_calls(
                 index, done, total = progress_queue.get_nowait()
             except queue.Empty:
                 break
-            fractions[index] = done / total if total else 0.0
+            if fractions[index] < 1.0:
+                fractions[index] = done / total if total else 0.0
         if progress is not None:
             progress(int(1000 * sum(fractions)), 1000 * len(calls))
 
+    pool = _pool(workers, len(calls), _start_job_worker, (progress_queue, cancel_event))
+    futures = [
+        pool.submit(_run_call, i, function, arguments) for i, (function, arguments) in enumerate(calls)
+    ]
     try:
-        pending = {
-            pool.submit(_run_call, i, function, arguments) for i, (function, arguments) in enumerate(calls)
-        }
-        while pending:
-            if cancelled is not None and cancelled():
-                cancel_event.set()
-                raise TrainingCancelled(f"{job} cancelled")
-            finished, pending = wait(pending, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
-            for future in finished:
-                index, result = future.result()
-                results[index] = result
-                fractions[index] = 1.0
-            report()
-    except BrokenProcessPool:
-        raise AnnotatorError(
-            f"a {job} process stopped before it finished (was it killed, or out of memory?); "
-            "use one process (--workers 1) if it happens again"
-        ) from None
-    except BaseException:
-        cancel_event.set()
-        _stop_workers(pool)
-        raise
+        _collect(pool, futures, job, cancelled, collect, report, cancel_event)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
         progress_queue.close()
     return [results[index] for index in range(len(calls))]

@@ -163,9 +163,39 @@ class _Recipe:
         return tagger, self.fit(tagger, documents, progress, cancelled)
 
 
-def default_training_workers() -> int:
-    """One process per core, up to four (each training holds its notes' features in memory)."""
-    return max(1, min(os.cpu_count() or 1, MAX_AUTO_WORKERS))
+# crfsuite holds every token it learns in memory: about 0.6 GB per million tokens (the long
+# note benchmark in docs/preannotation.md), a token being about 5 characters, and a third of
+# the notes learnt twice (their upper-cased copy); plus the process itself.
+_TRAINING_BYTES_PER_CHARACTER = 0.6e9 / 1e6 / 5 * 4 / 3
+_PROCESS_BYTES = 300e6
+
+
+def default_training_workers(characters: int) -> int:
+    """One process per core, up to four, and no more than the free memory holds trainings
+    of ``characters`` of notes (each holds its notes' features in memory)."""
+    workers = max(1, min(os.cpu_count() or 1, MAX_AUTO_WORKERS))
+    free = available_memory()
+    if free is not None:
+        need = characters * _TRAINING_BYTES_PER_CHARACTER + _PROCESS_BYTES
+        workers = max(1, min(workers, int(free // need)))
+    return workers
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available for new work now, where the system says (Linux); else None.
+
+    Linux's ``MemAvailable`` counts the file cache it would give back; free pages alone
+    (``sysconf``) would read a busy machine as full."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
 
 
 def _train_side_by_side(
@@ -230,7 +260,8 @@ def train(
 
     synthetic = synthetic_training_notes(request.synthetic_scale) if request.with_synthetic else []
     recipe = _Recipe(schema, request, tuple(synthetic))
-    workers = request.workers if request.workers is not None else default_training_workers()
+    characters = sum(len(d.text) for d in (*documents, *synthetic))
+    workers = request.workers if request.workers is not None else default_training_workers(characters)
     cv = None
     if request.cv_folds and workers > 1:
         cv, tagger, metadata = _train_side_by_side(recipe, documents, workers, progress, cancelled)

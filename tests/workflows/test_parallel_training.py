@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import zipfile
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from annotator.crf.tagger import TrainingCancelled
 from annotator.errors import UsageError
 from annotator.io.i2b2 import write_i2b2
 from annotator.synth.generator import generate_corpus
+from annotator.workflows import train as train_workflow
 from annotator.workflows.train import TrainRequest, train
 
 
@@ -78,3 +80,22 @@ def test_the_command_takes_workers(gold: Path, tmp_path: Path, capsys: pytest.Ca
     assert model.is_file() and "micro" in capsys.readouterr().out.lower()
     with pytest.raises(SystemExit):
         main(["train", str(gold), "-o", str(model), "--workers", "none"])
+
+
+def test_trainings_side_by_side_are_as_many_as_cores_and_free_memory_allow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    monkeypatch.setattr(train_workflow, "available_memory", lambda: 16 * 10**9)
+    assert train_workflow.default_training_workers(1_000_000) == 4  # at most four
+    # 2 billion characters: about 320 GB of features per training, more than is free.
+    assert train_workflow.default_training_workers(2_000_000_000) == 1
+    monkeypatch.setattr(train_workflow, "available_memory", lambda: 2 * 10**9)
+    assert train_workflow.default_training_workers(10_000_000) == 1  # about 1.9 GB each
+    monkeypatch.setattr(train_workflow, "available_memory", lambda: None)
+    assert train_workflow.default_training_workers(10_000_000) == 4
+
+
+def test_free_memory_is_read_where_the_system_says() -> None:
+    free = train_workflow.available_memory()
+    assert free is None or free > 0
