@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,7 @@ def test_folds_trained_side_by_side_give_the_figures_and_model_of_one_process(
     told: dict[int, list[tuple[int, int]]] = {1: [], 2: []}
     for workers in (1, 2):
         request = TrainRequest(gold, tmp_path / f"{workers}.model", iterations=5, cv_folds=2, workers=workers)
-        results[workers] = train(request, progress=lambda d, t, w=workers: told[w].append((d, t)))
+        results[workers] = train(request, progress=_recorder(told[workers]))
     one, two = results[1], results[2]
     assert one.cross_validation is not None and two.cross_validation is not None
     assert one.cross_validation.to_dict() == two.cross_validation.to_dict()
@@ -47,6 +48,10 @@ def test_folds_trained_side_by_side_give_the_figures_and_model_of_one_process(
     assert one.metadata.annotations == two.metadata.annotations
     done = [d for d, _ in told[2]]
     assert done == sorted(done) and told[2][-1][0] == told[2][-1][1]
+
+
+def _recorder(calls: list[tuple[int, int]]) -> Callable[[int, int], None]:
+    return lambda done, total: calls.append((done, total))
 
 
 def test_a_cancel_stops_every_training_and_writes_no_model(gold: Path, tmp_path: Path) -> None:
