@@ -7,6 +7,7 @@ note text, so an error printed to a terminal or a log cannot leak PHI.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 class AnnotatorError(Exception):
@@ -27,15 +28,24 @@ class AnnotatorError(Exception):
         self.path = str(path) if path is not None else None
         super().__init__(self.one_line())
 
-    def __reduce__(self) -> tuple[type[AnnotatorError], tuple[str, str | None]]:
-        # Raised in a worker process, it crosses to the parent whole: message and file.
-        return type(self), (self.message, self.path)
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Raised in a worker process, it crosses to the parent whole (message, file and what
+        # a subclass keeps: a leak error's findings, a lock's holder), whatever the
+        # subclass's own constructor takes.
+        return _rebuilt_error, (type(self), self.args, self.__dict__)
 
     def one_line(self) -> str:
         # Messages quote ids, types and names read from files: escaped like paths, so none of
         # them can forge a line or reorder the terminal's text.
         text = printable_path(" ".join(self.message.split()))
         return f"{printable_path(self.path)}: {text}" if self.path else text
+
+
+def _rebuilt_error(cls: type[AnnotatorError], args: tuple[Any, ...], state: dict[str, Any]) -> AnnotatorError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 def printable_path(path: str | Path) -> str:

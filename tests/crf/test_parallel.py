@@ -20,8 +20,10 @@ from annotator.crf.parallel import auto_workers, document_shards, patient_shards
 from annotator.crf.tagger import CrfTagger, TrainingCancelled
 from annotator.errors import AnnotatorError, InputError, ModelError, UsageError
 from annotator.io.i2b2 import read_i2b2, write_i2b2
+from annotator.io.locking import DocumentLockedError, LockInfo
 from annotator.io.publish import job_identity
 from annotator.synth.generator import generate_corpus
+from annotator.workflows.convert import LossError
 from annotator.workflows.preannotate import PreannotateRequest
 from annotator.workflows.queue import score_notes
 
@@ -106,6 +108,15 @@ def test_errors_cross_processes_with_their_file() -> None:
     error = pickle.loads(pickle.dumps(InputError("bad offsets in tag T3", Path("/notes/001-01.xml"))))
     assert type(error) is InputError
     assert error.path == "/notes/001-01.xml" and str(error) == "/notes/001-01.xml: bad offsets in tag T3"
+
+
+def test_errors_whose_constructors_take_more_cross_whole() -> None:
+    holder = LockInfo(user="ana", host="ward-pc", pid=4242, time="2026-11-29T06:00:00+00:00")
+    locked = pickle.loads(pickle.dumps(DocumentLockedError("is being edited", Path("/p/001-01.xml"), holder)))
+    assert type(locked) is DocumentLockedError and locked.holder == holder
+    assert str(locked) == "/p/001-01.xml: is being edited"
+    lost = pickle.loads(pickle.dumps(LossError("brat cannot hold relations", {"relations": 3})))
+    assert lost.lost == {"relations": 3} and lost.message == "brat cannot hold relations"
 
 
 def test_auto_workers_need_much_text_and_an_entry_point_that_allows_them(
