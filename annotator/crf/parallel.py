@@ -1,4 +1,5 @@
-"""Tag many notes on several processes: the same spans as one process, sooner.
+"""Tag many notes, or train several models, on several processes: the same results as one
+process, sooner.
 
 A tagger spends its time in Python (features, the rules) and in crfsuite, one core at a
 time. A project of thousands of notes is split into shards of whole patients (a patient's
@@ -6,7 +7,8 @@ records are read together: names found in one are looked for in the others), eac
 tagged by :meth:`CrfTagger.predict_spans` in a worker process, exactly as one process would
 tag it. Workers are started fresh (``spawn``), never forked: the GUI calls this from a
 thread of a Qt application, and a forked copy of such a process can hang on a lock another
-thread held.
+thread held. :func:`run_calls` runs a few long jobs the same way (cross-validation's
+trainings), with their progress and a cancel shared with the workers.
 """
 
 from __future__ import annotations
@@ -53,6 +55,11 @@ def allow_auto_workers() -> None:
     """Let :func:`auto_workers` choose several processes (called by the program's entry point)."""
     global _auto_allowed
     _auto_allowed = True
+
+
+def auto_workers_allowed() -> bool:
+    """Whether an entry point allowed choosing several processes (see above)."""
+    return _auto_allowed
 
 
 def auto_workers(documents: Sequence[Document]) -> int:

@@ -14,7 +14,7 @@ from annotator.core.mapping import load_mapping
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.crossval import CrossValidation, combine_folds, cross_validate, patient_folds, run_fold
 from annotator.crf.guidelines import I2B2_2014, SAFE_HARBOR, check_guideline, tag_guideline_gaps
-from annotator.crf.parallel import MAX_AUTO_WORKERS, run_calls
+from annotator.crf.parallel import MAX_AUTO_WORKERS, auto_workers_allowed, run_calls
 from annotator.crf.phi_memory import PhiMemory
 from annotator.crf.tagger import TRAINING_ALGORITHM, TRAINING_ITERATIONS, CrfTagger, ModelMetadata
 from annotator.errors import UsageError
@@ -172,7 +172,10 @@ _PROCESS_BYTES = 300e6
 
 def default_training_workers(characters: int) -> int:
     """One process per core, up to four, and no more than the free memory holds trainings
-    of ``characters`` of notes (each holds its notes' features in memory)."""
+    of ``characters`` of notes (each holds its notes' features in memory); one unless the
+    program's entry point allowed more (:func:`annotator.crf.parallel.allow_auto_workers`)."""
+    if not auto_workers_allowed():
+        return 1
     workers = max(1, min(os.cpu_count() or 1, MAX_AUTO_WORKERS))
     free = available_memory()
     if free is not None:

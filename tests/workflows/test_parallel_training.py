@@ -11,6 +11,7 @@ import pytest
 
 from annotator.cli.main import main
 from annotator.core.document import Document
+from annotator.crf import parallel
 from annotator.crf.tagger import TrainingCancelled
 from annotator.errors import UsageError
 from annotator.io.i2b2 import write_i2b2
@@ -90,6 +91,9 @@ def test_the_command_takes_workers(gold: Path, tmp_path: Path, capsys: pytest.Ca
 def test_trainings_side_by_side_are_as_many_as_cores_and_free_memory_allow(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(parallel, "_auto_allowed", False)
+    assert train_workflow.default_training_workers(1_000) == 1  # a script that did not allow more
+    monkeypatch.setattr(parallel, "_auto_allowed", True)
     monkeypatch.setattr(os, "cpu_count", lambda: 8)
     monkeypatch.setattr(train_workflow, "available_memory", lambda: 16 * 10**9)
     assert train_workflow.default_training_workers(1_000_000) == 4  # at most four
