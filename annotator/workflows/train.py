@@ -278,8 +278,7 @@ def train(
                 cancelled=cancelled,
                 fit=recipe.fit,
             )
-        tagger = recipe.make_tagger()
-        metadata = recipe.fit(tagger, documents, progress, cancelled)
+        tagger, metadata = recipe.train_final(documents, progress, cancelled)
     with publishing(plan) as staged:
         atomic_write(staged(request.model), tagger.to_bytes())
     notes = []
