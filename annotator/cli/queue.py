@@ -9,9 +9,11 @@ from annotator.cli.common import (
     existing_path,
     format_table,
     model_argument,
+    positive_int,
     print_json,
     progress_bar,
 )
+from annotator.crf.parallel import MAX_AUTO_WORKERS, MIN_PARALLEL_CHARS
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,7 +35,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="tagger model file, or 'default' (default: the project's models/crf.model, else the bundled model)",
     )
     parser.add_argument("--annotator", help="whose queue (default: the remembered annotator name)")
-    parser.add_argument("--limit", type=int, default=0, metavar="N", help="show only the first N notes")
+    parser.add_argument(
+        "--limit", type=positive_int, default=None, metavar="N", help="show only the first N notes"
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help=(
+            "processes to score with, at most one per core (the order is the same); default: one per "
+            f"core, up to {MAX_AUTO_WORKERS}, for notes holding over {MIN_PARALLEL_CHARS:,} characters, else 1"
+        ),
+    )
     add_json_flag(parser)
     parser.set_defaults(func=run)
 
@@ -51,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("say whose queue with --annotator NAME (no remembered annotator name)")
     model = resolve_model(args.model) if args.model is not None else None
     with progress_bar("scoring") as update:
-        result = build_queue(QueueRequest(project, annotator, model), progress=update)
-    entries = result.entries[: args.limit] if args.limit > 0 else result.entries
+        result = build_queue(QueueRequest(project, annotator, model, args.workers), progress=update)
+    entries = result.entries[: args.limit] if args.limit is not None else result.entries
     if args.json:
         data = result.to_dict()
         data["queue"] = data["queue"][: len(entries)]

@@ -37,11 +37,13 @@ PROJECT_MODEL = "crf.model"
 @dataclass(frozen=True)
 class QueueRequest:
     """Rank ``annotator``'s waiting notes of ``project`` with ``model`` (None: the project's
-    ``models/crf.model``, else the bundled default model)."""
+    ``models/crf.model``, else the bundled default model) on ``workers`` processes (None: as
+    many as pay off; the order is the same)."""
 
     project: Project
     annotator: str
     model: Path | None = None
+    workers: int | None = None
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,6 @@ def build_queue(
             documents.append(read_i2b2(project.source_dir / f"{doc_id}.xml"))
         except AnnotatorError:
             unreadable.append(doc_id)  # listed, not queued; opening it says what is wrong
-    scores = score_notes(tagger, documents, progress, cancelled)
+    scores = score_notes(tagger, documents, progress, cancelled, request.workers)
     entries = rank_notes(scores, project.queue_by_patient)
     return QueueResult(request.annotator, model, project.queue_by_patient, entries, claimed, unreadable)

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from annotator.cli.main import main
 from annotator.core.document import Document
 from annotator.core.project import Project
+from annotator.crf.parallel import map_shards
 from annotator.io.i2b2 import write_i2b2
 from annotator.io.workstate import DONE, WorkState
+from annotator.workflows import queue as queue_workflow
 
 
 def _project(root: Path) -> Project:
@@ -59,3 +62,34 @@ def test_queue_without_an_annotator_name_is_a_one_line_error(
     assert main(["queue", str(project.root)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--annotator" in err
+
+
+def test_queue_on_two_processes_gives_the_same_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path / "p")
+    sharded: list[int] = []  # the worker counts the real sharded path ran with
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        sharded.append(args[4])
+        return map_shards(*args, **kwargs)
+
+    monkeypatch.setattr(queue_workflow, "map_shards", recording)
+    orders = []
+    for workers in ("1", "2"):
+        assert main(["queue", str(project.root), "--annotator", "alice", "--workers", workers, "--json"]) == 0
+        orders.append(json.loads(capsys.readouterr().out)["queue"])
+    assert sharded == [2]  # --workers 1 stayed on this process
+    assert orders[0] == orders[1]
+    assert len(orders[0]) == 2
+
+
+@pytest.mark.parametrize("option", ["--limit", "--workers"])
+def test_queue_refuses_a_count_below_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    project = _project(tmp_path / "p")
+    with pytest.raises(SystemExit) as stop:
+        main(["queue", str(project.root), "--annotator", "alice", option, "0"])
+    assert stop.value.code == 2
+    assert "must be at least 1, got 0" in capsys.readouterr().err
