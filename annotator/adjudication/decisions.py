@@ -100,8 +100,14 @@ def read_log(path: Path) -> list[dict[str, object]]:
     """The entries of a decision log (empty when the file does not exist)."""
     if not path.exists():
         return []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (byte {error.start}): not a decision log", path) from None
+    except OSError as error:
+        raise InputError(f"cannot read the decision log: {error.strerror or error}", path) from None
     entries = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:

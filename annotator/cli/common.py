@@ -185,6 +185,23 @@ def refuse_special_output(*paths: Path | str | None) -> None:
             refuse_special_target(Path(path))
 
 
+def refuse_report_targets(*paths: Path | str | None, force: bool) -> None:
+    """Report files (``--csv``, ``--html``), before any work is done: no device, link or
+    folder, and no existing file unless ``force`` (a slip of the name must not replace an
+    export or a note)."""
+    from annotator.io.outputs import refuse_special_target
+
+    for path in paths:
+        if path is None:
+            continue
+        target = Path(path)
+        refuse_special_target(target)
+        if target.is_dir():
+            raise UsageError("is a folder; give the report a file name", target)
+        if target.exists() and not force:
+            raise UsageError("exists already (use --force to replace it)", target)
+
+
 def model_argument(value: str) -> Path:
     """argparse type: a tagger model file, or ``default`` (the bundled model)."""
     return Path(value) if value == "default" else existing_path(value)

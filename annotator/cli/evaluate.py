@@ -14,7 +14,7 @@ from annotator.cli.common import (
     format_table,
     print_json,
     refuse_one_path_twice,
-    refuse_special_output,
+    refuse_report_targets,
     score_text,
 )
 from annotator.errors import UsageError
@@ -89,6 +89,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     output.add_argument("--csv", metavar="FILE", help="write a CSV report")
     output.add_argument("--html", metavar="FILE", help="write a self-contained HTML report")
     output.add_argument("--format", choices=("table", "i2b2"), default="table", help="terminal output layout")
+    parser.add_argument("--force", action="store_true", help="replace an existing --csv or --html file")
     parser.add_argument(
         "--include-text",
         action="store_true",
@@ -122,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     if mode is EvaluationMode.I2B2 and args.html:
         raise UsageError("--html is available with --mode clean")
     refuse_one_path_twice([("--gold", args.gold), ("--system", args.system)])
-    refuse_special_output(args.csv, args.html)
+    refuse_report_targets(args.csv, args.html, force=args.force)
     request = EvaluateRequest(args.gold, args.system, mode, scoring_request(args))
     outcome = evaluate(request)
     for note in outcome.notes:

@@ -13,7 +13,7 @@ from annotator.cli.common import (
     format_table,
     print_json,
     refuse_one_path_twice,
-    refuse_special_output,
+    refuse_report_targets,
     score_text,
 )
 from annotator.cli.evaluate import add_scoring_options, scoring_request
@@ -47,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     output.add_argument(
         "--html", metavar="FILE", help="write a self-contained HTML report (per category, per document)"
     )
+    parser.add_argument("--force", action="store_true", help="replace an existing --csv or --html file")
     parser.set_defaults(func=run)
 
 
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     # An annotator folder given twice, or given as gold too, would agree with itself.
     refuse_repeated_folders(args.folders)
     refuse_one_path_twice([*(("an annotator folder", f) for f in args.folders), ("--gold", args.gold)])
-    refuse_special_output(args.csv, args.html)
+    refuse_report_targets(args.csv, args.html, force=args.force)
     request = IaaRequest(tuple(args.folders), args.gold, scoring_request(args))
     outcome = inter_annotator_agreement(request)
     report, names = outcome.report, outcome.names

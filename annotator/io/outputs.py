@@ -62,6 +62,14 @@ _NOT_EMPTY = {
 }
 INPUT_CLASH = "would overwrite an input file; choose another output"
 INSIDE_INPUT = "is inside an input folder; choose an output outside it"
+CURRENT_FOLDER_CLASH = (
+    "is the current folder or holds it, and the output folder is replaced whole; choose another folder"
+)
+
+
+def absolute(path: Path) -> Path:
+    """``path`` from the root, ``.`` and ``..`` taken away but symbolic links kept."""
+    return Path(os.path.abspath(path))
 
 
 @dataclass(frozen=True)
@@ -98,10 +106,13 @@ class OutputPlan:
 
     @property
     def anchor(self) -> Path:
-        """The output the job locks: its folder, its one file, or the folder of its files."""
+        """The output the job locks: its folder, its one file, or the folder of its files.
+
+        Absolute: staging and the manifest go beside it, by its name (``-o .`` has none).
+        """
         if self.folder_mode is not None or len(self.targets) == 1:
-            return self.targets[0]
-        return common_folder(self.targets)
+            return absolute(self.targets[0])
+        return absolute(common_folder(self.targets))
 
     def publish_bytes(self, target: Path, data: bytes) -> None:
         """Write one planned file atomically (temp file, fsync, rename): for reports."""
@@ -295,6 +306,17 @@ def _occupied(folder: Path, own: set[Path]) -> bool:
     return False
 
 
+def _holds_working_folder(folder: Path) -> bool:
+    """Whether ``folder`` is the process's current folder or one of its parents: replacing it
+    would leave the user's shell in a folder that no longer exists."""
+    try:
+        here = Path.cwd().resolve()
+        target = folder.resolve()
+    except OSError:
+        return False
+    return here == target or target in here.parents
+
+
 def plan_folder(
     folder: Path,
     *,
@@ -327,7 +349,9 @@ def plan_folder(
     _refuse_inputs(folder, resolved_inputs, INSIDE_INPUT)
     if folder.exists() and not folder.is_dir():
         raise UsageError("exists and is not a folder", folder)
-    interrupted = interrupted_outputs(folder)
+    if mode is FolderMode.REPLACE and _holds_working_folder(folder):
+        raise UsageError(CURRENT_FOLDER_CLASH, folder)
+    interrupted = interrupted_outputs(absolute(folder))
     own = _resolved(interrupted.owned_by(job))
     if not force and _occupied(folder, own):
         raise UsageError(_NOT_EMPTY[mode], folder)

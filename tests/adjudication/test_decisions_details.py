@@ -363,3 +363,20 @@ def test_read_log_skips_blank_lines_and_names_the_bad_line(tmp_path: Path) -> No
     with pytest.raises(InputError) as error:
         read_log(path)
     assert (error.value.message, error.value.path) == ("line 2 is not a JSON object", str(path))
+
+
+def test_read_log_refuses_a_log_that_is_not_text_or_not_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "x.decisions.jsonl"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(InputError) as error:
+        read_log(path)
+    assert (error.value.message, error.value.path) == (
+        "not UTF-8 text (byte 0): not a decision log",
+        str(path),
+    )
+    path.unlink()
+    path.mkdir()
+    with pytest.raises(InputError) as error:
+        read_log(path)
+    assert error.value.message.startswith("cannot read the decision log: ")
+    assert "\n" not in error.value.one_line()

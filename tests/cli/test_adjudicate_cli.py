@@ -150,3 +150,17 @@ def test_adjudicate_never_overwrites_gold_it_did_not_write(
     assert (gold_dir / "100-02.xml").read_bytes() == before
     assert not log_path(gold_dir, "100-02").exists()
     assert report["100-01"]["status"] == "written"
+
+
+def test_adjudicate_names_a_damaged_decision_log_and_changes_nothing(
+    folders: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold_dir = tmp_path / "gold"
+    assert main(["adjudicate", *map(str, folders), "-o", str(gold_dir), "--no-candidates"]) == 0
+    log_path(gold_dir, "100-02").write_bytes(b"\xff\xfe\x00garbage")
+    before = {p.name: p.read_bytes() for p in gold_dir.iterdir()}
+    capsys.readouterr()
+    assert main(["adjudicate", *map(str, folders), "-o", str(gold_dir)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "100-02.decisions.jsonl" in err and "not UTF-8" in err
+    assert {p.name: p.read_bytes() for p in gold_dir.iterdir()} == before

@@ -151,3 +151,21 @@ def test_significance_cli(
     with pytest.raises(SystemExit) as refused:
         main(["significance", "--gold", str(gold), str(system), str(other), "--shuffles", "0"])
     assert refused.value.code == 2
+
+
+@pytest.mark.parametrize("option", ["--csv", "--html"])
+def test_a_report_never_replaces_an_existing_file_without_force(
+    folders: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    gold, system = folders
+    precious = tmp_path / "export.csv"
+    precious.write_text("note_id,text\n1,an EHR export\n", encoding="utf-8")
+    argv = ["evaluate", "--gold", str(gold), "--system", str(system), option, str(precious)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "exists already (use --force to replace it)" in err
+    assert precious.read_text(encoding="utf-8") == "note_id,text\n1,an EHR export\n"
+    assert main([*argv, "--force"]) == 0
+    assert "an EHR export" not in precious.read_text(encoding="utf-8")
+    assert main(["evaluate", "--gold", str(gold), "--system", str(system), option, str(tmp_path)]) == 2
+    assert "is a folder; give the report a file name" in capsys.readouterr().err

@@ -45,3 +45,20 @@ def test_iaa_needs_two_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str
     write_doc(tmp_path / "a", "100-01.xml", TEXT, [])
     assert main(["iaa", str(tmp_path / "a")]) == 2
     assert "at least two" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--csv", "--html"])
+def test_iaa_report_never_replaces_an_existing_file_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    for name in ("anna", "ben"):
+        write_doc(tmp_path / name, "100-01.xml", TEXT, [("NAME", *at(TEXT, "Amy Lee"), "PATIENT")])
+    precious = tmp_path / "thesis.html"
+    precious.write_text("my thesis", encoding="utf-8")
+    argv = ["iaa", str(tmp_path / "anna"), str(tmp_path / "ben"), option, str(precious)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "exists already (use --force to replace it)" in err
+    assert precious.read_text(encoding="utf-8") == "my thesis"
+    assert main([*argv, "--force"]) == 0
+    assert precious.read_text(encoding="utf-8") != "my thesis"
