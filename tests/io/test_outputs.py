@@ -294,3 +294,29 @@ def test_planning_many_files_resolves_each_path_a_few_times_not_once_per_pair(
     assert calls < 10 * len(inputs)
     with pytest.raises(UsageError):
         plan_files([*targets[:10], inputs[200], *targets[10:]], inputs=inputs)
+
+
+def test_the_current_folder_as_output_publishes_beside_it_by_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    plan = plan_folder(Path("."), mode=FolderMode.MERGE)
+    assert plan.anchor == here
+    with publishing(plan) as staged:
+        staged(Path("a.txt")).write_text("x", encoding="utf-8")
+    assert (here / "a.txt").read_text(encoding="utf-8") == "x"
+    assert not manifest_path(plan.anchor).exists()
+
+
+@pytest.mark.parametrize("given", [".", "..", "../here"])
+def test_a_replaced_folder_is_never_the_current_folder_or_one_holding_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str
+) -> None:
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    with pytest.raises(UsageError, match="is the current folder or holds it"):
+        plan_folder(Path(given), mode=FolderMode.REPLACE, force=True)
+    assert here.is_dir()
