@@ -30,9 +30,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     # OUT may also be given as the second word (the older spelling), as in `convert IN OUT`.
     parser.add_argument("positional_output", nargs="?", type=Path, metavar="OUT", help=argparse.SUPPRESS)
     add_output_option(parser, "OUT", "a folder (or a file for one-file formats)", required=False)
-    parser.add_argument("--to", required=True, choices=sorted(FORMATS), help="the format to write")
+    from annotator.io.format_names import READ_ONLY, WRITE_ONLY
+
+    writable = sorted(name for name in FORMATS if name not in READ_ONLY)
+    readable = sorted(name for name in FORMATS if name not in WRITE_ONLY)
+    parser.add_argument("--to", required=True, choices=writable, help="the format to write")
     parser.add_argument(
-        "--from", dest="source", choices=sorted(FORMATS), help="the input format (default: detected)"
+        "--from", dest="source", choices=readable, help="the input format (default: detected)"
     )
     parser.add_argument(
         "--schema",

@@ -19,3 +19,7 @@ FORMAT_DESCRIPTIONS: dict[str, str] = {
     "table": "an EHR export: CSV, TSV or JSON Lines, one note per row (read only)",
     "project": "a project folder: project.toml and source/ (write only)",
 }
+
+# What each format can only be: read (an EHR table) or written (CoNLL, a project).
+READ_ONLY: frozenset[str] = frozenset({"table"})
+WRITE_ONLY: frozenset[str] = frozenset({"conll", "project"})

@@ -13,7 +13,7 @@ from pathlib import Path
 from annotator.core.atomic import atomic_write_text
 from annotator.core.project import Project
 from annotator.core.schema import DEFAULT_SCHEMA, Schema
-from annotator.errors import InputError
+from annotator.errors import InputError, UsageError
 from annotator.io.capacity import EVERYTHING, Kind, describe, losses, without
 from annotator.io.formats import (
     detect_format,
@@ -94,6 +94,9 @@ def convert(
     request: ConvertRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
 ) -> ConvertResult:
     """Read, check, plan, then write; a bad input, a loss not allowed or a clash writes nothing."""
+    target = get_format(request.to)
+    if target.write_one is None and target.write_all is None:
+        raise UsageError(f"{request.to} is an import-only format; it cannot be written (--to)")
     source_format = request.source_format or detect_format(request.source)
     schema, schema_name = resolve_schema(request, source_format)
     warnings: list[str] = []
@@ -104,7 +107,6 @@ def convert(
         errors = [p for p in validate_document(document) if p.is_error]
         if errors:
             raise InputError(f"{errors[0].one_line()} (nothing written; see annotator validate --realign)")
-    target = get_format(request.to)
     lost = losses(documents, target.holds, target.carries)
     refused = [kind for kind in lost if kind not in request.drop]
     if refused:

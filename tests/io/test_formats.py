@@ -258,7 +258,9 @@ def test_brat_annotations_without_their_text_are_an_error(tmp_path: Path) -> Non
 
 
 def test_the_light_list_of_format_names_matches_the_registry() -> None:
-    from annotator.io.format_names import FORMAT_DESCRIPTIONS
+    from annotator.io.format_names import FORMAT_DESCRIPTIONS, READ_ONLY, WRITE_ONLY
     from annotator.io.formats import FORMATS
 
     assert {name: f.description for name, f in FORMATS.items()} == FORMAT_DESCRIPTIONS
+    assert {name for name, f in FORMATS.items() if f.write_one is None and f.write_all is None} == READ_ONLY
+    assert {name for name, f in FORMATS.items() if f.read is None} == WRITE_ONLY

@@ -70,6 +70,12 @@ def test_adjudicate_refuses_to_write_gold_into_an_annotator_folder(corpus: Synth
         adjudicate(AdjudicateRequest((a, b), a))
 
 
+def test_convert_refuses_an_import_only_target_before_reading(corpus: SynthResult, tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="table is an import-only format; it cannot be written"):
+        convert(ConvertRequest(folder(corpus, "gold"), tmp_path / "t.csv", "table"))
+    assert not list(tmp_path.iterdir())
+
+
 def test_convert_round_trip_and_no_overwrite_without_force(corpus: SynthResult, tmp_path: Path) -> None:
     result = convert(ConvertRequest(folder(corpus, "gold"), tmp_path / "brat", "brat"))
     assert result.documents == corpus.documents and all(p.exists() for p in result.written)
