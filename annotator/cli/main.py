@@ -8,6 +8,9 @@ inside ``run`` so that ``annotator --help`` stays instant.
 from __future__ import annotations
 
 import argparse
+import errno
+import io
+import os
 import sys
 from collections.abc import Sequence
 
@@ -95,7 +98,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # here, so that a full disk is reported like any other failure
+        return code
     except AnnotatorError as error:
         print(f"annotator {args.command}: error: {error.one_line()}", file=sys.stderr)
         return error.exit_code
@@ -103,16 +108,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"annotator {args.command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _silence_stdout()
         return 0
-    except Exception as error:  # an internal bug: say so without echoing data
-        if args.debug:
-            raise
-        print(
-            f"annotator {args.command}: internal error ({type(error).__name__}); "
-            "run again with --debug for the traceback",
-            file=sys.stderr,
-        )
-        return 3
+    except OSError as error:
+        if not _is_output_failure(error) or args.debug:
+            return _internal_error(args, error)
+        _silence_stdout()
+        print(f"annotator {args.command}: error: cannot write the output: {error.strerror}", file=sys.stderr)
+        return 1
+    except Exception as error:
+        return _internal_error(args, error)
+
+
+def _internal_error(args: argparse.Namespace, error: Exception) -> int:
+    """A bug of ours: said without echoing data (a traceback may quote a note)."""
+    if args.debug:
+        raise error
+    print(
+        f"annotator {args.command}: internal error ({type(error).__name__}); "
+        "run again with --debug for the traceback",
+        file=sys.stderr,
+    )
+    return 3
+
+
+# A write that failed for want of room or a device: every file the commands write is named in
+# their own errors, so one without a file name is the standard output (``> /dev/full``).
+_OUTPUT_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def _is_output_failure(error: OSError) -> bool:
+    return error.filename is None and error.errno in _OUTPUT_FAILURES
+
+
+def _silence_stdout() -> None:
+    """Send what is still buffered for the standard output nowhere, so that the interpreter's
+    last flush at exit cannot fail again and print a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass  # the output is no file descriptor (a test's capture): nothing to silence
 
 
 if __name__ == "__main__":

@@ -98,3 +98,24 @@ def test_stats_on_synthetic_corpus(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["stats", str(tmp_path / "c" / "gold"), "--json"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats == summary["gold"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_a_full_standard_output_is_one_line_not_an_internal_error(
+    tmp_path: Path, json_flag: list[str]
+) -> None:
+    import subprocess
+    import sys
+
+    folder = _write_sample(tmp_path / "notes")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "annotator", "stats", str(folder), *json_flag],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 1
+    assert done.stderr == "annotator stats: error: cannot write the output: No space left on device\n"
