@@ -373,23 +373,53 @@ def line_case_mode(line: str) -> str:
     return _case_mode([caps_class(word) for word in _LETTER_RUN.findall(line)]) or "M"
 
 
-def case_modes(text: str, tokens: Sequence[Token]) -> list[str]:
+class LineModes:
+    """:func:`line_case_mode` of the lines of one note, each line read once.
+
+    A note tagged in chunks asks for the mode of a line once per chunk, and the clean-ups once
+    per span on it: on a note of one 2 MB line (no line breaks) that was the whole line read
+    again and again. Keep one per note.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._breaks: list[int] | None = None
+        self._modes: dict[int, str] = {}
+
+    def of_span(self, start: int, end: int) -> str:
+        """The mode of the text from the line of ``start`` to the line of ``end``."""
+        if self._breaks is None:
+            self._breaks = [m.start() for m in _LINE_BREAK.finditer(self.text)]
+        breaks = self._breaks
+        line = bisect.bisect_left(breaks, start)
+        if line < len(breaks) and breaks[line] < end:
+            # A span across lines (no token is): its lines together, read as they are.
+            return line_case_mode(self.text[breaks[line - 1] + 1 if line else 0 : self._line_end(end)])
+        mode = self._modes.get(line)
+        if mode is None:
+            first = breaks[line - 1] + 1 if line else 0
+            last = breaks[line] if line < len(breaks) else len(self.text)
+            mode = self._modes[line] = line_case_mode(self.text[first:last])
+        return mode
+
+    def _line_end(self, offset: int) -> int:
+        end = self.text.find("\n", offset)
+        return end if end >= 0 else len(self.text)
+
+
+_LINE_BREAK = re.compile("\n")
+
+
+def case_modes(text: str, tokens: Sequence[Token], lines: LineModes | None = None) -> list[str]:
     """:func:`line_case_mode` of each token's whole line of ``text``.
 
     Clinicians write whole notes in capitals or in lower case: there a capital says nothing
     about a name. The whole line is read (not only the tokens given), so a note cut into
-    chunks gets the modes it gets whole.
+    chunks gets the modes it gets whole. ``lines``: the note's modes found so far (one for
+    all the chunks of a note).
     """
-    modes: dict[int, str] = {}
-    result = []
-    for token in tokens:
-        mode = modes.get(token.line)
-        if mode is None:
-            start = text.rfind("\n", 0, token.start) + 1
-            end = text.find("\n", token.end)
-            mode = modes[token.line] = line_case_mode(text[start : end if end >= 0 else len(text)])
-        result.append(mode)
-    return result
+    lines = lines if lines is not None and lines.text is text else LineModes(text)
+    return [lines.of_span(token.start, token.end) for token in tokens]
 
 
 def _case_attributes(word: str, mode: str) -> tuple[str, ...]:
@@ -436,7 +466,11 @@ def _indicators(
 
 
 def document_features(
-    text: str, tokens: Sequence[Token], lexicons: Lexicons | None = None, public: bool = True
+    text: str,
+    tokens: Sequence[Token],
+    lexicons: Lexicons | None = None,
+    public: bool = True,
+    lines: LineModes | None = None,
 ) -> list[FeatureDict]:
     """The feature dictionary of every token of a run of a note's tokens.
 
@@ -454,6 +488,8 @@ def document_features(
         Lists for multi-token matching; the shipped ones by default.
     public:
         Name only public vocabulary in features (see the module's docstring).
+    lines:
+        The note's :class:`LineModes`, shared by its chunks (each line's case read once).
     """
     count = len(tokens)
     if not count:
@@ -463,7 +499,7 @@ def document_features(
     named = [public_form(w) for w in lowers] if public else lowers
     indicators = _indicators(text, tokens, lowers, lexicons)
     chunks = _chunk_shapes(text, tokens)
-    modes = case_modes(text, tokens)
+    modes = case_modes(text, tokens, lines)
     contexts = [_word_contexts(word, public) for word in words]
     sequence: list[FeatureDict] = []
     last = count - 1
@@ -518,6 +554,7 @@ def document_attributes(
     lexicons: Lexicons | None = None,
     public: bool = True,
     vocabulary: frozenset[str] | None = None,
+    lines: LineModes | None = None,
 ) -> list[list[str]]:
     """:func:`document_features` as crfsuite attribute names (:func:`as_attributes`), fast.
 
@@ -540,7 +577,7 @@ def document_attributes(
     lowers = [t.text.lower() for t in tokens]
     indicators = _indicators(text, tokens, lowers, lexicons)
     shapes = ["chunk:" + shape for shape in _chunk_shapes(text, tokens)]
-    modes = case_modes(text, tokens)
+    modes = case_modes(text, tokens, lines)
     # "a|b": the word pair of each token and the next one.
     pairs = [a[7] + "|" + b[7] for a, b in pairwise(words)]
     opening: list[tuple[str, ...]] = [("BOS",), *[("-1|0:" + pair,) for pair in pairs]]

@@ -28,7 +28,7 @@ from annotator.core.schema import Schema, load_schema
 from annotator.crf.cleanups import NAME_TYPES, clean_up
 from annotator.crf.eponyms import drop_eponyms
 from annotator.crf.evidence import RARE_PATIENT_TERM_ORIGIN, RULE_GATE, SITE_LIST_ORIGIN, PhiEvidence
-from annotator.crf.features import is_public, line_case_mode, zipf_bucket
+from annotator.crf.features import LineModes, is_public, zipf_bucket
 from annotator.crf.format_rules import (
     EMAIL_ADDRESS,
     SETTLING_ORIGIN,
@@ -542,16 +542,15 @@ def weigh_capitals_labels(
     """Without the label names on all-capitals lines the model barely suspects
     (:data:`CAPITALS_LABEL_GATE`)."""
     kept = []
+    lines = LineModes(text)
     for prediction in predictions:
         if (
             prediction.origin == SETTLING_ORIGIN
             and prediction.type in NAME_TYPES
             and evidence.strongest(prediction.start, prediction.end) < CAPITALS_LABEL_GATE
+            and lines.of_span(prediction.start, prediction.end) == "U"
         ):
-            line_start = text.rfind("\n", 0, prediction.start) + 1
-            line_end = text.find("\n", prediction.end)
-            if line_case_mode(text[line_start : line_end if line_end >= 0 else len(text)]) == "U":
-                continue
+            continue
         kept.append(prediction)
     return kept
 

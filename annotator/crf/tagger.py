@@ -40,7 +40,7 @@ from annotator.core.schema import Schema, load_schema
 from annotator.crf.chunks import CHUNK_CHARS, AnnotationIndex, Chunk, iter_chunks
 from annotator.crf.crfsuite_file import CorruptModel, check_crfsuite_model
 from annotator.crf.evidence import PhiEvidence
-from annotator.crf.features import FEATURE_VERSION, document_attributes
+from annotator.crf.features import FEATURE_VERSION, LineModes, document_attributes
 from annotator.crf.guidelines import I2B2_2014, follow_guideline
 from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, labels_to_spans
 from annotator.crf.model_vocabulary import model_attributes
@@ -308,6 +308,7 @@ class CrfTagger:
                     if len(lower) == len(document.text):
                         texts.append(lower)
                 for text in texts:
+                    lines = LineModes(text)
                     for chunk in self.chunks(text):
                         tokens = chunk.tokens
                         labels = annotations_to_labels(
@@ -315,7 +316,7 @@ class CrfTagger:
                         )[chunk.core_start : chunk.core_end]
                         counts["tokens"] += len(labels)
                         counts["phi_tokens"] += sum(label != OUTSIDE for label in labels)
-                        yield self.chunk_attributes(text, chunk), labels
+                        yield self.chunk_attributes(text, chunk, lines), labels
                 if progress is not None:
                     progress(index + 1, total)
 
@@ -501,10 +502,13 @@ class CrfTagger:
         """The note's chunks (:func:`~annotator.crf.chunks.iter_chunks` at this tagger's size)."""
         return iter_chunks(text, self.chunk_chars)
 
-    def chunk_attributes(self, text: str, chunk: Chunk) -> list[list[str]]:
-        """Features (crfsuite attributes) of a chunk's own tokens, computed with its context."""
+    def chunk_attributes(self, text: str, chunk: Chunk, lines: LineModes | None = None) -> list[list[str]]:
+        """Features (crfsuite attributes) of a chunk's own tokens, computed with its context
+        (``lines``: the note's line modes, shared by its chunks)."""
         with collector_paused():
-            attributes = document_attributes(text, chunk.tokens, public=not self.private_features)
+            attributes = document_attributes(
+                text, chunk.tokens, public=not self.private_features, lines=lines
+            )
         return attributes[chunk.core_start : chunk.core_end]
 
     def score(self, document: Document, ceiling: float | None = MARGINAL_CEILING) -> ScoredDocument:
@@ -518,20 +522,30 @@ class CrfTagger:
         """
         tokens: list[Token] = []
         scores: list[TokenScore] = []
+        lines = LineModes(document.text)
         for chunk in self.chunks(document.text):
             tokens += chunk.core
-            scores += self.score_chunk(document.text, chunk, ceiling)
+            scores += self.score_chunk(document.text, chunk, ceiling, lines)
         return ScoredDocument(document, tokens, scores)
 
     def score_chunk(
-        self, text: str, chunk: Chunk, ceiling: float | None = MARGINAL_CEILING
+        self,
+        text: str,
+        chunk: Chunk,
+        ceiling: float | None = MARGINAL_CEILING,
+        lines: LineModes | None = None,
     ) -> list[TokenScore]:
-        """Token scores of a chunk's own tokens (the CRF sees its context too)."""
+        """Token scores of a chunk's own tokens (the CRF sees its context too; ``lines``: the
+        note's line modes, shared by its chunks)."""
         tagger = self._require_model()
         with collector_paused():
             tagger.set(
                 document_attributes(
-                    text, chunk.tokens, public=not self.private_features, vocabulary=self._vocabulary
+                    text,
+                    chunk.tokens,
+                    public=not self.private_features,
+                    vocabulary=self._vocabulary,
+                    lines=lines,
                 )
             )
         viterbi = list(tagger.tag())
@@ -631,8 +645,9 @@ class CrfTagger:
         # only those are kept, so a long note's tokens never sit in memory at once.
         name_tokens: list[Token] = []
         last = -1
+        lines = LineModes(document.text)
         for chunk in self.chunks(document.text):
-            scores = self.score_chunk(document.text, chunk, recall_bias)
+            scores = self.score_chunk(document.text, chunk, recall_bias, lines)
             predictions += self.decode_tokens(chunk.core, scores, recall_bias)
             evidence.extend(chunk.core, (score.p_outside for score in scores))
             if after_chunk is not None and chunk.core:

@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from annotator.crf.evidence import PhiEvidence
 from annotator.crf.labels import Prediction
 from annotator.crf.measured_rules import (
     MEASURED_ORIGIN,
     STANDING_PATTERNS,
+    _widen,
+    _widen_unordered,
     add_measured_spans,
     add_name_partners,
     measured_rule_predictions,
@@ -555,3 +559,38 @@ def test_an_initial_may_stand_for_the_first_name_before_a_credential() -> None:
         ("name and credential", "N. RUTH"),
         ("name and credential", "Rebecca Richardson"),
     ]
+
+
+_KINDS = st.sampled_from(["DOCTOR", "PATIENT", "DATE", "URL"])
+
+
+@st.composite
+def _spans_and_wholes(
+    draw: st.DrawFn,
+) -> tuple[list[Prediction], list[tuple[int, int, frozenset[str]]]]:
+    spans = []
+    for _ in range(draw(st.integers(0, 12))):
+        start = draw(st.integers(0, 60))
+        spans.append(
+            Prediction(
+                draw(_KINDS), start, start + draw(st.integers(1, 8)), draw(st.sampled_from([0.5, 0.9])), "crf"
+            )
+        )
+    wholes = []
+    for _ in range(draw(st.integers(0, 6))):
+        start = draw(st.integers(0, 60))
+        kinds = frozenset(draw(st.lists(_KINDS, min_size=1, max_size=3)))
+        wholes.append((start, start + draw(st.integers(1, 15)), kinds))
+    return spans, wholes
+
+
+@settings(max_examples=400, deadline=None)
+@given(_spans_and_wholes())
+def test_widening_by_bisection_is_widening_by_scanning(
+    case: tuple[list[Prediction], list[tuple[int, int, frozenset[str]]]],
+) -> None:
+    spans, wholes = case
+    ordered = sorted(set(spans), key=lambda p: (p.start, p.end))
+    assert _widen(ordered, wholes) == _widen_unordered(ordered, wholes)
+    # Out of order or repeated, the spans take the scanning path itself.
+    assert _widen(spans, wholes) == _widen_unordered(spans, wholes)
