@@ -11,8 +11,11 @@ import argparse
 import errno
 import io
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from annotator import __version__
 from annotator.cli import (
@@ -97,6 +100,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    with _terminate_like_an_interrupt(args.command not in _WINDOW_COMMANDS):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # here, so that a full disk is reported like any other failure
@@ -107,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"annotator {args.command}: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print(f"annotator {args.command}: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except BrokenPipeError:
         _silence_stdout()
         return 0
@@ -118,6 +129,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except Exception as error:
         return _internal_error(args, error)
+
+
+# The window keeps its own journal against any kill; a signal handler would only wait for Qt.
+_WINDOW_COMMANDS = frozenset({"gui", "demo"})
+
+
+class Terminated(BaseException):
+    """SIGTERM (``kill``, a service or a batch system stopping the job), raised where the
+    command is, so that it stops as after Ctrl-C: its staged output and its worker processes
+    are removed, and it says so in one line. A BaseException, as KeyboardInterrupt is: no
+    ``except Exception`` swallows it."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the clean-up short
+    raise Terminated
+
+
+@contextmanager
+def _terminate_like_an_interrupt(enabled: bool) -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` inside the block (only in the main thread, where
+    Python delivers signals); the handler before is put back after."""
+    if not enabled or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _internal_error(args: argparse.Namespace, error: Exception) -> int:
