@@ -306,6 +306,17 @@ def read_documents(
     files = input_files(path, name)
     if name == "brat":
         files = [f for f in files if f.suffix == ".txt"]
+    if not files and path.is_dir():
+        # A folder of another format's files, read as this one, would convert to nothing.
+        present = sorted(
+            {
+                f.suffix.lower()
+                for f in path.iterdir()
+                if f.is_file() and f.suffix and not f.name.startswith(".")
+            }
+        )
+        held = f" (it holds {', '.join(present[:5])} files)" if present else ""
+        raise InputError(f"no {name} files ({spec.suffix}) in the folder{held}; check --from", path)
     documents: list[Document] = []
     for file in files:
         read = spec.read(file, schema, notes)

@@ -264,3 +264,18 @@ def test_the_light_list_of_format_names_matches_the_registry() -> None:
     assert {name: f.description for name, f in FORMATS.items()} == FORMAT_DESCRIPTIONS
     assert {name for name, f in FORMATS.items() if f.write_one is None and f.write_all is None} == READ_ONLY
     assert {name for name, f in FORMATS.items() if f.read is None} == WRITE_ONLY
+
+
+@pytest.mark.parametrize(("name", "suffix"), [("brat", ".ann"), ("jsonl", ".jsonl"), ("mae", ".xml")])
+def test_a_folder_of_another_format_read_as_one_is_an_error_not_nothing(
+    tmp_path: Path, name: str, suffix: str
+) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "100-01.conll").write_text("Amy\tB-PATIENT\n", encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        read_documents(folder, name)
+    assert (
+        error.value.message
+        == f"no {name} files ({suffix}) in the folder (it holds .conll files); check --from"
+    )
