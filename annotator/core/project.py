@@ -142,6 +142,12 @@ class Project:
             return self.root
         return self.root / "annotations" / annotator
 
+    def require_source(self) -> None:
+        """Refuse a project whose notes folder is missing (or is a file): listing it would
+        find no note, and a queue of nothing reads like a finished project."""
+        if not self.source_dir.is_dir():
+            raise InputError("the project has no source/ folder (the notes to annotate)", self.source_dir)
+
     def document_ids(self) -> list[str]:
         """Ids of the source documents, sorted."""
         return sorted(p.stem for p in self.source_dir.glob("*.xml") if not p.name.startswith("."))

@@ -185,6 +185,7 @@ def build_queue(
     """Score the annotator's waiting notes and order them (``tagger``: one already loaded)."""
     project = request.project
     model = request.model or project_model(project)
+    project.require_source()
     if tagger is None:
         tagger = CrfTagger.load(model)
     waiting, claimed = waiting_notes(project, request.annotator)

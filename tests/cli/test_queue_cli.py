@@ -93,3 +93,15 @@ def test_queue_refuses_a_count_below_one(
         main(["queue", str(project.root), "--annotator", "alice", option, "0"])
     assert stop.value.code == 2
     assert "must be at least 1, got 0" in capsys.readouterr().err
+
+
+def test_queue_of_a_project_without_its_notes_folder_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = _project(tmp_path / "p")
+    for path in project.source_dir.iterdir():
+        path.unlink()
+    project.source_dir.rmdir()
+    assert main(["queue", str(project.root), "--annotator", "alice"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "has no source/ folder" in err
