@@ -26,7 +26,7 @@ import json
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -99,10 +99,11 @@ class ModelMetadata:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], path: Path | str | None = None) -> ModelMetadata:
-        try:
-            metadata = cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
-        except TypeError as error:
-            raise ModelError(f"model metadata is incomplete ({error})", path) from None
+        required = [f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING]
+        missing = [name for name in required if name not in data]
+        if missing:
+            raise ModelError(f"corrupt tagger model file: its metadata has no {', '.join(missing)}", path)
+        metadata = cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
         for name, value in asdict(metadata).items():
             if not _METADATA_CHECKS[name](value):
                 raise ModelError(f"corrupt tagger model file: its metadata's {name!r} is not valid", path)

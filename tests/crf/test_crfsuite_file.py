@@ -170,6 +170,16 @@ def test_metadata_of_the_wrong_type_is_refused(tmp_path: Path, field: str, value
     assert str(path) in str(error.value)
 
 
+@pytest.mark.parametrize("missing", [("labels",), ("labels", "schema")])
+def test_metadata_without_a_required_field_names_it(tmp_path: Path, missing: tuple[str, ...]) -> None:
+    members = _members(default_model_path())
+    metadata = {k: v for k, v in json.loads(members["metadata.json"]).items() if k not in missing}
+    path = _write_model(tmp_path / "short.model", {**members, "metadata.json": json.dumps(metadata).encode()})
+    with pytest.raises(ModelError) as error:
+        CrfTagger.load(path)
+    assert error.value.message == f"corrupt tagger model file: its metadata has no {', '.join(missing)}"
+
+
 def _patched_zip(tmp_path: Path, flag: int | None = None, method: int | None = None) -> Path:
     """The bundled model with every member marked encrypted, or compressed by another method."""
     buffer = io.BytesIO()
