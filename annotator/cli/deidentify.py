@@ -94,7 +94,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_site_lists_option(parser)
     parser.add_argument(
-        "--force", action="store_true", help="replace a non-empty OUT_DIR (and existing --map/--review files)"
+        "--force",
+        action="store_true",
+        help="replace a non-empty OUT_DIR holding an earlier export (its .xml notes only), and existing "
+        "--map/--review files",
     )
     add_json_flag(parser)
     parser.set_defaults(func=run)

@@ -259,6 +259,7 @@ def _check_paths(
         protected_clash="refusing to write the export into (or around) the gold folder",
         job=job,
         private=[p for p in private.values() if p is not None],
+        replaces=(".xml",),  # the de-identified notes: all an export writes into its folder
     )
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from annotator.core.atomic import atomic_write, folder_syncs_deferred
 from annotator.core.file_names import file_name_problem, shown_name
-from annotator.errors import InputError, StorageError, UsageError
+from annotator.errors import InputError, StorageError, UsageError, printable_path
 from annotator.io.publish import (
     STAGING_PREFIX,
     Step,
@@ -317,6 +317,24 @@ def _holds_working_folder(folder: Path) -> bool:
     return here == target or target in here.parents
 
 
+def _refuse_foreign_files(folder: Path, replaces: tuple[str, ...]) -> None:
+    """Refuse to replace a folder holding anything but files the job writes."""
+    foreign = sorted(
+        entry.name
+        for entry in folder.iterdir()
+        if not entry.name.startswith(".")  # staging, locks and manifests of our own runs
+        and not (entry.is_file() and not entry.is_symlink() and entry.suffix.lower() in replaces)
+    )
+    if foreign:
+        shown = ", ".join(printable_path(name) for name in foreign[:3])
+        more = f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
+        raise UsageError(
+            f"holds what this command does not write ({shown}{more}); --force replaces only an "
+            "earlier output: move them, or choose another folder",
+            folder,
+        )
+
+
 def plan_folder(
     folder: Path,
     *,
@@ -327,11 +345,14 @@ def plan_folder(
     protected_clash: str = "refusing to write the output into (or around) an input folder",
     job: str = "",
     private: Iterable[Path] = (),
+    replaces: tuple[str, ...] = (),
 ) -> OutputPlan:
     """Plan to write the folder ``folder`` (and the ``private`` files with it).
 
     ``inputs`` (files or folders) must not be the folder nor hold it; ``protected`` folders
-    must not even lie inside it.
+    must not even lie inside it. ``replaces``: the suffixes of the files the job writes; a
+    folder replaced whole (``REPLACE``, with ``force``) may hold only such files, so that
+    ``--force`` replaces an earlier output and never a folder of someone's own files.
 
     Raises
     ------
@@ -355,6 +376,8 @@ def plan_folder(
     own = _resolved(interrupted.owned_by(job))
     if not force and _occupied(folder, own):
         raise UsageError(_NOT_EMPTY[mode], folder)
+    if mode is FolderMode.REPLACE and replaces and folder.is_dir():
+        _refuse_foreign_files(folder, replaces)
     for path in private_files:
         _refuse_inputs(path, resolved_inputs, INPUT_CLASH)
         refuse_special_target(path)

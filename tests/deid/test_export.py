@@ -81,12 +81,23 @@ def test_refuses_to_write_into_gold(gold: Path, tmp_path: Path, target: str) -> 
 def test_non_empty_output_needs_force(gold: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
-    (out / "keep.txt").write_text("x")
+    (out / "999-01.xml").write_text("an earlier export's note")
     with pytest.raises(UsageError, match="not empty"):
         export_deidentified(gold, out, DeidOptions())
-    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+    assert [p.name for p in out.iterdir()] == ["999-01.xml"]
     export_deidentified(gold, out, DeidOptions(), force=True)
-    assert "keep.txt" not in {p.name for p in out.iterdir()}
+    assert "999-01.xml" not in {p.name for p in out.iterdir()}
+
+
+def test_force_never_replaces_a_folder_of_other_files(gold: Path, tmp_path: Path) -> None:
+    out = tmp_path / "documents"
+    (out / "sub").mkdir(parents=True)
+    (out / "thesis.docx").write_text("years of work")
+    (out / "sub" / "data.csv").write_text("a,b")
+    (out / "old.xml").write_text("x")
+    with pytest.raises(UsageError, match=r"holds what this command does not write \(sub, thesis.docx\)"):
+        export_deidentified(gold, out, DeidOptions(), force=True)
+    assert (out / "thesis.docx").read_text() == "years of work" and (out / "sub" / "data.csv").exists()
 
 
 def test_bad_input_writes_nothing(gold: Path, tmp_path: Path) -> None:
