@@ -100,18 +100,24 @@ def _csv_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dict
             raise InputError("the table is empty (no header row)", path)
         _refuse_repeated_columns(header, path)
         rows = []
+        # Rows as a spreadsheet numbers them (the header is row 1), not lines: a note of ten
+        # lines is one row.
+        number = 1
         while True:
             first_line = reader.line_num + 1
             record = next(reader, None)
             if record is None:
                 break
+            number += 1
             if not any(cell.strip() for cell in record):
                 continue
             if len(record) != len(header):
                 raise InputError(
-                    f"row {reader.line_num}: {len(record)} fields where the header has {len(header)}", path
+                    f"row {number} (from line {first_line}): {len(record)} fields where the header has "
+                    f"{len(header)}",
+                    path,
                 )
-            rows.append((reader.line_num, dict(zip(header, record, strict=True))))
+            rows.append((number, dict(zip(header, record, strict=True))))
     except csv.Error as error:
         if "unexpected end of data" in str(error):
             raise InputError(

@@ -234,3 +234,23 @@ def test_a_column_named_in_another_case_is_found_unless_two_are_alike(tmp_path: 
     twice = _csv(tmp_path / "twice.csv", [{"Text": "a", "TEXT": "b"}])
     with pytest.raises(InputError, match="no column 'text'"):
         read_note_table(twice, NoteColumns())
+
+
+def test_rows_are_counted_as_a_spreadsheet_shows_them_not_as_lines(tmp_path: Path) -> None:
+    notes = [
+        {"note_id": "a", "note_text": "three\nline\nnote"},
+        {"note_id": "b", "note_text": "two\nlines"},
+        {"note_id": "c", "note_text": "one line"},
+    ]
+    path = _csv(tmp_path / "t.csv", notes)
+    columns = NoteColumns(text="note_text", note_id="note_id")
+    index = list(csv.reader(io.StringIO(note_index(path, columns))))
+    assert sorted((row[2], row[1]) for row in index[1:]) == [("a", "2"), ("b", "3"), ("c", "4")]
+    _csv(path, [*notes, {"note_id": "b", "note_text": "again\nand again"}])
+    with pytest.raises(InputError) as error:
+        read_note_table(path, columns)
+    assert error.value.message == "row 5: the same note id as row 3"
+    path.write_text('note_id,note_text\na,"x\ny"\nb,"z",extra\n', encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        read_note_table(path, columns)
+    assert error.value.message == "row 3 (from line 4): 3 fields where the header has 2"
