@@ -1213,7 +1213,7 @@ def test_force_with_a_bad_input_keeps_the_old_output(command: str, work: Sandbox
     out = work / "out"
     out.mkdir()
     (out / "100-01.xml").write_bytes((work / "gold" / "100-01.xml").read_bytes())
-    (out / "keep-me.txt").write_text("an earlier export\n")
+    (out / "keep-me.xml").write_text("an earlier export\n")
     args = [*folder_args(command, work, model_file), "--force"]
     before = snapshot(work.root)
     run = run_cli(args, work.home)
