@@ -155,7 +155,7 @@ def existing_path(value: str) -> Path:
     """argparse type: a path that must exist (else a usage error, exit 2)."""
     path = Path(value)
     if not path.exists():
-        raise argparse.ArgumentTypeError(f"{value}: no such file or folder")
+        raise argparse.ArgumentTypeError(f"{printable_path(value)}: no such file or folder")
     return path
 
 

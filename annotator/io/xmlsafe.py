@@ -132,8 +132,17 @@ def sniff_problem_code(data: bytes) -> tuple[str, str] | None:
     if not data.strip() or data in _BOMS:
         return "empty", "empty file"
     if not data.startswith(_BOMS) and b"\x00" in data[:4096]:
+        if _looks_like_utf16(data[:4096]):
+            return "binary", "UTF-16 text without a byte-order mark, not read as XML: save it as UTF-8"
         return "binary", "binary data (NUL bytes), not an XML document"
     return None
+
+
+def _looks_like_utf16(head: bytes) -> bool:
+    """``<?xml`` or ``<tag`` in UTF-16 (big or little end), a NUL beside every ASCII byte."""
+    return head.startswith((b"<\x00", b"\x00<")) and (
+        head[1::2].count(0) > len(head) * 0.45 or head[0::2].count(0) > len(head) * 0.45
+    )
 
 
 def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE_BYTES) -> etree._Element:

@@ -383,7 +383,7 @@ ZOO: dict[str, ZooEntry] = {
         ZooEntry("latin1_declared", "ok", latin1_declared),
         ZooEntry("declares_utf16_is_utf8", "bad", declares_utf16_is_utf8, "encoding"),
         ZooEntry("utf16_with_bom", "ok", utf16_with_bom),
-        ZooEntry("utf16_without_bom", "bad", utf16_without_bom),
+        ZooEntry("utf16_without_bom", "bad", utf16_without_bom, "utf-16 text without a byte-order mark"),
         ZooEntry("utf8_with_bom", "ok", utf8_with_bom),
         ZooEntry("unsupported_encoding", "bad", unsupported_encoding, "encoding"),
         ZooEntry("whitespace_only", "bad", whitespace_only, "empty"),

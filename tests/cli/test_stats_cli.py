@@ -119,3 +119,13 @@ def test_a_full_standard_output_is_one_line_not_an_internal_error(
         )
     assert done.returncode == 1
     assert done.stderr == "annotator stats: error: cannot write the output: No space left on device\n"
+
+
+def test_a_missing_path_with_a_line_break_is_still_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["stats", str(tmp_path / "no\nsuch")])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no\\nsuch: no such file or folder" in err
