@@ -33,6 +33,7 @@ from annotator.io.xmlsafe import read_bytes
 INDEX_NAME = "notes-index.csv"
 SITE_LIST_NAME = "site-lists.tsv"
 TABLE_SUFFIXES = (".csv", ".tsv")
+JSON_LINES_SUFFIXES = (".jsonl", ".ndjson", ".json")
 # A clinical note far longer than any real one is a broken export (an unclosed quote).
 _FIELD_LIMIT = 64 * 1024 * 1024
 # A table holds many notes: an EHR export of 100,000 notes is a few hundred megabytes. It is
@@ -197,6 +198,12 @@ def _cached_note_rows(path: Path, columns: NoteColumns, _size: int, _mtime_ns: i
 
 
 def _read_note_rows(path: Path, columns: NoteColumns) -> list[NoteRow]:
+    if path.suffix.lower() not in (*TABLE_SUFFIXES, *JSON_LINES_SUFFIXES):
+        raise InputError(
+            "not a note table by its name: an EHR export is read from a .csv, .tsv or JSON Lines "
+            f"({', '.join(JSON_LINES_SUFFIXES)}) file",
+            path,
+        )
     try:
         data = read_bytes(path, TABLE_LIMIT, holding="a note table")
     except InputError as error:

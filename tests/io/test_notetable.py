@@ -254,3 +254,10 @@ def test_rows_are_counted_as_a_spreadsheet_shows_them_not_as_lines(tmp_path: Pat
     with pytest.raises(InputError) as error:
         read_note_table(path, columns)
     assert error.value.message == "row 3 (from line 4): 3 fields where the header has 2"
+
+
+def test_a_file_not_named_as_a_table_is_refused_by_its_name(tmp_path: Path) -> None:
+    path = tmp_path / "100-01.xml"
+    path.write_text("<deIdi2b2><TEXT>x</TEXT></deIdi2b2>", encoding="utf-8")
+    with pytest.raises(InputError, match=r"not a note table by its name: an EHR export is read from a \.csv"):
+        read_note_table(path, NoteColumns())
