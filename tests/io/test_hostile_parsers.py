@@ -358,7 +358,7 @@ def _table(path: Path, content: str) -> Path:
         (f"id,text\n1,{SECRET} a\n2,b\n1,{SECRET} c\n", "row 4: the same note id as row 2"),
         (f"text,id,text\n{SECRET},1,b\n", "the header names the column 'text' twice"),
         (f'id,text\n1,"{SECRET} \x01 John"\n', "row 2: character U\\+0001 at offset 9 of the note"),
-        (f'id,text\n1,ok\n2,"{SECRET}\r\n\x0c"\n', "row 4: character U\\+000C at offset 9 of the note"),
+        (f'id,text\n1,ok\n2,"{SECRET}\r\n\x0c"\n', "row 3: character U\\+000C at offset 9 of the note"),
     ],
 )
 def test_bad_csv_tables_are_refused(tmp_path: Path, content: str, problem: str) -> None:
