@@ -35,6 +35,7 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write_text
 from annotator.core.document import Document, Origin
 from annotator.core.history import AddAnnotation, Command, CompositeCommand, History, RemoveAnnotation
+from annotator.core.text_files import read_utf8
 from annotator.errors import AnnotatorError, InputError, UsageError
 from annotator.io.i2b2 import write_i2b2
 from annotator.io.journal import JournalWriter
@@ -100,14 +101,8 @@ def read_log(path: Path) -> list[dict[str, object]]:
     """The entries of a decision log (empty when the file does not exist)."""
     if not path.exists():
         return []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"not UTF-8 text (byte {error.start}): not a decision log", path) from None
-    except OSError as error:
-        raise InputError(f"cannot read the decision log: {error.strerror or error}", path) from None
     entries = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(read_utf8(path, "a decision log").splitlines(), 1):
         if not line.strip():
             continue
         try:

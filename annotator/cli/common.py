@@ -202,6 +202,23 @@ def refuse_report_targets(*paths: Path | str | None, force: bool) -> None:
             raise UsageError("exists already (use --force to replace it)", target)
 
 
+def add_workers_argument(parser: argparse.ArgumentParser, doing: str, same: str) -> None:
+    """``--workers N`` of a command that runs on one process per core when the notes are many
+    (``doing``: "to tag with"; ``same``: what stays the same whatever N)."""
+    from annotator.crf.parallel import MAX_AUTO_WORKERS, MIN_PARALLEL_CHARS
+
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help=(
+            f"processes {doing}, at most one per core ({same}); default: one per core, up to "
+            f"{MAX_AUTO_WORKERS}, for notes holding over {MIN_PARALLEL_CHARS:,} characters, else 1"
+        ),
+    )
+
+
 def model_argument(value: str) -> Path:
     """argparse type: a tagger model file, or ``default`` (the bundled model)."""
     return Path(value) if value == "default" else existing_path(value)

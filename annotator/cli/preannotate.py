@@ -11,16 +11,15 @@ import dataclasses
 from annotator.cli.common import (
     add_json_flag,
     add_output_option,
+    add_workers_argument,
     announce_written,
     existing_path,
     model_argument,
-    positive_int,
     print_json,
     progress_bar,
     refuse_special_output,
 )
 from annotator.crf.guidelines import GUIDELINES, I2B2_2014
-from annotator.crf.parallel import MAX_AUTO_WORKERS, MIN_PARALLEL_CHARS
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -77,18 +76,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "(doctor_last_names.txt, stripped_hospitals.txt, local_places_unambig.txt, pid_patientname.txt, ...)"
         ),
     )
-    parser.add_argument(
-        "--workers",
-        type=positive_int,
-        default=None,
-        metavar="N",
-        help=(
-            "processes to tag with, at most one per core, whole patients each (the suggestions are "
-            "the same); default: one "
-            f"per core, up to {MAX_AUTO_WORKERS}, for notes holding over {MIN_PARALLEL_CHARS:,} "
-            "characters, else 1"
-        ),
-    )
+    add_workers_argument(parser, "to tag with, whole patients each", "the suggestions are the same")
     parser.add_argument("--force", action="store_true", help="overwrite existing files in OUT")
     add_json_flag(parser)
     parser.set_defaults(func=run)

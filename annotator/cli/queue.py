@@ -6,6 +6,7 @@ import argparse
 
 from annotator.cli.common import (
     add_json_flag,
+    add_workers_argument,
     existing_path,
     format_table,
     model_argument,
@@ -13,7 +14,6 @@ from annotator.cli.common import (
     print_json,
     progress_bar,
 )
-from annotator.crf.parallel import MAX_AUTO_WORKERS, MIN_PARALLEL_CHARS
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,16 +38,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--limit", type=positive_int, default=None, metavar="N", help="show only the first N notes"
     )
-    parser.add_argument(
-        "--workers",
-        type=positive_int,
-        default=None,
-        metavar="N",
-        help=(
-            "processes to score with, at most one per core (the order is the same); default: one per "
-            f"core, up to {MAX_AUTO_WORKERS}, for notes holding over {MIN_PARALLEL_CHARS:,} characters, else 1"
-        ),
-    )
+    add_workers_argument(parser, "to score with", "the order is the same")
     add_json_flag(parser)
     parser.set_defaults(func=run)
 

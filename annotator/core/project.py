@@ -37,6 +37,7 @@ import tomli_w
 from annotator.core.atomic import atomic_write_text
 from annotator.core.file_names import file_name_problem, shown_name
 from annotator.core.guidelines import GUIDELINES, I2B2_2014
+from annotator.core.text_files import read_utf8
 from annotator.errors import InputError, StorageError, UsageError
 
 PROJECT_FILE = "project.toml"
@@ -322,12 +323,7 @@ def _joined_pair(match: re.Match[str]) -> str:
 
 
 def _read_project_file(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"not a valid project file: {error}", path) from None
-    except OSError as error:
-        raise InputError(f"cannot read the project file: {error.strerror}", path) from None
+    text = read_utf8(path, "a project file")
     try:
         try:
             return tomllib.loads(text)

@@ -378,5 +378,5 @@ def test_read_log_refuses_a_log_that_is_not_text_or_not_a_file(tmp_path: Path) -
     path.mkdir()
     with pytest.raises(InputError) as error:
         read_log(path)
-    assert error.value.message.startswith("cannot read the decision log: ")
+    assert error.value.message.startswith("cannot read a decision log: ")
     assert "\n" not in error.value.one_line()

@@ -1,0 +1,19 @@
+"""Reading a small text file of ours (a project file, a decision log) with one-line errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from annotator.errors import InputError
+
+
+def read_utf8(path: Path, what: str) -> str:
+    """The text of ``path``, else an :class:`InputError` naming the file and saying it is no
+    ``what`` ("a decision log") because of its bytes, or why it cannot be read (a folder,
+    permissions)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (byte {error.start}): not {what}", path) from None
+    except OSError as error:
+        raise InputError(f"cannot read {what}: {error.strerror or type(error).__name__}", path) from None
