@@ -1,7 +1,8 @@
 """Memory and speed on one very long note: peak RSS and tokens/s of tagging and training.
 
 Run: ``python -m tests.benchmarks.bench_longnote [MEGABYTES] [--tag-only]`` (9 MB by default), or
-``python -m tests.benchmarks.bench_longnote --limit`` (the promise on long notes, below). The note is
+``python -m tests.benchmarks.bench_longnote --limit [--one-line]`` (the promise on long notes,
+below; ``--one-line``: the same notes with every line break a space). The note is
 synthetic gold (``annotator synth`` notes, one after the other, annotations shifted) of at
 least that many megabytes. Each measurement runs in a fresh child process that reports its
 own peak resident set size (``VmHWM``: ``ru_maxrss`` would carry the parent's peak over fork
@@ -72,8 +73,10 @@ print(json.dumps({"seconds": time.perf_counter() - started, "cpu": usage.ru_utim
 """
 
 
-def long_note(megabytes: float) -> tuple[Document, list[Document]]:
-    """Synthetic gold notes joined into one note of at least ``megabytes`` MB, and the notes."""
+def long_note(megabytes: float, one_line: bool = False) -> tuple[Document, list[Document]]:
+    """Synthetic gold notes joined into one note of at least ``megabytes`` MB, and the notes
+    (``one_line``: every line break a space, the offsets unchanged: a note with no line break,
+    as some exports flatten them)."""
     notes = generate_corpus(patients=60, seed=31).gold
     target = int(megabytes * 1_000_000)
     parts: list[str] = []
@@ -89,7 +92,8 @@ def long_note(megabytes: float) -> tuple[Document, list[Document]]:
             used.append(note)
             if size >= target:
                 break
-    document = Document("longnote", "".join(parts))
+    text = "".join(parts)
+    document = Document("longnote", text.replace("\n", " ") if one_line else text)
     for annotation, shift in annotations:
         document.add(
             document.make_annotation(
@@ -110,14 +114,16 @@ def run_child(mode: str, model: Path, source: Path, out: Path) -> dict[str, floa
     return figures
 
 
-def limit_run(root: Path) -> None:
-    """The long-note promise: 30 MB refused at once, the limit's size within 3 min and 1.5 GB."""
+def limit_run(root: Path, one_line: bool = False) -> None:
+    """The long-note promise: 30 MB refused at once, the limit's size within 3 min and 1.5 GB
+    (``one_line``: the notes without line breaks)."""
     from annotator.core.limits import MAX_NOTE_CHARS
     from annotator.crf.default_model import default_model_path
 
     model = default_model_path()
     for label, megabytes in (("30 MB note", 30.0), ("note at the limit", (MAX_NOTE_CHARS - 5_000) / 1e6)):
-        document, _ = long_note(megabytes)
+        document, _ = long_note(megabytes, one_line)
+        label += ", on one line" if one_line else ""
         gold, plain = root / f"gold-{megabytes}", root / f"plain-{megabytes}"
         gold.mkdir()
         plain.mkdir()
@@ -140,7 +146,7 @@ def limit_run(root: Path) -> None:
 def main(argv: list[str]) -> int:
     if "--limit" in argv:
         with tempfile.TemporaryDirectory(prefix="bench-longnote-") as folder:
-            limit_run(Path(folder))
+            limit_run(Path(folder), "--one-line" in argv)
         return 0
     tag_only = "--tag-only" in argv
     numbers = [a for a in argv if a != "--tag-only"]
