@@ -63,3 +63,13 @@ class SpanIndex:
         """Some range ``(s, e)`` has ``s <= start`` and ``end <= e``."""
         before = bisect_right(self._starts, start)
         return before > 0 and self._reach[before - 1] >= end
+
+
+def offsets_problem(start: int, end: int, length: int) -> str | None:
+    """What is wrong with a tag's offsets in a text of ``length`` code points, said plainly
+    (``"offsets 3587-3578 end before they start"``), or None when they fit."""
+    if start > end:
+        return f"offsets {start}-{end} end before they start"
+    if start < 0 or end > length:
+        return f"offsets {start}-{end} outside the text (length {length})"
+    return None

@@ -19,6 +19,7 @@ from typing import Any
 from annotator.core.atomic import atomic_write_text
 from annotator.core.document import Document
 from annotator.core.limits import refuse_long_notes
+from annotator.core.span import offsets_problem
 from annotator.deid.allowlist import AllowEntry, read_allow_file, without_allowed
 from annotator.deid.dates import DateShift
 from annotator.deid.leak_actions import mask_findings, write_review
@@ -216,11 +217,9 @@ def audit_map(result: DeidResult, options: DeidOptions) -> dict[str, Any]:
 def check_originals(documents: list[Document]) -> None:
     for document in documents:
         for annotation in document:
-            if not 0 <= annotation.start <= annotation.end <= len(document.text):
-                raise InputError(
-                    f"tag {annotation.id} offsets {annotation.start}-{annotation.end} outside the text",
-                    document.origin.path,
-                )
+            problem = offsets_problem(annotation.start, annotation.end, len(document.text))
+            if problem is not None:
+                raise InputError(f"tag {annotation.id} {problem}", document.origin.path)
             if document.text[annotation.start : annotation.end] != annotation.text:
                 raise InputError(
                     f"tag {annotation.id} at {annotation.start}-{annotation.end}: text attribute does not "

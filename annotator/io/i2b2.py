@@ -26,6 +26,7 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin, document_id_of
 from annotator.core.relations import DocumentTag, Relation
+from annotator.core.span import offsets_problem
 from annotator.errors import InputError, OffsetError, StorageError, printable_path
 from annotator.io.xml_items import (
     CONTINUES,
@@ -253,11 +254,10 @@ def check_offsets_fit(document: Document, path: str | Path | None = None) -> Non
     """Raise an OffsetError for the first tag whose offsets fall outside the text."""
     length = len(document.text)
     for annotation in document.annotations:
-        if not 0 <= annotation.start <= annotation.end <= length:
+        problem = offsets_problem(annotation.start, annotation.end, length)
+        if problem is not None:
             raise OffsetError(
-                f"tag {annotation.id} offsets {annotation.start}-{annotation.end} outside the text "
-                f"(length {length}); run 'annotator validate --realign' on it",
-                path,
+                f"tag {annotation.id} {problem}; run 'annotator validate --realign' on it", path
             )
 
 

@@ -30,6 +30,7 @@ from annotator.core.annotation import Annotation
 from annotator.core.document import Document, split_record_name
 from annotator.core.project import PROJECT_FILE, Project
 from annotator.core.schema import DEFAULT_SCHEMA, Schema, load_schema
+from annotator.core.span import offsets_problem
 from annotator.core.task import is_task_file
 from annotator.errors import AnnotatorError, InputError, LockedError, OffsetError, SchemaError, StorageError
 from annotator.io.autosave import AutosaveStore
@@ -110,11 +111,10 @@ def read_checked(path: Path, schema: Schema | None = None) -> Document:
     document = read_brat(path, schema) if is_brat_path(path) else read_i2b2(path)
     length = len(document.text)
     for annotation in document.annotations:
-        if not 0 <= annotation.start <= annotation.end <= length:
+        problem = offsets_problem(annotation.start, annotation.end, length)
+        if problem is not None:
             raise OffsetError(
-                f"tag {annotation.id} has offsets {annotation.start}-{annotation.end} outside the text "
-                f"(length {length}); check the file with 'annotator validate'",
-                path,
+                f"tag {annotation.id} has {problem}; check the file with 'annotator validate'", path
             )
     return document
 

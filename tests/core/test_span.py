@@ -52,3 +52,13 @@ def test_shift_keeps_length_and_order(a: Span, delta: int) -> None:
 def test_an_empty_span_overlaps_nothing() -> None:
     assert not Span(1, 1).overlaps(Span(0, 2))
     assert not Span(0, 2).overlaps(Span(1, 1))
+
+
+def test_offsets_problem_says_which_way_offsets_are_wrong() -> None:
+    from annotator.core.span import offsets_problem
+
+    assert offsets_problem(3, 7, 10) is None
+    assert offsets_problem(10, 10, 10) is None
+    assert offsets_problem(23, 13, 100) == "offsets 23-13 end before they start"
+    assert offsets_problem(5, 11, 10) == "offsets 5-11 outside the text (length 10)"
+    assert offsets_problem(-1, 2, 10) == "offsets -1-2 outside the text (length 10)"
