@@ -155,6 +155,10 @@ def existing_path(value: str) -> Path:
     """argparse type: a path that must exist (else a usage error, exit 2)."""
     path = Path(value)
     if not path.exists():
+        if path.is_symlink():  # exists() follows the link: a loop or a dead target reads as missing
+            raise argparse.ArgumentTypeError(
+                f"{printable_path(value)}: a symbolic link to nothing (its target is missing, or it loops)"
+            )
         raise argparse.ArgumentTypeError(f"{printable_path(value)}: no such file or folder")
     return path
 

@@ -129,3 +129,11 @@ def test_a_missing_path_with_a_line_break_is_still_one_line(
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no\\nsuch: no such file or folder" in err
+
+
+def test_a_link_to_nothing_is_named_as_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    with pytest.raises(SystemExit):
+        main(["stats", str(loop)])
+    assert "a symbolic link to nothing (its target is missing, or it loops)" in capsys.readouterr().err
