@@ -25,11 +25,24 @@ def list_document_files(folder: Path, pattern: str = "*.xml") -> list[Path]:
     The pattern ignores case (``100-01.XML`` is a document): on Windows and macOS it always
     did, and on Linux an upper-case suffix was left out of scoring without a word."""
     lowered = pattern.lower()
-    return sorted(
+    named = sorted(
         p
         for p in folder.iterdir()
-        if fnmatch.fnmatchcase(p.name.lower(), lowered) and not p.name.startswith((".", "~")) and p.is_file()
+        if fnmatch.fnmatchcase(p.name.lower(), lowered) and not p.name.startswith((".", "~"))
     )
+    return [p for p in named if is_document_file(p)]
+
+
+def is_document_file(path: Path) -> bool:
+    """Whether a listed entry is a file to read: a folder is not; a link to nothing, a pipe, a
+    socket or a device named like a note is an error (skipped, the note would be lost without
+    a word; opened, a pipe would wait forever)."""
+    if path.is_file():
+        return True
+    if path.is_dir():
+        return False
+    what = "a symbolic link to nothing" if path.is_symlink() else "a pipe, socket or device"
+    raise InputError(f"is {what}, not a file", path)
 
 
 def no_documents(folder: str | Path, recursive: bool = False, what: str = ".xml documents") -> InputError:

@@ -27,6 +27,7 @@ from annotator.io.brat import brat_paths, read_brat, write_brat
 from annotator.io.brat_conf_writer import brat_conf_for
 from annotator.io.capacity import EVERYTHING, Kind
 from annotator.io.conll import write_conll
+from annotator.io.corpus import is_document_file
 from annotator.io.i2b2 import parse_i2b2_raw, read_i2b2, refuse_unread_tags, write_i2b2
 from annotator.io.inline2006 import read_inline2006, write_inline2006
 from annotator.io.jsonl import read_jsonl, write_jsonl
@@ -247,13 +248,13 @@ def file_format(path: Path) -> str:
 
 
 def _data_files(folder: Path) -> list[Path]:
-    files = sorted(
+    named = sorted(
         p
         for p in folder.iterdir()
-        if p.is_file()
-        and not p.name.startswith((".", "~"))
+        if not p.name.startswith((".", "~"))
         and p.suffix.lower() in (".xml", ".ann", ".txt", ".jsonl", ".ndjson")
     )
+    files = [p for p in named if is_document_file(p)]
     # A brat document is one .txt (+ .ann) pair: list it once, by its .txt.
     stems_with_txt = {p.with_suffix("") for p in files if p.suffix == ".txt"}
     return [p for p in files if not (p.suffix == ".ann" and p.with_suffix("") in stems_with_txt)]

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annotator.errors import SchemaError, UsageError
-from annotator.io.corpus import list_document_files, no_documents
+from annotator.io.corpus import is_document_file, list_document_files, no_documents
 
 if TYPE_CHECKING:  # imported where used: checking folders should not load the schema readers
     from annotator.core.schema import Schema
@@ -55,11 +55,12 @@ def document_files(
 
 
 def _recursive_files(folder: Path) -> list[Path]:
-    return sorted(
+    named = sorted(
         p
         for p in folder.rglob("*.xml")
-        if p.is_file() and not any(part.startswith((".", "~")) for part in p.relative_to(folder).parts)
+        if not any(part.startswith((".", "~")) for part in p.relative_to(folder).parts)
     )
+    return [p for p in named if is_document_file(p)]
 
 
 def schema_by_name(name: str) -> Schema:

@@ -137,3 +137,25 @@ def test_a_link_to_nothing_is_named_as_one(tmp_path: Path, capsys: pytest.Captur
     with pytest.raises(SystemExit):
         main(["stats", str(loop)])
     assert "a symbolic link to nothing (its target is missing, or it loops)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["stats"], ["validate"], ["convert", "--to", "brat"]])
+@pytest.mark.parametrize("kind", ["dead link", "pipe"])
+def test_a_note_file_that_is_no_file_is_named_not_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str], kind: str
+) -> None:
+    import os
+
+    folder = _write_sample(tmp_path / "notes")
+    odd = folder / "102-01.xml"
+    if kind == "pipe":
+        os.mkfifo(odd)  # opened, it would wait for a writer forever
+    else:
+        odd.symlink_to(tmp_path / "moved-away.xml")
+    argv = [command[0], str(folder), *command[1:]]
+    if command[0] == "convert":
+        argv += ["-o", str(tmp_path / "out")]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "102-01.xml: is a " in err and "not a file" in err
+    assert not (tmp_path / "out").exists()
