@@ -416,7 +416,7 @@ ZOO: dict[str, ZooEntry] = {
         ZooEntry("long_attribute", "bad", long_attribute),
         ZooEntry("brat_ann", "bad", brat_ann),
         ZooEntry("folder_named_xml", "skip", folder_named_xml),
-        ZooEntry("symlink_loop", "skip", symlink_loop),
+        ZooEntry("symlink_loop", "bad", symlink_loop, "symbolic link to nothing"),
     )
 }
 
