@@ -41,7 +41,7 @@ def is_document_file(path: Path) -> bool:
         return True
     if path.is_dir():
         return False
-    what = "a symbolic link to nothing" if path.is_symlink() else "a pipe, socket or device"
+    what = "a symbolic link to nothing" if not path.exists() else "a pipe, socket or device"
     raise InputError(f"is {what}, not a file", path)
 
 
