@@ -73,3 +73,13 @@ def offsets_problem(start: int, end: int, length: int) -> str | None:
     if start < 0 or end > length:
         return f"offsets {start}-{end} outside the text (length {length})"
     return None
+
+
+def blank_line_start(text: str, offset: int) -> int | None:
+    """Where the line holding ``offset`` starts, when only white space stands on it before
+    ``offset``; else None. Read back from ``offset``, never forward from the line's start:
+    on a note of one line a million characters long, that would be a scan for every call."""
+    at = offset
+    while at > 0 and text[at - 1] != "\n" and text[at - 1].isspace():
+        at -= 1
+    return at if at == 0 or text[at - 1] == "\n" else None

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from annotator.core.english import zipf
+from annotator.core.span import blank_line_start
 from annotator.crf.labels import Prediction
 from annotator.crf.lexicons import is_listed_name
 from annotator.crf.name_labels import RELATIVE_WORD
@@ -112,9 +113,9 @@ def _wrong_date(text: str, prediction: Prediction) -> bool:
         return True
     if span.isdigit() and len(span) == 2 and before.endswith(":") and before[-2:-1].isdigit():
         return True  # the minutes of a clock time
-    line_start = text.rfind("\n", 0, prediction.start) + 1
-    opens_line = not text[line_start : prediction.start].strip()
-    return bool(_LIST_NUMBER.match(span)) and opens_line and text[prediction.end : prediction.end + 1] == "."
+    if not (_LIST_NUMBER.match(span) and text[prediction.end : prediction.end + 1] == "."):
+        return False
+    return blank_line_start(text, prediction.start) is not None  # "3." opening its line
 
 
 def _is_clock_time(span: str) -> bool:

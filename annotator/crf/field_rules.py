@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from functools import cache
 
+from annotator.core.span import blank_line_start
 from annotator.crf.features import is_public
 from annotator.crf.id_rules import NOT_USER, id_candidates
 from annotator.crf.lexicons import LEXICON_DIR, LEXICON_FILES, read_entries
@@ -151,6 +152,9 @@ def _five_digit_regions() -> frozenset[str]:
     )
 
 
+_TOWN_REACH = 200
+
+
 def _places(text: str) -> Iterator[Candidate]:
     for postcode in _POSTCODE.finditer(text):
         state_start = _state_before(text, postcode.start())
@@ -163,11 +167,14 @@ def _places(text: str) -> Iterator[Candidate]:
             continue  # "AAA repair, MI 1992", "RENAL CELL CA 1977": a diagnosis and its year
         yield "STATE!", state_start, state_end
         yield "ZIP!", postcode.start(1), postcode.end(1)
-        line_start = text.rfind("\n", 0, state_start) + 1
-        town = _TOWN_BEFORE_COMMA.search(text, line_start, state_start)
+        # A town is a word or two before the comma: read back a bounded stretch of the line,
+        # not all of it (a note of one long line has thousands of addresses on it).
+        reach = max(0, state_start - _TOWN_REACH)
+        town = _TOWN_BEFORE_COMMA.search(text, text.rfind("\n", reach, state_start) + 1 or reach, state_start)
+        line_start = blank_line_start(text, state_start)
         if town:
             yield "CITY", town.start(1), town.end(1)
-        elif not text[line_start:state_start].strip() and line_start > 0:
+        elif line_start:  # the state opens its line, and a line comes before: the town's?
             previous = text.rfind("\n", 0, line_start - 1) + 1
             alone = _TOWN_LINE.match(text, previous, line_start - 1)
             if alone:

@@ -1035,23 +1035,50 @@ _PLACE_PIECES = frozenset(
 
 def _widen_places(predictions: list[Prediction], places: list[MeasuredMatch]) -> list[Prediction]:
     """A standing hospital and the model's pieces of it become one HOSPITAL over both."""
+    ordered = sorted(predictions, key=_bounds)
+    if ordered != predictions or len(set(predictions)) < len(predictions):
+        return _widen_places_unordered(predictions, places)
+    # As in _widen: the spans a place overlaps found by bisection, not a scan of them all.
+    starts = [p.start for p in ordered]
+    longest = max((p.end - p.start for p in ordered), default=0)
+    for place in places:
+        first = bisect_left(starts, place.start - longest)
+        last = bisect_left(starts, place.end, first)
+        inside = [p for p in ordered[first:last] if place.start < p.end]
+        whole = _place_over(place, inside)
+        if whole is None:
+            continue
+        # Every span outside ``first:last`` sorts before or after the new one: only the run moves.
+        run = sorted([p for p in ordered[first:last] if p not in inside] + [whole], key=_bounds)
+        ordered[first:last] = run
+        starts[first:last] = [p.start for p in run]
+        longest = max(longest, whole.end - whole.start)
+    return ordered
+
+
+def _place_over(place: MeasuredMatch, inside: list[Prediction]) -> Prediction | None:
+    """The HOSPITAL over a standing place and the model's pieces of it, or None to leave them."""
+    if not inside or any(p.type not in _PLACE_PIECES for p in inside):
+        return None
+    if len(inside) == 1 and inside[0].start <= place.start and place.end <= inside[0].end:
+        return None  # the model's span holds the whole name: its bounds and type stand
+    return replace(
+        inside[0],
+        type="HOSPITAL",
+        start=min(place.start, inside[0].start),
+        end=max(place.end, inside[-1].end),
+        confidence=max(p.confidence for p in inside),
+        origin=MEASURED_ORIGIN,
+    )
+
+
+def _widen_places_unordered(predictions: list[Prediction], places: list[MeasuredMatch]) -> list[Prediction]:
+    """:func:`_widen_places` for spans out of order or repeated: a scan of them all for each place."""
     for place in places:
         inside = [p for p in predictions if p.start < place.end and place.start < p.end]
-        if not inside or any(p.type not in _PLACE_PIECES for p in inside):
-            continue
-        if len(inside) == 1 and inside[0].start <= place.start and place.end <= inside[0].end:
-            continue  # the model's span holds the whole name: its bounds and type stand
-        whole = replace(
-            inside[0],
-            type="HOSPITAL",
-            start=min(place.start, inside[0].start),
-            end=max(place.end, inside[-1].end),
-            confidence=max(p.confidence for p in inside),
-            origin=MEASURED_ORIGIN,
-        )
-        predictions = sorted(
-            [p for p in predictions if p not in inside] + [whole], key=lambda p: (p.start, p.end)
-        )
+        whole = _place_over(place, inside)
+        if whole is not None:
+            predictions = sorted([p for p in predictions if p not in inside] + [whole], key=_bounds)
     return predictions
 
 

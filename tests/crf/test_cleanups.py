@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from annotator.core.span import blank_line_start
 from annotator.crf.cleanups import clean_up
 from annotator.crf.format_rules import apply_format_rules
 from annotator.crf.labels import Prediction
@@ -230,3 +234,12 @@ def test_the_digits_of_a_lab_value_are_neither_identifier_nor_date() -> None:
         ("MEDICALRECORD", text.index("735-39-142")),
         ("DATE", text.rindex("9/21")),
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(" \t\n\x0b\u2028ab1."), max_size=30), st.data())
+def test_a_line_is_opened_when_only_white_space_stands_before(text: str, data: st.DataObject) -> None:
+    start = data.draw(st.integers(0, len(text)))
+    line_start = text.rfind("\n", 0, start) + 1
+    blank = not text[line_start:start].strip()
+    assert blank_line_start(text, start) == (line_start if blank else None)

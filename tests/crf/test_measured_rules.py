@@ -12,7 +12,10 @@ from annotator.crf.labels import Prediction
 from annotator.crf.measured_rules import (
     MEASURED_ORIGIN,
     STANDING_PATTERNS,
+    MeasuredMatch,
     _widen,
+    _widen_places,
+    _widen_places_unordered,
     _widen_unordered,
     add_measured_spans,
     add_name_partners,
@@ -594,3 +597,31 @@ def test_widening_by_bisection_is_widening_by_scanning(
     assert _widen(ordered, wholes) == _widen_unordered(ordered, wholes)
     # Out of order or repeated, the spans take the scanning path itself.
     assert _widen(spans, wholes) == _widen_unordered(spans, wholes)
+
+
+_PIECE_KINDS = st.sampled_from(["HOSPITAL", "CITY", "DOCTOR", "DATE"])
+
+
+@st.composite
+def _spans_and_places(draw: st.DrawFn) -> tuple[list[Prediction], list[MeasuredMatch]]:
+    spans = []
+    for _ in range(draw(st.integers(0, 12))):
+        start = draw(st.integers(0, 60))
+        end = start + draw(st.integers(1, 10))
+        spans.append(Prediction(draw(_PIECE_KINDS), start, end, draw(st.sampled_from([0.4, 0.8])), "crf"))
+    places = []
+    for _ in range(draw(st.integers(0, 6))):
+        start = draw(st.integers(0, 60))
+        places.append(MeasuredMatch("hospital", "HOSPITAL", start, start + draw(st.integers(1, 20))))
+    return spans, places
+
+
+@settings(max_examples=400, deadline=None)
+@given(_spans_and_places())
+def test_places_widened_by_bisection_are_places_widened_by_scanning(
+    case: tuple[list[Prediction], list[MeasuredMatch]],
+) -> None:
+    spans, places = case
+    ordered = sorted(set(spans), key=lambda p: (p.start, p.end))
+    assert _widen_places(ordered, places) == _widen_places_unordered(ordered, places)
+    assert _widen_places(spans, places) == _widen_places_unordered(spans, places)
