@@ -13,13 +13,15 @@ trainings), with their progress and a cancel shared with the workers.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
 import queue
+import signal
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -104,10 +106,34 @@ _worker_model: bytes = b""
 _worker_tagger: CrfTagger | None = None
 
 
+# Ctrl-C and SIGTERM wait while the workers start: a worker started by a process that dies while
+# it hands the worker its start-up data reads half of it, and prints a traceback.
+_HELD = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    if not hasattr(signal, "pthread_sigmask"):  # not on Windows: nothing to hold there
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)  # a held signal is raised now
+
+
+def _release_signals() -> None:
+    """A worker inherits the held signals: it takes them again once it has started."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+
+
 def _start_worker(model: bytes) -> None:
     # Only kept here: opened with the first shard, so that a model that fails to open fails
     # that shard (and the caller) instead of every worker that the pool would start anew.
     global _worker_model
+    _release_signals()
     _worker_model = model
     threading.Thread(target=_exit_with_parent, daemon=True).start()
 
@@ -163,9 +189,37 @@ def map_shards(
             progress(min(done, total), total)
 
     pool = _pool(workers, len(shards), _start_worker, (pickle.dumps(tagger),))
-    futures = [pool.submit(_run_shard, (i, task, shard, argument)) for i, shard in enumerate(shards)]
+    futures = _submit_all(
+        pool, [(_run_shard, ((i, task, shard, argument),)) for i, shard in enumerate(shards)]
+    )
     _collect(pool, futures, job, cancelled, collect)
     return results
+
+
+def _submit_all(
+    pool: ProcessPoolExecutor, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]
+) -> list[Future[Any]]:
+    """Submit every call. Submitting starts the workers: interrupted meanwhile (Ctrl-C, SIGTERM),
+    the workers started are stopped and waited for, so that none is left starting up against
+    the queues and locks the dying process removes (it printed a traceback)."""
+    futures: list[Future[Any]] = []
+    before = set(multiprocessing.active_children())
+    try:
+        with _signals_held():
+            for function, arguments in calls:
+                futures.append(pool.submit(function, *arguments))
+    except BaseException:
+        # A worker may be started but not yet the pool's (the signal came in between): every
+        # process started meanwhile is stopped, or the exit would wait for it forever.
+        started = set(multiprocessing.active_children()) - before
+        _stop_workers(pool)
+        for process in started:
+            process.terminate()
+        for process in started:
+            process.join(timeout=5)
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    return futures
 
 
 def _pool(
@@ -255,6 +309,7 @@ _cancel_event: Any = None
 
 def _start_job_worker(progress_queue: Any, cancel_event: Any) -> None:
     global _progress_queue, _cancel_event
+    _release_signals()
     _progress_queue, _cancel_event = progress_queue, cancel_event
     threading.Thread(target=_exit_with_parent, daemon=True).start()
 
@@ -305,9 +360,9 @@ def run_calls(
             progress(int(1000 * sum(fractions)), 1000 * len(calls))
 
     pool = _pool(workers, len(calls), _start_job_worker, (progress_queue, cancel_event))
-    futures = [
-        pool.submit(_run_call, i, function, arguments) for i, (function, arguments) in enumerate(calls)
-    ]
+    futures = _submit_all(
+        pool, [(_run_call, (i, function, arguments)) for i, (function, arguments) in enumerate(calls)]
+    )
     try:
         _collect(pool, futures, job, cancelled, collect, report, cancel_event)
     finally:
