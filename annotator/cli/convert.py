@@ -60,7 +60,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     table = parser.add_argument_group(
         "EHR exports (--from table: a CSV, TSV or JSON Lines file, one note per row)",
         "Notes become documents PPP-RR: patients numbered in order of first appearance, each "
-        "patient's notes by date; notes-index.csv beside them maps each back to its row.",
+        "patient's notes by date; notes-index.csv beside them maps each back to its row (beside a "
+        "one-file output, OUT's name with .notes-index.csv).",
     )
     table.add_argument(
         "--text-column",
@@ -123,7 +124,12 @@ def run(args: argparse.Namespace) -> int:
         if result.dropped:
             dropped = ", ".join(f"{kind}: {count}" for kind, count in result.dropped.items())
             print(f"dropped (as --drop allowed): {dropped}")
-    announce_written(output, f"{len(result.written)} file(s)")
+    if len(result.written) > 1 and Path(output).resolve() in {path.resolve() for path in result.written}:
+        # A one-file output with the table's note index beside it: name each file.
+        for path in result.written:
+            announce_written(path, "file")
+    else:
+        announce_written(output, f"{len(result.written)} file(s)")
     return 0
 
 

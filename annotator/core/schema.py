@@ -228,5 +228,8 @@ def load_schema(name: str = DEFAULT_SCHEMA) -> Schema:
         if error.path is None:  # raised by the Schema itself: name the file it came from
             raise SchemaError(error.message, name) from None
         raise
+    if Path(name).exists():
+        # A folder, a pipe or a device where a schema file was named: say so, not "unknown".
+        raise SchemaError("not a schema file (a folder or a special file)", name)
     available = ", ".join(sorted(p.stem for p in SCHEMA_DIR.glob("*.toml")))
     raise SchemaError(f"unknown schema {name!r} (bundled: {available})")

@@ -7,7 +7,7 @@ report many problems at once: a reader stops at the first one, the validator doe
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, overload
@@ -68,6 +68,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "unknown-type": ("error", "the TYPE is not in the schema"),
     "type-not-in-category": ("error", "the TYPE exists but belongs to another category"),
     "overlap": ("warning", "two tags overlap"),
+    "dangling-link": ("warning", "a link names an id no tag of the file has (brat cannot hold it)"),
     "zero-length": ("warning", "a tag covers no text (start equals end)"),
     "second-text": ("warning", "more than one TEXT element (only the first is the note)"),
     "foreign-root": ("warning", "the root element is not <deIdi2b2> (no i2b2 2014 schema check)"),
@@ -279,6 +280,14 @@ def _mae_as_raw(data: bytes, path: str | Path | None, problems: list[Problem]) -
     except AnnotatorError as error:
         problems.append(problem(path, error_code(error, "bad-offset"), error.message))
         return None
+    ids = {a.id for a in document.annotations} | {r.id for r in document.relations}
+    ids |= {t.id for t in document.document_tags}
+    links = [
+        (relation.id, target)
+        for relation in document.relations
+        for target in (relation.trigger, *(argument.target for argument in relation.arguments))
+    ]
+    problems.extend(_dangling_links(links, ids, path))
     for line in lines:
         for marker, code in (("note: ", "mae-text-case"), ("warning: ", "mae-text-mismatch")):
             if marker in line:
@@ -340,7 +349,26 @@ def validate_raw(raw: RawI2b2, path: str | Path | None = None, schema: Schema | 
             )
         )
     problems.extend(_check_items(items, raw.text, path, schema))
+    ids = {tag.attributes.get("id") for tag in raw.tags}
+    links = [
+        (tag.attributes.get("id") or f"#{tag.index + 1}", target)
+        for tag in raw.tags
+        if "start" not in tag.attributes and "end" not in tag.attributes
+        for _role, target in link_arguments(tag.attributes.items())
+    ]
+    problems.extend(_dangling_links(links, ids, path))
     return problems
+
+
+def _dangling_links(
+    links: Iterable[tuple[str, str]], ids: Collection[str | None], path: str | Path | None
+) -> list[Problem]:
+    """A link argument naming no tag of the file (an unset argument, empty, is MAE's own way)."""
+    return [
+        problem(path, "dangling-link", f"link {link} names {target}, which no tag of the file has", link)
+        for link, target in links
+        if target and target not in ids
+    ]
 
 
 def _offsets_with_problems(

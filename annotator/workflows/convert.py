@@ -82,12 +82,21 @@ def resolve_schema(request: ConvertRequest, source_format: str) -> tuple[Schema,
     return schema_by_name(name), name
 
 
-def _index_target(request: ConvertRequest, source_format: str, targets: list[Path]) -> Path | None:
-    """Where a table's note index goes: beside the notes (the project's root, or their folder)."""
+def _table_extras(
+    request: ConvertRequest, source_format: str, targets: list[Path]
+) -> tuple[Path | None, Path | None]:
+    """Where a table's note index and site list go: beside the notes (the project's root, or
+    their folder); beside a one-file output, named after it (two exports to one folder
+    then keep their own)."""
     if source_format != "table":
-        return None
+        return None, None
+    names = bool(request.columns and request.columns.names)
+    if request.to != "project" and targets == [request.output]:
+        stem = request.output.stem
+        index = request.output.with_name(f"{stem}.{INDEX_NAME}")
+        return index, request.output.with_name(f"{stem}.{SITE_LIST_NAME}") if names else None
     folder = request.output if request.to == "project" else common_folder(targets)
-    return folder / INDEX_NAME
+    return folder / INDEX_NAME, folder / SITE_LIST_NAME if names else None
 
 
 def convert(
@@ -122,12 +131,7 @@ def convert(
     if lost:
         documents = [without(d, EVERYTHING - target.holds, target.carries) for d in documents]
     targets = output_paths(documents, request.output, request.to, schema)
-    index = _index_target(request, source_format, targets)
-    names = (
-        index.parent / SITE_LIST_NAME
-        if index is not None and request.columns and request.columns.names
-        else None
-    )
+    index, names = _table_extras(request, source_format, targets)
     plan = plan_files(
         targets + [p for p in (index, names) if p is not None],
         inputs=[*input_files(request.source, source_format), request.source],

@@ -45,6 +45,14 @@ def test_unknown_schema_lists_the_bundled_ones() -> None:
         load_schema("no-such-schema")
 
 
+@pytest.mark.parametrize("name", ["annotation.conf", "task.dtd", "schema.toml"])
+def test_a_folder_named_as_a_schema_is_called_a_folder_not_unknown(tmp_path: Path, name: str) -> None:
+    (tmp_path / name).mkdir()
+    with pytest.raises(SchemaError, match="not a schema file") as raised:
+        load_schema(str(tmp_path / name))
+    assert raised.value.path is not None and Path(raised.value.path).name == name
+
+
 def test_duplicate_type_names_are_refused() -> None:
     data: dict[str, object] = {
         "name": "x",

@@ -261,3 +261,21 @@ def test_a_file_not_named_as_a_table_is_refused_by_its_name(tmp_path: Path) -> N
     path.write_text("<deIdi2b2><TEXT>x</TEXT></deIdi2b2>", encoding="utf-8")
     with pytest.raises(InputError, match=r"not a note table by its name: an EHR export is read from a \.csv"):
         read_note_table(path, NoteColumns())
+
+
+def test_a_one_file_output_keeps_its_index_beside_it_under_its_own_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _csv(tmp_path / "export.csv", [{**row, "surname": "QUIST"} for row in ROWS])
+    common = ["--text-column", "note_text", "--patient-column", "mrn", "--name-column", "surname"]
+    for name in ("first.jsonl", "second.jsonl"):
+        code = main(["convert", str(path), "-o", str(tmp_path / name), "--to", "jsonl", *common])
+        assert code == 0, capsys.readouterr().err
+        err = capsys.readouterr().err
+        stem = name.removesuffix(".jsonl")
+        # Each file written is named, not "3 file(s) written to first.jsonl".
+        assert f"{stem}.notes-index.csv" in err and f"{stem}.site-lists.tsv" in err
+    for stem in ("first", "second"):
+        assert "MRN-777" in (tmp_path / f"{stem}.notes-index.csv").read_text()
+        assert "QUIST" in (tmp_path / f"{stem}.site-lists.tsv").read_text()
+    assert not (tmp_path / "notes-index.csv").exists() and not (tmp_path / "site-lists.tsv").exists()

@@ -92,6 +92,11 @@ BAD: dict[str, tuple[bytes, str, int]] = {
         "overlap",
         0,
     ),
+    "dangling-link": (
+        i2b2([NAME_TAG, '<SEENBY id="L0" fromID="P0" fromText="x" toID="P9" toText="y" />']),
+        "dangling-link",
+        0,
+    ),
     "entity-bomb": (
         HEADER
         + b'<!DOCTYPE deIdi2b2 [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
@@ -374,3 +379,19 @@ def test_unreadable_paths(tmp_path: Path) -> None:
     assert [p.code for p in validate_file(tmp_path)] == ["unreadable"]
     (missing,) = validate_file(tmp_path / "gone.xml")
     assert (missing.code, missing.one_line()) == ("unreadable", f"{tmp_path / 'gone.xml'}: no such file")
+
+
+def test_a_mae_link_to_a_missing_tag_is_named_and_an_unset_argument_is_not(tmp_path: Path) -> None:
+    text = "Seen by Dr. Smith on 2019-03-04."
+    tags = (
+        '<NAME id="N0" spans="12~17" text="Smith" TYPE="DOCTOR" />'
+        '<DATE id="D0" spans="21~31" text="2019-03-04" TYPE="DATE" />'
+        '<SEENON id="L0" fromID="N0" fromText="Smith" toID="X9" toText="2019-03-04" />'
+        '<SEENON id="L1" fromID="N0" fromText="Smith" toID="" toText="" />'
+        '<SEENON id="L2" fromID="N0" fromText="Smith" toID="D0" toText="2019-03-04" />'
+    )
+    path = tmp_path / "note.xml"
+    path.write_text(f"<PHI><TEXT><![CDATA[{text}]]></TEXT><TAGS>{tags}</TAGS></PHI>", encoding="utf-8")
+    problems = validate_file(path)
+    assert [(p.code, p.tag_id) for p in problems] == [("dangling-link", "L0")]
+    assert "X9" in problems[0].one_line() and problems[0].severity == "warning"
