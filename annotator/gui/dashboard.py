@@ -4,7 +4,7 @@ its second tab) what pre-annotation did (:mod:`annotator.gui.effort_tab`).
 The figures come from :func:`~annotator.workflows.progress.project_progress`, read from the
 project's files on every Refresh (in a worker, behind a progress dialog): the documents each
 annotator has a copy of, statuses by the document list's rule, recorded working time, and
-strict F1 per pair over the documents both have a copy of. The dialog says which folders it
+strict F1 per pair over the documents both have judged (done, or holding a reviewed tag). The dialog says which folders it
 compared and when; "Save as JSON…" keeps the figures (in ``reports/`` by default).
 """
 
@@ -182,7 +182,8 @@ class DashboardDialog(QDialog):
         )
         text = (
             f"{figures.documents} documents, {len(figures.annotators)} annotators, {worked}. Agreement "
-            "is strict micro F1 over the documents both annotators have a copy of (n/a: none in common yet)."
+            "is strict micro F1 over the documents both annotators have judged: marked done, or holding a "
+            "reviewed tag (n/a: none yet)."
         )
         if figures.problems:
             text += " Unreadable, left out: " + "; ".join(figures.problems)

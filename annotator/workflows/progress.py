@@ -49,7 +49,8 @@ class AnnotatorProgress:
 
 @dataclass(frozen=True)
 class PairProgress:
-    """Agreement of two annotators on the documents both have a copy of (NaN when none)."""
+    """Agreement of two annotators on the documents both have judged: a copy marked done or
+    holding a reviewed tag (NaN when none)."""
 
     a: str
     b: str
@@ -151,22 +152,33 @@ def project_progress(
         if progress is not None:
             progress(number, len(names) + 1)
     check_cancel(cancelled, "the progress figures")
-    reviewed = {name: [_reviewed_only(d) for d in copies[name].values()] for name in names}
-    report = agreement(reviewed, options=Options(match="strict"))
+    reviewed = {name: {d: _reviewed_only(doc) for d, doc in copies[name].items()} for name in names}
+    # A copy holds a judgement once it is marked done or has a reviewed tag; one still untouched
+    # (suggestions only) would count every tag of the other annotator as a disagreement.
+    judged = {
+        name: {d for d, doc in reviewed[name].items() if statuses[name][d] == DONE or len(doc)}
+        for name in names
+    }
     for a, b in itertools.combinations(names, 2):
-        item = next(p for p in report.pairs if (p.reference, p.predicted) == (a, b))
         shared = set(copies[a]) & set(copies[b])
+        both = sorted(judged[a] & judged[b])
+        done_by_both = sum(1 for d in shared if statuses[a][d] == DONE and statuses[b][d] == DONE)
+        if not both:
+            result.pairs.append(PairProgress(a, b, 0, done_by_both, math.nan, math.nan, math.nan, math.nan))
+            continue
+        pair = {a: [reviewed[a][d] for d in both], b: [reviewed[b][d] for d in both]}
+        item = next(p for p in agreement(pair, options=Options(match="strict")).pairs if p.reference == a)
         micro = item.result.micro
         result.pairs.append(
             PairProgress(
                 a,
                 b,
                 compared=len(item.result.documents),
-                done_by_both=sum(1 for d in shared if statuses[a][d] == DONE and statuses[b][d] == DONE),
-                f1=micro.f1 if item.result.documents else math.nan,
-                precision=micro.precision if item.result.documents else math.nan,
-                recall=micro.recall if item.result.documents else math.nan,
-                kappa=item.result.kappa_labelled.kappa if item.result.documents else math.nan,
+                done_by_both=done_by_both,
+                f1=micro.f1,
+                precision=micro.precision,
+                recall=micro.recall,
+                kappa=item.result.kappa_labelled.kappa,
             )
         )
     if progress is not None:

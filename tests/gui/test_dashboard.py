@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,27 @@ def test_pending_suggestions_are_counted_apart_and_left_out_of_agreement(project
     assert (pair.compared, round(pair.recall, 3), pair.precision) == (1, 0.5, 1.0)
     data = figures.to_dict()
     assert data["pairs"][0]["compared"] == 1 and data["computed_at"] == "2026-03-01 09:30 UTC"
+
+
+def test_a_copy_with_suggestions_only_is_not_yet_compared(qtbot: QtBot, project: Project) -> None:
+    # alice tagged 100-01; bob opened it and 100-02 but reviewed nothing, so his copies hold
+    # the model's suggestions only: no judgement to agree or disagree with yet.
+    write_doc(project.annotations_dir("alice"), "100-01.xml", TEXT, NAMES)
+    write_doc(project.annotations_dir("alice"), "100-02.xml", TEXT, NAMES)
+    for doc_id in ("100-01", "100-02"):
+        bob = project.annotations_dir("bob") / f"{doc_id}.xml"
+        write_doc(project.annotations_dir("bob"), f"{doc_id}.xml", TEXT, NAMES)
+        bob.write_text(bob.read_text(encoding="utf-8").replace('comment=""', 'comment="" pending="yes"'))
+    [pair] = project_progress(project).pairs
+    assert (pair.compared, math.isnan(pair.f1)) == (0, True)
+    dialog = DashboardDialog(project)
+    qtbot.addWidget(dialog)
+    assert _cells(dialog.agreement_model)[0][2:5] == ["0", "0", "n/a"]
+    # bob accepts one suggestion in 100-02: that copy now holds a judgement, 100-01 still not
+    bob = project.annotations_dir("bob") / "100-02.xml"
+    bob.write_text(bob.read_text(encoding="utf-8").replace(' pending="yes"', "", 1))
+    [pair] = project_progress(project).pairs
+    assert (pair.compared, pair.precision, round(pair.recall, 3)) == (1, 1.0, 0.5)
 
 
 def test_save_as_json_opens_in_the_reports_folder(
