@@ -112,7 +112,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import cache, lru_cache
 from itertools import accumulate
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from annotator.core.english import zipf
 from annotator.crf.features import is_public
@@ -965,55 +965,62 @@ def _bounds(prediction: Prediction) -> tuple[int, int]:
 
 
 def _widen(predictions: list[Prediction], wholes: list[tuple[int, int, frozenset[str]]]) -> list[Prediction]:
-    ordered = sorted(predictions, key=_bounds)
-    if ordered != predictions or len(set(predictions)) < len(predictions):
-        return _widen_unordered(predictions, wholes)
-    # Spans in order (as the tagger gives them): the ones a match's bounds cut are found by
-    # bisection, not by a scan of the note's every span for each match (a note of 500,000
-    # characters holds some 20,000 of both).
-    starts = [p.start for p in ordered]
-    longest = max((p.end - p.start for p in ordered), default=0)
-    for start, end, kinds in wholes:
-        first = bisect_left(starts, start - longest)
-        last = bisect_left(starts, end, first)
-        inside = [p for p in ordered[first:last] if start < p.end]
-        if (
-            not inside
-            or any(p.type not in kinds or p.start < start or p.end > end for p in inside)
-            or (len(inside) == 1 and (inside[0].start, inside[0].end) == (start, end))
-        ):
-            continue
-        # Every span starting inside the match is one of ``inside``: a run of the order.
-        at = bisect_left(starts, start, first, last)
-        ordered[at:last] = [_widened(inside, start, end)]
-        starts[at:last] = [start]
-        longest = max(longest, end - start)
-    return ordered
+    return _merge_over(predictions, wholes, _whole_over)
 
 
-def _widened(inside: list[Prediction], start: int, end: int) -> Prediction:
+def _whole_over(start: int, end: int, kinds: frozenset[str], inside: list[Prediction]) -> Prediction | None:
+    """The span over a standing match and the model's shorter spans inside it, or None."""
+    if (
+        not inside
+        or any(p.type not in kinds or p.start < start or p.end > end for p in inside)
+        or (len(inside) == 1 and (inside[0].start, inside[0].end) == (start, end))
+    ):
+        return None
     # The pattern set these bounds: the span stands as its own, not to be trimmed again.
     return replace(
         inside[0], start=start, end=end, confidence=max(p.confidence for p in inside), origin=MEASURED_ORIGIN
     )
 
 
-def _widen_unordered(
-    predictions: list[Prediction], wholes: list[tuple[int, int, frozenset[str]]]
+_Match = TypeVar("_Match")
+
+
+def _merge_over(
+    predictions: list[Prediction],
+    matches: Iterable[tuple[int, int, _Match]],
+    merged: Callable[[int, int, _Match, list[Prediction]], Prediction | None],
+    scan: bool = False,
 ) -> list[Prediction]:
-    """:func:`_widen` for spans out of order or repeated: a scan of them all for each match."""
-    for start, end, kinds in wholes:
-        inside = [p for p in predictions if p.start < end and start < p.end]
-        if (
-            not inside
-            or any(p.type not in kinds or p.start < start or p.end > end for p in inside)
-            or (len(inside) == 1 and (inside[0].start, inside[0].end) == (start, end))
-        ):
+    """Each match in turn replaces the spans it overlaps (``inside``) by ``merged``'s span
+    over them, unless that gives None; the spans come back in order.
+
+    Spans in order (as the tagger gives them) are found by bisection, not by a scan of the
+    note's every span for each match (a note of 500,000 characters holds some 20,000 of both);
+    spans out of order or repeated, or ``scan`` (what the tests compare with), take the scan.
+    """
+    ordered = sorted(predictions, key=_bounds)
+    if scan or ordered != predictions or len(set(predictions)) < len(predictions):
+        for start, end, what in matches:
+            inside = [p for p in predictions if p.start < end and start < p.end]
+            whole = merged(start, end, what, inside)
+            if whole is not None:
+                predictions = sorted([p for p in predictions if p not in inside] + [whole], key=_bounds)
+        return predictions
+    starts = [p.start for p in ordered]
+    longest = max((p.end - p.start for p in ordered), default=0)
+    for start, end, what in matches:
+        first = bisect_left(starts, start - longest)
+        last = bisect_left(starts, end, first)
+        inside = [p for p in ordered[first:last] if start < p.end]
+        whole = merged(start, end, what, inside)
+        if whole is None:
             continue
-        predictions = sorted(
-            [p for p in predictions if p not in inside] + [_widened(inside, start, end)], key=_bounds
-        )
-    return predictions
+        # Every span outside ``first:last`` sorts before or after the new one: only the run moves.
+        run = sorted([p for p in ordered[first:last] if p not in inside] + [whole], key=_bounds)
+        ordered[first:last] = run
+        starts[first:last] = [p.start for p in run]
+        longest = max(longest, whole.end - whole.start)
+    return ordered
 
 
 def _as_relatives(predictions: list[Prediction], relatives: list[MeasuredMatch]) -> list[Prediction]:
@@ -1035,28 +1042,10 @@ _PLACE_PIECES = frozenset(
 
 def _widen_places(predictions: list[Prediction], places: list[MeasuredMatch]) -> list[Prediction]:
     """A standing hospital and the model's pieces of it become one HOSPITAL over both."""
-    ordered = sorted(predictions, key=_bounds)
-    if ordered != predictions or len(set(predictions)) < len(predictions):
-        return _widen_places_unordered(predictions, places)
-    # As in _widen: the spans a place overlaps found by bisection, not a scan of them all.
-    starts = [p.start for p in ordered]
-    longest = max((p.end - p.start for p in ordered), default=0)
-    for place in places:
-        first = bisect_left(starts, place.start - longest)
-        last = bisect_left(starts, place.end, first)
-        inside = [p for p in ordered[first:last] if place.start < p.end]
-        whole = _place_over(place, inside)
-        if whole is None:
-            continue
-        # Every span outside ``first:last`` sorts before or after the new one: only the run moves.
-        run = sorted([p for p in ordered[first:last] if p not in inside] + [whole], key=_bounds)
-        ordered[first:last] = run
-        starts[first:last] = [p.start for p in run]
-        longest = max(longest, whole.end - whole.start)
-    return ordered
+    return _merge_over(predictions, ((m.start, m.end, m) for m in places), _place_over)
 
 
-def _place_over(place: MeasuredMatch, inside: list[Prediction]) -> Prediction | None:
+def _place_over(_start: int, _end: int, place: MeasuredMatch, inside: list[Prediction]) -> Prediction | None:
     """The HOSPITAL over a standing place and the model's pieces of it, or None to leave them."""
     if not inside or any(p.type not in _PLACE_PIECES for p in inside):
         return None
@@ -1070,16 +1059,6 @@ def _place_over(place: MeasuredMatch, inside: list[Prediction]) -> Prediction | 
         confidence=max(p.confidence for p in inside),
         origin=MEASURED_ORIGIN,
     )
-
-
-def _widen_places_unordered(predictions: list[Prediction], places: list[MeasuredMatch]) -> list[Prediction]:
-    """:func:`_widen_places` for spans out of order or repeated: a scan of them all for each place."""
-    for place in places:
-        inside = [p for p in predictions if p.start < place.end and place.start < p.end]
-        whole = _place_over(place, inside)
-        if whole is not None:
-            predictions = sorted([p for p in predictions if p not in inside] + [whole], key=_bounds)
-    return predictions
 
 
 # "Suzette and Hank", "d. renna and j. o'brien": a word joined to a found name by "and" or "&".

@@ -13,10 +13,11 @@ from annotator.crf.measured_rules import (
     MEASURED_ORIGIN,
     STANDING_PATTERNS,
     MeasuredMatch,
+    _merge_over,
+    _place_over,
+    _whole_over,
     _widen,
     _widen_places,
-    _widen_places_unordered,
-    _widen_unordered,
     add_measured_spans,
     add_name_partners,
     measured_rule_predictions,
@@ -594,9 +595,9 @@ def test_widening_by_bisection_is_widening_by_scanning(
 ) -> None:
     spans, wholes = case
     ordered = sorted(set(spans), key=lambda p: (p.start, p.end))
-    assert _widen(ordered, wholes) == _widen_unordered(ordered, wholes)
+    assert _widen(ordered, wholes) == _merge_over(ordered, wholes, _whole_over, scan=True)
     # Out of order or repeated, the spans take the scanning path itself.
-    assert _widen(spans, wholes) == _widen_unordered(spans, wholes)
+    assert _widen(spans, wholes) == _merge_over(spans, wholes, _whole_over, scan=True)
 
 
 _PIECE_KINDS = st.sampled_from(["HOSPITAL", "CITY", "DOCTOR", "DATE"])
@@ -623,5 +624,6 @@ def test_places_widened_by_bisection_are_places_widened_by_scanning(
 ) -> None:
     spans, places = case
     ordered = sorted(set(spans), key=lambda p: (p.start, p.end))
-    assert _widen_places(ordered, places) == _widen_places_unordered(ordered, places)
-    assert _widen_places(spans, places) == _widen_places_unordered(spans, places)
+    matches = [(m.start, m.end, m) for m in places]
+    assert _widen_places(ordered, places) == _merge_over(ordered, matches, _place_over, scan=True)
+    assert _widen_places(spans, places) == _merge_over(spans, matches, _place_over, scan=True)
