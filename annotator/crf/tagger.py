@@ -46,7 +46,7 @@ from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, lab
 from annotator.crf.model_vocabulary import model_attributes
 from annotator.crf.phi_memory import PhiMemory
 from annotator.crf.postprocess import postprocess_document, postprocess_patient, predictions_to_annotations
-from annotator.crf.tokenizer import Token
+from annotator.crf.tokenizer import Token, plain_spaces
 from annotator.errors import AnnotatorError, InputError, ModelError, UsageError
 from annotator.io.site_lists import SiteLists
 from annotator.io.xmlsafe import read_bytes
@@ -298,15 +298,15 @@ class CrfTagger:
                 counts["kept"] += len(known)
                 counts["skipped"] += len(document.annotations) - len(known)
                 annotations = AnnotationIndex(known)
-                texts = [document.text]
+                texts = [plain_spaces(document.text)]
                 if self.upper_case_every and index % self.upper_case_every == 0:
-                    upper = document.text.upper()
-                    if len(upper) == len(document.text):  # same offsets ("ß" -> "SS" would shift them)
+                    upper = texts[0].upper()
+                    if len(upper) == len(texts[0]):  # same offsets ("ß" -> "SS" would shift them)
                         texts.append(upper)
                 if self.lower_case_every and index % self.lower_case_every == 1 % self.lower_case_every:
                     # Nurses write whole notes in lower case: "dr yi", "son don reid".
-                    lower = document.text.lower()
-                    if len(lower) == len(document.text):
+                    lower = texts[0].lower()
+                    if len(lower) == len(texts[0]):
                         texts.append(lower)
                 for text in texts:
                     lines = LineModes(text)
@@ -523,10 +523,11 @@ class CrfTagger:
         """
         tokens: list[Token] = []
         scores: list[TokenScore] = []
-        lines = LineModes(document.text)
-        for chunk in self.chunks(document.text):
+        text = plain_spaces(document.text)
+        lines = LineModes(text)
+        for chunk in self.chunks(text):
             tokens += chunk.core
-            scores += self.score_chunk(document.text, chunk, ceiling, lines)
+            scores += self.score_chunk(text, chunk, ceiling, lines)
         return ScoredDocument(document, tokens, scores)
 
     def score_chunk(
@@ -678,6 +679,7 @@ class CrfTagger:
         (:mod:`annotator.crf.parallel`): the same spans, sooner.
         """
         _check_bias(recall_bias)
+        documents = [_with_plain_spaces(d) for d in documents]
         if workers > 1 and len({d.patient_id for d in documents}) > 1:
             from annotator.crf.parallel import predict_spans_in_parallel
 
@@ -757,6 +759,17 @@ class CrfTagger:
         """Pending model annotations for several documents, by document id."""
         spans = self.predict_spans(documents, recall_bias, progress, cancelled, workers)
         return {d.doc_id: predictions_to_annotations(d, spans[d.doc_id], self.schema) for d in documents}
+
+
+def _with_plain_spaces(document: Document) -> Document:
+    """The note as tagging reads it (:func:`~annotator.crf.tokenizer.plain_spaces`); spans
+    found in it fit the note itself, whose text the annotations then take."""
+    text = plain_spaces(document.text)
+    if text is document.text:
+        return document
+    plain = Document(document.doc_id, text, document.annotations)
+    plain.patient_id, plain.record = document.patient_id, document.record
+    return plain
 
 
 def _read_memory(raw: bytes, schema: Schema, path: Path) -> PhiMemory:

@@ -19,7 +19,18 @@ from typing import NamedTuple
 # the run when the one before it is not lower-case a-z, or when it is not a capital A-Z.
 _PIECE = re.compile(r"[^\W\d_](?:(?<![a-z])[^\W\d_]|[^\W\d_A-Z])*|\d+|[^\w\s]|_", re.UNICODE)
 _HEADING_WORDS = re.compile(r"[A-Za-z]+")
+# Space characters other than the ASCII one (no-break, narrow no-break, thin, figure,
+# ideographic...): an EHR export keeps them where an editor put them ("Dr.\u00a0Smith",
+# "St.\u00a0Mary's"), and the rules read " " and "\t" between a name's words.
+_OTHER_SPACE = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+_AS_SPACE = {code: " " for code in (0x00A0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)}
 _MAX_HEADING_WORDS = 6
+
+
+def plain_spaces(text: str) -> str:
+    """``text`` with every other space character as an ASCII space: the same length, so the
+    same offsets (``text`` itself when it holds none)."""
+    return text.translate(_AS_SPACE) if _OTHER_SPACE.search(text) else text
 
 
 class Token(NamedTuple):

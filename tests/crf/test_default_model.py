@@ -137,3 +137,27 @@ def test_bundled_model_finds_the_family_and_the_towns_of_a_social_line() -> None
     found = {a.text for a in load_default_model().predict(Document("100-01", text))}
     assert {"margie", "bob", "ROME", "Hank"} <= found
     assert "foley" not in found
+
+
+def test_a_no_break_or_thin_space_tags_as_a_space_does() -> None:
+    # EHR exports keep the editor's no-break and thin spaces: "HOLY\u00a0CROSS HOSPITAL" lost
+    # its first word when the hospital's pattern read only " " and "\t" between words.
+    text = (
+        "Pt transferred from St. Mary's to HOLY CROSS HOSPITAL last night.\n"
+        "Seen by Dr. Holly Rixford, son Don Reid at bedside.\n"
+    )
+    odd = {
+        "St. M": "St.\u00a0M",
+        "HOLY CROSS": "HOLY\u00a0CROSS",
+        "Dr. H": "Dr.\u2009H",
+        "Don Reid": "Don\u202fReid",
+    }
+    spaced = text
+    for plain, other in odd.items():
+        spaced = spaced.replace(plain, other)
+    tagger = load_default_model()
+    found = {t: tagger.predict(Document("100-01", t)) for t in (text, spaced)}
+    assert [(a.start, a.end, a.type) for a in found[spaced]] == [
+        (a.start, a.end, a.type) for a in found[text]
+    ]
+    assert "HOLY\u00a0CROSS HOSPITAL" in {a.text for a in found[spaced]}  # the note's own characters

@@ -70,3 +70,13 @@ def _pieces_the_obvious_way(line: str) -> list[str]:
 @given(st.text(alphabet="aAbzZyYMéÉßǅﬁΣσ09٣ _-:.'", max_size=60))
 def test_tokenize_cuts_like_the_obvious_two_step_split(line: str) -> None:
     assert [t.text for t in tokenize(line)] == _pieces_the_obvious_way(line)
+
+
+def test_plain_spaces_keeps_length_and_returns_a_plain_text_itself() -> None:
+    from annotator.crf.tokenizer import plain_spaces
+
+    text = "Dr.\u00a0Smith\u2009MD\u202f\u3000x\u200bY"
+    plain = plain_spaces(text)
+    assert plain == "Dr. Smith MD  x\u200bY" and len(plain) == len(text)  # a zero-width space is no space
+    ascii_text = "Dr. Smith\tMD"
+    assert plain_spaces(ascii_text) is ascii_text
