@@ -53,7 +53,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from annotator.adjudication.versions import refuse_repeated_folders
-    from annotator.evaluation.iaa_report import pair_rows, per_category_f1_rows, render_iaa_html
+    from annotator.evaluation.iaa_report import (
+        average_rows,
+        average_text,
+        pair_rows,
+        per_category_f1_rows,
+        render_iaa_html,
+    )
     from annotator.io.outputs import plan_files
     from annotator.workflows.iaa import IaaRequest, inter_annotator_agreement
     from annotator.workflows.notes import NoteKind
@@ -75,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     headers, rows = pair_rows(report)
     if args.csv:
-        _write_csv(Path(args.csv), headers, rows, request.inputs)
+        _write_csv(Path(args.csv), headers, rows + average_rows(report), request.inputs)
         announce_written(args.csv)
         return 0
     if args.html:
@@ -104,12 +110,8 @@ def run(args: argparse.Namespace) -> int:
         ),
         f"\naverage pairwise F1: {score_text(report.average_pairwise_f1())}",
     ]
-    average = report.average_versus_gold()
-    if average:
-        out.append(
-            "average of annotators vs gold: "
-            + ", ".join(f"{key} {score_text(value)}" for key, value in average.items())
-        )
+    if report.versus_gold:
+        out.append(f"average of annotators vs gold: {average_text(report)}")
     out.append("F1 is the primary agreement measure for spans; kappa counts every token, PHI or not.")
     sys.stdout.write("\n".join(out) + "\n")
     return 0

@@ -122,9 +122,10 @@ def agreement(
 ) -> AgreementReport:
     """Pairwise agreement of two or more annotators, and each against gold.
 
-    Annotator pairs are compared on the documents both have (a document one annotator has
-    not done yet is not a disagreement); comparisons with gold use the gold documents and
-    count missing annotator documents as misses.
+    Every comparison is on the documents both sides have: a document an annotator has not
+    done yet is no disagreement with another annotator, nor a miss against gold (an
+    unfinished annotator would otherwise score as if they had found nothing there; the
+    workflow says how many gold documents each annotator lacks).
     """
     options = options or Options()
     names = list(annotations)
@@ -143,7 +144,7 @@ def agreement(
         gold_ids = {d.doc_id for d in gold}
         for name in names:
             docs = [d for d in annotations[name] if d.doc_id in gold_ids]
-            loaded = pair_documents(gold, docs, mapping)
+            loaded = pair_documents(gold, docs, mapping, intersection_only=True)
             result = evaluate_pairs(loaded.pairs, options)
             result.skipped = list(loaded.skipped)
             report.versus_gold.append(PairAgreement("gold", name, result, list(loaded.text_differs)))

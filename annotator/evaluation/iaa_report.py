@@ -62,6 +62,32 @@ def pair_rows(report: AgreementReport) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
+def average_text(report: AgreementReport) -> str:
+    """The annotators' mean scores against gold, as one line ("precision 0.9345, ...")."""
+    return ", ".join(f"{key} {score_text(value)}" for key, value in report.average_versus_gold().items())
+
+
+def average_rows(report: AgreementReport) -> list[list[str]]:
+    """The averages as rows of :func:`pair_rows`'s table: the pairwise F1, and (with gold) the
+    annotators' mean P, R, F1 against it; counts and kappa left blank."""
+    width = len(pair_rows(report)[0])
+    pairwise = ["average pairwise", "", *[""] * 6, score_text(report.average_pairwise_f1())]
+    rows = [pairwise + [""] * (width - len(pairwise))]
+    average = report.average_versus_gold()
+    if average:
+        row = ["gold", "average of annotators", "", "", "", ""]
+        row += [
+            score_text(average["precision"]),
+            score_text(average["recall"]),
+            score_text(average["f1"]),
+            "",
+        ]
+        if "f_beta" in average:
+            row.append(score_text(average["f_beta"]))
+        rows.append(row)
+    return rows
+
+
 def render_iaa_html(
     report: AgreementReport,
     title: str = "Inter-annotator agreement",
@@ -91,6 +117,11 @@ def render_iaa_html(
             [[name, *(score_text(v) for v in row)] for name, row in zip(names, report.matrix(), strict=True)],
         ),
         f"<p>Average pairwise F1: {score_text(report.average_pairwise_f1())}</p>",
+        *(
+            [f"<p>Average of annotators vs gold: {html.escape(average_text(report))}</p>"]
+            if report.versus_gold
+            else []
+        ),
         "<h2>F1 per category</h2>",
         html_table(*per_category_f1_rows(report)),
     ]

@@ -90,6 +90,12 @@ def inter_annotator_agreement(
         for item in [*report.pairs, *report.versus_gold]
         for doc_id in item.text_differs
     ]
+    if gold is not None:
+        gold_ids = {d.doc_id for d in gold}
+        for name, documents in annotations.items():
+            lacking = len(gold_ids - {d.doc_id for d in documents})
+            if lacking:
+                notes.append(Note(NoteKind.NOT_ANNOTATED, name, count=lacking))
     every = [document for documents in annotations.values() for document in documents]
     notes += request.scoring.exclusion_notes(labels_of([*every, *(gold or [])]))
     return IaaResult(report, names, notes)

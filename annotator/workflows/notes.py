@@ -35,6 +35,10 @@ class NoteKind(Enum):
     ONLY_REFERENCE = "only-reference"
     #: ``count`` predicted documents have no reference file (counted as spurious)
     ONLY_PREDICTED = "only-predicted"
+    #: annotator ``subject`` has no copy of ``count`` gold documents (left out of their score)
+    NOT_ANNOTATED = "not-annotated"
+    #: system ``subject`` has no file for ``count`` gold documents (left out for both systems)
+    NOT_IN_BOTH_SYSTEMS = "not-in-both-systems"
     #: a document is missing from some versions (``subject``: doc id, ``detail``: the versions)
     MISSING_VERSION = "missing-version"
     #: a reader's warning about an input file (``detail``: its one-line text, no note text)
@@ -79,6 +83,9 @@ _MESSAGES = {
     NoteKind.TEXT_DIFFERS: "{subject}: reference and predicted TEXT differ",
     NoteKind.ONLY_REFERENCE: "{count} gold document(s) have no system file (counted as missed)",
     NoteKind.ONLY_PREDICTED: "{count} system document(s) have no gold file (counted as spurious)",
+    NoteKind.NOT_ANNOTATED: "{subject} has no copy of {count} gold document(s): scored against gold on the rest",
+    NoteKind.NOT_IN_BOTH_SYSTEMS: "{subject} has no file for {count} gold document(s): left out for both "
+    "systems, which are compared on the same documents",
     NoteKind.MISSING_VERSION: "document {subject} is missing from {detail}; skipped",
     NoteKind.INPUT_WARNING: "{detail}",
     NoteKind.NOT_REALIGNED: "{subject}: not realigned: fix the other errors of this file first",

@@ -64,11 +64,24 @@ def significance(
         loaded.append(pairs)
         if progress is not None:
             progress(done, 3)
-    # A document one system cannot be scored on (its TEXT differs from gold's) is left out of
-    # both: the test compares the two systems on the same documents or not at all.
+    # A document one system cannot be scored on (its TEXT differs from gold's) or has no file
+    # for is left out of both: the test compares the two systems on the same documents or not
+    # at all (a system half done would otherwise differ by the notes it has not reached).
     unscorable = {doc_id for pairs in loaded for doc_id in pairs.text_differs}
-    kept = [[p for p in pairs.pairs if p.doc_id not in unscorable] for pairs in loaded]
+    present = [{p.doc_id for p in pairs.pairs if p.predicted_present} for pairs in loaded]
+    gold_ids = {p.doc_id for p in loaded[0].pairs if p.reference_present}
+    for folder, has in zip((request.system_a, request.system_b), present, strict=True):
+        lacking = len(gold_ids - has - unscorable)
+        if lacking:
+            notes.append(Note(NoteKind.NOT_IN_BOTH_SYSTEMS, str(folder), count=lacking))
+    both = present[0] & present[1]
+    kept = [[p for p in pairs.pairs if p.doc_id not in unscorable and p.doc_id in both] for pairs in loaded]
     if not all(any(p.reference_present and p.predicted_present for p in pairs) for pairs in kept):
+        if not unscorable:
+            raise InputError(
+                "the two systems have no gold document in common (documents are paired by file name)",
+                request.system_b,
+            )
         raise TextMismatchError(
             f"no document can be scored for both systems: {len(unscorable)} document(s) have a TEXT "
             f"other than gold's {printable_path(request.gold)} in one of them (are these the same notes?)"

@@ -41,6 +41,23 @@ def test_iaa_three_annotators_with_gold(tmp_path: Path, capsys: pytest.CaptureFi
     assert "F1 matrix" in out and "average of annotators vs gold" in out
 
 
+def test_an_unfinished_annotator_is_scored_against_gold_on_what_they_did_and_told_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    everything = [("NAME", *at(TEXT, n), "PATIENT") for n in ("Amy Lee", "John Smith")]
+    for doc_id in ("100-01", "100-02", "100-03"):
+        write_doc(tmp_path / "gold", f"{doc_id}.xml", TEXT, everything)
+        write_doc(tmp_path / "anna", f"{doc_id}.xml", TEXT, everything)
+    write_doc(tmp_path / "ben", "100-01.xml", TEXT, everything)  # two notes still to do
+    args = ["iaa", str(tmp_path / "anna"), str(tmp_path / "ben"), "--gold", str(tmp_path / "gold")]
+    assert main([*args, "--json"]) == 0
+    captured = capsys.readouterr()
+    ben = json.loads(captured.out)["versus_gold"][1]
+    # the two notes ben has not done are no misses: recall 1.0 over his one note, not 1/3
+    assert (ben["predicted"], ben["documents"], ben["recall"]) == ("ben", 1, 1.0)
+    assert "ben has no copy of 2 gold document(s)" in captured.err
+
+
 def test_iaa_needs_two_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_doc(tmp_path / "a", "100-01.xml", TEXT, [])
     assert main(["iaa", str(tmp_path / "a")]) == 2
@@ -62,3 +79,48 @@ def test_iaa_report_never_replaces_an_existing_file_without_force(
     assert precious.read_text(encoding="utf-8") == "my thesis"
     assert main([*argv, "--force"]) == 0
     assert precious.read_text(encoding="utf-8") != "my thesis"
+
+
+def test_the_csv_and_html_reports_hold_the_averages_the_terminal_shows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tags = {"gold": ["Amy Lee", "John Smith"], "anna": ["Amy Lee", "John Smith"], "ben": ["Amy Lee"]}
+    for name, needles in tags.items():
+        write_doc(tmp_path / name, "100-01.xml", TEXT, [("NAME", *at(TEXT, n), "PATIENT") for n in needles])
+    args = ["iaa", str(tmp_path / "anna"), str(tmp_path / "ben"), "--gold", str(tmp_path / "gold")]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    average = next(line for line in out.splitlines() if line.startswith("average of annotators vs gold"))
+    assert average == "average of annotators vs gold: precision 1.0000, recall 0.7500, f1 0.8333"
+    assert main([*args, "--csv", str(tmp_path / "iaa.csv")]) == 0
+    rows = (tmp_path / "iaa.csv").read_text(encoding="utf-8").splitlines()
+    assert rows[-2:] == [
+        "average pairwise,,,,,,,,0.6667,",
+        "gold,average of annotators,,,,,1.0000,0.7500,0.8333,",
+    ]
+    assert main([*args, "--html", str(tmp_path / "iaa.html")]) == 0
+    page = (tmp_path / "iaa.html").read_text(encoding="utf-8")
+    assert "Average of annotators vs gold: precision 1.0000, recall 0.7500, f1 0.8333" in page
+
+
+def test_significance_compares_two_systems_on_the_documents_both_have(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    everything = [("NAME", *at(TEXT, n), "PATIENT") for n in ("Amy Lee", "John Smith")]
+    for doc_id in ("100-01", "100-02", "100-03", "100-04"):
+        write_doc(tmp_path / "gold", f"{doc_id}.xml", TEXT, everything)
+        write_doc(tmp_path / "whole", f"{doc_id}.xml", TEXT, everything)
+    write_doc(tmp_path / "half", "100-01.xml", TEXT, everything)  # the same tags, three notes to go
+    args = ["significance", "--gold", str(tmp_path / "gold"), str(tmp_path / "whole"), str(tmp_path / "half")]
+    assert main([*args, "--json", "--shuffles", "99"]) == 0
+    captured = capsys.readouterr()
+    overall = json.loads(captured.out)["results"][0]
+    # Compared on 100-01 alone they agree exactly: no difference, nothing significant.
+    assert (overall["name"], overall["a"]["tp"], overall["b"]["tp"]) == ("overall", 2, 2)
+    assert overall["f1_difference"] == 0.0 and not overall["significant"]
+    assert "half has no file for 3 gold document(s): left out for both systems" in captured.err
+    write_doc(tmp_path / "other", "100-02.xml", TEXT, everything)
+    write_doc(tmp_path / "rest", "100-01.xml", TEXT, everything)
+    args = ["significance", "--gold", str(tmp_path / "gold"), str(tmp_path / "other"), str(tmp_path / "rest")]
+    assert main(args) == 1
+    assert "no gold document in common" in capsys.readouterr().err

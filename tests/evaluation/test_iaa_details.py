@@ -202,15 +202,16 @@ def test_differing_text_is_skipped_and_listed() -> None:
     assert report.versus_gold[1].result.skipped == ["3: reference and predicted TEXT differ"]
 
 
-def test_versus_gold_counts_missing_documents_and_ignores_extra_ones() -> None:
+def test_versus_gold_scores_only_the_documents_an_annotator_has() -> None:
     gold = annotator_a()
     partial = [annotator_a()[0], doc("9", TEXT_2, ("today", "DATE", "DATE"))]  # doc 2 missing, doc 9 extra
     report = agreement({"a": annotator_a(), "p": partial}, gold=gold)
     assert [(p.reference, p.predicted) for p in report.versus_gold] == [("gold", "a"), ("gold", "p")]
     micro = report.versus_gold[1].result.micro
-    # doc 1 found; doc 2's Boston missed; doc 9 is not in gold and is not spurious
-    assert (micro.tp, micro.fp, micro.fn) == (1, 0, 1)
-    assert len(report.versus_gold[1].result.documents) == 2
+    # doc 1 found; doc 2, not done yet, is no miss (its Boston would be); doc 9 is not in gold
+    # and is not spurious
+    assert (micro.tp, micro.fp, micro.fn) == (1, 0, 0)
+    assert len(report.versus_gold[1].result.documents) == 1
     # between annotators only the shared document counts
     shared = report.pair("a", "p")
     assert len(shared.result.documents) == 1 and shared.result.micro.f1 == 1.0

@@ -103,5 +103,5 @@ def test_iaa_csv_annotator_names_never_run_as_formulas(tmp_path: Path) -> None:
     out = tmp_path / "iaa.csv"
     assert main(["iaa", str(tmp_path / "=cmd"), str(tmp_path / "+b"), "--csv", str(out)]) == 0
     rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
-    assert [row[:2] for row in rows[1:]] == [["'=cmd", "'+b"]]
+    assert [row[:2] for row in rows[1:]] == [["'=cmd", "'+b"], ["average pairwise", ""]]
     assert rows[1][8] == "1.0000"
