@@ -208,11 +208,20 @@ class AnnotationTableModel(QAbstractTableModel):
             self._ids[row] = new.id
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
             return
-        # The sort key changed: move the row where it now belongs.
-        self.beginRemoveRows(QModelIndex(), row, row)
+        # The sort key changed: move the row where it now belongs. A move, not a removal and an
+        # insertion: the view's current row and selection travel with it, where a removal
+        # handed them to the neighbour (an undo then made the next annotation current).
         del self._ids[row]
-        self.endRemoveRows()
-        self._on_document_annotation_added(new)
+        target = self._insert_row(new)
+        self._ids.insert(row, old.id)
+        destination = target + 1 if target >= row else target
+        if destination not in (row, row + 1):
+            self.beginMoveRows(QModelIndex(), row, row, QModelIndex(), destination)
+            del self._ids[row]
+            self._ids.insert(target, new.id)
+            self.endMoveRows()
+        self._ids[target] = new.id
+        self.dataChanged.emit(self.index(target, 0), self.index(target, len(COLUMNS) - 1))
 
     # -- Qt model API -----------------------------------------------------------------------------
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008 - Qt's signature

@@ -181,6 +181,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         s = self.session
         s.document_changed.connect(self._on_session_document_changed)
+        self._shown_current: Annotation | None = None
         s.current_changed.connect(self._on_session_current_changed)
         s.save_state_changed.connect(self.status.show_save_state)
         s.read_only_changed.connect(self.banner.show_lock)
@@ -253,6 +254,17 @@ class MainWindow(QMainWindow):
 
     # -- current annotation and keys ----------------------------------------------------------------------
     def _on_session_current_changed(self, annotation: Annotation | None) -> None:
+        shown, self._shown_current = self._shown_current, annotation
+        if (
+            annotation is not None
+            and shown is not None
+            and shown.id == annotation.id
+            and self.view.selection_span() == (shown.start, shown.end)
+        ):
+            # The current annotation was replaced (an undone resize, a type change): a selection
+            # that showed its old bounds shows the new ones, or the next type key would tag the
+            # old span anew.
+            self.view.select_span(annotation.start, annotation.end)
         self.view.highlighter.set_current(annotation.id if annotation else None)
         self.attributes.show_annotation(annotation)
         self.task_attributes.show_annotation(annotation)

@@ -33,16 +33,23 @@ def _is_word_char(char: str) -> bool:
     return char.isalnum() or char in "_'"
 
 
-def snap_to_words(text: str, start: int, end: int) -> tuple[int, int]:
-    """Trim surrounding whitespace, then widen ``[start, end)`` to whole words.
-
-    Used only when the annotator turned "snap to word boundaries" on: offsets are never
-    changed silently otherwise.
-    """
+def trim_spaces(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` without the whitespace around it: no PHI span begins or ends with a
+    space or a line break, and a selection dragged from the space before a word holds one."""
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():
         end -= 1
+    return start, end
+
+
+def snap_to_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """Trim surrounding whitespace, then widen ``[start, end)`` to whole words.
+
+    Used only when the annotator turned "snap to word boundaries" on: offsets are never
+    widened silently otherwise.
+    """
+    start, end = trim_spaces(text, start, end)
     if start == end:
         return start, end
     while start > 0 and _is_word_char(text[start - 1]) and _is_word_char(text[start]):
@@ -133,10 +140,15 @@ class AnnotationEditor:
     # -- creating and changing ------------------------------------------------------------
     def tag(self, start: int, end: int, type_name: str) -> Annotation | None:
         """Tag ``[start, end)`` with a type; ``None`` when there is nothing to tag."""
-        if self.snap_to_words:
-            start, end = snap_to_words(self.document.text, start, end)
+        bounds = snap_to_words if self.snap_to_words else trim_spaces
+        start, end = bounds(self.document.text, start, end)
         if start >= end or self.read_only:
             return None
+        same = [a for a in self.document.at(start) if (a.start, a.end) == (start, end)]
+        if same:
+            # The span is tagged already (a suggestion, or a tag selected by a drag that did not
+            # make it current): the key means that tag, never a second one on the same span.
+            return self.change(min(same, key=lambda a: not a.pending).id, type_name=type_name)
         annotation = self.document.make_annotation(
             self.schema.category_of(type_name),
             type_name,
@@ -159,8 +171,9 @@ class AnnotationEditor:
         old = self.document.get(annotation_id)
         new_start = old.start if start is None else start
         new_end = old.end if end is None else end
-        if self.snap_to_words and (start is not None or end is not None):
-            new_start, new_end = snap_to_words(self.document.text, new_start, new_end)
+        if start is not None or end is not None:
+            bounds = snap_to_words if self.snap_to_words else trim_spaces
+            new_start, new_end = bounds(self.document.text, new_start, new_end)
         type_name = type_name or old.type
         if new_start >= new_end:
             return None

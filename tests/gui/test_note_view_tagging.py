@@ -209,3 +209,70 @@ def test_triple_clicked_line_is_tagged_without_its_line_break(qtbot: QtBot, wind
     assert [(a.start, a.end) for a in document.annotations if a.type == "ORGANIZATION"] == [
         (start, start + len(line))
     ]
+
+
+def test_undoing_a_resize_keeps_the_annotation_current_and_its_span_selected(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    # The row of a replaced annotation used to be removed and inserted again: the table handed
+    # its current row to the neighbour, which became the current annotation, so the Enter
+    # after an undo accepted a suggestion the user never looked at.
+    session = window.session
+    document = session.document
+    assert document is not None
+    smith = next(a for a in document.annotations if a.type == "PATIENT")
+    date = next(a for a in document.annotations if a.type == "DATE")
+    window.table.table.setFocus()
+    window._on_table_annotation_activated(smith.id)
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)  # "John Smit"
+    qtbot.keyClick(window.view, "p")
+    assert (document.get(smith.id).start, document.get(smith.id).end) == (smith.start, smith.end - 1)
+    qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert session.current_id == smith.id and window.table.current_id() == smith.id
+    assert window.view.selection_span() == (smith.start, smith.end)
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    assert not document.get(smith.id).pending and document.get(date.id).pending
+
+
+def test_a_type_change_that_moves_the_row_keeps_the_annotation_current(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    session = window.session
+    document = session.document
+    assert document is not None
+    smith = next(a for a in document.annotations if a.type == "PATIENT")
+    window.table.table.sortByColumn(3, Qt.SortOrder.AscendingOrder)  # by type: DATE, PATIENT
+    assert [window.table.model.data(window.table.model.index(r, 3)) for r in range(2)] == ["DATE", "PATIENT"]
+    window._on_table_annotation_activated(smith.id)
+    window.view.setFocus()
+    qtbot.keyClick(window.view, "a")  # PATIENT -> AGE: its row moves above DATE
+    assert document.get(smith.id).type == "AGE"
+    assert session.current_id == smith.id and window.table.current_id() == smith.id
+    assert window.table.model.data(window.table.model.index(0, 3)) == "AGE"
+
+
+def test_a_type_key_on_a_span_already_tagged_changes_that_tag_and_never_adds_a_second(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    session = window.session
+    document = session.document
+    assert document is not None
+    smith = next(a for a in document.annotations if a.type == "PATIENT")
+    session.set_current(None)
+    # Dragged from the space before it, right to left, without making the suggestion current.
+    window.view.select_span(smith.end, smith.start - 1)
+    qtbot.keyClick(window.view, "r")
+    on_span = [a for a in document.annotations if (a.start, a.end) == (smith.start, smith.end)]
+    assert [(a.id, a.type, a.pending) for a in on_span] == [(smith.id, "DOCTOR", False)]
+    assert len(document.overlapping(smith.start - 1, smith.end)) == 1
+    assert session.current_id == smith.id
+
+
+def test_a_new_tag_leaves_out_the_spaces_around_the_selection(qtbot: QtBot, window: MainWindow) -> None:
+    document = window.session.document
+    assert document is not None
+    window.view.select_span(DOCTOR - 1, DOCTOR + len("Marissa Jones") + 1)  # " Marissa Jones "
+    qtbot.keyClick(window.view, "r")
+    tagged = [a for a in document.annotations if a.type == "DOCTOR"]
+    assert [(a.start, a.text) for a in tagged] == [(DOCTOR, "Marissa Jones")]
