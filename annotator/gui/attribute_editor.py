@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -53,6 +53,10 @@ class TypeComboBox(QComboBox):
 class AttributeEditor(QWidget):
     """A form for one annotation.
 
+    Its Accept and Delete buttons ask (``accept_requested``, ``delete_requested``): the window
+    accepts or deletes the current annotation as the Enter and Delete keys do, with their
+    status messages.
+
     Parameters
     ----------
     schema:
@@ -61,11 +65,16 @@ class AttributeEditor(QWidget):
         Returns the current document's editor (None when no document is open).
     """
 
+    accept_requested = Signal()
+    delete_requested = Signal()
+
     def __init__(self, schema: Schema, editor: EditorGetter, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.schema = schema
         self._editor = editor
         self.annotation_id: str | None = None
+        # The comment as last shown or kept: the field differs from it while an edit is pending.
+        self._comment_shown = ""
         form = QFormLayout(self)
         form.setContentsMargins(4, 4, 4, 4)
         self.type_box = TypeComboBox()
@@ -97,16 +106,30 @@ class AttributeEditor(QWidget):
         self.delete_button.clicked.connect(self._on_delete_button_clicked)
         self.show_annotation(None)
 
+    def commit_comment(self) -> None:
+        """Keep a comment typed and not yet confirmed with Enter on the annotation it was typed
+        for: a key that moves on (F8, Tab, Ctrl+PgDown) gives the field no editingFinished."""
+        if self.comment.text() != self._comment_shown:
+            self._on_comment_editing_finished()
+
     def show_annotation(self, annotation: Annotation | None) -> None:
-        self.annotation_id = annotation.id if annotation is not None else None
-        enabled = annotation is not None
+        new_id = annotation.id if annotation is not None else None
+        if new_id != self.annotation_id:
+            self.commit_comment()
+        same = new_id is not None and new_id == self.annotation_id
+        self.annotation_id = new_id
+        editor = self._editor()
+        # A read-only (locked) note: the form shows the annotation but offers no edit it would drop.
+        enabled = annotation is not None and not (editor is not None and editor.read_only)
         for widget in (self.type_box, self.comment, self.accept_button, self.delete_button):
             widget.setEnabled(enabled)
         if annotation is None:
+            self.type_box.setCurrentIndex(-1)  # no type shown for no annotation
             self.span_label.setText("–")
             self.source_label.setText("–")
             self.status_label.setText("no annotation selected")
             self.comment.clear()
+            self._comment_shown = ""
             return
         index = self.type_box.findData(annotation.type)
         self.type_box.setCurrentIndex(index)
@@ -118,10 +141,13 @@ class AttributeEditor(QWidget):
             source += f"  by {annotation.annotator}"
         self.source_label.setText(source)
         self.status_label.setText("pending review" if annotation.pending else "reviewed")
-        self.accept_button.setEnabled(annotation.pending)
+        self.accept_button.setEnabled(enabled and annotation.pending)
         self.delete_button.setText("Reject" if annotation.pending else "Delete")
-        if not self.comment.hasFocus():
+        if not (same and self.comment.hasFocus()):
+            # Another annotation's comment replaces the field even while it has the focus; the
+            # same annotation changed (its type, its bounds) keeps what is being typed.
             self.comment.setText(annotation.comment)
+            self._comment_shown = annotation.comment
 
     def _target(self) -> tuple[AnnotationEditor, str] | None:
         editor = self._editor()
@@ -137,14 +163,13 @@ class AttributeEditor(QWidget):
     def _on_comment_editing_finished(self) -> None:
         target = self._target()
         if target is not None:
-            target[0].set_comment(target[1], self.comment.text())
+            self._comment_shown = self.comment.text()
+            target[0].set_comment(target[1], self._comment_shown)
 
     def _on_accept_button_clicked(self) -> None:
-        target = self._target()
-        if target is not None:
-            target[0].accept(target[1])
+        if self._target() is not None:
+            self.accept_requested.emit()
 
     def _on_delete_button_clicked(self) -> None:
-        target = self._target()
-        if target is not None:
-            target[0].delete(target[1])
+        if self._target() is not None:
+            self.delete_requested.emit()

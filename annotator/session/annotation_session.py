@@ -168,15 +168,19 @@ class AnnotationSession:
         self.document_changed.emit(document)
         self.current_changed.emit(None)
         self.read_only_changed.emit(opened.read_only, opened.lock_holder)
+        # One notice: the status bar shows one message, and a second would hide the first.
+        notices = []
         if recovered:
             self.scheduler.note_edit(self.clock())
             count = self.workspace.recovered_edits.pop(doc_id, None)
             if count is not None:
-                self.notice.emit(f"Recovered {count} unsaved edit(s) of {doc_id} from its edit journal.")
+                notices.append(f"Recovered {count} unsaved edit(s) of {doc_id} from its edit journal.")
         if kept_aside is not None:
-            self.notice.emit(f"The unsaved edits of {doc_id} were kept in {kept_aside.name}.")
+            notices.append(f"The unsaved edits of {doc_id} were kept in {kept_aside.name}.")
         if opened.taken_over:
-            self.notice.emit(f"Took over the stale lock on {doc_id} held by {opened.taken_over}.")
+            notices.append(f"Took over the stale lock on {doc_id} held by {opened.taken_over}.")
+        if notices:
+            self.notice.emit(" ".join(notices))
         self._set_save_state()
         self.entry_changed.emit(doc_id)
         # The neighbours are read ahead once this document is on screen: a reader thread
@@ -318,11 +322,12 @@ class AnnotationSession:
             return
         if self._refused_read_only():
             return
-        self.editor.delete(current.id)
+        # Said before the edit: a warning the edit raises (an unwritable journal) then stays.
         if current.pending:
             self.notice.emit(f"Rejected the {current.type} suggestion; it will not be suggested here again.")
         else:
             self.notice.emit(f"Deleted the {current.type} tag at {current.start}-{current.end}.")
+        self.editor.delete(current.id)
 
     def _refused_read_only(self) -> bool:
         if self.read_only:
@@ -331,7 +336,13 @@ class AnnotationSession:
 
     def accept_current(self) -> None:
         current = self.current()
-        if current is not None and self.editor is not None:
+        if current is None or self.editor is None:
+            return
+        if self._refused_read_only():
+            return
+        if current.pending:
+            # Said before the edit: a warning the edit raises (an unwritable journal) then stays.
+            self.notice.emit(f"Accepted the {current.type} suggestion at {current.start}-{current.end}.")
             self.editor.accept(current.id)
 
     def accept_all(self, of_current_type: bool) -> int:
