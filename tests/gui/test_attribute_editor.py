@@ -9,9 +9,9 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from annotator.core.project import Project
+from annotator.gui.main_window import MainWindow
 from annotator.io.i2b2 import read_i2b2
 from annotator.io.locking import DocumentLock
-from annotator.gui.main_window import MainWindow
 from tests.gui.conftest import make_window, show
 
 
