@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -151,7 +151,13 @@ class MainWindow(QMainWindow):
         self._clock_timer.setInterval(5000)
         self._clock_timer.timeout.connect(self._refresh_status)
         self._clock_timer.start()
-        for widget in (self.view, self.view.viewport(), self.table.table.viewport(), self.palette_widget):
+        for widget in (
+            self.view,
+            self.view.viewport(),
+            self.table.table,
+            self.table.table.viewport(),
+            self.palette_widget,
+        ):
             widget.installEventFilter(self)
 
     # -- building -----------------------------------------------------------------------------------
@@ -406,6 +412,17 @@ class MainWindow(QMainWindow):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel):
             self.session.note_activity()
+        if (
+            watched is self.table.table
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and self.view.acts_on(event)
+        ):
+            # A row clicked leaves the focus in the table, where Enter, Delete and the type keys
+            # did nothing: they act on the row's annotation as in the note, which takes the focus.
+            self.view.setFocus()
+            self.view.keyPressEvent(event)
+            return True
         return False
 
     def _refresh_status(self, annotations: int = -1, pending: int = -1) -> None:

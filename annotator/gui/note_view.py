@@ -233,6 +233,23 @@ class NoteView(QPlainTextEdit):
         # Tab and Shift+Tab move between annotations, not between widgets.
         return False
 
+    def acts_on(self, event: QKeyEvent) -> bool:
+        """Whether the key is one the note acts on for the current annotation (Enter, Delete,
+        Backspace, a type's key): the annotation table hands these on to it."""
+        key = event.key()
+        mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if mods == Qt.KeyboardModifier.NoModifier and key in (
+            Qt.Key.Key_Return,
+            Qt.Key.Key_Enter,
+            Qt.Key.Key_Delete,
+            Qt.Key.Key_Backspace,
+        ):
+            return True
+        text = event.text()
+        return mods in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier) and bool(
+            text and text.lower() in self._keys
+        )
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
         mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier

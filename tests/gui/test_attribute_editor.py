@@ -101,3 +101,25 @@ def test_the_status_bar_never_shows_an_older_actions_message_as_this_ones(
     qtbot.mouseClick(window.attributes.accept_button, Qt.MouseButton.LeftButton)
     assert not document.get(patient.id).pending
     assert bar.currentMessage() == f"Accepted the PATIENT suggestion at {patient.start}-{patient.end}."
+
+
+def test_enter_delete_and_type_keys_act_on_a_row_clicked_in_the_table(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    document = window.session.document
+    assert document is not None
+    patient = next(a for a in document.annotations if a.type == "PATIENT")
+    date = next(a for a in document.annotations if a.type == "DATE")
+    table = window.table.table
+    for annotation in (patient, date):
+        row = window.table.model.row_of(annotation.id)
+        rect = table.visualRect(window.table.model.index(row, 0))
+        qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        assert window.session.current_id == annotation.id and table.hasFocus()
+        if annotation is patient:
+            qtbot.keyClick(table, Qt.Key.Key_Return)
+            assert not document.get(patient.id).pending
+        else:
+            qtbot.keyClick(table, "a")  # the date becomes an AGE
+            assert document.get(date.id).type == "AGE"
+            assert window.view.hasFocus()
