@@ -31,6 +31,11 @@ class Command(ABC):
     @abstractmethod
     def revert(self) -> None: ...
 
+    def document_ids(self) -> set[str]:
+        """The documents the edit changes (none known for an edit of something else)."""
+        document = getattr(self, "document", None)
+        return {document.doc_id} if isinstance(document, Document) else set()
+
 
 class AddAnnotation(Command):
     def __init__(self, document: Document, annotation: Annotation) -> None:
@@ -158,6 +163,9 @@ class CompositeCommand(Command):
         for command in reversed(self.commands):
             command.revert()
 
+    def document_ids(self) -> set[str]:
+        return set().union(*(command.document_ids() for command in self.commands))
+
 
 class History:
     """Undo and redo stacks for a set of documents.
@@ -182,6 +190,16 @@ class History:
     @property
     def can_redo(self) -> bool:
         return bool(self._redo)
+
+    @property
+    def next_undo(self) -> Command | None:
+        """The step :meth:`undo` would revert."""
+        return self._undo[-1] if self._undo else None
+
+    @property
+    def next_redo(self) -> Command | None:
+        """The step :meth:`redo` would apply again."""
+        return self._redo[-1] if self._redo else None
 
     @property
     def undo_text(self) -> str:

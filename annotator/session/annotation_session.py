@@ -363,16 +363,37 @@ class AnnotationSession:
         return accepted
 
     def undo(self) -> None:
-        self._undo_or_redo(self.history.undo_text, self.history.undo, "Undid", "undo")
+        self._undo_or_redo(self.history.next_undo, self.history.undo, "Undid", "undo")
 
     def redo(self) -> None:
-        self._undo_or_redo(self.history.redo_text, self.history.redo, "Redid", "redo")
+        self._undo_or_redo(self.history.next_redo, self.history.redo, "Redid", "redo")
 
-    def _undo_or_redo(self, what: str, step: Callable[[], object], done: str, verb: str) -> None:
-        if step() is None:
+    def _undo_or_redo(
+        self, command: Command | None, step: Callable[[], object], done: str, verb: str
+    ) -> None:
+        if command is None:
             self.notice.emit(f"Nothing to {verb}.")
+            return
+        where = sorted(command.document_ids())
+        if len(where) == 1 and where[0] != self.doc_id and where[0] in self.workspace.documents:
+            # The step changed another record (the history spans records): open it first, so the
+            # change happens where the user sees it, not silently in a record left behind.
+            try:
+                self.open_document(where[0])
+            except AnnotatorError as error:
+                self.notice.emit(f"Cannot {verb} in {where[0]}: {error.one_line()}")
+                return
+            if self.read_only:
+                self.notice.emit(f"Cannot {verb} in {where[0]}: it is locked by someone else now.")
+                return
+        step()
+        elsewhere = [doc_id for doc_id in where if doc_id != self.doc_id]
+        if len(elsewhere) == 1:
+            self.notice.emit(f"{done} {command.description} (also in {elsewhere[0]}).")
+        elif elsewhere:
+            self.notice.emit(f"{done} {command.description} (also in {len(elsewhere)} other records).")
         else:
-            self.notice.emit(f"{done} {what}.")
+            self.notice.emit(f"{done} {command.description}.")
 
     def step(self, direction: int, position: int, pending_only: bool = False) -> Annotation | None:
         """Make the next / previous (pending) annotation current."""

@@ -123,3 +123,21 @@ def test_enter_delete_and_type_keys_act_on_a_row_clicked_in_the_table(
             qtbot.keyClick(table, "a")  # the date becomes an AGE
             assert document.get(date.id).type == "AGE"
             assert window.view.hasFocus()
+
+
+def test_undo_of_a_step_made_in_another_record_opens_that_record_first(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    session = window.session
+    document = session.document
+    assert document is not None
+    start = document.text.index("Marissa Jones")
+    window.view.select_span(start, start + len("Marissa Jones"))
+    qtbot.keyClick(window.view, "r")
+    window.step_document(+1)
+    assert session.doc_id == "200-02"
+    qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    # The change happens where the user sees it, not in a record left behind.
+    assert session.doc_id == "200-01" and window.view.toPlainText().startswith("Patient John Smith")
+    assert [a for a in document.annotations if a.type == "DOCTOR"] == []
+    assert window.statusBar().currentMessage() == "Undid add DOCTOR."
