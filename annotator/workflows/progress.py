@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from annotator.core.annotation import Source
 from annotator.core.document import Document
 from annotator.core.project import Project
 from annotator.errors import AnnotatorError
@@ -153,10 +154,15 @@ def project_progress(
             progress(number, len(names) + 1)
     check_cancel(cancelled, "the progress figures")
     reviewed = {name: {d: _reviewed_only(doc) for d, doc in copies[name].items()} for name in names}
-    # A copy holds a judgement once it is marked done or has a reviewed tag; one still untouched
-    # (suggestions only) would count every tag of the other annotator as a disagreement.
+    # A copy holds a judgement once it is marked done or has a tag its annotator reviewed; one
+    # still untouched (suggestions only, or tags "annotate all" put in a record never opened)
+    # would count every tag of the other annotator as a disagreement.
     judged = {
-        name: {d for d, doc in reviewed[name].items() if statuses[name][d] == DONE or len(doc)}
+        name: {
+            d
+            for d, doc in reviewed[name].items()
+            if statuses[name][d] == DONE or any(a.source != Source.PROPAGATED for a in doc.annotations)
+        }
         for name in names
     }
     for a, b in itertools.combinations(names, 2):

@@ -117,6 +117,11 @@ def test_a_copy_with_suggestions_only_is_not_yet_compared(qtbot: QtBot, project:
     bob.write_text(bob.read_text(encoding="utf-8").replace(' pending="yes"', "", 1))
     [pair] = project_progress(project).pairs
     assert (pair.compared, pair.precision, round(pair.recall, 3)) == (1, 1.0, 0.5)
+    # A tag "annotate all" put in a record bob never opened is no judgement of that record.
+    bob = project.annotations_dir("bob") / "100-01.xml"
+    bob.write_text(bob.read_text(encoding="utf-8").replace(' pending="yes"', ' source="propagated"', 1))
+    [pair] = project_progress(project).pairs
+    assert pair.compared == 1
 
 
 def test_save_as_json_opens_in_the_reports_folder(
