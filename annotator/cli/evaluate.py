@@ -93,7 +93,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--include-text",
         action="store_true",
-        help="put PHI text into the disagreement lists of --json/--csv/--html reports (the report says so)",
+        help="put PHI text into the disagreement lists of --json and --html reports (the report says so; "
+        "a --csv report holds scores only)",
     )
     parser.add_argument(
         "-v",
@@ -128,10 +129,10 @@ def run(args: argparse.Namespace) -> int:
     outcome = evaluate(request)
     for note in outcome.notes:
         print(f"annotator evaluate: note: {note.message()}", file=sys.stderr)
-    if args.include_text and not (args.json or args.csv or args.html):
+    if args.include_text and not (args.json or args.html):
         print(
-            "annotator evaluate: note: --include-text only adds PHI text to --json, --csv and --html "
-            "reports; the terminal tables never show it",
+            "annotator evaluate: note: --include-text only adds PHI text to --json and --html reports; "
+            "the terminal tables and a --csv report hold scores only",
             file=sys.stderr,
         )
     if args.csv or args.html:

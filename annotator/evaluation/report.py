@@ -107,12 +107,11 @@ def write_json(result: EvaluationResult, path: str | Path | None, include_text: 
 def write_csv(result: EvaluationResult, path: str | Path | None, include_text: bool = False) -> str:
     """One CSV with a ``scope`` column: micro, macro, category, type and document rows.
 
-    ``include_text`` only adds the warning line (the CSV holds no item text).
+    It holds scores only, never an item or its text, so ``include_text`` changes nothing: a
+    warning that it holds PHI text would be false (and teach readers to ignore the warning).
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    if include_text:
-        writer.writerow([f"# {TEXT_WARNING}"])
     writer.writerow(["scope", "name", *score_headers(result.options.beta)])
     for scope, name, *scores in summary_rows(result):
         writer.writerow([scope, inert_cell(name), *scores])  # a label is the files' TYPE text

@@ -233,7 +233,7 @@ def test_include_text_in_the_terminal_says_it_changes_nothing_there(corpus: Path
         ["evaluate", "--gold", corpus / "gold", "--system", corpus / "annotator_a", "--include-text"], home
     )
     assert run.returncode == 0, run.describe()
-    assert "--include-text only adds PHI text to --json, --csv and --html reports" in run.stderr
+    assert "--include-text only adds PHI text to --json and --html reports" in run.stderr
 
 
 # -- 8. train refuses to overwrite a model ----------------------------------------------------------
