@@ -35,6 +35,7 @@ class Kind(StrEnum):
     EVENTS = "events"
     EQUIVALENCES = "equivalences"
     NORMALIZATIONS = "normalizations"
+    TYPES = "types"
 
 
 EVERYTHING = frozenset(Kind)
@@ -53,6 +54,7 @@ DESCRIPTIONS = {
     Kind.EVENTS: "events, a trigger with its arguments",
     Kind.EQUIVALENCES: "equivalence sets",
     Kind.NORMALIZATIONS: "references to external resources",
+    Kind.TYPES: "PHI types the target names only by a coarser one (PhysioNet's: HOSPITAL as Location)",
 }
 _RELATION_KINDS = {
     RelationKind.EVENT: Kind.EVENTS,

@@ -36,7 +36,13 @@ from annotator.io.mae_task_writer import root_of, task_for, task_name
 from annotator.io.notetable import TABLE_SUFFIXES, NoteColumns, read_note_table
 from annotator.io.outputs import check_file_name, file_in_folder, same_file_names
 from annotator.io.physionet import TYPE_ATTRIBUTE as PHYSIONET_TYPE
-from annotator.io.physionet import find_files, is_physionet_records, read_physionet, write_physionet
+from annotator.io.physionet import (
+    coarsened_types,
+    find_files,
+    is_physionet_records,
+    read_physionet,
+    write_physionet,
+)
 from annotator.io.physionet import output_files as physionet_output_files
 from annotator.io.xmlsafe import read_bytes
 
@@ -58,6 +64,8 @@ class Format:
     holds: what the format holds beyond typed spans; a conversion to it that would lose
         another kind is refused unless that kind is let go.
     carries: attributes the format keeps although it holds no others (PhysioNet's type).
+    coarsened: how many tags of the documents the format would name by a coarser type
+        (counted as :attr:`Kind.TYPES`); None for formats that keep every type.
     """
 
     name: str
@@ -69,6 +77,7 @@ class Format:
     write_all: Callable[[list[Document], Path], None] | None = None
     holds: frozenset[Kind] = EVERYTHING
     carries: frozenset[str] = frozenset()
+    coarsened: Callable[[Sequence[Document]], int] | None = None
 
 
 def _read_i2b2(path: Path, _schema: Schema | None, _warnings: list[str]) -> list[Document]:
@@ -158,8 +167,9 @@ FORMATS: dict[str, Format] = {
             _read_physionet,
             None,
             _write_physionet,
-            holds=frozenset(),
+            holds=frozenset({Kind.OVERLAPS}),  # a phrase list is one line per span, however they lie
             carries=frozenset({PHYSIONET_TYPE}),
+            coarsened=coarsened_types,
         ),
         Format(
             "table",

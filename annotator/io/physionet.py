@@ -335,6 +335,17 @@ def physionet_type(annotation: Annotation) -> str:
     return _FROM_CATEGORY.get(annotation.tag, "Other")
 
 
+def coarsened_types(documents: Sequence[Document]) -> int:
+    """How many tags the PhysioNet lists would name by a coarser type than their own (a
+    HOSPITAL as Location, an IDNUM as Other): read back, they are that coarser type."""
+    return sum(
+        TO_I2B2[physionet_type(a)] != (a.tag, a.type)
+        for document in documents
+        for a in document.annotations
+        if not a.pending
+    )
+
+
 def record_key(document: Document) -> tuple[int, int]:
     """(patient, note) numbers of a document named ``P-N`` with numbers."""
     patient, note = document.patient_id, document.record

@@ -117,6 +117,10 @@ def convert(
         if errors:
             raise InputError(f"{errors[0].one_line()} (nothing written; see annotator validate --realign)")
     lost = losses(documents, target.holds, target.carries)
+    if target.coarsened is not None and Kind.TYPES not in target.holds:
+        coarsened = target.coarsened(documents)
+        if coarsened:
+            lost[Kind.TYPES] = coarsened
     refused = [kind for kind in lost if kind not in request.drop]
     if refused:
         kinds = ",".join(kind.value for kind in Kind if kind in refused)

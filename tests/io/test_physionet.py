@@ -122,3 +122,41 @@ def test_a_project_made_from_the_corpus_knows_its_gold_is_safe_harbor(corpus: Pa
     # Notes of our own (i2b2 XML) make an i2b2 2014 project, as before.
     write_documents(read_documents(tmp_path / "deid" / "gold"), tmp_path / "ours", "project")
     assert Project.open(tmp_path / "ours").guideline == "i2b2-2014"
+
+
+def test_converting_types_it_names_more_coarsely_is_refused_unless_let_go(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from annotator.cli.main import main
+    from annotator.core.document import Document
+    from annotator.io.i2b2 import write_i2b2
+
+    text = "Seen at Union Hospital, MRN 445566, by Dr Klein; KLEIN and Union listed twice.\n"
+    document = Document("001-01", text)
+    for tag, type_name, phrase in (
+        ("LOCATION", "HOSPITAL", "Union Hospital"),
+        ("ID", "MEDICALRECORD", "445566"),
+        ("NAME", "DOCTOR", "Klein"),
+        ("NAME", "DOCTOR", "KLEIN"),
+    ):
+        start = text.index(phrase)
+        document.add(document.make_annotation(tag, type_name, start, start + len(phrase)))
+    # Overlapping tags a phrase list holds, one line each.
+    start = text.index("Union", text.index("KLEIN"))
+    document.add(document.make_annotation("LOCATION", "HOSPITAL", start, start + len("Union")))
+    document.add(document.make_annotation("LOCATION", "LOCATION-OTHER", start, start + len("Union")))
+    write_i2b2(document, tmp_path / "xml" / "001-01.xml")
+    argv = ["convert", str(tmp_path / "xml"), "--to", "physionet", "-o", str(tmp_path / "out")]
+    assert main(argv) == 1
+    assert "physionet cannot hold types: 3 (nothing written; --drop types" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+    assert main([*argv, "--drop", "types"]) == 0
+    phrases = (tmp_path / "out" / "id-phi.phrase").read_text().splitlines()
+    assert [line.split()[4] for line in phrases] == [
+        "Location",
+        "Other",
+        "HCPName",
+        "HCPName",
+        "Location",
+        "Location",
+    ]
