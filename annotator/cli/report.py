@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "time it counted: per annotator and per PHI type, the model's suggestions shown, "
             "accepted, changed (boundary, type), rejected and left unreviewed, tags made by hand and "
             "those the model missed; active time per document, per 1,000 characters and per tag; "
-            "agreement of accepted suggestions and of hand-made tags with gold and with the other "
+            "agreement of kept suggestions (accepted or changed) and of hand-made tags with gold and with the other "
             "annotators; documents with and without suggestions compared, with bootstrap intervals "
             "by document. No note text is printed or written."
         ),

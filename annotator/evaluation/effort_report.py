@@ -36,7 +36,7 @@ FATE_HEADERS = [
     "by hand",
     "missed by model",
 ]
-AGREEMENT_HEADERS = ["annotator", "compared with", "accepted suggestions", "hand-made tags"]
+AGREEMENT_HEADERS = ["annotator", "compared with", "kept suggestions", "hand-made tags"]
 COMPARISON_HEADERS = ["annotator", "measure", "with suggestions", "without suggestions", "difference"]
 NO_TEXT = "No note text is in this report: documents are named by id, tags by type and counts."
 

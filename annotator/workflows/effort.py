@@ -9,7 +9,7 @@ window counted (the work state) and with the other versions of the document:
   rejected, left unreviewed; tags made by hand, and those of them the model had not suggested
   anything over (*missed by the model*);
 * active seconds per document, per 1,000 characters and per PHI tag;
-* agreement of accepted suggestions and of hand-made tags with the gold standard and with the
+* agreement of kept suggestions (accepted or changed) and of hand-made tags with the gold standard and with the
   other annotators' versions: the share of the tags found with the same type and offsets;
 * documents with suggestions against documents without: mean seconds per 1,000 characters
   and mean F1 against gold, with percentile bootstrap intervals resampling documents.
