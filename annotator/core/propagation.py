@@ -528,6 +528,27 @@ def _worth_checking(text: str, min_length: int) -> bool:
     return len(text) >= min_length and any(c.isalnum() for c in text)
 
 
+def _is_short_number(text: str) -> bool:
+    # A number of one to three digits (an age, a day of the month) is PHI by its context, not by
+    # itself: "62" tagged as an age says nothing of "HR 62" or "14:53" in the same notes.
+    return len(text) < 4 and text.isdigit()
+
+
+_NEAR_TOKEN = re.compile(r"\w+")
+# Words that say a number beside them is an age, whatever context the tagged ones had
+# ("60-yr-old" where "60 yo" was tagged, "Age: 80").
+_AGE_CUES = frozenset({"age", "aged", "yo", "y", "yr", "yrs", "year", "years", "old", "yom", "yof"})
+
+
+def _neighbour_words(text: str, start: int, end: int) -> tuple[str, str]:
+    """The word right before and right after ``[start, end)`` on its line, lower-cased ("" at an end)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = _NEAR_TOKEN.findall(text, max(line_start, start - 40), start)
+    line_end = text.find("\n", end)
+    after = _NEAR_TOKEN.findall(text, end, min(line_end if line_end >= 0 else len(text), end + 40))
+    return (before[-1].lower() if before else "", after[0].lower() if after else "")
+
+
 def find_unannotated_occurrences(
     documents: Sequence[Document],
     scope: ConsistencyScope = "patient",
@@ -539,7 +560,9 @@ def find_unannotated_occurrences(
 
     Matching is whole word and case-insensitive (unless ``case_sensitive``); an occurrence
     counts as annotated when any annotation overlaps it. Strings shorter than ``min_length``
-    characters or without a letter or digit are skipped.
+    characters or without a letter or digit are skipped; a number of under four digits (PHI
+    only by its context: an age, a day) counts only where the word before or after it is one
+    seen beside an annotated occurrence, or a word that makes it an age ("54 yo", not "HR 54").
 
     Parameters
     ----------
@@ -577,6 +600,8 @@ def _group_inconsistencies(
     # Annotated strings (lowercase) -> type counts and where they were annotated.
     types: dict[str, dict[tuple[str, str], int]] = {}
     where: dict[str, list[tuple[str, str]]] = {}
+    # Short numbers: the tokens seen before and after their annotated occurrences ("54 yo").
+    contexts: dict[str, tuple[set[str], set[str]]] = {}
     for document in group:
         for annotation in document.annotations:
             text = document.text[annotation.start : annotation.end].strip()
@@ -586,6 +611,10 @@ def _group_inconsistencies(
             counts = types.setdefault(key, {})
             counts[(annotation.tag, annotation.type)] = counts.get((annotation.tag, annotation.type), 0) + 1
             where.setdefault(key, []).append((document.doc_id, annotation.id))
+            if _is_short_number(text):
+                before, after = _neighbour_words(document.text, annotation.start, annotation.end)
+                contexts.setdefault(key, (set(), set()))[0].add(before)
+                contexts[key][1].add(after)
     if not types:
         return []
     # A whole-word occurrence starts on a token: index the strings by their first token and
@@ -626,6 +655,13 @@ def _group_inconsistencies(
                     continue
                 if _is_covered(covered, start, end):
                     continue
+                seen = contexts.get(haystack[start:end])
+                if seen is not None:
+                    # A short number counts only in a context it was tagged in ("54 yo", not
+                    # "HR 54"), or beside a word that makes it an age.
+                    before, after = _neighbour_words(text, start, end)
+                    if before not in seen[0] and after not in seen[1] and not _AGE_CUES & {before, after}:
+                        continue
                 found.append(
                     Inconsistency(
                         document.doc_id, start, end, text[start:end], summary[0], summary[1], group_key

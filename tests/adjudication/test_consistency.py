@@ -83,3 +83,15 @@ def test_consistency_check_finds_unannotated_occurrences_without_text_in_dict() 
     ]
     assert findings[0].to_dict(include_text=True)["text"] == "Boston"
     assert check_consistency([gold[1]]) == []
+
+
+def test_a_short_number_is_checked_only_in_a_context_that_makes_it_phi() -> None:
+    first = "Ms. Ray is a 62 yo woman.\n"
+    second = "HR 62, BP 120/62. At 14:62 she rested. Ray, 62 yo, walked. Age: 62\n"
+    documents = [
+        version("100-01", first, ("62", "AGE", "AGE"), ("Ray", "NAME", "PATIENT")),
+        version("100-02", second, ("Ray", "NAME", "PATIENT")),
+    ]
+    found = [(f.doc_id, second[f.start : f.end], f.start) for f in check_consistency(documents)]
+    # "62 yo" as where it was tagged, and "Age: 62"; not a heart rate, a pressure or a time.
+    assert found == [("100-02", "62", second.index("62 yo")), ("100-02", "62", second.rindex("62"))]
