@@ -293,11 +293,17 @@ class EvaluationResult:
             result["f_beta"] = _mean(fbs)
         return result
 
+    def macro_dict(self) -> dict[str, object]:
+        """:meth:`macro` as JSON gives it: NaN as null, the document count as an integer."""
+        values = self.macro()
+        macro: dict[str, object] = {k: none_if_nan(v) for k, v in values.items()}
+        macro["documents_scored"] = int(values["documents_scored"])
+        return macro
+
     def to_dict(self, include_text: bool = False, include_disagreements: bool = True) -> dict[str, object]:
         beta = self.options.beta
         micro = self.micro.to_dict(beta)
-        macro: dict[str, object] = {k: none_if_nan(v) for k, v in self.macro().items()}
-        macro["documents_scored"] = int(self.macro()["documents_scored"])
+        macro = self.macro_dict()
         data: dict[str, object] = {
             "schema": "phi-annotator/evaluation/1",
             "options": {

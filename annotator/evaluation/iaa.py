@@ -43,7 +43,7 @@ class PairAgreement:
             **micro.to_dict(self.result.options.beta),
             "kappa_tokens": none_if_nan(self.result.kappa_labelled.kappa),
             "kappa_tokens_tagblind": none_if_nan(self.result.kappa_tagblind.kappa),
-            "macro": {k: none_if_nan(v) for k, v in self.result.macro().items()},
+            "macro": self.result.macro_dict(),
             "per_category": {
                 name: counts.to_dict(self.result.options.beta)
                 for name, counts in self.result.per_category.items()
