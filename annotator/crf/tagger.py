@@ -46,7 +46,7 @@ from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, lab
 from annotator.crf.model_vocabulary import model_attributes
 from annotator.crf.phi_memory import PhiMemory
 from annotator.crf.postprocess import postprocess_document, postprocess_patient, predictions_to_annotations
-from annotator.crf.tokenizer import Token, ascii_separators
+from annotator.crf.tokenizer import Token, ascii_lookalikes
 from annotator.errors import AnnotatorError, InputError, ModelError, UsageError
 from annotator.io.site_lists import SiteLists
 from annotator.io.xmlsafe import read_bytes
@@ -298,7 +298,7 @@ class CrfTagger:
                 counts["kept"] += len(known)
                 counts["skipped"] += len(document.annotations) - len(known)
                 annotations = AnnotationIndex(known)
-                texts = [ascii_separators(document.text)]
+                texts = [ascii_lookalikes(document.text)]
                 if self.upper_case_every and index % self.upper_case_every == 0:
                     upper = texts[0].upper()
                     if len(upper) == len(texts[0]):  # same offsets ("ß" -> "SS" would shift them)
@@ -523,7 +523,7 @@ class CrfTagger:
         """
         tokens: list[Token] = []
         scores: list[TokenScore] = []
-        text = ascii_separators(document.text)
+        text = ascii_lookalikes(document.text)
         lines = LineModes(text)
         for chunk in self.chunks(text):
             tokens += chunk.core
@@ -679,7 +679,7 @@ class CrfTagger:
         (:mod:`annotator.crf.parallel`): the same spans, sooner.
         """
         _check_bias(recall_bias)
-        documents = [_with_ascii_separators(d) for d in documents]
+        documents = [_with_ascii_lookalikes(d) for d in documents]
         if workers > 1 and len({d.patient_id for d in documents}) > 1:
             from annotator.crf.parallel import predict_spans_in_parallel
 
@@ -761,10 +761,10 @@ class CrfTagger:
         return {d.doc_id: predictions_to_annotations(d, spans[d.doc_id], self.schema) for d in documents}
 
 
-def _with_ascii_separators(document: Document) -> Document:
-    """The note as tagging reads it (:func:`~annotator.crf.tokenizer.ascii_separators`); spans
+def _with_ascii_lookalikes(document: Document) -> Document:
+    """The note as tagging reads it (:func:`~annotator.crf.tokenizer.ascii_lookalikes`); spans
     found in it fit the note itself, whose text the annotations then take."""
-    text = ascii_separators(document.text)
+    text = ascii_lookalikes(document.text)
     if text is document.text:
         return document
     plain = Document(document.doc_id, text, document.annotations)

@@ -139,14 +139,15 @@ def test_bundled_model_finds_the_family_and_the_towns_of_a_social_line() -> None
     assert "foley" not in found
 
 
-def test_a_no_break_space_or_hyphen_tags_as_an_ascii_one_does() -> None:
-    # EHR exports keep the editor's no-break spaces and hyphens: "HOLY\u00a0CROSS HOSPITAL" lost
-    # its first word when the hospital's pattern read only " " and "\t" between words, and a
-    # phone number written with no-break hyphens was no phone.
+def test_a_no_break_space_hyphen_or_curly_quote_tags_as_an_ascii_one_does() -> None:
+    # EHR exports keep the editor's no-break spaces, hyphens and curly quotes: "HOLY\u00a0CROSS
+    # HOSPITAL" lost its first word when the hospital's pattern read only " " and "\t" between
+    # words, a phone number written with no-break hyphens was no phone, and "\u201992" no year.
     text = (
         "Pt transferred from St. Mary's to HOLY CROSS HOSPITAL last night.\n"
         "Seen by Dr. Holly Rixford, son Don Reid at bedside.\n"
         "Son's cell 410-164-4517, wife 301-680-6286.\n"
+        "pmh: cad--s/p mi '92\n s/p cabg/mvr '95\n"
     )
     odd = {
         "St. M": "St.\u00a0M",
@@ -155,6 +156,8 @@ def test_a_no_break_space_or_hyphen_tags_as_an_ascii_one_does() -> None:
         "Don Reid": "Don\u202fReid",
         "410-164-4517": "410\u2011164\u20114517",
         "301-680-6286": "301\u2013680\u20136286",
+        "Son's": "Son\u2019s",
+        "'9": "\u20199",  # a word processor's apostrophe before a year
     }
     spaced = text
     for plain, other in odd.items():

@@ -72,12 +72,12 @@ def test_tokenize_cuts_like_the_obvious_two_step_split(line: str) -> None:
     assert [t.text for t in tokenize(line)] == _pieces_the_obvious_way(line)
 
 
-def test_ascii_separators_keep_length_and_return_a_plain_text_itself() -> None:
-    from annotator.crf.tokenizer import ascii_separators
+def test_ascii_lookalikes_keep_length_and_return_a_plain_text_itself() -> None:
+    from annotator.crf.tokenizer import ascii_lookalikes
 
-    text = "Dr.\u00a0Smith\u2009MD\u202f\u3000x\u200bY 410\u2011555\u20131234 \u22122 a\u2014b"
-    plain = ascii_separators(text)
+    text = "Dr.\u00a0O\u2019Hara\u2009MD\u202f\u3000x\u200bY 410\u2011555\u20131234 \u22122 a\u2014b \u201cin \u201992\u201d"
+    plain = ascii_lookalikes(text)
     # A zero-width space is no space, and an em dash breaks a clause: both stay.
-    assert plain == "Dr. Smith MD  x\u200bY 410-555-1234 -2 a\u2014b" and len(plain) == len(text)
+    assert plain == "Dr. O'Hara MD  x\u200bY 410-555-1234 -2 a\u2014b \"in '92\"" and len(plain) == len(text)
     ascii_text = "Dr. Smith\tMD 410-555-1234"
-    assert ascii_separators(ascii_text) is ascii_text
+    assert ascii_lookalikes(ascii_text) is ascii_text
