@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from annotator.adjudication.corpus import prepare_corpus
@@ -13,6 +15,7 @@ from annotator.adjudication.decisions import log_path, read_log
 from annotator.gui.adjudication.highlighter import STATE_COLOURS, UnitState, unit_state
 from annotator.gui.adjudication.launch import build_adjudication_window
 from annotator.gui.adjudication.window import AdjudicationWindow
+from annotator.gui.theme import apply_theme
 from annotator.io.preferences import load_preferences
 from annotator.io.workstate import save_identity
 from tests.adjudication.helpers import NOTE, version, write_versions
@@ -30,8 +33,8 @@ def two(tmp_path: Path) -> list[Path]:
     return write_versions(tmp_path / "versions", {"alice": alice, "bob": bob})
 
 
-def open_window(qtbot: QtBot, folders: list[Path], gold: Path) -> AdjudicationWindow:
-    window = AdjudicationWindow(prepare_corpus(folders, gold), adjudicator="dana")
+def open_window(qtbot: QtBot, folders: list[Path], gold: Path, dark: bool = False) -> AdjudicationWindow:
+    window = AdjudicationWindow(prepare_corpus(folders, gold), adjudicator="dana", dark=dark)
     qtbot.addWidget(window)
     window.resize(1500, 900)
     window.show()
@@ -135,3 +138,48 @@ def test_adjudicator_is_the_annotator_option_or_the_remembered_name(
     window.save()
     assert read_log(log_path(tmp_path / "gold", "100-01"))[-1]["adjudicator"] == expected
     window.close()
+
+
+def contrast(one: QColor, two: QColor) -> float:
+    """WCAG contrast ratio of two colours (4.5 is the minimum for body text)."""
+
+    def luminance(colour: QColor) -> float:
+        channels = [
+            c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+            for c in (colour.redF(), colour.greenF(), colour.blueF())
+        ]
+        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_current_unit_panel_is_readable_in_both_themes(
+    qtbot: QtBot, qapp: QApplication, two: list[Path], tmp_path: Path, theme: str
+) -> None:
+    dark = apply_theme(qapp, "dark" if theme == "dark" else "light")
+    window = open_window(qtbot, two, tmp_path / "gold", dark=dark)
+    panel = window.unit_panel
+    palette = panel.palette()
+    seen: dict[str, float] = {}
+    block = panel.document().begin()
+    while block.isValid():
+        iterator = block.begin()
+        while not iterator.atEnd():
+            fragment = iterator.fragment()
+            text, char = fragment.text().strip(), fragment.charFormat()
+            # What is painted: the fragment's own colours, else the panel's text on its page.
+            fg = char.foreground().color() if char.hasProperty(char.Property.ForegroundBrush) else None
+            bg = char.background().color() if char.hasProperty(char.Property.BackgroundBrush) else None
+            if text:
+                seen[text] = contrast(
+                    fg or palette.color(QPalette.ColorRole.Text), bg or palette.color(QPalette.ColorRole.Base)
+                )
+            iterator += 1
+        block = block.next()
+    # The version's tagged text (in its box) and the key help are among what was checked.
+    assert "617-555-0199" in seen or "John Smith" in seen
+    assert any("next" in text for text in seen)
+    unreadable = {text: round(ratio, 2) for text, ratio in seen.items() if ratio < 4.5}
+    assert not unreadable

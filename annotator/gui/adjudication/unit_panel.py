@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from annotator.adjudication.decisions import AdjudicationSession, DecisionKind
@@ -30,17 +32,38 @@ def key_help(session: AdjudicationSession) -> str:
     return KEY_HELP.format(n=min(len(session.names), 9))
 
 
-def _tag_line(annotation: Annotation) -> str:
+@dataclass(frozen=True)
+class PanelColours:
+    """The panel's colours, taken from the theme's palette: fixed colours (a pale grey box,
+    grey help) made the tagged text white on near-white and the help unreadable when dark."""
+
+    chip: str  # background of a version's tagged text
+    chip_text: str
+    dim: str  # the key help: text blended 70 % into the page, readable in either theme
+
+    @classmethod
+    def from_palette(cls, palette: QPalette) -> PanelColours:
+        role = QPalette.ColorRole
+        text, base = palette.color(role.Text), palette.color(role.Base)
+        dim = QColor.fromRgbF(
+            0.7 * text.redF() + 0.3 * base.redF(),
+            0.7 * text.greenF() + 0.3 * base.greenF(),
+            0.7 * text.blueF() + 0.3 * base.blueF(),
+        )
+        return cls(palette.color(role.Button).name(), palette.color(role.ButtonText).name(), dim.name())
+
+
+def _tag_line(annotation: Annotation, colours: PanelColours) -> str:
     line = (
         f"<b>{escape(annotation.tag)}/{escape(annotation.type)}</b> {annotation.start}–{annotation.end} "
-        f"<span style='background:#eee'>{escape(annotation.text)}</span>"
+        f"<span style='background:{colours.chip}; color:{colours.chip_text}'>{escape(annotation.text)}</span>"
     )
     if annotation.comment:
         line += f"<br><i>comment: {escape(annotation.comment)}</i>"
     return line
 
 
-def unit_html(session: AdjudicationSession, unit: Unit | None) -> str:
+def unit_html(session: AdjudicationSession, unit: Unit | None, colours: PanelColours) -> str:
     """HTML describing a unit: kind, versions (numbered as their keys), decision."""
     if unit is None:
         done, total = session.progress()
@@ -48,7 +71,9 @@ def unit_html(session: AdjudicationSession, unit: Unit | None) -> str:
         return f"<h3>{escape(session.doc_id)}</h3><p>No unresolved unit left ({state}).</p><p>{key_help(session)}</p>"
     parts = [f"<h3>{KIND_TITLES[unit.kind]}</h3><p>{escape(session.doc_id)} · {unit.start}–{unit.end}</p>"]
     if unit.kind is UnitKind.MISSED_CANDIDATE and unit.suggestion is not None:
-        parts.append(f"<p>Untagged in every version. Suggested: {_tag_line(unit.suggestion)}</p><ul>")
+        parts.append(
+            f"<p>Untagged in every version. Suggested: {_tag_line(unit.suggestion, colours)}</p><ul>"
+        )
         for evidence in unit.evidence[:8]:
             origin = "model suggestion" if evidence.origin == "model" else "annotated"
             parts.append(
@@ -59,7 +84,7 @@ def unit_html(session: AdjudicationSession, unit: Unit | None) -> str:
     else:
         parts.append("<table cellpadding='3'>")
         for number, (name, annotations) in enumerate(zip(session.names, unit.versions, strict=True), 1):
-            body = "<br>".join(_tag_line(a) for a in annotations) or "<i>nothing</i>"
+            body = "<br>".join(_tag_line(a, colours) for a in annotations) or "<i>nothing</i>"
             parts.append(
                 f"<tr><td valign='top'><b>{number}</b></td><td valign='top'>{escape(name)}</td><td>{body}</td></tr>"
             )
@@ -74,9 +99,9 @@ def unit_html(session: AdjudicationSession, unit: Unit | None) -> str:
             what = f"take {session.names[decision.version]}"
         who = " (auto-accepted)" if decision.auto else ""
         tags = [session.gold.get(i) for i in resolution.gold_ids if i in session.gold]
-        gold = "<br>".join(_tag_line(a) for a in tags) or "<i>nothing</i>"
+        gold = "<br>".join(_tag_line(a, colours) for a in tags) or "<i>nothing</i>"
         parts.append(f"<p><b>Decided: {escape(what)}{who}</b><br>gold: {gold}</p>")
-    parts.append(f"<p style='color:#666'>{key_help(session)}</p>")
+    parts.append(f"<p style='color:{colours.dim}'>{key_help(session)}</p>")
     return "".join(parts)
 
 
@@ -89,4 +114,4 @@ class UnitPanel(QTextBrowser):
         self.setMinimumWidth(320)
 
     def show_unit(self, session: AdjudicationSession, unit: Unit | None) -> None:
-        self.setHtml(unit_html(session, unit))
+        self.setHtml(unit_html(session, unit, PanelColours.from_palette(self.palette())))
