@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -35,6 +36,8 @@ from annotator.session.editing import AnnotationEditor
 from annotator.session.relation_editing import RelationEditor
 
 _SHOWN_TEXT = 30
+# Lines the list shows before it scrolls.
+MAX_LINES = 6
 
 
 class _TargetBox(QComboBox):
@@ -84,22 +87,24 @@ class RelationPanel(QWidget):
         self.link_button = QPushButton("Link")
         self.delete_button = QPushButton("Delete link")
         self.retype_button = QPushButton("Set type")
-        # Room for a few lines: the annotation table above keeps most of the height.
-        self.list.setMaximumHeight(6 * self.list.fontMetrics().height() + 12)
+        # The panel is as tall as its lines (up to MAX_LINES) and no taller: at 1,280x720 an
+        # empty list of fixed height left the annotation table above it a row and a half.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.list.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("<b>Links</b>"))
-        layout.addWidget(self.list, 1)
+        heading = QHBoxLayout()
+        heading.addWidget(QLabel("<b>Links</b>"))
+        heading.addStretch(1)
+        heading.addWidget(self.retype_button)
+        heading.addWidget(self.delete_button)
+        layout.addLayout(heading)
+        layout.addWidget(self.list)
         row = QHBoxLayout()
         row.addWidget(self.type_box, 1)
         row.addWidget(self.target_box, 2)
         row.addWidget(self.link_button)
         layout.addLayout(row)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.retype_button)
-        buttons.addWidget(self.delete_button)
-        layout.addLayout(buttons)
         self.link_button.clicked.connect(self._on_link_button_clicked)
         self.delete_button.clicked.connect(self._on_delete_button_clicked)
         self.retype_button.clicked.connect(self._on_retype_button_clicked)
@@ -137,6 +142,7 @@ class RelationPanel(QWidget):
         ):
             widget.setEnabled(enabled)
         if document is None:
+            self._fit_list()
             return
         for relation in document.relations:
             item = QListWidgetItem(f"{relation.id}  {relation.type}  {self._arguments(document, relation)}")
@@ -149,12 +155,25 @@ class RelationPanel(QWidget):
             item = QListWidgetItem(f"{tag.id}  {tag.tag}  (whole document)  {shown}".rstrip())
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.list.addItem(item)
+        self._fit_list()
         if editor is not None:
             types = RelationEditor(editor).types()
             current_type = self.type_box.currentText()
             self.type_box.clear()
             self.type_box.addItems(types)
             self.type_box.setCurrentText(current_type or (types[0] if types else ""))
+
+    def _fit_list(self) -> None:
+        """Size the list to its lines; with none, hide it and the buttons that act on a line
+        (the Link row stays, to make the first link)."""
+        lines = min(self.list.count(), MAX_LINES)
+        for widget in (self.list, self.retype_button, self.delete_button):
+            widget.setVisible(lines > 0)
+        if lines:
+            rows = sum(self.list.sizeHintForRow(row) for row in range(lines))
+            # Room for a horizontal scroll bar too: a long line must not hide the last one.
+            bar = self.list.horizontalScrollBar().sizeHint().height()
+            self.list.setFixedHeight(rows + bar + 2 * self.list.frameWidth())
 
     def fill_targets(self) -> None:
         """List the note's tags in the target box if they changed since it was last filled,

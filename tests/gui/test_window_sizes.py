@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from html import unescape
 from pathlib import Path
 
@@ -15,10 +16,12 @@ from annotator.adjudication.corpus import prepare_corpus
 from annotator.core.project import Project
 from annotator.gui.adjudication.window import AdjudicationWindow
 from annotator.gui.elided_label import ElidedLabel
+from annotator.gui.main_window import MainWindow
 from tests.adjudication.helpers import NOTE, version, write_versions
 from tests.gui.conftest import make_window
 
 SIZES = [(1280, 720), (960, 1000), (1920, 1080), (780, 1000)]
+MAE_DATA = Path(__file__).resolve().parent.parent / "data" / "mae"
 MIN_CHARS = 60
 
 
@@ -85,6 +88,50 @@ def test_annotation_window_fits_and_keeps_a_readable_note(
     main.statusBar().showMessage("Read-only: this document is locked by someone else. " * 3)
     QApplication.processEvents()
     assert silently_clipped(main) == []
+    main.session.close()
+
+
+def rows_shown(main: MainWindow) -> float:
+    table = main.table.table
+    return table.viewport().height() / table.rowHeight(0)
+
+
+def settle_on_annotations(qtbot: QtBot, main: MainWindow, size: tuple[int, int]) -> None:
+    settle_at(qtbot, main, size)
+    tabs = main.body.tabs
+    if tabs is not None:  # narrow: the table is in a tab under the note
+        tabs.setCurrentIndex([tabs.tabText(i) for i in range(tabs.count())].index("Annotations"))
+        QApplication.processEvents()
+    assert main.table.table.isVisible()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 700)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_annotation_table_keeps_the_height_an_empty_links_panel_does_not_need(
+    qtbot: QtBot, project: Project, size: tuple[int, int]
+) -> None:
+    main = make_window(qtbot, project.root)
+    main.open_document("200-01")
+    settle_on_annotations(qtbot, main, size)
+    # No links: the Links panel is its heading and the row that makes a link, no empty list;
+    # the table has the rest (it had a row and a half at 1,280x720).
+    assert not main.relations.list.isVisible() and main.relations.link_button.isVisible()
+    assert main.relations.height() < 3 * main.relations.link_button.height()
+    assert rows_shown(main) >= 6
+    main.session.close()
+
+
+def test_links_panel_is_as_tall_as_its_links_at_1280x720(qtbot: QtBot, tmp_path: Path) -> None:
+    folder = tmp_path / "A"
+    shutil.copytree(MAE_DATA / "A", folder)
+    shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)
+    main = make_window(qtbot, folder)
+    main.open_document("A_note-01")
+    settle_on_annotations(qtbot, main, (1280, 720))
+    links = main.relations.list
+    assert links.isVisible() and links.count() == 3
+    # Every line shows without scrolling, and the table still shows several rows.
+    assert links.visualItemRect(links.item(2)).bottom() < links.viewport().height()
+    assert rows_shown(main) >= 3
     main.session.close()
 
 
