@@ -7,7 +7,7 @@ closed()
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QTextDocument
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
@@ -45,7 +45,8 @@ class FindBar(QWidget):
         layout.addWidget(close)
         self.status = QLabel("")
         layout.addWidget(self.status)
-        self.field.returnPressed.connect(lambda: self.find_text(+1))
+        # Enter and Shift+Enter are read in eventFilter: returnPressed fires for both.
+        self.field.installEventFilter(self)
         self.field.textEdited.connect(self._on_field_text_edited)
         previous.clicked.connect(lambda: self.find_text(-1))
         following.clicked.connect(lambda: self.find_text(+1))
@@ -91,14 +92,21 @@ class FindBar(QWidget):
         self.status.setText("" if found else "not found")
         return found
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # One search per key. The field used to emit returnPressed (next) for Shift+Enter too
+        # and pass the key on to the bar (previous): two moves that cancelled out.
+        if (
+            watched is self.field
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        ):
+            self.find_text(-1 if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else +1)
+            return True
+        return super().eventFilter(watched, event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape:
             self.close_bar()
-            return
-        if (
-            event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-            and event.modifiers() & Qt.KeyboardModifier.ShiftModifier
-        ):
-            self.find_text(-1)
             return
         super().keyPressEvent(event)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
@@ -26,6 +27,29 @@ def test_find_selects_the_next_hit_ready_to_tag(qtbot: QtBot, window: MainWindow
     document = window.session.document
     assert document is not None
     assert [a.text for a in document.annotations if a.start == second] == ["Jones"]
+
+
+@pytest.mark.parametrize("key", [Qt.Key.Key_Return, Qt.Key.Key_Enter], ids=["Return", "keypad Enter"])
+def test_find_enter_and_shift_enter_go_to_the_next_and_previous_hit(
+    qtbot: QtBot, window: MainWindow, key: Qt.Key
+) -> None:
+    qtbot.keyClick(window.view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    field = window.find_bar.field
+    qtbot.keyClicks(field, "jones")
+    hits = [i for i in range(len(TEXT_200_01)) if TEXT_200_01.startswith("Jones", i)]
+    assert len(hits) == 2
+    spans = [(hit, hit + len("Jones")) for hit in hits]
+    assert window.view.selection_span() == spans[0]
+    qtbot.keyClick(field, key)
+    assert window.view.selection_span() == spans[1]
+    qtbot.keyClick(field, key, Qt.KeyboardModifier.ShiftModifier)
+    assert window.view.selection_span() == spans[0]
+    # Back before the first hit wraps round to the last; Enter wraps forward to the first.
+    qtbot.keyClick(field, key, Qt.KeyboardModifier.ShiftModifier)
+    assert window.view.selection_span() == spans[1]
+    qtbot.keyClick(field, key)
+    assert window.view.selection_span() == spans[0]
+    assert window.find_bar.isVisible() and field.hasFocus()
 
 
 def test_dark_theme_switch_recolours_highlights(qtbot: QtBot, window: MainWindow) -> None:
