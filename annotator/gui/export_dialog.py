@@ -353,6 +353,8 @@ class ExportDialog(QDialog):
         self.rechecked.emit(len(leaks))
 
     def _on_export_failed(self, message: str) -> None:
+        # The export's refusals are worded for the command line; here the flag is a checkbox.
+        message = message.replace("use --force to", f"tick “{self.force_check.text()}” to")
         self.status_label.setText(f"Export failed: {message}")
         self.findings.set_checking(False)
         self.failed.emit(message)

@@ -70,6 +70,24 @@ def test_export_runs_in_worker(qtbot: QtBot, dialog: ExportDialog, tmp_path: Pat
     assert not dialog.busy()
 
 
+def test_a_second_export_names_the_checkbox_that_replaces_the_folder(
+    qtbot: QtBot, dialog: ExportDialog, tmp_path: Path
+) -> None:
+    out = tmp_path / "export"
+    dialog.out_edit.setText(str(out))
+    with qtbot.waitSignal(dialog.exported, timeout=20000):
+        dialog.start_export()
+    with qtbot.waitSignal(dialog.failed, timeout=20000) as blocker:
+        dialog.start_export()
+    # Told in the dialog's own terms: the checkbox, not the command line's --force.
+    said = dialog.status_label.text()
+    assert "not empty" in said and "“Replace a non-empty output folder”" in said
+    assert "--force" not in said and "--force" not in blocker.args[0]
+    dialog.force_check.setChecked(True)
+    with qtbot.waitSignal(dialog.exported, timeout=20000):
+        dialog.start_export()
+
+
 def test_leak_reported_and_nothing_written(qtbot: QtBot, project: Project, tmp_path: Path) -> None:
     write_i2b2(
         note("701-01", "Patient ", ("Zebulon Quist", "PATIENT"), ". Quist called."),
