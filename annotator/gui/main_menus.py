@@ -57,19 +57,20 @@ def build_main_menus(window: MainWindow) -> None:
     add(edit, "annotate_all", "Annotate &all occurrences…", window.annotate_all, ("Ctrl+Shift+A",))
     add(edit, "accept", "A&ccept pre-annotation\tEnter", s.accept_current)
     add(edit, "delete", "&Delete / reject\tDel", s.delete_current)
+    # Return and the keypad's Enter are two keys to Qt: each shortcut names both.
     add(
         edit,
         "accept_type",
         "Accept all pending of this &type",
         lambda: s.accept_all(True),
-        ("Ctrl+Shift+Return",),
+        ("Ctrl+Shift+Return", "Ctrl+Shift+Enter"),
     )
     add(
         edit,
         "accept_every",
         "Accept all pending in document",
         lambda: s.accept_all(False),
-        ("Ctrl+Alt+Return",),
+        ("Ctrl+Alt+Return", "Ctrl+Alt+Enter"),
     )
     edit.addSeparator()
     add(edit, "find", "&Find…", window.find_bar.open_bar, ("Ctrl+F",))

@@ -124,3 +124,16 @@ def test_project_dialogs_open_from_the_menu(qtbot: QtBot, window: MainWindow) ->
         opened.append(name)
     assert "Model" in [a.text().replace("&", "") for a in window.menuBar().actions()]
     assert opened
+
+
+def test_keypad_enter_accepts_all_of_a_type_and_all(qtbot: QtBot, window: MainWindow) -> None:
+    document = window.session.document
+    assert document is not None
+    keypad = Qt.KeyboardModifier.KeypadModifier
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    window.view.select_span(0, 0)
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)  # the pending PATIENT
+    qtbot.keyClick(window.view, Qt.Key.Key_Enter, ctrl | Qt.KeyboardModifier.ShiftModifier | keypad)
+    assert [a.type for a in document.annotations if a.pending] == ["DATE"]
+    qtbot.keyClick(window.view, Qt.Key.Key_Enter, ctrl | Qt.KeyboardModifier.AltModifier | keypad)
+    assert [a for a in document.annotations if a.pending] == []
