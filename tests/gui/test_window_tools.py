@@ -137,3 +137,24 @@ def test_keypad_enter_accepts_all_of_a_type_and_all(qtbot: QtBot, window: MainWi
     assert [a.type for a in document.annotations if a.pending] == ["DATE"]
     qtbot.keyClick(window.view, Qt.Key.Key_Enter, ctrl | Qt.KeyboardModifier.AltModifier | keypad)
     assert [a for a in document.annotations if a.pending] == []
+
+
+def test_pending_only_box_and_view_menu_item_stay_in_step(qtbot: QtBot, window: MainWindow) -> None:
+    box = window.table.pending_box
+    item = window.actions_by_name["pending_only"]
+    document = window.session.document
+    assert document is not None
+    all_rows = len(document.annotations)
+    window.session.set_current(next(a.id for a in document.annotations if a.type == "DATE"))
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)  # accepted: no longer pending
+    assert not box.isChecked() and not item.isChecked()
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=box.rect().center())
+    assert box.isChecked() and item.isChecked()
+    assert window.table.shown.rowCount() == all_rows - 1  # the accepted DATE is filtered out
+    item.trigger()  # the menu item unticks the box, and the table shows every row again
+    assert not box.isChecked() and not item.isChecked()
+    assert window.table.shown.rowCount() == all_rows
+    item.trigger()
+    assert box.isChecked() and item.isChecked()
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=box.rect().center())
+    assert not box.isChecked() and not item.isChecked()
