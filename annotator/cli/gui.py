@@ -45,9 +45,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         choices=("main", "annotate-all", "side-by-side", "dashboard", "export", "preannotation"),
         default="main",
         help=(
-            "with --screenshot: what to render (default: the main window; side-by-side: the "
-            "adjudication window's one-column-per-version view; dashboard, export, preannotation: "
-            "those reports, made without changing the project)"
+            "with --screenshot: what to render (default: the main window; side-by-side, with "
+            "--adjudicate only: the adjudication window's one-column-per-version view; annotate-all, "
+            "dashboard, export, preannotation, without --adjudicate: those dialogs and reports, made "
+            "without changing the project)"
         ),
     )
     parser.add_argument(
@@ -82,7 +83,24 @@ def _guard_outputs(screenshot: Path | None, inputs: list[Path], gold: Path | Non
         plan_files([screenshot], inputs=[*inputs, *([gold] if gold is not None else [])], force=True)
 
 
+# The views the adjudication window has; the others are the annotation window's.
+ADJUDICATION_VIEWS = ("main", "side-by-side")
+
+
+def _check_view(args: argparse.Namespace) -> None:
+    """Refuse a view the window being opened does not have (it rendered another one quietly)."""
+    if args.adjudicate and args.view not in ADJUDICATION_VIEWS:
+        raise UsageError(
+            f"--view {args.view} is a view of the annotation window; with --adjudicate use main or side-by-side"
+        )
+    if not args.adjudicate and args.view == "side-by-side":
+        raise UsageError(
+            "--view side-by-side is the adjudication window's view: it needs --adjudicate DIR_A DIR_B -o GOLD_DIR"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
+    _check_view(args)
     size = None
     if args.size is not None:
         from annotator.gui.screenshot import parse_size

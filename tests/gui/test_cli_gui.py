@@ -118,6 +118,24 @@ def test_gui_adjudicate_needs_an_output_folder(project: Project, capsys: pytest.
     assert "-o GOLD_DIR" in capsys.readouterr().err
 
 
+def test_gui_view_the_window_does_not_have_is_a_usage_error(
+    project: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "shot.png"
+    argv = ["gui", str(project.root), "--annotator", "alice", "--screenshot", str(target)]
+    # side-by-side is the adjudication window's: the main window used to be rendered instead.
+    assert main([*argv, "--view", "side-by-side"]) == 2
+    said = capsys.readouterr().err.strip()
+    assert "side-by-side" in said and "--adjudicate" in said and len(said.splitlines()) == 1
+    # The other way round: the adjudication window has no dashboard.
+    versions = [str(project.source_dir), str(project.source_dir)]
+    assert main(["gui", "--adjudicate", *versions, "-o", str(tmp_path / "gold"), "--screenshot", str(target),
+                 "--view", "dashboard"]) == 2  # fmt: skip
+    said = capsys.readouterr().err.strip()
+    assert "--view dashboard" in said and "main or side-by-side" in said and len(said.splitlines()) == 1
+    assert not target.exists() and not (tmp_path / "gold").exists()
+
+
 def test_gui_screenshot_of_an_unreadable_file_fails_cleanly(project: Project, tmp_path: Path) -> None:
     folder = tmp_path / "single"
     folder.mkdir()
