@@ -36,6 +36,7 @@ from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
 from annotator.core.collector import collector_paused
 from annotator.core.document import Document
+from annotator.core.lookalikes import ascii_lookalikes
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.chunks import CHUNK_CHARS, AnnotationIndex, Chunk, iter_chunks
 from annotator.crf.crfsuite_file import CorruptModel, check_crfsuite_model
@@ -46,7 +47,7 @@ from annotator.crf.labels import OUTSIDE, Prediction, annotations_to_labels, lab
 from annotator.crf.model_vocabulary import model_attributes
 from annotator.crf.phi_memory import PhiMemory
 from annotator.crf.postprocess import postprocess_document, postprocess_patient, predictions_to_annotations
-from annotator.crf.tokenizer import Token, ascii_lookalikes
+from annotator.crf.tokenizer import Token
 from annotator.errors import AnnotatorError, InputError, ModelError, UsageError
 from annotator.io.site_lists import SiteLists
 from annotator.io.xmlsafe import read_bytes

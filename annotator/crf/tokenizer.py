@@ -19,29 +19,7 @@ from typing import NamedTuple
 # the run when the one before it is not lower-case a-z, or when it is not a capital A-Z.
 _PIECE = re.compile(r"[^\W\d_](?:(?<![a-z])[^\W\d_]|[^\W\d_A-Z])*|\d+|[^\w\s]|_", re.UNICODE)
 _HEADING_WORDS = re.compile(r"[A-Za-z]+")
-# Spaces, hyphens and quotes other than the ASCII ones (no-break, narrow no-break, thin, figure
-# and ideographic spaces; the Unicode hyphen, the no-break hyphen, figure and en dashes, the
-# minus sign; curly quotes and the modifier apostrophe): an EHR export keeps them where an
-# editor put them ("St.\u00a0Mary's", "410\u2011555\u20111234", "\u201992" for '92), and the
-# rules read " ", "\t", "-" and "'". An em dash stays: it breaks a clause rather than joining
-# a number's or a name's parts.
-_LOOKALIKE = re.compile(
-    "[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u2010-\u2013\u2212\u2018\u2019\u02bc\u201c\u201d]"
-)
-_AS_ASCII = {
-    **{code: " " for code in (0x00A0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)},
-    **{code: "-" for code in (0x2010, 0x2011, 0x2012, 0x2013, 0x2212)},
-    **{code: "'" for code in (0x2018, 0x2019, 0x02BC)},
-    **{code: '"' for code in (0x201C, 0x201D)},
-}
 _MAX_HEADING_WORDS = 6
-
-
-def ascii_lookalikes(text: str) -> str:
-    """``text`` with every other space as an ASCII space, every other hyphen or dash but the em
-    dash as ``-`` and curly quotes as straight ones: the same length, so the same offsets
-    (``text`` itself when it holds none)."""
-    return text.translate(_AS_ASCII) if _LOOKALIKE.search(text) else text
 
 
 class Token(NamedTuple):

@@ -73,7 +73,7 @@ def test_tokenize_cuts_like_the_obvious_two_step_split(line: str) -> None:
 
 
 def test_ascii_lookalikes_keep_length_and_return_a_plain_text_itself() -> None:
-    from annotator.crf.tokenizer import ascii_lookalikes
+    from annotator.core.lookalikes import ascii_lookalikes
 
     text = "Dr.\u00a0O\u2019Hara\u2009MD\u202f\u3000x\u200bY 410\u2011555\u20131234 \u22122 a\u2014b \u201cin \u201992\u201d"
     plain = ascii_lookalikes(text)

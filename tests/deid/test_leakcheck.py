@@ -26,6 +26,24 @@ def test_untagged_occurrence_is_caught() -> None:
     assert leaks_of(planted) == [("400-01", "unreplaced text")]
 
 
+@pytest.mark.parametrize(
+    ("tagged", "left"),
+    [
+        ("Ann O'Brien", "O\u2019Brien"),  # a word processor's apostrophe
+        ("Mary Kelleher", "Mary\u00a0Kelleher"),  # a no-break space
+        ("Hollis-Baptiste", "Hollis\u2011Baptiste"),  # a no-break hyphen
+    ],
+)
+def test_a_name_left_with_a_lookalike_character_is_caught(tagged: str, left: str) -> None:
+    planted = note("400-01", "Seen by ", (tagged, "DOCTOR"), ". Plan discussed with ", left, " today.")
+    found = find_leaks([planted], deidentify_documents([planted], DeidOptions(seed=1)).documents)
+    start = planted.text.index(left)
+    # Found where it was left, as written (the check reads look-alikes as ASCII, offsets unmoved).
+    assert found and all(
+        start <= leak.original_start < leak.original_end <= start + len(left) for leak in found
+    )
+
+
 def test_untagged_occurrence_in_another_patient_is_caught() -> None:
     first = note("400-01", "Seen by ", ("Dr. Hendrickson", "DOCTOR"), ".")
     second = note("401-01", "Discussed with Hendrickson.")
