@@ -49,7 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--adjudicator",
         type=_adjudicator_name,
         default=None,
-        help="name recorded on gold tags (default: user name)",
+        metavar="NAME",
+        help="name recorded on gold tags (default: the name the windows remember, else the login name)",
     )
     parser.add_argument(
         "--scope",

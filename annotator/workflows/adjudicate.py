@@ -13,11 +13,16 @@ from annotator.adjudication.versions import refuse_repeated_folders
 from annotator.errors import UsageError
 from annotator.io.outputs import FolderMode, plan_folder, publishing
 from annotator.io.publish import job_identity
+from annotator.io.workstate import load_identity
 from annotator.workflows.inputs import require_documents, require_folder
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
 
 
 def default_adjudicator() -> str:
+    """The name the program remembers (identity.json, as the windows use), else the login name."""
+    remembered = load_identity()  # a damaged identity file is an error naming it, not ignored
+    if remembered:
+        return remembered
     try:
         return getpass.getuser()
     except (KeyError, OSError):  # no user database entry (containers)

@@ -164,3 +164,16 @@ def test_adjudicate_names_a_damaged_decision_log_and_changes_nothing(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "100-02.decisions.jsonl" in err and "not UTF-8" in err
     assert {p.name: p.read_bytes() for p in gold_dir.iterdir()} == before
+
+
+def test_without_adjudicator_the_remembered_name_signs_the_gold(
+    folders: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from annotator.io.workstate import save_identity
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    save_identity("carol")  # what the windows remember; the command used the login name
+    gold_dir = tmp_path / "gold"
+    assert main(["adjudicate", *map(str, folders), "-o", str(gold_dir)]) == 0
+    date = next(a for a in read_i2b2(gold_dir / "100-02.xml").annotations if a.type == "DATE")
+    assert date.annotator == "carol"
