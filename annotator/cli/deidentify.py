@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from annotator.cli.common import (
     add_json_flag,
     add_output_option,
+    announce_written,
     existing_path,
     format_table,
     print_json,
@@ -179,6 +180,12 @@ def run(args: argparse.Namespace) -> int:
             }
         )
         return 1
+    # Every file written is announced on stderr, whatever stdout holds (the summary or the JSON).
+    announce_written(report.out_dir, "de-identified notes")
+    if report.map_path:
+        announce_written(report.map_path, "audit map (holds the original PHI)")
+    if report.review_path:
+        announce_written(report.review_path, "review file (holds PHI)")
     if args.json:
         print_json(report.to_dict())
         return 0

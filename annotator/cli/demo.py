@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from annotator.cli.common import format_table, shown
+from annotator.cli.common import announce_written, format_table, shown
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -34,12 +34,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    from annotator.core.project import PROJECT_FILE
+    from annotator.synth.demo import default_demo_location, ensure_demo_project
+
+    wanted = Path(args.dest) if args.dest is not None else default_demo_location()
+    existed = (wanted / PROJECT_FILE).is_file()
+    root = Path(ensure_demo_project(args.dest) if args.dest is not None else ensure_demo_project())
+    if not existed:
+        announce_written(root, "demo project")  # a copy left as it is on later runs is not
+    print(f"Demo project: {shown(root)}")
+    code = _show(args, root)
+    if code == 0 and args.screenshot is not None:
+        announce_written(args.screenshot, "screenshot")
+    return code
+
+
+def _show(args: argparse.Namespace, root: Path) -> int:
     from annotator.core.statistics import corpus_statistics
     from annotator.io.corpus import read_corpus
-    from annotator.synth.demo import ensure_demo_project
 
-    root = Path(ensure_demo_project(args.dest) if args.dest is not None else ensure_demo_project())
-    print(f"Demo project: {shown(root)}")
     gold = root / "gold" if (root / "gold").is_dir() else root / "source"
     stats = corpus_statistics(read_corpus(gold).documents)
     print(f"Gold standard ({gold.name}/):")

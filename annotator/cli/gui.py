@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from annotator.cli.common import existing_path
+from annotator.cli.common import announce_written, existing_path
 from annotator.errors import UsageError
 
 
@@ -121,17 +121,20 @@ def run(args: argparse.Namespace) -> int:
         get_application(offscreen=args.screenshot is not None)
         from annotator.gui.adjudication.launch import launch_adjudication
 
-        return int(
-            launch_adjudication(
-                folders,
-                args.output,
-                args.screenshot,
-                args.document,
-                adjudicator=args.annotator,
-                size=size,
-                side_by_side=args.view == "side-by-side",
-                theme=args.theme,
-            )
+        return _announced(
+            args.screenshot,
+            int(
+                launch_adjudication(
+                    folders,
+                    args.output,
+                    args.screenshot,
+                    args.document,
+                    adjudicator=args.annotator,
+                    size=size,
+                    side_by_side=args.view == "side-by-side",
+                    theme=args.theme,
+                )
+            ),
         )
     if args.path is None:
         raise UsageError(
@@ -140,14 +143,24 @@ def run(args: argparse.Namespace) -> int:
     _guard_outputs(args.screenshot, [args.path])
     from annotator.gui.app import launch
 
-    return launch(
-        args.path,
-        args.annotator,
+    return _announced(
         args.screenshot,
-        args.document,
-        args.theme,
-        args.view,
-        debug=bool(getattr(args, "debug", False)),
-        size=size,
-        schema=args.schema,
+        launch(
+            args.path,
+            args.annotator,
+            args.screenshot,
+            args.document,
+            args.theme,
+            args.view,
+            debug=bool(getattr(args, "debug", False)),
+            size=size,
+            schema=args.schema,
+        ),
     )
+
+
+def _announced(screenshot: Path | None, code: int) -> int:
+    """Say where a screenshot went, as every command says what it wrote."""
+    if code == 0 and screenshot is not None:
+        announce_written(screenshot, "screenshot")
+    return code

@@ -47,11 +47,11 @@ def run(args: argparse.Namespace) -> int:
     from annotator.core.project import Project
     from annotator.crf.default_model import resolve_model
     from annotator.errors import UsageError
-    from annotator.io.workstate import load_identity
+    from annotator.io.workstate import check_annotator_name, load_identity
     from annotator.workflows.queue import QueueRequest, build_queue
 
     project = Project.open(args.project)
-    annotator = args.annotator or load_identity()
+    annotator = check_annotator_name(args.annotator) if args.annotator is not None else load_identity()
     if not annotator:
         raise UsageError("say whose queue with --annotator NAME (no remembered annotator name)")
     model = resolve_model(args.model) if args.model is not None else None

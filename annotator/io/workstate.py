@@ -242,7 +242,8 @@ def identity_path() -> Path:
     return config_dir() / IDENTITY_FILE
 
 
-def _check_name(name: str) -> str:
+def check_annotator_name(name: str) -> str:
+    """The name stripped; a UsageError when it cannot be a folder (annotations/<name>/)."""
     cleaned = name.strip()
     if not cleaned:
         raise UsageError("the annotator name must not be empty")
@@ -282,5 +283,5 @@ def load_identity() -> str | None:
 
 def save_identity(name: str) -> None:
     """Remember the annotator name for this user (atomic write)."""
-    cleaned = _check_name(name)
+    cleaned = check_annotator_name(name)
     atomic_write_text(identity_path(), json.dumps({"annotator": cleaned}) + "\n")

@@ -63,8 +63,12 @@ def test_mask_json(gold: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 def test_map_written_when_asked(gold: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     map_path = tmp_path / "audit" / "map.json"
-    assert main(["deidentify", str(gold), "-o", str(tmp_path / "out"), "--map", str(map_path)]) == 0
-    assert "contains the original PHI" in capsys.readouterr().out
+    assert main(["deidentify", str(gold), "-o", str(tmp_path / "out"), "--map", str(map_path), "--json"]) == 0
+    err = capsys.readouterr().err  # announced on stderr, as every command's files, even with --json
+    assert (
+        "de-identified notes written to" in err
+        and f"audit map (holds the original PHI) written to {map_path}" in err
+    )
     assert json.loads(map_path.read_text(encoding="utf-8"))["patients"]["600"]["replacements"]
 
 

@@ -105,3 +105,13 @@ def test_queue_of_a_project_without_its_notes_folder_is_an_error(
     assert main(["queue", str(project.root), "--annotator", "alice"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "has no source/ folder" in err
+
+
+@pytest.mark.parametrize("name", ["a:b", "../x", " "])
+def test_queue_refuses_an_annotator_name_the_window_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    project = _project(tmp_path / "p")
+    assert main(["queue", str(project.root), "--annotator", name]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "annotator name" in err

@@ -17,7 +17,9 @@ from annotator.io.autosave import AutosaveStore
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 
 
-def test_gui_screenshot_renders_a_png_and_exits_zero(qtbot: QtBot, project: Project, tmp_path: Path) -> None:
+def test_gui_screenshot_renders_a_png_and_exits_zero(
+    qtbot: QtBot, project: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "shot.png"
     code = main(
         [
@@ -34,6 +36,7 @@ def test_gui_screenshot_renders_a_png_and_exits_zero(qtbot: QtBot, project: Proj
         ]
     )
     assert code == 0
+    assert capsys.readouterr().err == f"annotator: screenshot written to {target}\n"
     image = QImage(str(target))
     assert image.width() >= 800 and image.height() >= 500
     # Dark theme: the window background is dark.
