@@ -10,7 +10,7 @@ from PySide6.QtGui import QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from annotator.core.annotation import Source
+from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.project import Project
 from annotator.gui.main_window import MainWindow
@@ -164,3 +164,15 @@ def window(qtbot: QtBot, project: Project, clock: FakeClock) -> Iterator[MainWin
     yield main
     if session.document is not None:
         session.close()
+
+
+def open_note(window: MainWindow) -> Document:
+    """The window's open document (a test that needs one fails here if none is open)."""
+    document = window.session.document
+    assert document is not None
+    return document
+
+
+def first_of(document: Document, type_name: str) -> Annotation:
+    """The document's first annotation of a type."""
+    return next(a for a in document.sorted_annotations() if a.type == type_name)

@@ -12,7 +12,7 @@ from annotator.core.project import Project
 from annotator.gui.main_window import MainWindow
 from annotator.io.i2b2 import read_i2b2
 from annotator.io.locking import DocumentLock
-from tests.gui.conftest import make_window, show
+from tests.gui.conftest import first_of, make_window, open_note, show
 
 
 def _type(qtbot: QtBot, window: MainWindow, text: str) -> None:
@@ -23,8 +23,7 @@ def _type(qtbot: QtBot, window: MainWindow, text: str) -> None:
 def test_a_comment_typed_then_left_by_a_navigation_key_stays_on_its_annotation(
     qtbot: QtBot, window: MainWindow
 ) -> None:
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     first, second = sorted(document.annotations, key=lambda a: a.start)
     window._on_table_annotation_activated(first.id)
     _type(qtbot, window, "check the spelling")
@@ -40,9 +39,8 @@ def test_a_comment_typed_then_left_by_a_navigation_key_stays_on_its_annotation(
 def test_a_comment_typed_then_left_for_the_next_record_is_saved_with_its_record(
     qtbot: QtBot, window: MainWindow, project: Project
 ) -> None:
-    document = window.session.document
-    assert document is not None
-    date = next(a for a in document.annotations if a.type == "DATE")
+    document = open_note(window)
+    date = first_of(document, "DATE")
     window._on_table_annotation_activated(date.id)
     _type(qtbot, window, "check this date")
     window.step_document(+1)  # Ctrl+PgDown: the record is saved, the next one opens
@@ -82,10 +80,9 @@ def test_a_locked_notes_form_offers_no_edit(qtbot: QtBot, project: Project, tmp_
 def test_the_status_bar_never_shows_an_older_actions_message_as_this_ones(
     qtbot: QtBot, window: MainWindow
 ) -> None:
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     bar = window.statusBar()
-    date = next(a for a in document.annotations if a.type == "DATE")
+    date = first_of(document, "DATE")
     window._on_table_annotation_activated(date.id)
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key.Key_Delete)
@@ -96,7 +93,7 @@ def test_the_status_bar_never_shows_an_older_actions_message_as_this_ones(
     qtbot.keyClick(window.view, "r")
     assert bar.currentMessage() == ""  # not "Undid reject DATE."
     # The form's Accept button does what Enter does, and says so.
-    patient = next(a for a in document.annotations if a.type == "PATIENT")
+    patient = first_of(document, "PATIENT")
     window._on_table_annotation_activated(patient.id)
     qtbot.mouseClick(window.attributes.accept_button, Qt.MouseButton.LeftButton)
     assert not document.get(patient.id).pending
@@ -106,10 +103,9 @@ def test_the_status_bar_never_shows_an_older_actions_message_as_this_ones(
 def test_enter_delete_and_type_keys_act_on_a_row_clicked_in_the_table(
     qtbot: QtBot, window: MainWindow
 ) -> None:
-    document = window.session.document
-    assert document is not None
-    patient = next(a for a in document.annotations if a.type == "PATIENT")
-    date = next(a for a in document.annotations if a.type == "DATE")
+    document = open_note(window)
+    patient = first_of(document, "PATIENT")
+    date = first_of(document, "DATE")
     table = window.table.table
     for annotation in (patient, date):
         row = window.table.model.row_of(annotation.id)
@@ -129,8 +125,7 @@ def test_undo_of_a_step_made_in_another_record_opens_that_record_first(
     qtbot: QtBot, window: MainWindow
 ) -> None:
     session = window.session
-    document = session.document
-    assert document is not None
+    document = open_note(window)
     start = document.text.index("Marissa Jones")
     window.view.select_span(start, start + len("Marissa Jones"))
     qtbot.keyClick(window.view, "r")

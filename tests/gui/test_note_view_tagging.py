@@ -7,7 +7,7 @@ from pytestqt.qtbot import QtBot
 
 from annotator.core.annotation import Source
 from annotator.gui.main_window import MainWindow
-from tests.gui.conftest import TEXT_200_01
+from tests.gui.conftest import TEXT_200_01, first_of, open_note
 
 DOCTOR = TEXT_200_01.index("Marissa Jones")
 
@@ -27,8 +27,7 @@ def test_tag_selection_with_type_key(qtbot: QtBot, window: MainWindow) -> None:
     select_words(qtbot, window, DOCTOR, 2)
     assert window.view.selection_span() == (DOCTOR, DOCTOR + len("Marissa Jones"))
     qtbot.keyClick(window.view, "r")
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     tagged = [a for a in document.annotations if a.start == DOCTOR]
     assert [(a.tag, a.type, a.text, a.source, a.annotator) for a in tagged] == [
         ("NAME", "DOCTOR", "Marissa Jones", Source.HUMAN, "alice")
@@ -54,8 +53,7 @@ def test_type_key_on_current_annotation_changes_type_and_undo_restores(
 ) -> None:
     select_words(qtbot, window, DOCTOR, 2)
     qtbot.keyClick(window.view, "r")
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     qtbot.keyClick(window.view, "p")
     changed = [a for a in document.annotations if a.start == DOCTOR]
     assert [(a.type, a.end) for a in changed] == [("PATIENT", DOCTOR + len("Marissa Jones"))]
@@ -74,8 +72,7 @@ def test_type_key_on_current_annotation_changes_type_and_undo_restores(
 def test_selection_over_current_annotation_moves_its_boundaries(qtbot: QtBot, window: MainWindow) -> None:
     select_words(qtbot, window, DOCTOR, 1)
     qtbot.keyClick(window.view, "r")
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     qtbot.keyClick(
         window.view, Qt.Key.Key_Right, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     )
@@ -88,16 +85,14 @@ def test_selection_over_current_annotation_moves_its_boundaries(qtbot: QtBot, wi
 def test_delete_removes_current_annotation(qtbot: QtBot, window: MainWindow) -> None:
     select_words(qtbot, window, DOCTOR, 2)
     qtbot.keyClick(window.view, "r")
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     qtbot.keyClick(window.view, Qt.Key.Key_Delete)
     assert [a for a in document.annotations if a.start == DOCTOR] == []
     assert window.session.current_id is None
 
 
 def test_tab_goes_to_next_annotation_and_enter_accepts_it(qtbot: QtBot, window: MainWindow) -> None:
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     window.view.select_span(0, 0)
     qtbot.keyClick(window.view, Qt.Key.Key_Tab)
     first = window.session.current()
@@ -118,8 +113,7 @@ def test_tab_goes_to_next_annotation_and_enter_accepts_it(qtbot: QtBot, window: 
 
 
 def test_backspace_rejects_pending_and_f8_finds_the_next_one(qtbot: QtBot, window: MainWindow) -> None:
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     window.view.select_span(0, 0)
     qtbot.keyClick(window.view, Qt.Key.Key_F8)
     first = window.session.current()
@@ -134,8 +128,7 @@ def test_backspace_rejects_pending_and_f8_finds_the_next_one(qtbot: QtBot, windo
 
 
 def test_accept_all_of_a_type_is_one_undo_step(qtbot: QtBot, window: MainWindow) -> None:
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     window.view.select_span(0, 0)
     qtbot.keyClick(window.view, Qt.Key.Key_Tab)
     qtbot.keyClick(
@@ -161,8 +154,7 @@ def test_palette_click_tags_the_mouse_selection(qtbot: QtBot, window: MainWindow
     qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=end)
     assert view.selection_span() == (DOCTOR, DOCTOR + len("Marissa"))
     qtbot.mouseClick(window.palette_widget.buttons["DOCTOR"], Qt.MouseButton.LeftButton)
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     assert [(a.text, a.type) for a in document.annotations if a.start == DOCTOR] == [("Marissa", "DOCTOR")]
 
 
@@ -173,8 +165,7 @@ def test_snap_to_words_widens_a_partial_selection(qtbot: QtBot, window: MainWind
     assert window.session.snap_to_words
     window.view.select_span(DOCTOR + 2, DOCTOR + len("Marissa Jo"))
     qtbot.keyClick(window.view, "r")
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     assert [a.text for a in document.annotations if a.type == "DOCTOR"] == ["Marissa Jones"]
 
 
@@ -204,8 +195,7 @@ def test_triple_clicked_line_is_tagged_without_its_line_break(qtbot: QtBot, wind
     # ...but not in the tag.
     assert window.view.selection_span() == (start, start + len(line))
     qtbot.keyClick(window.view, "o")
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     assert [(a.start, a.end) for a in document.annotations if a.type == "ORGANIZATION"] == [
         (start, start + len(line))
     ]
@@ -218,10 +208,9 @@ def test_undoing_a_resize_keeps_the_annotation_current_and_its_span_selected(
     # its current row to the neighbour, which became the current annotation, so the Enter
     # after an undo accepted a suggestion the user never looked at.
     session = window.session
-    document = session.document
-    assert document is not None
-    smith = next(a for a in document.annotations if a.type == "PATIENT")
-    date = next(a for a in document.annotations if a.type == "DATE")
+    document = open_note(window)
+    smith = first_of(document, "PATIENT")
+    date = first_of(document, "DATE")
     window.table.table.setFocus()
     window._on_table_annotation_activated(smith.id)
     window.view.setFocus()
@@ -239,9 +228,8 @@ def test_a_type_change_that_moves_the_row_keeps_the_annotation_current(
     qtbot: QtBot, window: MainWindow
 ) -> None:
     session = window.session
-    document = session.document
-    assert document is not None
-    smith = next(a for a in document.annotations if a.type == "PATIENT")
+    document = open_note(window)
+    smith = first_of(document, "PATIENT")
     window.table.table.sortByColumn(3, Qt.SortOrder.AscendingOrder)  # by type: DATE, PATIENT
     assert [window.table.model.data(window.table.model.index(r, 3)) for r in range(2)] == ["DATE", "PATIENT"]
     window._on_table_annotation_activated(smith.id)
@@ -256,9 +244,8 @@ def test_a_type_key_on_a_span_already_tagged_changes_that_tag_and_never_adds_a_s
     qtbot: QtBot, window: MainWindow
 ) -> None:
     session = window.session
-    document = session.document
-    assert document is not None
-    smith = next(a for a in document.annotations if a.type == "PATIENT")
+    document = open_note(window)
+    smith = first_of(document, "PATIENT")
     session.set_current(None)
     # Dragged from the space before it, right to left, without making the suggestion current.
     window.view.select_span(smith.end, smith.start - 1)
@@ -270,8 +257,7 @@ def test_a_type_key_on_a_span_already_tagged_changes_that_tag_and_never_adds_a_s
 
 
 def test_a_new_tag_leaves_out_the_spaces_around_the_selection(qtbot: QtBot, window: MainWindow) -> None:
-    document = window.session.document
-    assert document is not None
+    document = open_note(window)
     window.view.select_span(DOCTOR - 1, DOCTOR + len("Marissa Jones") + 1)  # " Marissa Jones "
     qtbot.keyClick(window.view, "r")
     tagged = [a for a in document.annotations if a.type == "DOCTOR"]
