@@ -183,8 +183,17 @@ def test_existing_gold_without_log_is_not_overwritten(
     widget = AdjudicationWindow(prepare_corpus(folders, gold_dir), adjudicator="dana")
     qtbot.addWidget(widget)
     assert widget.current_unit is not None
+    session = widget.session
+    assert session is not None
+    unresolved = len(session.unresolved())
+    # A decision that could never be saved is refused, not taken and lost at the close; so is
+    # finalising (it said "finalised and saved" and wrote nothing).
     widget.take(0)
+    assert len(session.unresolved()) == unresolved
+    assert "no decision can be made here" in widget.statusBar().currentMessage()
+    widget.finalise()
+    assert not session.finalised and "never overwritten" in widget.statusBar().currentMessage()
     widget.save()
     assert (gold_dir / "100-01.xml").read_bytes() == before
-    assert "not overwritten" in widget.statusBar().currentMessage()
+    assert not list(gold_dir.glob("*.jsonl")) and not list(gold_dir.glob(".*.jsonl"))
     assert widget.document_list.item(0).text().startswith("⚠")

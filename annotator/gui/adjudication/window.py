@@ -395,10 +395,24 @@ class AdjudicationWindow(QMainWindow):
                 return True
         return False
 
+    def _refused_foreign_gold(self, doc_id: str) -> bool:
+        """A gold file no adjudication wrote (⚠) is never overwritten: refuse the decisions
+        that could never be saved, rather than take them and lose them at the close."""
+        if not self.prepared.has_foreign_gold(doc_id):
+            return False
+        self.statusBar().showMessage(
+            f"{printable_path(doc_id)}: its gold file was not written by an adjudication (no decision "
+            "log) and is never overwritten, so no decision can be made here; adjudicate into an empty "
+            "folder, or let annotator adjudicate --force replace it"
+        )
+        return True
+
     def _decide(self, action: str, *args: object) -> None:
         session, unit = self._session, self.current_unit
         if session is None or unit is None:
             self.statusBar().showMessage("No unit selected")
+            return
+        if self._refused_foreign_gold(session.doc_id):
             return
         try:
             getattr(session, action)(unit.id, *args)
@@ -460,7 +474,7 @@ class AdjudicationWindow(QMainWindow):
 
     def finalise(self) -> None:
         session = self._session
-        if session is None:
+        if session is None or self._refused_foreign_gold(session.doc_id):
             return
         try:
             session.finalise()
