@@ -206,6 +206,11 @@ class AnnotationSession:
             except StorageError:
                 # Not saved (e.g. the lock was taken over): keep the edits in the recovery file.
                 self.workspace.autosave_all()
+        else:
+            try:
+                self.workspace.fold_clean_journal(doc_id)
+            except StorageError as error:
+                self.notice.emit(error.one_line())  # left in place; the next save tries again
         self.timer.stop(self.clock())
         self.record_time()
         self.document.annotation_removed.disconnect(self._on_document_annotation_removed)
@@ -419,11 +424,11 @@ class AnnotationSession:
     # -- saving ---------------------------------------------------------------------------------------
     def save(self) -> list[str]:
         """Save every modified document (Ctrl+S); returns ids that could not be saved."""
-        waiting = len(self.workspace.dirty())
+        waiting = set(self.workspace.dirty())
         failed = self.workspace.save_all()
         if self.track:
             self.rejections.save()
-        saved = waiting - len(failed)
+        saved = len(waiting - set(failed))
         if saved or not failed:
             self.notice.emit(
                 f"Saved {saved} document{'s' if saved != 1 else ''}."

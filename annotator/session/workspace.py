@@ -613,11 +613,24 @@ class Workspace:
         self.journal.truncate(journal_path(entry.working_path))
         self.autosave.discard_recovery(entry.working_path)
 
+    def fold_clean_journal(self, doc_id: str) -> None:
+        """Empty the journal of a document edited back to what its file holds (an undo redone):
+        kept, it offered on every later opening to "recover" edits the file already has."""
+        if doc_id in self._touched and doc_id not in self.read_only and not self.is_dirty(doc_id):
+            self.journal.truncate(journal_path(self.entry(doc_id).working_path))
+
     def save_all(self) -> list[str]:
         """Save every modified document; returns the ids that could not be saved."""
         failed = []
         self.save_errors = {}
-        for doc_id in self.dirty():
+        dirty = self.dirty()
+        for doc_id in sorted(self._touched - set(dirty)):
+            try:
+                self.fold_clean_journal(doc_id)
+            except StorageError as error:
+                failed.append(doc_id)
+                self.save_errors[doc_id] = error.one_line()
+        for doc_id in dirty:
             try:
                 self.save(doc_id)
             except StorageError as error:

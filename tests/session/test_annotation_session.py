@@ -233,3 +233,31 @@ def test_annotate_all_into_an_unopened_record_makes_a_copy_as_readable_as_the_fo
     assert read_i2b2(other).annotations[0].type == "PATIENT"
     assert stat.S_IMODE(other.stat().st_mode) == file_mode
     session.close()
+
+
+@pytest.mark.parametrize("leave", ["save", "switch"])
+def test_an_edit_undone_and_redone_after_a_save_leaves_no_journal_to_recover(
+    project: Project, leave: str
+) -> None:
+    session = _session(project, ManualTimers(), Clock())
+    working = _tag(session, "PATIENT", "John Smith")
+    assert session.save() == []
+    session.undo()
+    session.redo()  # the document holds what its file holds again
+    assert session.workspace.journal.flush() and journal_path(working).exists()
+    if leave == "save":
+        assert session.save() == []
+    else:
+        session.open_document("300-02")
+    assert not journal_path(working).exists()
+    session.close()
+    reopened = _session(project, ManualTimers(), Clock())
+    asked: list[str] = []
+
+    def ask(doc_id: str) -> bool:
+        asked.append(doc_id)
+        return True
+
+    reopened.open_document("300-01", ask_recovery=ask)
+    assert asked == [] and reopened.save_state == "saved"
+    reopened.close()
