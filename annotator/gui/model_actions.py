@@ -266,14 +266,14 @@ class ModelActions(QObject):
             not self.busy and has_model and self._current_document() is not None
         )
         self.preannotate_all_action.setEnabled(not self.busy and has_model)
+        self.retrain_action.setEnabled(not self.busy)  # another model job is running
 
     def _not_started_text(self) -> str:
         from annotator.workflows.preannotate import not_started_documents
 
-        count = len(not_started_documents(self.project, self.annotator))
-        who = "you have" if self.annotator is not None else "nobody has"
-        return f"{count} document{'' if count == 1 else 's'} {who} not started"
-        self.retrain_action.setEnabled(not self.busy)
+        # The suggestions are shared: only notes nobody has started get new ones.
+        count = len(not_started_documents(self.project))
+        return f"{count} document{'' if count == 1 else 's'} nobody has started"
 
     # The workflows import the CRF (scikit-learn): imported on use, so the window opens fast.
     def _on_preannotate_document_action_triggered(self) -> None:
@@ -309,7 +309,7 @@ class ModelActions(QObject):
         if model_path is None:
             self._fail("no model: retrain from gold first")
             return
-        request = project_request(self.project, model_path, self.recall_bias, self.annotator, self.guideline)
+        request = project_request(self.project, model_path, self.recall_bias, self.guideline)
         started = len(self.project.document_ids()) - len(request.inputs)
         if not request.inputs:
             summary = "Every document has been started: nothing to pre-annotate"
@@ -337,7 +337,10 @@ class ModelActions(QObject):
             f"{len(result.documents)} documents not started pre-annotated: "
             f"{result.suggestions} suggestions written to {folder}/"
         )
-        left = f"{started} document{'' if started == 1 else 's'} already started left alone"
+        left = (
+            f"{started} document{'' if started == 1 else 's'} someone has started keep the "
+            "suggestions they were given"
+        )
         self._report(
             ActionReport(
                 "Pre-annotation",

@@ -181,16 +181,16 @@ def not_started_documents(project: Project, annotator: str | None = None) -> lis
 
 
 def project_request(
-    project: Project,
-    model: Path,
-    recall_bias: float | None = None,
-    annotator: str | None = None,
-    guideline: str | None = None,
+    project: Project, model: Path, recall_bias: float | None = None, guideline: str | None = None
 ) -> PreannotateRequest:
-    """Every document not started (by ``annotator``, or by anyone), from ``source/`` to
-    ``preannotations/`` (replacing older ones), with the project's site lists and, unless
-    ``guideline`` says otherwise, its guideline."""
-    doc_ids = not_started_documents(project, annotator)
+    """Every document nobody has started, from ``source/`` to ``preannotations/`` (replacing
+    older ones), with the project's site lists and, unless ``guideline`` says otherwise, its
+    guideline.
+
+    ``preannotations/`` is shared: a note someone has started keeps the suggestions they were
+    shown, or their review of them (the effort report, agreement by origin) would be measured
+    against suggestions they never saw."""
+    doc_ids = not_started_documents(project)
     return PreannotateRequest(
         model,
         tuple(project.source_dir / f"{doc_id}.xml" for doc_id in doc_ids),

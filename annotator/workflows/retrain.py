@@ -5,8 +5,9 @@ After every ``retrain_every`` newly finished notes (a project setting) the windo
 note an annotator marked done (their reviewed tags; pending suggestions are not teaching
 material), saves it as the project's ``models/crf.model`` (atomically: the old model stays
 until the new one is whole), ranks the annotator's queue with it, and rewrites the
-pre-annotations of the notes the annotator has not started, so they open with the new
-model's suggestions. Notes already started keep theirs: nobody's work is changed.
+pre-annotations of the notes nobody has started, so they open with the new model's
+suggestions. Notes already started keep theirs: nobody's work, and nobody's record of what
+they were shown, is changed.
 
 Why a process and not a thread: crfsuite holds the interpreter lock for seconds at a time
 while it trains (measured: the longest pause of a 5 ms ticker thread was 1.9 s during a
@@ -103,7 +104,7 @@ def retrain(
     model.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(model, tagger.to_bytes())
     queue = build_queue(QueueRequest(project, request.annotator, model), cancelled=cancelled, tagger=tagger)
-    waiting = project_request(project, model, annotator=request.annotator)
+    waiting = project_request(project, model)
     refreshed = preannotate(waiting, cancelled=cancelled).documents if waiting.inputs else []
     return RetrainResult(
         model, len(documents), queue, [d.doc_id for d in refreshed], time.perf_counter() - started

@@ -81,7 +81,7 @@ def test_menu_offers_the_three_actions_and_needs_a_model(
     assert window.actions.preannotate_all_action.isEnabled()
     # The menu counts the documents the list shows as not started (alice has opened none).
     assert window.actions.preannotate_all_action.text() == (
-        f"Pre-annotate the {len(synthetic)} documents you have not started (bundled default model)"
+        f"Pre-annotate the {len(synthetic)} documents nobody has started (bundled default model)"
     )
     assert window.actions.tagging_model == default_model_path()
     assert window.actions.retrain_action.isEnabled()
@@ -261,20 +261,30 @@ def test_retrain_then_preannotate_keeps_human_work(
         (project.source_dir / f"{started}.xml").read_bytes()
     )
     assert started not in not_started_documents(project, "alice")
+    # bob has started another: its shared suggestions are the ones he was shown, and stay so
+    # (they were rewritten, although alice had not started it).
+    by_bob = project.document_ids()[1]
+    project.annotations_dir("bob").mkdir(parents=True, exist_ok=True)
+    (project.annotations_dir("bob") / f"{by_bob}.xml").write_bytes(
+        (project.source_dir / f"{by_bob}.xml").read_bytes()
+    )
     actions.menu().aboutToShow.emit()
-    not_started = len(project.document_ids()) - 1
+    not_started = len(project.document_ids()) - 2
     assert (
         actions.preannotate_all_action.text()
-        == f"Pre-annotate the {not_started} documents you have not started"
+        == f"Pre-annotate the {not_started} documents nobody has started"
     )
     actions.bias_actions[0.9].trigger()
     with qtbot.waitSignal(actions.finished, timeout=60_000) as done:
         actions.preannotate_all_action.trigger()
     written = sorted(p.stem for p in project.preannotations_dir.glob("*.xml"))
-    assert written == [d for d in project.document_ids() if d != started]
+    assert written == [d for d in project.document_ids() if d not in (started, by_bob)]
     assert done.args[0].startswith(f"{len(written)} documents not started pre-annotated: ")
     report = actions.last_report
-    assert report is not None and "1 document already started left alone" in report.summary_label.text()
+    assert report is not None
+    assert (
+        "2 documents someone has started keep the suggestions they were given" in report.summary_label.text()
+    )
     assert [row[0] for row in report.row_texts()] == written
     pre = read_i2b2(project.preannotations_dir / f"{written[0]}.xml")
     assert len(pre) > 0 and all(a.source is Source.MODEL and a.pending for a in pre.annotations)
