@@ -67,7 +67,7 @@ from rapidfuzz import fuzz, process
 
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
-from annotator.core.history import AddAnnotation, Command, CompositeCommand, History
+from annotator.core.history import AddAnnotation, Command, CompositeCommand, History, ReplaceAnnotation
 from annotator.core.span import Span
 from annotator.errors import UsageError
 
@@ -195,7 +195,7 @@ class Match:
     selected: ticked in the preview; True for exact matches, False for fuzzy ones.
     is_fuzzy: found by the fuzzy search.
     overlapping_ids: ids of existing annotations it overlaps (conflicts), or the id of the
-        identical annotation (already annotated).
+        identical annotation (already annotated, or a pending suggestion applying accepts).
     """
 
     doc_id: str
@@ -222,16 +222,20 @@ class PropagationPreview:
     fuzzy: list[Match] = field(default_factory=list)
     conflicts: list[Match] = field(default_factory=list)
     already: list[Match] = field(default_factory=list)
+    # Pending suggestions of the same tag on the same span: ticked (exact ones), applying
+    # accepts them. Counted as "already annotated", they stayed pending and unreviewed.
+    suggested: list[Match] = field(default_factory=list)
 
     @property
     def selected(self) -> list[Match]:
-        """Matches (exact or fuzzy) currently ticked."""
-        return [m for m in self.matches + self.fuzzy if m.selected]
+        """Matches (exact or fuzzy) and suggestions currently ticked."""
+        return [m for m in self.matches + self.fuzzy + self.suggested if m.selected]
 
     def counts(self) -> dict[str, int]:
         return {
             "matches": len(self.matches),
             "fuzzy": len(self.fuzzy),
+            "suggested": len(self.suggested),
             "conflicts": len(self.conflicts),
             "already": len(self.already),
         }
@@ -288,7 +292,8 @@ def _classify(
     source: Annotation,
     by_start: list[Annotation],
 ) -> tuple[str, tuple[str, ...]]:
-    """``"free"``, ``"already"`` or ``"conflict"`` with the ids concerned."""
+    """``"free"``, ``"already"``, ``"suggested"`` (a pending suggestion of the same tag there)
+    or ``"conflict"``, with the ids concerned."""
     overlapping = [a for a in by_start if a.start < end and start < a.end] if by_start else []
     if not overlapping:
         return "free", ()
@@ -299,7 +304,7 @@ def _classify(
             and annotation.tag == source.tag
             and annotation.type == source.type
         ):
-            return "already", (annotation.id,)
+            return ("suggested" if annotation.pending else "already"), (annotation.id,)
     return "conflict", tuple(a.id for a in overlapping)
 
 
@@ -363,6 +368,9 @@ def find_occurrences(
             )
             if kind == "free":
                 preview.matches.append(match)
+            elif kind == "suggested":
+                match.selected = True  # exact: ticked, as an exact match is
+                preview.suggested.append(match)
             elif kind == "already":
                 match.selected = False
                 preview.already.append(match)
@@ -394,6 +402,8 @@ def find_occurrences(
             )
             if kind == "free":
                 preview.fuzzy.append(match)
+            elif kind == "suggested":
+                preview.suggested.append(match)
             elif kind == "already":
                 preview.already.append(match)
             else:
@@ -458,6 +468,7 @@ def build_propagation_commands(
         by_document.setdefault(match.doc_id, []).append(match)
     who = source.annotator if annotator is None else annotator
     commands: list[Command] = []
+    suggested = {m.key for m in preview.suggested}
     for doc_id, matches in by_document.items():
         document = documents_by_id.get(doc_id)
         if document is None:
@@ -465,6 +476,15 @@ def build_propagation_commands(
         taken = [a.span for a in document.annotations]
         for match in sorted(matches, key=lambda m: (m.start, m.end)):
             if not 0 <= match.start < match.end <= len(document.text):
+                continue
+            if match.key in suggested:
+                # The suggestion says what the source says: accepting it keeps its provenance.
+                pending = [document.get(i) for i in match.overlapping_ids if i in document]
+                commands.extend(
+                    ReplaceAnnotation(document, old, old.replace(pending=False, annotator=who), "accept")
+                    for old in pending
+                    if old.pending
+                )
                 continue
             span = Span(match.start, match.end)
             if any(span.overlaps(other) for other in taken):

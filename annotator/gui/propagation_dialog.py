@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
-from annotator.core.history import AddAnnotation, Command, CompositeCommand, History
+from annotator.core.history import AddAnnotation, Command, CompositeCommand, History, ReplaceAnnotation
 from annotator.core.propagation import Match, PropagationPreview, Scope, apply_propagation, find_occurrences
 
 ScopeLoader = Callable[[Scope], list[Document]]
@@ -39,6 +39,7 @@ MATCH_ROLE = Qt.ItemDataRole.UserRole + 1
 SECTIONS = (
     ("matches", "Exact matches"),
     ("fuzzy", "Fuzzy matches (review each; never ticked for you)"),
+    ("suggested", "Pending suggestions of this tag (applying accepts them)"),
     ("conflicts", "Conflicts: overlap an existing annotation (left alone)"),
     ("already", "Already annotated the same way"),
 )
@@ -205,7 +206,7 @@ class AnnotateAllDialog(QDialog):
                 section = QTreeWidgetItem([f"{label} ({len(matches)})", "", "", ""])
                 section.setFont(0, bold)
                 section.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                checkable = key in ("matches", "fuzzy")
+                checkable = key in ("matches", "fuzzy", "suggested")
                 children = []
                 for match in matches:
                     item = QTreeWidgetItem(
@@ -249,9 +250,9 @@ class AnnotateAllDialog(QDialog):
 
     def set_all_ticked(self, ticked: bool) -> None:
         self.tree.blockSignals(True)
-        for key in ("matches", "fuzzy"):
+        for key in ("matches", "fuzzy", "suggested"):
             for item in self.match_items(key):
-                wanted = ticked and key == "matches"
+                wanted = ticked and not item.data(0, MATCH_ROLE).is_fuzzy
                 item.setCheckState(0, Qt.CheckState.Checked if wanted else Qt.CheckState.Unchecked)
                 item.data(0, MATCH_ROLE).selected = wanted
         self.tree.blockSignals(False)
@@ -269,7 +270,8 @@ class AnnotateAllDialog(QDialog):
         documents = len({m.doc_id for m in self.preview.selected})
         self.summary.setText(
             f"{chosen} ticked in {documents} document(s) · {counts['matches']} exact, {counts['fuzzy']} fuzzy, "
-            f"{counts['conflicts']} conflicts, {counts['already']} already annotated"
+            f"{counts['suggested']} pending suggestions, {counts['conflicts']} conflicts, "
+            f"{counts['already']} already annotated"
         )
         self.apply_button.setText(f"Apply ({chosen})")
         self.apply_button.setEnabled(chosen > 0)
@@ -283,13 +285,20 @@ class AnnotateAllDialog(QDialog):
 
     def outcome(self) -> str:
         """What Apply did, in one sentence (for the window's status bar)."""
-        added = self.applied.commands if isinstance(self.applied, CompositeCommand) else []
-        documents = {c.document.doc_id for c in added if isinstance(c, AddAnnotation)}
-        left = len(self.preview.conflicts)
+        commands = self.applied.commands if isinstance(self.applied, CompositeCommand) else []
+        added = [c for c in commands if isinstance(c, AddAnnotation)]
+        accepted = len(commands) - len(added)
+        documents = {c.document.doc_id for c in commands if isinstance(c, AddAnnotation | ReplaceAnnotation)}
         text = (
-            f"Annotate all: {len(added)} {self.source.type} tag{'s' if len(added) != 1 else ''} added "
-            f"in {len(documents)} document{'s' if len(documents) != 1 else ''} (Ctrl+Z takes them back)"
+            f"Annotate all: {len(added)} {self.source.type} tag{'s' if len(added) != 1 else ''} added"
+            + (
+                f" and {accepted} pending suggestion{'s' if accepted != 1 else ''} accepted"
+                if accepted
+                else ""
+            )
+            + f" in {len(documents)} document{'s' if len(documents) != 1 else ''} (Ctrl+Z takes them back)"
         )
+        left = len(self.preview.conflicts)
         if left:
             text += f"; {left} overlapping occurrence{'s' if left != 1 else ''} left alone"
         return text + "."

@@ -172,6 +172,35 @@ def test_already_annotated_is_skipped() -> None:
     assert build_propagation_commands(preview, {"100-01": document}, source) == []
 
 
+def test_a_pending_suggestion_of_the_same_tag_is_offered_and_accepted_not_called_done() -> None:
+    document = Document("100-01", "Seen Friday. Back Friday. Out Friday.")
+    source = tag(document, "Friday", "DATE", "DATE")
+    start = document.text.index("Friday", source.end)
+    suggestion = document.add(
+        document.make_annotation(
+            "DATE", "DATE", start, start + 6, source=Source.MODEL, confidence=0.8, pending=True
+        )
+    )
+    preview = find_occurrences(source, [document], origin_doc_id="100-01")
+    # Counted as "already annotated", it stayed pending and unreviewed.
+    assert preview.already == [] and [m.overlapping_ids for m in preview.suggested] == [(suggestion.id,)]
+    assert sorted(m.key for m in preview.selected) == sorted(
+        m.key for m in preview.matches + preview.suggested
+    )
+    history = History()
+    apply_propagation(history, preview, {"100-01": document}, source, annotator="alice")
+    accepted = document.get(suggestion.id)
+    assert (accepted.pending, accepted.source, accepted.confidence, accepted.annotator) == (
+        False,
+        Source.MODEL,
+        0.8,
+        "alice",
+    )
+    assert len(document) == 3  # the third Friday added, the suggestion accepted, no duplicate
+    history.undo()
+    assert document.get(suggestion.id).pending and len(document) == 2
+
+
 def test_one_undo_step_across_documents_with_provenance_and_fresh_ids() -> None:
     first = Document("100-01", "Pt Marissa Jones, 54.")
     second = Document("100-02", "Marissa Jones returns. Marissa Jones again.")
