@@ -197,3 +197,19 @@ def test_existing_gold_without_log_is_not_overwritten(
     assert (gold_dir / "100-01.xml").read_bytes() == before
     assert not list(gold_dir.glob("*.jsonl")) and not list(gold_dir.glob(".*.jsonl"))
     assert widget.document_list.item(0).text().startswith("⚠")
+
+
+def test_taking_every_version_of_a_boundary_conflict_warns_of_the_overlap(
+    qtbot: QtBot, window: AdjudicationWindow
+) -> None:
+    session = window.session
+    assert session is not None
+    # The first unit: alice's "John Smith" against bob's "John" and "Smith".
+    unit = window.current_unit
+    assert unit is not None and (unit.start, unit.end) == at(NOTE, "John Smith")
+    press(qtbot, window, Qt.Key.Key_B)
+    assert session.is_resolved(unit.id)  # allowed: nested tags can be meant
+    message = window.statusBar().currentMessage()
+    assert "overlapping tags" in message and "counted twice" in message
+    press(qtbot, window, Qt.Key.Key_1)  # a version's tags alone: no warning
+    assert "overlapping" not in window.statusBar().currentMessage()

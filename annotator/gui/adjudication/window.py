@@ -7,6 +7,8 @@ views subscribe to.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QCloseEvent, QColor, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
@@ -430,8 +432,25 @@ class AdjudicationWindow(QMainWindow):
         self._decide("take", version)
 
     def take_all(self) -> None:
-        unit = self.current_unit
-        self._decide("accept" if unit is not None and unit.kind is UnitKind.MISSED_CANDIDATE else "take_all")
+        unit, session = self.current_unit, self._session
+        if unit is not None and unit.kind is UnitKind.MISSED_CANDIDATE:
+            self._decide("accept")
+            return
+        self._decide("take_all")
+        resolution = session.resolutions.get(unit.id) if session is not None and unit is not None else None
+        if session is None or resolution is None:
+            return
+        spans = sorted((g.start, g.end) for g in session.gold.annotations if g.id in resolution.gold_ids)
+        overlapping = [(a, b) for a, b in pairwise(spans) if b[0] < a[1]]
+        if overlapping:
+            # Allowed (nested tags can be meant), but on a boundary or type conflict it is
+            # mostly a slip: the gold would hold one phrase twice, counted twice by every score.
+            (start, end), (other_start, other_end) = overlapping[0]
+            self.statusBar().showMessage(
+                f"Took every version: the gold now holds overlapping tags ({start}-{end} and "
+                f"{other_start}-{other_end}), one phrase counted twice by every score; U undoes, "
+                "1 or 2 takes one version"
+            )
 
     def neither(self) -> None:
         unit = self.current_unit
