@@ -80,7 +80,7 @@ class RelationPanel(QWidget):
         self.list.setToolTip("Links between annotations, and tags about the whole document")
         self.type_box = QComboBox()
         self.type_box.setEditable(True)
-        self.type_box.setToolTip("The link type (the task's link tags, or type a new one)")
+        self.type_box.setToolTip("The link type (the task's link tags; without a task, type a new one)")
         self.target_box = _TargetBox(self.fill_targets)
         self._targets_stale = True
         self.target_box.setToolTip("Link the current annotation to this one")
@@ -157,7 +157,10 @@ class RelationPanel(QWidget):
             self.list.addItem(item)
         self._fit_list()
         if editor is not None:
-            types = RelationEditor(editor).types()
+            relations = RelationEditor(editor)
+            types = relations.types()
+            # A task's declared link tags only: a typed name would be an element its DTD lacks.
+            self.type_box.setEditable(not relations.fixed_types())
             current_type = self.type_box.currentText()
             self.type_box.clear()
             self.type_box.addItems(types)

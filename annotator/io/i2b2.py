@@ -26,6 +26,7 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin, document_id_of
 from annotator.core.relations import DocumentTag, Relation
+from annotator.core.schema import Schema
 from annotator.core.span import offsets_problem
 from annotator.errors import InputError, OffsetError, StorageError, printable_path
 from annotator.io.xml_items import (
@@ -483,7 +484,9 @@ def format_confidence(confidence: float) -> str:
     return short if float(short) == confidence else repr(confidence)
 
 
-def document_to_i2b2(document: Document, reuse_original: bool = True, native: bool = True) -> bytes:
+def document_to_i2b2(
+    document: Document, reuse_original: bool = True, native: bool = True, schema: Schema | None = None
+) -> bytes:
     """The i2b2 bytes of a document.
 
     Parameters
@@ -494,11 +497,14 @@ def document_to_i2b2(document: Document, reuse_original: bool = True, native: bo
     native:
         When true (the default) a document read from a MAE / MedTator file is written back
         as MAE, so saving, autosave and recovery keep its task, links and META.
+    schema:
+        For a MAE file, the task's schema: a new tag gets the task's attribute set and
+        defaults (``certainty="positive"``), as MAE gives them.
     """
     if native and document.origin.format == "mae":
         from annotator.io.mae_writer import document_to_mae
 
-        return document_to_mae(document)
+        return document_to_mae(document, schema=schema if schema is not None and schema.task else None)
     if (
         reuse_original
         and document.is_pristine()
@@ -569,12 +575,15 @@ def _tag_lines(document: Document) -> list[str]:
     return lines
 
 
-def write_i2b2(document: Document, path: str | Path, native: bool = True) -> None:
+def write_i2b2(
+    document: Document, path: str | Path, native: bool = True, schema: Schema | None = None
+) -> None:
     """Save a document as i2b2 XML, atomically; it then counts as unchanged.
 
-    A document read from a MAE / MedTator file is saved as MAE unless ``native`` is false.
+    A document read from a MAE / MedTator file is saved as MAE unless ``native`` is false
+    (``schema``: its task's, see :func:`document_to_i2b2`).
     """
-    data = document_to_i2b2(document, native=native)
+    data = document_to_i2b2(document, native=native, schema=schema)
     atomic_write(path, data)
     if document.origin.format == "i2b2" or (native and document.origin.format == "mae"):
         document.origin.raw = data

@@ -32,6 +32,18 @@ class RelationEditor:
                 names.append(relation.type)
         return names
 
+    def fixed_types(self) -> bool:
+        """True when the task declares its link tags: a file of that task holds no other (MAE
+        and MedTator refuse an element their DTD does not declare), so none is typed anew."""
+        task = self.editor.schema.task
+        return task is not None and bool(task.link_tags)
+
+    def _allowed(self, relation_type: str) -> bool:
+        task = self.editor.schema.task
+        return not self.fixed_types() or (
+            task is not None and relation_type in {t.name for t in task.link_tags}
+        )
+
     def roles(self, relation_type: str) -> tuple[str, str]:
         """The two roles a new link of this type gets."""
         task = self.editor.schema.task
@@ -49,7 +61,7 @@ class RelationEditor:
         """Link two annotations (one undo step); None when read-only or not two annotations."""
         document = self.editor.document
         relation_type = relation_type.strip()
-        if self.editor.read_only or not relation_type or first == second:
+        if self.editor.read_only or not relation_type or first == second or not self._allowed(relation_type):
             return None
         if first not in document or second not in document:
             return None
@@ -75,7 +87,12 @@ class RelationEditor:
     def retype(self, relation_id: str, relation_type: str) -> None:
         old = self.editor.document.get_relation(relation_id)
         relation_type = relation_type.strip()
-        if self.editor.read_only or not relation_type or relation_type == old.type:
+        if (
+            self.editor.read_only
+            or not relation_type
+            or relation_type == old.type
+            or not self._allowed(relation_type)
+        ):
             return
         new = old.replace(type=relation_type)
         self.editor.history.push(

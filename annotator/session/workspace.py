@@ -121,11 +121,11 @@ def read_checked(path: Path, schema: Schema | None = None) -> Document:
 
 def write_document(document: Document, path: Path, schema: Schema | None = None) -> None:
     """Save a working copy in its own format: brat for a ``.ann`` (``schema`` gives each label
-    its category), else i2b2 (or MAE)."""
+    its category), else i2b2 (or MAE: ``schema`` gives a new tag the task's attributes)."""
     if is_brat_path(path):
         write_brat(document, path, schema)
     else:
-        write_i2b2(document, path)
+        write_i2b2(document, path, schema=schema)
 
 
 def quick_counts(path: Path) -> tuple[int, int]:
@@ -357,7 +357,7 @@ class Workspace:
                 origin = entry.preannotation_path or entry.source_path
                 document = self._read(origin)
                 document.doc_id = doc_id
-                write_document(document, entry.working_path, self._brat_schema(entry.working_path))
+                write_document(document, entry.working_path, self.schema)
                 _as_readable_as_folder(entry.working_path)
         if not state.read_only:
             state.recovery_available = self.has_journal(doc_id) or self.autosave.has_recovery(
@@ -593,7 +593,7 @@ class Workspace:
             lock = DocumentLock(entry.working_path, self.annotator)
             lock.acquire()
             try:
-                write_document(document, entry.working_path, self._brat_schema(entry.working_path))
+                write_document(document, entry.working_path, self.schema)
             finally:
                 lock.release()
         else:
@@ -606,7 +606,7 @@ class Workspace:
                     "overwriting their work",
                     entry.working_path,
                 )
-            write_document(document, entry.working_path, self._brat_schema(entry.working_path))
+            write_document(document, entry.working_path, self.schema)
         if new_copy:
             _as_readable_as_folder(entry.working_path)
         # The file now holds every journalled edit (written atomically): fold the journal in.

@@ -156,3 +156,30 @@ def test_link_targets_follow_edits_and_a_deleted_target_links_nothing(qtbot: QtB
     qtbot.mouseClick(panel.link_button, Qt.MouseButton.LeftButton)
     assert len(document.relations) == links
     assert panel.target_box.findData(added.id) == -1 and panel.target_box.currentIndex() == -1
+
+
+def test_a_new_tag_gets_the_tasks_defaults_and_no_undeclared_link_type_is_written(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    folder = tmp_path / "A"
+    shutil.copytree(MAE_DATA / "A", folder)
+    shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)
+    main = make_window(qtbot, folder)
+    main.open_document("A_note-01")
+    document = main.session.document
+    assert document is not None
+    start = document.text.index("dose two")
+    main.session.apply_type("symptom", start, start + len("dose two"), start)
+    # Linked tags take the task's link tags only: a typed name would be an element the DTD lacks.
+    panel = main.relations
+    assert not panel.type_box.isEditable()
+    panel.list.setCurrentRow(0)
+    panel.type_box.setEditText("LK_NEW")  # what an editable box would have let through
+    qtbot.mouseClick(panel.retype_button, Qt.MouseButton.LeftButton)
+    assert {r.type for r in document.relations} == {"LK_AE_SVRT"}
+    main.save()
+    written = (folder / "A_note-01.xml").read_text(encoding="utf-8")
+    new_tag = next(line for line in written.splitlines() if 'text="dose two"' in line)
+    # certainty="positive" is the DTD's default, as MAE gives a new tag (it was written empty).
+    assert 'certainty="positive"' in new_tag and 'type="symptom"' in new_tag
+    assert "<LK_NEW" not in written
