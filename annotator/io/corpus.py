@@ -62,6 +62,13 @@ def no_documents(folder: str | Path, recursive: bool = False, what: str = ".xml 
         held = [path for path in (project.gold_dir, project.source_dir) if any(path.glob("*.xml"))]
         hint = " or ".join(str(path) for path in held) or str(project.source_dir)
         return InputError(f"no {what} {where}: this is a project; give {hint}", folder)
+    if what == ".xml documents" and folder.is_dir() and any(folder.glob("*.ann")):
+        # A brat folder: read (and checked) by convert, which takes every format.
+        return InputError(
+            f"no {what} {where}; it holds brat files (.ann): annotator convert --from brat reads and "
+            "checks them, and converts them to i2b2 for this command",
+            folder,
+        )
     return InputError(f"no {what} {where}", folder)
 
 

@@ -159,3 +159,14 @@ def test_a_note_file_that_is_no_file_is_named_not_skipped(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "102-01.xml: is a " in err and "not a file" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_brat_folder_is_named_as_one_with_the_command_that_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.txt").write_text("Seen by Dr. Smith.\n", encoding="utf-8")
+    (tmp_path / "a.ann").write_text("T1\tDOCTOR 12 17\tSmith\n", encoding="utf-8")
+    for command in (["stats", str(tmp_path)], ["validate", str(tmp_path)]):
+        assert main(command) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "brat files (.ann)" in err and "convert --from brat" in err
