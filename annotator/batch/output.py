@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
@@ -44,6 +45,16 @@ def _manifest(out_dir: Path) -> dict[str, Any] | None:
     except (OSError, ValueError):
         raise UsageError("the batch manifest is unreadable; use --force to start over", path) from None
     return data if isinstance(data, dict) else None
+
+
+_BATCH_ENTRY = re.compile(
+    r"part-\d{5,}(?:\.jsonl)?|" + re.escape(MANIFEST) + "|" + re.escape(STAGING_PREFIX) + r".*"
+)
+
+
+def _foreign_entries(out_dir: Path) -> list[str]:
+    """What a batch job never writes in its output folder (a thesis, another export)."""
+    return sorted(entry.name for entry in out_dir.iterdir() if not _BATCH_ENTRY.fullmatch(entry.name))
 
 
 def _clear(out_dir: Path) -> None:
@@ -89,6 +100,15 @@ def prepare_output(
             raise UsageError(
                 "output folder holds an unfinished batch job (use --resume to finish it or --force "
                 "to replace it)",
+                out_dir,
+            )
+        foreign = _foreign_entries(out_dir)
+        if foreign:
+            # --force replaces an earlier batch output, never a folder given by mistake.
+            shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+            raise UsageError(
+                f"output folder holds what a batch job does not write ({shown}); --force replaces only "
+                "an earlier batch output: choose an empty folder",
                 out_dir,
             )
         try:

@@ -50,6 +50,7 @@ from annotator.deid.clinical_language import (
     eponym_pattern,
     is_vocabulary,
     reads_as_phi,
+    surname_only,
     unit_not_initial,
 )
 from annotator.deid.date_forms import names_no_day_of_a_year
@@ -141,7 +142,12 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
             return
         # A one-word string that is a dictionary word ("Staples") is matched as written, so the
         # ordinary word ("closed with staples") is not taken for it.
-        dictionary_word = len(surface) == 1 and surface[0].isalpha() and _zipf(surface[0].lower()) >= 3.0
+        dictionary_word = (
+            len(surface) == 1
+            and surface[0].isalpha()
+            and _zipf(surface[0].lower()) >= 3.0
+            and not surname_only(surface[0].lower())
+        )
         case_sensitive = exact or dictionary_word or _common(surface, options)
         tokens = tuple(surface if case_sensitive else (t.lower() for t in surface))
         key = (tokens, case_sensitive, document.patient_id, kind)
@@ -204,9 +210,11 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                         and not is_title(token)
                         and token.lower() not in PARTICLES
                     ):
-                        # A rare name ("Quist") is found in any case ("quist"); a name that is
-                        # also a word ("Long") only as written or in capitals.
-                        rare = token.isalpha() and _zipf(token.lower()) < 3.0
+                        # A rare name ("Quist", or "Garcia": frequent only as a surname) is
+                        # found in any case ("quist", "garcia agrees"); a name that is also a
+                        # word ("Long") only as written or in capitals.
+                        lower = token.lower()
+                        rare = token.isalpha() and (_zipf(lower) < 3.0 or surname_only(lower))
                         for form in (token, token.upper()):
                             add(
                                 _tokens(form),

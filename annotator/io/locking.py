@@ -48,8 +48,10 @@ from annotator.errors import LockedError, StorageError
 
 
 def lock_path(path: str | Path) -> Path:
-    """The lock file beside a document: ``.NAME.xml.lock``."""
+    """The lock file beside a document: ``.NAME.xml.lock`` (beside a folder, for ``.``, its own name)."""
     path = Path(path)
+    if not path.name:
+        path = path.absolute()  # "." has no name; the folder it stands for has
     return path.with_name(f".{path.name}.lock")
 
 

@@ -59,12 +59,22 @@ def test_staging_is_private(tmp_path: Path) -> None:
     assert modes == [0o700]
 
 
-def test_prepare_refuses_foreign_files_without_force(tmp_path: Path) -> None:
+def test_prepare_refuses_foreign_files_even_with_force(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / "thesis").mkdir()
     with pytest.raises(UsageError, match="use --force"):
         prepare_output(tmp_path, JOB, [], resume=False, force=False)
-    assert (tmp_path / "notes.txt").exists()
-    prepare_output(tmp_path, JOB, [], resume=False, force=True)
+    # --force replaces an earlier batch output, never a folder given by mistake (it was emptied).
+    with pytest.raises(UsageError, match=r"does not write \(notes.txt, thesis\)"):
+        prepare_output(tmp_path, JOB, [], resume=False, force=True)
+    assert (tmp_path / "notes.txt").read_text() == "mine" and (tmp_path / "thesis").is_dir()
+
+
+def test_force_replaces_an_earlier_batch_output(tmp_path: Path) -> None:
+    partitions = [Partition(0, XML, ())]
+    prepare_output(tmp_path, JOB, partitions, resume=False, force=False)
+    publish(_documents(), tmp_path, partitions[0])
+    prepare_output(tmp_path, {**JOB, "inputs": "other"}, partitions, resume=False, force=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST]
 
 

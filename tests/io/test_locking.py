@@ -254,3 +254,12 @@ def test_without_hard_links_the_lock_is_created_in_place(
     assert read_lock_info(document) == info
     with pytest.raises(LockedError, match="locked by alice"):
         DocumentLock(document, "bob").acquire()
+
+
+def test_the_lock_of_the_current_folder_given_as_dot_is_beside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "out").mkdir()
+    monkeypatch.chdir(tmp_path / "out")
+    # "." has no name: batch -o . crashed with "PosixPath('.') has an empty name".
+    assert lock_path(".") == tmp_path / ".out.lock"
