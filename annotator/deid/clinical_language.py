@@ -41,24 +41,15 @@ def clinical_words() -> frozenset[str]:
 
 
 def is_vocabulary(word: str) -> bool:
-    """A word of English (Zipf >= 3) or of clinical notes: it can be PHI or the word itself.
-
-    A surname frequent only as a surname is no word of English: wordfreq counts "Garcia"
-    (Zipf 3.9) and "Patel" (3.5) among its words because people are called so, and as words
-    they let "garcia agrees" and "patel paged" through the leak check. So a known surname
-    under Zipf 4 that clinical notes do not use as a word is left out ("foley" stays in).
-    """
+    """A word of English (Zipf >= 3) or of clinical notes: it can be PHI or the word itself."""
     lower = word.lower()
-    if not word.isalpha():
-        return False
-    if lower in clinical_words():
-        return True
-    return _zipf(lower) >= 3.0 and not surname_only(lower)
+    return word.isalpha() and (_zipf(lower) >= 3.0 or lower in clinical_words())
 
 
 def surname_only(lower: str) -> bool:
     """A known surname under Zipf 4 that clinical notes do not use as a word ("garcia",
-    "patel", "lopez"; not "foley", "walker" or "white"): frequent in English only as a name."""
+    "patel", "lopez", but also "summers", "colon"; not "foley", "walker" or "white"): wordfreq
+    counts it among English words, mostly because people are called so."""
     frequency = _zipf(lower)
     return 3.0 <= frequency < 4.0 and lower in known_surnames() and lower not in clinical_words()
 

@@ -114,6 +114,9 @@ class _Candidate:
     type: str
     age: bool = False
     own_patient_only: bool = False
+    # A surname frequent only as a surname, looked for in any case in its own patient's notes:
+    # there "garcia agrees" is the name, whatever the context judge says of a word.
+    surname_own: bool = False
 
 
 def _tokens(text: str) -> list[str]:
@@ -137,28 +140,33 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
         age: bool = False,
         exact: bool = False,
         own_patient: bool = False,
+        surname_own: bool = False,
     ) -> None:
         if not surface or " ".join(surface).lower() in options.ignore:
             return
         # A one-word string that is a dictionary word ("Staples") is matched as written, so the
         # ordinary word ("closed with staples") is not taken for it.
-        dictionary_word = (
-            len(surface) == 1
-            and surface[0].isalpha()
-            and _zipf(surface[0].lower()) >= 3.0
-            and not surname_only(surface[0].lower())
-        )
-        case_sensitive = exact or dictionary_word or _common(surface, options)
+        dictionary_word = len(surface) == 1 and surface[0].isalpha() and _zipf(surface[0].lower()) >= 3.0
+        case_sensitive = not surname_own and (exact or dictionary_word or _common(surface, options))
         tokens = tuple(surface if case_sensitive else (t.lower() for t in surface))
         key = (tokens, case_sensitive, document.patient_id, kind)
         digits = sum(c.isdigit() for t in surface for c in t)
         numeric = all(not c.isalpha() for t in surface for c in t)
         decade = kind == "date" and len(surface) == 1 and _DECADE.fullmatch(surface[0]) is not None
         # Short numbers and decades ("70s") read as measurements in other notes ("NSR 70s-80s").
-        own = (numeric and digits < options.min_digits_anywhere) or decade or own_patient
+        own = (numeric and digits < options.min_digits_anywhere) or decade or own_patient or surname_own
         if key not in found:
             found[key] = _Candidate(
-                tokens, case_sensitive, document.patient_id, kind, document.doc_id, tag_id, type_, age, own
+                tokens,
+                case_sensitive,
+                document.patient_id,
+                kind,
+                document.doc_id,
+                tag_id,
+                type_,
+                age,
+                own,
+                surname_own,
             )
 
     for document in documents:
@@ -210,11 +218,10 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                         and not is_title(token)
                         and token.lower() not in PARTICLES
                     ):
-                        # A rare name ("Quist", or "Garcia": frequent only as a surname) is
-                        # found in any case ("quist", "garcia agrees"); a name that is also a
-                        # word ("Long") only as written or in capitals.
+                        # A rare name ("Quist") is found in any case ("quist"); a name that is
+                        # also a word ("Long") only as written or in capitals.
                         lower = token.lower()
-                        rare = token.isalpha() and (_zipf(lower) < 3.0 or surname_only(lower))
+                        rare = token.isalpha() and _zipf(lower) < 3.0
                         for form in (token, token.upper()):
                             add(
                                 _tokens(form),
@@ -224,6 +231,9 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                                 annotation.type,
                                 exact=not rare,
                             )
+                        if not rare and surname_only(lower):
+                            # "Garcia", "Patel": in the patient's own notes, any case is the name.
+                            add([lower], "name", document, annotation.id, annotation.type, surname_own=True)
     return list(found.values())
 
 
@@ -322,7 +332,7 @@ def _leak_kind(
     if candidate.own_patient_only and not same_patient:
         return None
     if tag is None:
-        if candidate.age or candidate.own_patient_only:
+        if candidate.age or (candidate.own_patient_only and not candidate.surname_own):
             return None
         if candidate.kind == "name" and index.in_eponym(doc_index, start, end):
             return None
@@ -330,8 +340,10 @@ def _leak_kind(
             return None
         if len(candidate.tokens) == 1 and index.clinical_use(doc_index, start, end, same_patient):
             return None
-        if len(candidate.tokens) == 1 and not index.reads_as_phi(
-            doc_index, start, end, candidate.kind, same_patient
+        if (
+            len(candidate.tokens) == 1
+            and not candidate.surname_own
+            and not index.reads_as_phi(doc_index, start, end, candidate.kind, same_patient)
         ):
             return None
         return "unreplaced text"

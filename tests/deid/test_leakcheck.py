@@ -130,3 +130,25 @@ def test_a_name_right_after_a_line_break_is_caught(second: Document) -> None:
     found = [leak for leak in find_leaks([first, second], result.documents) if leak.doc_id == second.doc_id]
     start = second.text.index("Hendrickson")
     assert [(leak.start, leak.end) for leak in found] == [(start, start + len("Hendrickson"))]
+
+
+def test_a_surname_common_only_as_a_surname_is_found_in_any_case_in_its_patients_notes() -> None:
+    # wordfreq counts "Garcia" and "Patel" among English words (Zipf 3.9, 3.5) because people
+    # are called so: the check took them for words and let "garcia agrees" through.
+    first = note(
+        "400-01",
+        "Patient ",
+        ("Maria Garcia", "PATIENT"),
+        " seen. Dr. ",
+        ("Raj Patel", "DOCTOR"),
+        ".\ngarcia agrees with plan. patel paged.",
+    )
+    found = find_leaks([first], deidentify_documents([first], DeidOptions(seed=1)).documents)
+    assert sorted(first.text[leak.original_start : leak.original_end] for leak in found) == [
+        "garcia",
+        "patel",
+    ]
+    # In another patient's notes the word stays a word, as "summers" or "colon" would.
+    other = note("401-01", "Pt spends summers with garcia relatives; patel not involved.")
+    found = find_leaks([first, other], deidentify_documents([first, other], DeidOptions(seed=1)).documents)
+    assert {leak.doc_id for leak in found} == {"400-01"}
