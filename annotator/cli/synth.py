@@ -39,7 +39,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="note style: a (default), or b and c, styles written independently, for measuring "
         "how models and checks generalise (c: test-only, written blind to a, b and the tagger)",
     )
-    parser.add_argument("--force", action="store_true", help="write into a folder that is not empty")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an earlier corpus in OUT (never a folder of other files)",
+    )
     add_json_flag(parser)
     parser.set_defaults(func=run)
 

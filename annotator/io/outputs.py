@@ -317,13 +317,15 @@ def _holds_working_folder(folder: Path) -> bool:
     return here == target or target in here.parents
 
 
-def _refuse_foreign_files(folder: Path, replaces: tuple[str, ...]) -> None:
-    """Refuse to replace a folder holding anything but files the job writes."""
+def _refuse_foreign_files(folder: Path, replaces: tuple[str, ...], names: tuple[str, ...] = ()) -> None:
+    """Refuse to replace a folder holding anything but files (of the ``replaces`` suffixes) and
+    entries (of the ``names``) the job writes."""
     foreign = sorted(
         entry.name
         for entry in folder.iterdir()
         if not entry.name.startswith(".")  # staging, locks and manifests of our own runs
         and not (entry.is_file() and not entry.is_symlink() and entry.suffix.lower() in replaces)
+        and entry.name not in names
     )
     if foreign:
         shown = ", ".join(printable_path(name) for name in foreign[:3])
@@ -346,13 +348,15 @@ def plan_folder(
     job: str = "",
     private: Iterable[Path] = (),
     replaces: tuple[str, ...] = (),
+    replaces_names: tuple[str, ...] = (),
 ) -> OutputPlan:
     """Plan to write the folder ``folder`` (and the ``private`` files with it).
 
     ``inputs`` (files or folders) must not be the folder nor hold it; ``protected`` folders
     must not even lie inside it. ``replaces``: the suffixes of the files the job writes; a
     folder replaced whole (``REPLACE``, with ``force``) may hold only such files, so that
-    ``--force`` replaces an earlier output and never a folder of someone's own files.
+    ``--force`` replaces an earlier output and never a folder of someone's own files;
+    ``replaces_names``: the entries (files or folders) the job writes, by name.
 
     Raises
     ------
@@ -376,8 +380,8 @@ def plan_folder(
     own = _resolved(interrupted.owned_by(job))
     if not force and _occupied(folder, own):
         raise UsageError(_NOT_EMPTY[mode], folder)
-    if mode is FolderMode.REPLACE and replaces and folder.is_dir():
-        _refuse_foreign_files(folder, replaces)
+    if mode is FolderMode.REPLACE and (replaces or replaces_names) and folder.is_dir():
+        _refuse_foreign_files(folder, replaces, replaces_names)
     for path in private_files:
         _refuse_inputs(path, resolved_inputs, INPUT_CLASH)
         refuse_special_target(path)

@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from annotator.core.document import Document
-from annotator.core.project import Project
+from annotator.core.project import PROJECT_FILE, Project
 from annotator.core.schema import load_schema
 from annotator.core.statistics import corpus_statistics
 from annotator.errors import UsageError
 from annotator.io.outputs import FolderMode, plan_folder, publishing
 from annotator.io.publish import job_identity
 from annotator.synth.generator import (
+    FOLDERS,
     MAX_PATIENTS,
     STYLES,
     SyntheticCorpus,
@@ -25,6 +26,8 @@ from annotator.workflows.notes import Cancelled, Progress, check_cancel
 
 #: The corpus folder of model suggestions (the project's pre-annotations).
 PREANNOTATED = "preannotated"
+#: What a corpus folder holds: ``--force`` replaces a folder of these only.
+SYNTH_ENTRIES = (*FOLDERS, "source", PROJECT_FILE)
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,15 @@ def synthesize(
         raise UsageError(f"--patients must be between 1 and {MAX_PATIENTS}")
     if request.style not in STYLES:
         raise UsageError(f"--style must be one of {', '.join(STYLES)}")
-    plan = plan_folder(request.out, mode=FolderMode.MERGE, force=request.force, job=job_identity(request))
+    # Replaced whole: written into an older corpus, --force left its other patients' notes
+    # beside the new ones (patient 101 two people). Only an earlier corpus is replaced.
+    plan = plan_folder(
+        request.out,
+        mode=FolderMode.REPLACE,
+        force=request.force,
+        job=job_identity(request),
+        replaces_names=SYNTH_ENTRIES,
+    )
     corpus = generate_corpus(request.patients, request.seed, progress=progress, style=request.style)
     check_cancel(cancelled, "synthetic corpus")
     with publishing(plan) as staged:

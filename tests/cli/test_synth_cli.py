@@ -49,8 +49,23 @@ def test_synth_refuses_non_empty_folder(tmp_path: Path, capsys: pytest.CaptureFi
     error = capsys.readouterr().err
     assert "not empty" in error and "Traceback" not in error
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
-    assert main(["synth", str(tmp_path), "--patients", "1", "--force"]) == 0
-    assert (tmp_path / "gold").is_dir() and (tmp_path / "keep.txt").read_text(encoding="utf-8") == "mine"
+    # --force replaces an earlier corpus only: a folder of someone's own files is refused.
+    assert main(["synth", str(tmp_path), "--patients", "1", "--force"]) == 2
+    assert "keep.txt" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
+
+
+def test_synth_force_replaces_an_earlier_corpus_whole(tmp_path: Path) -> None:
+    out = tmp_path / "corpus"
+    assert main(["synth", str(out), "--patients", "15", "--seed", "3"]) == 0
+    assert main(["synth", str(out), "--patients", "2", "--seed", "9", "--force"]) == 0
+    # Written into, the old corpus's other patients stayed beside the new ones (patient 101
+    # two people); replaced whole, the folder is the seed's corpus and nothing else.
+    assert main(["synth", str(tmp_path / "fresh"), "--patients", "2", "--seed", "9"]) == 0
+    for folder in ("gold", "source", "annotator_a"):
+        assert sorted(p.name for p in (out / folder).iterdir()) == sorted(
+            p.name for p in (tmp_path / "fresh" / folder).iterdir()
+        )
 
 
 @pytest.mark.parametrize("patients", ["0", "-1", "901"])
