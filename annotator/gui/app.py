@@ -103,7 +103,7 @@ def build_window(
     app = get_application()
     dark = apply_theme(app, theme)
     name = choose_identity(None, annotator, ask=ask)
-    workspace = Workspace.open(path, name, schema)
+    workspace = Workspace.open(path, name, schema, looking_only=not ask)
     if document is not None and document not in workspace.doc_ids():
         raise UsageError(f"no document '{printable_path(document)}' in {printable_path(path)}")
     session = AnnotationSession(workspace, track=ask, timers=qt_timers())

@@ -175,6 +175,9 @@ class Workspace:
         self.read_only: set[str] = set()
         self.autosave = AutosaveStore()
         self.single_file = False
+        # A look that changes nothing on disk (screenshots): no working copy made, the
+        # annotator not added to project.toml.
+        self.looking_only = False
         # Reading a long record takes ~100 ms, so the neighbours of the open document are
         # read ahead in a background thread (see prefetch).
         self._executor: ThreadPoolExecutor | None = None
@@ -199,11 +202,15 @@ class Workspace:
 
     # -- opening ----------------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | Path, annotator: str, schema: str | None = None) -> Workspace:
+    def open(
+        cls, path: str | Path, annotator: str, schema: str | None = None, looking_only: bool = False
+    ) -> Workspace:
         """A workspace on a project folder, a ``project.toml``, a plain folder (i2b2, MAE or
         brat) or one document (an XML file, or a brat ``.txt`` / ``.ann``); ``schema`` (a
-        bundled name or a task file) overrides the project's tag set."""
+        bundled name or a task file) overrides the project's tag set. ``looking_only`` (a
+        screenshot): nothing is written, not the annotator's name nor a working copy."""
         workspace = cls._open(Path(path), annotator)
+        workspace.looking_only = looking_only
         if schema is not None:
             file = Path(schema)
             workspace.project.schema = str(file.resolve()) if file.is_file() else schema
@@ -216,7 +223,8 @@ class Workspace:
                 raise
             # The name came from project.toml: say so, or the user looks for it elsewhere.
             raise SchemaError(error.message, workspace.project.root / PROJECT_FILE) from None
-        workspace.project.add_annotator(annotator)
+        if not looking_only:
+            workspace.project.add_annotator(annotator)
         return workspace
 
     @classmethod
@@ -339,6 +347,8 @@ class Workspace:
         """Lock the working copy (or note who holds it) and create it if it does not exist."""
         entry = self.entry(doc_id)
         state = OpenState()
+        if self.looking_only:
+            return state  # nothing to lock: nothing will be written
         lock = self.locks.get(doc_id) or DocumentLock(
             entry.working_path, self.annotator, stale_after=self.lock_stale_after
         )

@@ -173,9 +173,16 @@ def test_gui_screenshot_of_an_unreadable_file_fails_cleanly(project: Project, tm
 
 
 def test_gui_screenshot_records_nothing_and_keeps_recovery_files(project: Project, tmp_path: Path) -> None:
-    code = main(["gui", str(project.root), "--annotator", "alice", "--screenshot", str(tmp_path / "a.png")])
+    before = (project.root / "project.toml").read_bytes()
+    code = main(["gui", str(project.root), "--annotator", "dave", "--screenshot", str(tmp_path / "a.png")])
     assert code == 0
+    # A look changes nothing: dave is not added to project.toml, no working copy is made (the
+    # note then read as started, and left out of his queue).
+    assert (project.root / "project.toml").read_bytes() == before
+    assert not project.annotations_dir("dave").exists()
     working = project.annotations_dir("alice") / "200-01.xml"
+    working.parent.mkdir(parents=True, exist_ok=True)
+    working.write_bytes((project.source_dir / "200-01.xml").read_bytes())
     recovery = working.with_name(".200-01.xml.autosave")
     edited = read_i2b2(working)
     start = edited.text.index("Marissa")
