@@ -162,6 +162,14 @@ def _summarise(
             for key, value in outcome.counts.items():
                 counts[key] = counts.get(key, 0) + value
     failures = [o for o in outcomes if isinstance(o, tasks.PartitionFailure)]
+    notes = []
+    if resumed:
+        # A killed run's counts died with it: say what the totals cover rather than pass
+        # them off as the job's.
+        notes.append(
+            f"the documents and counts are this run's ({len(outcomes)} partition(s)); the {resumed} "
+            "published by an earlier run are not in them"
+        )
     return BatchReport(
         job=job,
         out_dir=str(out_dir),
@@ -171,6 +179,7 @@ def _summarise(
         counts=dict(sorted(counts.items())),
         failures=failures,
         seconds=time.perf_counter() - started,
+        notes=notes,
     )
 
 

@@ -179,7 +179,10 @@ def _print_report(report: BatchReport, json_output: bool) -> int:
             f"{report.seconds:.1f} s"
         )
         if report.counts:
-            print(format_table(["count", "value"], sorted(report.counts.items())))
+            header = "count (this run)" if report.resumed else "count"
+            print(format_table([header, "value"], sorted(report.counts.items())))
+    for note in report.notes:
+        print(f"annotator batch: note: {note}", file=sys.stderr)
     for failure in report.failures:
         print(
             f"annotator batch: partition {failure.index:05d} not published: {failure.message}",

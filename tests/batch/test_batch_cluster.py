@@ -130,6 +130,11 @@ def test_a_resumed_job_finishes_with_identical_output(
     assert refused.returncode == 2 and "--resume" in refused.stderr  # a usage error, as for every writer
     resumed = json.loads(run_cli(*argv, "--resume", "--json").stdout)
     assert resumed["resumed"] == len(parts) // 2
+    # The killed run's counts died with it: the totals say whose they are.
+    assert resumed["notes"] == [
+        f"the documents and counts are this run's ({len(parts) - len(parts) // 2} partition(s)); "
+        f"the {len(parts) // 2} published by an earlier run are not in them"
+    ]
     assert published_files(out) == complete
     assert not list(out.glob(".staging-*"))
 
