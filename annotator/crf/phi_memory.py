@@ -10,7 +10,8 @@ were tagged; a phrase tagged at least :data:`PLACE_SHARE` (places) or :data:`NAM
 Measured by 3-fold cross-validation on the PhysioNet deid corpus's training patients
 (1-110, memory learnt from two folds, applied to the third, spans the tagger had missed):
 places 36 right and 0 wrong, clinicians 5 right and 0 wrong. Not remembered: patients' and
-relatives' names (4 right, 6 wrong: they belong to one patient), dates (10 right, 13 wrong),
+relatives' names (4 right, 6 wrong: they belong to one patient), their street addresses and
+ZIP codes (a home, not a place the site shares), dates (10 right, 13 wrong),
 and anything learnt from synthetic notes (states, names and hospitals our generators write:
 70 right, 96 wrong on the real notes), so the bundled model remembers its real notes only.
 
@@ -43,6 +44,9 @@ NAME_SHARE = 0.8
 # to one patient (the tagger spreads it through that patient's notes itself).
 PLACE_CATEGORY = "LOCATION"
 CLINICIAN_TYPES = frozenset({"DOCTOR"})
+# A street address or a ZIP code is a patient's home, not a place the site's notes share:
+# like a patient's name it belongs to one patient (and a private model would keep it).
+PERSONAL_PLACE_TYPES = frozenset({"STREET", "ZIP"})
 # Annotations this close (only spaces between them) make one phrase: "Holy" + "Cross".
 _JOIN_GAP = 2
 # A model file is untrusted input: bound what its memory may hold.
@@ -149,6 +153,7 @@ def _tagged_phrases(document: Document, schema: Schema) -> Iterator[tuple[str, s
         (a.start, a.end, a.type)
         for a in document.annotations
         if schema.has_type(a.type)
+        and a.type not in PERSONAL_PLACE_TYPES
         and (a.type in CLINICIAN_TYPES or schema.category_of(a.type) == PLACE_CATEGORY)
     )
     text = document.text

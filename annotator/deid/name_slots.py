@@ -69,11 +69,17 @@ def who(annotation: Annotation, before: str) -> str:
     return "clinician" if annotation.type.upper() == "DOCTOR" else "patient"
 
 
+def _one_name(previous: str, between: str) -> bool:
+    """Whether two name tags so placed are one name: a dot after an initial joins ("J. Smith"),
+    after a word it ends a sentence ("Dr. Zelda Ostrowski. JQ initials": two people)."""
+    return "." not in between or len(previous.strip()) == 1
+
+
 def plan_names(document: Document, tags: Iterable[Annotation], mapper: NameMapper) -> dict[Span, str]:
     """Each name tag's surrogate, read with the tags beside it and the word before them."""
     planned: dict[Span, str] = {}
     text = document.text
-    for run in adjacent_runs(text, tags, _NAME_GAP, longest=3):
+    for run in adjacent_runs(text, tags, _NAME_GAP, longest=3, joins=_one_name):
         start, end = run[0][0], run[-1][1]
         phrase = text[start:end]
         slot, gender = slot_of(phrase, line_before(text, start, 30))

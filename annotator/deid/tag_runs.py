@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from annotator.core.annotation import Annotation
 
@@ -20,16 +20,27 @@ def core_span(annotation: Annotation) -> Span:
 
 
 def adjacent_runs(
-    text: str, tags: Iterable[Annotation], gap: re.Pattern[str], longest: int = 4
+    text: str,
+    tags: Iterable[Annotation],
+    gap: re.Pattern[str],
+    longest: int = 4,
+    joins: Callable[[str, str], bool] | None = None,
 ) -> list[list[Span]]:
     """The tags' core spans in runs: one run while the text between two tags is a ``gap``
-    (matched whole, at most ``longest`` characters, never a line break)."""
+    (matched whole, at most ``longest`` characters, never a line break) and ``joins`` (given
+    the earlier tag's text and the gap) does not say otherwise."""
     spans = sorted({core_span(a) for a in tags if a.text.strip()})
     runs: list[list[Span]] = []
     for span in spans:
         if runs:
-            between = text[runs[-1][-1][1] : span[0]]
-            if span[0] >= runs[-1][-1][1] and len(between) <= longest and gap.fullmatch(between):
+            previous = runs[-1][-1]
+            between = text[previous[1] : span[0]]
+            if (
+                span[0] >= previous[1]
+                and len(between) <= longest
+                and gap.fullmatch(between)
+                and (joins is None or joins(text[previous[0] : previous[1]], between))
+            ):
                 runs[-1].append(span)
                 continue
         runs.append([span])

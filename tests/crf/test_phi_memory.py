@@ -20,7 +20,14 @@ from annotator.crf.tokenizer import tokenize
 from annotator.errors import ModelError
 
 SCHEMA = load_schema("i2b2-2014")
-TYPES = {"HOSPITAL": "LOCATION", "DOCTOR": "NAME", "PATIENT": "NAME", "DATE": "DATE"}
+TYPES = {
+    "HOSPITAL": "LOCATION",
+    "STREET": "LOCATION",
+    "ZIP": "LOCATION",
+    "DOCTOR": "NAME",
+    "PATIENT": "NAME",
+    "DATE": "DATE",
+}
 
 
 def note(doc_id: str, text: str, *tagged: tuple[str, str]) -> Document:
@@ -77,6 +84,16 @@ def test_patients_and_dates_are_never_remembered() -> None:
         note("1-2", "Mrs Brucer seen 7/23", ("Brucer", "PATIENT"), ("7/23", "DATE")),
     ]
     assert not PhiMemory.learn(documents, SCHEMA)
+
+
+def test_a_patients_street_address_and_zip_are_never_remembered() -> None:
+    text = "Lives at 340 Harbor Avenue, 02139; seen at Kernan"
+    documents = [
+        note(f"1-{n}", text, ("340 Harbor Avenue", "STREET"), ("02139", "ZIP"), ("Kernan", "HOSPITAL"))
+        for n in (1, 2)
+    ]
+    # A home is one patient's, not a place the site's notes share (a private model kept it).
+    assert PhiMemory.learn(documents, SCHEMA).phrases == {"kernan": "HOSPITAL"}
 
 
 def test_remembered_phrases_are_found_as_whole_words_in_any_case() -> None:

@@ -56,3 +56,28 @@ def test_same_seed_same_surrogates() -> None:
     a = NameMapper(random.Random(9), FORBIDDEN).replace("Ann Lee")
     b = NameMapper(random.Random(9), FORBIDDEN).replace("Ann Lee")
     assert a == b and a != "Ann Lee"
+
+
+def test_a_name_and_initials_in_the_next_sentence_are_two_people_not_one_name() -> None:
+    from annotator.deid.export import deidentify_documents
+    from annotator.deid.surrogates import DeidOptions
+    from tests.deid.builders import note
+
+    document = note(
+        "500-01",
+        "Patient ",
+        ("John Quarrington", "PATIENT"),
+        " follows with Dr. ",
+        ("Zelda Ostrowski", "DOCTOR"),
+        ". ",
+        ("JQ", "PATIENT"),
+        " initials. Also ",
+        ("J. Quarrington", "PATIENT"),
+        ".",
+    )
+    (out,) = deidentify_documents([document], DeidOptions(seed=3)).documents
+    # "Ostrowski. JQ" was read as one name of three words: "JQ" became a first name (IRWIN).
+    initials = next(a for a in out.annotations if a.start > out.text.index("Dr.") and len(a.text) == 2)
+    assert initials.text.isupper() and initials.text.isalpha()
+    first = next(a for a in out.annotations if a.type == "PATIENT" and " " in a.text and "." not in a.text)
+    assert initials.text[0] == first.text[0]  # the same letter permutation as the name's
