@@ -16,6 +16,7 @@ from annotator.core.project import PROJECT_FILE, Project, toml_dumps
 from annotator.errors import InputError, UsageError
 from annotator.io.i2b2 import write_i2b2
 from annotator.io.workstate import identity_path, load_identity
+from annotator.session.workspace import Workspace
 
 TEXT = "Patient John Smith was seen on 2090-01-02.\n"
 
@@ -86,6 +87,9 @@ def test_gui_with_remembered_outside_path_writes_nothing(
         main(["gui", str(project.root), "--annotator", "bob", "--screenshot", str(tmp_path / "x.png")]) == 0
     )
     assert load_identity() == "bob"
+    # A screenshot is a look: it lists no one in project.toml; opening the project does.
+    assert snapshot(project.root) == before
+    Workspace.open(project.root, "bob")
     assert Project.open(project.root).annotators == ["alice", "bob"]
 
 
@@ -134,12 +138,12 @@ def test_names_round_trip_through_project_toml(tmp_path: Path) -> None:
 
 def test_gui_annotator_with_emoji_reopens(tmp_path: Path) -> None:
     project = small_project(tmp_path / "p")
-    for shot in ("a.png", "b.png"):
-        assert (
-            main(["gui", str(project.root), "--annotator", "bob😀", "--screenshot", str(tmp_path / shot)])
-            == 0
-        )
+    for _ in range(2):
+        Workspace.open(project.root, "bob😀")  # what the window does on opening the project
     assert Project.open(project.root).annotators == ["alice", "bob😀"]
+    assert (
+        main(["gui", str(project.root), "--annotator", "bob😀", "--screenshot", str(tmp_path / "a.png")]) == 0
+    )
 
 
 def test_file_written_by_older_versions_with_surrogate_escapes_opens(tmp_path: Path) -> None:
@@ -219,9 +223,7 @@ def test_gui_keeps_unknown_keys(tmp_path: Path) -> None:
     config.write_text(
         config.read_text(encoding="utf-8") + 'foo = "keep me"\n\n[extra]\na = 1\n', encoding="utf-8"
     )
-    assert (
-        main(["gui", str(project.root), "--annotator", "bob", "--screenshot", str(tmp_path / "x.png")]) == 0
-    )
+    Workspace.open(project.root, "bob")  # the window lists bob in project.toml on opening it
     data = tomllib.loads(config.read_text(encoding="utf-8"))
     assert (data["foo"], data["extra"], data["annotators"]) == ("keep me", {"a": 1}, ["alice", "bob"])
 
