@@ -51,7 +51,11 @@ def surname_only(lower: str) -> bool:
     "patel", "lopez", but also "summers", "colon"; not "foley", "walker" or "white"): wordfreq
     counts it among English words, mostly because people are called so."""
     frequency = _zipf(lower)
-    return 3.0 <= frequency < 4.0 and lower in known_surnames() and lower not in clinical_words()
+    # A plural of a common word is that word ("Spends summers at the lake", for a Summers).
+    plural = lower.endswith("s") and _zipf(lower[:-1]) >= 5.0
+    return (
+        3.0 <= frequency < 4.0 and not plural and lower in known_surnames() and lower not in clinical_words()
+    )
 
 
 # Words after which a vocabulary word is read as a name or a place ("dr small", "per walker",
