@@ -13,9 +13,20 @@ from PySide6.QtWidgets import QComboBox
 from pytestqt.qtbot import QtBot
 
 from annotator.core.relations import Argument
+from annotator.gui.main_window import MainWindow
 from tests.gui.conftest import make_window
 
 MAE_DATA = Path(__file__).resolve().parent.parent / "data" / "mae"
+
+
+def _vax_note(qtbot: QtBot, tmp_path: Path) -> tuple[Path, MainWindow]:
+    """A copy of the VAX task's folder (its DTD beside the note), the note open in a window."""
+    folder = tmp_path / "A"
+    shutil.copytree(MAE_DATA / "A", folder)
+    shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)
+    main = make_window(qtbot, folder)
+    main.open_document("A_note-01")
+    return folder, main
 
 
 def test_medtator_folder_opens_with_its_task_and_lists_links(qtbot: QtBot, tmp_path: Path) -> None:
@@ -42,11 +53,7 @@ def test_medtator_layout_finds_the_task_two_folders_up(qtbot: QtBot, tmp_path: P
 
 
 def test_a_link_is_added_undone_and_saved_with_the_task_roles(qtbot: QtBot, tmp_path: Path) -> None:
-    folder = tmp_path / "A"
-    shutil.copytree(MAE_DATA / "A", folder)
-    shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)
-    main = make_window(qtbot, folder)
-    main.open_document("A_note-01")
+    folder, main = _vax_note(qtbot, tmp_path)
     document = main.session.document
     assert document is not None
     main.session.set_current("A0")
@@ -106,11 +113,7 @@ def test_project_toml_names_a_dtd_task(tmp_path: Path) -> None:
 
 
 def test_task_attribute_is_editable_and_saved_as_mae(qtbot: QtBot, tmp_path: Path) -> None:
-    folder = tmp_path / "A"
-    shutil.copytree(MAE_DATA / "A", folder)
-    shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)
-    main = make_window(qtbot, folder)
-    main.open_document("A_note-01")
+    folder, main = _vax_note(qtbot, tmp_path)
     main.session.set_current("A0")
     box = main.task_attributes.fields["certainty"]
     assert isinstance(box, QComboBox) and main.session.editor is not None
@@ -132,11 +135,7 @@ def test_task_attribute_is_editable_and_saved_as_mae(qtbot: QtBot, tmp_path: Pat
 # The offscreen platform cannot raise a popup or grab the keyboard, and says so.
 @pytest.mark.qt_log_ignore("This plugin does not support")
 def test_link_targets_follow_edits_and_a_deleted_target_links_nothing(qtbot: QtBot, tmp_path: Path) -> None:
-    folder = tmp_path / "A"
-    shutil.copytree(MAE_DATA / "A", folder)
-    shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)
-    main = make_window(qtbot, folder)
-    main.open_document("A_note-01")
+    _folder, main = _vax_note(qtbot, tmp_path)
     editor = main.session.editor
     assert editor is not None
     document = editor.document
@@ -161,11 +160,7 @@ def test_link_targets_follow_edits_and_a_deleted_target_links_nothing(qtbot: QtB
 def test_a_new_tag_gets_the_tasks_defaults_and_no_undeclared_link_type_is_written(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    folder = tmp_path / "A"
-    shutil.copytree(MAE_DATA / "A", folder)
-    shutil.copy(MAE_DATA / "VAX_TASK.dtd", folder)
-    main = make_window(qtbot, folder)
-    main.open_document("A_note-01")
+    folder, main = _vax_note(qtbot, tmp_path)
     document = main.session.document
     assert document is not None
     start = document.text.index("dose two")
