@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from annotator.core.document import Document
+
 # Spaces, hyphens and quotes other than the ASCII ones (no-break, narrow no-break, thin, figure
 # and ideographic spaces; the Unicode hyphen, the no-break hyphen, figure and en dashes, the
 # minus sign; curly quotes and the modifier apostrophe): an EHR export keeps them where an
@@ -30,3 +32,16 @@ def ascii_lookalikes(text: str) -> str:
     dash as ``-`` and curly quotes as straight ones: the same length, so the same offsets
     (``text`` itself when it holds none)."""
     return text.translate(_AS_ASCII) if _LOOKALIKE.search(text) else text
+
+
+def ascii_document(document: Document) -> Document:
+    """The document read with :func:`ascii_lookalikes`: its text and its tags' texts (the
+    document itself when its text holds none). Offsets are the same, so a span found in it is
+    one into the note as written."""
+    text = ascii_lookalikes(document.text)
+    if text is document.text:
+        return document
+    annotations = [a.replace(text=ascii_lookalikes(a.text)) for a in document.annotations]
+    plain = Document(document.doc_id, text, annotations, document.origin)
+    plain.patient_id, plain.record = document.patient_id, document.record
+    return plain

@@ -36,7 +36,7 @@ from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
 from annotator.core.collector import collector_paused
 from annotator.core.document import Document
-from annotator.core.lookalikes import ascii_lookalikes
+from annotator.core.lookalikes import ascii_document, ascii_lookalikes
 from annotator.core.schema import Schema, load_schema
 from annotator.crf.chunks import CHUNK_CHARS, AnnotationIndex, Chunk, iter_chunks
 from annotator.crf.crfsuite_file import CorruptModel, check_crfsuite_model
@@ -680,7 +680,7 @@ class CrfTagger:
         (:mod:`annotator.crf.parallel`): the same spans, sooner.
         """
         _check_bias(recall_bias)
-        documents = [_with_ascii_lookalikes(d) for d in documents]
+        documents = [ascii_document(d) for d in documents]
         if workers > 1 and len({d.patient_id for d in documents}) > 1:
             from annotator.crf.parallel import predict_spans_in_parallel
 
@@ -760,17 +760,6 @@ class CrfTagger:
         """Pending model annotations for several documents, by document id."""
         spans = self.predict_spans(documents, recall_bias, progress, cancelled, workers)
         return {d.doc_id: predictions_to_annotations(d, spans[d.doc_id], self.schema) for d in documents}
-
-
-def _with_ascii_lookalikes(document: Document) -> Document:
-    """The note as tagging reads it (:func:`~annotator.crf.tokenizer.ascii_lookalikes`); spans
-    found in it fit the note itself, whose text the annotations then take."""
-    text = ascii_lookalikes(document.text)
-    if text is document.text:
-        return document
-    plain = Document(document.doc_id, text, document.annotations)
-    plain.patient_id, plain.record = document.patient_id, document.record
-    return plain
 
 
 def _read_memory(raw: bytes, schema: Schema, path: Path) -> PhiMemory:

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 
 from annotator.core.document import Document
 from annotator.core.english import zipf as _zipf
-from annotator.core.lookalikes import ascii_lookalikes
+from annotator.core.lookalikes import ascii_document
 from annotator.core.span import SpanIndex
 from annotator.deid.clinical_language import (
     clinical_use,
@@ -372,8 +372,8 @@ def find_leaks(
     options = options or LeakCheckOptions()
     # Both sides read with ASCII look-alikes: "O\u2019Brien" left in a note is the "O'Brien"
     # tagged elsewhere (the same length, so every offset found is one into the note as written).
-    originals_list = [_as_ascii(d) for d in originals]
-    outputs_list = [_as_ascii(d) for d in outputs]
+    originals_list = [ascii_document(d) for d in originals]
+    outputs_list = [ascii_document(d) for d in outputs]
     originals, outputs = originals_list, outputs_list
     leaks: dict[tuple[str, int, int], Leak] = {}
     # Candidates sharing their tokens (a doctor seen in many patients' records) are looked up once.
@@ -442,17 +442,6 @@ def find_leaks(
     if progress is not None:
         progress(total, total)
     return with_original_offsets(_one_per_place([*leaks.values(), *variants]), originals_list, outputs_list)
-
-
-def _as_ascii(document: Document) -> Document:
-    """The document as the leak check reads it (:func:`~annotator.core.lookalikes.ascii_lookalikes`)."""
-    text = ascii_lookalikes(document.text)
-    if text is document.text:
-        return document
-    annotations = [a.replace(text=ascii_lookalikes(a.text)) for a in document.annotations]
-    plain = Document(document.doc_id, text, annotations, document.origin)
-    plain.patient_id, plain.record = document.patient_id, document.record
-    return plain
 
 
 def _one_per_place(leaks: list[Leak]) -> list[Leak]:

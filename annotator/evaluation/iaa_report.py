@@ -43,13 +43,19 @@ def per_category_f1_rows(report: AgreementReport) -> tuple[list[str], list[list[
     return ["pair", *names], rows
 
 
-def pair_rows(report: AgreementReport) -> tuple[list[str], list[list[str]]]:
-    """Headers and rows of the pairwise micro scores (and token kappa)."""
-    beta = report.options.beta
+def pair_headers(beta: float) -> list[str]:
+    """The columns of :func:`pair_rows`'s table."""
     headers = ["reference", "predicted", "docs", "tp", "fp", "fn", "precision", "recall", "f1", "kappa"]
     if beta != 1.0:
         # "f1e+200" would read as F1: a beta in exponent form is spelt out.
         headers.append(f"f{beta:g}" if "e" not in f"{beta:g}" else f"f(beta={beta:g})")
+    return headers
+
+
+def pair_rows(report: AgreementReport) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the pairwise micro scores (and token kappa)."""
+    beta = report.options.beta
+    headers = pair_headers(beta)
     rows = []
     for item in report_pairs(report):
         micro = item.result.micro
@@ -70,7 +76,7 @@ def average_text(report: AgreementReport) -> str:
 def average_rows(report: AgreementReport) -> list[list[str]]:
     """The averages as rows of :func:`pair_rows`'s table: the pairwise F1, and (with gold) the
     annotators' mean P, R, F1 against it; counts and kappa left blank."""
-    width = len(pair_rows(report)[0])
+    width = len(pair_headers(report.options.beta))
     pairwise = ["average pairwise", "", *[""] * 6, score_text(report.average_pairwise_f1())]
     rows = [pairwise + [""] * (width - len(pairwise))]
     average = report.average_versus_gold()
