@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from annotator.batch import tasks
 from annotator.batch.cluster import dashboard_link, open_client
-from annotator.batch.output import prepare_output, write_manifest
+from annotator.batch.output import (
+    RecordedCounts,
+    prepare_output,
+    published_name,
+    record_counts,
+    recorded_counts,
+    write_manifest,
+)
 from annotator.batch.partitions import (
     XML,
     Partition,
@@ -94,6 +101,8 @@ class BatchReport:
     failures: list[tasks.PartitionFailure]
     seconds: float
     notes: list[str] = field(default_factory=list)
+    # Of ``documents``, those this run did (the rest an earlier, killed run published).
+    documents_this_run: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,6 +111,7 @@ class BatchReport:
             "partitions": self.partitions,
             "resumed": self.resumed,
             "documents": self.documents,
+            "documents_this_run": self.documents_this_run,
             "counts": self.counts,
             "failures": [{"partition": f.index, "message": f.message} for f in self.failures],
             "seconds": round(self.seconds, 3),
@@ -126,9 +136,11 @@ def _run(
     arguments: Sequence[Any],
     progress: Progress | None,
     done_before: int = 0,
+    record: Callable[[Any, Any], None] | None = None,
 ) -> list[Any]:
     """Submit one task per item; outcomes in item order. A task that kept killing its worker
-    (dask retries it elsewhere first) becomes a failure, not a crash of the job."""
+    (dask retries it elsewhere first) becomes a failure, not a crash of the job. ``record``
+    sees each (item, outcome) as it arrives."""
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
@@ -141,6 +153,8 @@ def _run(
             outcomes[item.index] = future.result()
         except KilledWorker:
             outcomes[item.index] = tasks.PartitionFailure(item.index, "the task killed its workers")
+        if record is not None:
+            record(item, outcomes[item.index])
         if progress is not None:
             progress(count, total)
     return [outcomes[item.index] for item in items]
@@ -150,36 +164,43 @@ def _summarise(
     job: str,
     out_dir: Path,
     partitions: Sequence[Partition],
-    resumed: int,
+    resumed: Sequence[Partition],
+    earlier: dict[str, RecordedCounts],
     outcomes: Sequence[tasks.Outcome],
     started: float,
 ) -> BatchReport:
+    """The job's totals: this run's outcomes and what earlier runs recorded for the
+    partitions they published."""
     counts: dict[str, int] = {}
-    documents = 0
-    for outcome in outcomes:
-        if isinstance(outcome, tasks.PartitionDone):
-            documents += outcome.documents
-            for key, value in outcome.counts.items():
-                counts[key] = counts.get(key, 0) + value
+
+    def add(documents: int, more: dict[str, int]) -> int:
+        for key, value in more.items():
+            counts[key] = counts.get(key, 0) + value
+        return documents
+
+    this_run = sum(add(o.documents, o.counts) for o in outcomes if isinstance(o, tasks.PartitionDone))
+    recorded = [earlier[name] for name in map(published_name, resumed) if name in earlier]
+    documents = this_run + sum(add(r.documents, r.counts) for r in recorded)
     failures = [o for o in outcomes if isinstance(o, tasks.PartitionFailure)]
     notes = []
-    if resumed:
-        # A killed run's counts died with it: say what the totals cover rather than pass
-        # them off as the job's.
+    if len(recorded) < len(resumed):
+        # Published by a run killed before it recorded their counts: say what the totals
+        # leave out rather than pass them off as the job's.
         notes.append(
-            f"the documents and counts are this run's ({len(outcomes)} partition(s)); the {resumed} "
-            "published by an earlier run are not in them"
+            f"{len(resumed) - len(recorded)} of the {len(resumed)} partition(s) published by an earlier "
+            "run recorded no counts: the documents and counts leave them out"
         )
     return BatchReport(
         job=job,
         out_dir=str(out_dir),
         partitions=len(partitions),
-        resumed=resumed,
+        resumed=len(resumed),
         documents=documents,
         counts=dict(sorted(counts.items())),
         failures=failures,
         seconds=time.perf_counter() - started,
         notes=notes,
+        documents_this_run=this_run,
     )
 
 
@@ -199,7 +220,7 @@ def _run_publishing_job(
     out_dir: Path,
     parameters: dict[str, Any],
     run: BatchRun,
-    submit: Callable[[Client, list[Partition], list[Partition]], list[Any]],
+    submit: Callable[[Client, list[Partition], list[Partition], Callable[[Any, Any], None]], list[Any]],
     others: Sequence[Path] = (),
 ) -> BatchReport:
     """The frame every writing job shares: plan, lock and claim the output, run, record."""
@@ -232,8 +253,15 @@ def _run_publishing_job(
         try:
             published = prepare_output(out_dir, job, partitions, run.resume, run.force)
             todo = [p for p in partitions if p.index not in published]
-            outcomes = submit(client, todo, partitions)
-            report = _summarise(name, out_dir, partitions, len(published), outcomes, started)
+            earlier = recorded_counts(out_dir)
+
+            def record(partition: Partition, outcome: tasks.Outcome) -> None:
+                if isinstance(outcome, tasks.PartitionDone):
+                    record_counts(out_dir, published_name(partition), outcome.documents, outcome.counts)
+
+            outcomes = submit(client, todo, partitions, record)
+            resumed = [p for p in partitions if p.index in published]
+            report = _summarise(name, out_dir, partitions, resumed, earlier, outcomes, started)
             write_manifest(out_dir, job, partitions, complete=not report.failures, summary=report.to_dict())
         finally:
             lock.release()
@@ -270,9 +298,14 @@ def batch_preannotate(
         parameters["site_lists"] = lists
         parameters["site_lists_stamp"] = tasks.stamp(lists)
 
-    def submit(client: Client, todo: list[Partition], _everything: list[Partition]) -> list[Any]:
+    def submit(
+        client: Client,
+        todo: list[Partition],
+        _everything: list[Partition],
+        record: Callable[[Any, Any], None],
+    ) -> list[Any]:
         arguments = (str(model.resolve()), recall_bias, str(out_dir.resolve()), guideline, lists)
-        return _run(client, tasks.preannotate_partition, todo, arguments, run.progress)
+        return _run(client, tasks.preannotate_partition, todo, arguments, run.progress, record=record)
 
     protected = [model, *filter(None, [site_lists])]
     return _run_publishing_job("preannotate", input_dir, out_dir, parameters, run, submit, protected)
@@ -323,7 +356,9 @@ def batch_deidentify(
     policy = tasks.LeakPolicy(allowed, on_leak, str(review_dir.resolve()) if review_dir is not None else None)
     parameters = {"options": repr(options), "leak_options": repr(leak_options), "leak_policy": repr(policy)}
 
-    def submit(client: Client, todo: list[Partition], everything: list[Partition]) -> list[Any]:
+    def submit(
+        client: Client, todo: list[Partition], everything: list[Partition], record: Callable[[Any, Any], None]
+    ) -> list[Any]:
         found = _run(client, tasks.context_of_partition, everything, (), None)
         failed = [f for f in found if isinstance(f, tasks.PartitionFailure)]
         if failed:
@@ -343,7 +378,7 @@ def batch_deidentify(
             str(map_dir.resolve()) if map_dir is not None else None,
             policy,
         )
-        return _run(client, tasks.deidentify_partition, todo, arguments, run.progress)
+        return _run(client, tasks.deidentify_partition, todo, arguments, run.progress, record=record)
 
     return _run_publishing_job("deidentify", input_dir, out_dir, parameters, run, submit)
 

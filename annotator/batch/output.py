@@ -17,6 +17,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,9 @@ from annotator.io.publish import cannot
 
 MANIFEST = "batch-manifest.json"
 STAGING_PREFIX = ".staging-"
+# One line per published partition, appended by the client as each partition's outcome
+# arrives: a resumed job adds the counts of the partitions an earlier run published.
+COUNTS_LEDGER = ".batch-counts.jsonl"
 
 
 def published_name(partition: Partition) -> str:
@@ -48,7 +52,11 @@ def _manifest(out_dir: Path) -> dict[str, Any] | None:
 
 
 _BATCH_ENTRY = re.compile(
-    r"part-\d{5,}(?:\.jsonl)?|" + re.escape(MANIFEST) + "|" + re.escape(STAGING_PREFIX) + r".*"
+    r"part-\d{5,}(?:\.jsonl)?|"
+    + "|".join(map(re.escape, (MANIFEST, COUNTS_LEDGER)))
+    + "|"
+    + re.escape(STAGING_PREFIX)
+    + r".*"
 )
 
 
@@ -175,3 +183,51 @@ def publish(
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class RecordedCounts:
+    """A published partition's document count and counts, as the ledger holds them."""
+
+    documents: int
+    counts: dict[str, int]
+
+
+def record_counts(out_dir: Path, partition_name: str, documents: int, counts: dict[str, int]) -> None:
+    """Append a published partition's counts to the ledger (flushed to disk: it outlives a kill)."""
+    line = json.dumps(
+        {"partition": partition_name, "documents": documents, "counts": counts}, ensure_ascii=True
+    )
+    path = out_dir / COUNTS_LEDGER
+    try:
+        with path.open("a", encoding="ascii") as ledger:
+            ledger.write(line + "\n")
+            ledger.flush()
+            os.fsync(ledger.fileno())
+    except OSError as error:
+        raise cannot("record the partition's counts", error, path) from None
+
+
+def recorded_counts(out_dir: Path) -> dict[str, RecordedCounts]:
+    """The ledger's counts by partition name; the last line of a partition wins, and a line
+    that a kill cut short, or any line that is not the ledger's, is left out."""
+    path = out_dir / COUNTS_LEDGER
+    try:
+        lines = path.read_text(encoding="ascii", errors="replace").splitlines()
+    except OSError:
+        return {}
+    found: dict[str, RecordedCounts] = {}
+    for line in lines:
+        try:
+            entry = json.loads(line)
+            name, documents, counts = entry["partition"], entry["documents"], entry["counts"]
+        except (ValueError, TypeError, KeyError):
+            continue
+        if (
+            isinstance(name, str)
+            and isinstance(documents, int)
+            and isinstance(counts, dict)
+            and all(isinstance(k, str) and isinstance(v, int) for k, v in counts.items())
+        ):
+            found[name] = RecordedCounts(documents, counts)
+    return found

@@ -175,12 +175,12 @@ def _print_report(report: BatchReport, json_output: bool) -> int:
         done = report.partitions - len(report.failures)
         print(
             f"{report.job}: {done} of {report.partitions} partition(s) in {printable_path(report.out_dir or '')} "
-            f"({report.resumed} done by an earlier run), {report.documents} document(s) this run, "
-            f"{report.seconds:.1f} s"
+            f"({report.resumed} done by an earlier run), {report.documents} document(s)"
+            + (f" ({report.documents_this_run} this run)" if report.resumed else "")
+            + f", {report.seconds:.1f} s"
         )
         if report.counts:
-            header = "count (this run)" if report.resumed else "count"
-            print(format_table([header, "value"], sorted(report.counts.items())))
+            print(format_table(["count", "value"], sorted(report.counts.items())))
     for note in report.notes:
         print(f"annotator batch: note: {note}", file=sys.stderr)
     for failure in report.failures:

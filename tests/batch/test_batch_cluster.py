@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -114,7 +115,7 @@ def test_a_resumed_job_finishes_with_identical_output(
     out = tmp_path / "out"
     argv: list[str | Path] = ["batch", "deidentify", archive.gold, "-o", out, "--scheduler", cluster.address,
             "--partition-size", "1"]  # fmt: skip
-    run_cli(*argv)
+    uninterrupted = json.loads(run_cli(*argv, "--json").stdout)
     complete = published_files(out)
     # A killed job: some partitions published, one half-written staging folder, unfinished manifest.
     parts = sorted(out.glob("part-*"))
@@ -130,13 +131,38 @@ def test_a_resumed_job_finishes_with_identical_output(
     assert refused.returncode == 2 and "--resume" in refused.stderr  # a usage error, as for every writer
     resumed = json.loads(run_cli(*argv, "--resume", "--json").stdout)
     assert resumed["resumed"] == len(parts) // 2
-    # The killed run's counts died with it: the totals say whose they are.
-    assert resumed["notes"] == [
-        f"the documents and counts are this run's ({len(parts) - len(parts) // 2} partition(s)); "
-        f"the {len(parts) // 2} published by an earlier run are not in them"
-    ]
+    # The totals are the job's: the earlier run recorded the counts of what it published.
+    assert (resumed["documents"], resumed["counts"], resumed["notes"]) == (
+        uninterrupted["documents"],
+        uninterrupted["counts"],
+        [],
+    )
+    assert 0 < resumed["documents_this_run"] < resumed["documents"]
     assert published_files(out) == complete
     assert not list(out.glob(".staging-*"))
+
+
+def test_a_resumed_job_says_what_its_totals_leave_out(
+    archive: Archive, cluster: Cluster, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    argv: list[str | Path] = ["batch", "preannotate", archive.model, archive.notes, "-o", out,
+            "--scheduler", cluster.address, "--partition-size", "1"]  # fmt: skip
+    run_cli(*argv)
+    parts = sorted(out.glob("part-*"))
+    shutil.rmtree(parts[-1])
+    manifest = json.loads((out / "batch-manifest.json").read_text())
+    manifest["complete"] = False
+    (out / "batch-manifest.json").write_text(json.dumps(manifest))
+    # Killed before it recorded its first partition's counts (the last line cut short by the kill).
+    ledger = out / ".batch-counts.jsonl"
+    lines = ledger.read_text().splitlines()
+    ledger.write_text("\n".join([line for line in lines if '"part-00000"' not in line] + ['{"partit']) + "\n")
+    resumed = json.loads(run_cli(*argv, "--resume", "--json").stdout)
+    assert resumed["notes"] == [
+        f"1 of the {len(parts) - 1} partition(s) published by an earlier run recorded no counts: "
+        "the documents and counts leave them out"
+    ]
 
 
 def test_a_killed_worker_does_not_lose_partitions(archive: Archive, tmp_path: Path) -> None:
