@@ -293,6 +293,22 @@ def unit_not_initial(text: str, start: int, end: int) -> bool:
     )
 
 
+@cache
+def _compound_heads() -> frozenset[str]:
+    # "grade" ends no one-name eponym the tagger must drop ("Smith grade"), so it is only here.
+    return eponym_heads() | {"grade"}
+
+
+def _joined_to_a_word(after: str) -> bool:
+    """A hyphen joining the word to a word in lower case ("Long-standing", "Aldrich-like"), or,
+    in capitals, to a common word ("LONG-STANDING"); not to a name ("Garcia-Lopez")."""
+    joined = re.match(r"-([^\W\d_]+)", after)
+    if joined is None:
+        return False
+    second = joined.group(1)
+    return second.islower() or (second.isupper() and _zipf(second.lower()) >= 4.0)
+
+
 def clinical_use(text: str, start: int, end: int, same_patient: bool, names: frozenset[str]) -> bool:
     """A one-word match that reads as clinical language, not as the person or place.
 
@@ -320,16 +336,20 @@ def clinical_use(text: str, start: int, end: int, same_patient: bool, names: fro
     if word.isupper() and word in clinical_abbreviations():
         return True
     # Two capitalised names joined by a hyphen and going on in lower case are an eponym
-    # ("Cormack-Lehane grade", "Mallory-Weiss tear"); a hyphenated person's name is
-    # looked for whole, so it is still found.
+    # ("Hill-Sachs lesion", "Mallory-Weiss tear") when the word is one of English. A name
+    # that is not ("Hendrickson-Smith visited", "Garcia-Lopez said") needs an eponym's head
+    # noun after it ("Cormack-Lehane grade"): otherwise it is a person's double surname.
+    frequency = _zipf(word.lower())
     joined_after = re.match(r"(?:-[A-Z][\w']*)*", after).end()  # type: ignore[union-attr]
     joined_before = re.search(r"[A-Z][\w']*-$", text[max(0, start - 30) : start]) is not None
-    if (joined_before or joined_after) and re.match(r"\s+[a-z]", after[joined_after:]):
-        return True
-    frequency = _zipf(word.lower())
+    head = re.match(r"\s+([a-z]+)", after[joined_after:])
+    if (joined_before or joined_after) and head is not None:
+        a_word = frequency >= 3.0 and not surname_only(word.lower())
+        if a_word or head.group(1) in _compound_heads():
+            return True
     if frequency < 3.0:
         return False
-    if after.startswith("-") and after[1:2].isalpha():
+    if _joined_to_a_word(after):
         return True
     neighbours = _line_neighbours(text, start, end)
     capitals_line = word.isupper() and _in_capitals_line(neighbours, names)

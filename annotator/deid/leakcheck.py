@@ -28,7 +28,8 @@ English words, are matched case-sensitively (names also in capitals), so ``brown
 
 One-word matches that read as clinical language are left out by
 :mod:`annotator.deid.clinical_language`; PHI written another way (digits, dates by value,
-names inside words, short tokens in context) is found by :mod:`annotator.deid.leak_variants`;
+names inside words, short tokens in context) is found by :mod:`annotator.deid.leak_variants`,
+names glued into user or file names and in the plural by :mod:`annotator.deid.name_variants`;
 with the site's lists, a listed name or place left in the text by :mod:`annotator.deid.listed`.
 Findings are :class:`~annotator.deid.findings.Leak` records, one per place.
 """
@@ -65,6 +66,7 @@ from annotator.deid.leak_variants import (
     untagged_old_ages,
 )
 from annotator.deid.listed import listed_phrases_left
+from annotator.deid.name_variants import names_written_together
 from annotator.deid.names import PARTICLES, is_title, name_tokens
 from annotator.deid.placeholders import is_placeholder
 from annotator.deid.places import is_generic_department
@@ -366,7 +368,7 @@ def find_leaks(
 ) -> list[Leak]:
     """Every original PHI string found in the output, by the rules of this module.
 
-    ``progress`` counts the looked-for strings, then the six other rules (a long note's
+    ``progress`` counts the looked-for strings, then the seven other rules (a long note's
     check takes a minute: the bar moves meanwhile).
     """
     options = options or LeakCheckOptions()
@@ -386,7 +388,7 @@ def find_leaks(
         t.lower() for (tokens, _), members in groups.items() if members[0].kind == "name" for t in tokens
     )
     index = _OutputIndex(list(outputs), {tokens[i].lower() for (tokens, _), i in anchors.items()}, names)
-    total = len(groups) + 6 + (options.site_lists is not None)
+    total = len(groups) + 7 + (options.site_lists is not None)
     step = max(1, len(groups) // 100)
     for number, ((tokens, case_sensitive), candidates) in enumerate(groups.items()):
         if progress is not None and number % step == 0:
@@ -427,6 +429,7 @@ def find_leaks(
         lambda: untagged_old_ages(outputs_list),
         lambda: dates_written_another_way(originals_list, outputs_list),
         lambda: names_inside_words(originals_list, outputs_list),
+        lambda: names_written_together(originals_list, outputs_list),
         lambda: short_tokens_in_context(originals_list, outputs_list),
         # A tag's surrogate holding a number or word of its own span (a name tag's "MRN 1234567").
         lambda: pieces_kept(originals_list, outputs_list, kind_of),

@@ -95,7 +95,20 @@ PLANTS: dict[str, tuple[set[str], Callable[[str], str]]] = {
         {"PATIENT"},
         lambda t: f" {_last_word(t)}ville clinic.",
     ),
+    "surname in the plural": ({"PATIENT"}, lambda t: f" The {_plural(_last_word(t))} visited."),
+    "double surname": ({"PATIENT"}, lambda t: f" {_last_word(t)}-Hale family visited."),
+    "initial and surname as a user name": ({"PATIENT"}, lambda t: f" Login {_handle(t)} used."),
 }
+
+
+def _plural(word: str) -> str:
+    suffix = "es" if word.lower().endswith(("s", "x", "z", "ch", "sh")) else "s"
+    return word + (suffix.upper() if word.isupper() else suffix)
+
+
+def _handle(name: str) -> str:
+    words = re.findall(r"[^\W\d_]{2,}", name)
+    return (words[0][0] + words[-1]).lower()
 
 
 # Kinds that change the original note too: a tag removed from a note (the string stays,
@@ -131,7 +144,13 @@ def _special(kind: str, records: list[Document], index: int) -> tuple[Document, 
 
 # Kinds planted only for surnames the check promises to find that way: rare as an English
 # word (Zipf < 3) for any case, rarer still (Zipf < 2.5, 5+ letters) inside a longer word.
-DISTINCTIVE = {"rare surname in lower case": 3.0, "surname inside a longer word": 2.5}
+DISTINCTIVE = {
+    "rare surname in lower case": 3.0,
+    "surname inside a longer word": 2.5,
+    "surname in the plural": 3.0,
+    "double surname": 3.0,
+    "initial and surname as a user name": 3.0,
+}
 
 
 def _distinctive(name: str, below: float) -> bool:
@@ -334,6 +353,11 @@ def recall(by_patient: dict[str, list[Document]]) -> None:
             if types and value is None:
                 continue
             if kind in DISTINCTIVE and not _distinctive(value or "", DISTINCTIVE[kind]):
+                continue
+            if (
+                kind == "initial and surname as a user name"
+                and len(re.findall(r"[^\W\d_]{2,}", value or "")) < 2
+            ):
                 continue
             target = records[1]
             planted_by_kind[kind] += 1

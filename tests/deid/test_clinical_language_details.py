@@ -38,6 +38,9 @@ def test_the_word_frequencies_the_cases_rely_on() -> None:
         ("Cormack-Lehane grade 2.", "Cormack", True),  # joined names going on in lower case
         ("Mallory-Weiss tear.", "Weiss", True),
         ("Cormack-Lehane Smith.", "Cormack", False),  # going on with a capital: a person
+        ("Hendrickson-Smith visited.", "Hendrickson", False),  # no eponym's head: a double surname
+        ("Garcia-Lopez visited.", "Garcia", False),  # joined to a name, not to a word
+        ("LONG-STANDING HTN.", "LONG", True),  # in capitals, joined to a common word
         ("Quist seen today.", "Quist", False),  # rare: the name
         ("Long-standing hypertension.", "Long", True),  # a common word joined by a hyphen
         ("Mac came in.", "Mac", False),  # common, but not very common
