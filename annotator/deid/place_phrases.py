@@ -133,7 +133,7 @@ class PlaceMapper:
         self.avoid = frozenset(a.lower() for a in avoid)
         # The patient's own place words: a type word swapped in must not be one of them.
         self.own = frozenset(o.lower() for o in own)
-        self._runs: dict[tuple[str, str], list[str]] = {}
+        self._runs: dict[str, list[str]] = {}
         self._abbreviations: dict[str, tuple[str, str] | None] = {}
         self._states: dict[str, str] = {}
         self._numbers: dict[str, str] = {}
@@ -173,7 +173,9 @@ class PlaceMapper:
 
         def flush() -> None:
             if run:
-                key = (kind, " ".join(t.text.lower() for t in run))
+                # Keyed by its words alone: "living in Rome" (a town) and "from ROME" (read
+                # as a hospital) are one place of the patient's; its first reading picks the list.
+                key = " ".join(t.text.lower() for t in run)
                 if key not in self._runs:
                     self._runs[key] = name_like([t.text for t in run], kind, self.rng, self.avoid)
                 new = self._runs[key]

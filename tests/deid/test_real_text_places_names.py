@@ -184,3 +184,17 @@ def test_type_words_tagged_apart_never_become_another_of_the_patients_places(see
     own = {"university", "of", "md", "county", "general"}
     for new in (university, county, general):
         assert new.isupper() and new.lower() not in own
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_place_read_as_a_town_in_one_note_and_a_hospital_in_another_keeps_one_surrogate(seed: int) -> None:
+    # "from LISBON" reads as a hospital, "lives in Lisbon" as a town: still one place of the
+    # patient's, so one surrogate (two would make a reader see two places).
+    first = note("609-01", "Her brother lives in ", ("Lisbon", "LOCATION-OTHER"), ", will visit.")
+    second = note("609-02", "BROTHER DRIVING DOWN FROM ", ("LISBON", "LOCATION-OTHER"), " IN AM.")
+    third = note("609-03", "Came from ", ("Oakhurst", "LOCATION-OTHER"), " Hospital; labs drawn at ",
+                 ("OAKHURST", "LOCATION-OTHER"), " before transfer.")  # fmt: skip
+    result = run(first, second, third, seed=seed)
+    assert places_of(result, "609-02") == [places_of(result, "609-01")[0].upper()]
+    hospital, alone = places_of(result, "609-03")
+    assert alone == hospital.upper()
