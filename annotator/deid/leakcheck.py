@@ -68,7 +68,7 @@ from annotator.deid.leak_variants import (
 from annotator.deid.listed import listed_phrases_left
 from annotator.deid.name_variants import names_written_together
 from annotator.deid.names import PARTICLES, is_title, name_tokens
-from annotator.deid.placeholders import is_placeholder
+from annotator.deid.placeholders import is_placeholder_tag
 from annotator.deid.places import is_generic_department
 from annotator.deid.surrogates import STRICT_KINDS, age_over, kind_of
 from annotator.io.site_lists import SiteLists
@@ -174,7 +174,7 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
     for document in documents:
         for annotation in document:
             text = annotation.text.strip()
-            if is_placeholder(text):
+            if is_placeholder_tag(annotation):
                 continue  # its words are the label of what an earlier de-identification hid
             kind = kind_of(annotation)
             surface = _tokens(text)

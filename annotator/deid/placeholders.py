@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from annotator.core.annotation import Annotation
 from annotator.core.placeholders import (
     HOSPITAL_WORD_AFTER,
     NAME_JOIN,
@@ -51,6 +52,13 @@ def is_placeholder(text: str) -> bool:
     if "[**" not in text or _PLACEHOLDER_RUN.fullmatch(text.strip()) is None:
         return False
     return all(is_placeholder_label(label) for label in placeholder_labels(text))
+
+
+def is_placeholder_tag(annotation: Annotation) -> bool:
+    """Whether a tag is over a placeholder: an earlier de-identification's, or the mask this
+    tool writes for the tag's type (``[**MEDICALRECORD**]``: an export de-identified again)."""
+    core = annotation.text.strip()
+    return core == f"[**{annotation.type}**]" or is_placeholder(core)
 
 
 def tail(text: str) -> str:

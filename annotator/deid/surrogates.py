@@ -24,7 +24,7 @@ from annotator.deid.kept_tokens import kept_tokens
 from annotator.deid.name_slots import plan_names
 from annotator.deid.names import NameMapper, name_tokens
 from annotator.deid.place_phrases import PlaceMapper, plan_places
-from annotator.deid.placeholders import PROTOTYPES, is_placeholder, name_roles, numeric_date, tail
+from annotator.deid.placeholders import PROTOTYPES, is_placeholder_tag, name_roles, numeric_date, tail
 from annotator.deid.textcase import apply_case, random_like
 
 # Annotation TYPE (or category, for schemes without types) -> surrogate kind.
@@ -187,12 +187,12 @@ class PatientSurrogates:
         self._doc_id = document.doc_id
         self._rendered = {}
         # A placeholder's words are its label: no place or name to plan around.
-        tags = [a for a in document if not is_placeholder(a.text)]
+        tags = [a for a in document if not is_placeholder_tag(a)]
         self._places = plan_places(document, [a for a in tags if kind_of(a) == "location"], self.places)
         self._names = plan_names(document, [a for a in tags if kind_of(a) == "name"], self.names)
 
     def _plan_dates(self, document: Document) -> dict[tuple[int, int], tuple[DatePlan, int]]:
-        tags = [a for a in document if kind_of(a) == "date" and not is_placeholder(a.text)]
+        tags = [a for a in document if kind_of(a) == "date" and not is_placeholder_tag(a)]
         plans = plan_document(document, tags, self.options.short_numeric_dates)
         return {key: (plan, index) for plan in plans for index, key in enumerate(plan.keys)}
 
@@ -319,7 +319,7 @@ class PatientSurrogates:
         kind = kind_of(annotation)
         if kind == "review":
             return Surrogate(f"[**{annotation.type}**]", f"no surrogate generator for type {annotation.type}")
-        if is_placeholder(core):
+        if is_placeholder_tag(annotation):
             return self._placeholder(annotation, core, kind, lead, trail)
         if kind == "date":
             return self._date(annotation, core, lead, trail)

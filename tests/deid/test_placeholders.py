@@ -110,3 +110,19 @@ def test_a_bracket_round_a_real_name_is_no_placeholder_to_the_leak_check() -> No
         "Zebulon",
         "Quist",
     }
+
+
+def test_an_export_de_identified_again_takes_its_own_masks_for_placeholders() -> None:
+    # A masked export (or a surrogate export with tags masked for review) given to the export
+    # again: its [**TYPE**] masks hide PHI, they are none, and "[**MEDICALRECORD**]" is no
+    # shape to copy into "[**UVIHMYABKTUNN**]".
+    masked = note(
+        "401-01", "MRN ", ("[**MEDICALRECORD**]", "MEDICALRECORD"), " at ", ("[**ORGANIZATION**]", "ORGANIZATION"),
+        " in ", ("[**CITY**]", "CITY"), ", ", ("[**OTHER**]", "OTHER"), ". Room ", ("[**ROOM**]", "ROOM"), ".",
+    )  # fmt: skip
+    for method in ("mask", "surrogate"):
+        result = deidentify_documents([masked], DeidOptions(method=method, seed=3))
+        assert find_leaks([masked], result.documents) == [], method
+    record, organization, city, other, room = [a.text for a in result.documents[0].sorted_annotations()]
+    assert re.fullmatch(r"\d{7}", record) and re.fullmatch(r"\d{7}", room)
+    assert "[" not in organization + city and other == "[**OTHER**]"
