@@ -49,7 +49,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--method", choices=("mask", "surrogate"), default="surrogate", help="default: surrogate"
     )
     parser.add_argument(
-        "--seed", type=int, default=0, metavar="S", help="random seed for surrogates (default 0)"
+        "--seed",
+        type=int,
+        metavar="S",
+        help="the surrogates' seed, to redo an export (default: a random one, kept only in the audit "
+        "map); a secret: with it anyone can redraw every date shift and undo it",
     )
     parser.add_argument(
         "--map",

@@ -25,7 +25,13 @@ from annotator.deid.dates import DateShift
 from annotator.deid.leak_actions import mask_findings, write_review
 from annotator.deid.leakcheck import Leak, LeakCheckOptions, LeakError, find_leaks, leak_error
 from annotator.deid.rewrite import Replaced, mask_text, rewrite_document
-from annotator.deid.surrogates import CorpusContext, DeidOptions, PatientSurrogates, Surrogate
+from annotator.deid.surrogates import (
+    CorpusContext,
+    DeidOptions,
+    PatientSurrogates,
+    Surrogate,
+    with_secret_seed,
+)
 from annotator.errors import AnnotatorError, InputError, UsageError
 from annotator.io.corpus import no_documents, read_corpus
 from annotator.io.i2b2 import read_i2b2, write_i2b2
@@ -80,7 +86,7 @@ class DeidReport:
     """What an export did; no PHI in it."""
 
     method: str
-    seed: int
+    seed: int | None  # None: a secret seed was drawn, written in the audit map only
     out_dir: str
     documents: int
     patients: int
@@ -138,6 +144,7 @@ def deidentify_documents(
     if options.mask_style not in ("brackets", "chars") or len(options.mask_char) != 1:
         raise UsageError("mask style must be brackets or chars, and the mask character one character")
     refuse_long_notes(documents, "de-identification")
+    options = with_secret_seed(options)
     context = context or CorpusContext.from_documents(documents)
     patients: dict[str, list[Document]] = {}
     for document in sorted(documents, key=lambda d: (d.patient_id, d.record, d.doc_id)):
@@ -293,6 +300,8 @@ def export_deidentified(
     LeakError: original PHI was found in the output (the documents are named).
     """
     started = time.perf_counter()
+    given_seed = options.seed
+    options = with_secret_seed(options)  # the one seed of the notes and the audit map
     gold_dir, out_dir = Path(gold_dir), Path(out_dir)
     map_file = Path(map_path) if map_path is not None else None
     review_file = Path(review_path) if review_path is not None else None
@@ -358,7 +367,7 @@ def export_deidentified(
         raise
     return DeidReport(
         method=options.method,
-        seed=options.seed,
+        seed=given_seed,  # a drawn seed is a key to the PHI: the report, often shared, never shows it
         out_dir=str(out_dir),
         documents=len(documents),
         patients=len({d.patient_id for d in documents}),

@@ -11,8 +11,9 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
@@ -49,6 +50,17 @@ _AGE_NUMBER = re.compile(r"\d+")
 _AGE_WORDS_OVER_89 = re.compile(r"\b(ninety|hundred)", re.IGNORECASE)
 
 
+def secret_seed() -> int:
+    """A seed nobody can guess. Each patient's generator derives from the seed and the patient
+    id (the file name), so a known seed redraws every date shift and name letter."""
+    return secrets.randbits(64)
+
+
+def with_secret_seed(options: DeidOptions) -> DeidOptions:
+    """``options`` with a seed: a drawn one when none was given."""
+    return options if options.seed is not None else replace(options, seed=secret_seed())
+
+
 def kind_of(annotation: Annotation) -> str:
     """The surrogate kind of an annotation (``review`` when no generator fits)."""
     return KINDS.get(annotation.type.upper()) or KINDS.get(annotation.tag.upper()) or "review"
@@ -65,7 +77,8 @@ class DeidOptions:
     Attributes
     ----------
     method: ``"surrogate"`` or ``"mask"``.
-    seed: makes surrogates reproducible; each patient's generator derives from it.
+    seed: makes surrogates reproducible; each patient's generator derives from it. ``None``:
+        a secret seed drawn for this run (:func:`with_secret_seed`), written in the audit map only.
     mask_style: ``"brackets"`` (``[**DOCTOR**]``) or ``"chars"`` (same length, ``mask_char``).
     mask_char: the character for the ``chars`` style.
     short_numeric_dates: ``"month-day"`` (``5/3`` is May 3rd) or ``"flag"`` (always flagged).
@@ -73,7 +86,7 @@ class DeidOptions:
     """
 
     method: str = "surrogate"
-    seed: int = 0
+    seed: int | None = 0
     mask_style: str = "brackets"
     mask_char: str = "X"
     short_numeric_dates: str = "month-day"
@@ -144,7 +157,8 @@ class PatientSurrogates:
         self.patient_id = patient_id
         self.options = options
         self.context = context
-        self.rng = random.Random(f"{options.seed}:{patient_id}")
+        seed = secret_seed() if options.seed is None else options.seed
+        self.rng = random.Random(f"{seed}:{patient_id}")
         self.names = NameMapper(self.rng, context.name_tokens)
         own_places = {
             w for d in documents for a in d if kind_of(a) in PLACE_KINDS for w in a.text.lower().split()

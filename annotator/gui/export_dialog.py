@@ -17,6 +17,7 @@ rechecked(int): the findings left after a fix was checked again.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -105,6 +106,8 @@ class ExportDialog(QDialog):
         self.mask_char_edit.setMaxLength(1)
         self.seed_spin = QSpinBox()
         self.seed_spin.setRange(0, 2**31 - 1)
+        # Drawn, not 0: a known seed redraws every patient's date shift and name letters.
+        self.seed_spin.setValue(secrets.randbelow(2**31))
         self.out_edit = QLineEdit(str(project.exports_dir / "deidentified"))
         self.browse_button = QPushButton("Browse…")
         self.map_edit = QLineEdit()

@@ -41,7 +41,7 @@ def _commands(corpus: Path) -> dict[str, Callable[[Path], list[str]]]:
         "preannotate": lambda out: ["preannotate", str(corpus / "model.crf"), str(corpus / "annotator_a"), "-o", str(out)],
         "synth": lambda out: ["synth", str(out), "--patients", "8", "--seed", "3"],
         "adjudicate": lambda out: ["adjudicate", str(corpus / "annotator_a"), str(corpus / "annotator_b"), "-o", str(out)],
-        "deidentify": lambda out: ["deidentify", str(corpus / "gold"), "-o", str(out)],
+        "deidentify": lambda out: ["deidentify", str(corpus / "gold"), "-o", str(out), "--seed", "5"],
         "train": lambda out: ["train", str(corpus / "gold"), "-o", str(out / "model.crf"), "--iterations", "3"],
     }  # fmt: skip
 

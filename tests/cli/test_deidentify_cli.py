@@ -131,3 +131,20 @@ def test_bad_choice_exits_2(gold: Path, tmp_path: Path) -> None:
 def test_missing_gold_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deidentify", str(tmp_path / "nope"), "-o", str(tmp_path / "out")]) == 1
     assert "not a folder" in capsys.readouterr().err
+
+
+def test_without_seed_the_surrogates_are_keyed_by_a_secret_seed_kept_in_the_audit_map(
+    gold: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # With a fixed default seed anyone with the code and a file name could redraw a patient's
+    # date shift and name letters, and undo them: the default seed is drawn afresh and secret.
+    exports = []
+    for run in ("a", "b"):
+        out, audit = tmp_path / f"out_{run}", tmp_path / f"map_{run}.json"
+        assert main(["deidentify", str(gold), "-o", str(out), "--map", str(audit), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["seed"] is None  # the report may be shared
+        exports.append((out, json.loads(audit.read_text(encoding="utf-8"))["seed"]))
+    (first, first_seed), (second, _) = exports
+    assert read_i2b2(first / "600-01.xml").text != read_i2b2(second / "600-01.xml").text
+    assert main(["deidentify", str(gold), "-o", str(tmp_path / "again"), "--seed", str(first_seed)]) == 0
+    assert (tmp_path / "again" / "600-01.xml").read_bytes() == (first / "600-01.xml").read_bytes()

@@ -43,7 +43,7 @@ def commands(corpus: Path) -> dict[str, Command]:
         "preannotate": lambda out: ["preannotate", str(corpus / "model.crf"), str(corpus / "annotator_a"), "-o", str(out / "pre")],
         "synth": lambda out: ["synth", str(out / "synth"), "--patients", "3", "--seed", "3"],
         "adjudicate": lambda out: ["adjudicate", str(corpus / "annotator_a"), str(corpus / "annotator_b"), "-o", str(out / "gold")],
-        "deidentify": lambda out: ["deidentify", str(corpus / "gold"), "-o", str(out / "deid"), "--map", str(out / "map.json"), "--review", str(out / "review.json")],
+        "deidentify": lambda out: ["deidentify", str(corpus / "gold"), "-o", str(out / "deid"), "--seed", "5", "--map", str(out / "map.json"), "--review", str(out / "review.json")],
         "train": lambda out: ["train", str(corpus / "gold"), "-o", str(out / "model.crf"), "--iterations", "2"],
     }  # fmt: skip
 

@@ -56,6 +56,16 @@ def test_surrogate_preview_consistent_with_patient(dialog: ExportDialog) -> None
     assert dialog.after_view.toPlainText() == f"Follow-up for {first}."
 
 
+def test_each_dialog_starts_from_a_seed_of_its_own(qtbot: QtBot, project: Project) -> None:
+    # Seed 0 for everyone would let anyone redraw a patient's date shift from the file name.
+    seeds = set()
+    for _ in range(3):
+        widget = ExportDialog(project)
+        qtbot.addWidget(widget)
+        seeds.add(widget.seed_spin.value())
+    assert len(seeds) == 3
+
+
 def test_export_runs_in_worker(qtbot: QtBot, dialog: ExportDialog, tmp_path: Path) -> None:
     out = tmp_path / "export"
     dialog.out_edit.setText(str(out))
