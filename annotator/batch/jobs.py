@@ -11,7 +11,7 @@ from __future__ import annotations
 import getpass
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -342,6 +342,7 @@ def batch_deidentify(
     masked (``on_leak``), and written in context under ``review_dir`` when given."""
     from annotator.deid.allowlist import read_allow_file
     from annotator.deid.leakcheck import LeakCheckOptions
+    from annotator.deid.surrogates import with_secret_seed
     from annotator.workflows.deidentify import check_options
 
     check_options(options)
@@ -354,7 +355,15 @@ def batch_deidentify(
             _check_map_dir(private, input_dir, out_dir)
     allowed = tuple(read_allow_file(allow_path)) if allow_path is not None else ()
     policy = tasks.LeakPolicy(allowed, on_leak, str(review_dir.resolve()) if review_dir is not None else None)
-    parameters = {"options": repr(options), "leak_options": repr(leak_options), "leak_policy": repr(policy)}
+    # The seed is a key to the PHI (it redraws every date shift): the manifest, published with
+    # the notes, never holds it. A drawn seed is drawn once, here, for every partition.
+    parameters = {
+        "options": repr(replace(options, seed=None)),
+        "seed": "given" if options.seed is not None else "drawn",
+        "leak_options": repr(leak_options),
+        "leak_policy": repr(policy),
+    }
+    options = with_secret_seed(options)
 
     def submit(
         client: Client, todo: list[Partition], everything: list[Partition], record: Callable[[Any, Any], None]

@@ -103,7 +103,11 @@ def _register_deidentify(jobs: argparse._SubParsersAction[argparse.ArgumentParse
         "--method", choices=("mask", "surrogate"), default="surrogate", help="default: surrogate"
     )
     parser.add_argument(
-        "--seed", type=int, default=0, metavar="S", help="random seed for surrogates (default 0)"
+        "--seed",
+        type=int,
+        metavar="S",
+        help="the surrogates' seed, to redo a job byte for byte (default: a random one, kept only in the "
+        "audit maps of --map-dir); a secret: with it anyone can redraw every date shift and undo it",
     )
     parser.add_argument("--mask-style", choices=("brackets", "chars"), default="brackets")
     parser.add_argument("--mask-char", default="X", metavar="X")
