@@ -116,6 +116,7 @@ def load_versions(
         documents = [read_i2b2(listing[doc_id]) for listing in listings]
         for document in documents:
             document.doc_id = doc_id  # without the annotator prefix, if pairing dropped one
+            drop_pending(document)
         check_same_text(documents, labels)
         versions.documents[doc_id] = documents
         done += len(documents)
@@ -123,6 +124,16 @@ def load_versions(
             progress(done, total)
     _refuse_nothing_in_common(versions, paths)
     return versions
+
+
+def drop_pending(document: Document) -> None:
+    """Leave out the suggestions nobody reviewed (``pending="yes"`` in a working copy).
+
+    A model suggestion is no annotator's judgement: two copies still holding the same one
+    would otherwise "agree" on it and put it in the gold as ``agreed_by`` both of them.
+    """
+    for annotation in [a for a in document.annotations if a.pending]:
+        document.remove(annotation.id)
 
 
 def _refuse_nothing_in_common(versions: VersionSet, paths: Sequence[Path]) -> None:
