@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from annotator.adjudication.versions import drop_pending
 from annotator.errors import InputError, UsageError, printable_path
 from annotator.evaluation.iaa import AgreementReport, PairAgreement, agreement
 from annotator.evaluation.loading import labels_of, read_folder, refuse_unscorable
@@ -60,6 +61,9 @@ def inter_annotator_agreement(
     for folder in [*request.folders, *([request.gold] if request.gold else [])]:
         require_documents(Path(folder))
     annotations = {name: read_folder(folder) for name, folder in zip(names, request.folders, strict=True)}
+    for documents in annotations.values():
+        for document in documents:
+            drop_pending(document)  # the model's unreviewed suggestions are nobody's judgement
     gold = read_folder(request.gold) if request.gold else None
     align_annotator_prefixes(list(annotations.values()))  # MedTator's A_doc / B_doc names
     check_cancel(cancelled, "agreement")

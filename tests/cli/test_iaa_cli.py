@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from annotator.cli.main import main
+from annotator.core.project import Project
+from annotator.workflows.progress import project_progress
 from tests.evaluation.helpers import at, write_doc
 
 TEXT = "\nAmy Lee met John Smith in Boston.\n"
@@ -124,3 +126,32 @@ def test_significance_compares_two_systems_on_the_documents_both_have(
     args = ["significance", "--gold", str(tmp_path / "gold"), str(tmp_path / "other"), str(tmp_path / "rest")]
     assert main(args) == 1
     assert "no gold document in common" in capsys.readouterr().err
+
+
+def test_pending_suggestions_are_left_out_as_the_dashboard_leaves_them_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Both working copies still hold the model's unreviewed suggestion for John Smith: that
+    # is nobody's judgement, so it is no agreement (the dashboard says the same).
+    project = Project.create(tmp_path / "p", "IAA", annotators=["alice", "bob"])
+    write_doc(project.source_dir, "100-01.xml", TEXT, [])
+    tags = {"alice": ["Amy Lee", "John Smith"], "bob": ["Amy Lee", "John Smith", "Boston"]}
+    for name, needles in tags.items():
+        path = write_doc(
+            project.annotations_dir(name),
+            "100-01.xml",
+            TEXT,
+            [("NAME", *at(TEXT, n), "PATIENT") for n in needles],
+        )
+        path.write_text(
+            path.read_text(encoding="utf-8").replace('comment="" />', 'comment="" pending="yes" />', 2)
+        )
+        path.write_text(
+            path.read_text(encoding="utf-8").replace('comment="" pending="yes" />', 'comment="" />', 1)
+        )
+    folders = [str(project.annotations_dir(name)) for name in tags]
+    assert main(["iaa", *folders, "--json"]) == 0
+    [pair] = json.loads(capsys.readouterr().out)["pairs"]
+    assert (pair["tp"], pair["fp"], pair["fn"]) == (1, 1, 0)
+    [shown] = project_progress(project).pairs
+    assert (pair["precision"], pair["recall"], pair["f1"]) == (shown.precision, shown.recall, shown.f1)
