@@ -77,12 +77,15 @@ class Decision:
     version: the version taken (``TAKE``).
     keys: the ``(tag, type, start, end)`` tags to put in the gold (``EDIT``).
     auto: made by the auto-accept rule, not by a person.
+    adjudicator: who made it, when not the session's adjudicator (a decision of an earlier
+        session replayed from its log stays under its own adjudicator's name).
     """
 
     kind: DecisionKind
     version: int | None = None
     keys: tuple[AnnotationKey, ...] = ()
     auto: bool = False
+    adjudicator: str = ""
 
 
 @dataclass(frozen=True)
@@ -365,7 +368,7 @@ class AdjudicationSession:
                 end,
                 comment=template.comment if template else "",
                 source=Source.ADJUDICATED,
-                annotator=self.adjudicator,
+                annotator=decision.adjudicator or self.adjudicator,
                 extra=extra,
             )
             # Reserve the id now: a later command in the same composite needs a fresh one too.
@@ -486,4 +489,16 @@ class AdjudicationSession:
             raw = entry.get("tags", [])
             assert isinstance(raw, list)
             keys = tuple((str(t[0]), str(t[1]), int(t[2]), int(t[3])) for t in raw)
-        self.decide(unit_id, Decision(decision_kind, version, keys, auto="auto" in entry))
+        adjudicator = entry.get("adjudicator")
+        if adjudicator == self.adjudicator:
+            adjudicator = ""
+        self.decide(
+            unit_id,
+            Decision(
+                decision_kind,
+                version,
+                keys,
+                auto="auto" in entry,
+                adjudicator=adjudicator if isinstance(adjudicator, str) else "",
+            ),
+        )

@@ -218,3 +218,20 @@ def test_journalled_decisions_survive_a_crash_before_any_save(tmp_path: Path) ->
     again = AdjudicationSession(alignment(), "dana", log=read_log(log))
     assert gold_keys(again) == gold_keys(session)
     writer.close()
+
+
+def test_a_second_adjudicator_resuming_leaves_the_first_ones_decisions_under_their_name(
+    tmp_path: Path,
+) -> None:
+    dana = AdjudicationSession(alignment(), "dana")
+    dana.take(unit_at(dana, "John Smith").id, 0)
+    dana.save(tmp_path)
+    erin = AdjudicationSession(alignment(), "erin", log=read_log(log_path(tmp_path, DOC)))
+    erin.take(unit_at(erin, "Ora Hendrickson").id, 1)
+    erin.save(tmp_path)
+    gold = read_i2b2(tmp_path / f"{DOC}.xml")
+    by_text = {a.text: a.annotator for a in gold.annotations}
+    # The auto-accepted date and John Smith were dana's decisions, Ora Hendrickson erin's;
+    # the gold file says who decided each tag, as the decision log does.
+    assert by_text == {"2067-05-03": "dana", "John Smith": "dana", "Ora Hendrickson": "erin"}
+    assert [e["adjudicator"] for e in read_log(log_path(tmp_path, DOC))] == ["dana", "dana", "erin"]
