@@ -125,6 +125,8 @@ class DocumentReport:
     resolved: int
     unresolved: dict[str, int] = field(default_factory=dict)
     unresolved_units: list[dict[str, object]] = field(default_factory=list)
+    #: units whose logged decision was left out: an annotator changed their version since
+    stale: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -175,6 +177,7 @@ def session_report(session: AdjudicationSession, status: str = "written") -> Doc
         unresolved_units=[
             {"id": u.id, "kind": u.kind.value, "start": u.start, "end": u.end} for u in pending
         ],
+        stale=list(session.stale),
     )
 
 

@@ -20,6 +20,7 @@ finalised_changed(bool)   the document was finalised or reopened
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Sequence
@@ -136,6 +137,18 @@ def _now() -> str:
     return str(_clock[1])
 
 
+def unit_fingerprint(unit: Unit, names: Sequence[str]) -> str:
+    """A short hash of what each version (by name) held in the unit, and of a candidate's
+    suggestion: a decision logged with another fingerprint was made on other versions."""
+    held = sorted(
+        [name, sorted(list(a.key) for a in annotations)]
+        for name, annotations in zip(names, unit.versions, strict=True)
+    )
+    suggestion = list(unit.suggestion.key) if unit.suggestion is not None else None
+    data = json.dumps([unit.kind.value, held, suggestion], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:16]
+
+
 def _format_offsets(units: Sequence[Unit]) -> str:
     shown = ", ".join(f"{u.start}-{u.end}" for u in units[:MAX_LISTED_OFFSETS])
     more = len(units) - MAX_LISTED_OFFSETS
@@ -193,6 +206,9 @@ class AdjudicationSession:
         self.history = History()
         self.resolutions: dict[str, Resolution] = {}
         self.log: list[dict[str, object]] = list(log)
+        #: units whose logged decision was made on versions that have changed since (an
+        #: annotator edited their copy): not replayed, so the unit is open again
+        self.stale: list[str] = []
         self._units = {u.id: u for u in alignment.units}
         self._logging = True
         self._stack: list[str] = []
@@ -200,7 +216,9 @@ class AdjudicationSession:
         self._journal: tuple[JournalWriter, Path] | None = None
         if self.log:
             self._replay(self.log)
-        self.finalised = log_is_finalised(self.log)
+        # A decision left out because its versions changed means the gold is not the one
+        # finalised: it must be looked at (and finalised) again.
+        self.finalised = log_is_finalised(self.log) and not self.stale
         self.auto_accept()
 
     # -- state ---------------------------------------------------------------------------
@@ -408,6 +426,7 @@ class AdjudicationSession:
             entry["versions"] = [self.names[i] for i, annotations in enumerate(unit.versions) if annotations]
         elif decision.kind is DecisionKind.EDIT:
             entry["tags"] = [list(key) for key in decision.keys]
+        entry["fingerprint"] = unit_fingerprint(unit, self.names)
         if decision.auto:
             entry["auto"] = self.auto.value
         return entry
@@ -476,6 +495,11 @@ class AdjudicationSession:
                 self.history.undo()
             return
         if unit_id not in self._units or kind not in {k.value for k in DecisionKind}:
+            return
+        fingerprint = entry.get("fingerprint")
+        if fingerprint is not None and fingerprint != unit_fingerprint(self._units[unit_id], self.names):
+            if unit_id not in self.stale:
+                self.stale.append(unit_id)
             return
         decision_kind = DecisionKind(kind)
         version = None

@@ -117,4 +117,9 @@ def adjudicate(
         Note(NoteKind.MISSING_VERSION, doc_id, detail=", ".join(lacking))
         for doc_id, lacking in sorted(report.missing.items())
     ]
+    notes += [
+        Note(NoteKind.VERSIONS_CHANGED, d.doc_id, count=len(d.stale), detail=", ".join(d.stale))
+        for d in report.documents
+        if d.stale
+    ]
     return AdjudicateResult(report, notes)

@@ -41,6 +41,9 @@ class NoteKind(Enum):
     NOT_IN_BOTH_SYSTEMS = "not-in-both-systems"
     #: a document is missing from some versions (``subject``: doc id, ``detail``: the versions)
     MISSING_VERSION = "missing-version"
+    #: ``count`` logged decisions of document ``subject`` were made on versions an annotator has
+    #: changed since (``detail``: their units), so they were not replayed
+    VERSIONS_CHANGED = "versions-changed"
     #: a reader's warning about an input file (``detail``: its one-line text, no note text)
     INPUT_WARNING = "input-warning"
     #: a file's offsets are wrong but other errors keep it from being realigned
@@ -87,6 +90,8 @@ _MESSAGES = {
     NoteKind.NOT_IN_BOTH_SYSTEMS: "{subject} has no file for {count} gold document(s): left out for both "
     "systems, which are compared on the same documents",
     NoteKind.MISSING_VERSION: "document {subject} is missing from {detail}; skipped",
+    NoteKind.VERSIONS_CHANGED: "document {subject}: the versions changed since {count} decision(s) were made "
+    "({detail}); those units are open again",
     NoteKind.INPUT_WARNING: "{detail}",
     NoteKind.NOT_REALIGNED: "{subject}: not realigned: fix the other errors of this file first",
     NoteKind.UNKNOWN_TYPES_SKIPPED: "skipped {count} annotations whose type is not in schema {detail}",

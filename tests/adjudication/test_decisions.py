@@ -13,6 +13,7 @@ from annotator.adjudication.decisions import (
     UnresolvedUnitsError,
     log_path,
     read_log,
+    unit_fingerprint,
 )
 from annotator.adjudication.units import Alignment, UnitKind, align_documents
 from annotator.core.annotation import Source
@@ -174,6 +175,7 @@ def test_gold_round_trip_keeps_provenance_and_log_has_no_text(tmp_path: Path) ->
         "decision": "take",
         "version": "alice",
         "versions": ["alice"],
+        "fingerprint": unit_fingerprint(unit_at(session, "John"), ["alice", "bob"]),
         "adjudicator": "dana",
         "time": "",
     }
@@ -235,3 +237,40 @@ def test_a_second_adjudicator_resuming_leaves_the_first_ones_decisions_under_the
     # the gold file says who decided each tag, as the decision log does.
     assert by_text == {"2067-05-03": "dana", "John Smith": "dana", "Ora Hendrickson": "erin"}
     assert [e["adjudicator"] for e in read_log(log_path(tmp_path, DOC))] == ["dana", "dana", "erin"]
+
+
+def _changed(version: int, piece: str, type_: str) -> Alignment:
+    """The alignment after annotator ``version`` retyped their tag of ``piece``."""
+    changed = alignment()
+    document = changed.versions[version]
+    [old] = [a for a in document.annotations if a.start == at(NOTE, piece)[0]]
+    document.replace(old.id, old.replace(type=type_))
+    return align_documents(changed.versions, changed.names)
+
+
+def test_a_decision_whose_versions_changed_since_is_not_replayed(tmp_path: Path) -> None:
+    # dana takes alice's PATIENT for Ora Hendrickson (bob said DOCTOR) and finalises.
+    session = AdjudicationSession(alignment(), "dana")
+    for unit in session.unresolved():
+        session.take(unit.id, 0)
+    session.finalise()
+    session.save(tmp_path)
+    ora = unit_at(session, "Ora Hendrickson")
+    assert {a.key for a in session.gold if a.start == ora.start} == {
+        ("NAME", "PATIENT", *at(NOTE, "Ora Hendrickson"))
+    }
+    log = read_log(log_path(tmp_path, DOC))
+    # Alice then retypes her tag. Replaying "take alice" would put STAFF in the gold under
+    # dana's decision, silently: the unit is open again and the document not finalised.
+    resumed = AdjudicationSession(_changed(0, "Ora Hendrickson", "STAFF"), "dana", log=log)
+    assert [u.id for u in resumed.unresolved()] == [ora.id] and resumed.stale == [ora.id]
+    assert not resumed.finalised
+    assert not any(a.start == ora.start for a in resumed.gold)
+    assert len(resumed.gold) == len(session.gold) - 1
+    # Bob comes round to PATIENT: an agreement now, accepted as such; the gold changed
+    # since dana finalised, so it is not finalised either.
+    resumed = AdjudicationSession(_changed(1, "Ora Hendrickson", "PATIENT"), "dana", log=log)
+    assert resumed.stale == [ora.id] and not resumed.unresolved() and not resumed.finalised
+    # An unchanged document replays to the same gold, finalised.
+    same = AdjudicationSession(alignment(), "dana", log=log)
+    assert gold_keys(same) == gold_keys(session) and same.finalised and same.stale == []

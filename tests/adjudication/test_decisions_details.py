@@ -19,6 +19,7 @@ from annotator.adjudication.decisions import (
     log_is_finalised,
     log_path,
     read_log,
+    unit_fingerprint,
 )
 from annotator.adjudication.units import Alignment, align_documents
 from annotator.core.annotation import Annotation
@@ -69,12 +70,14 @@ def test_log_entries_record_the_decision_the_adjudicator_and_utc_time() -> None:
     for entry in session.log:
         stamp = dt.datetime.fromisoformat(str(entry.pop("time")))
         assert stamp.utcoffset() == dt.timedelta(0) and before <= stamp <= after
+    seen = [unit_fingerprint(unit, ["a", "b"]) for unit in (first, second, third)]
     assert session.log == [
         {"unit": first.id, "kind": "type_conflict", "decision": "take", "version": "b", "versions": ["b"],
-         "adjudicator": "zoe"},
-        {"unit": second.id, "kind": "type_conflict", "decision": "all", "versions": ["a", "b"], "adjudicator": "zoe"},
+         "fingerprint": seen[0], "adjudicator": "zoe"},
+        {"unit": second.id, "kind": "type_conflict", "decision": "all", "versions": ["a", "b"],
+         "fingerprint": seen[1], "adjudicator": "zoe"},
         {"unit": third.id, "kind": "type_conflict", "decision": "edit",
-         "tags": [["NAME", "PATIENT", third.start, third.end]], "adjudicator": "zoe"},
+         "tags": [["NAME", "PATIENT", third.start, third.end]], "fingerprint": seen[2], "adjudicator": "zoe"},
         {"unit": "", "decision": "finalise", "adjudicator": "zoe"},
     ]  # fmt: skip
 
@@ -88,9 +91,9 @@ def test_auto_accepted_entries_say_which_rule() -> None:
     name, city = session.units
     assert entries == [
         {"unit": name.id, "kind": "type_conflict", "decision": "take", "version": "b", "versions": ["b", "c"],
-         "auto": "majority", "adjudicator": "adjudicator"},
+         "fingerprint": unit_fingerprint(name, "abc"), "auto": "majority", "adjudicator": "adjudicator"},
         {"unit": city.id, "kind": "agreement", "decision": "take", "version": "a", "versions": ["a", "b", "c"],
-         "auto": "majority", "adjudicator": "adjudicator"},
+         "fingerprint": unit_fingerprint(city, "abc"), "auto": "majority", "adjudicator": "adjudicator"},
     ]  # fmt: skip
     # auto decisions are not undo steps
     assert all(r.decision.auto for r in session.resolutions.values())

@@ -177,3 +177,32 @@ def test_without_adjudicator_the_remembered_name_signs_the_gold(
     assert main(["adjudicate", *map(str, folders), "-o", str(gold_dir)]) == 0
     date = next(a for a in read_i2b2(gold_dir / "100-02.xml").annotations if a.type == "DATE")
     assert date.annotator == "carol"
+
+
+def test_an_annotator_editing_their_copy_after_the_decision_reopens_the_unit_and_says_so(
+    folders: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold_dir = tmp_path / "gold"
+    args = ["adjudicate", *map(str, folders), "-o", str(gold_dir), "--adjudicator", "dana", "--no-candidates"]
+    assert main(args) == 0
+    # dana takes alice's "John Smith" and Boston in the window's way (a session on the log).
+    from annotator.adjudication.corpus import prepare_corpus
+
+    session = prepare_corpus(folders, gold_dir, candidates=False).open_session("100-01", "dana")
+    for unit in session.unresolved():
+        session.take(unit.id, 0)
+    session.save(gold_dir)
+    capsys.readouterr()
+    # alice retypes her John Smith afterwards: "take alice" must not put PATIENT in the gold.
+    path = folders[0] / "100-01.xml"
+    path.write_text(path.read_text(encoding="utf-8").replace('TYPE="DOCTOR"', 'TYPE="PATIENT"', 1))
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    gold = read_i2b2(gold_dir / "100-01.xml")
+    assert not any(a.start == at(NOTE, "John Smith")[0] for a in gold.annotations)
+    assert any(a.start == at(NOTE, "Boston")[0] for a in gold.annotations)  # unchanged: kept
+    john = f"100-01:{at(NOTE, 'John Smith')[0]}-{at(NOTE, 'John Smith')[1]}"
+    assert (
+        f"warning: document 100-01: the versions changed since 1 decision(s) were made ({john}); "
+        "those units are open again" in captured.err
+    )

@@ -213,3 +213,33 @@ def test_taking_every_version_of_a_boundary_conflict_warns_of_the_overlap(
     assert "overlapping tags" in message and "counted twice" in message
     press(qtbot, window, Qt.Key.Key_1)  # a version's tags alone: no warning
     assert "overlapping" not in window.statusBar().currentMessage()
+
+
+def test_a_decision_whose_versions_changed_is_open_again_and_the_window_says_so(
+    qtbot: QtBot, folders: list[Path], tmp_path: Path
+) -> None:
+    gold_dir = tmp_path / "gold"
+    first = AdjudicationWindow(prepare_corpus(folders, gold_dir), adjudicator="dana")
+    qtbot.addWidget(first)
+    session = first.session
+    assert session is not None
+    while session.unresolved():
+        first.take(0)
+    first.finalise()
+    assert session.finalised
+    first.close()
+    # bob retypes Ora Hendrickson (dana took alice's PATIENT over his DOCTOR) to STAFF
+    path = folders[1] / "100-01.xml"
+    head, tail = path.read_text(encoding="utf-8").rsplit('TYPE="DOCTOR"', 1)
+    path.write_text(f'{head}TYPE="STAFF"{tail}', encoding="utf-8")
+    second = AdjudicationWindow(prepare_corpus(folders, gold_dir), adjudicator="dana")
+    qtbot.addWidget(second)
+    session = second.session
+    assert session is not None and not session.finalised
+    ora = f"100-01:{at(NOTE, 'Ora Hendrickson')[0]}-{at(NOTE, 'Ora Hendrickson')[1]}"
+    assert [u.id for u in session.unresolved()] == [ora] == session.stale
+    assert second.current_unit is not None and second.current_unit.id == ora
+    assert second.statusBar().currentMessage() == (
+        f"100-01: 3/4 decided; the versions changed since 1 decision(s) were made, open again: {ora}"
+    )
+    assert not second.document_list.item(0).text().startswith("✔")

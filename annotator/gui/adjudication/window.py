@@ -266,7 +266,14 @@ class AdjudicationWindow(QMainWindow):
         self.side_by_side.set_session(session)
         self.current_unit = None
         self.go_to(session.next_unresolved())
-        self.statusBar().showMessage(f"{printable_path(doc_id)}: {self._progress_text(session)}")
+        message = f"{printable_path(doc_id)}: {self._progress_text(session)}"
+        if session.stale:
+            # An annotator changed their copy after these decisions: they were not replayed.
+            message += (
+                f"; the versions changed since {len(session.stale)} decision(s) were made, "
+                f"open again: {', '.join(session.stale)}"
+            )
+        self.statusBar().showMessage(message)
 
     def _step_document(self, step: int) -> None:
         row = self.document_list.currentRow() + step
