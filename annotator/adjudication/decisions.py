@@ -501,6 +501,8 @@ class AdjudicationSession:
             if unit_id not in self.stale:
                 self.stale.append(unit_id)
             return
+        if unit_id in self.stale:
+            self.stale.remove(unit_id)  # decided again since, on the versions as they are
         decision_kind = DecisionKind(kind)
         version = None
         if decision_kind is DecisionKind.TAKE:

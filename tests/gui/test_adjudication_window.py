@@ -243,3 +243,38 @@ def test_a_decision_whose_versions_changed_is_open_again_and_the_window_says_so(
         f"100-01: 3/4 decided; the versions changed since 1 decision(s) were made, open again: {ora}"
     )
     assert not second.document_list.item(0).text().startswith("✔")
+
+
+def test_a_reopened_decision_decided_again_stays_decided_and_the_gold_is_rewritten_on_close(
+    qtbot: QtBot, folders: list[Path], tmp_path: Path
+) -> None:
+    gold_dir = tmp_path / "gold"
+    first = AdjudicationWindow(prepare_corpus(folders, gold_dir), adjudicator="dana")
+    qtbot.addWidget(first)
+    while first.session is not None and first.session.unresolved():
+        first.take(0)
+    first.finalise()
+    first.close()
+    path = folders[1] / "100-01.xml"
+    head, tail = path.read_text(encoding="utf-8").rsplit('TYPE="DOCTOR"', 1)
+    path.write_text(f'{head}TYPE="STAFF"{tail}', encoding="utf-8")
+    # Opened and closed without a key pressed: the gold no longer holds what the changed
+    # decision put there, nor claims to be finalised.
+    second = AdjudicationWindow(prepare_corpus(folders, gold_dir), adjudicator="dana")
+    qtbot.addWidget(second)
+    second.close()
+    assert "STAFF" not in {a.type for a in read_i2b2(gold_dir / "100-01.xml")}
+    ora = at(NOTE, "Ora Hendrickson")
+    assert not [a for a in read_i2b2(gold_dir / "100-01.xml") if (a.start, a.end) == ora]
+    third = AdjudicationWindow(prepare_corpus(folders, gold_dir), adjudicator="dana")
+    qtbot.addWidget(third)
+    session = third.session
+    assert session is not None and not session.finalised and len(session.stale) == 1
+    third.take(1)  # bob's STAFF this time
+    third.finalise()
+    third.close()
+    fourth = AdjudicationWindow(prepare_corpus(folders, gold_dir), adjudicator="dana")
+    qtbot.addWidget(fourth)
+    session = fourth.session
+    assert session is not None and session.finalised and session.stale == [] and not session.unresolved()
+    assert "STAFF" in {a.type for a in read_i2b2(gold_dir / "100-01.xml")}

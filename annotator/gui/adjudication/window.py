@@ -82,7 +82,9 @@ class AdjudicationWindow(QMainWindow):
             doc_id: prepared.open_session(doc_id, adjudicator, auto, journal=self.journal)
             for doc_id in prepared.doc_ids
         }
-        self._dirty: set[str] = set()
+        # A document whose logged decisions were not replayed (the versions changed since) has
+        # a gold file that holds them: it is written again, even if nothing else is decided.
+        self._dirty: set[str] = {doc_id for doc_id, session in self.sessions.items() if session.stale}
         self._session: AdjudicationSession | None = None
         self._highlighter: UnitHighlighter | None = None
         self._offsets = OffsetMap("")
