@@ -127,6 +127,8 @@ class DocumentReport:
     unresolved_units: list[dict[str, object]] = field(default_factory=list)
     #: units whose logged decision was left out: an annotator changed their version since
     stale: list[str] = field(default_factory=list)
+    #: links of the versions the written gold does not hold (they disagree, or name a tag left out)
+    links_left_out: int = 0
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -136,6 +138,7 @@ class DocumentReport:
             "resolved": self.resolved,
             "unresolved": self.unresolved,
             "unresolved_units": self.unresolved_units,
+            "links_left_out": self.links_left_out,
         }
 
 
@@ -178,6 +181,7 @@ def session_report(session: AdjudicationSession, status: str = "written") -> Doc
             {"id": u.id, "kind": u.kind.value, "start": u.start, "end": u.end} for u in pending
         ],
         stale=list(session.stale),
+        links_left_out=session.links_left_out,
     )
 
 

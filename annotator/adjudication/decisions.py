@@ -31,6 +31,7 @@ from pathlib import Path
 
 from psygnal import Signal
 
+from annotator.adjudication.links import agreed_links
 from annotator.adjudication.units import Alignment, AnnotationKey, Unit, UnitKind
 from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write_text
@@ -209,6 +210,9 @@ class AdjudicationSession:
         #: units whose logged decision was made on versions that have changed since (an
         #: annotator edited their copy): not replayed, so the unit is open again
         self.stale: list[str] = []
+        #: links of the versions the gold does not hold (they disagree, or name a tag left out),
+        #: counted when the gold is saved
+        self.links_left_out = 0
         self._units = {u.id: u for u in alignment.units}
         self._logging = True
         self._stack: list[str] = []
@@ -469,6 +473,7 @@ class AdjudicationSession:
         """Write the gold file and its decision log (both atomically); return the gold path."""
         folder = Path(gold_dir)
         path = folder / f"{self.doc_id}.xml"
+        self._carry_links()
         write_i2b2(self.gold, path)
         if self._journal is not None:
             # Appends so far reach the old file before the whole log replaces it.
@@ -476,6 +481,15 @@ class AdjudicationSession:
         text = "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in self.log)
         atomic_write_text(log_path(folder, self.doc_id), text)
         return path
+
+    def _carry_links(self) -> None:
+        """The gold's links: those every version holds between tags the gold holds (the rest
+        are counted in ``links_left_out``)."""
+        for relation in self.gold.relations:
+            self.gold.remove_relation(relation.id)
+        carried, self.links_left_out = agreed_links(self.alignment.versions, self.gold)
+        for relation in carried:
+            self.gold.add_relation(relation)
 
     # -- resuming ------------------------------------------------------------------------
     def _replay(self, entries: Sequence[dict[str, object]]) -> None:

@@ -122,4 +122,9 @@ def adjudicate(
         for d in report.documents
         if d.stale
     ]
+    notes += [
+        Note(NoteKind.LINKS_LEFT_OUT, d.doc_id, count=d.links_left_out)
+        for d in report.documents
+        if d.links_left_out
+    ]
     return AdjudicateResult(report, notes)

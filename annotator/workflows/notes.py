@@ -44,6 +44,8 @@ class NoteKind(Enum):
     #: ``count`` logged decisions of document ``subject`` were made on versions an annotator has
     #: changed since (``detail``: their units), so they were not replayed
     VERSIONS_CHANGED = "versions-changed"
+    #: ``count`` links of the versions of document ``subject`` are not in its gold
+    LINKS_LEFT_OUT = "links-left-out"
     #: a reader's warning about an input file (``detail``: its one-line text, no note text)
     INPUT_WARNING = "input-warning"
     #: a file's offsets are wrong but other errors keep it from being realigned
@@ -92,6 +94,8 @@ _MESSAGES = {
     NoteKind.MISSING_VERSION: "document {subject} is missing from {detail}; skipped",
     NoteKind.VERSIONS_CHANGED: "document {subject}: the versions changed since {count} decision(s) were made "
     "({detail}); those units are open again",
+    NoteKind.LINKS_LEFT_OUT: "document {subject}: {count} link(s) of the versions are not in the gold (the "
+    "versions do not all hold them, or a tag they name was left out)",
     NoteKind.INPUT_WARNING: "{detail}",
     NoteKind.NOT_REALIGNED: "{subject}: not realigned: fix the other errors of this file first",
     NoteKind.UNKNOWN_TYPES_SKIPPED: "skipped {count} annotations whose type is not in schema {detail}",

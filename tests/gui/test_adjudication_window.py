@@ -278,3 +278,19 @@ def test_a_reopened_decision_decided_again_stays_decided_and_the_gold_is_rewritt
     session = fourth.session
     assert session is not None and session.finalised and session.stale == [] and not session.unresolved()
     assert "STAFF" in {a.type for a in read_i2b2(gold_dir / "100-01.xml")}
+
+
+def test_saving_says_how_many_links_the_gold_does_not_hold(qtbot: QtBot, tmp_path: Path) -> None:
+    from annotator.core.relations import Argument, Relation
+
+    alice = version("100-01", NOTE, ("John Smith", "NAME", "DOCTOR"), ("Ora Hendrickson", "NAME", "PATIENT"))
+    alice.add_relation(Relation("L0", "SEENBY", arguments=(Argument("from", "P1"), Argument("to", "P0"))))
+    bob = version("100-01", NOTE, ("John Smith", "NAME", "DOCTOR"), ("Ora Hendrickson", "NAME", "PATIENT"))
+    folders = write_versions(tmp_path, {"alice": [alice], "bob": [bob]})
+    window = AdjudicationWindow(prepare_corpus(folders, tmp_path / "gold"), adjudicator="dana")
+    qtbot.addWidget(window)
+    window.finalise()
+    assert window.statusBar().currentMessage() == (
+        "100-01 finalised and saved; 1 link(s) of the versions not in the gold (not made by every annotator)"
+    )
+    assert read_i2b2(tmp_path / "gold" / "100-01.xml").relations == []

@@ -43,6 +43,8 @@ from annotator.io.journal import JournalWriter, journal_failure_message
 from annotator.io.preferences import load_preferences, save_preferences
 from annotator.io.window_layouts import load_window_layout, save_window_layout
 
+_LINKS_LEFT_OUT = "link(s) of the versions not in the gold (not made by every annotator)"
+
 
 class AdjudicationWindow(QMainWindow):
     """Adjudicate a prepared corpus document by document.
@@ -510,7 +512,10 @@ class AdjudicationWindow(QMainWindow):
             self.statusBar().showMessage(error.one_line())
             return
         self.save()
-        self.statusBar().showMessage(f"{printable_path(session.doc_id)} finalised and saved")
+        message = f"{printable_path(session.doc_id)} finalised and saved"
+        if session.links_left_out:
+            message += f"; {session.links_left_out} {_LINKS_LEFT_OUT}"
+        self.statusBar().showMessage(message)
 
     def save(self) -> None:
         """Write the gold file and decision log of every changed document.
@@ -527,10 +532,13 @@ class AdjudicationWindow(QMainWindow):
                 self.statusBar().showMessage(error.one_line())
                 return
         saved = len(self._dirty)
+        links_left_out = sum(self.sessions[doc_id].links_left_out for doc_id in self._dirty)
         self._dirty.clear()
         for doc_id in self.sessions:
             self._refresh_document_item(doc_id)
         message = f"Saved {saved} document{'s' if saved != 1 else ''} to {self.prepared.gold_dir}"
+        if links_left_out:
+            message += f"; {links_left_out} {_LINKS_LEFT_OUT}"
         if kept:
             message += (
                 f"; not overwritten (gold without decision log): {', '.join(sorted(kept))} "
