@@ -138,6 +138,31 @@ def _now() -> str:
     return str(_clock[1])
 
 
+def _merged_comment(holders: Sequence[tuple[str, Annotation]]) -> str:
+    """The comments of the versions that hold a gold tag: one when they say the same, else
+    each with its annotator ("alice: street? | bob: a ward"), so none is lost on an agreement."""
+    said: dict[str, list[str]] = {}
+    for name, annotation in holders:
+        if annotation.comment.strip():
+            said.setdefault(annotation.comment.strip(), []).append(name)
+    if len(said) <= 1:
+        return next(iter(said), "")
+    return " | ".join(f"{','.join(names)}: {comment}" for comment, names in said.items())
+
+
+def _merged_extra(holders: Sequence[tuple[str, Annotation]]) -> tuple[tuple[str, str], ...]:
+    """The other attributes of a gold tag: the copied version's, and those only another
+    version filled in (an attribute the versions set differently keeps the copied one's value)."""
+    merged: dict[str, str] = {}
+    for _, annotation in holders:
+        for name, value in annotation.extra:
+            if value and not merged.get(name):
+                merged[name] = value
+            else:
+                merged.setdefault(name, value)
+    return tuple(merged.items())
+
+
 def unit_fingerprint(unit: Unit, names: Sequence[str]) -> str:
     """A short hash of what each version (by name) held in the unit, and of a candidate's
     suggestion: a decision logged with another fingerprint was made on other versions."""
@@ -379,7 +404,8 @@ class AdjudicationSession:
         key_sets = [unit.keys_of(i) for i in range(len(self.names))]
         for key, template in self._chosen(unit, decision):
             agreed = [name for name, keys in zip(self.names, key_sets, strict=True) if key in keys]
-            extra = tuple((k, v) for k, v in (template.extra if template else ()) if k != "agreed_by")
+            holders = self._holders(unit, key, template)
+            extra = tuple((k, v) for k, v in _merged_extra(holders) if k != "agreed_by")
             if agreed:
                 extra = (*extra, ("agreed_by", ",".join(agreed)))
             tag, type_, start, end = key
@@ -388,7 +414,7 @@ class AdjudicationSession:
                 type_,
                 start,
                 end,
-                comment=template.comment if template else "",
+                comment=_merged_comment(holders),
                 source=Source.ADJUDICATED,
                 annotator=decision.adjudicator or self.adjudicator,
                 extra=extra,
@@ -398,6 +424,24 @@ class AdjudicationSession:
             commands.append(AddAnnotation(self.gold, annotation))
         commands.append(_SetResolution(self, unit, Resolution(decision, tuple(gold_ids))))
         return CompositeCommand(commands, f"{decision.kind.value} {unit.kind.value}")
+
+    def _holders(
+        self, unit: Unit, key: AnnotationKey, template: Annotation | None
+    ) -> list[tuple[str, Annotation]]:
+        """(version name, its tag) for every version holding ``key``, the copied one first."""
+        found = [
+            (name, a)
+            for name, annotations in zip(self.names, unit.versions, strict=True)
+            for a in annotations
+            if a.key == key and a is not template
+        ]
+        if template is None:
+            return found
+        owner = next(
+            (n for n, annotations in zip(self.names, unit.versions, strict=True) if template in annotations),
+            "",
+        )
+        return [(owner, template), *found]
 
     def _set_resolution(self, unit: Unit, resolution: Resolution | None, *, undo: bool) -> None:
         if resolution is None:

@@ -119,12 +119,24 @@ def test_agreement_copies_the_first_version_and_keeps_other_attributes() -> None
     start, end = at(NOTE, "Boston")
     tag_a = Annotation("P0", "LOCATION", "CITY", start, end, "Boston", comment="from a",
                        extra=(("certainty", "high"), ("agreed_by", "stale")))  # fmt: skip
-    tag_b = Annotation("P0", "LOCATION", "CITY", start, end, "Boston", comment="from b")
+    tag_b = Annotation("P0", "LOCATION", "CITY", start, end, "Boston", comment="from b",
+                       extra=(("certainty", "low"), ("source_note", "discharge")))  # fmt: skip
     alignment = align_documents([Document(DOC, NOTE, [tag_a]), Document(DOC, NOTE, [tag_b])], ["a", "b"])
     session = AdjudicationSession(alignment, adjudicator="zoe")
     (gold,) = list(session.gold)
-    assert gold.comment == "from a" and gold.annotator == "zoe"
-    assert gold.extra == (("certainty", "high"), ("agreed_by", "a,b"))
+    # Neither annotator's comment is lost on an agreement; an attribute only b filled is kept,
+    # one they set differently keeps the copied version's value.
+    assert gold.comment == "a: from a | b: from b" and gold.annotator == "zoe"
+    assert gold.extra == (("certainty", "high"), ("source_note", "discharge"), ("agreed_by", "a,b"))
+
+
+def test_one_comment_said_by_several_versions_is_written_once() -> None:
+    start, end = at(NOTE, "Boston")
+    tags = [
+        Annotation("P0", "LOCATION", "CITY", start, end, "Boston", comment=c) for c in ("ward?", "", "ward? ")
+    ]
+    session = AdjudicationSession(align_documents([Document(DOC, NOTE, [t]) for t in tags], ["a", "b", "c"]))
+    assert [g.comment for g in session.gold] == ["ward?"]
 
 
 def test_default_adjudicator_name() -> None:
@@ -138,7 +150,7 @@ def test_majority_of_the_later_versions_is_taken_from_the_first_of_them() -> Non
     b = Document(DOC, NOTE, [Annotation("P0", "LOCATION", "CITY", start, end, "Boston", comment="b")])
     c = Document(DOC, NOTE, [Annotation("P0", "LOCATION", "CITY", start, end, "Boston", comment="c")])
     session = AdjudicationSession(align_documents([a, b, c], ["a", "b", "c"]), auto="majority")
-    assert [(g.type, g.comment) for g in session.gold] == [("CITY", "b")]
+    assert [(g.type, g.comment) for g in session.gold] == [("CITY", "b: b | c: c")]
     assert session.log[0]["version"] == "b"
 
 
