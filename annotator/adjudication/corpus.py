@@ -67,6 +67,8 @@ class PreparedCorpus:
         ``journal`` writer, each decision is appended to the log on disk as it is made."""
         log = self.existing_log(doc_id) if resume else []
         session = AdjudicationSession(self.alignments[doc_id], adjudicator, auto, log)
+        # A document some annotator lacks: its versions keep the keys of their folders.
+        session.key_numbers = [self.versions.names.index(name) + 1 for name in session.names]
         # A gold file no session wrote is never overwritten, so its decisions are not logged
         # either (a log beside it would make it look like ours).
         if journal is not None and not self.has_foreign_gold(doc_id):
@@ -105,7 +107,8 @@ def prepare_corpus(
     """
     versions = load_versions(folders, progress=progress)
     alignments = {
-        doc_id: align_documents(documents, versions.names) for doc_id, documents in versions.documents.items()
+        doc_id: align_documents(documents, versions.names_of(doc_id))
+        for doc_id, documents in versions.documents.items()
     }
     if candidates:
         suggestions = _read_suggestions(Path(suggestions_dir), list(alignments)) if suggestions_dir else None
@@ -160,7 +163,11 @@ class AdjudicationReport:
                 "units": sum(d.units for d in self.documents),
                 "resolved": sum(d.resolved for d in self.documents),
                 "unresolved": sum(d.units - d.resolved for d in self.documents),
-                "missing_documents": len(self.missing),
+                # Some folder lacks them: skipped (one version), or adjudicated from the others.
+                "missing_documents": len(self.missing.keys() - {d.doc_id for d in self.documents}),
+                "documents_with_fewer_versions": len(
+                    self.missing.keys() & {d.doc_id for d in self.documents}
+                ),
             },
         }
 

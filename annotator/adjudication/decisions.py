@@ -238,6 +238,9 @@ class AdjudicationSession:
         #: links of the versions the gold does not hold (they disagree, or name a tag left out),
         #: counted when the gold is saved
         self.links_left_out = 0
+        #: the key (1, 2 ...) of each version: its folder's place among all the folders, which
+        #: differs from its place here when an annotator lacks the document
+        self.key_numbers = list(range(1, len(alignment.names) + 1))
         self._units = {u.id: u for u in alignment.units}
         self._logging = True
         self._stack: list[str] = []

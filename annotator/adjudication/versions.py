@@ -24,8 +24,10 @@ class VersionSet:
     ----------
     names: one name per folder (the folder name, made unique).
     folders: the folders, in the same order.
-    documents: document id -> its versions, one per folder, for documents every folder has.
-    missing: document id -> names of the folders that lack it (documents not in all folders).
+    documents: document id -> its versions, for documents at least two folders have: one per
+        folder that has it, in the folders' order (see :meth:`names_of`).
+    missing: document id -> names of the folders that lack it (documents not in all folders;
+        those in ``documents`` are adjudicated from the versions there are, the others skipped).
     """
 
     names: list[str]
@@ -36,6 +38,11 @@ class VersionSet:
     @property
     def doc_ids(self) -> list[str]:
         return sorted(self.documents)
+
+    def names_of(self, doc_id: str) -> list[str]:
+        """The names of the versions a document has, in the folders' order."""
+        lacking = set(self.missing.get(doc_id, ()))
+        return [name for name in self.names if name not in lacking]
 
 
 def version_names(folders: Sequence[Path]) -> list[str]:
@@ -112,12 +119,18 @@ def load_versions(
         lacking = [labels[i] for i, listing in enumerate(listings) if doc_id not in listing]
         if lacking:
             versions.missing[doc_id] = lacking
+        # Three annotators, one of whom did half the notes: the notes the other two did are
+        # adjudicated from their two versions. One version alone is nobody's agreement.
+        having = [
+            (label, listing) for label, listing in zip(labels, listings, strict=True) if doc_id in listing
+        ]
+        if len(having) < 2:
             continue
-        documents = [read_i2b2(listing[doc_id]) for listing in listings]
+        documents = [read_i2b2(listing[doc_id]) for _, listing in having]
         for document in documents:
             document.doc_id = doc_id  # without the annotator prefix, if pairing dropped one
             drop_pending(document)
-        check_same_text(documents, labels)
+        check_same_text(documents, [label for label, _ in having])
         versions.documents[doc_id] = documents
         done += len(documents)
         if progress is not None:

@@ -113,8 +113,13 @@ def adjudicate(
             progress=adjudicating,
             stage=staged,
         )
+    adjudicated = {d.doc_id for d in report.documents}
     notes = [
-        Note(NoteKind.MISSING_VERSION, doc_id, detail=", ".join(lacking))
+        Note(
+            NoteKind.FEWER_VERSIONS if doc_id in adjudicated else NoteKind.MISSING_VERSION,
+            doc_id,
+            detail=", ".join(lacking),
+        )
         for doc_id, lacking in sorted(report.missing.items())
     ]
     notes += [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from annotator.adjudication.corpus import prepare_corpus
 from annotator.adjudication.decisions import log_path, read_log
 from annotator.adjudication.units import UnitKind
 from annotator.core.annotation import Source
+from annotator.core.document import Document
 from annotator.gui.adjudication.highlighter import UnitState, unit_state
 from annotator.gui.adjudication.launch import launch_adjudication
 from annotator.gui.adjudication.window import AdjudicationWindow
@@ -294,3 +296,35 @@ def test_saving_says_how_many_links_the_gold_does_not_hold(qtbot: QtBot, tmp_pat
         "100-01 finalised and saved; 1 link(s) of the versions not in the gold (not made by every annotator)"
     )
     assert read_i2b2(tmp_path / "gold" / "100-01.xml").relations == []
+
+
+def test_a_document_one_annotator_lacks_keeps_each_versions_key(qtbot: QtBot, tmp_path: Path) -> None:
+    # bob did only the second note: on the first, 2 is his and does nothing, 3 is still carol.
+    def note_of(doc_id: str, type_: str) -> list[Document]:
+        return [version(doc_id, NOTE, ("Ora Hendrickson", "NAME", type_))]
+
+    folders = write_versions(
+        tmp_path,
+        {
+            "alice": note_of("100-01", "PATIENT") + note_of("100-02", "PATIENT"),
+            "bob": note_of("100-02", "DOCTOR"),
+            "carol": note_of("100-01", "STAFF") + note_of("100-02", "STAFF"),
+        },
+    )
+    window = AdjudicationWindow(prepare_corpus(folders, tmp_path / "gold"), adjudicator="dana")
+    qtbot.addWidget(window)
+    session = window.session
+    assert session is not None and session.doc_id == "100-01" and session.names == ["alice", "carol"]
+    lines = [line.strip() for line in window.unit_panel.toPlainText().splitlines()]
+    numbered = [(key, name) for key, name in itertools.pairwise(lines) if key in ("1", "2", "3")]
+    assert numbered == [("1", "alice"), ("3", "carol")]
+    window.take(1)  # key 2
+    assert window.statusBar().currentMessage() == "bob has no version of 100-01"
+    assert list(session.gold) == []
+    window.take(2)  # key 3: carol, whatever bob's absence
+    assert [a.type for a in session.gold] == ["STAFF"]
+    window._step_document(1)
+    session = window.session
+    assert session is not None and session.names == ["alice", "bob", "carol"]
+    window.take(1)
+    assert [a.type for a in session.gold] == ["DOCTOR"]

@@ -64,6 +64,30 @@ def test_adjudicate_writes_gold_and_notes_missing_documents(corpus: SynthResult,
     assert missing.stem not in written
 
 
+def test_a_third_annotator_who_did_half_the_notes_leaves_no_note_without_gold(
+    corpus: SynthResult, tmp_path: Path
+) -> None:
+    a, b = folder(corpus, "annotator_a"), folder(corpus, "annotator_b")
+    carol = tmp_path / "carol"
+    carol.mkdir()
+    notes = sorted(p.name for p in a.glob("*.xml"))
+    for name in notes[::2]:
+        shutil.copy(a / name, carol / name)
+    only_a = tmp_path / "b"
+    shutil.copytree(b, only_a)
+    (only_a / notes[1]).unlink()  # and carol has no 2nd note: alice alone has it
+    result = adjudicate(AdjudicateRequest((a, only_a, carol), tmp_path / "gold", adjudicator="dana"))
+    fewer = [n.subject for n in result.notes if n.kind is NoteKind.FEWER_VERSIONS]
+    skipped = [n.subject for n in result.notes if n.kind is NoteKind.MISSING_VERSION]
+    assert skipped == [Path(notes[1]).stem]
+    assert sorted(fewer) == sorted(Path(n).stem for i, n in enumerate(notes) if i % 2 and i != 1)
+    written = sorted(p.stem for p in (tmp_path / "gold").glob("*.xml"))
+    assert written == sorted(Path(n).stem for n in notes if n != notes[1])
+    totals = result.report.to_dict()["totals"]
+    assert isinstance(totals, dict)
+    assert (totals["missing_documents"], totals["documents_with_fewer_versions"]) == (1, len(fewer))
+
+
 def test_adjudicate_refuses_to_write_gold_into_an_annotator_folder(corpus: SynthResult) -> None:
     a, b = folder(corpus, "annotator_a"), folder(corpus, "annotator_b")
     with pytest.raises(UsageError, match="must not be one of the annotator folders"):

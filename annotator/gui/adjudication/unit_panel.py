@@ -29,7 +29,7 @@ KEY_HELP = (
 
 def key_help(session: AdjudicationSession) -> str:
     """The keys, with as many version numbers as there are versions."""
-    return KEY_HELP.format(n=min(len(session.names), 9))
+    return KEY_HELP.format(n=min(max(session.key_numbers, default=1), 9))
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,8 @@ def unit_html(session: AdjudicationSession, unit: Unit | None, colours: PanelCol
         parts.append("</ul>")
     else:
         parts.append("<table cellpadding='3'>")
-        for number, (name, annotations) in enumerate(zip(session.names, unit.versions, strict=True), 1):
+        # Numbered by their keys: the folders' places, also when an annotator lacks the document.
+        for number, name, annotations in zip(session.key_numbers, session.names, unit.versions, strict=True):
             body = "<br>".join(_tag_line(a, colours) for a in annotations) or "<i>nothing</i>"
             parts.append(
                 f"<tr><td valign='top'><b>{number}</b></td><td valign='top'>{escape(name)}</td><td>{body}</td></tr>"

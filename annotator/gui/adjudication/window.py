@@ -435,12 +435,20 @@ class AdjudicationWindow(QMainWindow):
         self.go_to(session.next_unresolved(unit.start))
 
     def take(self, version: int) -> None:
-        """Take version ``version`` (0-based) of the current unit."""
-        unit = self.current_unit
+        """Take version ``version`` (0-based, the folders' order: the key is ``version + 1``)
+        of the current unit."""
+        unit, session = self.current_unit, self._session
         if unit is not None and unit.kind is UnitKind.MISSED_CANDIDATE:
             self.statusBar().showMessage("A candidate is accepted (A) or dismissed (X)")
             return
-        self._decide("take", version)
+        if session is not None and version + 1 not in session.key_numbers:
+            names = self.prepared.versions.names
+            name = names[version] if version < len(names) else f"version {version + 1}"
+            self.statusBar().showMessage(
+                f"{printable_path(name)} has no version of {printable_path(session.doc_id)}"
+            )
+            return
+        self._decide("take", session.key_numbers.index(version + 1) if session is not None else version)
 
     def take_all(self) -> None:
         unit, session = self.current_unit, self._session
