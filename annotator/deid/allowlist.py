@@ -28,6 +28,7 @@ from typing import Any
 
 from annotator.core.atomic import atomic_write_text
 from annotator.core.document import Document, split_record_name
+from annotator.core.text_files import refuse_special_file
 from annotator.deid.findings import Leak
 from annotator.errors import InputError
 
@@ -66,6 +67,7 @@ def read_allow_file(path: str | Path) -> list[AllowEntry]:
     """The entries of an allow file; a one-line InputError naming the file and the problem."""
     path = Path(path)
     try:
+        refuse_special_file(path, "an allow file")
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError("allow file not found", path) from None

@@ -29,7 +29,8 @@ from typing import Any, TypeVar
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.relations import DocumentTag, Relation
-from annotator.errors import AnnotatorError, StorageError
+from annotator.core.text_files import refuse_special_file
+from annotator.errors import AnnotatorError, InputError, StorageError
 from annotator.io.records import document_tag_record, record_document_tag, record_relation, relation_record
 
 JOURNAL_SUFFIX = ".journal"
@@ -159,9 +160,12 @@ def read_journal(path: str | Path, what: str = "edit journal") -> list[dict[str,
     """
     path = Path(path)
     try:
+        refuse_special_file(path, f"an {what}" if what[0] in "aeiou" else f"a {what}")
         data = path.read_bytes()
     except FileNotFoundError:
         return []
+    except InputError as error:
+        raise StorageError(error.message, path) from None  # a pipe would block the read forever
     except OSError as error:
         raise StorageError(f"cannot read the {what}: {error.strerror}", path) from None
     lines = data.split(b"\n")

@@ -43,6 +43,7 @@ from typing import Final
 from annotator.core.atomic import atomic_write_text
 from annotator.core.file_names import file_name_problem, shown_name
 from annotator.core.project import STATE_DIR, Project
+from annotator.core.text_files import refuse_special_file
 from annotator.errors import InputError, UsageError
 
 NOT_STARTED: Final = "not started"
@@ -71,6 +72,7 @@ def _read_state(path: Path) -> Entries:
 def _read_full(path: Path) -> tuple[Entries, dict[str, str]]:
     """The documents' entries and the last document per annotator."""
     try:
+        refuse_special_file(path, "a work state file")
         data = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}, {}

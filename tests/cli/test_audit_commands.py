@@ -205,6 +205,37 @@ def test_reports_never_replace_a_fifo(corpus: Path, tmp_path: Path) -> None:
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
 
 
+# -- small inputs of ours that are not plain files ---------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["project.toml", ".annotator/state.json", "allow.json"])
+def test_a_fifo_in_place_of_a_small_input_is_refused_without_waiting(
+    name: str, corpus: Path, tmp_path: Path
+) -> None:
+    # Opened, a FIFO waits for a writer forever: the command hung (and /dev/zero never ends).
+    (corpus / "project.toml").write_text('name = "audit"\n', encoding="utf-8")
+    fifo = corpus / name
+    fifo.parent.mkdir(exist_ok=True)
+    fifo.unlink(missing_ok=True)
+    os.mkfifo(fifo)
+    if name == "allow.json":
+        args: list[str | Path] = ["deidentify", corpus / "gold", "-o", corpus / "out", "--allow", fifo]
+    else:
+        args = ["report", "effort", corpus]
+    run = refused(args, corpus, fifo, tmp_path / "home")
+    assert "is a pipe, socket or device" in run.stderr
+
+
+def test_a_fifo_in_place_of_an_edit_history_is_left_out_without_waiting(corpus: Path, tmp_path: Path) -> None:
+    (corpus / "project.toml").write_text('name = "audit"\n', encoding="utf-8")
+    history = corpus / ".annotator" / "history" / "qa"
+    history.mkdir(parents=True)
+    os.mkfifo(history / "100-01.jsonl")
+    run = run_cli(["report", "effort", corpus], tmp_path / "home")
+    assert run.returncode == 0, run.describe()
+    assert "left out, unreadable history: qa/100-01: " in run.stdout
+
+
 def test_reports_never_replace_a_link(corpus: Path, tmp_path: Path) -> None:
     # For root, --csv /dev/stdout replaced the system's link to /proc/self/fd/1 with a file.
     (corpus / "kept.csv").write_text("kept\n")

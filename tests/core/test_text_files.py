@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -33,3 +34,13 @@ def test_a_folder_in_place_of_the_file_is_named(tmp_path: Path) -> None:
 def _written(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
+
+
+# A pipe blocks the read until someone writes (the command hangs), a device such as
+# /dev/zero never ends (memory runs out); /dev/null stands for both: it reads as empty.
+@pytest.mark.parametrize("what", ["a project file", "a decision log"])
+def test_a_device_in_place_of_the_file_is_refused_unread(tmp_path: Path, what: str) -> None:
+    (tmp_path / "x").symlink_to(os.devnull)
+    with pytest.raises(InputError) as error:
+        read_utf8(tmp_path / "x", what)
+    assert error.value.message == f"is a pipe, socket or device, not {what}"
