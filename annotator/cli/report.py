@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from annotator.cli.common import (
@@ -12,6 +13,7 @@ from annotator.cli.common import (
     format_table,
     print_json,
     refuse_special_output,
+    shown,
 )
 
 #: Bootstrap resamples: fewer give no stable 95% interval; more only cost time (the interval's
@@ -83,7 +85,8 @@ def run_effort(args: argparse.Namespace) -> int:
         for _name, title, headers, rows in effort_tables(report):
             print(f"{title}\n{format_table(headers, rows)}\n")
     for problem in report["unreadable_histories"]:
-        print(f"left out, unreadable history: {problem}")
+        # With --json, stdout holds one JSON document (the list is in it); said on stderr.
+        print(f"left out, unreadable history: {shown(problem)}", file=sys.stderr if args.json else sys.stdout)
     if args.html is not None:
         announce_written(args.html, "effort report")
     return 0

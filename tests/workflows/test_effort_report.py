@@ -239,6 +239,22 @@ def test_a_damaged_history_is_named_and_left_out(
     assert report["annotators"][0]["documents"] == 2  # 800-01 and 801-01 still counted
 
 
+def test_with_json_a_damaged_history_leaves_the_output_one_json_document(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The left-out line followed the JSON on stdout: no JSON reader could read the report."""
+    path = history_path(project.state_dir, "alice", "800-02")
+    path.write_text(
+        '{"op": "start", "annotations": []}\nnot json\n{"op": "remove", "id": "x"}\n', encoding="utf-8"
+    )
+    assert main(["report", "effort", str(project.root), "--json", "--resamples", "200"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["unreadable_histories"] == [
+        "alice/800-02: line 2 of the edit history is damaged"
+    ]
+    assert "left out, unreadable history: alice/800-02: " in captured.err
+
+
 @pytest.mark.parametrize(
     ("line", "kind"),
     [
