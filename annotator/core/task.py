@@ -126,6 +126,8 @@ _ATTLIST = re.compile(r"<!ATTLIST\s+([\w.:-]+)\s+([\w.:-]+)\s*(.*?)>", re.DOTALL
 _VALUE_LIST = re.compile(r"\(([^)]*)\)")
 _PREFIX = re.compile(r"""prefix\s*=\s*["']([^"']*)["']""")
 _QUOTED = re.compile(r"""["']([^"']*)["']""")
+_REFERENCE = re.compile(r"&([A-Za-z_][\w.:-]*);")
+_PREDEFINED = frozenset(("lt", "gt", "amp", "apos", "quot"))
 
 
 def parse_dtd(text: str, source: str = "<dtd>") -> TaskDefinition:
@@ -136,6 +138,11 @@ def parse_dtd(text: str, source: str = "<dtd>") -> TaskDefinition:
     last = text.rfind("<!")
     if last != -1 and ">" not in text[last:]:
         raise SchemaError("the DTD ends inside a declaration (the file is cut short)", source)
+    # Entities are never expanded (nothing is loaded, nothing multiplies): a value naming
+    # one would be read as a type called "&types;".
+    reference = next((r for r in _REFERENCE.findall(text) if r not in _PREDEFINED), None)
+    if reference is not None:
+        raise SchemaError(f"the DTD refers to entity {reference[:40]!r}, which is never expanded", source)
     declared = Counter((element, name) for element, name, _ in _ATTLIST.findall(text))
     twice = sorted(key for key, count in declared.items() if count > 1)
     if twice:

@@ -29,6 +29,14 @@ def test_a_whole_dtd_reads() -> None:
     [
         (GOOD + "<!ELEMENT AGE ( #PCDATA", "ends inside a declaration"),
         (GOOD + "<!ATTLIST NAME TYPE ( USERNAME ) #IMPLIED >\n", "declares attribute 'TYPE' of 'NAME' twice"),
+        # Entities are never expanded (nor loaded: test_dtd_is_never_loaded_as_xml); a value
+        # list naming one read it as it stood, a type named "&types;" beside the real ones.
+        (
+            '<!ENTITY name "PHI">\n<!ENTITY types "PATIENT | DOCTOR">\n<!ELEMENT NAME ( #PCDATA ) >\n'
+            "<!ATTLIST NAME TYPE ( &types; ) #IMPLIED >\n",
+            "refers to entity 'types'",
+        ),
+        (GOOD.replace("PATIENT |", "&lol9; |"), "refers to entity 'lol9'"),
     ],
 )
 def test_a_broken_dtd_is_refused_naming_the_file(text: str, message: str) -> None:
