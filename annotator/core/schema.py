@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from lxml import etree
 
 from annotator.core.colours import shades
 from annotator.core.resources import resource_path
@@ -73,7 +76,14 @@ class Schema:
         self._check_size()
         keys: dict[str, str] = {}
         for category in self.categories:
+            if not _names_an_element(category.name):
+                raise SchemaError(
+                    f"schema {self.name}: category {category.name!r} cannot name an XML element"
+                )
             for type_def in category.types:
+                problem = _type_name_problem(type_def.name)
+                if problem is not None:
+                    raise SchemaError(f"schema {self.name}: type {type_def.name!r}: {problem}")
                 if type_def.name in self._types:
                     raise SchemaError(f"schema {self.name}: type {type_def.name} defined twice")
                 if type_def.key and type_def.key in keys:
@@ -137,6 +147,32 @@ class Schema:
         return type_def.color if type_def else "#999999"
 
 
+def _names_an_element(name: str) -> bool:
+    """A category is the element its tags are written as (``<NAME ...>``): one the writers
+    refuse would make every tag of it unsavable. lxml decides, as for the files' readers."""
+    if name.startswith("{"):  # lxml's namespaced form, never a plain element name
+        return False
+    try:
+        etree.Element(name)
+    except ValueError:
+        return False
+    return True
+
+
+# Control, format (bidi overrides, zero-width), line and paragraph separators: the readers'
+# rule for a TYPE (annotator.io.i2b2.type_problem), which every format writes as a label.
+_INVISIBLE_CATEGORIES = frozenset(("Cc", "Cf", "Zl", "Zp"))
+
+
+def _type_name_problem(name: str) -> str | None:
+    for char in name:
+        if unicodedata.category(char) in _INVISIBLE_CATEGORIES:
+            return f"character U+{ord(char):04X} cannot be in a type name"
+    if name != name.strip():
+        return "spaces around it"
+    return None
+
+
 _HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
 
 
@@ -186,6 +222,10 @@ def schema_from_dict(data: dict[str, object], source: str = "<schema>") -> Schem
         )
     except (KeyError, TypeError) as error:
         raise SchemaError(f"schema is missing or misusing field {error}", source) from None
+    except SchemaError as error:
+        if error.path is None:  # raised by the Schema itself: name the file it came from
+            raise SchemaError(error.message, source) from None
+        raise
 
 
 def read_schema(path: str | Path) -> Schema:

@@ -89,3 +89,29 @@ def test_broken_schema_file_is_one_clear_error(tmp_path: Path) -> None:
     path.write_text('name = "x"\n')
     with pytest.raises(SchemaError, match="missing or misusing field"):
         read_schema(path)
+
+
+@pytest.mark.parametrize(
+    ("category", "type_name", "problem"),
+    [
+        # The category is the XML element a tag is written as: the writer refused it, so
+        # every tag made with it in the window failed to save.
+        ("NA ME<", "PATIENT", "category 'NA ME<' cannot name an XML element"),
+        ("1NAME", "PATIENT", "category '1NAME' cannot name an XML element"),
+        # The same rule as the TYPE of every reader (see type_problem).
+        ("NAME", "PA\u202eTIENT", "type 'PA\\u202eTIENT': character U+202E cannot be in a type name"),
+        ("NAME", "PA\x00TIENT", "type 'PA\\x00TIENT': character U+0000 cannot be in a type name"),
+        ("NAME", " PATIENT", "type ' PATIENT': spaces around it"),
+    ],
+)
+def test_names_no_file_can_hold_are_refused(
+    tmp_path: Path, category: str, type_name: str, problem: str
+) -> None:
+    data: dict[str, object] = {
+        "name": "x",
+        "category": [{"name": category, "color": "#E69F00", "type": [{"name": type_name}]}],
+    }
+    with pytest.raises(SchemaError) as error:
+        schema_from_dict(data, "x.toml")
+    assert error.value.message == f"schema x: {problem}"
+    assert error.value.path == "x.toml"
