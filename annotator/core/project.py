@@ -187,6 +187,10 @@ class Project:
             raise InputError("not a project or folder", path)
         config_path = path / PROJECT_FILE
         if not config_path.exists():
+            if config_path.is_symlink():  # a moved target: no plain folder, whose settings are gone
+                raise InputError(
+                    "a symbolic link to nothing (its target is missing, or it loops)", config_path
+                )
             return cls(root=path, name=path.name, plain_folder=True)
         data = _read_project_file(config_path)
         name = data.get("name", path.name)

@@ -260,3 +260,13 @@ def test_deeply_nested_project_file_is_one_line(
     )
     one_line_error(capsys.readouterr().err, str(config), "nested too deeply")
     assert snapshot(project.root) == before
+
+
+def test_a_project_file_linked_to_nothing_is_refused(tmp_path: Path) -> None:
+    # exists() follows the link: the project opened as a plain folder, its settings and
+    # annotators silently gone (the queue then listed nothing to do).
+    (tmp_path / PROJECT_FILE).symlink_to(tmp_path / "moved" / PROJECT_FILE)
+    with pytest.raises(InputError) as error:
+        Project.open(tmp_path)
+    assert error.value.message == "a symbolic link to nothing (its target is missing, or it loops)"
+    assert error.value.path == str(tmp_path / PROJECT_FILE)
