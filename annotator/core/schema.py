@@ -81,7 +81,7 @@ class Schema:
                     f"schema {self.name}: category {category.name!r} cannot name an XML element"
                 )
             for type_def in category.types:
-                problem = _type_name_problem(type_def.name)
+                problem = type_name_problem(type_def.name)
                 if problem is not None:
                     raise SchemaError(f"schema {self.name}: type {type_def.name!r}: {problem}")
                 if type_def.name in self._types:
@@ -159,12 +159,12 @@ def _names_an_element(name: str) -> bool:
     return True
 
 
-# Control, format (bidi overrides, zero-width), line and paragraph separators: the readers'
-# rule for a TYPE (annotator.io.i2b2.type_problem), which every format writes as a label.
+# Control, format (bidi overrides, zero-width), line and paragraph separators: no TYPE holds
+# one, since every format writes a type as a visible label (the readers use this rule too).
 _INVISIBLE_CATEGORIES = frozenset(("Cc", "Cf", "Zl", "Zp"))
 
 
-def _type_name_problem(name: str) -> str | None:
+def type_name_problem(name: str) -> str | None:
     for char in name:
         if unicodedata.category(char) in _INVISIBLE_CATEGORIES:
             return f"character U+{ord(char):04X} cannot be in a type name"

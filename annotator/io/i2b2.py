@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -26,7 +25,7 @@ from annotator.core.annotation import Annotation, Source
 from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, Origin, document_id_of
 from annotator.core.relations import DocumentTag, Relation
-from annotator.core.schema import Schema
+from annotator.core.schema import Schema, type_name_problem
 from annotator.core.span import offsets_problem
 from annotator.errors import InputError, OffsetError, StorageError, printable_path
 from annotator.io.xml_items import (
@@ -400,17 +399,9 @@ def type_problem(value: str) -> str | None:
     """Why a TYPE value cannot be a type, or None. A TYPE names a type in every format we
     write (a brat label or attribute, a CoNLL tag, a JSON Lines label) and in the window's
     menus, so it is one line of visible text; inner spaces are allowed (MedTator's sample
-    task has ``Not bothersome``), spaces around it and invisible characters are not."""
-    for char in value:
-        if unicodedata.category(char) in _INVISIBLE_CATEGORIES:
-            return f"character U+{ord(char):04X} cannot be in a type name"
-    if value != value.strip():
-        return "spaces around it"
-    return None
-
-
-# Control, format (bidi overrides, zero-width), line and paragraph separators.
-_INVISIBLE_CATEGORIES = frozenset(("Cc", "Cf", "Zl", "Zp"))
+    task has ``Not bothersome``), spaces around it and invisible characters are not (the
+    tag set's own rule, :func:`annotator.core.schema.type_name_problem`)."""
+    return type_name_problem(value)
 
 
 def shown_label(label: str) -> str:
