@@ -217,10 +217,9 @@ def test_taking_every_version_of_a_boundary_conflict_warns_of_the_overlap(
     assert "overlapping" not in window.statusBar().currentMessage()
 
 
-def test_a_decision_whose_versions_changed_is_open_again_and_the_window_says_so(
-    qtbot: QtBot, folders: list[Path], tmp_path: Path
-) -> None:
-    gold_dir = tmp_path / "gold"
+def finalise_then_bob_retypes(qtbot: QtBot, folders: list[Path], gold_dir: Path) -> None:
+    """dana takes version 1 everywhere and finalises; then bob retypes Ora Hendrickson (dana
+    took alice's PATIENT over his DOCTOR) to STAFF."""
     first = AdjudicationWindow(prepare_corpus(folders, gold_dir), adjudicator="dana")
     qtbot.addWidget(first)
     session = first.session
@@ -230,10 +229,16 @@ def test_a_decision_whose_versions_changed_is_open_again_and_the_window_says_so(
     first.finalise()
     assert session.finalised
     first.close()
-    # bob retypes Ora Hendrickson (dana took alice's PATIENT over his DOCTOR) to STAFF
     path = folders[1] / "100-01.xml"
     head, tail = path.read_text(encoding="utf-8").rsplit('TYPE="DOCTOR"', 1)
     path.write_text(f'{head}TYPE="STAFF"{tail}', encoding="utf-8")
+
+
+def test_a_decision_whose_versions_changed_is_open_again_and_the_window_says_so(
+    qtbot: QtBot, folders: list[Path], tmp_path: Path
+) -> None:
+    gold_dir = tmp_path / "gold"
+    finalise_then_bob_retypes(qtbot, folders, gold_dir)
     second = AdjudicationWindow(prepare_corpus(folders, gold_dir), adjudicator="dana")
     qtbot.addWidget(second)
     session = second.session
@@ -251,15 +256,7 @@ def test_a_reopened_decision_decided_again_stays_decided_and_the_gold_is_rewritt
     qtbot: QtBot, folders: list[Path], tmp_path: Path
 ) -> None:
     gold_dir = tmp_path / "gold"
-    first = AdjudicationWindow(prepare_corpus(folders, gold_dir), adjudicator="dana")
-    qtbot.addWidget(first)
-    while first.session is not None and first.session.unresolved():
-        first.take(0)
-    first.finalise()
-    first.close()
-    path = folders[1] / "100-01.xml"
-    head, tail = path.read_text(encoding="utf-8").rsplit('TYPE="DOCTOR"', 1)
-    path.write_text(f'{head}TYPE="STAFF"{tail}', encoding="utf-8")
+    finalise_then_bob_retypes(qtbot, folders, gold_dir)
     # Opened and closed without a key pressed: the gold no longer holds what the changed
     # decision put there, nor claims to be finalised.
     second = AdjudicationWindow(prepare_corpus(folders, gold_dir), adjudicator="dana")
