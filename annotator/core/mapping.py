@@ -28,6 +28,7 @@ from pathlib import Path
 
 from annotator.core.annotation import Annotation
 from annotator.core.resources import resource_path
+from annotator.core.text_files import refuse_special_file
 from annotator.errors import SchemaError
 
 MAPPING_DIR = resource_path("mappings")
@@ -198,6 +199,10 @@ def load_mapping(name: str) -> Mapping:
     candidate = MAPPING_DIR / f"{name}.toml"
     if candidate.is_file():
         return read_mapping(candidate)
-    if Path(name).is_file():
+    path = Path(name)
+    if path.is_file():
         return read_mapping(name)
+    if path.exists():  # a folder, a pipe or a device given as the mapping file
+        refuse_special_file(path, "a mapping file")
+        raise SchemaError("not a mapping file: a folder", path)
     raise SchemaError(f"unknown mapping {name!r} (bundled: {', '.join(available_mappings())})")

@@ -26,6 +26,7 @@ from annotator.crf.parallel import SHARDS_PER_WORKER, auto_workers, document_sha
 from annotator.crf.tagger import CrfTagger
 from annotator.crf.uncertainty import NoteUncertainty, note_uncertainty, notes_uncertainty
 from annotator.errors import AnnotatorError
+from annotator.io.corpus import no_documents
 from annotator.io.i2b2 import read_i2b2
 from annotator.io.workstate import NOT_STARTED, WorkState, effective_status
 from annotator.workflows.notes import Cancelled, Progress, check_cancel
@@ -186,6 +187,9 @@ def build_queue(
     project = request.project
     model = request.model or project_model(project)
     project.require_source()
+    if not project.document_ids():
+        # "0 note(s) not started" would read as a finished project.
+        raise no_documents(project.source_dir)
     if tagger is None:
         tagger = CrfTagger.load(model)
     waiting, claimed = waiting_notes(project, request.annotator)

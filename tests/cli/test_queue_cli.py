@@ -64,6 +64,16 @@ def test_queue_without_an_annotator_name_is_a_one_line_error(
     assert err.count("\n") == 1 and "--annotator" in err
 
 
+def test_queue_of_a_project_without_notes_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "0 note(s) not started" read as a finished project.
+    project = Project.create(tmp_path / "p", "Empty", annotators=["alice"])
+    assert main(["queue", str(project.root), "--annotator", "alice"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no .xml documents" in err
+
+
 def test_queue_on_two_processes_gives_the_same_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from annotator.core.annotation import Annotation
 from annotator.core.mapping import Mapping, available_mappings, load_mapping, read_mapping
 from annotator.core.schema import load_schema
-from annotator.errors import SchemaError
+from annotator.errors import AnnotatorError, SchemaError
 
 
 def test_bundled_mappings_load() -> None:
@@ -114,3 +115,12 @@ def test_custom_file_and_errors(tmp_path: Path) -> None:
         read_mapping(bad)
     with pytest.raises(SchemaError, match="unknown mapping"):
         load_mapping("no-such-mapping")
+
+
+def test_a_folder_or_a_pipe_given_as_a_mapping_is_named_as_such(tmp_path: Path) -> None:
+    with pytest.raises(SchemaError, match="not a mapping file: a folder"):
+        load_mapping(str(tmp_path))
+    pipe = tmp_path / "pipe.toml"
+    os.mkfifo(pipe)
+    with pytest.raises(AnnotatorError, match="is a pipe, socket or device, not a mapping file"):
+        load_mapping(str(pipe))  # never opened: a pipe waits for a writer forever
