@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
@@ -184,13 +184,24 @@ def _colour(value: object, owner: object, source: str) -> str:
     return value
 
 
+def _tables(value: object, field: str, source: str) -> list[dict[str, Any]]:
+    """A field that must be an array of tables ([[category]], type = [{ name = ... }])."""
+    if not isinstance(value, list) or not value or not all(isinstance(item, dict) for item in value):
+        raise SchemaError(
+            f"field {field!r} must be a list of tables, each with a name ([[{field}]] or "
+            f"{field} = [{{ name = ... }}])",
+            source,
+        )
+    return value
+
+
 def schema_from_dict(data: dict[str, object], source: str = "<schema>") -> Schema:
     """Build a schema from the parsed TOML structure (see resources/schemas)."""
     try:
         categories = []
-        for raw_category in data["category"]:  # type: ignore[attr-defined]
+        for raw_category in _tables(data.get("category"), "category", source):
             color = _colour(raw_category["color"], raw_category["name"], source)
-            raw_types = raw_category.get("type", [{"name": raw_category["name"]}])
+            raw_types = _tables(raw_category.get("type", [{"name": raw_category["name"]}]), "type", source)
             if len(raw_types) > MAX_TYPES:  # said before thousands of shades are searched for
                 raise SchemaError(
                     f"{len(raw_types):,} types in one category, over the {MAX_TYPES:,} a schema may hold",
@@ -220,8 +231,10 @@ def schema_from_dict(data: dict[str, object], source: str = "<schema>") -> Schem
         return Schema(
             name=str(data["name"]), title=str(data.get("title", data["name"])), categories=tuple(categories)
         )
-    except (KeyError, TypeError) as error:
-        raise SchemaError(f"schema is missing or misusing field {error}", source) from None
+    except KeyError as error:
+        raise SchemaError(f"schema is missing field {error}", source) from None
+    except TypeError as error:
+        raise SchemaError(f"schema is misusing a field ({error})", source) from None
     except SchemaError as error:
         if error.path is None:  # raised by the Schema itself: name the file it came from
             raise SchemaError(error.message, source) from None

@@ -87,7 +87,16 @@ def test_broken_schema_file_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(SchemaError, match="not a valid schema file"):
         read_schema(path)
     path.write_text('name = "x"\n')
-    with pytest.raises(SchemaError, match="missing or misusing field"):
+    with pytest.raises(SchemaError, match="field 'category' must be a list of tables"):
+        read_schema(path)
+    # A type given as a string read "misusing field string indices must be integers".
+    path.write_text('name = "x"\n[[category]]\nname = "NAME"\ncolor = "#112233"\ntype = "A"\n')
+    with pytest.raises(
+        SchemaError, match=r"field 'type' must be a list of tables, each with a name \(\[\[type\]\]"
+    ):
+        read_schema(path)
+    path.write_text('title = "x"\n[[category]]\nname = "NAME"\ncolor = "#112233"\n')
+    with pytest.raises(SchemaError, match="schema is missing field 'name'"):
         read_schema(path)
 
 
