@@ -23,8 +23,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QCloseEvent, QFont, QTextCursor
+from PySide6.QtCore import QRegularExpression, Signal
+from PySide6.QtGui import QCloseEvent, QFont, QRegularExpressionValidator, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -104,10 +103,20 @@ class ExportDialog(QDialog):
         self.mask_style_combo.addItem("Same-length characters", "chars")
         self.mask_char_edit = QLineEdit("X")
         self.mask_char_edit.setMaxLength(1)
-        self.seed_spin = QSpinBox()
-        self.seed_spin.setRange(0, 2**31 - 1)
-        # Drawn, not 0: a known seed redraws every patient's date shift and name letters.
-        self.seed_spin.setValue(secrets.randbelow(2**31))
+        # A seed is a key: with it anyone redraws every patient's date shift and name letters.
+        # Drawn here (64 bits: a 31-bit one could be found by trying them all against one
+        # known date), used for the preview and the export, shown nowhere; one typed in the
+        # box (to redo an export) replaces it.
+        self._drawn_seed = secrets.randbits(64)
+        self.seed_edit = QLineEdit()
+        self.seed_edit.setValidator(
+            QRegularExpressionValidator(QRegularExpression(r"\d{0,20}"), self.seed_edit)
+        )
+        self.seed_edit.setPlaceholderText("drawn, secret (kept in the audit map)")
+        self.seed_edit.setToolTip(
+            "Leave empty for a secret seed of this export. Type one only to redo an export; keep it "
+            "secret: with it anyone can undo the date shifts."
+        )
         self.out_edit = QLineEdit(str(project.exports_dir / "deidentified"))
         self.browse_button = QPushButton("Browse…")
         self.map_edit = QLineEdit()
@@ -132,7 +141,7 @@ class ExportDialog(QDialog):
         form.addRow("Method", self.method_combo)
         form.addRow("Mask style", self.mask_style_combo)
         form.addRow("Mask character", self.mask_char_edit)
-        form.addRow("Seed", self.seed_spin)
+        form.addRow("Seed", self.seed_edit)
         out_row = QHBoxLayout()
         out_row.addWidget(self.out_edit)
         out_row.addWidget(self.browse_button)
@@ -161,7 +170,7 @@ class ExportDialog(QDialog):
         self.method_combo.currentIndexChanged.connect(self._on_method_combo_current_index_changed)
         self.mask_style_combo.currentIndexChanged.connect(self._on_option_changed)
         self.mask_char_edit.textChanged.connect(self._on_option_changed)
-        self.seed_spin.valueChanged.connect(self._on_option_changed)
+        self.seed_edit.textChanged.connect(self._on_option_changed)
         self.document_combo.currentIndexChanged.connect(self._on_option_changed)
         self.browse_button.clicked.connect(self._on_browse_button_clicked)
         self.export_button.clicked.connect(self._on_export_button_clicked)
@@ -178,7 +187,7 @@ class ExportDialog(QDialog):
         """The options as the widgets show them."""
         return DeidOptions(
             method=str(self.method_combo.currentData()),
-            seed=self.seed_spin.value(),
+            seed=int(self.seed_edit.text()) if self.seed_edit.text() else self._drawn_seed,
             mask_style=str(self.mask_style_combo.currentData()),
             mask_char=self.mask_char_edit.text() or "X",
         )
@@ -227,7 +236,7 @@ class ExportDialog(QDialog):
         masking = self.method_combo.currentData() == "mask"
         self.mask_style_combo.setEnabled(masking)
         self.mask_char_edit.setEnabled(masking and self.mask_style_combo.currentData() == "chars")
-        self.seed_spin.setEnabled(not masking)
+        self.seed_edit.setEnabled(not masking)
         self.refresh_preview()
 
     def _on_option_changed(self) -> None:

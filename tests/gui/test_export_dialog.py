@@ -43,7 +43,7 @@ def test_preview_shows_before_and_after(dialog: ExportDialog) -> None:
 def test_preview_follows_method_and_document(dialog: ExportDialog) -> None:
     dialog.method_combo.setCurrentIndex(dialog.method_combo.findData("mask"))
     assert dialog.after_view.toPlainText() == "Patient [**PATIENT**] seen [**DATE**]."
-    assert not dialog.seed_spin.isEnabled()
+    assert not dialog.seed_edit.isEnabled()
     dialog.mask_style_combo.setCurrentIndex(dialog.mask_style_combo.findData("chars"))
     assert dialog.mask_char_edit.isEnabled()
     dialog.document_combo.setCurrentIndex(1)
@@ -62,14 +62,15 @@ def test_each_dialog_starts_from_a_seed_of_its_own(qtbot: QtBot, project: Projec
     for _ in range(3):
         widget = ExportDialog(project)
         qtbot.addWidget(widget)
-        seeds.add(widget.seed_spin.value())
-    assert len(seeds) == 3
+        seeds.add(widget.options().seed)
+    # 64 bits: a 31-bit seed can be found by trying every one against a single known date.
+    assert len(seeds) == 3 and all(seed is not None and seed >= 2**31 for seed in seeds)
 
 
 def test_export_runs_in_worker(qtbot: QtBot, dialog: ExportDialog, tmp_path: Path) -> None:
     out = tmp_path / "export"
     dialog.out_edit.setText(str(out))
-    dialog.seed_spin.setValue(7)
+    dialog.seed_edit.setText("7")
     with qtbot.waitSignal(dialog.exported, timeout=20000) as blocker:
         qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
     report = blocker.args[0]

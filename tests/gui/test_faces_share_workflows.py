@@ -89,7 +89,7 @@ def test_deidentified_copy_is_the_same_from_both_faces(
     dialog = ExportDialog(project)
     qtbot.addWidget(dialog)
     dialog.out_edit.setText(str(tmp_path / "gui"))
-    dialog.seed_spin.setValue(11)
+    dialog.seed_edit.setText("11")
     with qtbot.waitSignal(dialog.exported, timeout=30_000):
         qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
     assert _tree(tmp_path / "gui") == _tree(tmp_path / "cli")
