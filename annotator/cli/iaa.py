@@ -54,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from annotator.adjudication.versions import refuse_repeated_folders
     from annotator.evaluation.iaa_report import (
+        INTERVAL_NOTE,
         average_rows,
         average_text,
         pair_rows,
@@ -113,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
     if report.versus_gold:
         out.append(f"average of annotators vs gold: {average_text(report)}")
     out.append("F1 is the primary agreement measure for spans; kappa counts every token, PHI or not.")
+    out.append(INTERVAL_NOTE)
     sys.stdout.write("\n".join(out) + "\n")
     return 0
 

@@ -4,6 +4,8 @@
   exchanging them swaps P and R, and F1 (the symmetric figure) stays the same;
 * every annotator against the gold standard, and the average of those scores, which is how
   the 2014 i2b2 corpus paper (seed 001, section 6) reports agreement;
+* a 95% confidence interval of each micro F1, resampling documents
+  (:mod:`annotator.evaluation.bootstrap`);
 * Cohen's kappa on tokens with true negatives (every token of the text counts, so kappa is
   not degenerate the way a kappa over annotated spans only is). F1 stays the primary
   measure for span annotation: the number of non-PHI tokens is arbitrary and large, so
@@ -16,9 +18,11 @@ import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from annotator.core.document import Document
 from annotator.core.mapping import Mapping as TagMapping
+from annotator.evaluation.bootstrap import micro_f1_interval
 from annotator.evaluation.counts import NAN, none_if_nan
 from annotator.evaluation.engine import EvaluationResult, Options, evaluate_pairs
 from annotator.evaluation.loading import pair_documents
@@ -34,6 +38,11 @@ class PairAgreement:
     #: ids of the documents left out because the two sides' TEXT differs
     text_differs: list[str] = field(default_factory=list)
 
+    @cached_property
+    def f1_interval(self) -> tuple[float, float] | None:
+        """The 95% bootstrap interval of the micro F1 (documents resampled), or None."""
+        return micro_f1_interval([d.counts for d in self.result.documents])
+
     def to_dict(self) -> dict[str, object]:
         micro = self.result.micro
         return {
@@ -41,6 +50,7 @@ class PairAgreement:
             "predicted": self.predicted,
             "documents": len(self.result.documents),
             **micro.to_dict(self.result.options.beta),
+            "f1_interval": list(self.f1_interval) if self.f1_interval is not None else None,
             "kappa_tokens": none_if_nan(self.result.kappa_labelled.kappa),
             "kappa_tokens_tagblind": none_if_nan(self.result.kappa_tagblind.kappa),
             "macro": self.result.macro_dict(),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from annotator.evaluation.bootstrap import RESAMPLES
 from annotator.evaluation.counts import score_text
 from annotator.evaluation.iaa import AgreementReport, PairAgreement
 from annotator.evaluation.report import REPORT_CSS, document_rows, html_table, provenance_html, score_headers
@@ -45,7 +46,9 @@ def per_category_f1_rows(report: AgreementReport) -> tuple[list[str], list[list[
 
 def pair_headers(beta: float) -> list[str]:
     """The columns of :func:`pair_rows`'s table."""
-    headers = ["reference", "predicted", "docs", "tp", "fp", "fn", "precision", "recall", "f1", "kappa"]
+    headers = ["reference", "predicted", "docs", "tp", "fp", "fn", "precision", "recall", "f1"]
+    # The F1's 95% interval, resampling documents (evaluation.bootstrap).
+    headers += ["f1 low", "f1 high", "kappa"]
     if beta != 1.0:
         # "f1e+200" would read as F1: a beta in exponent form is spelt out.
         headers.append(f"f{beta:g}" if "e" not in f"{beta:g}" else f"f(beta={beta:g})")
@@ -61,11 +64,19 @@ def pair_rows(report: AgreementReport) -> tuple[list[str], list[list[str]]]:
         micro = item.result.micro
         row = [item.reference, item.predicted, str(len(item.result.documents)), str(micro.tp), str(micro.fp)]
         row += [str(micro.fn), score_text(micro.precision), score_text(micro.recall), score_text(micro.f1)]
+        interval = item.f1_interval
+        row += [score_text(interval[0]), score_text(interval[1])] if interval else [score_text(None)] * 2
         row.append(score_text(item.result.kappa_labelled.kappa))
         if beta != 1.0:
             row.append(score_text(micro.f_beta(beta)))
         rows.append(row)
     return headers, rows
+
+
+INTERVAL_NOTE = (
+    f"f1 low and high: the 95% interval of F1, {RESAMPLES:,} bootstrap resamples of the documents "
+    "(the unit sampled, since tags within a note are not independent)."
+)
 
 
 def average_text(report: AgreementReport) -> str:
@@ -86,6 +97,8 @@ def average_rows(report: AgreementReport) -> list[list[str]]:
             score_text(average["precision"]),
             score_text(average["recall"]),
             score_text(average["f1"]),
+            "",
+            "",
             "",
         ]
         if "f_beta" in average:
@@ -117,6 +130,7 @@ def render_iaa_html(
         "kappa counts every token, PHI or not.</p>",
         "<h2>Pairwise agreement</h2>",
         html_table(*pair_rows(report)),
+        f"<p>{html.escape(INTERVAL_NOTE)}</p>",
         "<h2>F1 matrix (symmetric)</h2>",
         html_table(
             ["", *names],

@@ -97,8 +97,8 @@ def test_the_csv_and_html_reports_hold_the_averages_the_terminal_shows(
     assert main([*args, "--csv", str(tmp_path / "iaa.csv")]) == 0
     rows = (tmp_path / "iaa.csv").read_text(encoding="utf-8").splitlines()
     assert rows[-2:] == [
-        "average pairwise,,,,,,,,0.6667,",
-        "gold,average of annotators,,,,,1.0000,0.7500,0.8333,",
+        "average pairwise,,,,,,,,0.6667,,,",
+        "gold,average of annotators,,,,,1.0000,0.7500,0.8333,,,",
     ]
     assert main([*args, "--html", str(tmp_path / "iaa.html")]) == 0
     page = (tmp_path / "iaa.html").read_text(encoding="utf-8")

@@ -63,6 +63,9 @@ def test_pair_dictionary_figures_against_hand_counts() -> None:
         "precision": pytest.approx(1 / 3),
         "recall": pytest.approx(1 / 2),
         "f1": pytest.approx(2 / 5),
+        # Two documents resampled: both doc 1 (F1 0, p 1/4), one of each (2/5, p 1/2), both
+        # doc 2 (2/3, p 1/4); the 2.5th and 97.5th percentiles are the ends.
+        "f1_interval": [0.0, pytest.approx(2 / 3)],
         "kappa_tokens": pytest.approx(19 / 43),
         "kappa_tokens_tagblind": pytest.approx(3 / 4),
         # doc 1: P = R = F1 = 0; doc 2: P 1/2, R 1, F1 2/3
