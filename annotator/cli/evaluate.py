@@ -166,10 +166,19 @@ def render_terminal(result: EvaluationResult, per_document: bool = False) -> str
     table = format_table(["scope", "name", *score_headers(options.beta)], summary_rows(result))
     kappa = result.kappa_labelled
     blind = result.kappa_tagblind
+    interval = result.micro_f1_interval()
     lines = [
         head,
         table,
         "",
+        *(
+            [
+                f"micro F1 95% interval: [{score_text(interval[0])}, {score_text(interval[1])}] "
+                "(2,000 bootstrap resamples of the documents)"
+            ]
+            if interval is not None
+            else []
+        ),
         f"Cohen's kappa on {kappa.tokens} tokens (non-PHI tokens included): labelled {score_text(kappa.kappa)}, "
         f"tag-blind {score_text(blind.kappa)}",
     ]

@@ -300,6 +300,14 @@ class EvaluationResult:
         macro["documents_scored"] = int(values["documents_scored"])
         return macro
 
+    def micro_f1_interval(self) -> tuple[float, float] | None:
+        """The 95% bootstrap interval of the micro F1, resampling documents (or None)."""
+        from annotator.evaluation.bootstrap import micro_f1_interval
+
+        # In document order: the same documents give the same interval however they were read
+        # (batch evaluate merges partitions).
+        return micro_f1_interval([d.counts for d in sorted(self.documents, key=lambda d: d.doc_id)])
+
     def to_dict(self, include_text: bool = False, include_disagreements: bool = True) -> dict[str, object]:
         beta = self.options.beta
         micro = self.micro.to_dict(beta)
@@ -315,6 +323,10 @@ class EvaluationResult:
             "includes_text": include_text,
             "documents": len(self.documents),
             "micro": micro,
+            # The corpus F1's 95% interval, documents resampled (evaluation.bootstrap).
+            "micro_f1_interval": list(interval)
+            if (interval := self.micro_f1_interval()) is not None
+            else None,
             "macro": macro,
             "per_category": {k: v.to_dict(beta) for k, v in self.per_category.items()},
             "per_type": {k: v.to_dict(beta) for k, v in self.per_type.items()},

@@ -22,7 +22,6 @@ from functools import cached_property
 
 from annotator.core.document import Document
 from annotator.core.mapping import Mapping as TagMapping
-from annotator.evaluation.bootstrap import micro_f1_interval
 from annotator.evaluation.counts import NAN, none_if_nan
 from annotator.evaluation.engine import EvaluationResult, Options, evaluate_pairs
 from annotator.evaluation.loading import pair_documents
@@ -41,7 +40,7 @@ class PairAgreement:
     @cached_property
     def f1_interval(self) -> tuple[float, float] | None:
         """The 95% bootstrap interval of the micro F1 (documents resampled), or None."""
-        return micro_f1_interval([d.counts for d in self.result.documents])
+        return self.result.micro_f1_interval()
 
     def to_dict(self) -> dict[str, object]:
         micro = self.result.micro

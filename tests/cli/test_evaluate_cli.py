@@ -46,6 +46,11 @@ def test_json_clean_mode_counts_missing_documents(
     assert data["documents"] == 2
     assert (data["micro"]["tp"], data["micro"]["fp"], data["micro"]["fn"]) == (2, 0, 2)
     assert "1 gold document(s) have no system file" in out.err
+    # Two documents: doc 1 (tp 2, fn 1: F1 0.8) and doc 2 (fn 1: F1 0) resampled; the ends
+    # of the 95% interval are both doc 2 (F1 0) and both doc 1 (F1 0.8).
+    assert data["micro_f1_interval"] == [0.0, pytest.approx(0.8)]
+    assert main(["evaluate", "--gold", str(gold), "--system", str(system)]) == 0
+    assert "micro F1 95% interval: [0.0000, 0.8000] (2,000 bootstrap resamples" in capsys.readouterr().out
 
 
 def test_filter_map_exclude(folders: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
