@@ -112,7 +112,9 @@ class ExportDialog(QDialog):
         self.seed_edit.setValidator(
             QRegularExpressionValidator(QRegularExpression(r"\d{0,20}"), self.seed_edit)
         )
-        self.seed_edit.setPlaceholderText("drawn, secret (kept in the audit map)")
+        self.seed_edit.setPlaceholderText(
+            "drawn for this export, secret (kept in the audit map, if one is written)"
+        )
         self.seed_edit.setToolTip(
             "Leave empty for a secret seed of this export. Type one only to redo an export; keep it "
             "secret: with it anyone can undo the date shifts."
