@@ -6,7 +6,8 @@ The whole-token search of :mod:`annotator.deid.leakcheck` finds none of these: e
 token that is not the name. Only what a name of the original notes makes is looked for:
 its parts run together in order or reversed, with initials ("mgarcia", "garciam"), and its
 rare parts alone in the plural, or next to digits or an underscore. Strings that are English
-words ("edward" + "s") are left out, so the rule adds findings only where a name is.
+words ("edward" + "s") or words of clinical notes ("stent" + "s") are left out, so the rule
+adds findings only where a name is.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from itertools import pairwise, permutations
 from annotator.core.document import Document
 from annotator.core.english import zipf
 from annotator.core.span import SpanIndex
-from annotator.deid.clinical_language import surname_only
+from annotator.deid.clinical_language import clinical_words, surname_only
 from annotator.deid.findings import Leak
 from annotator.deid.names import PARTICLES, is_title, name_tokens
 from annotator.deid.surrogates import kind_of
@@ -41,7 +42,8 @@ class _Wanted:
 
 
 def _not_a_word(text: str) -> bool:
-    return zipf(text) < 3.0
+    """Neither English nor a word of clinical notes ("stents", "lytes" for a Stent, a Lyte)."""
+    return zipf(text) < 3.0 and text not in clinical_words()
 
 
 def _plurals(part: str) -> list[str]:

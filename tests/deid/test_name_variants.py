@@ -55,6 +55,8 @@ def test_a_name_left_inside_another_string_is_caught(name: str, left: str, leake
         ("Dr. Mallory", "Mallory-Weiss tear seen."),
         ("Ed Stone", "Long-standing hypertension, LONG-STANDING."),
         ("Al Ng", "Anglo patient, angle 30."),  # too short to stand for "a" + "ng"
+        ("John Stent", "s/p 2 stents placed, check lytes."),  # words of clinical notes
+        ("Ann Lyte", "Stents patent, check lytes in am."),
     ],
 )
 def test_words_and_eponyms_that_look_like_it_are_left_alone(name: str, left: str) -> None:
