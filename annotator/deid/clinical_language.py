@@ -293,10 +293,45 @@ def unit_not_initial(text: str, start: int, end: int) -> bool:
     )
 
 
+# Nouns after a hyphenated eponym that the tagger's list (eponym_heads) does not hold: a
+# surname before them alone ("Smith grade", "Stokes protein") is not clinical language, so
+# they are only here ("Cormack-Lehane grade", "Cheyne-Stokes respirations").
+_COMPOUND_ONLY_HEADS = frozenset(
+    [
+        "breathing",
+        "complex",
+        "crystals",
+        "deformity",
+        "fever",
+        "grade",
+        "lesion",
+        "lesions",
+        "malformation",
+        "nodule",
+        "nodules",
+        "pattern",
+        "polyps",
+        "protein",
+        "proteins",
+        "pupil",
+        "pupils",
+        "purpura",
+        "reaction",
+        "respiration",
+        "respirations",
+        "rings",
+        "sarcoma",
+        "spots",
+        "stage",
+        "variant",
+        "virus",
+    ]
+)
+
+
 @cache
 def _compound_heads() -> frozenset[str]:
-    # "grade" ends no one-name eponym the tagger must drop ("Smith grade"), so it is only here.
-    return eponym_heads() | {"grade"}
+    return eponym_heads() | _COMPOUND_ONLY_HEADS
 
 
 def _joined_to_a_word(after: str) -> bool:

@@ -53,6 +53,12 @@ def test_a_name_left_inside_another_string_is_caught(name: str, left: str, leake
         ("Ann Brown", "Browns and greens in the stool."),
         ("Dr. Cormack", "Cormack-Lehane grade 2 view."),  # an eponym before its head noun
         ("Dr. Mallory", "Mallory-Weiss tear seen."),
+        ("Ann Stokes", "Cheyne-Stokes respirations overnight."),
+        ("Ann Chiari", "Arnold-Chiari malformation."),
+        ("Ann Bence", "Bence-Jones protein negative."),
+        ("Ann Argyll", "Argyll-Robertson pupils."),
+        ("Ann Schonlein", "Henoch-Schonlein purpura."),
+        ("Ann Barr", "Epstein-Barr virus IgG positive."),
         ("Ed Stone", "Long-standing hypertension, LONG-STANDING."),
         ("Al Ng", "Anglo patient, angle 30."),  # too short to stand for "a" + "ng"
         ("John Stent", "s/p 2 stents placed, check lytes."),  # words of clinical notes
