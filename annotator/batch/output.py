@@ -24,6 +24,7 @@ from typing import Any
 from annotator.batch.partitions import JSONL, Partition
 from annotator.core.atomic import atomic_write, atomic_write_text, fsync_folder
 from annotator.core.document import Document
+from annotator.core.text_files import refuse_special_file
 from annotator.errors import UsageError
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.jsonl import documents_to_jsonl, parse_jsonl
@@ -210,8 +211,10 @@ def record_counts(out_dir: Path, partition_name: str, documents: int, counts: di
 
 def recorded_counts(out_dir: Path) -> dict[str, RecordedCounts]:
     """The ledger's counts by partition name; the last line of a partition wins, and a line
-    that a kill cut short, or any line that is not the ledger's, is left out."""
+    that a kill cut short, or any line that is not the ledger's, is left out. A pipe or device
+    in its place is refused unread (a FIFO hung the resumed job)."""
     path = out_dir / COUNTS_LEDGER
+    refuse_special_file(path, "a batch job's counts ledger")
     try:
         lines = path.read_text(encoding="ascii", errors="replace").splitlines()
     except OSError:

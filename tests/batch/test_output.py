@@ -9,10 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from annotator.batch.output import MANIFEST, prepare_output, publish
+from annotator.batch.output import (
+    COUNTS_LEDGER,
+    MANIFEST,
+    prepare_output,
+    publish,
+    recorded_counts,
+)
 from annotator.batch.partitions import JSONL, XML, Partition
 from annotator.core.document import Document
-from annotator.errors import AnnotatorError, UsageError
+from annotator.errors import AnnotatorError, InputError, UsageError
 from annotator.io.jsonl import read_jsonl
 
 JOB = {"command": "test", "inputs": "abc"}
@@ -103,3 +109,15 @@ def test_a_late_duplicate_publication_keeps_the_first(tmp_path: Path) -> None:
     after = {p.name: p.read_bytes() for p in (tmp_path / "part-00000").iterdir()}
     assert before == after
     assert sorted(os.listdir(tmp_path)) == ["part-00000"]
+
+
+# -- the counts ledger ----------------------------------------------------------------------
+
+
+def test_a_device_in_place_of_the_counts_ledger_is_refused_unread(tmp_path: Path) -> None:
+    # Opened, a FIFO waits for a writer forever (a resumed job hung); /dev/zero never ends.
+    # /dev/null stands for both: it reads as empty.
+    (tmp_path / COUNTS_LEDGER).symlink_to(os.devnull)
+    with pytest.raises(InputError) as error:
+        recorded_counts(tmp_path)
+    assert error.value.message == "is a pipe, socket or device, not a batch job's counts ledger"
