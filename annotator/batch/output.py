@@ -201,8 +201,13 @@ def record_counts(out_dir: Path, partition_name: str, documents: int, counts: di
     )
     path = out_dir / COUNTS_LEDGER
     try:
-        with path.open("a", encoding="ascii") as ledger:
-            ledger.write(line + "\n")
+        with path.open("a+b") as ledger:
+            size = ledger.seek(0, os.SEEK_END)
+            if size:
+                ledger.seek(size - 1)
+                if ledger.read(1) != b"\n":
+                    line = "\n" + line  # the last line was cut short by a kill: this one is whole
+            ledger.write(line.encode("ascii") + b"\n")
             ledger.flush()
             os.fsync(ledger.fileno())
     except OSError as error:

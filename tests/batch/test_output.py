@@ -12,8 +12,10 @@ import pytest
 from annotator.batch.output import (
     COUNTS_LEDGER,
     MANIFEST,
+    RecordedCounts,
     prepare_output,
     publish,
+    record_counts,
     recorded_counts,
 )
 from annotator.batch.partitions import JSONL, XML, Partition
@@ -121,3 +123,14 @@ def test_a_device_in_place_of_the_counts_ledger_is_refused_unread(tmp_path: Path
     with pytest.raises(InputError) as error:
         recorded_counts(tmp_path)
     assert error.value.message == "is a pipe, socket or device, not a batch job's counts ledger"
+
+
+def test_a_line_cut_short_by_a_kill_loses_no_later_counts(tmp_path: Path) -> None:
+    # A run killed in the middle of its line: the next run's first line must not join it.
+    (tmp_path / COUNTS_LEDGER).write_text('{"partition": "part-00000", "docu', encoding="ascii")
+    record_counts(tmp_path, "part-00001", 3, {"NAME": 2})
+    record_counts(tmp_path, "part-00002", 1, {})
+    assert recorded_counts(tmp_path) == {
+        "part-00001": RecordedCounts(3, {"NAME": 2}),
+        "part-00002": RecordedCounts(1, {}),
+    }
