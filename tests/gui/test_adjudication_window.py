@@ -315,6 +315,8 @@ def test_a_document_one_annotator_lacks_keeps_each_versions_key(qtbot: QtBot, tm
     lines = [line.strip() for line in window.unit_panel.toPlainText().splitlines()]
     numbered = [(key, name) for key, name in itertools.pairwise(lines) if key in ("1", "2", "3")]
     assert numbered == [("1", "alice"), ("3", "carol")]
+    # The side-by-side columns are numbered by the same keys.
+    assert [column.header.full_text() for column in window.side_by_side.columns] == ["1: alice", "3: carol"]
     window.take(1)  # key 2
     assert window.statusBar().currentMessage() == "bob has no version of 100-01"
     assert list(session.gold) == []

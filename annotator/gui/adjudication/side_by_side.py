@@ -146,8 +146,9 @@ class SideBySideView(QWidget):
             column.highlighter.set_document(None, OffsetMap(""))
             column.deleteLater()
         self._offsets = OffsetMap(alignment.text)
-        for number, (column, name, version) in enumerate(
-            zip(self.columns, alignment.names, alignment.versions, strict=True), 1
+        # Numbered by their keys: the folders' places, also when an annotator lacks the document.
+        for number, column, name, version in zip(
+            session.key_numbers, self.columns, alignment.names, alignment.versions, strict=True
         ):
             column.header.setText(f"{number}: {name}")
             column.header.set_tooltip_text(f"Version {number} ({name}): press {number} to take it")
