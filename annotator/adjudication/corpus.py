@@ -142,6 +142,7 @@ class DocumentReport:
             "unresolved": self.unresolved,
             "unresolved_units": self.unresolved_units,
             "links_left_out": self.links_left_out,
+            "stale_units": list(self.stale),
         }
 
 

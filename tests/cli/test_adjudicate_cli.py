@@ -206,3 +206,6 @@ def test_an_annotator_editing_their_copy_after_the_decision_reopens_the_unit_and
         f"warning: document 100-01: the versions changed since 1 decision(s) were made ({john}); "
         "those units are open again" in captured.err
     )
+    assert main([*args, "--json"]) == 0
+    documents = {d["doc_id"]: d for d in json.loads(capsys.readouterr().out)["documents"]}
+    assert documents["100-01"]["stale_units"] == [john]
