@@ -49,6 +49,10 @@ class DocumentList(QTreeWidget):
     def populate(self, workspace: Workspace, statuses: dict[str, str], seconds: dict[str, float]) -> None:
         self.clear()
         self._items.clear()
+        # Every patient is built with its records first, then all are added, spanned and
+        # expanded at once: a patient added, spanned and expanded one by one laid the whole
+        # tree out again each time (quadratic: 8.5 s for 571 patients and 2,032 records).
+        parents: list[QTreeWidgetItem] = []
         for patient, entries in workspace.patients().items():
             # Ids come from file names: shown escaped, as the CLI prints them.
             parent = QTreeWidgetItem([f"Patient {printable_path(patient)}", "", "", ""])
@@ -56,8 +60,7 @@ class DocumentList(QTreeWidget):
             font = parent.font(0)
             font.setBold(True)
             parent.setFont(0, font)
-            self.addTopLevelItem(parent)
-            parent.setFirstColumnSpanned(True)
+            parents.append(parent)
             for entry in entries:
                 item = QTreeWidgetItem(parent, [printable_path(entry.doc_id), "", "", ""])
                 item.setData(0, Qt.ItemDataRole.UserRole, entry.doc_id)
@@ -74,7 +77,10 @@ class DocumentList(QTreeWidget):
                     pending,
                     seconds.get(entry.doc_id, 0.0),
                 )
-            parent.setExpanded(True)
+        self.addTopLevelItems(parents)
+        for parent in parents:
+            parent.setFirstColumnSpanned(True)
+        self.expandAll()
 
     def update_entry(self, doc_id: str, status: str, annotations: int, pending: int, seconds: float) -> None:
         item = self._items.get(doc_id)
