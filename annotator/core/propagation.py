@@ -59,6 +59,7 @@ from __future__ import annotations
 import re
 import weakref
 from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -68,7 +69,6 @@ from rapidfuzz import fuzz, process
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.history import AddAnnotation, Command, CompositeCommand, History, ReplaceAnnotation
-from annotator.core.span import Span
 from annotator.errors import UsageError
 
 Scope = Literal["document", "patient", "project"]
@@ -281,8 +281,29 @@ def _context(text: str, start: int, end: int) -> tuple[str, str]:
     return left.translate(table), right.translate(table)
 
 
-def _sorted_spans(document: Document) -> list[Annotation]:
-    return sorted(document.annotations, key=lambda a: (a.start, a.end))
+class _SortedSpans:
+    """A document's annotations sorted by ``(start, end)``, asked which overlap a span.
+
+    Only an annotation starting less than the longest annotation's length before the span
+    can reach into it, so a question looks at that slice of the list, not at every
+    annotation (each occurrence of a word found 3,000 times in a note of 5,000 tags looked
+    at all of them: seconds).
+    """
+
+    def __init__(self, annotations: Iterable[Annotation]) -> None:
+        self.by_start = sorted(annotations, key=lambda a: (a.start, a.end))
+        self.starts = [a.start for a in self.by_start]
+        self.longest = max((a.end - a.start for a in self.by_start), default=0)
+
+    def overlapping(self, start: int, end: int) -> list[Annotation]:
+        """The annotations with ``a.start < end and start < a.end``, in ``(start, end)`` order."""
+        low = bisect_right(self.starts, start - self.longest)
+        high = bisect_left(self.starts, end)
+        return [a for a in self.by_start[low:high] if start < a.end]
+
+
+def _sorted_spans(document: Document) -> _SortedSpans:
+    return _SortedSpans(document.annotations)
 
 
 def _classify(
@@ -290,11 +311,11 @@ def _classify(
     start: int,
     end: int,
     source: Annotation,
-    by_start: list[Annotation],
+    by_start: _SortedSpans,
 ) -> tuple[str, tuple[str, ...]]:
     """``"free"``, ``"already"``, ``"suggested"`` (a pending suggestion of the same tag there)
     or ``"conflict"``, with the ids concerned."""
-    overlapping = [a for a in by_start if a.start < end and start < a.end] if by_start else []
+    overlapping = by_start.overlapping(start, end)
     if not overlapping:
         return "free", ()
     for annotation in overlapping:
@@ -350,13 +371,16 @@ def find_occurrences(
         index = text_index(document)
         haystack = document.text if case_sensitive else index.lower
         text = document.text
-        exact_spans: set[tuple[int, int]] = set()
-        by_start: list[Annotation] | None = None
+        # The exact matches, in text order: they do not overlap, so their ends rise too.
+        exact_starts: list[int] = []
+        exact_ends: list[int] = []
+        by_start: _SortedSpans | None = None
         for found in pattern.finditer(haystack):
             start, end = found.span()
             if whole_word and not _word_bounded(text, start, end):
                 continue
-            exact_spans.add((start, end))
+            exact_starts.append(start)
+            exact_ends.append(end)
             if document.doc_id == origin_doc_id and start == source.start and end == source.end:
                 continue
             if by_start is None:
@@ -386,7 +410,9 @@ def find_occurrences(
         for window, score, position in hits:
             start, end = index.window_span(position, size)
             # A window overlapping an exact match is the same name with a neighbour attached.
-            if any(start < exact_end and exact_start < end for exact_start, exact_end in exact_spans):
+            # The first exact match ending after the window's start is the only one that can.
+            first = bisect_right(exact_ends, start)
+            if first < len(exact_starts) and exact_starts[first] < end:
                 continue
             if document.doc_id == origin_doc_id and start == source.start and end == source.end:
                 continue
@@ -473,7 +499,11 @@ def build_propagation_commands(
         document = documents_by_id.get(doc_id)
         if document is None:
             raise UsageError(f"annotate all: document {doc_id} is not open")
-        taken = [a.span for a in document.annotations]
+        # Taken: the document's tags (an empty one holds no character, so it overlaps
+        # nothing) and the tags added here. These come in text order, so a match overlaps
+        # one of them exactly when the furthest end among them is past its start.
+        taken = _SortedSpans(a for a in document.annotations if a.start < a.end)
+        added_end = -1
         for match in sorted(matches, key=lambda m: (m.start, m.end)):
             if not 0 <= match.start < match.end <= len(document.text):
                 continue
@@ -486,10 +516,9 @@ def build_propagation_commands(
                     if old.pending
                 )
                 continue
-            span = Span(match.start, match.end)
-            if any(span.overlaps(other) for other in taken):
+            if added_end > match.start or taken.overlapping(match.start, match.end):
                 continue
-            taken.append(span)
+            added_end = max(added_end, match.end)
             annotation = document.make_annotation(
                 source.tag, source.type, match.start, match.end, source=Source.PROPAGATED, annotator=who
             )

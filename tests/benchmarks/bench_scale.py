@@ -17,6 +17,7 @@ event loop has nothing left to do.
 * Ctrl+PgDown: the next note (median of 60, from the first note on);
 * a type key on a selected free word of the long note (median of 40);
 * Ctrl+Z on the long note (median of 20);
+* Ctrl+Shift+A (annotate all) on a word the long note holds 3,000 times, and its Apply;
 * Enter on a suggestion (after F8) in the 2,000-suggestion note (median of 100).
 """
 
@@ -208,6 +209,20 @@ def measure(project: Path) -> dict[str, Any]:
         typed.append(timed(key(Qt.Key.Key_P)))
     record("type key on a selection (long note)", typed)
     record("Ctrl+Z (long note)", [timed(key(Qt.Key.Key_Z, control)) for _ in range(20)])
+    # Annotate all of a word the long note holds ~3,000 times (a HOSPITAL tag on "Mercy").
+    at = text.find("Mercy")
+    while document.overlapping(at, at + 5):
+        at = text.find("Mercy", at + 1)
+    view.select_span(at, at + 5)
+    QTest.keyClick(view, Qt.Key.Key_H)
+    idle()
+    shift = Qt.KeyboardModifier.ShiftModifier
+    record("Ctrl+Shift+A on a word found 3,000 times (preview)", [timed(key(Qt.Key.Key_A, control | shift))])
+    dialog = window.last_dialog
+    record("  its Apply (3,000 tags, one undo step)", [timed(dialog.apply_button.click)])
+    window.activateWindow()
+    view.setFocus()
+    idle()
     window.open_document("999-02")
     view.setFocus()
     idle()
