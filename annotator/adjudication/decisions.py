@@ -540,19 +540,37 @@ class AdjudicationSession:
 
     # -- resuming ------------------------------------------------------------------------
     def _replay(self, entries: Sequence[dict[str, object]]) -> None:
-        """Re-apply a decision log without logging again; unknown units are skipped."""
+        """Re-apply a decision log without logging again; unknown units are skipped.
+
+        A decision made on versions that changed since is not applied; the unit is ``stale``
+        while such a decision is the one that stands (not undone, not decided again since).
+        """
         self._logging = False
+        # The undo stack as the log wrote it, (unit, stale) per manual decision: the stale
+        # ones are not applied, so ``_stack`` lacks them, but an undo in the log may be theirs.
+        self._replayed: list[tuple[str, bool]] = []
+        self._stale_auto: set[str] = set()
         try:
             for entry in entries:
                 self._replay_entry(entry)
         finally:
             self._logging = True
+        self.stale = [unit_id for unit_id in self.stale if self._stands_stale(unit_id)]
+
+    def _stands_stale(self, unit_id: str) -> bool:
+        for replayed, stale in reversed(self._replayed):
+            if replayed == unit_id:
+                return stale
+        return unit_id in self._stale_auto and unit_id not in self.resolutions
 
     def _replay_entry(self, entry: dict[str, object]) -> None:
         unit_id = str(entry.get("unit", ""))
         kind = str(entry.get("decision", ""))
         if kind == "undo":
-            if self._stack and self._stack[-1] == unit_id:
+            was_stale = False
+            if self._replayed and self._replayed[-1][0] == unit_id:
+                was_stale = self._replayed.pop()[1]
+            if not was_stale and self._stack and self._stack[-1] == unit_id:
                 self.history.undo()
             return
         if unit_id not in self._units or kind not in {k.value for k in DecisionKind}:
@@ -561,9 +579,11 @@ class AdjudicationSession:
         if fingerprint is not None and fingerprint != unit_fingerprint(self._units[unit_id], self.names):
             if unit_id not in self.stale:
                 self.stale.append(unit_id)
+            if "auto" in entry:
+                self._stale_auto.add(unit_id)
+            else:
+                self._replayed.append((unit_id, True))
             return
-        if unit_id in self.stale:
-            self.stale.remove(unit_id)  # decided again since, on the versions as they are
         decision_kind = DecisionKind(kind)
         version = None
         if decision_kind is DecisionKind.TAKE:
@@ -589,3 +609,8 @@ class AdjudicationSession:
                 adjudicator=adjudicator if isinstance(adjudicator, str) else "",
             ),
         )
+        # Decided on the versions as they are: this decision stands now, not the stale one.
+        if "auto" in entry:
+            self._stale_auto.discard(unit_id)
+        else:
+            self._replayed.append((unit_id, False))

@@ -274,3 +274,28 @@ def test_a_decision_whose_versions_changed_since_is_not_replayed(tmp_path: Path)
     # An unchanged document replays to the same gold, finalised.
     same = AdjudicationSession(alignment(), "dana", log=log)
     assert gold_keys(same) == gold_keys(session) and same.finalised and same.stale == []
+
+
+def test_a_stale_decision_is_named_only_while_it_stands(tmp_path: Path) -> None:
+    session = AdjudicationSession(alignment(), "dana")
+    ora = unit_at(session, "Ora Hendrickson")
+    session.take(ora.id, 0)
+    session.save(tmp_path)
+    taken = read_log(log_path(tmp_path, DOC))
+    changed = _changed(0, "Ora Hendrickson", "STAFF")
+    # Logged, then undone: nothing of it stands, so nothing is stale.
+    session.undo()
+    session.save(tmp_path)
+    undone = read_log(log_path(tmp_path, DOC))
+    assert AdjudicationSession(changed, "dana", log=taken).stale == [ora.id]
+    assert AdjudicationSession(changed, "dana", log=undone).stale == []
+    # Taken on the old versions, then (after the change) on the new ones: decided. That
+    # second decision undone: the old one stands again, and it is stale again.
+    resumed = AdjudicationSession(changed, "dana", log=taken)
+    resumed.take(ora.id, 1)
+    resumed.save(tmp_path)
+    again = read_log(log_path(tmp_path, DOC))
+    assert AdjudicationSession(changed, "dana", log=again).stale == []
+    resumed.undo()
+    resumed.save(tmp_path)
+    assert AdjudicationSession(changed, "dana", log=read_log(log_path(tmp_path, DOC))).stale == [ora.id]
