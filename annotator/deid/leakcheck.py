@@ -41,6 +41,7 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import partial
 
 from annotator.core.document import Document
 from annotator.core.english import zipf as _zipf
@@ -67,7 +68,7 @@ from annotator.deid.leak_variants import (
 )
 from annotator.deid.listed import listed_phrases_left
 from annotator.deid.name_variants import names_written_together
-from annotator.deid.names import PARTICLES, is_title, name_tokens
+from annotator.deid.names import PARTICLES, is_title, name_tokens, without_diacritics
 from annotator.deid.placeholders import is_placeholder_tag
 from annotator.deid.places import is_generic_department
 from annotator.deid.surrogates import STRICT_KINDS, age_over, kind_of
@@ -119,6 +120,9 @@ class _Candidate:
     # A surname frequent only as a surname, looked for in any case in its own patient's notes:
     # there "garcia agrees" is the name, whatever the context judge says of a word.
     surname_own: bool = False
+    # A name with its diacritics dropped ("Nunez" for "Nuñez"): left untagged it is the name;
+    # as another patient's surrogate it is a census name like any other ("Nguyen").
+    folded: bool = False
 
 
 def _tokens(text: str) -> list[str]:
@@ -131,7 +135,7 @@ def _common(tokens: Iterable[str], options: LeakCheckOptions) -> bool:
 
 def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) -> list[_Candidate]:
     """The original strings the check looks for, one per (string, patient, kind)."""
-    found: dict[tuple[tuple[str, ...], bool, str, str], _Candidate] = {}
+    found: dict[tuple[tuple[str, ...], bool, str, str, bool], _Candidate] = {}
 
     def add(
         surface: list[str],
@@ -143,6 +147,7 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
         exact: bool = False,
         own_patient: bool = False,
         surname_own: bool = False,
+        folded: bool = False,
     ) -> None:
         if not surface or " ".join(surface).lower() in options.ignore:
             return
@@ -151,7 +156,7 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
         dictionary_word = len(surface) == 1 and surface[0].isalpha() and _zipf(surface[0].lower()) >= 3.0
         case_sensitive = not surname_own and (exact or dictionary_word or _common(surface, options))
         tokens = tuple(surface if case_sensitive else (t.lower() for t in surface))
-        key = (tokens, case_sensitive, document.patient_id, kind)
+        key = (tokens, case_sensitive, document.patient_id, kind, folded)
         digits = sum(c.isdigit() for t in surface for c in t)
         numeric = all(not c.isalpha() for t in surface for c in t)
         decade = kind == "date" and len(surface) == 1 and _DECADE.fullmatch(surface[0]) is not None
@@ -169,6 +174,7 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                 age,
                 own,
                 surname_own,
+                folded,
             )
 
     for document in documents:
@@ -212,31 +218,38 @@ def leak_candidates(documents: Iterable[Document], options: LeakCheckOptions) ->
                     # The user name alone ("jsmith logged in") identifies as much as the address.
                     add(_tokens(local), kind, document, annotation.id, annotation.type)
             if named:
-                add([t.upper() for t in surface], kind, document, annotation.id, annotation.type, exact=True)
-            if named:
-                for token in name_tokens(text):
-                    if (
-                        len(token) >= options.min_length
-                        and not is_title(token)
-                        and token.lower() not in PARTICLES
-                    ):
-                        # A rare name ("Quist") is found in any case ("quist"); a name that is
-                        # also a word ("Long") only as written or in capitals.
-                        lower = token.lower()
-                        rare = token.isalpha() and _zipf(lower) < 3.0
-                        for form in (token, token.upper()):
-                            add(
-                                _tokens(form),
-                                "name",
-                                document,
-                                annotation.id,
-                                annotation.type,
-                                exact=not rare,
-                            )
-                        if not rare and surname_only(lower):
-                            # "Garcia", "Patel": in the patient's own notes, any case is the name.
-                            add([lower], "name", document, annotation.id, annotation.type, surname_own=True)
+                # As written, and as another system writes it: "NUNEZ" for a tagged "Nuñez",
+                # "Strauss" for "Strauß" (diacritics dropped by many record systems).
+                for spelling in dict.fromkeys([text, without_diacritics(text)]):
+                    spelt = partial(add, folded=spelling != text)
+                    if spelling != text:
+                        spelt(_tokens(spelling), kind, document, annotation.id, annotation.type, exact=True)
+                    upper = [t.upper() for t in _tokens(spelling)]
+                    spelt(upper, kind, document, annotation.id, annotation.type, exact=True)
+                    _add_name_tokens(spelling, document, annotation.id, annotation.type, options, spelt)
     return list(found.values())
+
+
+def _add_name_tokens(
+    text: str,
+    document: Document,
+    tag_id: str,
+    type_: str,
+    options: LeakCheckOptions,
+    add: Callable[..., None],
+) -> None:
+    """Each token of a name, alone: a rare one ("Quist") in any case ("quist"), one that is
+    also a word ("Long") only as written or in capitals."""
+    for token in name_tokens(text):
+        if len(token) < options.min_length or is_title(token) or token.lower() in PARTICLES:
+            continue
+        lower = token.lower()
+        rare = token.isalpha() and _zipf(lower) < 3.0
+        for form in (token, token.upper()):
+            add(_tokens(form), "name", document, tag_id, type_, exact=not rare)
+        if not rare and surname_only(lower):
+            # "Garcia", "Patel": in the patient's own notes, any case is the name.
+            add([lower], "name", document, tag_id, type_, surname_own=True)
 
 
 class _OutputIndex:
@@ -355,6 +368,8 @@ def _leak_kind(
         return None  # "7/29" inside "7/29/2068" is another date, not this one
     if same_patient:
         return "surrogate repeats the patient's original"
+    if candidate.folded:
+        return None
     if candidate.kind in STRICT_KINDS:
         return "surrogate repeats another patient's original"
     return None

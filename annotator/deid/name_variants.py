@@ -21,7 +21,7 @@ from annotator.core.english import zipf
 from annotator.core.span import SpanIndex
 from annotator.deid.clinical_language import clinical_words, surname_only
 from annotator.deid.findings import Leak
-from annotator.deid.names import PARTICLES, is_title, name_tokens
+from annotator.deid.names import PARTICLES, is_title, name_tokens, without_diacritics
 from annotator.deid.surrogates import kind_of
 
 # Runs of letters joined by "." or "_" ("hendrickson_ora", "maria.garcia").
@@ -62,9 +62,12 @@ def _joined_forms(parts: list[str]) -> set[str]:
 
 
 def _name_parts(text: str) -> list[str]:
-    return [
+    """The name's parts in lower case, titles and particles left out; with diacritics
+    dropped too when it has any ("nunez" beside "nuñez": many systems write it so)."""
+    parts = [
         t.lower() for t in name_tokens(text) if t.isalpha() and not is_title(t) and t.lower() not in PARTICLES
     ]
+    return list(dict.fromkeys([*parts, *(without_diacritics(p) for p in parts)]))
 
 
 def _wanted(originals: list[Document]) -> tuple[dict[str, _Wanted], dict[str, _Wanted]]:

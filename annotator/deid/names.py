@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import re
 import string
+import unicodedata
 from collections.abc import Iterable
 from functools import cache
 
@@ -82,6 +83,13 @@ _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 def name_tokens(text: str) -> list[str]:
     """The word tokens of a name string (possessive ``'s`` removed), titles included."""
     return [_POSSESSIVE.sub("", m.group()) for m in _TOKEN.finditer(text)]
+
+
+def without_diacritics(text: str) -> str:
+    """``text`` as a system without accents writes it: ``Nunez`` for ``Nuñez``, ``Nguyen`` for
+    ``Nguyễn``, ``Strauss`` for ``Strauß``."""
+    decomposed = unicodedata.normalize("NFKD", text.replace("ß", "ss").replace("ẞ", "SS"))
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
 
 
 def is_title(token: str) -> bool:

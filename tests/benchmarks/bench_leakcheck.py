@@ -98,7 +98,18 @@ PLANTS: dict[str, tuple[set[str], Callable[[str], str]]] = {
     "surname in the plural": ({"PATIENT"}, lambda t: f" The {_plural(_last_word(t))} visited."),
     "double surname": ({"PATIENT"}, lambda t: f" {_last_word(t)}-Hale family visited."),
     "initial and surname as a user name": ({"PATIENT"}, lambda t: f" Login {_handle(t)} used."),
+    # Planted only for names with diacritics, written as a record system without them would.
+    "surname without its diacritics": (
+        {"PATIENT", "DOCTOR"},
+        lambda t: f" PATIENT: {_plain(_last_word(t)).upper()}.",
+    ),
 }
+
+
+def _plain(word: str) -> str:
+    from annotator.deid.names import without_diacritics
+
+    return without_diacritics(word)
 
 
 def _plural(word: str) -> str:
@@ -359,6 +370,10 @@ def recall(by_patient: dict[str, list[Document]]) -> None:
                 and len(re.findall(r"[^\W\d_]{2,}", value or "")) < 2
             ):
                 continue
+            if kind == "surname without its diacritics":
+                words = re.findall(r"[^\W\d_]{3,}", value or "")
+                if not words or _plain(words[-1]) == words[-1]:
+                    continue
             target = records[1]
             planted_by_kind[kind] += 1
             caught_by_kind[kind] += _caught(

@@ -39,6 +39,12 @@ def found_in(planted: Document, left: str, *others: Document) -> list[str]:
         ("Maria Garcia", "THE GARCIAS VISITED.", "GARCIAS"),
         ("Ora Hendrickson", "Mrs. Hendrickson-Smith visited.", "Hendrickson"),
         ("Maria Garcia", "Mrs. Garcia-Lopez visited.", "Garcia"),
+        # Diacritics dropped, as many record systems write a name.
+        ("José Nuñez", "Spoke with NUNEZ today.", "NUNEZ"),
+        ("José Nuñez", "Spoke with Jose Nunez today.", "Jose Nunez"),
+        ("Jürgen Strauß", "Spoke with Strauss today.", "Strauss"),
+        ("Nguyễn Thị Hoa", "Spoke with Nguyen today.", "Nguyen"),
+        ("José Nuñez", "e-mail jnunez@mail.example today", "jnunez"),
     ],
 )
 def test_a_name_left_inside_another_string_is_caught(name: str, left: str, leaked: str) -> None:
@@ -87,4 +93,19 @@ def test_a_rare_name_glued_to_a_handle_is_caught_in_another_patients_notes() -> 
     found = find_leaks([first, second], outputs)
     assert [(leak.doc_id, leak.rule, second.text[leak.start : leak.end]) for leak in found] == [
         ("401-01", "name glued to other text", "ohendrickson")
+    ]
+
+
+def test_a_name_without_its_diacritics_as_a_surrogate_is_a_leak_only_in_its_own_patients_notes() -> None:
+    # Another patient's surrogate "Nguyen" is a census name like any other; the patient's own
+    # surrogate "Nguyen" for a tagged "Nguyễn" gives the name back.
+    first = note("400-01", "Patient ", ("Nguyễn Hoa", "PATIENT"), " seen.")
+    second = note("401-01", "Patient ", ("Mai Tran", "PATIENT"), " seen.")
+    outputs = [
+        note("400-01", "Patient ", ("Nguyen Lan", "PATIENT"), " seen."),
+        note("401-01", "Patient ", ("Nguyen Lan", "PATIENT"), " seen."),
+    ]
+    found = find_leaks([first, second], outputs)
+    assert [(leak.doc_id, leak.rule) for leak in found] == [
+        ("400-01", "surrogate repeats the patient's original")
     ]
