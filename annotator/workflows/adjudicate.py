@@ -115,12 +115,18 @@ def adjudicate(
         )
     adjudicated = {d.doc_id for d in report.documents}
     notes = [
-        Note(
-            NoteKind.FEWER_VERSIONS if doc_id in adjudicated else NoteKind.MISSING_VERSION,
-            doc_id,
-            detail=", ".join(lacking),
-        )
+        Note(NoteKind.MISSING_VERSION, doc_id, detail=", ".join(lacking))
         for doc_id, lacking in sorted(report.missing.items())
+        if doc_id not in adjudicated
+    ]
+    # One note per set of folders lacking notes: carol, who did a third of them, is one line.
+    fewer: dict[str, list[str]] = {}
+    for doc_id, lacking in sorted(report.missing.items()):
+        if doc_id in adjudicated:
+            fewer.setdefault(", ".join(lacking), []).append(doc_id)
+    notes += [
+        Note(NoteKind.FEWER_VERSIONS, _listed(doc_ids), count=len(doc_ids), detail=folders)
+        for folders, doc_ids in fewer.items()
     ]
     notes += [
         Note(NoteKind.VERSIONS_CHANGED, d.doc_id, count=len(d.stale), detail=", ".join(d.stale))
@@ -133,3 +139,8 @@ def adjudicate(
         if d.links_left_out
     ]
     return AdjudicateResult(report, notes)
+
+
+def _listed(doc_ids: list[str], shown: int = 10) -> str:
+    more = len(doc_ids) - shown
+    return ", ".join(doc_ids[:shown]) + (f" and {more} more" if more > 0 else "")

@@ -41,8 +41,8 @@ class NoteKind(Enum):
     NOT_IN_BOTH_SYSTEMS = "not-in-both-systems"
     #: a document is missing from some versions (``subject``: doc id, ``detail``: the versions)
     MISSING_VERSION = "missing-version"
-    #: document ``subject`` is missing from the folders ``detail`` but adjudicated from the
-    #: two or more versions it has
+    #: ``count`` documents (``subject``: their ids) are missing from the folders ``detail`` but
+    #: adjudicated from the two or more versions they have
     FEWER_VERSIONS = "fewer-versions"
     #: ``count`` logged decisions of document ``subject`` were made on versions an annotator has
     #: changed since (``detail``: their units), so they were not replayed
@@ -95,8 +95,8 @@ _MESSAGES = {
     NoteKind.NOT_IN_BOTH_SYSTEMS: "{subject} has no file for {count} gold document(s): left out for both "
     "systems, which are compared on the same documents",
     NoteKind.MISSING_VERSION: "document {subject} is missing from {detail}; skipped",
-    NoteKind.FEWER_VERSIONS: "document {subject} is missing from {detail}; adjudicated from the versions "
-    "it has",
+    NoteKind.FEWER_VERSIONS: "{count} document(s) missing from {detail}, adjudicated from the versions they "
+    "have: {subject}",
     NoteKind.VERSIONS_CHANGED: "document {subject}: the versions changed since {count} decision(s) were made "
     "({detail}); those units are open again",
     NoteKind.LINKS_LEFT_OUT: "document {subject}: {count} link(s) of the versions are not in the gold (the "
