@@ -200,6 +200,8 @@ def record_counts(out_dir: Path, partition_name: str, documents: int, counts: di
         {"partition": partition_name, "documents": documents, "counts": counts}, ensure_ascii=True
     )
     path = out_dir / COUNTS_LEDGER
+    if path.is_symlink():  # appending through a link would write into whatever it names
+        raise UsageError("the batch counts ledger is a symbolic link; use --force to start over", path)
     try:
         with path.open("a+b") as ledger:
             size = ledger.seek(0, os.SEEK_END)

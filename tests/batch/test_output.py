@@ -134,3 +134,15 @@ def test_a_line_cut_short_by_a_kill_loses_no_later_counts(tmp_path: Path) -> Non
         "part-00001": RecordedCounts(3, {"NAME": 2}),
         "part-00002": RecordedCounts(1, {}),
     }
+
+
+def test_a_link_in_place_of_the_counts_ledger_is_never_written_through(tmp_path: Path) -> None:
+    # Appending through it would write into whatever file it names.
+    elsewhere = tmp_path / "thesis.txt"
+    elsewhere.write_text("chapter 1\n", encoding="ascii")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / COUNTS_LEDGER).symlink_to(elsewhere)
+    with pytest.raises(UsageError, match="symbolic link"):
+        record_counts(out, "part-00000", 1, {})
+    assert elsewhere.read_text(encoding="ascii") == "chapter 1\n"
