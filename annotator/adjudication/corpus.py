@@ -66,9 +66,10 @@ class PreparedCorpus:
         """A session for one document, replaying its decision log when ``resume``; with a
         ``journal`` writer, each decision is appended to the log on disk as it is made."""
         log = self.existing_log(doc_id) if resume else []
-        session = AdjudicationSession(self.alignments[doc_id], adjudicator, auto, log)
+        alignment = self.alignments[doc_id]
         # A document some annotator lacks: its versions keep the keys of their folders.
-        session.key_numbers = [self.versions.names.index(name) + 1 for name in session.names]
+        keys = [self.versions.names.index(name) + 1 for name in alignment.names]
+        session = AdjudicationSession(alignment, adjudicator, auto, log, key_numbers=keys)
         # A gold file no session wrote is never overwritten, so its decisions are not logged
         # either (a log beside it would make it look like ours).
         if journal is not None and not self.has_foreign_gold(doc_id):

@@ -211,6 +211,9 @@ class AdjudicationSession:
         Which units to resolve automatically (see :class:`AutoAccept`).
     log:
         An existing decision log to replay (resuming an earlier session).
+    key_numbers:
+        The key (1, 2 ...) of each version: its folder's place among all the folders, which
+        differs from its place here when an annotator lacks the document (default 1, 2 ...).
     """
 
     resolution_changed = Signal(str)
@@ -222,6 +225,7 @@ class AdjudicationSession:
         adjudicator: str = "adjudicator",
         auto: AutoAccept | str = AutoAccept.UNANIMOUS,
         log: Sequence[dict[str, object]] = (),
+        key_numbers: Sequence[int] | None = None,
     ) -> None:
         self.alignment = alignment
         self.adjudicator = adjudicator
@@ -238,9 +242,7 @@ class AdjudicationSession:
         #: links of the versions the gold does not hold (they disagree, or name a tag left out),
         #: counted when the gold is saved
         self.links_left_out = 0
-        #: the key (1, 2 ...) of each version: its folder's place among all the folders, which
-        #: differs from its place here when an annotator lacks the document
-        self.key_numbers = list(range(1, len(alignment.names) + 1))
+        self.key_numbers = list(key_numbers or range(1, len(alignment.names) + 1))
         self._units = {u.id: u for u in alignment.units}
         self._logging = True
         self._stack: list[str] = []
@@ -340,6 +342,11 @@ class AdjudicationSession:
         else:
             self.history.push(command)
         return command
+
+    def version_of_key(self, key: int) -> int | None:
+        """The version (0-based, here) that key ``key`` takes, or None when its annotator lacks
+        the document."""
+        return self.key_numbers.index(key) if key in self.key_numbers else None
 
     def undo(self) -> Unit | None:
         """Undo the last decision; returns its unit (``None`` when nothing to undo)."""

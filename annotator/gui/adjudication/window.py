@@ -441,14 +441,18 @@ class AdjudicationWindow(QMainWindow):
         if unit is not None and unit.kind is UnitKind.MISSED_CANDIDATE:
             self.statusBar().showMessage("A candidate is accepted (A) or dismissed (X)")
             return
-        if session is not None and version + 1 not in session.key_numbers:
+        if session is None:
+            self._decide("take", version)
+            return
+        here = session.version_of_key(version + 1)
+        if here is None:
             names = self.prepared.versions.names
             name = names[version] if version < len(names) else f"version {version + 1}"
             self.statusBar().showMessage(
                 f"{printable_path(name)} has no version of {printable_path(session.doc_id)}"
             )
             return
-        self._decide("take", session.key_numbers.index(version + 1) if session is not None else version)
+        self._decide("take", here)
 
     def take_all(self) -> None:
         unit, session = self.current_unit, self._session
