@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import partial
 
+from annotator.core.composed import ComposedText, composed_document
 from annotator.core.document import Document
 from annotator.core.english import zipf as _zipf
 from annotator.core.lookalikes import ascii_document
@@ -267,10 +268,16 @@ class _OutputIndex:
         self.tag_starts: list[list[int]] = []
         self.where: dict[str, list[tuple[int, int]]] = {}
         self.where_in: dict[str, dict[str, list[tuple[int, int]]]] = {}
+        # Tokens written with diacritics, by their spelling without ("nunez" for "Nuñez"): a
+        # name tagged as a system without accents wrote it is still that name left with them.
+        self.folded_where: dict[str, list[tuple[int, int]]] = {}
+        self.folded_where_in: dict[str, dict[str, list[tuple[int, int]]]] = {}
+        folded_anchors = {_folded(anchor) for anchor in anchors}
         self._eponyms: dict[int, SpanIndex] = {}
         for index, document in enumerate(documents):
             starts, ends = array("i"), array("i")
             patient = self.where_in.setdefault(document.patient_id, {})
+            folded_patient = self.folded_where_in.setdefault(document.patient_id, {})
             for position, match in enumerate(_TOKEN.finditer(document.text)):
                 starts.append(match.start())
                 ends.append(match.end())
@@ -278,6 +285,9 @@ class _OutputIndex:
                 if token in anchors:
                     self.where.setdefault(token, []).append((index, position))
                     patient.setdefault(token, []).append((index, position))
+                if not token.isascii() and (folded := _folded(token)) != token and folded in folded_anchors:
+                    self.folded_where.setdefault(folded, []).append((index, position))
+                    folded_patient.setdefault(folded, []).append((index, position))
             self.starts.append(starts)
             self.ends.append(ends)
             tags = sorted((a.start, a.end, kind_of(a)) for a in document if a.end > a.start)
@@ -289,6 +299,12 @@ class _OutputIndex:
         if start < 0 or start + size > len(self.starts[index]):
             return ()
         return tuple(token.lower() for token in self.surface(index, start, size))
+
+    def folded(self, index: int, start: int, size: int) -> tuple[str, ...]:
+        """Tokens ``start .. start + size`` of output ``index`` without diacritics, case kept."""
+        if start < 0 or start + size > len(self.starts[index]):
+            return ()
+        return tuple(without_diacritics(token) for token in self.surface(index, start, size))
 
     def surface(self, index: int, start: int, size: int) -> tuple[str, ...]:
         text, starts, ends = self.documents[index].text, self.starts[index], self.ends[index]
@@ -316,12 +332,11 @@ class _OutputIndex:
 
     def occurrences(self, token: str, patients: set[str] | None) -> list[tuple[int, int]]:
         """Where a (lower-cased) token occurs: everywhere, or in some patients' records."""
-        if patients is None:
-            return self.where.get(token, [])
-        found: list[tuple[int, int]] = []
-        for patient in patients:
-            found.extend(self.where_in.get(patient, {}).get(token, ()))
-        return found
+        return _places(self.where, self.where_in, token, patients)
+
+    def folded_occurrences(self, token: str, patients: set[str] | None) -> list[tuple[int, int]]:
+        """Where a token written with diacritics is ``token`` without them."""
+        return _places(self.folded_where, self.folded_where_in, _folded(token), patients)
 
     def surrogate_tag(self, index: int, start: int, end: int) -> tuple[int, int, str] | None:
         """The output tag (start, end, kind) wholly containing ``[start, end)``, if any."""
@@ -333,6 +348,24 @@ class _OutputIndex:
         return None
 
 
+def _places(
+    where: dict[str, list[tuple[int, int]]],
+    where_in: dict[str, dict[str, list[tuple[int, int]]]],
+    token: str,
+    patients: set[str] | None,
+) -> list[tuple[int, int]]:
+    if patients is None:
+        return where.get(token, [])
+    found: list[tuple[int, int]] = []
+    for patient in patients:
+        found.extend(where_in.get(patient, {}).get(token, ()))
+    return found
+
+
+def _folded(token: str) -> str:
+    return without_diacritics(token).lower()
+
+
 def _leak_kind(
     candidate: _Candidate,
     document: Document,
@@ -341,8 +374,10 @@ def _leak_kind(
     end: int,
     index: _OutputIndex,
     doc_index: int,
+    spelt_otherwise: bool = False,
 ) -> str | None:
-    """Why a match of a candidate is a leak, or None when it is not one."""
+    """Why a match of a candidate is a leak, or None when it is not one (``spelt_otherwise``:
+    the match differs from the candidate only in its diacritics)."""
     same_patient = document.patient_id == candidate.patient_id
     if candidate.own_patient_only and not same_patient:
         return None
@@ -368,7 +403,7 @@ def _leak_kind(
         return None  # "7/29" inside "7/29/2068" is another date, not this one
     if same_patient:
         return "surrogate repeats the patient's original"
-    if candidate.folded:
+    if candidate.folded or spelt_otherwise:
         return None
     if candidate.kind in STRICT_KINDS:
         return "surrogate repeats another patient's original"
@@ -388,9 +423,14 @@ def find_leaks(
     """
     options = options or LeakCheckOptions()
     # Both sides read with ASCII look-alikes: "O\u2019Brien" left in a note is the "O'Brien"
-    # tagged elsewhere (the same length, so every offset found is one into the note as written).
-    originals_list = [ascii_document(d) for d in originals]
-    outputs_list = [ascii_document(d) for d in outputs]
+    # tagged elsewhere (the same length, so every offset found is one into the note as written);
+    # and composed: "Nun\u0303ez" is the "Nu\u00f1ez" tagged elsewhere (offsets mapped back).
+    written_originals = [ascii_document(d) for d in originals]
+    written_outputs = [ascii_document(d) for d in outputs]
+    originals_list = [composed_document(d)[0] for d in written_originals]
+    composed_outputs = [composed_document(d) for d in written_outputs]
+    outputs_list = [document for document, _ in composed_outputs]
+    compositions = {document.doc_id: composed for document, composed in composed_outputs}
     originals, outputs = originals_list, outputs_list
     leaks: dict[tuple[str, int, int], Leak] = {}
     # Candidates sharing their tokens (a doctor seen in many patients' records) are looked up once.
@@ -413,18 +453,32 @@ def find_leaks(
         anchor = anchors[(tokens, case_sensitive)]
         size = len(tokens)
         lowered = tuple(t.lower() for t in tokens)
-        for doc_index, position in index.occurrences(tokens[anchor].lower(), patients):
+        folded = tuple(without_diacritics(t) for t in tokens)
+        as_written = index.occurrences(tokens[anchor].lower(), patients)
+        seen = set(as_written)
+        spelt_otherwise = [p for p in index.folded_occurrences(tokens[anchor], patients) if p not in seen]
+        for doc_index, position in [*as_written, *spelt_otherwise]:
             start_token = position - anchor
-            if start_token < 0 or index.lowered(doc_index, start_token, size) != lowered:
+            if start_token < 0:
                 continue
-            if case_sensitive and index.surface(doc_index, start_token, size) != tokens:
-                continue
+            if index.lowered(doc_index, start_token, size) == lowered and (
+                not case_sensitive or index.surface(doc_index, start_token, size) == tokens
+            ):
+                otherwise = False
+            else:
+                # The same letters but for their diacritics ("Nunez" tagged, "NUÑEZ" left).
+                otherwise = True
+                written = index.folded(doc_index, start_token, size)
+                if (written if case_sensitive else tuple(t.lower() for t in written)) != (
+                    folded if case_sensitive else tuple(t.lower() for t in folded)
+                ):
+                    continue
             start = index.starts[doc_index][start_token]
             end = index.ends[doc_index][start_token + size - 1]
             tag = index.surrogate_tag(doc_index, start, end)
             document = index.documents[doc_index]
             for candidate in candidates:
-                where = _leak_kind(candidate, document, tag, start, end, index, doc_index)
+                where = _leak_kind(candidate, document, tag, start, end, index, doc_index, otherwise)
                 if where is not None:
                     key = (document.doc_id, start, end)
                     leaks.setdefault(
@@ -459,7 +513,16 @@ def find_leaks(
         variants += rule()
     if progress is not None:
         progress(total, total)
-    return with_original_offsets(_one_per_place([*leaks.values(), *variants]), originals_list, outputs_list)
+    found = [_as_written(leak, compositions) for leak in _one_per_place([*leaks.values(), *variants])]
+    return with_original_offsets(found, written_originals, written_outputs)
+
+
+def _as_written(leak: Leak, compositions: dict[str, ComposedText]) -> Leak:
+    """A finding in a composed output note, at its place in the note as written."""
+    composed = compositions.get(leak.doc_id)
+    if composed is None or composed.origin is None:
+        return leak
+    return replace(leak, start=composed.to_written(leak.start), end=composed.to_written(leak.end))
 
 
 def _one_per_place(leaks: list[Leak]) -> list[Leak]:

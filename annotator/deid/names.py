@@ -85,10 +85,19 @@ def name_tokens(text: str) -> list[str]:
     return [_POSSESSIVE.sub("", m.group()) for m in _TOKEN.finditer(text)]
 
 
+# Letters that Unicode does not write as a plain letter with a mark, and their plain spelling.
+_PLAIN_LETTERS = str.maketrans(
+    {"ß": "ss", "ẞ": "SS", "ı": "i", "ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D"}
+    | {"ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe"}
+)
+
+
 def without_diacritics(text: str) -> str:
     """``text`` as a system without accents writes it: ``Nunez`` for ``Nuñez``, ``Nguyen`` for
-    ``Nguyễn``, ``Strauss`` for ``Strauß``."""
-    decomposed = unicodedata.normalize("NFKD", text.replace("ß", "ss").replace("ẞ", "SS"))
+    ``Nguyễn``, ``Strauss`` for ``Strauß``, ``Lodz`` for ``Łódź``, ``ISIK`` for ``IŞIK``."""
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN_LETTERS))
     return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
 
 

@@ -45,6 +45,17 @@ def found_in(planted: Document, left: str, *others: Document) -> list[str]:
         ("Jürgen Strauß", "Spoke with Strauss today.", "Strauss"),
         ("Nguyễn Thị Hoa", "Spoke with Nguyen today.", "Nguyen"),
         ("José Nuñez", "e-mail jnunez@mail.example today", "jnunez"),
+        ("Paweł Łukasiewicz", "Spoke with Lukasiewicz today.", "Lukasiewicz"),
+        ("Ayşe Işık", "Spoke with ISIK today.", "ISIK"),
+        # Left with diacritics the tag did not have, as another system writes the name.
+        ("Jose Nunez", "Spoke with Nuñez today.", "Nuñez"),
+        ("Jose Nunez", "SPOKE WITH JOSÉ NUÑEZ TODAY.", "JOSÉ NUÑEZ"),
+        ("Ayse Celik", "Spoke with ÇELİK today.", "ÇELİK"),  # Turkish capitals: a dotted İ
+        ("Ayşe Çelik", "Spoke with ÇELİK today.", "ÇELİK"),
+        # Decomposed Unicode: a letter and a combining mark, as some exports write accents.
+        ("José Nuñez", "Spoke with Nun\u0303ez today.", "Nun\u0303ez"),
+        ("José Nuñez", "Spoke with Jose\u0301 Nun\u0303ez today.", "Jose\u0301 Nun\u0303ez"),
+        ("Jose\u0301 Nun\u0303ez", "Spoke with Nuñez today.", "Nuñez"),
     ],
 )
 def test_a_name_left_inside_another_string_is_caught(name: str, left: str, leaked: str) -> None:
@@ -104,6 +115,31 @@ def test_a_name_without_its_diacritics_as_a_surrogate_is_a_leak_only_in_its_own_
     outputs = [
         note("400-01", "Patient ", ("Nguyen Lan", "PATIENT"), " seen."),
         note("401-01", "Patient ", ("Nguyen Lan", "PATIENT"), " seen."),
+    ]
+    found = find_leaks([first, second], outputs)
+    assert [(leak.doc_id, leak.rule) for leak in found] == [
+        ("400-01", "surrogate repeats the patient's original")
+    ]
+
+
+def test_decomposed_accents_before_a_leak_keep_its_place_in_the_note() -> None:
+    # Composing the note shortens it; the place found is given back in the note as written.
+    planted = note(
+        "400-01",
+        "Patient ",
+        ("Ora Hendrickson", "PATIENT"),
+        " seen.\n",
+        "Cafe\u0301 au lait spots. Hendrickson called.",
+    )
+    assert found_in(planted, "Cafe") == ["Hendrickson"]
+
+
+def test_a_name_with_diacritics_as_another_patients_surrogate_is_a_census_name_not_a_leak() -> None:
+    first = note("400-01", "Patient ", ("Hoa Nguyen", "PATIENT"), " seen.")
+    second = note("401-01", "Patient ", ("Mai Tran", "PATIENT"), " seen.")
+    outputs = [
+        note("400-01", "Patient ", ("Lan Nguyễn", "PATIENT"), " seen."),
+        note("401-01", "Patient ", ("Lan Nguyễn", "PATIENT"), " seen."),
     ]
     found = find_leaks([first, second], outputs)
     assert [(leak.doc_id, leak.rule) for leak in found] == [
