@@ -26,7 +26,7 @@ import json
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -35,6 +35,7 @@ from zlib import error as ZlibError
 from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
 from annotator.core.collector import collector_paused
+from annotator.core.composed import ComposedText, composed_document
 from annotator.core.document import Document
 from annotator.core.lookalikes import ascii_document, ascii_lookalikes
 from annotator.core.schema import Schema, load_schema
@@ -680,12 +681,16 @@ class CrfTagger:
         (:mod:`annotator.crf.parallel`): the same spans, sooner.
         """
         _check_bias(recall_bias)
-        documents = [ascii_document(d) for d in documents]
+        # Read with ASCII look-alikes (same offsets) and composed: an accent written as a
+        # combining mark ("Nun\u0303ez") would split a name; spans go back to the note as written.
+        composed = [composed_document(ascii_document(d)) for d in documents]
+        documents = [document for document, _ in composed]
         if workers > 1 and len({d.patient_id for d in documents}) > 1:
             from annotator.crf.parallel import predict_spans_in_parallel
 
             self._require_model()  # here, before any process starts
-            return predict_spans_in_parallel(self, documents, recall_bias, workers, progress, cancelled)
+            spans = predict_spans_in_parallel(self, documents, recall_bias, workers, progress, cancelled)
+            return _spans_as_written(spans, composed)
         by_id: dict[str, list[Prediction]] = {}
         evidence: dict[str, PhiEvidence] = {}
         total = sum(len(d.text) for d in documents) or 1
@@ -708,7 +713,7 @@ class CrfTagger:
                 progress(min(done, total), total)
         if self.postprocess:
             by_id = self.propagate_patients(documents, by_id, evidence)
-        return self.follow_guideline(documents, by_id)
+        return _spans_as_written(self.follow_guideline(documents, by_id), composed)
 
     def follow_guideline(
         self, documents: Sequence[Document], by_id: dict[str, list[Prediction]]
@@ -760,6 +765,19 @@ class CrfTagger:
         """Pending model annotations for several documents, by document id."""
         spans = self.predict_spans(documents, recall_bias, progress, cancelled, workers)
         return {d.doc_id: predictions_to_annotations(d, spans[d.doc_id], self.schema) for d in documents}
+
+
+def _spans_as_written(
+    spans: dict[str, list[Prediction]], composed: Sequence[tuple[Document, ComposedText]]
+) -> dict[str, list[Prediction]]:
+    """Spans found in composed notes, at their places in the notes as written."""
+    for document, text in composed:
+        if text.origin is not None:
+            spans[document.doc_id] = [
+                replace(p, start=text.to_written(p.start), end=text.to_written(p.end))
+                for p in spans[document.doc_id]
+            ]
+    return spans
 
 
 def _read_memory(raw: bytes, schema: Schema, path: Path) -> PhiMemory:

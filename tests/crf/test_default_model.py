@@ -7,6 +7,7 @@ import io
 import os
 import subprocess
 import sys
+import unicodedata
 import zipfile
 from pathlib import Path
 
@@ -168,3 +169,23 @@ def test_a_no_break_space_hyphen_or_curly_quote_tags_as_an_ascii_one_does() -> N
         (a.start, a.end, a.type) for a in found[text]
     ]
     assert "HOLY\u00a0CROSS HOSPITAL" in {a.text for a in found[spaced]}  # the note's own characters
+
+
+def test_accents_written_as_combining_marks_tag_as_composed_letters_do() -> None:
+    # Some exports (and macOS file names) write "ñ" as "n" + U+0303: read as written, a name
+    # lost what followed its first mark ("José Nun"), a tag ended before a mark and a hospital
+    # was missed. The spans are the composed note's, each at its place in the note as written.
+    text = (
+        "Patient José Nuñez, 67 y/o, seen by Dr. Zoë Brontë at Hôpital Saint-Louis on 03/04/2071.\n"
+        "Spoke with his wife Inés Nuñez (phone 555-201-3344). Follow up with Dr. Çelik.\n"
+    )
+    decomposed = unicodedata.normalize("NFD", text)
+    assert decomposed != text
+    tagger = load_default_model()
+    composed = tagger.predict(Document("100-01", text))
+    written = tagger.predict(Document("100-01", decomposed))
+    assert [(a.type, unicodedata.normalize("NFC", a.text)) for a in written] == [
+        (a.type, a.text) for a in composed
+    ]
+    assert all(a.text == decomposed[a.start : a.end] for a in written)
+    assert "Nun\u0303ez" in {a.text.split()[-1] for a in written}
