@@ -1,68 +1,91 @@
-"""Notes read in composed Unicode, with a way back to the offsets of the note as written.
+"""Notes read as a reader sees them, with a way back to the offsets of the note as written.
 
 A letter with an accent can be one character (``ñ``, as most editors write it) or a letter
 followed by a combining mark (``n`` + U+0303, as some exports and macOS file systems write it).
-The two look the same, but a rule that splits words at non-letters reads the second as
-``Nun`` and ``ez``. The leak check reads both sides composed, so a name tagged one way and
-left the other way is still the same name; each place it finds is mapped back to the note.
+A word can hold characters nobody sees: a soft hyphen or a zero-width space left by a word
+processor or a web page (``Hen\u00addrickson``). Each looks like the plain word, but a rule
+that splits words at non-letters reads ``Nun`` and ``ez``, or ``Hen`` and ``drickson``. The
+tagger and the leak check read notes composed and without those characters, so a name written
+one way and left the other way is still the same name; each place found is mapped back.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from array import array
 from dataclasses import dataclass
 
 from annotator.core.document import Document
 
+# Characters with no width or glyph in running text: the soft hyphen, zero-width space and
+# joiners, the word joiner and invisible operators, direction marks and embeddings, the BOM.
+_INVISIBLE_CODES = (0x00AD, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2065))
+_INVISIBLE = "".join(map(chr, (*_INVISIBLE_CODES, *range(0x2066, 0x206A), 0xFEFF)))
+_HAS_INVISIBLE = re.compile(f"[{_INVISIBLE}]")
+
 
 @dataclass(frozen=True)
 class ComposedText:
-    """``text`` composed (NFC, one mark cluster at a time), with ``origin[i]``: where the
-    boundary before composed character ``i`` lies in the text as written (``origin`` has one
-    entry more than ``text``, for its end)."""
+    """``text`` composed, with where each of its characters lies in the text as written:
+    ``starts[i]`` and ``ends[i]`` (``starts`` has one entry more, the written text's length)."""
 
     text: str
-    origin: array[int] | None  # None: the text was already composed; offsets are the same
+    starts: array[int] | None  # None: the text needed nothing; offsets are the same
+    ends: array[int] | None = None
 
     def to_written(self, offset: int) -> int:
-        return offset if self.origin is None else self.origin[offset]
+        """A span's start (or any boundary before a character) in the text as written."""
+        return offset if self.starts is None else self.starts[offset]
+
+    def to_written_end(self, offset: int) -> int:
+        """A span's end in the text as written: after its last character's marks, before any
+        invisible character that follows it."""
+        if self.ends is None or self.starts is None:
+            return offset
+        return self.ends[offset - 1] if offset > 0 else self.starts[0]
 
 
 def compose(text: str) -> ComposedText:
     """``text`` with every letter and the combining marks after it composed where Unicode has
-    one character for them; a text already composed is returned as it is (the usual case)."""
-    if unicodedata.is_normalized("NFC", text):
+    one character for them, and without invisible characters; a text that has neither to do is
+    returned as it is (the usual case)."""
+    if unicodedata.is_normalized("NFC", text) and not _HAS_INVISIBLE.search(text):
         return ComposedText(text, None)
     pieces: list[str] = []
-    origin = array("i")
+    starts, ends = array("i"), array("i")
     size = len(text)
     start = 0
     while start < size:
         end = start + 1
-        while end < size and unicodedata.combining(text[end]):
+        while end < size and (unicodedata.combining(text[end]) or _HAS_INVISIBLE.match(text[end])):
             end += 1
-        cluster = unicodedata.normalize("NFC", text[start:end])
-        pieces.append(cluster)
-        # Within a cluster the first characters keep their own places; a boundary cannot fall
-        # inside what composed into one character, so the cluster's end follows its last one.
-        origin.extend(min(start + k, end - 1) for k in range(len(cluster)))
+        seen = [i for i in range(start, end) if not _HAS_INVISIBLE.match(text[i])]
+        cluster = unicodedata.normalize("NFC", "".join(text[i] for i in seen))
+        if cluster:
+            pieces.append(cluster)
+            # Each character at its own place; when marks composed into their letter, that
+            # letter reaches its last mark (the cluster's last character as written).
+            last = len(cluster) - 1
+            places = [seen[min(k, len(seen) - 1)] for k in range(len(cluster))]
+            starts.extend(places)
+            ends.extend(seen[-1] + 1 if k == last else places[k] + 1 for k in range(len(cluster)))
         start = end
-    origin.append(size)
-    return ComposedText("".join(pieces), origin)
+    starts.append(size)
+    return ComposedText("".join(pieces), starts, ends)
 
 
 def composed_document(document: Document) -> tuple[Document, ComposedText]:
     """The document composed: its text, and its tags' offsets and texts moved with it."""
     composed = compose(document.text)
-    if composed.origin is None:
+    if composed.starts is None:
         return document, composed
-    to_composed = _inverse(composed.origin, len(document.text))
+    to_composed = _inverse(composed.starts, len(document.text))
     annotations = [
         a.replace(
             start=to_composed[a.start],
             end=to_composed[a.end],
-            text=unicodedata.normalize("NFC", a.text),
+            text=compose(a.text).text,
         )
         for a in document.annotations
     ]

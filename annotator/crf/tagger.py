@@ -772,9 +772,9 @@ def _spans_as_written(
 ) -> dict[str, list[Prediction]]:
     """Spans found in composed notes, at their places in the notes as written."""
     for document, text in composed:
-        if text.origin is not None:
+        if text.starts is not None:
             spans[document.doc_id] = [
-                replace(p, start=text.to_written(p.start), end=text.to_written(p.end))
+                replace(p, start=text.to_written(p.start), end=text.to_written_end(p.end))
                 for p in spans[document.doc_id]
             ]
     return spans

@@ -520,9 +520,9 @@ def find_leaks(
 def _as_written(leak: Leak, compositions: dict[str, ComposedText]) -> Leak:
     """A finding in a composed output note, at its place in the note as written."""
     composed = compositions.get(leak.doc_id)
-    if composed is None or composed.origin is None:
+    if composed is None or composed.starts is None:
         return leak
-    return replace(leak, start=composed.to_written(leak.start), end=composed.to_written(leak.end))
+    return replace(leak, start=composed.to_written(leak.start), end=composed.to_written_end(leak.end))
 
 
 def _one_per_place(leaks: list[Leak]) -> list[Leak]:

@@ -14,7 +14,7 @@ from annotator.core.document import Document
 
 def test_a_composed_text_is_given_back_as_it_is() -> None:
     composed = compose("Nuñez seen.")
-    assert composed.text == "Nuñez seen." and composed.origin is None
+    assert composed.text == "Nuñez seen." and composed.starts is None
     assert composed.to_written(3) == 3
 
 
@@ -23,7 +23,16 @@ def test_a_letter_and_its_mark_become_one_letter_and_offsets_lead_back() -> None
     composed = compose(written)
     assert composed.text == "José Nuñez seen."
     start, end = composed.text.index("Nuñez"), composed.text.index("Nuñez") + 5
-    assert written[composed.to_written(start) : composed.to_written(end)] == "Nun\u0303ez"
+    assert written[composed.to_written(start) : composed.to_written_end(end)] == "Nun\u0303ez"
+
+
+def test_characters_nobody_sees_are_left_out_and_offsets_lead_back() -> None:
+    written = "Hen\u00addrickson and \u200bNun\u0303ez\ufeff."
+    composed = compose(written)
+    assert composed.text == "Hendrickson and Nuñez."
+    assert written[composed.to_written(0) : composed.to_written_end(11)] == "Hen\u00addrickson"
+    start = composed.text.index("Nuñez")
+    assert written[composed.to_written(start) : composed.to_written_end(start + 5)] == "Nun\u0303ez"
 
 
 def test_tags_move_with_the_text_they_cover() -> None:
@@ -39,9 +48,22 @@ def test_tags_move_with_the_text_they_cover() -> None:
     assert composed.patient_id == "100"
 
 
-@given(st.text(alphabet=st.sampled_from(["a", "n", "e", " ", "\u0301", "\u0303", "\u0323", "ñ", "\u0130"])))
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            ["a", "n", "e", " ", "\u0301", "\u0303", "\u0323", "ñ", "\u0130", "\u00ad", "\u200b"]
+        )
+    )
+)
 def test_every_composed_boundary_maps_to_a_written_boundary_in_order(text: str) -> None:
     composed = compose(text)
-    assert unicodedata.normalize("NFC", composed.text) == unicodedata.normalize("NFC", text)
-    places = [composed.to_written(i) for i in range(len(composed.text) + 1)]
-    assert places == sorted(places) and places[-1] == len(text) and places[0] == 0
+    visible = "".join(c for c in text if c not in "\u00ad\u200b")
+    assert unicodedata.normalize("NFC", composed.text) == unicodedata.normalize("NFC", visible)
+    size = len(composed.text)
+    starts = [composed.to_written(i) for i in range(size + 1)]
+    ends = [composed.to_written_end(i) for i in range(1, size + 1)]
+    assert starts == sorted(starts) and ends == sorted(ends) and starts[-1] == len(text)
+    for i in range(size):  # each character's own written text, marks and all, none of a neighbour's
+        piece = text[starts[i] : ends[i]]
+        assert piece and piece[0] not in "\u00ad\u200b" and piece[-1] not in "\u00ad\u200b"
+        assert ends[i] <= starts[i + 1] or i == size - 1

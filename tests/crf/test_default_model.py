@@ -189,3 +189,9 @@ def test_accents_written_as_combining_marks_tag_as_composed_letters_do() -> None
     ]
     assert all(a.text == decomposed[a.start : a.end] for a in written)
     assert "Nun\u0303ez" in {a.text.split()[-1] for a in written}
+    # A soft hyphen and a zero-width space inside words are not there for the reader either.
+    hidden = text.replace("Nuñez", "Nu\u00adñez").replace("Saint-Louis", "Saint-Lou\u200bis")
+    invisible = tagger.predict(Document("100-01", hidden))
+    assert [(a.type, a.text.replace("\u00ad", "").replace("\u200b", "")) for a in invisible] == [
+        (a.type, a.text) for a in composed
+    ]

@@ -56,6 +56,14 @@ def found_in(planted: Document, left: str, *others: Document) -> list[str]:
         ("José Nuñez", "Spoke with Nun\u0303ez today.", "Nun\u0303ez"),
         ("José Nuñez", "Spoke with Jose\u0301 Nun\u0303ez today.", "Jose\u0301 Nun\u0303ez"),
         ("Jose\u0301 Nun\u0303ez", "Spoke with Nuñez today.", "Nuñez"),
+        # Characters nobody sees, left inside a name by a word processor or a web page.
+        ("Ora Hendrickson", "Spoke with Hen\u00addrickson today.", "Hen\u00addrickson"),
+        (
+            "Ora Hendrickson",
+            "Spoke with Ora\u200b Hendr\u200bickson\ufeff today.",
+            "Ora\u200b Hendr\u200bickson",
+        ),
+        ("Ora Hendrickson", "Spoke with HENDRICK\u200dSON today.", "HENDRICK\u200dSON"),
     ],
 )
 def test_a_name_left_inside_another_string_is_caught(name: str, left: str, leaked: str) -> None:
