@@ -22,7 +22,8 @@ from annotator.core.document import Document
 # joiners, the word joiner and invisible operators, direction marks and embeddings, the BOM.
 _INVISIBLE_CODES = (0x00AD, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2065))
 _INVISIBLE = "".join(map(chr, (*_INVISIBLE_CODES, *range(0x2066, 0x206A), 0xFEFF)))
-_HAS_INVISIBLE = re.compile(f"[{_INVISIBLE}]")
+INVISIBLE_CLASS = f"[{_INVISIBLE}]"  # a regular-expression class of them
+_HAS_INVISIBLE = re.compile(INVISIBLE_CLASS)
 
 
 @dataclass(frozen=True)
@@ -46,11 +47,16 @@ class ComposedText:
         return self.ends[offset - 1] if offset > 0 else self.starts[0]
 
 
+def is_plain(text: str) -> bool:
+    """Whether ``text`` is already composed and holds no invisible character (most notes)."""
+    return unicodedata.is_normalized("NFC", text) and not _HAS_INVISIBLE.search(text)
+
+
 def compose(text: str) -> ComposedText:
     """``text`` with every letter and the combining marks after it composed where Unicode has
     one character for them, and without invisible characters; a text that has neither to do is
     returned as it is (the usual case)."""
-    if unicodedata.is_normalized("NFC", text) and not _HAS_INVISIBLE.search(text):
+    if is_plain(text):
         return ComposedText(text, None)
     pieces: list[str] = []
     starts, ends = array("i"), array("i")
@@ -106,4 +112,4 @@ def _inverse(origin: array[int], size: int) -> array[int]:
     return inverse
 
 
-__all__ = ["ComposedText", "compose", "composed_document"]
+__all__ = ["INVISIBLE_CLASS", "ComposedText", "compose", "composed_document", "is_plain"]

@@ -57,6 +57,7 @@ them out so a match printed to a log never shows note text.
 from __future__ import annotations
 
 import re
+import unicodedata
 import weakref
 from array import array
 from bisect import bisect_left, bisect_right
@@ -67,6 +68,7 @@ from typing import Literal
 from rapidfuzz import fuzz, process
 
 from annotator.core.annotation import Annotation, Source
+from annotator.core.composed import INVISIBLE_CLASS, compose, is_plain
 from annotator.core.document import Document
 from annotator.core.history import AddAnnotation, Command, CompositeCommand, History, ReplaceAnnotation
 from annotator.errors import UsageError
@@ -105,14 +107,23 @@ class TextIndex:
     stored, which would cost ~100 MB of strings for a 2,000-document project.
     """
 
-    __slots__ = ("__weakref__", "_flat", "_spans", "lower", "text")
+    __slots__ = ("__weakref__", "_flat", "_plain", "_spans", "lower", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.lower = lower_same_length(text)
         self._flat: str | None = None
+        self._plain: bool | None = None
         # One attribute, set in one step: a worker thread may warm the cache meanwhile.
         self._spans: tuple[array[int], array[int]] | None = None
+
+    @property
+    def plain(self) -> bool:
+        """Whether the text is composed and holds no invisible character (most notes): then
+        a plain pattern finds what the lenient one would, several times faster."""
+        if self._plain is None:
+            self._plain = is_plain(self.text)
+        return self._plain
 
     @property
     def flat(self) -> str:
@@ -268,10 +279,24 @@ def _word_bounded(text: str, start: int, end: int) -> bool:
     return not (end < len(text) and _is_alnum(text[end]) and _is_alnum(text[end - 1]))
 
 
-def _pattern(needle: str, case_sensitive: bool) -> re.Pattern[str]:
-    words = needle.split()
-    body = r"\s+".join(re.escape(w if case_sensitive else lower_same_length(w)) for w in words)
-    return re.compile(body)
+def _pattern(needle: str, case_sensitive: bool, lenient: bool = False) -> re.Pattern[str]:
+    """The needle's words; ``lenient``: each letter also as a letter and its combining marks
+    (``n`` + U+0303 for ``ñ``), characters nobody sees allowed between letters
+    (``Hen\u00addrickson``), for a text that holds such things."""
+    words = [w if case_sensitive else lower_same_length(w) for w in compose(needle).text.split()]
+    if not lenient:
+        return re.compile(r"\s+".join(map(re.escape, words)))
+    between = rf"{INVISIBLE_CLASS}*\s+{INVISIBLE_CLASS}*"
+    return re.compile(between.join(map(_word_pattern, words)))
+
+
+def _word_pattern(word: str) -> str:
+    letters = []
+    for char in word:
+        decomposed = unicodedata.normalize("NFD", char)
+        escaped = re.escape(char)
+        letters.append(escaped if decomposed == char else f"(?:{escaped}|{re.escape(decomposed)})")
+    return f"{INVISIBLE_CLASS}*".join(letters)
 
 
 def _context(text: str, start: int, end: int) -> tuple[str, str]:
@@ -362,7 +387,8 @@ def find_occurrences(
     needle = source.text
     if not needle.strip():
         return preview
-    pattern = _pattern(needle, case_sensitive)
+    plain_pattern = _pattern(needle, case_sensitive)
+    lenient_pattern: re.Pattern[str] | None = None
     needle_words = lower_same_length(needle).split()
     do_fuzzy = fuzzy and len(needle.strip()) >= FUZZY_MIN_LENGTH
     fuzzy_query = " ".join(needle_words).strip(_EDGE_PUNCTUATION)
@@ -371,6 +397,11 @@ def find_occurrences(
         index = text_index(document)
         haystack = document.text if case_sensitive else index.lower
         text = document.text
+        pattern = plain_pattern
+        if not index.plain:
+            if lenient_pattern is None:
+                lenient_pattern = _pattern(needle, case_sensitive, lenient=True)
+            pattern = lenient_pattern
         # The exact matches, in text order: they do not overlap, so their ends rise too.
         exact_starts: list[int] = []
         exact_ends: list[int] = []

@@ -420,3 +420,19 @@ def test_unannotated_occurrences_beside_a_pile_of_nested_tags() -> None:
     found = find_unannotated_occurrences([document], scope="patient")
     tail = len(pile) + len("end ")
     assert [(i.start, i.end, i.text) for i in found] == [(tail, tail + len("Bo Bo"), "Bo Bo")]
+
+
+def test_a_name_written_with_combining_marks_or_hidden_characters_is_found() -> None:
+    # What a reader sees as "José Nuñez" may be written with combining accents, a soft hyphen
+    # or a zero-width space (exports, word processors, web pages): each is that name.
+    forms = ["Jose\u0301 Nun\u0303ez", "José Nu\u00adñez", "JOSÉ\u200b NUÑEZ", "Jose\u0301 Nu\u200dn\u0303ez"]
+    text = "Seen: José Nuñez. " + " ".join(f"{form}." for form in forms) + " Jose Nunez."
+    document = Document("100-01", text)
+    source = tag(document, "José Nuñez")
+    preview = find_occurrences(source, [document], origin_doc_id="100-01")
+    assert [m.text for m in sorted(preview.matches, key=lambda m: m.start)] == forms
+    # And from a tag written that way, the plain spelling.
+    decomposed = tag(document, forms[0])
+    found = find_occurrences(decomposed, [document], origin_doc_id="100-01")
+    assert [m.text for m in found.already] == ["José Nuñez"]  # tagged above
+    assert len(found.matches) == 3
