@@ -88,8 +88,19 @@ def _looks_utf16(head: bytes) -> bool:
     return pairs >= 2 and sum(b"\x00" in head[i : i + 2] for i in range(0, 2 * pairs, 2)) > pairs * 3 // 4
 
 
+def _delimiter(content: str, path: Path) -> str:
+    """A tab for .tsv; for .csv a comma, unless the header row holds none but a semicolon, a
+    tab or a bar (a spreadsheet set to a European locale writes ``note_id;mrn;text``)."""
+    if path.suffix.lower() == ".tsv":
+        return "\t"
+    header = content.split("\n", 1)[0]
+    if "," in header:
+        return ","
+    return next((mark for mark in (";", "\t", "|") if mark in header), ",")
+
+
 def _csv_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+    delimiter = _delimiter(content, path)
     csv.field_size_limit(_FIELD_LIMIT)
     # strict: a lenient reader runs an unclosed quote on to the end of the file and returns
     # every row after it as part of one note, without a word.

@@ -53,6 +53,19 @@ def test_patients_numbered_by_appearance_and_notes_by_date(tmp_path: Path, suffi
     assert [row[0] + "=" + row[2] for row in index[1:]] == ["001-01=n3", "001-02=n1", "002-01=n2"]
 
 
+@pytest.mark.parametrize("delimiter", [";", "\t", "|"])
+def test_a_csv_export_with_another_delimiter_is_read_by_its_header(tmp_path: Path, delimiter: str) -> None:
+    # A spreadsheet set to a European locale saves "CSV" with semicolons; the header row says
+    # which mark separates the columns. A comma inside a note stays the note's.
+    path = _csv(tmp_path / "export.csv", ROWS, delimiter)
+    documents = read_note_table(path, COLUMNS)
+    assert [(d.doc_id, d.text) for d in documents] == [
+        ("001-01", "First note of A."),
+        ("001-02", "Second note of A."),
+        ("002-01", "Only note of B,\nwith a line."),
+    ]
+
+
 def test_without_a_patient_column_each_note_is_its_own_patient(tmp_path: Path) -> None:
     path = _csv(tmp_path / "t.csv", [{"text": "a"}, {"text": "b"}])
     assert [d.doc_id for d in read_note_table(path, NoteColumns())] == ["001-01", "002-01"]
