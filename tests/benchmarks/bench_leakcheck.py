@@ -20,6 +20,7 @@ import os
 import random
 import re
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -103,7 +104,36 @@ PLANTS: dict[str, tuple[set[str], Callable[[str], str]]] = {
         {"PATIENT", "DOCTOR"},
         lambda t: f" PATIENT: {_plain(_last_word(t)).upper()}.",
     ),
+    # What a word processor, a web page or another record system leaves in a name.
+    "name with a soft hyphen inside": ({"PATIENT"}, lambda t: f" Spoke with {_hyphenated(t)} today."),
+    "name with an accent the tag lacked": ({"PATIENT"}, lambda t: f" Spoke with {_accented(t)} today."),
+    # Planted only for names with diacritics: the accents as combining marks.
+    "name in decomposed Unicode": (
+        {"PATIENT", "DOCTOR"},
+        lambda t: f" Spoke with {unicodedata.normalize('NFD', t)} today.",
+    ),
 }
+
+
+def _hyphenated(name: str) -> str:
+    """The name with a soft hyphen in the middle of its last word (invisible on screen)."""
+    word = _last_word(name)
+    cut = name.rindex(word) + len(word) // 2
+    return name[:cut] + "\u00ad" + name[cut:]
+
+
+def _accented(name: str) -> str:
+    """The name with its last word's last plain vowel accented (``Garcia`` as ``García``)."""
+    word = _last_word(name)
+    at = name.rindex(word)
+    for position in range(at + len(word) - 1, at - 1, -1):
+        if name[position] in "aeiouAEIOU":
+            return (
+                name[:position]
+                + unicodedata.normalize("NFC", name[position] + "\u0301")
+                + name[position + 1 :]
+            )
+    return name
 
 
 def _plain(word: str) -> str:
@@ -368,6 +398,12 @@ def recall(by_patient: dict[str, list[Document]]) -> None:
             if (
                 kind == "initial and surname as a user name"
                 and len(re.findall(r"[^\W\d_]{2,}", value or "")) < 2
+            ):
+                continue
+            if kind == "name in decomposed Unicode" and unicodedata.is_normalized("NFD", value or ""):
+                continue
+            if kind == "name with an accent the tag lacked" and (
+                not (value or "").isascii() or _accented(value or "") == value
             ):
                 continue
             if kind == "surname without its diacritics":
