@@ -243,6 +243,17 @@ class History:
         self.changed.emit()
         return command
 
+    def forget(self, doc_id: str) -> int:
+        """Drop every step that touches a document (its file was read again: the steps name
+        annotations of the old reading); returns how many were dropped."""
+        before = len(self._undo) + len(self._redo)
+        self._undo = [c for c in self._undo if doc_id not in c.document_ids()]
+        self._redo = [c for c in self._redo if doc_id not in c.document_ids()]
+        dropped = before - len(self._undo) - len(self._redo)
+        if dropped:
+            self.changed.emit()
+        return dropped
+
     def clear(self) -> None:
         self._undo.clear()
         self._redo.clear()

@@ -43,7 +43,7 @@ from annotator.gui.tag_palette import TagPalette
 from annotator.gui.task_attributes import TaskAttributeEditor
 from annotator.gui.theme import ThemeName, apply_theme
 from annotator.gui.type_settings_dialog import TypeSettingsDialog
-from annotator.gui.window_dialogs import ask_recovery, confirm_close, confirm_override
+from annotator.gui.window_dialogs import ask_outside_change, ask_recovery, confirm_close, confirm_override
 from annotator.gui.workers import run_with_progress
 from annotator.io.preferences import Preferences, load_preferences, save_preferences
 from annotator.io.window_layouts import load_window_layout, save_window_layout
@@ -87,6 +87,8 @@ class MainWindow(QMainWindow):
         self.ask_recovery: Callable[[str], bool | None] = lambda doc_id: ask_recovery(self, doc_id)
         self.confirm_close: Callable[[], str] = lambda: confirm_close(self)
         self.confirm_override: Callable[[str], bool] = lambda holder: confirm_override(self, holder)
+        self.ask_outside_change: Callable[[str], str] = lambda doc_id: ask_outside_change(self, doc_id)
+        self._checking_outside = False
         self.documents = DocumentList()
         self.priority = PriorityQueue(self, session, self.open_document)
         self.next_priority_button = QPushButton("Next by priority")
@@ -150,6 +152,7 @@ class MainWindow(QMainWindow):
         self._clock_timer = QTimer(self)
         self._clock_timer.setInterval(5000)
         self._clock_timer.timeout.connect(self._refresh_status)
+        self._clock_timer.timeout.connect(self.check_outside_change)
         self._clock_timer.start()
         for widget in (
             self.view,
@@ -388,6 +391,47 @@ class MainWindow(QMainWindow):
             return
         if self.confirm_override(self.session.lock_holder):
             self.session.override_lock()
+
+    def check_outside_change(self) -> None:
+        """Notice the open note's file changed or deleted outside the tool, and lose neither
+        version: unedited here, it is read again; with unsaved edits, the user chooses which
+        stays open and the other is kept beside it. Checked every few seconds, when the window
+        is activated and before saving."""
+        s = self.session
+        if self._checking_outside:
+            return
+        change = s.outside_change()
+        if change is None:
+            return
+        self._checking_outside = True
+        try:
+            doc_id = s.doc_id or ""
+            if change == "deleted":
+                s.keep_deleted_document()
+                self._on_session_notice(
+                    f"{doc_id} was deleted outside the tool; your version stays open, and saving "
+                    "(Ctrl+S) writes it back."
+                )
+            elif not s.workspace.is_dirty(doc_id):
+                s.take_outside_version()
+                self._on_session_notice(f"{doc_id} was changed outside the tool: read again from its file.")
+            elif self.ask_outside_change(doc_id) == "mine":
+                self.save()
+            else:
+                mine = s.take_outside_version()
+                kept = f"; your edits are kept in {mine.name}" if mine is not None else ""
+                self._on_session_notice(f"{doc_id}: opened the version changed outside the tool{kept}.")
+        except AnnotatorError as error:
+            self._on_session_notice(error.one_line())
+        finally:
+            self._checking_outside = False
+        self.populate_documents()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            # Back from another program (a git pull, a sync): is the note still the file's?
+            QTimer.singleShot(0, self.check_outside_change)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         s = self.session

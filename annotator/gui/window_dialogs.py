@@ -38,6 +38,27 @@ def ask_recovery(parent: QWidget, doc_id: str) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
+def ask_outside_change(parent: QWidget, doc_id: str) -> str:
+    """``mine`` or ``theirs``: which version of a note changed outside the tool stays open (the
+    other is kept in a file beside it)."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Changed outside PHI Annotator")
+    box.setText(
+        f"{doc_id} was changed on disk (another annotator's sync, a git pull, a replaced file) "
+        "while you have unsaved edits in it."
+    )
+    box.setInformativeText(
+        "Keep mine: your version is saved, the one on disk is kept as NAME.xml.outside-DATE.\n"
+        "Take theirs: the one on disk opens, yours is kept as NAME.xml.mine-DATE."
+    )
+    mine = box.addButton("Keep mine", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton("Take theirs", QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(mine)
+    box.exec()
+    return "mine" if box.clickedButton() is mine else "theirs"
+
+
 def confirm_close(parent: QWidget) -> str:
     """``save``, ``discard`` or ``cancel``."""
     answer = QMessageBox.question(

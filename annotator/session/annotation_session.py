@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from psygnal import Signal
 
@@ -129,6 +130,17 @@ class AnnotationSession:
         if doc_id == self.doc_id and not force_lock and self.document is not None:
             return self.document
         switching = self.document is not None and doc_id != self.doc_id
+        reread = ""
+        if (
+            doc_id != self.doc_id
+            and self.workspace.changed_outside(doc_id) == "changed"
+            and not self.workspace.is_dirty(doc_id)
+        ):
+            # Read earlier this session and changed on disk since (a sync, a git pull): the
+            # file is read again rather than the old reading shown and saved over it.
+            self.history.forget(doc_id)
+            self.workspace.forget(doc_id)
+            reread = f"{doc_id} had been changed outside the tool since you last had it open: read again."
         try:
             opened = self.workspace.prepare(doc_id, force_lock=force_lock)
             recovered = False
@@ -169,7 +181,7 @@ class AnnotationSession:
         self.current_changed.emit(None)
         self.read_only_changed.emit(opened.read_only, opened.lock_holder)
         # One notice: the status bar shows one message, and a second would hide the first.
-        notices = []
+        notices = [reread] if reread else []
         if recovered:
             self.scheduler.note_edit(self.clock())
             count = self.workspace.recovered_edits.pop(doc_id, None)
@@ -217,6 +229,40 @@ class AnnotationSession:
         self.document.annotation_replaced.disconnect(self._on_document_annotation_replaced)
         self.workspace.release(doc_id)
         self.entry_changed.emit(doc_id)
+
+    # -- a working copy changed outside the tool ------------------------------------------------
+    def outside_change(self) -> str | None:
+        """``"changed"`` or ``"deleted"`` when the open document's file is no longer the one
+        it was read from or saved to (another annotator's sync, a git pull, a replaced file)."""
+        if self.doc_id is None or self.read_only:
+            return None
+        return self.workspace.changed_outside(self.doc_id)
+
+    def take_outside_version(self) -> Path | None:
+        """Reopen the open document from its file as changed outside the tool. Unsaved edits
+        are first written to ``NAME.xml.mine-DATE`` (returned), never dropped; the undo steps on
+        the old reading are dropped (they name its annotations)."""
+        doc_id = self.doc_id
+        if doc_id is None or self.document is None:
+            return None
+        mine = self.workspace.keep_mine_aside(doc_id) if self.workspace.is_dirty(doc_id) else None
+        self.timer.stop(self.clock())
+        self.record_time()
+        self.document.annotation_removed.disconnect(self._on_document_annotation_removed)
+        self.document.annotation_replaced.disconnect(self._on_document_annotation_replaced)
+        self.history.forget(doc_id)
+        self.workspace.forget(doc_id)
+        self.document = None
+        self.open_document(doc_id)
+        self.scheduler.saved()
+        self._set_save_state()
+        return mine
+
+    def keep_deleted_document(self) -> None:
+        """The open document's file was deleted outside the tool: keep it open, unsaved."""
+        if self.doc_id is not None:
+            self.workspace.deleted_outside(self.doc_id)
+            self._set_save_state()
 
     def override_lock(self) -> None:
         """Take the lock from whoever holds it (the explicit override) and make the document editable."""
@@ -429,12 +475,20 @@ class AnnotationSession:
         if self.track:
             self.rejections.save()
         saved = len(waiting - set(failed))
+        kept = self.workspace.kept_outside
         if saved or not failed:
             self.notice.emit(
-                f"Saved {saved} document{'s' if saved != 1 else ''}."
-                if saved
-                else "Nothing to save: all on disk."
+                (
+                    f"Saved {saved} document{'s' if saved != 1 else ''}."
+                    if saved
+                    else "Nothing to save: all on disk."
+                )
+                + "".join(
+                    f" {doc_id} had been changed outside the tool: that version is kept in {path.name}."
+                    for doc_id, path in sorted(kept.items())
+                )
             )
+        kept.clear()
         if failed:
             # What could not be saved (e.g. the lock was taken over) goes to the recovery file
             # now, and the scheduler keeps counting it as unsaved.

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.core.annotation import Annotation
+from annotator.core.atomic import atomic_write
 from annotator.core.document import Document, split_record_name
 from annotator.core.project import PROJECT_FILE, Project
 from annotator.core.schema import DEFAULT_SCHEMA, Schema, load_schema
@@ -199,6 +200,11 @@ class Workspace:
         self.lock_stale_after = LOCK_STALE_AFTER
         # Stamps the kept edit history (seconds since 1970; replaced in tests).
         self.wall_clock: Callable[[], float] = time.time
+        # Each loaded document's working copy as it was on disk when read or last saved
+        # (None: no file): another annotator's sync or a git pull changes it under us.
+        self._on_disk: dict[str, tuple[int, int, int] | None] = {}
+        # The version found on disk that a save kept aside instead of overwriting it.
+        self.kept_outside: dict[str, Path] = {}
 
     # -- opening ----------------------------------------------------------------------------------
     @classmethod
@@ -400,6 +406,7 @@ class Workspace:
             document.origin.path = entry.working_path
         document.doc_id = doc_id
         self.documents[doc_id] = document
+        self._remember_disk(doc_id)
         self._watch(document)
         return document
 
@@ -497,6 +504,7 @@ class Workspace:
         for document in documents:
             if document.doc_id not in self.documents:
                 self.documents[document.doc_id] = document
+                self._remember_disk(document.doc_id)
                 self._watch(document)
 
     def load_many(self, doc_ids: Iterable[str]) -> list[Document]:
@@ -597,6 +605,9 @@ class Workspace:
             )
         document = self.documents[doc_id]
         entry = self.entry(doc_id)
+        if self.changed_outside(doc_id) == "changed":
+            # Someone else's version (a sync, a git pull) is never overwritten unseen.
+            self.kept_outside[doc_id] = self.keep_outside_version(doc_id)
         # "Annotate all" can edit records never opened: their first save makes the copy.
         new_copy = not entry.working_path.exists()
         if doc_id not in self.locks:
@@ -619,9 +630,66 @@ class Workspace:
             write_document(document, entry.working_path, self.schema)
         if new_copy:
             _as_readable_as_folder(entry.working_path)
+        self._remember_disk(doc_id)
         # The file now holds every journalled edit (written atomically): fold the journal in.
         self.journal.truncate(journal_path(entry.working_path))
         self.autosave.discard_recovery(entry.working_path)
+
+    # -- changes made outside the tool -------------------------------------------------------------
+    def _remember_disk(self, doc_id: str) -> None:
+        self._on_disk[doc_id] = _disk_stamp(self.entry(doc_id).working_path)
+
+    def changed_outside(self, doc_id: str) -> str | None:
+        """``"changed"`` or ``"deleted"`` when the working copy of a loaded document is no longer
+        the file it was read from or last saved to (another annotator's sync, a git pull, a
+        file replaced by hand); None when it is, or when the document is not loaded."""
+        if doc_id not in self.documents or doc_id not in self._on_disk:
+            return None
+        now = _disk_stamp(self.entry(doc_id).working_path)
+        if now == self._on_disk[doc_id]:
+            return None
+        return "deleted" if now is None else "changed"
+
+    def keep_outside_version(self, doc_id: str) -> Path:
+        """Copy the working copy as it is on disk to ``NAME.xml.outside-DATE`` beside it."""
+        path = self.entry(doc_id).working_path
+        kept = path.with_name(f"{path.name}.outside-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise StorageError(f"cannot read the version changed outside: {error.strerror}", path) from None
+        atomic_write(kept, data)
+        return kept
+
+    def keep_mine_aside(self, doc_id: str) -> Path:
+        """Write the loaded version (with its unsaved edits) to ``NAME.xml.mine-DATE`` beside the
+        working copy, before the version on disk replaces it."""
+        path = self.entry(doc_id).working_path
+        kept = path.with_name(f"{path.name}.mine-{time.strftime('%Y%m%d-%H%M%S')}")
+        write_document(self.documents[doc_id], kept, self.schema)
+        return kept
+
+    def forget(self, doc_id: str) -> None:
+        """Drop a loaded document, so that the next :meth:`load` reads its file again (the
+        edits journalled since the last save are set aside, never replayed over the new file)."""
+        self.documents.pop(doc_id, None)
+        self._touched.discard(doc_id)
+        self._pending.pop(doc_id, None)
+        self._on_disk.pop(doc_id, None)
+        self.autosave.discard_recovery(self.entry(doc_id).working_path)
+        journal = journal_path(self.entry(doc_id).working_path)
+        if journal.is_file() and journal.stat().st_size > 0:
+            self.set_journal_aside(doc_id)
+        else:
+            self.journal.truncate(journal)
+
+    def deleted_outside(self, doc_id: str) -> None:
+        """Keep a document whose file was deleted outside the tool: it counts as unsaved, so
+        that the next save (or closing the window) writes it back."""
+        document = self.documents[doc_id]
+        document.origin.fingerprint = None
+        self._touched.add(doc_id)
+        self._on_disk[doc_id] = None
 
     def fold_clean_journal(self, doc_id: str) -> None:
         """Empty the journal of a document edited back to what its file holds (an undo redone):
@@ -666,6 +734,16 @@ def _as_readable_as_folder(path: Path) -> None:
         os.chmod(path, path.parent.stat().st_mode & 0o666)
     except OSError as error:
         raise StorageError(f"cannot set the file's permissions: {error.strerror}", path) from None
+
+
+def _disk_stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells one version of a file from another: time, size and inode (an atomic
+    replacement is a new inode even within the same second and size); None: no file."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size, status.st_ino
 
 
 def _stamp(path: Path) -> tuple[int, int]:
