@@ -196,8 +196,11 @@ class AdaptiveBody(QWidget):
         panels = [*self.left, self.centre, *self.right[:1]]
         return sum(p.minimumSizeHint().width() for p in panels) + 8 * len(panels)
 
+    def fit_width(self, width: int) -> None:
+        """Side by side from NARROW_BELOW up, unless the panels' own minimums need more (the
+        versions side by side in the adjudication window do): then tabs until they fit."""
+        self.arrange(narrow=width < max(NARROW_BELOW, self.wide_minimum()))
+
     def resizeEvent(self, event: QResizeEvent) -> None:
-        # Side by side from NARROW_BELOW up, unless the panels' own minimums need more (the
-        # versions side by side in the adjudication window do): then tabs until they fit.
-        self.arrange(narrow=event.size().width() < max(NARROW_BELOW, self.wide_minimum()))
+        self.fit_width(event.size().width())
         super().resizeEvent(event)

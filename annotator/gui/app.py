@@ -30,6 +30,7 @@ from annotator.gui.qt_timers import qt_timers
 from annotator.gui.screenshot import write_screenshot
 from annotator.gui.screenshot_views import REPORT_VIEWS, report_screenshot
 from annotator.gui.theme import ThemeName, apply_theme
+from annotator.io.preferences import load_preferences
 from annotator.session.annotation_session import AnnotationSession
 from annotator.session.workspace import Workspace
 
@@ -101,6 +102,10 @@ def build_window(
     A first document that cannot be read raises, with every lock released.
     """
     app = get_application()
+    chosen = load_preferences().theme
+    # --theme auto: the theme last chosen with Ctrl+Shift+T, else the system's.
+    if theme == "auto" and chosen in ("light", "dark"):
+        theme = "dark" if chosen == "dark" else "light"
     dark = apply_theme(app, theme)
     name = choose_identity(None, annotator, ask=ask)
     workspace = Workspace.open(path, name, schema, looking_only=not ask)

@@ -108,8 +108,8 @@ def build_main_menus(window: MainWindow) -> None:
     # One setting shown twice: ticking the table's box ticks the menu item as well.
     window.table.pending_box.toggled.connect(actions["pending_only"].setChecked)
     actions["pending_only"].setChecked(window.table.pending_box.isChecked())
-    add(view, "zoom_in", "Zoom &in", lambda: window.view.zoomIn(1), ("Ctrl++", "Ctrl+="))
-    add(view, "zoom_out", "Zoom &out", lambda: window.view.zoomOut(1), ("Ctrl+-",))
+    add(view, "zoom_in", "Zoom &in", lambda: window.zoom_note(+1), ("Ctrl++", "Ctrl+="))
+    add(view, "zoom_out", "Zoom &out", lambda: window.zoom_note(-1), ("Ctrl+-",))
     add(view, "dark", "&Dark theme", window._toggle_theme, ("Ctrl+Shift+T",), True)
     actions["dark"].setChecked(window.dark)
     view.addSeparator()

@@ -44,8 +44,9 @@ from annotator.gui.task_attributes import TaskAttributeEditor
 from annotator.gui.theme import ThemeName, apply_theme
 from annotator.gui.type_settings_dialog import TypeSettingsDialog
 from annotator.gui.window_dialogs import ask_outside_change, ask_recovery, confirm_close, confirm_override
+from annotator.gui.window_geometry import GEOMETRY_KEY, geometry_state, restore_geometry
 from annotator.gui.workers import run_with_progress
-from annotator.io.preferences import Preferences, load_preferences, save_preferences
+from annotator.io.preferences import MAX_ZOOM, MIN_ZOOM, Preferences, load_preferences, save_preferences
 from annotator.io.window_layouts import load_window_layout, save_window_layout
 from annotator.session.annotation_session import AnnotationSession
 
@@ -103,6 +104,8 @@ class MainWindow(QMainWindow):
         documents_layout.addWidget(self.documents, 1)
         self.view = NoteView(schema, dark, self.preferences.monospace)
         self.view.set_type_labels(self.preferences.type_labels)
+        if self.preferences.note_zoom:
+            self.view.set_zoom(self.preferences.note_zoom)
         self.view.menu_factory = self._note_menu
         self.find_bar = FindBar(self.view)
         self.find_bar.hide()
@@ -143,7 +146,13 @@ class MainWindow(QMainWindow):
             ],
             ([300, 680, 420], [300, 170, 390]),
         )
-        self.body.restore(load_window_layout("annotation"))
+        layout = load_window_layout("annotation")
+        self.body.restore(layout)
+        # A screenshot takes the size it is given.
+        if session.track and restore_geometry(self, layout.get(GEOMETRY_KEY)):
+            # Arranged for the restored width now: a hidden window gets its resize event
+            # only when shown, and the side-by-side panels would hold it wider till then.
+            self.body.fit_width(self.width())
         self.setCentralWidget(self.body)
         self.actions_by_name: dict[str, QAction] = {}
         self._build_menus()
@@ -449,7 +458,8 @@ class MainWindow(QMainWindow):
                 for doc_id in list(s.workspace.documents):
                     s.workspace.documents[doc_id].mark_pristine()
         s.close()
-        save_window_layout("annotation", self.body.state())
+        if s.track:
+            save_window_layout("annotation", {**self.body.state(), GEOMETRY_KEY: geometry_state(self)})
         event.accept()
 
     # -- the rest ----------------------------------------------------------------------------------------------
@@ -497,12 +507,21 @@ class MainWindow(QMainWindow):
         self.dark = dark
         self.view.highlighter.set_dark(dark)
         self.palette_widget.set_dark(dark)
+        self.preferences.theme = "dark" if dark else "light"
+        save_preferences(self.preferences)
 
     # -- the user's display preferences -----------------------------------------------------------------
     def toggle_monospace(self) -> None:
         on = self.actions_by_name["monospace"].isChecked()
         self.view.set_monospace(on)
         self.preferences.monospace = on
+        save_preferences(self.preferences)
+
+    def zoom_note(self, step: int) -> None:
+        """Ctrl++ / Ctrl+-: the note text a point larger or smaller, remembered."""
+        zoom = min(max(self.view.zoom + step, MIN_ZOOM), MAX_ZOOM)
+        self.view.set_zoom(zoom)
+        self.preferences.note_zoom = zoom
         save_preferences(self.preferences)
 
     def toggle_type_labels(self) -> None:

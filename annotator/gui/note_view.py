@@ -80,6 +80,9 @@ class NoteView(QPlainTextEdit):
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.monospace = monospace
+        # Points added to the note font's size (Ctrl++ / Ctrl+-), kept across font switches.
+        self.zoom = 0
         self.setFont(note_font(monospace))
         self.setCursorWidth(2)
         self.offsets = OffsetMap("")
@@ -108,8 +111,18 @@ class NoteView(QPlainTextEdit):
 
     def set_monospace(self, on: bool) -> None:
         """Fixed-width note text (tables keep their columns) or the proportional font."""
-        self.setFont(note_font(on))
-        self.setMinimumWidth(note_min_width(self.font(), self))
+        self.monospace = on
+        base = note_font(on)
+        self.setMinimumWidth(note_min_width(base, self))
+        self.set_zoom(self.zoom)
+
+    def set_zoom(self, zoom: int) -> None:
+        """The note text ``zoom`` points larger than the default (smaller when negative); the
+        least width the note asks for stays that of the default size."""
+        self.zoom = zoom
+        font = note_font(self.monospace)
+        font.setPointSizeF(max(font.pointSizeF() + zoom, 4.0))
+        self.setFont(font)
         self.set_type_labels(self.type_labels)
 
     def set_schema(self, schema: Schema) -> None:

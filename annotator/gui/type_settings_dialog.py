@@ -8,6 +8,8 @@ that cannot be told from another type of the same category (CIEDE2000 below
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QColorDialog,
@@ -162,4 +164,4 @@ class TypeSettingsDialog(QDialog):
         """The user's preferences with this dialog's colours and keys (only those that differ)."""
         colours = {n: c for n, c in self.colours.items() if c.lower() != self.schema.color_of(n).lower()}
         keys = {n: k for n, k in self.keys.items() if k != self.schema.type_def(n).key}
-        return Preferences(self.preferences.monospace, self.preferences.type_labels, colours, keys)
+        return replace(self.preferences, colours=colours, keys=keys)

@@ -2,8 +2,12 @@
 
 ``$XDG_CONFIG_HOME/phi-annotator/preferences.json``::
 
-    {"version": 1, "monospace": true, "type_labels": false,
+    {"version": 1, "monospace": true, "type_labels": false, "note_zoom": 2, "theme": "dark",
      "types": {"DOCTOR": {"color": "#5e7500", "key": "r"}}}
+
+``note_zoom`` is how many points larger (or smaller) than the default the note text is
+(Ctrl++ / Ctrl+-); ``theme`` the theme last chosen with Ctrl+Shift+T, used when the window
+is started with ``--theme auto`` (absent: follow the system).
 
 Per-user, not per-project: a colour or key someone chose follows them to every project.
 An unreadable or malformed file gives the defaults (a display preference is never worth
@@ -24,16 +28,22 @@ from annotator.io.workstate import config_dir
 
 PREFERENCES_FILE: Final = "preferences.json"
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+# The note text from 6 points smaller to 24 larger than the default.
+MIN_ZOOM: Final = -6
+MAX_ZOOM: Final = 24
 
 
 @dataclass
 class Preferences:
-    """What the user chose: note font, inline type labels, their own type colours and keys."""
+    """What the user chose: note font and size, inline type labels, their own type colours and
+    keys, the theme."""
 
     monospace: bool = True
     type_labels: bool = False
     colours: dict[str, str] = field(default_factory=dict)
     keys: dict[str, str] = field(default_factory=dict)
+    note_zoom: int = 0
+    theme: str = ""
 
     def apply(self, schema: Schema) -> Schema:
         """``schema`` with the user's colours and keys (a key clash keeps the schema's keys)."""
@@ -51,8 +61,7 @@ class Preferences:
         try:
             return replace(schema, categories=tuple(categories), _types={})
         except SchemaError:
-            colours_only = Preferences(self.monospace, self.type_labels, self.colours, {})
-            return colours_only.apply(schema)
+            return replace(self, keys={}).apply(schema)
 
 
 def preferences_path() -> str:
@@ -80,11 +89,17 @@ def load_preferences() -> Preferences:
             colours[str(name)] = colour.lower()
         if isinstance(key, str) and len(key) <= 1:
             keys[str(name)] = key.lower()
+    zoom = raw.get("note_zoom", 0)
+    theme = raw.get("theme", "")
     return Preferences(
         monospace=bool(raw.get("monospace", True)),
         type_labels=bool(raw.get("type_labels", False)),
         colours=colours,
         keys=keys,
+        note_zoom=min(max(zoom, MIN_ZOOM), MAX_ZOOM)
+        if isinstance(zoom, int) and not isinstance(zoom, bool)
+        else 0,
+        theme=theme if theme in ("light", "dark") else "",
     )
 
 
@@ -102,6 +117,9 @@ def save_preferences(preferences: Preferences) -> None:
         "version": 1,
         "monospace": preferences.monospace,
         "type_labels": preferences.type_labels,
+        "note_zoom": preferences.note_zoom,
         "types": types,
     }
+    if preferences.theme:
+        data["theme"] = preferences.theme
     atomic_write_text(preferences_path(), json.dumps(data, indent=2) + "\n")

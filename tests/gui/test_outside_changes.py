@@ -71,7 +71,12 @@ def test_unsaved_edits_against_a_changed_file_keep_mine_keeps_theirs_beside(
     _tag_chest(qtbot, window)
     _their_edit(path)
     asked: list[str] = []
-    window.ask_outside_change = lambda doc_id: asked.append(doc_id) or "mine"
+
+    def keep_mine(doc_id: str) -> str:
+        asked.append(doc_id)
+        return "mine"
+
+    window.ask_outside_change = keep_mine
     window.check_outside_change()
     assert asked == ["200-01"]
     assert "ORGANIZATION" in _types(path) and "DOCTOR" not in _types(path)

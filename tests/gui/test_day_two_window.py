@@ -1,0 +1,113 @@
+"""Day two: the window closed yesterday comes back as it was left (place and size, on a
+screen; note text size; theme), driven with the window's own keys."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from annotator.core.project import Project
+from annotator.gui import app
+from annotator.gui.main_window import MainWindow
+from annotator.io.window_layouts import layouts_path
+from tests.gui.conftest import make_window, show
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+def _day(qtbot: QtBot, project: Project) -> MainWindow:
+    """A window on the project, on the note last open, shown."""
+    main = make_window(qtbot, project.root)
+    main.open_document(main.session.last_document() or "200-01")
+    show(qtbot, main)
+    return main
+
+
+def test_the_window_reopens_where_and_as_large_as_it_was_left(qtbot: QtBot, project: Project) -> None:
+    first = _day(qtbot, project)
+    first.resize(720, 540)
+    qtbot.wait(50)
+    first.resize(720, 540)  # the first is held up by the side-by-side panels' minimum width
+    qtbot.waitUntil(lambda: first.width() == 720)
+    first.move(30, 40)
+    qtbot.waitUntil(lambda: first.pos().x() == 30)
+    first.close()
+    second = _day(qtbot, project)
+    assert (second.width(), second.height()) == (720, 540)
+    assert (second.x(), second.y()) == (30, 40)
+    second.close()
+
+
+def test_a_place_off_every_screen_is_brought_back_onto_one(qtbot: QtBot, project: Project) -> None:
+    # Yesterday on a large second monitor; today a laptop alone.
+    path = layouts_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        json.dumps({"version": 1, "windows": {"annotation": {"geometry": [[3500, 2200, 2400, 1300, 0]]}}})
+    )
+    main = _day(qtbot, project)
+    area = QGuiApplication.primaryScreen().availableGeometry()
+    assert area.contains(QRect(main.pos(), main.size()))
+    main.close()
+
+
+def test_a_maximized_window_comes_back_maximized(qtbot: QtBot, project: Project) -> None:
+    first = _day(qtbot, project)
+    first.showMaximized()
+    qtbot.waitUntil(first.isMaximized)
+    first.close()
+    second = make_window(qtbot, project.root)
+    assert second.windowState() & Qt.WindowState.WindowMaximized
+    second.session.close()
+
+
+def test_the_note_text_size_is_kept_across_fonts_and_days(qtbot: QtBot, project: Project) -> None:
+    first = _day(qtbot, project)
+    default = first.view.font().pointSizeF()
+    qtbot.keyClick(first.view, Qt.Key.Key_Plus, CTRL)
+    qtbot.keyClick(first.view, Qt.Key.Key_Plus, CTRL)
+    assert first.view.font().pointSizeF() == default + 2
+    # Switching the note's font used to go back to the default size.
+    first.actions_by_name["monospace"].trigger()
+    assert first.view.font().pointSizeF() == first.view.zoom + _base_size(first.view.monospace)
+    first.actions_by_name["monospace"].trigger()
+    assert first.view.font().pointSizeF() == default + 2
+    first.close()
+    second = _day(qtbot, project)
+    assert second.view.font().pointSizeF() == default + 2
+    second.close()
+
+
+def _base_size(monospace: bool) -> float:
+    from annotator.gui.theme import note_font
+
+    return note_font(monospace).pointSizeF()
+
+
+def test_the_theme_chosen_with_the_key_is_the_next_days_theme(
+    qtbot: QtBot, project: Project, qapp: QApplication
+) -> None:
+    system = (QPalette(qapp.palette()), qapp.style().name())
+    first = app.build_window(project.root, "alice")
+    qtbot.addWidget(first)
+    show(qtbot, first)
+    dark = first.dark
+    qtbot.keyClick(first.view, Qt.Key.Key_T, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    assert first.dark is not dark
+    first.close()
+    # The next day is a new process: the application starts with the system's palette.
+    qapp.setPalette(system[0])
+    qapp.setStyle(system[1])
+    second = app.build_window(project.root, "alice")  # --theme auto, the default
+    qtbot.addWidget(second)
+    assert second.dark is not dark and second.actions_by_name["dark"].isChecked() is not dark
+    second.session.close()
+    # An explicit --theme still wins.
+    third = app.build_window(project.root, "alice", theme="dark" if dark else "light")
+    qtbot.addWidget(third)
+    assert third.dark is dark
+    third.session.close()
