@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -46,6 +46,7 @@ from annotator.gui.type_settings_dialog import TypeSettingsDialog
 from annotator.gui.window_dialogs import ask_outside_change, ask_recovery, confirm_close, confirm_override
 from annotator.gui.window_geometry import GEOMETRY_KEY, geometry_state, restore_geometry
 from annotator.gui.workers import run_with_progress
+from annotator.io.places import Place, load_places, save_places
 from annotator.io.preferences import MAX_ZOOM, MIN_ZOOM, Preferences, load_preferences, save_preferences
 from annotator.io.window_layouts import load_window_layout, save_window_layout
 from annotator.session.annotation_session import AnnotationSession
@@ -90,6 +91,9 @@ class MainWindow(QMainWindow):
         self.confirm_override: Callable[[str], bool] = lambda holder: confirm_override(self, holder)
         self.ask_outside_change: Callable[[str], str] = lambda doc_id: ask_outside_change(self, doc_id)
         self._checking_outside = False
+        # Where the user was in each note (selection, scroll), this session and the last ones.
+        self.places: dict[str, Place] = load_places(project.root, session.annotator) if session.track else {}
+        self._place_shown = False
         self.documents = DocumentList()
         self.priority = PriorityQueue(self, session, self.open_document)
         self.next_priority_button = QPushButton("Next by priority")
@@ -236,12 +240,14 @@ class MainWindow(QMainWindow):
 
     def open_document(self, doc_id: str) -> bool:
         self.attributes.commit_comment()  # before the record it was typed in is saved and closed
+        self.keep_place()
         try:
             with opening_a_record():
                 self.session.open_document(doc_id, self.ask_recovery)
         except AnnotatorError as error:
             QMessageBox.warning(self, "Cannot open document", error.one_line())
             return False
+        self._restore_place()
         return True
 
     def step_document(self, direction: int) -> None:
@@ -251,6 +257,23 @@ class MainWindow(QMainWindow):
         target = index + direction
         if 0 <= target < len(ids):
             self.open_document(ids[target])
+
+    def keep_place(self) -> None:
+        """Remember where the user is in the open note (to come back there)."""
+        if self.session.doc_id is not None and self.view.note is not None:
+            self.places[self.session.doc_id] = self.view.place()
+
+    def _restore_place(self) -> None:
+        place = self.places.get(self.session.doc_id or "")
+        if place is not None:
+            self.view.go_to_place(*place)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._place_shown:
+            # Scrolled again once the note has its size: before, it has nothing to scroll.
+            self._place_shown = True
+            QTimer.singleShot(0, self._restore_place)
 
     def _on_session_document_changed(self, document: Document | None) -> None:
         self.view.set_note(document)
@@ -413,6 +436,7 @@ class MainWindow(QMainWindow):
         if change is None:
             return
         self._checking_outside = True
+        self.keep_place()
         try:
             doc_id = s.doc_id or ""
             if change == "deleted":
@@ -434,6 +458,7 @@ class MainWindow(QMainWindow):
             self._on_session_notice(error.one_line())
         finally:
             self._checking_outside = False
+        self._restore_place()
         self.populate_documents()
 
     def changeEvent(self, event: QEvent) -> None:
@@ -457,8 +482,10 @@ class MainWindow(QMainWindow):
                 # Keep the recovery files: "discard" must never be a one-click way to lose work.
                 for doc_id in list(s.workspace.documents):
                     s.workspace.documents[doc_id].mark_pristine()
+        self.keep_place()
         s.close()
         if s.track:
+            save_places(s.workspace.project.root, s.annotator, self.places)
             save_window_layout("annotation", {**self.body.state(), GEOMETRY_KEY: geometry_state(self)})
         event.accept()
 

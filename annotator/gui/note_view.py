@@ -198,6 +198,37 @@ class NoteView(QPlainTextEdit):
             start += 1
         return start, end
 
+    def place(self) -> tuple[int, int, int]:
+        """Where the user is in the note: (selection anchor, caret, first character on screen)."""
+        cursor = self.textCursor()
+        top = self.firstVisibleBlock().position() if self.note is not None else 0
+        return (
+            self.offsets.from_qt(cursor.anchor()),
+            self.offsets.from_qt(cursor.position()),
+            self.offsets.from_qt(top),
+        )
+
+    def go_to_place(self, anchor: int, caret: int, top: int) -> None:
+        """Put the selection and the scroll back where :meth:`place` found them (clamped to
+        the note: it may have changed since)."""
+        length = len(self.note.text) if self.note is not None else 0
+        anchor, caret, top = (min(max(v, 0), length) for v in (anchor, caret, top))
+        # The top line first: from the end of the note, bringing it into view scrolls up
+        # until it is the first line shown (the scroll bar counts wrapped lines, which
+        # depend on the width, so its value is not what is kept).
+        cursor = self.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+        cursor.setPosition(self.offsets.to_qt(top))
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+        cursor.setPosition(self.offsets.to_qt(anchor))
+        cursor.setPosition(self.offsets.to_qt(caret), QTextCursor.MoveMode.KeepAnchor)
+        self.setTextCursor(cursor)
+        if not self.viewport().rect().intersects(self.cursorRect()):
+            self.ensureCursorVisible()
+
     def cursor_offset(self) -> int:
         return self.offsets.from_qt(self.textCursor().position())
 

@@ -111,3 +111,41 @@ def test_the_theme_chosen_with_the_key_is_the_next_days_theme(
     qtbot.addWidget(third)
     assert third.dark is dark
     third.session.close()
+
+
+def _scroll_text(lines: int) -> str:
+    return "".join(
+        f"Line {n}: seen by Dr. Marissa Jones on 2060-01-{n % 28 + 1:02d}.\n" for n in range(lines)
+    )
+
+
+def test_each_note_reopens_at_the_selection_and_scroll_it_was_left_at(qtbot: QtBot, project: Project) -> None:
+    from annotator.core.document import Document
+    from annotator.io.i2b2 import write_i2b2
+
+    long_text = _scroll_text(300)
+    write_i2b2(Document("200-02", long_text), project.source_dir / "200-02.xml")
+    first = _day(qtbot, project)
+    first.open_document("200-02")
+    far = long_text.index("Line 250")
+    first.view.select_span(far, far + len("Line 250"))
+    top = first.view.firstVisibleBlock().position()
+    assert top > 0  # scrolled down to it
+    # To another note and back (Ctrl+PgDown / Ctrl+PgUp): still there.
+    qtbot.keyClick(first.view, Qt.Key.Key_PageDown, CTRL)
+    assert first.session.doc_id == "201-01"
+    qtbot.keyClick(first.view, Qt.Key.Key_PageUp, CTRL)
+    assert first.view.selection_span() == (far, far + len("Line 250"))
+    assert first.view.firstVisibleBlock().position() == top
+    first.close()
+    # The next day.
+    second = _day(qtbot, project)
+    assert second.session.doc_id == "200-02"
+    # Scrolled down to it: at the same top line when the note is as tall as yesterday,
+    # else as near as keeps the selection on screen.
+    qtbot.waitUntil(lambda: second.view.firstVisibleBlock().position() > 0)
+    assert second.view.firstVisibleBlock().position() == top or second.view.height() != first.view.height()
+    assert second.view.selection_span() == (far, far + len("Line 250"))
+    cursor_rect = second.view.cursorRect()
+    assert second.view.viewport().rect().intersects(cursor_rect)
+    second.close()
