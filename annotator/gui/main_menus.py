@@ -87,6 +87,20 @@ def build_main_menus(window: MainWindow) -> None:
     )
     add(nav, "next_doc", "Next document", lambda: window.step_document(+1), ("Ctrl+PgDown",))
     add(nav, "previous_doc", "Previous document", lambda: window.step_document(-1), ("Ctrl+PgUp",))
+    add(
+        nav,
+        "next_unfinished",
+        "Next document not &done",
+        lambda: window.next_unfinished(+1),
+        ("Ctrl+Shift+PgDown",),
+    )
+    add(
+        nav,
+        "previous_unfinished",
+        "Previous document not done",
+        lambda: window.next_unfinished(-1),
+        ("Ctrl+Shift+PgUp",),
+    )
     add(nav, "next_priority", "Next by &priority", window.priority.open_next, ("Ctrl+Shift+N",))
     view = bar.addMenu("&View")
     add(

@@ -13,7 +13,9 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QComboBox,
     QDialog,
+    QHBoxLayout,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -29,7 +31,8 @@ from annotator.errors import AnnotatorError, printable_path
 from annotator.gui.adaptive_layout import AdaptiveBody, Panel, note_min_width
 from annotator.gui.annotation_panel import AnnotationPanel
 from annotator.gui.attribute_editor import AttributeEditor
-from annotator.gui.document_list import DocumentList
+from annotator.gui.document_list import FILTERS, DocumentList
+from annotator.gui.elided_label import ElidedLabel
 from annotator.gui.find_bar import FindBar
 from annotator.gui.main_menus import build_main_menus
 from annotator.gui.memory import opening_a_record
@@ -105,6 +108,19 @@ class MainWindow(QMainWindow):
         documents_layout = QVBoxLayout(documents_box)
         documents_layout.setContentsMargins(0, 0, 0, 0)
         documents_layout.addWidget(self.next_priority_button)
+        # The tenth day: how much is done, and only what is left in the list if so chosen.
+        self.progress_label = ElidedLabel("")
+        self.document_filter = QComboBox()
+        self.document_filter.addItems(list(FILTERS))
+        self.document_filter.setToolTip("Which documents the list shows (the open one always shows)")
+        chosen = self.preferences.document_filter
+        if chosen in FILTERS:
+            self.document_filter.setCurrentText(chosen)
+            self.documents.set_filter(FILTERS[chosen])
+        filter_row = QHBoxLayout()
+        filter_row.addWidget(self.progress_label, 1)
+        filter_row.addWidget(self.document_filter)
+        documents_layout.addLayout(filter_row)
         documents_layout.addWidget(self.documents, 1)
         self.view = NoteView(schema, dark, self.preferences.monospace)
         self.view.set_type_labels(self.preferences.type_labels)
@@ -212,6 +228,8 @@ class MainWindow(QMainWindow):
         s.notice.connect(self._on_session_notice)
         self.banner.override_requested.connect(self._on_banner_override_requested)
         self.documents.document_chosen.connect(self.open_document)
+        self.documents.progress_changed.connect(self._show_progress)
+        self.document_filter.currentTextChanged.connect(self._on_document_filter_current_text_changed)
         self.next_priority_button.clicked.connect(self.priority.open_next)
         self.priority.message.connect(self._on_session_notice)
         self.retrainer.message.connect(self._on_session_notice)
@@ -249,6 +267,31 @@ class MainWindow(QMainWindow):
             return False
         self._restore_place()
         return True
+
+    def next_unfinished(self, direction: int = 1) -> None:
+        """Open the next (or previous) document not done, in list order, going round."""
+        target = self.documents.next_unfinished(self.session.doc_id, direction)
+        if target is None:
+            self._on_session_notice("Every document is done.")
+        else:
+            self.open_document(target)
+
+    def _show_progress(self) -> None:
+        counts = self.documents.progress()
+        total = sum(counts.values())
+        # Short, with the list's own marks, to fit beside the filter at 1,280 pixels.
+        self.progress_label.setText(
+            f"● {counts['done']}/{total} done  ◐ {counts['in progress']}  ○ {counts['not started']}"
+        )
+        self.progress_label.set_tooltip_text(
+            f"{counts['done']} of {total} done, {counts['in progress']} in progress, "
+            f"{counts['not started']} not started"
+        )
+
+    def _on_document_filter_current_text_changed(self, name: str) -> None:
+        self.documents.set_filter(FILTERS.get(name))
+        self.preferences.document_filter = name
+        save_preferences(self.preferences)
 
     def step_document(self, direction: int) -> None:
         ids = self.session.workspace.doc_ids()

@@ -38,6 +38,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y", "undo / redo (every change, including annotate all)"),
     ("Ctrl+F", "find in the note (Enter / Shift+Enter: next / previous, Esc: close)"),
     ("Ctrl+PgDown / Ctrl+PgUp", "next / previous document (the current one is saved first)"),
+    ("Ctrl+Shift+PgDown / Ctrl+Shift+PgUp", "next / previous document not done"),
     ("Ctrl+Shift+N", "next by priority: the waiting note the model is least sure of"),
     ("Ctrl+S", "save (atomic; removes the recovery file)"),
     ("Ctrl+D", "mark the document done (again: back to in progress)"),

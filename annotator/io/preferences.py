@@ -7,7 +7,8 @@
 
 ``note_zoom`` is how many points larger (or smaller) than the default the note text is
 (Ctrl++ / Ctrl+-); ``theme`` the theme last chosen with Ctrl+Shift+T, used when the window
-is started with ``--theme auto`` (absent: follow the system).
+is started with ``--theme auto`` (absent: follow the system); ``document_filter`` what the
+document list shows (``"Not done"``, ...; absent: every document).
 
 Per-user, not per-project: a colour or key someone chose follows them to every project.
 An unreadable or malformed file gives the defaults (a display preference is never worth
@@ -44,6 +45,7 @@ class Preferences:
     keys: dict[str, str] = field(default_factory=dict)
     note_zoom: int = 0
     theme: str = ""
+    document_filter: str = ""
 
     def apply(self, schema: Schema) -> Schema:
         """``schema`` with the user's colours and keys (a key clash keeps the schema's keys)."""
@@ -90,6 +92,7 @@ def load_preferences() -> Preferences:
         if isinstance(key, str) and len(key) <= 1:
             keys[str(name)] = key.lower()
     zoom = raw.get("note_zoom", 0)
+    document_filter = raw.get("document_filter", "")
     theme = raw.get("theme", "")
     return Preferences(
         monospace=bool(raw.get("monospace", True)),
@@ -100,6 +103,7 @@ def load_preferences() -> Preferences:
         if isinstance(zoom, int) and not isinstance(zoom, bool)
         else 0,
         theme=theme if theme in ("light", "dark") else "",
+        document_filter=document_filter if isinstance(document_filter, str) else "",
     )
 
 
@@ -122,4 +126,6 @@ def save_preferences(preferences: Preferences) -> None:
     }
     if preferences.theme:
         data["theme"] = preferences.theme
+    if preferences.document_filter:
+        data["document_filter"] = preferences.document_filter
     atomic_write_text(preferences_path(), json.dumps(data, indent=2) + "\n")
