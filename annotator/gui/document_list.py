@@ -189,6 +189,13 @@ class DocumentList(QTreeWidget):
         if item.text(3) != time_text:
             self._change_cell(item, 3, lambda: item.setText(3, time_text))
 
+    def mark_waiting_recovery(self, doc_id: str) -> None:
+        """Show that a record holds edits of an earlier session to recover (until it is opened)."""
+        item = self._items.get(doc_id)
+        if item is not None:
+            item.setText(0, f"{printable_path(doc_id)} ⚠")
+            item.setToolTip(0, f"{doc_id}: unsaved edits of an earlier session; open it to recover them")
+
     def _change_cell(self, item: QTreeWidgetItem, column: int, change: Callable[[], None]) -> None:
         """Change one cell, and fit its column to the contents again only when it can change.
 
@@ -217,6 +224,9 @@ class DocumentList(QTreeWidget):
         item = self._items.get(doc_id)
         if item is None:
             return
+        if item.text(0) != printable_path(doc_id):  # opened: its waiting edits were offered
+            item.setText(0, printable_path(doc_id))
+            item.setToolTip(0, doc_id)
         # Only one record is ever bold: unbolding it alone spares a look at every record.
         other = self._bold
         if other is not None and other is not item:

@@ -317,6 +317,25 @@ class MainWindow(QMainWindow):
             # Scrolled again once the note has its size: before, it has nothing to scroll.
             self._place_shown = True
             QTimer.singleShot(0, self._restore_place)
+            self._tell_waiting_recovery()
+
+    def _tell_waiting_recovery(self) -> None:
+        """After a crash, say which other notes hold edits to recover: only the note opened
+        is asked about at once, and the others would be found one by one, or never."""
+        if self.session.workspace.looking_only:
+            return
+        waiting = self.session.workspace.waiting_recovery()
+        if not waiting:
+            return
+        names = ", ".join(waiting[:8]) + (f" and {len(waiting) - 8} more" if len(waiting) > 8 else "")
+        message = (
+            f"Unsaved edits from an earlier session wait in {len(waiting)} other "
+            f"document{'s' if len(waiting) != 1 else ''}: {names}. Open each to recover them."
+        )
+        earlier = self.statusBar().currentMessage()
+        self.statusBar().showMessage(f"{earlier} {message}" if earlier else message, 30000)
+        for doc_id in waiting:
+            self.documents.mark_waiting_recovery(doc_id)
 
     def _on_session_document_changed(self, document: Document | None) -> None:
         self.view.set_note(document)

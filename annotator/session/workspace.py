@@ -34,7 +34,7 @@ from annotator.core.schema import DEFAULT_SCHEMA, Schema, load_schema
 from annotator.core.span import offsets_problem
 from annotator.core.task import is_task_file
 from annotator.errors import AnnotatorError, InputError, LockedError, OffsetError, SchemaError, StorageError
-from annotator.io.autosave import AutosaveStore
+from annotator.io.autosave import AutosaveStore, recovery_path
 from annotator.io.brat import brat_paths, read_brat, write_brat
 from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.edit_history import history_path, start_entry, timed
@@ -385,6 +385,28 @@ class Workspace:
         """True when the document has edits journalled since its last save."""
         path = journal_path(self.entry(doc_id).working_path)
         return doc_id not in self.documents and path.is_file() and path.stat().st_size > 0
+
+    def waiting_recovery(self) -> list[str]:
+        """Documents not loaded whose edits of an earlier session wait in an edit journal or
+        a recovery file (a crash): each is offered when it is opened."""
+        found = []
+        for entry in self.entries:
+            if entry.doc_id in self.documents:
+                continue
+            try:
+                if journal_path(entry.working_path).stat().st_size > 0:
+                    found.append(entry.doc_id)
+                    continue
+            except OSError:
+                pass
+            if recovery_path(entry.working_path).exists():
+                try:
+                    waiting = self.autosave.has_recovery(entry.working_path)
+                except StorageError:
+                    waiting = True
+                if waiting:
+                    found.append(entry.doc_id)
+        return found
 
     def load(self, doc_id: str, recovered: bool = False) -> Document:
         """The document (cached once read); ``recovered`` takes the autosaved version."""
