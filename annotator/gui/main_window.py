@@ -46,7 +46,13 @@ from annotator.gui.tag_palette import TagPalette
 from annotator.gui.task_attributes import TaskAttributeEditor
 from annotator.gui.theme import ThemeName, apply_theme
 from annotator.gui.type_settings_dialog import TypeSettingsDialog
-from annotator.gui.window_dialogs import ask_outside_change, ask_recovery, confirm_close, confirm_override
+from annotator.gui.window_dialogs import (
+    ask_outside_change,
+    ask_recovery,
+    close_unsaved,
+    confirm_close,
+    confirm_override,
+)
 from annotator.gui.window_geometry import GEOMETRY_KEY, geometry_state, restore_geometry
 from annotator.gui.workers import run_with_progress
 from annotator.io.places import Place, load_places, save_places
@@ -93,6 +99,7 @@ class MainWindow(QMainWindow):
         self.confirm_close: Callable[[], str] = lambda: confirm_close(self)
         self.confirm_override: Callable[[str], bool] = lambda holder: confirm_override(self, holder)
         self.ask_outside_change: Callable[[str], str] = lambda doc_id: ask_outside_change(self, doc_id)
+        self.close_unsaved: Callable[[list[str]], bool] = lambda reasons: close_unsaved(self, reasons)
         self._checking_outside = False
         # Where the user was in each note (selection, scroll), this session and the last ones.
         self.places: dict[str, Place] = load_places(project.root, session.annotator) if session.track else {}
@@ -539,7 +546,12 @@ class MainWindow(QMainWindow):
         self.retrainer.cancel()
         if s.workspace.dirty():
             if choice == "save":
-                s.save()
+                failed = s.save()
+                if failed and not self.close_unsaved(
+                    [s.workspace.save_errors.get(doc_id, doc_id) for doc_id in failed]
+                ):
+                    event.ignore()
+                    return
             else:
                 # Keep the recovery files: "discard" must never be a one-click way to lose work.
                 for doc_id in list(s.workspace.documents):

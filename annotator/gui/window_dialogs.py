@@ -59,6 +59,21 @@ def ask_outside_change(parent: QWidget, doc_id: str) -> str:
     return "mine" if box.clickedButton() is mine else "theirs"
 
 
+def close_unsaved(parent: QWidget, reasons: list[str]) -> bool:
+    """Saving on close failed: close all the same (True) or stay (False)?"""
+    answer = QMessageBox.warning(
+        parent,
+        "Not saved",
+        "Could not save:\n"
+        + "\n".join(reasons)
+        + "\n\nYour edits are kept in the edit journal and the recovery file, and are offered "
+        "when the document is opened next. Close anyway?",
+        QMessageBox.StandardButton.Close | QMessageBox.StandardButton.Cancel,
+        QMessageBox.StandardButton.Cancel,
+    )
+    return answer == QMessageBox.StandardButton.Close
+
+
 def confirm_close(parent: QWidget) -> str:
     """``save``, ``discard`` or ``cancel``."""
     answer = QMessageBox.question(

@@ -106,6 +106,7 @@ class AnnotationSession:
         self.history.changed.connect(self._on_history_changed)
         # The work state is written shortly after it changes, not while a document opens.
         self._state_timer = make_timer(0.3, True, self.flush_state)
+        self._state_failure = ""
         self._prefetch_timer = make_timer(0.2, True, self._prefetch_neighbours)
 
     # -- documents --------------------------------------------------------------------------------
@@ -473,7 +474,7 @@ class AnnotationSession:
         waiting = set(self.workspace.dirty())
         failed = self.workspace.save_all()
         if self.track:
-            self.rejections.save()
+            self.flush_state()  # rejections too; a refusal is said, never raised
         saved = len(waiting - set(failed))
         kept = self.workspace.kept_outside
         if saved or not failed:
@@ -590,6 +591,20 @@ class AnnotationSession:
     def flush_state(self) -> None:
         """Write the work state now (status and time), if anything is waiting."""
         self._state_timer.stop()
-        if self.track:
+        if not self.track:
+            return
+        try:
             self.state.save()
             self.rejections.save()
+        except StorageError as error:
+            # A read-only project folder, a full disk: what was not written stays in memory
+            # and is written with the next change; the user is told, once per reason.
+            message = (
+                f"Status, working time and rejections not recorded: {error.one_line()} "
+                "(kept, and tried again at the next change)."
+            )
+            if message != self._state_failure:
+                self._state_failure = message
+                self.notice.emit(message)
+        else:
+            self._state_failure = ""

@@ -142,6 +142,7 @@ def make_window(
     main.ask_recovery = lambda doc_id: True
     main.confirm_close = lambda: "save"
     main.confirm_override = lambda holder: True
+    main.close_unsaved = lambda reasons: True
     qtbot.addWidget(main)
     return main
 
