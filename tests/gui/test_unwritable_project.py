@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 import annotator.io.workstate as workstate
+from annotator.core.atomic import atomic_write_text
 from annotator.core.project import Project
 from annotator.errors import StorageError
 from annotator.gui.main_window import MainWindow
@@ -21,7 +22,7 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 
 
 def _refuse_state(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = workstate.atomic_write_text
+    real = atomic_write_text
 
     def refuse(path: str | Path, text: str) -> None:
         if Path(path).name == "state.json":
