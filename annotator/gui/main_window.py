@@ -265,6 +265,8 @@ class MainWindow(QMainWindow):
 
     def open_document(self, doc_id: str) -> bool:
         self.attributes.commit_comment()  # before the record it was typed in is saved and closed
+        if doc_id == self.session.doc_id:
+            return True  # already open: the selection and the current annotation stay
         self.keep_place()
         try:
             with opening_a_record():

@@ -217,12 +217,16 @@ class NoteView(QPlainTextEdit):
         # until it is the first line shown (the scroll bar counts wrapped lines, which
         # depend on the width, so its value is not what is kept).
         cursor = self.textCursor()
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        self.setTextCursor(cursor)
-        self.ensureCursorVisible()
-        cursor.setPosition(self.offsets.to_qt(top))
-        self.setTextCursor(cursor)
-        self.ensureCursorVisible()
+        blocked = self.blockSignals(True)  # the caret passes through; only where it stops counts
+        try:
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            self.setTextCursor(cursor)
+            self.ensureCursorVisible()
+            cursor.setPosition(self.offsets.to_qt(top))
+            self.setTextCursor(cursor)
+            self.ensureCursorVisible()
+        finally:
+            self.blockSignals(blocked)
         cursor.setPosition(self.offsets.to_qt(anchor))
         cursor.setPosition(self.offsets.to_qt(caret), QTextCursor.MoveMode.KeepAnchor)
         self.setTextCursor(cursor)
