@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -140,6 +140,7 @@ class MainWindow(QMainWindow):
         self.palette_widget = TagPalette(schema, dark)
         self.attributes = AttributeEditor(schema, lambda: self.session.editor)
         self.table = AnnotationPanel(schema)
+        self._restore_table_view()
         self.relations = RelationPanel(lambda: self.session.editor, self.session.current)
         self.task_attributes = TaskAttributeEditor(schema, lambda: self.session.editor)
         self.status = SessionStatusBar()
@@ -619,6 +620,35 @@ class MainWindow(QMainWindow):
         self.view.set_monospace(on)
         self.preferences.monospace = on
         save_preferences(self.preferences)
+
+    def _restore_table_view(self) -> None:
+        """The annotation table filtered and sorted as the user left it (and kept so)."""
+        table, chosen = self.table, self.preferences
+        index = table.category_box.findData(chosen.table_category) if chosen.table_category else -1
+        if index >= 0:
+            table.category_box.setCurrentIndex(index)
+        table.pending_box.setChecked(chosen.table_pending_only)
+        column, order = chosen.table_sort
+        if column < table.model.columnCount():
+            table.table.sortByColumn(column, Qt.SortOrder(order))
+        table.category_box.currentIndexChanged.connect(self._keep_table_view)
+        table.pending_box.toggled.connect(self._keep_table_view)
+        table.table.horizontalHeader().sortIndicatorChanged.connect(self._keep_table_view)
+
+    def _keep_table_view(self, *_args: object) -> None:
+        table, chosen = self.table, self.preferences
+        header = table.table.horizontalHeader()
+        view = (
+            str(table.category_box.currentData() or ""),
+            table.pending_box.isChecked(),
+            (
+                header.sortIndicatorSection(),
+                0 if header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder else 1,
+            ),
+        )
+        if view != (chosen.table_category, chosen.table_pending_only, chosen.table_sort):
+            chosen.table_category, chosen.table_pending_only, chosen.table_sort = view
+            save_preferences(chosen)
 
     def zoom_note(self, step: int) -> None:
         """Ctrl++ / Ctrl+-: the note text a point larger or smaller, remembered."""

@@ -8,7 +8,8 @@
 ``note_zoom`` is how many points larger (or smaller) than the default the note text is
 (Ctrl++ / Ctrl+-); ``theme`` the theme last chosen with Ctrl+Shift+T, used when the window
 is started with ``--theme auto`` (absent: follow the system); ``document_filter`` what the
-document list shows (``"Not done"``, ...; absent: every document).
+document list shows (``"Not done"``, ...; absent: every document); ``table`` the annotation
+table's category filter, *pending only* and sort column and order.
 
 Per-user, not per-project: a colour or key someone chose follows them to every project.
 An unreadable or malformed file gives the defaults (a display preference is never worth
@@ -46,6 +47,10 @@ class Preferences:
     note_zoom: int = 0
     theme: str = ""
     document_filter: str = ""
+    # The annotation table: category shown ("" all), pending only, sort (column, 0 up / 1 down).
+    table_category: str = ""
+    table_pending_only: bool = False
+    table_sort: tuple[int, int] = (0, 0)
 
     def apply(self, schema: Schema) -> Schema:
         """``schema`` with the user's colours and keys (a key clash keeps the schema's keys)."""
@@ -93,6 +98,18 @@ def load_preferences() -> Preferences:
             keys[str(name)] = key.lower()
     zoom = raw.get("note_zoom", 0)
     document_filter = raw.get("document_filter", "")
+    table = raw.get("table")
+    table = table if isinstance(table, dict) else {}
+    category = table.get("category", "")
+    sort = table.get("sort")
+    if not (
+        isinstance(sort, list)
+        and len(sort) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in sort)
+        and 0 <= sort[0] < 20
+        and sort[1] in (0, 1)
+    ):
+        sort = [0, 0]
     theme = raw.get("theme", "")
     return Preferences(
         monospace=bool(raw.get("monospace", True)),
@@ -104,6 +121,9 @@ def load_preferences() -> Preferences:
         else 0,
         theme=theme if theme in ("light", "dark") else "",
         document_filter=document_filter if isinstance(document_filter, str) else "",
+        table_category=category if isinstance(category, str) else "",
+        table_pending_only=table.get("pending_only") is True,
+        table_sort=(sort[0], sort[1]),
     )
 
 
@@ -128,4 +148,9 @@ def save_preferences(preferences: Preferences) -> None:
         data["theme"] = preferences.theme
     if preferences.document_filter:
         data["document_filter"] = preferences.document_filter
+    data["table"] = {
+        "category": preferences.table_category,
+        "pending_only": preferences.table_pending_only,
+        "sort": list(preferences.table_sort),
+    }
     atomic_write_text(preferences_path(), json.dumps(data, indent=2) + "\n")

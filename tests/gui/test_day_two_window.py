@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QHeaderView
 from pytestqt.qtbot import QtBot
 
 from annotator.core.project import Project
@@ -178,3 +178,29 @@ def test_after_a_crash_the_other_notes_with_edits_to_recover_are_named(
 
 def _item_text(window: MainWindow, doc_id: str) -> str:
     return window.documents._items[doc_id].text(0)
+
+
+def test_the_annotation_table_is_filtered_and_sorted_as_it_was_left(qtbot: QtBot, project: Project) -> None:
+    first = _day(qtbot, project)
+    table = first.table
+    table.pending_box.setChecked(True)
+    table.category_box.setCurrentIndex(table.category_box.findData("DATE"))
+    header = table.table.horizontalHeader()
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=_section_centre(header, 3))
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=_section_centre(header, 3))
+    order = header.sortIndicatorOrder()
+    assert header.sortIndicatorSection() == 3
+    first.close()
+    second = _day(qtbot, project)
+    table = second.table
+    assert table.pending_box.isChecked()
+    assert table.category_box.currentData() == "DATE"
+    assert table.shown.rowCount() == 1  # the pending DATE suggestion alone
+    header = table.table.horizontalHeader()
+    assert (header.sortIndicatorSection(), header.sortIndicatorOrder()) == (3, order)
+    second.close()
+
+
+def _section_centre(header: QHeaderView, section: int) -> QPoint:
+    left = header.sectionViewportPosition(section)
+    return QPoint(left + header.sectionSize(section) // 2, header.height() // 2)
