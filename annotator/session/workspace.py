@@ -375,6 +375,10 @@ class Workspace:
                 document.doc_id = doc_id
                 write_document(document, entry.working_path, self.schema)
                 _as_readable_as_folder(entry.working_path)
+                if doc_id in self.documents:
+                    # Read before its copy existed ("annotate all"): this copy is ours, made
+                    # from the same file, not a change from outside.
+                    self._remember_disk(doc_id)
         if not state.read_only:
             state.recovery_available = self.has_journal(doc_id) or self.autosave.has_recovery(
                 entry.working_path

@@ -132,3 +132,31 @@ def test_a_note_deleted_on_disk_stays_open_and_saving_writes_it_back(
     assert window.session.save_state == "unsaved"
     qtbot.keyClick(window.view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert "ORGANIZATION" in _types(path)
+
+
+def test_the_copy_made_for_a_record_annotate_all_changed_is_not_a_change_from_outside(
+    qtbot: QtBot, window: MainWindow, project: Project
+) -> None:
+    # "Annotate all" tags 200-02, never opened (no working copy yet); opening it makes the copy.
+    start = TEXT_200_01.index("Marissa Jones")
+    window.view.select_span(start, start + len("Marissa Jones"))
+    qtbot.keyClick(window.view, "r")
+    qtbot.keyClick(
+        window.view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
+    dialog = window.last_dialog
+    dialog.match_items("fuzzy")[0].setCheckState(0, Qt.CheckState.Checked)
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert not _working_copy(project, "200-02").exists()
+    qtbot.keyClick(window.view, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
+    assert window.session.doc_id == "200-02"
+    asked: list[str] = []
+
+    def answer(doc_id: str) -> str:
+        asked.append(doc_id)
+        return "mine"
+
+    window.ask_outside_change = answer
+    window.check_outside_change()
+    assert asked == []
+    assert not list(_working_copy(project, "200-02").parent.glob("200-02.xml.outside-*"))
