@@ -49,14 +49,17 @@ def ask_outside_change(parent: QWidget, doc_id: str) -> str:
         "while you have unsaved edits in it."
     )
     box.setInformativeText(
-        "Keep mine: your version is saved, the one on disk is kept as NAME.xml.outside-DATE.\n"
-        "Take theirs: the one on disk opens, yours is kept as NAME.xml.mine-DATE."
+        "Keep mine: your version is saved; the one on disk is kept beside it (…outside-DATE).\n"
+        "Take theirs: the one on disk opens; yours is kept beside it (…mine-DATE).\n"
+        "Either way both versions stay on disk."
     )
     mine = box.addButton("Keep mine", QMessageBox.ButtonRole.AcceptRole)
-    box.addButton("Take theirs", QMessageBox.ButtonRole.RejectRole)
+    theirs = box.addButton("Take theirs", QMessageBox.ButtonRole.RejectRole)
     box.setDefaultButton(mine)
+    # Esc or closed without a choice: what is on screen stays (and the other version is kept).
+    box.setEscapeButton(mine)
     box.exec()
-    return "mine" if box.clickedButton() is mine else "theirs"
+    return "theirs" if box.clickedButton() is theirs else "mine"
 
 
 def close_unsaved(parent: QWidget, reasons: list[str]) -> bool:

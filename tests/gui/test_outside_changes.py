@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from annotator.core.project import Project
 from annotator.gui.main_window import MainWindow
+from annotator.gui.window_dialogs import ask_outside_change
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from tests.gui.conftest import TEXT_200_01, open_note
 
@@ -160,3 +162,16 @@ def test_the_copy_made_for_a_record_annotate_all_changed_is_not_a_change_from_ou
     window.check_outside_change()
     assert asked == []
     assert not list(_working_copy(project, "200-02").parent.glob("200-02.xml.outside-*"))
+
+
+def test_the_question_closed_without_a_choice_keeps_what_is_on_screen(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    def press_escape() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        assert "Keep mine" in [b.text() for b in box.buttons()]
+        qtbot.keyClick(box, Qt.Key.Key_Escape)
+
+    QTimer.singleShot(100, press_escape)
+    assert ask_outside_change(window, "200-01") == "mine"
