@@ -30,8 +30,10 @@ def ask_recovery(parent: QWidget, doc_id: str) -> bool:
     answer = QMessageBox.question(
         parent,
         "Recover unsaved work",
-        f"Document {doc_id} has autosaved changes that were never saved (the program did not close "
-        "normally).\nOpen the recovered version?",
+        f"Document {doc_id} has edits that were never saved (the program did not close "
+        "normally).\n\nYes: open it with those edits (unsaved until you save).\n"
+        "No: open the saved version; the edits are set aside in a file beside it, not deleted."
+        "\n\nOpen the recovered version?",
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         QMessageBox.StandardButton.Yes,
     )

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QHeaderView
+from PySide6.QtWidgets import QApplication, QHeaderView, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from annotator.core.project import Project
 from annotator.gui import app
 from annotator.gui.main_window import MainWindow
+from annotator.gui.window_dialogs import ask_recovery
 from annotator.io.window_layouts import layouts_path
 from tests.gui.conftest import make_window, open_note, show
 
@@ -204,3 +205,17 @@ def test_the_annotation_table_is_filtered_and_sorted_as_it_was_left(qtbot: QtBot
 def _section_centre(header: QHeaderView, section: int) -> QPoint:
     left = header.sectionViewportPosition(section)
     return QPoint(left + header.sectionSize(section) // 2, header.height() // 2)
+
+
+def test_the_recovery_question_says_what_no_does(qtbot: QtBot, window: MainWindow) -> None:
+    shown: list[str] = []
+
+    def answer_no() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        shown.append(box.text())
+        qtbot.keyClick(box, Qt.Key.Key_Escape)
+
+    QTimer.singleShot(100, answer_no)
+    assert ask_recovery(window, "200-01") is False
+    assert "set aside" in shown[0] and "not deleted" in shown[0]
