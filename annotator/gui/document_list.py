@@ -136,6 +136,10 @@ class DocumentList(QTreeWidget):
         doc_id = str(item.data(0, Qt.ItemDataRole.UserRole))
         return self.statuses.get(doc_id, "not started") not in self.shown_statuses
 
+    def shown_ids(self) -> list[str]:
+        """The records the list shows, in its order (every record without a filter)."""
+        return [doc_id for doc_id, item in self._items.items() if not self._hidden(item)]
+
     def progress(self) -> dict[str, int]:
         """How many records have each status."""
         counts = dict.fromkeys(STATUS_MARK, 0)

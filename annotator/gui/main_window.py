@@ -304,7 +304,8 @@ class MainWindow(QMainWindow):
         save_preferences(self.preferences)
 
     def step_document(self, direction: int) -> None:
-        ids = self.session.workspace.doc_ids()
+        # The next record the list shows: with "Not done" chosen, the done ones are skipped.
+        ids = self.documents.shown_ids() or self.session.workspace.doc_ids()
         current = self.session.doc_id
         index = ids.index(current) if current in ids else -1
         target = index + direction

@@ -65,3 +65,15 @@ def test_the_list_shows_only_what_is_left_and_keeps_that_choice(
     assert _shown_records(again) == ["200-02", "201-01"]
     assert "1 of 3 done" in again.progress_label.toolTip()
     again.close()
+
+
+def test_next_document_goes_to_the_next_one_the_list_shows(qtbot: QtBot, window: MainWindow) -> None:
+    window.open_document("200-02")
+    qtbot.keyClick(window.view, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)  # 200-02 done
+    window.open_document("200-01")
+    window.document_filter.setCurrentText("Not done")
+    assert _shown_records(window) == ["200-01", "201-01"]
+    qtbot.keyClick(window.view, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
+    assert window.session.doc_id == "201-01"  # 200-02, done and not listed, is skipped
+    qtbot.keyClick(window.view, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)
+    assert window.session.doc_id == "200-01"
