@@ -17,7 +17,8 @@ import random
 import re
 import string
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from annotator.core.english import zipf
@@ -78,6 +79,18 @@ _MALE_TITLES = frozenset({"mr", "sir", "fr"})
 _FEMALE_TITLES = frozenset({"mrs", "ms", "miss", "madam", "sister"})
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
+# What may stand inside one name written another way: "O'Rourke", "O Rourke", "O-Rourke".
+_INSIDE = re.compile(r"[\s'’‘`.‐-]+")
+# The gap between two words that one name of the patient's writes as one ("o rourke" for
+# "O'Rourke", "Bweighou se" for "Bweighouse").
+_SPLIT_GAP = re.compile(r"[ '’‐-]|['’] ")
+
+
+def name_key(token: str) -> str:
+    """What one name token is, however it is written: lower case, without diacritics,
+    apostrophes, hyphens, dots or blanks (``O'Rourke``, ``O’ROURKE``, ``o rourke`` and
+    ``Orourke`` are one key). Digits stay (a placeholder's number names its person)."""
+    return _INSIDE.sub("", without_diacritics(token).lower())
 
 
 def name_tokens(text: str) -> list[str]:
@@ -120,6 +133,27 @@ def _names_by_letter(role: str, gender: str) -> dict[str, tuple[str, ...]]:
     return {letter: tuple(group) for letter, group in by_letter.items()}
 
 
+@dataclass(frozen=True)
+class _Word:
+    """Two words of a name read as one (``o rourke``), where a regex match stands otherwise."""
+
+    begin: int
+    stop: int
+    text: str
+
+    def start(self) -> int:
+        return self.begin
+
+    def end(self) -> int:
+        return self.stop
+
+    def group(self) -> str:
+        return self.text
+
+
+_Piece = _Word | re.Match[str]
+
+
 class NameMapper:
     """One patient's name surrogates.
 
@@ -144,6 +178,16 @@ class NameMapper:
         self.letters = dict(zip(string.ascii_uppercase, shuffled, strict=True))
         self.tokens: dict[str, str] = {}
         self._used: set[str] = set()
+        # Keys of the name words the patient's notes write as one word ("O'Rourke"): two
+        # words that run together to one of them are that name ("o rourke").
+        self.whole: set[str] = set()
+
+    def learn(self, text: str) -> None:
+        """Read a name string of the patient's before any is replaced (see :attr:`whole`)."""
+        for match in _TOKEN.finditer(text):
+            key = name_key(_POSSESSIVE.sub("", match.group()))
+            if len(key) > 2:
+                self.whole.add(key)
 
     # -- pieces --------------------------------------------------------------------------
     def initial(self, letter: str) -> str:
@@ -151,8 +195,9 @@ class NameMapper:
         return mapped if letter.isupper() else mapped.lower()
 
     def token(self, original: str, role: str, gender: str = "any") -> str:
-        """The surrogate of one name token, in the original's case."""
-        key = original.lower()
+        """The surrogate of one name token, in the original's case; one surrogate for every
+        way the name is written (:func:`name_key`)."""
+        key = name_key(original)
         if key not in self.tokens:
             self.tokens[key] = self._pick(original, role, gender)
             self._used.add(self.tokens[key].lower())
@@ -183,7 +228,7 @@ class NameMapper:
         """The surrogate of a whole name string, keeping its surface form."""
         pieces: list[str] = []
         position = 0
-        for start, end, new in self.replace_tokens(text, slot, gender):
+        for start, end, new in self.replace_tokens(text, slot, gender, [(0, len(text))]):
             pieces.append(text[position:start])
             pieces.append(new)
             position = end
@@ -191,19 +236,25 @@ class NameMapper:
         return "".join(pieces)
 
     def replace_tokens(
-        self, text: str, slot: str | None = None, gender: str | None = None
+        self,
+        text: str,
+        slot: str | None = None,
+        gender: str | None = None,
+        tags: Sequence[tuple[int, int]] = (),
     ) -> list[tuple[int, int, str]]:
         """Each word token of a name string with its surrogate (``(start, end, new)``).
 
         ``slot`` (``first`` or ``last``), when the words around the name said it, decides the
         role of a name of one word, and keeps a short word in capitals from being read as
-        initials (``NP JEN``, ``DR. KOH``); ``gender`` is the gender that context gave."""
-        matches = list(_TOKEN.finditer(text))
+        initials (``NP JEN``, ``DR. KOH``); ``gender`` is the gender that context gave.
+        ``tags`` are the spans of the tags ``text`` holds: two words of one tag that the
+        patient's notes write as one name elsewhere (``o rourke``, ``O'Rourke``) are that name."""
+        matches = self._joined(text, list(_TOKEN.finditer(text)), tags)
         # A particle ("de", "van", "le") is kept only before the name it belongs to; as the
         # last word it is the surname itself ("J. Le") and is replaced like any other.
         last = max((m.start() for m in matches if len(m.group()) > 1 and not is_title(m.group())), default=-1)
 
-        def kept(match: re.Match[str], token: str) -> bool:
+        def kept(match: _Piece, token: str) -> bool:
             return self._kept(token) and not (match.start() == last and token.lower() in PARTICLES)
 
         words = [m for m in matches if not kept(m, m.group())]
@@ -239,6 +290,24 @@ class NameMapper:
             replaced.append((match.start(), match.end(), "".join(pieces)))
         return replaced
 
+    def _joined(self, text: str, matches: Sequence[_Piece], tags: Sequence[tuple[int, int]]) -> list[_Piece]:
+        """``matches`` with two words of one tag joined when together they are a name the
+        patient's notes write as one word."""
+        out: list[_Piece] = []
+        for match in matches:
+            previous = out[-1] if out else None
+            if (
+                previous is not None
+                and _SPLIT_GAP.fullmatch(text[previous.end() : match.start()])
+                and name_key(previous.group() + match.group()) in self.whole
+                and not is_title(previous.group())
+                and any(s <= previous.start() and match.end() <= e for s, e in tags)
+            ):
+                out[-1] = _Word(previous.start(), match.end(), text[previous.start() : match.end()])
+            else:
+                out.append(match)
+        return out
+
     @staticmethod
     def _kept(token: str) -> bool:
         return is_title(token) or token.lower() in PARTICLES
@@ -247,12 +316,12 @@ class NameMapper:
     def _is_initial(token: str) -> bool:
         return len(token) == 1
 
-    def _roles(self, text: str, words: list[re.Match[str]]) -> dict[int, str]:
+    def _roles(self, text: str, words: list[_Piece]) -> dict[int, str]:
         """First or last name for each word token (keyed by its start offset)."""
         if not words:
             return {}
         # Tokens joined by a hyphen or apostrophe ("Smith-Jones") share one role.
-        groups: list[list[re.Match[str]]] = [[words[0]]]
+        groups: list[list[_Piece]] = [[words[0]]]
         for match in words[1:]:
             gap = text[groups[-1][-1].end() : match.start()]
             if gap in ("-", "‐"):
@@ -269,10 +338,10 @@ class NameMapper:
             roles = [self._single_role(text, groups[0])]
         return {m.start(): role for group, role in zip(groups, roles, strict=True) for m in group}
 
-    def _single_role(self, text: str, group: list[re.Match[str]]) -> str:
+    def _single_role(self, text: str, group: list[_Piece]) -> str:
         token = _POSSESSIVE.sub("", group[0].group())
         before = text[: group[0].start()].lower()
-        if self.tokens.get(token.lower()) is not None:
+        if self.tokens.get(name_key(token)) is not None:
             return "last" if self._known_role(token) == "last" else "first"
         if any(name_tokens(before)) and any(is_title(t) for t in name_tokens(before)):
             return "last"
@@ -281,11 +350,11 @@ class NameMapper:
         return "last"
 
     def _known_role(self, token: str) -> str:
-        surrogate = self.tokens[token.lower()]
+        surrogate = self.tokens[name_key(token)]
         return "first" if is_first_name(surrogate) and not is_last_name(surrogate) else "last"
 
     @staticmethod
-    def _gender(text: str, matches: list[re.Match[str]], roles: dict[int, str]) -> str:
+    def _gender(text: str, matches: list[_Piece], roles: dict[int, str]) -> str:
         for match in matches:
             word = match.group().lower().rstrip(".")
             if word in _MALE_TITLES:

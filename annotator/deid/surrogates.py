@@ -160,6 +160,10 @@ class PatientSurrogates:
         seed = secret_seed() if options.seed is None else options.seed
         self.rng = random.Random(f"{seed}:{patient_id}")
         self.names = NameMapper(self.rng, context.name_tokens)
+        for document in documents:
+            for annotation in document:
+                if kind_of(annotation) == "name" and not is_placeholder_tag(annotation):
+                    self.names.learn(annotation.text)
         own_places = {
             w for d in documents for a in d if kind_of(a) in PLACE_KINDS for w in a.text.lower().split()
         }
