@@ -83,6 +83,6 @@ def plan_names(document: Document, tags: Iterable[Annotation], mapper: NameMappe
         start, end = run[0][0], run[-1][1]
         phrase = text[start:end]
         slot, gender = slot_of(phrase, line_before(text, start, 30))
-        tags = [(s - start, e - start) for s, e in run]
-        planned.update(cut_into_tags(text, run, mapper.replace_tokens(phrase, slot, gender, tags)))
+        spans = [(s - start, e - start) for s, e in run]
+        planned.update(cut_into_tags(text, run, mapper.replace_tokens(phrase, slot, gender, spans)))
     return planned
