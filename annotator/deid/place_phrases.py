@@ -23,8 +23,10 @@ from annotator.deid.lists import load_list, state_names
 from annotator.deid.places import (
     CLINICAL_CAPITALS,
     HOSPITAL_WORDS,
+    SAINT_WORDS,
     abbreviation_like,
     pick,
+    place_word_key,
     state_like,
     without_words,
 )
@@ -70,9 +72,11 @@ class Token:
     role: str  # "name", "type", "state", "number", "letter", "abbreviation"
 
 
-def tokens(phrase: str, capitals_line: bool = False) -> list[Token]:
+def tokens(phrase: str, capitals_line: bool = False, acronyms: Collection[str] = ()) -> list[Token]:
     """The words of a place phrase, each with its role. In a line written in capitals a word
-    of four or five capitals (``UNION``) is a name; elsewhere it is an abbreviation."""
+    of four or five capitals (``UNION``) is a name; elsewhere it is an abbreviation. A word
+    alone that the patient's notes write elsewhere as an abbreviation (``acronyms``, keys of
+    :func:`place_word_key`) is one in any case (``gh`` and ``Mgh`` beside ``GH`` and ``MGH``)."""
     found = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(phrase)]
     out = []
     for start, end, word in found:
@@ -85,7 +89,10 @@ def tokens(phrase: str, capitals_line: bool = False) -> list[Token]:
             role = "type"
         elif bare in state_names() and (len(bare) > 2 or word.isupper()):
             role = "state"
-        elif len(found) == 1 and word.isupper() and 2 <= len(word) <= (3 if capitals_line else 5):
+        elif len(found) == 1 and (
+            (word.isupper() and 2 <= len(word) <= (3 if capitals_line else 5))
+            or (word.isalpha() and place_word_key(word) in acronyms)
+        ):
             role = "abbreviation"
         else:
             role = "name"
@@ -134,9 +141,20 @@ class PlaceMapper:
         # The patient's own place words: a type word swapped in must not be one of them.
         self.own = frozenset(o.lower() for o in own)
         self._runs: dict[str, list[str]] = {}
+        # Abbreviations of the patient's (keys of place_word_key): the same letters in any
+        # case are the same place.
+        self.acronyms: set[str] = set()
         self._abbreviations: dict[str, tuple[str, str] | None] = {}
         self._states: dict[str, str] = {}
         self._numbers: dict[str, str] = {}
+
+    def learn(self, text: str) -> None:
+        """Read a place tag of the patient's before any is replaced: a tag of one word of two
+        or three capitals (``GH``, ``MGH``) is an abbreviation wherever the patient's notes
+        write it (:attr:`acronyms`)."""
+        word = text.strip()
+        if word.isalpha() and word.isupper() and 2 <= len(word) <= 3:
+            self.acronyms.add(place_word_key(word))
 
     def _swap(self, word: str) -> str:
         """Another type word of the same group (else of any), none of the patient's own place
@@ -166,7 +184,14 @@ class PlaceMapper:
         ``tags`` are the spans of the tags in the phrase (default: one tag, the phrase)."""
         kind = place_class(phrase, before, after)
         context = before + phrase + after
-        found = tokens(phrase, capitals_line=not any(c.islower() for c in context))
+        spans = list(tags) or [(0, len(phrase))]
+        # A word's dot outside its tag ("St" "Mary's" tagged apart, "St. Mary's" written) is
+        # left as it is: every replacement lies inside one tag.
+        found = [
+            Token(t.start, min(t.end, end), t.text[: min(t.end, end) - t.start], t.role)
+            for t in tokens(phrase, not any(c.islower() for c in context), self.acronyms)
+            for end in [next((e for s, e in spans if s <= t.start < e), t.end)]
+        ]
         replaced: list[tuple[int, int, str]] = []
         note = None
         run: list[Token] = []
@@ -175,7 +200,8 @@ class PlaceMapper:
             if run:
                 # Keyed by its words alone: "living in Rome" (a town) and "from ROME" (read
                 # as a hospital) are one place of the patient's; its first reading picks the list.
-                key = " ".join(t.text.lower() for t in run)
+                # Each word as any spelling reads it: "St. Mary's", "ST MARY", "Saint Mary".
+                key = " ".join(place_word_key(t.text) for t in run)
                 if key not in self._runs:
                     self._runs[key] = name_like([t.text for t in run], kind, self.rng, self.avoid)
                 new = self._runs[key]
@@ -183,8 +209,6 @@ class PlaceMapper:
                     (t.start, t.end, apply_case(t.text, w)) for t, w in zip(run, new, strict=True)
                 )
                 run.clear()
-
-        spans = list(tags) or [(0, len(phrase))]
 
         def only_types(token: Token) -> bool:
             tag = next((s for s in spans if s[0] <= token.start < s[1]), (0, len(phrase)))
@@ -196,7 +220,7 @@ class PlaceMapper:
             if token.role == "type" and only_types(token) and token.text.lower() not in CONNECTORS:
                 replaced.append((token.start, token.end, apply_case(token.text, self._swap(token.text))))
                 continue
-            if token.role == "name" and (not run or gap.strip() in ("", "-")):
+            if token.role == "name" and (not run or gap.strip() in ("", "-", ".")):
                 run.append(token)
                 continue
             flush()
@@ -212,12 +236,12 @@ class PlaceMapper:
                 # ("QUARTERMAIN 2", a unit) names no place.
                 replaced.append((token.start, token.end, self._number(token.text)))
             elif token.role == "abbreviation":
-                key = token.text.lower()
+                key = place_word_key(token.text)
                 if key not in self._abbreviations:
-                    self._abbreviations[key] = abbreviation_like(token.text, self.rng, self.avoid)
+                    self._abbreviations[key] = abbreviation_like(token.text.upper(), self.rng, self.avoid)
                 made = self._abbreviations[key]
                 if made is not None:
-                    replaced.append((token.start, token.end, made[0]))
+                    replaced.append((token.start, token.end, _acronym_case(token.text, made[0])))
                     note = ABBREVIATION_NOTE.format(name=made[1])
                 else:
                     run.append(token)
@@ -228,8 +252,22 @@ class PlaceMapper:
         return text, replaced, note
 
 
-# Place tags side by side ("Good" "Sam", "Bel" "Air") are one phrase.
-_PLACE_GAP = re.compile(r"[ -]")
+def _acronym_case(model: str, acronym: str) -> str:
+    """An abbreviation written as ``model`` is: ``LGH``, ``lgh`` or ``Lgh``."""
+    if model.isupper():
+        return acronym.upper()
+    if model.islower():
+        return acronym.lower()
+    return acronym[:1].upper() + acronym[1:].lower()
+
+
+# Place tags side by side ("Good" "Sam", "Bel" "Air") are one phrase; so are a saint's or a
+# mountain's abbreviation and the name after its dot, the dot left out of the tags ("St" "Mary's").
+_PLACE_GAP = re.compile(r"[ -]|\. ")
+
+
+def _one_place(previous: str, between: str) -> bool:
+    return "." not in between or previous.strip().lower() in SAINT_WORDS
 
 
 def plan_places(
@@ -238,7 +276,7 @@ def plan_places(
     """Each place tag's surrogate and note, read as phrases in their context."""
     planned: dict[Span, tuple[str, str | None]] = {}
     text = document.text
-    for run in adjacent_runs(text, tags, _PLACE_GAP, longest=1):
+    for run in adjacent_runs(text, tags, _PLACE_GAP, longest=2, joins=_one_place):
         start, end = run[0][0], run[-1][1]
         spans = [(s - start, e - start) for s, e in run]
         _, replaced, note = mapper.replace(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from collections.abc import Collection, Iterable, Sequence
 from functools import cache
 
@@ -103,6 +104,13 @@ _WORD = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*\.?|&")
 # A name that starts with one of these is a proper name to its last word ("St. Joseph",
 # "Mount Sinai", "ST JOHNS"): nothing in it names the kind of place.
 SAINT_WORDS = frozenset({"st", "st.", "ste", "ste.", "saint", "sainte", "san", "santa", "mt", "mt.", "mount"})
+# One word of a place's name however it is written: "St." and "Saint", "Hosp" and "Hospital".
+PLACE_WORD_FORMS = {
+    "saint": "st", "sainte": "ste", "mount": "mt", "fort": "ft", "hosp": "hospital", "ctr": "center",
+    "centre": "center", "med": "medical", "univ": "university", "&": "and",
+}  # fmt: skip
+_PLACE_PUNCTUATION = re.compile(r"['’‘`.]")
+_POSSESSIVE_END = re.compile(r"['’]s$")
 _CITY_STATE = re.compile(r"(?P<city>[^,]+?)(?P<sep>,\s*)(?P<state>[A-Za-z]{2}|[A-Za-z][A-Za-z .]+)")
 
 
@@ -118,6 +126,22 @@ _SUFFIXES = (
     ("Community", "Hospital"), ("Regional", "Medical", "Center"), ("University", "Hospital"),
     ("Heart", "Center"), ("General",),
 )  # fmt: skip
+
+
+def place_word_key(word: str) -> str:
+    """One word of a place as every spelling of it reads (``St.``, ``ST``, ``Saint`` -> ``st``;
+    ``Mary's`` -> ``mary``; ``Hosp.`` -> ``hospital``): lower case, without diacritics, a
+    possessive, dots or apostrophes."""
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    bare = _PLACE_PUNCTUATION.sub("", _POSSESSIVE_END.sub("", bare))
+    return PLACE_WORD_FORMS.get(bare, bare)
+
+
+def place_key(text: str) -> str:
+    """A place string as every spelling of it reads: its words by :func:`place_word_key`
+    (``St. Mary's Hosp`` and ``SAINT MARY HOSPITAL`` are one key; ``MGH`` and ``Mgh`` too)."""
+    return " ".join(place_word_key(w) for w in re.split(r"[\s,-]+", text) if w.strip("'’.,"))
 
 
 def pick(rng: random.Random, candidates: Collection[str], avoid: Collection[str] = ()) -> str:

@@ -168,6 +168,10 @@ class PatientSurrogates:
             w for d in documents for a in d if kind_of(a) in PLACE_KINDS for w in a.text.lower().split()
         }
         self.places = PlaceMapper(self.rng, context.place_words(), own_places)
+        for document in documents:
+            for annotation in document:
+                if kind_of(annotation) == "location" and not is_placeholder_tag(annotation):
+                    self.places.learn(annotation.text)
         self._places: dict[tuple[int, int], tuple[str, str | None]] = {}
         self._names: dict[tuple[int, int], str] = {}
         self._memo: dict[tuple[str, str], str] = {}
@@ -358,7 +362,9 @@ class PatientSurrogates:
         if kind == "location" and (start, start + len(core)) in self._places:
             new, note = self._places[(start, start + len(core))]
             return Surrogate(lead + new + trail, note=note)
-        key = (kind, normalise(core))
+        # A place however it is written ("St. Joseph Hosp", "Saint Joseph Hospital"; "MGH",
+        # "Mgh") is one place: its first spelling's surrogate, in this one's case.
+        key = (kind, places.place_key(core) if kind in PLACE_KINDS else normalise(core))
         if key not in self._memo:
             self._memo[key] = self._unlike(core, self._generate(kind, core), kind)
         # "BOSTON" after "Boston": the same surrogate, in this occurrence's case.

@@ -3,6 +3,7 @@ two different ones never merged."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -81,3 +82,98 @@ def test_different_names_keep_different_surrogates(seed: int) -> None:
     quelling = found["Quelling"][0]
     assert found["O. Quelling"][0].endswith(" " + quelling)
     assert len({bright, quelling, found["Dr. Zarnowicz"][0].split()[-1]}) == 3
+
+
+def place_surrogates(*documents: Document, seed: int = 5) -> dict[str, set[str]]:
+    """Each original place phrase (tags side by side joined as written) with its surrogates."""
+    result = deidentify_documents(list(documents), DeidOptions(seed=seed))
+    found: dict[str, set[str]] = {}
+    for document in documents:
+        items = sorted(result.replaced[document.doc_id], key=lambda r: r.original.start)
+        index = 0
+        while index < len(items):
+            run = [items[index]]
+            while index + len(run) < len(items):
+                following = items[index + len(run)]
+                gap = document.text[run[-1].original.end : following.original.start]
+                if gap not in (" ", ". "):
+                    break
+                run.append(following)
+            original = document.text[run[0].original.start : run[-1].original.end]
+            gaps = [document.text[a.original.end : b.original.start] for a, b in itertools.pairwise(run)]
+            made = run[0].new.text + "".join(g + r.new.text for g, r in zip(gaps, run[1:], strict=True))
+            found.setdefault(original, set()).add(made)
+            index += len(run)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_abbreviation_in_any_case_is_one_place(seed: int) -> None:
+    document = note(
+        "420-01", "Transferred to ", ("QVH", "LOCATION-OTHER"), " for cath. Was seen at ",
+        ("qvh", "LOCATION-OTHER"), " in May; ", ("Qvh", "LOCATION-OTHER"), " cardiology.",
+    )  # fmt: skip
+    later = note("420-02", "Back from ", ("qvh", "LOCATION-OTHER"), " today.")
+    found = place_surrogates(document, later, seed=seed)
+    upper = found["QVH"].pop()
+    assert upper.isupper() and upper != "QVH"
+    assert found["qvh"] == {upper.lower()}
+    assert found["Qvh"] == {upper.capitalize()}
+
+
+def test_a_lower_case_word_is_no_abbreviation_without_the_patients_capitals() -> None:
+    # Only the patient's own capitals make "qvh" an abbreviation: another patient's do not.
+    mine = note("421-01", "Lives in ", ("qvh", "LOCATION-OTHER"), ".")
+    other = note("422-01", "Sent to ", ("QVH", "LOCATION-OTHER"), ".")
+    found = place_surrogates(mine, other)
+    assert len(found["qvh"].pop()) > 3
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_saint_however_written_is_one_place(seed: int) -> None:
+    first = note(
+        "423-01", "Transfer to ", ("St. Quillan's", "LOCATION-OTHER"), " hospital. Came from ",
+        ("Saint Quillan", "LOCATION-OTHER"), " yesterday.",
+    )  # fmt: skip
+    # Tagged apart, the dot outside the tags, and in capitals.
+    second = note(
+        "423-02", "TO GO TO ", ("ST", "LOCATION-OTHER"), ". ", ("QUILLAN", "LOCATION-OTHER"), " ON TUESDAY. ",
+        "was at ", ("St", "LOCATION-OTHER"), " ", ("Quillan's", "LOCATION-OTHER"), " last year.",
+    )  # fmt: skip
+    found = place_surrogates(first, second, seed=seed)
+    words = {
+        form: {" ".join(w.rstrip(".").removesuffix("'s").lower() for w in made.split()) for made in made_set}
+        for form, made_set in found.items()
+    }
+    assert (
+        len(words["St. Quillan's"] | words["Saint Quillan"] | words["ST. QUILLAN"] | words["St Quillan's"])
+        == 1
+    )
+    assert "quillan" not in " ".join(made.lower() for made_set in found.values() for made in made_set)
+    assert found["ST. QUILLAN"].pop().isupper()
+
+
+def test_hospital_tags_however_abbreviated_are_one_hospital() -> None:
+    document = note(
+        "424-01", "Admitted to ", ("St. Quillan Hosp", "HOSPITAL"), ", then ", ("Saint Quillan Hospital", "HOSPITAL"),
+        " and ", ("ST QUILLAN HOSPITAL", "HOSPITAL"), "; earlier at ", ("Pellworth Hospital", "HOSPITAL"), ".",
+    )  # fmt: skip
+    found = surrogates(document)
+    names = {
+        found[form][0].lower()
+        for form in ("St. Quillan Hosp", "Saint Quillan Hospital", "ST QUILLAN HOSPITAL")
+    }
+    assert len(names) == 1
+    assert found["ST QUILLAN HOSPITAL"][0].isupper()
+    assert found["Pellworth Hospital"][0].lower() not in names
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_different_places_keep_different_surrogates(seed: int) -> None:
+    document = note(
+        "425-01", "From ", ("QVH", "LOCATION-OTHER"), " to ", ("QVB", "LOCATION-OTHER"), ", then ",
+        ("St. Quillan", "LOCATION-OTHER"), " hospital and ", ("Quillan", "LOCATION-OTHER"), " hospital.",
+    )  # fmt: skip
+    found = place_surrogates(document, seed=seed)
+    assert found["QVH"] != found["QVB"]
+    assert found["St. Quillan"] != found["Quillan"]
