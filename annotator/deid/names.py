@@ -181,6 +181,9 @@ class NameMapper:
         # Keys of the name words the patient's notes write as one word ("O'Rourke"): two
         # words that run together to one of them are that name ("o rourke").
         self.whole: set[str] = set()
+        # Keys of the words the patient's notes write in small letters too ("Ojo"): in
+        # capitals ("OJO") such a word is the name, not initials.
+        self.spelled: set[str] = set()
 
     def learn(self, text: str) -> None:
         """Read a name string of the patient's before any is replaced (see :attr:`whole`)."""
@@ -188,6 +191,8 @@ class NameMapper:
             key = name_key(_POSSESSIVE.sub("", match.group()))
             if len(key) > 2:
                 self.whole.add(key)
+            if len(key) > 1 and not match.group().isupper():
+                self.spelled.add(key)
 
     # -- pieces --------------------------------------------------------------------------
     def initial(self, letter: str) -> str:
@@ -264,6 +269,7 @@ class NameMapper:
             and matches[0].group().isupper()
             and 2 <= len(matches[0].group()) <= 3
             and not (is_first_name(matches[0].group()) or is_last_name(matches[0].group()))
+            and name_key(matches[0].group()) not in self.spelled
             and slot is None
         )
         named = [m for m in words if not self._is_initial(m.group())]
