@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from annotator.core.annotation import Annotation
@@ -129,6 +129,17 @@ def name_like(words: Sequence[str], kind: str, rng: random.Random, avoid: Collec
     return pick(rng, same, avoid).split()
 
 
+def saint_like(word: str, rng: random.Random, avoid: Collection[str] = ()) -> str:
+    """Another saint for the name after ``St`` (``Agnes`` -> ``Clara``): a listed given name,
+    none of the corpus's place words, never the original."""
+    own = place_word_key(word)
+    pool = [n for n in load_list("first_names_female") + load_list("first_names_male") if n.lower() != own]
+    return pick(rng, pool, avoid)
+
+
+# "St Agnes", "Saint Mary's", "Ste. Anne": a saint's name after it.
+SAINTS = frozenset({"st", "ste"})
+_POSSESSIVE_END = re.compile(r"['’]s$", re.IGNORECASE)
 _CLINICAL = frozenset(c.lower() for c in CLINICAL_CAPITALS)
 
 
@@ -155,6 +166,27 @@ class PlaceMapper:
         word = text.strip()
         if word.isalpha() and word.isupper() and 2 <= len(word) <= 3:
             self.acronyms.add(place_word_key(word))
+
+    def _unused(self, draw: Callable[[frozenset[str]], list[str]]) -> list[str]:
+        """A name no other place of the patient's has (two places given one name would read as
+        one): drawn again, avoiding the names taken, when the first draw is taken."""
+        taken = {" ".join(map(place_word_key, words)) for words in self._runs.values()}
+        made = draw(self.avoid)
+        for _ in range(20):
+            if " ".join(map(place_word_key, made)) not in taken:
+                break
+            made = draw(self.avoid | taken)
+        return made
+
+    def _unused_abbreviation(self, text: str) -> tuple[str, str] | None:
+        """An abbreviation no other abbreviation of the patient's has."""
+        taken = {made[0].lower() for made in self._abbreviations.values() if made is not None}
+        made = abbreviation_like(text, self.rng, self.avoid)
+        for _ in range(20):
+            if made is None or made[0].lower() not in taken:
+                break
+            made = abbreviation_like(text, self.rng, self.avoid | taken)
+        return made
 
     def _swap(self, word: str) -> str:
         """Another type word of the same group (else of any), none of the patient's own place
@@ -202,9 +234,20 @@ class PlaceMapper:
                 # as a hospital) are one place of the patient's; its first reading picks the list.
                 # Each word as any spelling reads it: "St. Mary's", "ST MARY", "Saint Mary".
                 key = " ".join(place_word_key(t.text) for t in run)
+                saint = len(run) == 2 and place_word_key(run[0].text) in SAINTS
                 if key not in self._runs:
-                    self._runs[key] = name_like([t.text for t in run], kind, self.rng, self.avoid)
+                    words = [t.text for t in run]
+                    self._runs[key] = self._unused(
+                        (lambda avoid: [words[0], saint_like(words[1], self.rng, avoid)])
+                        if saint
+                        else (lambda avoid: name_like(words, kind, self.rng, avoid))
+                    )
                 new = self._runs[key]
+                if saint:
+                    # "St. Agnes" -> "St. Clara": the saint's word stays as written (it names
+                    # no one), the saint is another; a possessive stays ("St Mary's").
+                    possessive = _POSSESSIVE_END.search(run[1].text)
+                    new = [run[0].text, new[1] + (possessive.group() if possessive else "")]
                 replaced.extend(
                     (t.start, t.end, apply_case(t.text, w)) for t, w in zip(run, new, strict=True)
                 )
@@ -238,7 +281,7 @@ class PlaceMapper:
             elif token.role == "abbreviation":
                 key = place_word_key(token.text)
                 if key not in self._abbreviations:
-                    self._abbreviations[key] = abbreviation_like(token.text.upper(), self.rng, self.avoid)
+                    self._abbreviations[key] = self._unused_abbreviation(token.text.upper())
                 made = self._abbreviations[key]
                 if made is not None:
                     replaced.append((token.start, token.end, _acronym_case(token.text, made[0])))

@@ -26,6 +26,7 @@ from annotator.deid.name_slots import plan_names
 from annotator.deid.names import NameMapper, name_tokens
 from annotator.deid.place_phrases import PlaceMapper, plan_places
 from annotator.deid.placeholders import PROTOTYPES, is_placeholder_tag, name_roles, numeric_date, tail
+from annotator.deid.tag_runs import line_after, line_before
 from annotator.deid.textcase import apply_case, random_like
 
 # Annotation TYPE (or category, for schemes without types) -> surrogate kind.
@@ -184,6 +185,7 @@ class PatientSurrogates:
         self.default_year = reference.year if reference else YEARLESS_YEAR
         self._note_dates = self._context_dates(documents)
         self._doc_id = ""
+        self._text: str | None = None
         self._rendered: dict[int, list[str]] = {}
         self._current_dates: list[dt.date] = []
         self._years: dict[tuple[int, int], int] = {}
@@ -207,6 +209,7 @@ class PatientSurrogates:
         to its own full dates (else the patient's)."""
         self._read_in(self._note_dates.get(document.doc_id, []))
         self._doc_id = document.doc_id
+        self._text = document.text
         self._rendered = {}
         # A placeholder's words are its label: no place or name to plan around.
         tags = [a for a in document if not is_placeholder_tag(a)]
@@ -362,11 +365,19 @@ class PatientSurrogates:
         if kind == "location" and (start, start + len(core)) in self._places:
             new, note = self._places[(start, start + len(core))]
             return Surrogate(lead + new + trail, note=note)
+        if kind == "location" and self._text is not None and self._text[start : start + len(core)] == core:
+            # Not planned: overlapping tags replaced as one region. Read as a phrase too, so
+            # it is the place the patient's other notes name ("Kessler-Adventist Hosp" over
+            # "Kessler-Adventist" and "Adventist Hosp" is their "Kessler Adventist").
+            end = start + len(core)
+            before, after = line_before(self._text, start, 40), line_after(self._text, end, 30)
+            new, _, note = self.places.replace(core, before, after)
+            return Surrogate(lead + new + trail, note=note)
         # A place however it is written ("St. Joseph Hosp", "Saint Joseph Hospital"; "MGH",
         # "Mgh") is one place: its first spelling's surrogate, in this one's case.
         key = (kind, places.place_key(core) if kind in PLACE_KINDS else normalise(core))
         if key not in self._memo:
-            self._memo[key] = self._unlike(core, self._generate(kind, core), kind)
+            self._memo[key] = self._unused(kind, core)
         # "BOSTON" after "Boston": the same surrogate, in this occurrence's case.
         return Surrogate(lead + apply_case(core, self._memo[key]) + trail)
 
@@ -417,6 +428,21 @@ class PatientSurrogates:
         if parsed is None:
             return Surrogate(f"[**{annotation.type}**]", "date format not recognised or ambiguous")
         return Surrogate(lead + shift_date(parsed, self.shift, self._year_for(parsed)) + trail)
+
+    def _unused(self, kind: str, core: str) -> str:
+        """A surrogate no other original of this kind has in the patient's notes (two hospitals
+        given one name would read as one), drawn again while it is taken; generic department
+        names are shared by design."""
+        made = self._unlike(core, self._generate(kind, core), kind)
+        if kind == "department":
+            return made
+        read = places.place_key if kind in PLACE_KINDS else normalise
+        taken = {read(value) for (other, _), value in self._memo.items() if other == kind}
+        for _ in range(20):
+            if read(made) not in taken:
+                break
+            made = self._unlike(core, self._generate(kind, core), kind)
+        return made
 
     def _unlike(self, original: str, surrogate: str, kind: str) -> str:
         """A last guard: a surrogate equal to its original is re-drawn as random characters."""

@@ -8,9 +8,11 @@ import random
 
 import pytest
 
+from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.deid.export import deidentify_documents
 from annotator.deid.names import NameMapper, name_key
+from annotator.deid.places import place_key
 from annotator.deid.surrogates import DeidOptions
 from tests.deid.builders import note
 
@@ -141,10 +143,7 @@ def test_a_saint_however_written_is_one_place(seed: int) -> None:
         "was at ", ("St", "LOCATION-OTHER"), " ", ("Quillan's", "LOCATION-OTHER"), " last year.",
     )  # fmt: skip
     found = place_surrogates(first, second, seed=seed)
-    words = {
-        form: {" ".join(w.rstrip(".").removesuffix("'s").lower() for w in made.split()) for made in made_set}
-        for form, made_set in found.items()
-    }
+    words = {form: {place_key(made) for made in made_set} for form, made_set in found.items()}
     assert (
         len(words["St. Quillan's"] | words["Saint Quillan"] | words["ST. QUILLAN"] | words["St Quillan's"])
         == 1
@@ -177,3 +176,75 @@ def test_different_places_keep_different_surrogates(seed: int) -> None:
     found = place_surrogates(document, seed=seed)
     assert found["QVH"] != found["QVB"]
     assert found["St. Quillan"] != found["Quillan"]
+
+
+def test_a_saint_becomes_another_saint() -> None:
+    document = note(
+        "426-01", "Accepted by ", ("St.", "LOCATION-OTHER"), " ", ("Quillan", "LOCATION-OTHER"), " for rehab. ",
+        "Transfer to ", ("St", "LOCATION-OTHER"), ". ", ("Pellworth's", "LOCATION-OTHER"), " tomorrow.",
+    )  # fmt: skip
+    found = place_surrogates(document)
+    quillan, pellworth = found["St. Quillan"].pop(), found["St. Pellworth's"].pop()
+    assert quillan.startswith("St. ") and pellworth.startswith("St. ") and pellworth.endswith("'s")
+    assert quillan.removeprefix("St. ") != pellworth.removeprefix("St. ").removesuffix("'s")
+
+
+def test_a_short_name_in_capitals_is_the_name_the_patient_writes_in_small_letters() -> None:
+    # "OJO" alone reads as initials, unless the patient's notes write "Ojo" too.
+    first = note("427-01", "Pt ", ("Ojo", "PATIENT"), " admitted.")
+    second = note("427-02", "PT ", ("OJO", "PATIENT"), " STABLE.")
+    found = surrogates(first, second)
+    assert found["OJO"][0] == found["Ojo"][0].upper()
+
+
+INVENTED = [
+    "Quarvel", "Brindom", "Pellworth", "Ostrand", "Velcourt", "Marwick", "Tolland", "Hesketh", "Dunmore",
+    "Carrow", "Elsford", "Farnley", "Grisdale", "Halwick", "Ingleby", "Jarrow", "Kelbrook", "Lindal",
+    "Morland", "Nethby", "Orrell", "Penwick", "Quenby", "Rilston", "Skelwith", "Thursby", "Ulpha",
+    "Vexley", "Wrayton", "Yarwell",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_different_hospitals_of_a_patient_never_share_a_surrogate(seed: int) -> None:
+    pieces: list[str | tuple[str, str]] = []
+    for name in INVENTED:
+        pieces += ["Seen at ", (f"{name} Health Centre", "HOSPITAL"), ". "]
+    found = surrogates(note("428-01", *pieces), seed=seed)
+    made = [found[f"{name} Health Centre"][0].lower() for name in INVENTED]
+    assert len(set(made)) == len(made)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_different_places_of_a_patient_never_share_a_surrogate(seed: int) -> None:
+    pieces: list[str | tuple[str, str]] = []
+    for name in INVENTED:
+        pieces += ["Transferred to ", (name, "LOCATION-OTHER"), " for cath.\n"]
+    found = surrogates(note("429-01", *pieces), seed=seed)
+    made = [found[name][0].lower() for name in INVENTED]
+    assert len(set(made)) == len(made)
+
+
+def test_overlapping_place_tags_are_the_place_the_patients_other_notes_name() -> None:
+    text = "Transferred from Quarvel-Brindom Hosp for cath."
+    start = text.index("Quarvel")
+    overlapping = Document(
+        "430-01",
+        text,
+        [
+            Annotation("T0", "LOCATION", "LOCATION-OTHER", start, start + 15, "Quarvel-Brindom"),
+            Annotation("T1", "LOCATION", "LOCATION-OTHER", start + 8, start + 20, "Brindom Hosp"),
+        ],
+    )
+    other = note(
+        "430-02",
+        "Admitted from ",
+        ("Quarvel", "LOCATION-OTHER"),
+        " ",
+        ("Brindom", "LOCATION-OTHER"),
+        " for MI.",
+    )
+    result = deidentify_documents([overlapping, other], DeidOptions(seed=3))
+    region = next(r.new.text for r in result.replaced["430-01"])
+    words = [r.new.text for r in result.replaced["430-02"]]
+    assert region == f"{words[0]}-{words[1]} Hosp"
