@@ -9,7 +9,9 @@ identical.
 from __future__ import annotations
 
 import getpass
+import re
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,6 +21,7 @@ from annotator.batch import tasks
 from annotator.batch.cluster import dashboard_link, open_client
 from annotator.batch.output import (
     RecordedCounts,
+    ResumeCheck,
     prepare_output,
     published_name,
     record_counts,
@@ -35,6 +38,7 @@ from annotator.batch.partitions import (
     plan_xml,
     shard_patients,
 )
+from annotator.core.text_files import refuse_special_file
 from annotator.crf.guidelines import I2B2_2014, check_guideline
 from annotator.errors import AnnotatorError, InputError, LockedError, UsageError
 from annotator.io.corpus import list_document_files, no_documents
@@ -222,8 +226,10 @@ def _run_publishing_job(
     run: BatchRun,
     submit: Callable[[Client, list[Partition], list[Partition], Callable[[Any, Any], None]], list[Any]],
     others: Sequence[Path] = (),
+    check: ResumeCheck | None = None,
 ) -> BatchReport:
-    """The frame every writing job shares: plan, lock and claim the output, run, record."""
+    """The frame every writing job shares: plan, lock and claim the output, run, record.
+    ``check`` may refuse a resume before anything is changed (:func:`prepare_output`)."""
     started = time.perf_counter()
     if not input_dir.is_dir():
         raise InputError("not a folder", input_dir)
@@ -251,7 +257,7 @@ def _run_publishing_job(
                 f"another job is writing this output: locked by {error.holder.describe()}", out_dir
             ) from None
         try:
-            published = prepare_output(out_dir, job, partitions, run.resume, run.force)
+            published = prepare_output(out_dir, job, partitions, run.resume, run.force, check)
             todo = [p for p in partitions if p.index not in published]
             earlier = recorded_counts(out_dir)
 
@@ -362,8 +368,18 @@ def batch_deidentify(
         "seed": "given" if options.seed is not None else "drawn",
         "leak_options": repr(leak_options),
         "leak_policy": repr(policy),
+        # Whether the job writes audit maps (never where: they hold PHI); a resume must write
+        # them too, into the folder that holds the earlier ones (their seed is checked there).
+        "audit_maps": map_dir is not None,
     }
+    given_seed = options.seed
     options = with_secret_seed(options)
+
+    def check(recorded: dict[str, Any], published: list[Partition]) -> None:
+        nonlocal options
+        seed = resumed_seed(recorded, parameters, given_seed, map_dir, published)
+        if seed is not None:
+            options = replace(options, seed=seed)
 
     def submit(
         client: Client, todo: list[Partition], everything: list[Partition], record: Callable[[Any, Any], None]
@@ -389,7 +405,60 @@ def batch_deidentify(
         )
         return _run(client, tasks.deidentify_partition, todo, arguments, run.progress, record=record)
 
-    return _run_publishing_job("deidentify", input_dir, out_dir, parameters, run, submit)
+    return _run_publishing_job("deidentify", input_dir, out_dir, parameters, run, submit, check=check)
+
+
+def resumed_seed(
+    recorded: dict[str, Any],
+    parameters: dict[str, Any],
+    seed: int | None,
+    map_dir: Path | None,
+    published: Sequence[Partition],
+) -> int | None:
+    """The seed a resumed ``batch deidentify`` goes on with, or a one-line refusal.
+
+    ``recorded`` is the job the manifest holds (it says whether a seed was given and whether
+    audit maps are written, never the seed); ``seed`` the one given now (None: none). The
+    audit maps of the ``published`` partitions in ``map_dir`` hold the job's seed: a given
+    seed must be theirs, and a job whose seed was drawn goes on with the drawn one, so a
+    resumed job has one seed, as an uninterrupted one. Without audit maps nothing private
+    holds the seed, and it cannot be checked."""
+    was_given = recorded.get("seed") == "given"
+    if "seed" in recorded and was_given != (seed is not None):
+        if was_given:
+            raise UsageError("this job was started with --seed: resume it with the same --seed")
+        raise UsageError(
+            "this job was started without --seed (its drawn seed is in its audit maps): resume it without --seed"
+        )
+    if "audit_maps" in recorded and recorded["audit_maps"] != parameters["audit_maps"]:
+        if recorded["audit_maps"]:
+            raise UsageError("this job writes audit maps: resume it with the --map-dir it was started with")
+        raise UsageError("this job was started without --map-dir: resume it without --map-dir")
+    if map_dir is None or not published:
+        return seed
+    seeds: list[int] = []
+    for partition in published:
+        path = map_dir / f"{partition.name}.json"
+        found = _map_seed(path)
+        if found is not None:
+            seeds.append(found)
+    if not seeds:
+        raise UsageError(
+            f"none of the {len(published)} published partition(s) has its audit map here: resume with the "
+            "--map-dir the job was started with",
+            map_dir,
+        )
+    if seed is not None:
+        if any(found != seed for found in seeds):
+            raise UsageError(
+                "--seed is not the seed this job was started with (its audit maps record another): resume "
+                "with the same --seed, or use --force to start over",
+                map_dir,
+            )
+        return seed
+    # A drawn seed, as the audit maps hold it (an older version drew a new one for each resume:
+    # the one most partitions have).
+    return Counter(seeds).most_common(1)[0][0]
 
 
 def _check_map_dir(map_dir: Path, input_dir: Path, out_dir: Path) -> None:
@@ -400,6 +469,28 @@ def _check_map_dir(map_dir: Path, input_dir: Path, out_dir: Path) -> None:
                 "the audit maps and reviews hold PHI: write them outside the input and output folders",
                 map_dir,
             )
+
+
+# An audit map opens with its warning, method and seed (annotator.deid.export.audit_map): its
+# seed is read there, not from the whole map, which holds every PHI of the partition.
+_MAP_SEED = re.compile(r'^ "seed": (-?\d+),?$', re.MULTILINE)
+
+
+def _map_seed(path: Path) -> int | None:
+    """The seed an audit map records; None when there is no map (a partition published by a
+    version that wrote its map afterwards, killed in between)."""
+    refuse_special_file(path, "an audit map")
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096).decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
+    except OSError:
+        raise UsageError("an audit map of this job is unreadable; use --force to start over", path) from None
+    found = _MAP_SEED.search(head)
+    if found is None:
+        raise UsageError("an audit map of this job records no seed; use --force to start over", path)
+    return int(found.group(1))
 
 
 def plan_scoring(gold: Sequence[Path], system: Sequence[Path], target: int) -> list[tasks.ScoringPartition]:

@@ -74,12 +74,23 @@ def _clear(out_dir: Path) -> None:
             entry.unlink()
 
 
+ResumeCheck = Callable[[dict[str, Any], list[Partition]], None]
+
+
 def prepare_output(
-    out_dir: Path, job: dict[str, Any], partitions: Sequence[Partition], resume: bool, force: bool
+    out_dir: Path,
+    job: dict[str, Any],
+    partitions: Sequence[Partition],
+    resume: bool,
+    force: bool,
+    check: ResumeCheck | None = None,
 ) -> set[int]:
     """Check, clean and claim the output folder; the indexes of partitions already published.
 
     ``job`` holds the job's name, parameters and input fingerprint; a resume must match it.
+    ``check`` sees, on a resume of a job over the same inputs, the job the manifest records and
+    the partitions already published, before anything is changed: it raises to refuse the
+    resume with its own reason (a ``--seed`` other than the job's).
     """
     if out_dir.exists() and not out_dir.is_dir():
         raise UsageError("output exists and is not a folder", out_dir)
@@ -93,7 +104,14 @@ def prepare_output(
         if manifest is None:
             if occupied:
                 raise UsageError("no batch manifest here to resume (use --force to start over)", out_dir)
-        elif manifest.get("job") != job:
+            return _claim(out_dir, job, partitions)
+        recorded = manifest.get("job")
+        same_inputs = isinstance(recorded, dict) and all(
+            recorded.get(key) == job.get(key) for key in ("command", "input", "inputs", "partition_size")
+        )
+        if check is not None and same_inputs and isinstance(recorded, dict):
+            check(recorded, [p for p in partitions if (out_dir / published_name(p)).exists()])
+        if recorded != job:
             raise UsageError(
                 "the output holds another batch job (other inputs or options); use --force to replace it",
                 out_dir,
@@ -124,6 +142,10 @@ def prepare_output(
             _clear(out_dir)
         except OSError as error:
             raise cannot("empty the output folder", error, out_dir) from None
+    return _claim(out_dir, job, partitions)
+
+
+def _claim(out_dir: Path, job: dict[str, Any], partitions: Sequence[Partition]) -> set[int]:
     for leftover in out_dir.glob(f"{STAGING_PREFIX}*"):
         # A killed run's half-written partition: never output, removed before anything else.
         shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink()

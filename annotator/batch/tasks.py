@@ -173,12 +173,19 @@ def deidentify_partition(
             if remaining:
                 raise leak_error(remaining)
 
-        publish(documents, Path(out_dir), partition, check)
-        if map_dir is not None:
-            atomic_write_text(
-                Path(map_dir) / f"{partition.name}.json",
-                json.dumps(audit_map(result, options), indent=1, ensure_ascii=False) + "\n",
-            )
+        # The audit map first: a partition published without it (killed in between) would
+        # have lost it for good, since a resume skips what is published. A map without its
+        # notes is redone, the same, by the resume (the same seed: see resumed_seed).
+        map_file = Path(map_dir) / f"{partition.name}.json" if map_dir is not None else None
+        if map_file is not None:
+            text = json.dumps(audit_map(result, options), indent=1, ensure_ascii=False) + "\n"
+            atomic_write_text(map_file, text)
+        try:
+            publish(documents, Path(out_dir), partition, check)
+        except AnnotatorError:
+            if map_file is not None:
+                map_file.unlink(missing_ok=True)  # nothing published: no map of it either
+            raise
     except AnnotatorError as error:
         return PartitionFailure(partition.index, error.one_line())
     counts = result.counts()

@@ -107,7 +107,8 @@ def _register_deidentify(jobs: argparse._SubParsersAction[argparse.ArgumentParse
         type=int,
         metavar="S",
         help="the surrogates' seed, to redo a job byte for byte (default: a random one, kept only in the "
-        "audit maps of --map-dir); a secret: with it anyone can redraw every date shift and undo it",
+        "audit maps of --map-dir); a secret: with it anyone can redraw every date shift and undo it. "
+        "--resume goes on with the job's seed: one given again must be the one its audit maps record",
     )
     parser.add_argument("--mask-style", choices=("brackets", "chars"), default="brackets")
     parser.add_argument("--mask-char", default="X", metavar="X")

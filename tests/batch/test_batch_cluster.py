@@ -335,3 +335,56 @@ def test_deidentify_with_site_lists_masks_what_the_single_process_command_masks(
     assert json.loads(result.stdout)["counts"]["leak findings masked"] == 1
     # The manifest records the lists by count and digest, never their phrases.
     assert "Qqkondouli" not in (tmp_path / "batch" / "batch-manifest.json").read_text()
+
+
+def _killed_halfway(out: Path, maps: Path) -> dict[str, bytes]:
+    """An output as a killed job leaves it: the later half of its partitions (and their audit
+    maps) never written. Every file of the output and the maps, for checking nothing changes."""
+    parts = sorted(out.glob("part-*"))
+    for part in parts[len(parts) // 2 :]:
+        shutil.rmtree(part)
+        (maps / f"{part.name}.json").unlink()
+    manifest = json.loads((out / "batch-manifest.json").read_text())
+    manifest["complete"] = False
+    (out / "batch-manifest.json").write_text(json.dumps(manifest))
+    return {
+        str(p): p.read_bytes() for folder in (out, maps) for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+def test_a_resume_keeps_the_jobs_one_seed(archive: Archive, cluster: Cluster, tmp_path: Path) -> None:
+    given_out, given_maps = tmp_path / "given", tmp_path / "given-maps"
+    given: list[str | Path] = ["batch", "deidentify", archive.gold, "-o", given_out, "--map-dir", given_maps,
+             "--scheduler", cluster.address, "--partition-size", "2", "--seed", "7"]  # fmt: skip
+    run_cli(*given)
+    left = _killed_halfway(given_out, given_maps)
+    refused = run_cli(*given[:-1], "8", "--resume", check=False)
+    assert refused.returncode == 2 and "--seed is not the seed this job was started with" in refused.stderr
+    assert "7" not in refused.stderr.replace(str(given_maps), "") and "8" not in refused.stderr.replace(
+        str(given_maps), ""
+    )
+    assert {
+        str(p): p.read_bytes() for f in (given_out, given_maps) for p in sorted(f.rglob("*")) if p.is_file()
+    } == left
+
+    out, maps = tmp_path / "out", tmp_path / "maps"
+    argv: list[str | Path] = ["batch", "deidentify", archive.gold, "-o", out, "--map-dir", maps,
+            "--scheduler", cluster.address, "--partition-size", "2"]  # fmt: skip
+    run_cli(*argv)  # a drawn seed, kept in the audit maps only
+    complete = published_files(out)
+    left = _killed_halfway(out, maps)
+    for extra, says in (
+        (["--seed", "5"], "this job was started without --seed"),
+        (["--map-dir", tmp_path / "elsewhere"], "has its audit map here"),
+    ):
+        refused = run_cli(*argv, *extra, "--resume", check=False)
+        assert refused.returncode == 2 and says in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1
+        assert {
+            str(p): p.read_bytes() for f in (out, maps) for p in sorted(f.rglob("*")) if p.is_file()
+        } == left
+    # Without --seed it goes on with the drawn seed: the same notes as the uninterrupted run.
+    run_cli(*argv, "--resume")
+    assert published_files(out) == complete
+    seeds = {json.loads(path.read_text())["seed"] for path in maps.glob("part-*.json")}
+    assert len(seeds) == 1
