@@ -292,8 +292,11 @@ def shift_parts(parsed: ParsedDate, shift: DateShift, default_year: int = 2000) 
         moved = _safe_date(year, parsed.month, parsed.day) + delta
         new.update(year=moved.year, month=moved.month, day=moved.day)
     elif parsed.month is not None:
-        moved = dt.date(year, parsed.month, 15) + delta
-        new.update(year=moved.year, month=moved.month)
+        # A month without a day moves by one number of months for the patient, so two months
+        # stay two months and their distance is kept: moved by days from a day of theirs,
+        # September and October could both land in one month of 31 days.
+        index = year * 12 + parsed.month - 1 + shift_months(shift)
+        new.update(year=index // 12, month=index % 12 + 1)
     elif parsed.season is not None:
         moved = dt.date(year, SEASONS[parsed.season], 15) + delta
         new.update(year=moved.year, season=_season_of(moved.month, parsed.season))
@@ -302,6 +305,16 @@ def shift_parts(parsed: ParsedDate, shift: DateShift, default_year: int = 2000) 
     if parsed.weekday is not None:
         new["weekday"] = (parsed.weekday + shift.total_days) % 7
     return [_render(field, original, new, parsed) for field, original in parsed.parts]
+
+
+def shift_months(shift: DateShift) -> int:
+    """The patient's shift in whole months: where it moves the middle of a month of 31 days
+    (January 15th; 16 days leave it in January, 17 move it to February)."""
+    moved = _MONTH_ANCHOR + dt.timedelta(days=shift.total_days)
+    return (moved.year - _MONTH_ANCHOR.year) * 12 + moved.month - 1
+
+
+_MONTH_ANCHOR = dt.date(2001, 1, 15)
 
 
 def shifted_day(parsed: ParsedDate, shift: DateShift, year: int) -> dt.date | None:

@@ -7,6 +7,7 @@ Expected values are calendar facts or worked out by hand (a 100-day shift: 14 Ju
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 
 import pytest
 
@@ -247,10 +248,20 @@ def test_a_year_alone_moves_when_its_middle_crosses_new_year() -> None:
 
 
 def test_a_month_alone_moves_when_its_middle_crosses_the_month() -> None:
-    # a month stands for its 15th: May 15 + 16 = May 31, + 17 = June 1
+    # a month stands for its 15th, read in a month of 31 days: 15 + 16 = 31, + 17 = the 1st
     assert shifted("May", days(16)) == "May"
     assert shifted("May", days(17)) == "June"
     assert shifted("Dec 2067", days(17)) == "Jan 2068"
+
+
+@pytest.mark.parametrize("total", [16, 17, 45, 46, 200, 1234, 3653])
+def test_months_alone_move_by_one_number_of_months(total: int) -> None:
+    # Two months stay two months, as far apart: moved by days from their own 15th, September
+    # and October could both land in March (a patient's "9/2069" and "10/2069" read as one).
+    months = [f"{month}/2069" for month in range(1, 13)] + [f"{month}/2070" for month in range(1, 13)]
+    moved = [shifted(month, days(total)) for month in months]
+    as_index = [int(m.split("/")[1]) * 12 + int(m.split("/")[0]) for m in moved]
+    assert [b - a for a, b in itertools.pairwise(as_index)] == [1] * 23
 
 
 def test_february_29_without_a_year_falls_back_to_a_leap_year() -> None:
