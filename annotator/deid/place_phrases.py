@@ -27,6 +27,8 @@ from annotator.deid.places import (
     abbreviation_like,
     pick,
     place_word_key,
+    state_in_form,
+    state_key,
     state_like,
     without_words,
 )
@@ -270,10 +272,12 @@ class PlaceMapper:
             if token.role == "name":
                 run.append(token)
             elif token.role == "state":
-                key = token.text.lower()
+                key = state_key(token.text) or token.text.lower()
                 if key not in self._states:
                     self._states[key] = state_like(token.text, self.rng, self.avoid | _CLINICAL)
-                replaced.append((token.start, token.end, apply_case(token.text, self._states[key])))
+                # "MA" and "Massachusetts": one state, one surrogate, each in its own form.
+                state = state_in_form(token.text, self._states[key])
+                replaced.append((token.start, token.end, apply_case(token.text, state)))
             elif token.role == "number" and len(token.text) >= 2:
                 # "Pier 21": a number of two digits or more is part of the name; one digit
                 # ("QUARTERMAIN 2", a unit) names no place.

@@ -222,6 +222,29 @@ def state_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> st
     return apply_case(text, pick(rng, pool, avoid)) if not abbreviated else pick(rng, pool, avoid)
 
 
+@cache
+def _state_pairs() -> dict[str, tuple[str, str]]:
+    return {form.lower(): (name, code) for name, code in load_pairs("states") for form in (name, code)}
+
+
+def state_key(text: str) -> str | None:
+    """The state a state name or postal code names (``MA`` and ``Massachusetts``: one key)."""
+    pair = _state_pairs().get(text.strip().rstrip(".").lower())
+    return pair[0].lower() if pair is not None else None
+
+
+def state_in_form(original: str, surrogate: str) -> str:
+    """A surrogate state written in the original's form: ``NY`` for a code, ``New York`` for a
+    name (one state of the patient's written both ways keeps one surrogate)."""
+    pair = _state_pairs().get(surrogate.strip().rstrip(".").lower())
+    if pair is None:
+        return surrogate
+    abbreviated = state_names().get(original.lower().rstrip(".")) == "abbr" or (
+        len(original) <= 3 and original.isupper()
+    )
+    return pair[1] if abbreviated else apply_case(original, pair[0])
+
+
 def city_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> str:
     """A city from the list; ``City, ST`` keeps its state part in the same form."""
     match = _CITY_STATE.fullmatch(text)

@@ -12,7 +12,7 @@ import datetime as dt
 import random
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from annotator.core.annotation import Annotation
@@ -375,11 +375,12 @@ class PatientSurrogates:
             return Surrogate(lead + new + trail, note=note)
         # A place however it is written ("St. Joseph Hosp", "Saint Joseph Hospital"; "MGH",
         # "Mgh") is one place: its first spelling's surrogate, in this one's case.
-        key = (kind, places.place_key(core) if kind in PLACE_KINDS else normalise(core))
+        key = (kind, _reading(kind)(core))
         if key not in self._memo:
             self._memo[key] = self._unused(kind, core)
+        made = places.state_in_form(core, self._memo[key]) if kind == "state" else self._memo[key]
         # "BOSTON" after "Boston": the same surrogate, in this occurrence's case.
-        return Surrogate(lead + apply_case(core, self._memo[key]) + trail)
+        return Surrogate(lead + apply_case(core, made) + trail)
 
     def _placeholder(self, annotation: Annotation, core: str, kind: str, lead: str, trail: str) -> Surrogate:
         """A surrogate drawn from a placeholder's label; the same placeholder gets the same one."""
@@ -436,7 +437,7 @@ class PatientSurrogates:
         made = self._unlike(core, self._generate(kind, core), kind)
         if kind == "department":
             return made
-        read = places.place_key if kind in PLACE_KINDS else normalise
+        read = _reading(kind)
         taken = {read(value) for (other, _), value in self._memo.items() if other == kind}
         for _ in range(20):
             if read(made) not in taken:
@@ -483,6 +484,14 @@ class PatientSurrogates:
             "location": places.location_other_like,
         }  # fmt: skip
         return generators[kind](text, rng, avoid)
+
+
+def _reading(kind: str) -> Callable[[str], str]:
+    """How two originals (or surrogates) of ``kind`` are compared: a place by its words read
+    alike, a state by the state it names (``MA``, ``Massachusetts``), the rest by their text."""
+    if kind == "state":
+        return lambda text: places.state_key(text) or places.place_key(text)
+    return places.place_key if kind in PLACE_KINDS else normalise
 
 
 def _spans_leap_day(span: tuple[dt.date, dt.date] | None, shift: DateShift) -> bool:

@@ -11,6 +11,7 @@ import pytest
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
 from annotator.deid.export import deidentify_documents
+from annotator.deid.lists import load_pairs
 from annotator.deid.names import NameMapper, name_key
 from annotator.deid.places import place_key
 from annotator.deid.surrogates import DeidOptions
@@ -248,3 +249,30 @@ def test_overlapping_place_tags_are_the_place_the_patients_other_notes_name() ->
     region = next(r.new.text for r in result.replaced["430-01"])
     words = [r.new.text for r in result.replaced["430-02"]]
     assert region == f"{words[0]}-{words[1]} Hosp"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_state_by_its_name_or_its_code_is_one_state(seed: int) -> None:
+    document = note(
+        "431-01", "Lives in ", ("MA", "STATE"), "; born in ", ("Massachusetts", "STATE"), ", moved from ",
+        ("Connecticut", "STATE"), " and ", ("CT", "STATE"), ". Home: ", ("MA", "LOCATION-OTHER"), " and ",
+        ("Massachusetts", "LOCATION-OTHER"), ".",
+    )  # fmt: skip
+    result = deidentify_documents([document], DeidOptions(seed=seed))
+    pairs = {(r.original.type, r.original.text): r.new.text for r in result.replaced["431-01"]}
+    codes = {name: code for name, code in load_pairs("states")}
+    for type_ in ("STATE", "LOCATION-OTHER"):
+        assert codes[pairs[(type_, "Massachusetts")]] == pairs[(type_, "MA")] != "MA"
+    assert codes[pairs[("STATE", "Connecticut")]] == pairs[("STATE", "CT")]
+    assert pairs[("STATE", "CT")] != pairs[("STATE", "MA")]
+
+
+def test_the_state_list_pairs_each_state_with_its_own_code() -> None:
+    codes = dict(load_pairs("states"))
+    assert (codes["Massachusetts"], codes["Florida"], codes["New York"], codes["Wyoming"]) == (
+        "MA",
+        "FL",
+        "NY",
+        "WY",
+    )
+    assert len(set(codes.values())) == len(codes) == 50
