@@ -345,7 +345,11 @@ def read_documents(
 
 
 def output_paths(
-    documents: Sequence[Document], out: str | Path, format: str, schema: Schema | None = None
+    documents: Sequence[Document],
+    out: str | Path,
+    format: str,
+    schema: Schema | None = None,
+    schema_file: Path | None = None,
 ) -> list[Path]:
     """The files :func:`write_documents` would write (to check before writing anything).
 
@@ -364,8 +368,9 @@ def output_paths(
         source, gold = out / "source", out / "gold"
         in_source, in_gold = source.resolve(), gold.resolve()
         sources = [_document_file(source, d, ".xml", in_source) for d in documents]
-        golds = [_document_file(gold, d, ".xml", in_gold) for d in documents if len(d)]
-        return [*sources, *golds, out / PROJECT_FILE]
+        golds = [_document_file(gold, d, ".xml", in_gold) for d in documents if _tagged(d)]
+        task = [out / _project_schema_name(schema_file)] if schema_file is not None else []
+        return [*sources, *golds, *task, out / PROJECT_FILE]
     if not spec.per_document:
         return [out / f"documents{spec.suffix}" if _is_folder_target(out) else out]
     if _single_file(documents, out):
@@ -417,6 +422,18 @@ def _check_names(documents: Sequence[Document]) -> None:
     same_file_names((d.doc_id, d.origin.path) for d in documents)
 
 
+def _tagged(document: Document) -> bool:
+    """Whether a document holds anything a gold file keeps: a document of MedTator's
+    document-level task has tags and no span."""
+    return bool(len(document) or document.document_tags or document.relations)
+
+
+def _project_schema_name(schema_file: Path) -> str:
+    """The name a project keeps its task file (or ``annotation.conf``) under, at its root."""
+    name = schema_file.name
+    return f"schema-{name}" if name in (PROJECT_FILE, "source", "gold") else name
+
+
 def _gold_guideline(documents: Sequence[Document]) -> str:
     """The guideline a converted gold follows: the PhysioNet corpus tags to HIPAA Safe Harbor."""
     tagged = [d for d in documents if len(d)]
@@ -431,6 +448,7 @@ def write_documents(
     format: str,
     schema: Schema | None = None,
     project_name: str | None = None,
+    schema_file: Path | None = None,
 ) -> list[Path]:
     """Write documents in a format; returns the paths written.
 
@@ -438,6 +456,8 @@ def write_documents(
     file name and there is one document); corpus formats write ``out`` (or
     ``out/documents<suffix>`` when ``out`` is a folder). A schema read from a task file
     gives MAE files its root name and attribute set, and brat an ``annotation.conf``.
+    ``schema_file``, the task file or ``annotation.conf`` the schema was read from, is
+    copied into a project, whose ``project.toml`` names it (a task name alone names no file).
     """
     spec = get_format(format)
     out = Path(out)
@@ -450,11 +470,14 @@ def write_documents(
             _write_project_note(
                 Document(document.doc_id, document.text), _document_file(source, document, ".xml", in_source)
             )
-            if len(document):
+            if _tagged(document):
                 _write_project_note(document, _document_file(gold, document, ".xml", in_gold))
         schema_name = schema.name if schema is not None else "i2b2-2014"
+        if schema_file is not None:
+            schema_name = _project_schema_name(schema_file)
+            atomic_write(out / schema_name, schema_file.read_bytes())
         Project(out, project_name or out.name, schema_name, guideline=_gold_guideline(documents)).save()
-        return output_paths(documents, out, format)
+        return output_paths(documents, out, format, schema_file=schema_file)
     if spec.per_document:
         write_one = spec.write_one
         assert write_one is not None

@@ -28,6 +28,7 @@ from typing import Any
 
 from annotator.core.annotation import Annotation
 from annotator.core.atomic import atomic_write
+from annotator.core.brat_conf import CONF_NAME
 from annotator.core.document import Document, split_record_name
 from annotator.core.project import PROJECT_FILE, Project
 from annotator.core.schema import DEFAULT_SCHEMA, Schema, load_schema
@@ -279,8 +280,11 @@ class Workspace:
 
     def _schema_name(self) -> str:
         name = self.project.schema
-        if is_task_file(name) and not Path(name).is_absolute():
-            return str(self.project.root / name)  # a DTD / YAML task named in project.toml
+        relative = not Path(name).is_absolute()
+        if relative and (is_task_file(name) or Path(name).name == CONF_NAME):
+            # A DTD / YAML task or a brat annotation.conf named in project.toml (convert
+            # --to project copies the one it read into the project).
+            return str(self.project.root / name)
         if self.project.plain_folder and name == DEFAULT_SCHEMA and self.entries:
             # A MAE / MedTator folder or file sits with its task (beside it, or up to two
             # folders above: MedTator's TASK/ann_xml/Annotator_A/), a brat folder with its

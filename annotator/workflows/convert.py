@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from annotator.core.atomic import atomic_write_text
+from annotator.core.brat_conf import CONF_NAME
 from annotator.core.project import Project
 from annotator.core.schema import DEFAULT_SCHEMA, Schema
+from annotator.core.task import is_task_file
 from annotator.errors import InputError, UsageError
 from annotator.io.capacity import EVERYTHING, Kind, describe, losses, without
 from annotator.io.formats import (
@@ -82,6 +84,14 @@ def resolve_schema(request: ConvertRequest, source_format: str) -> tuple[Schema,
     return schema_by_name(name), name
 
 
+def _schema_file(name: str) -> Path | None:
+    """The task file or ``annotation.conf`` a schema was read from (a project keeps a copy),
+    or None for a bundled schema."""
+    path = Path(name)
+    named_file = is_task_file(path) or path.suffix == ".toml" or path.name == CONF_NAME
+    return path if named_file and path.is_file() else None
+
+
 def _table_extras(
     request: ConvertRequest, source_format: str, targets: list[Path]
 ) -> tuple[Path | None, Path | None]:
@@ -134,7 +144,8 @@ def convert(
         )
     if lost:
         documents = [without(d, EVERYTHING - target.holds, target.carries) for d in documents]
-    targets = output_paths(documents, request.output, request.to, schema)
+    schema_file = _schema_file(schema_name) if request.to == "project" else None
+    targets = output_paths(documents, request.output, request.to, schema, schema_file)
     index, names = _table_extras(request, source_format, targets)
     plan = plan_files(
         targets + [p for p in (index, names) if p is not None],
@@ -146,7 +157,12 @@ def convert(
     # The schema gives MAE output its task root and attribute set, brat its annotation.conf.
     with publishing(plan) as staged:
         staged_paths = write_documents(
-            documents, staged(request.output), request.to, schema, project_name=request.output.name
+            documents,
+            staged(request.output),
+            request.to,
+            schema,
+            project_name=request.output.name,
+            schema_file=schema_file,
         )
         if index is not None:
             # Which row, note id, patient and date each PPP-RR document came from.
