@@ -10,6 +10,8 @@ tag, when document tags cannot be held).
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
@@ -17,6 +19,12 @@ from enum import StrEnum
 from annotator.core.annotation import Annotation, Source
 from annotator.core.document import Document
 from annotator.core.relations import NOTE_PREFIX, Relation, RelationKind
+from annotator.io.mae_layout import LAYOUT_KEY as MAE_LAYOUT
+from annotator.io.mae_layout import mae_layout
+
+# An element that holds nothing (MedTator writes <META/> into every file).
+_EMPTY_ELEMENT = re.compile(r"^<([\w.:-]+)\s*(/>|>\s*</\1\s*>)$")
+_TEXT_AND_TAGS = ("TEXT", "TAGS")
 
 
 class Kind(StrEnum):
@@ -36,6 +44,7 @@ class Kind(StrEnum):
     EQUIVALENCES = "equivalences"
     NORMALIZATIONS = "normalizations"
     TYPES = "types"
+    ELEMENTS = "elements"
 
 
 EVERYTHING = frozenset(Kind)
@@ -55,6 +64,7 @@ DESCRIPTIONS = {
     Kind.EQUIVALENCES: "equivalence sets",
     Kind.NORMALIZATIONS: "references to external resources",
     Kind.TYPES: "PHI types the target names only by a coarser one (PhysioNet's: HOSPITAL as Location)",
+    Kind.ELEMENTS: "elements of an XML file beside TEXT and TAGS that hold something (MedTator's <META> labels)",
 }
 _RELATION_KINDS = {
     RelationKind.EVENT: Kind.EVENTS,
@@ -95,6 +105,30 @@ def _has_provenance(annotation: Annotation) -> bool:
     )
 
 
+def file_elements(document: Document) -> list[str]:
+    """The elements (and comments) of the XML file a document was read from, beside TEXT and
+    TAGS, that hold something: MedTator's ``<META><label color="yellow"/></META>``. The
+    i2b2 and MAE writers keep them; other formats have no place for them."""
+    layout = mae_layout(document) if document.origin.format == "mae" else None
+    if layout is not None:
+        found = [*layout.before, *layout.after]
+    elif document.origin.format == "i2b2":
+        children = document.origin.layout.get("children", [])
+        found = [str(c) for c in children if c not in _TEXT_AND_TAGS] if isinstance(children, list) else []
+    else:
+        found = []
+    return [item for item in found if not _EMPTY_ELEMENT.match(item.strip())]
+
+
+def _without_elements(document: Document) -> None:
+    layout = mae_layout(document) if document.origin.format == "mae" else None
+    if layout is not None:
+        document.origin.layout[MAE_LAYOUT] = dataclasses.replace(layout, before=[], after=[])
+    children = document.origin.layout.get("children")
+    if document.origin.format == "i2b2" and isinstance(children, list):
+        document.origin.layout["children"] = [c for c in children if c in _TEXT_AND_TAGS]
+
+
 def content(document: Document, carried: frozenset[str] = frozenset()) -> Counter[Kind]:
     """How many of each kind a document holds (attributes named in ``carried`` left out)."""
     found: Counter[Kind] = Counter()
@@ -115,6 +149,7 @@ def content(document: Document, carried: frozenset[str] = frozenset()) -> Counte
     found[Kind.DOCUMENT_TAGS] += len(document.document_tags)
     for relation in document.relations:
         found[relation_kind(relation)] += 1
+    found[Kind.ELEMENTS] += len(file_elements(document))
     return +found
 
 
@@ -123,6 +158,8 @@ def without(document: Document, kinds: Iterable[Kind], carried: frozenset[str] =
     and without what named what went."""
     gone = frozenset(kinds)
     copy = document.copy()
+    if Kind.ELEMENTS in gone:
+        _without_elements(copy)
     if Kind.SUGGESTIONS in gone:
         for annotation in [a for a in copy.annotations if a.pending]:
             _remove_annotation(copy, annotation.id)

@@ -125,7 +125,7 @@ def _write_project_note(document: Document, path: Path) -> None:
     write_i2b2(document, path, native=False)
 
 
-_BRAT_HOLDS = EVERYTHING - {Kind.DOCUMENT_TAGS, Kind.LINKS}
+_BRAT_HOLDS = EVERYTHING - {Kind.DOCUMENT_TAGS, Kind.LINKS, Kind.ELEMENTS}
 _INLINE_HOLDS = frozenset(
     {Kind.COMMENTS, Kind.ATTRIBUTES, Kind.NOTES, Kind.PROVENANCE, Kind.SUGGESTIONS, Kind.DISCONTINUOUS}
 )
@@ -148,7 +148,16 @@ FORMATS: dict[str, Format] = {
             write_inline2006,
             holds=_INLINE_HOLDS,
         ),
-        Format("jsonl", ".jsonl", False, "JSONL spans", _read_jsonl, None, write_jsonl),
+        Format(
+            "jsonl",
+            ".jsonl",
+            False,
+            "JSONL spans",
+            _read_jsonl,
+            None,
+            write_jsonl,
+            holds=EVERYTHING - {Kind.ELEMENTS},
+        ),
         Format(
             "conll",
             ".conll",

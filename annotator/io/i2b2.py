@@ -28,6 +28,7 @@ from annotator.core.relations import DocumentTag, Relation
 from annotator.core.schema import Schema, type_name_problem
 from annotator.core.span import offsets_problem
 from annotator.errors import InputError, OffsetError, StorageError, printable_path
+from annotator.io.mae_layout import mae_layout
 from annotator.io.xml_items import (
     CONTINUES,
     TargetTexts,
@@ -507,6 +508,11 @@ def document_to_i2b2(
     layout = document.origin.layout if document.origin.format == "i2b2" else {}
     root_tag = check_tag_name(str(layout.get("root_tag", ROOT_TAG)), document)
     children = list(layout.get("children", ["TEXT", "TAGS"]))  # type: ignore[call-overload]
+    mae = mae_layout(document) if document.origin.format == "mae" else None
+    if mae is not None:
+        # A MAE / MedTator file's <META> (its labels) and other elements go along, as the
+        # unknown elements of an i2b2 file do, and come back when it is written as MAE.
+        children = ["TEXT", *mae.before, "TAGS", *mae.after]
     if "TAGS" not in children:
         children.append("TAGS")
     root_attributes = "".join(

@@ -73,15 +73,29 @@ def document_to_mae(document: Document, task: str | None = None, schema: Schema 
     root_attributes = "".join(
         f' {name}="{xml_attribute(value)}"' for name, value in (layout.root_attributes if layout else ())
     )
+    before, after = (layout.before, layout.after) if layout else _i2b2_elements(document)
     lines = ['<?xml version="1.0" encoding="UTF-8" ?>', f"<{root}{root_attributes}>"]
     lines.append(f"<TEXT>{cdata_section(document.text)}</TEXT>")
-    lines.extend(layout.before if layout else ())
+    lines.extend(before)
     lines.append("<TAGS>")
     lines.extend(writer.lines())
     lines.append("</TAGS>")
-    lines.extend(layout.after if layout else ())
+    lines.extend(after)
     lines.append(f"</{root}>")
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _i2b2_elements(document: Document) -> tuple[list[str], list[str]]:
+    """The other elements of an i2b2 file (a MedTator file's ``<META>``, carried through
+    i2b2), before and after its TAGS."""
+    children = document.origin.layout.get("children") if document.origin.format == "i2b2" else None
+    if not isinstance(children, list) or "TAGS" not in children:
+        return [], []
+    at = children.index("TAGS")
+    return (
+        [str(c) for c in children[:at] if c != "TEXT"],
+        [str(c) for c in children[at + 1 :] if c != "TEXT"],
+    )
 
 
 def _element(tag: str, attributes: Iterable[tuple[str, str]]) -> str:

@@ -227,12 +227,11 @@ def test_convert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = Path(__file__).resolve().parents[1] / "data" / "mae" / "A" / "A_note-01.xml"
     refused = run_json(capsys, "convert", str(data), "-o", str(tmp_path / "a"), "--to", "brat", exit_code=1)
     valid(refused, "convert")
-    assert refused["cannot_hold"] == {"document-tags": 2}
-    done = run_json(
-        capsys, "convert", str(data), "-o", str(tmp_path / "b"), "--to", "brat", "--drop", "document-tags"
-    )
+    assert refused["cannot_hold"] == {"document-tags": 2, "elements": 1}
+    drop = "document-tags,elements"
+    done = run_json(capsys, "convert", str(data), "-o", str(tmp_path / "b"), "--to", "brat", "--drop", drop)
     valid(done, "convert")
-    assert done["dropped"] == {"document-tags": 2} and done["documents"] == 1
+    assert done["dropped"] == {"document-tags": 2, "elements": 1} and done["documents"] == 1
     for path in [("dropped",), ("written",)]:
         invalid(renamed(done, path, path[-1] + "s"), "convert")
     invalid({**refused, "cannot_hold": {"arcs": 1}}, "convert")

@@ -26,7 +26,7 @@ from annotator.core.document import Document
 from annotator.core.relations import RelationKind
 from annotator.core.schema import Schema
 from annotator.errors import AnnotatorError
-from annotator.io.capacity import losses
+from annotator.io.capacity import file_elements, losses
 from annotator.io.formats import FORMATS, detect_format, read_documents
 from annotator.io.task_files import find_task
 from annotator.workflows.convert import ConvertRequest, convert
@@ -39,7 +39,8 @@ ROUND_TRIP = ("i2b2", "mae", "brat", "jsonl", "inline2006")
 def canonical(document: Document) -> Counter[object]:
     """What a document holds, as a multiset that names nothing by id.
 
-    A tag is its category, type, pieces, non-empty attributes, comment and provenance; a
+    A tag is its category, type, pieces, non-empty attributes, comment and provenance; the
+    file's other elements that hold something (MedTator's ``<META>`` labels) count too; a
     relation names the tags (or relations) it links by what they are; an empty attribute is
     no attribute (MAE writes unset ones empty, brat leaves them out).
     """
@@ -78,6 +79,8 @@ def canonical(document: Document) -> Counter[object]:
         found[names[tag.id]] += 1
     for relation in document.relations:
         found[(name(relation.id), relation.comment)] += 1
+    for element in file_elements(document):
+        found[("element", element)] += 1
     return found
 
 

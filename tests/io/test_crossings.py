@@ -37,8 +37,10 @@ SOURCES = {
 }
 # What each file cannot cross to, and why (every other route must come back whole).
 REFUSED = {
-    ("mae-link", "brat"): {Kind.DOCUMENT_TAGS},
-    ("mae-link", "inline2006"): {Kind.DOCUMENT_TAGS, Kind.RELATIONS},
+    # Its <META> holds a label, which only the XML formats have a place for.
+    ("mae-link", "brat"): {Kind.DOCUMENT_TAGS, Kind.ELEMENTS},
+    ("mae-link", "inline2006"): {Kind.DOCUMENT_TAGS, Kind.RELATIONS, Kind.ELEMENTS},
+    ("mae-link", "jsonl"): {Kind.ELEMENTS},
     ("mae-nary", "brat"): {Kind.DOCUMENT_TAGS, Kind.LINKS},
     ("mae-nary", "inline2006"): {Kind.DOCUMENT_TAGS, Kind.LINKS},
     ("brat", "inline2006"): {Kind.RELATIONS, Kind.EVENTS, Kind.EQUIVALENCES, Kind.NORMALIZATIONS},
@@ -92,10 +94,11 @@ def test_a_loss_is_refused_with_each_kind_and_nothing_is_written(
 
 def test_drop_names_what_it_lets_go(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out"
-    args = ["convert", str(MAE_NOTE), "-o", str(out), "--to", "brat", "--drop", "document-tags", "--json"]
+    drop = "document-tags,elements"
+    args = ["convert", str(MAE_NOTE), "-o", str(out), "--to", "brat", "--drop", drop, "--json"]
     assert main(args) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["dropped"] == {"document-tags": 2} and result["schema"] == str(MAE_TASK)
+    assert result["dropped"] == {"document-tags": 2, "elements": 1} and result["schema"] == str(MAE_TASK)
     (document,) = read_documents(out, "brat")
     assert [r.type for r in document.relations] == ["LK_AE_SVRT"] and not document.document_tags
 

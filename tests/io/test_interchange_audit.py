@@ -9,8 +9,11 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+import pytest
+
+from annotator.io.capacity import Kind
 from annotator.session.workspace import Workspace
-from annotator.workflows.convert import ConvertRequest, convert
+from annotator.workflows.convert import ConvertRequest, LossError, convert
 
 DOCUMENT_TASK = """<!ENTITY name "VAX_SYMPTOM">
 <!ELEMENT PYREXIA ( #PCDATA ) >
@@ -78,3 +81,56 @@ def test_a_project_made_from_brat_keeps_its_annotation_conf(tmp_path: Path) -> N
     assert (project / "annotation.conf").read_text(encoding="utf-8") == conf
     workspace = Workspace.open(project, "ann", looking_only=True)
     assert [c.name for c in workspace.schema.categories] == ["Person", "Place"]
+
+
+LABELLED = """<?xml version="1.0" encoding="UTF-8" ?>
+<VAX_SYMPTOM>
+<TEXT><![CDATA[Fever since Monday.]]></TEXT>
+<TAGS>
+<PAIN id="PA0" spans="0~5" text="Fever"/>
+</TAGS>
+<META>
+<label color="yellow"/>
+</META>
+</VAX_SYMPTOM>
+"""
+
+
+def _labelled(tmp_path: Path, meta: str | None = None) -> Path:
+    """The task folder with one labelled file (``meta`` in place of its <META>)."""
+    folder = _task_folder(tmp_path)
+    text = LABELLED if meta is None else LABELLED.split("<META>")[0] + meta + "\n</VAX_SYMPTOM>\n"
+    (folder / "doc_01.txt.xml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_medtator_labels_cross_i2b2_and_a_project_and_come_back(tmp_path: Path) -> None:
+    # Before: <META> (MedTator's file labels) was dropped on the way to i2b2, silently.
+    folder = _labelled(tmp_path)
+    task = str(tmp_path / "VAX" / "VAX_SYMPTOM.dtd")
+    convert(ConvertRequest(folder, tmp_path / "i2b2", "i2b2"))
+    assert '<label color="yellow"/>' in (tmp_path / "i2b2" / "doc_01.txt.xml").read_text(encoding="utf-8")
+    convert(ConvertRequest(tmp_path / "i2b2", tmp_path / "back", "mae", schema=task))
+    written = (tmp_path / "back" / "doc_01.txt.xml").read_text(encoding="utf-8")
+    assert '</TAGS>\n<META>\n<label color="yellow"/>\n</META>\n</VAX_SYMPTOM>' in written
+    convert(ConvertRequest(folder, tmp_path / "project", "project"))
+    gold = (tmp_path / "project" / "gold" / "doc_01.txt.xml").read_text(encoding="utf-8")
+    assert '<label color="yellow"/>' in gold
+
+
+@pytest.mark.parametrize("to", ["brat", "jsonl", "inline2006", "conll"])
+def test_a_format_without_a_place_for_medtator_labels_refuses_them_by_name(tmp_path: Path, to: str) -> None:
+    folder = _labelled(tmp_path)
+    with pytest.raises(LossError) as refused:
+        convert(ConvertRequest(folder, tmp_path / "out", to))
+    assert refused.value.lost == {"elements": 1}
+    assert f"{to} cannot hold elements: 1" in refused.value.one_line()
+    assert not (tmp_path / "out").exists()
+    result = convert(ConvertRequest(folder, tmp_path / "out", to, drop=frozenset({Kind.ELEMENTS})))
+    assert result.dropped == {"elements": 1}
+
+
+def test_medtators_empty_meta_holds_nothing_to_lose(tmp_path: Path) -> None:
+    folder = _labelled(tmp_path, "<META/>")
+    convert(ConvertRequest(folder, tmp_path / "out", "brat"))
+    assert (tmp_path / "out" / "doc_01.txt.ann").read_text(encoding="utf-8").startswith("T1\tPAIN 0 5\tFever")
