@@ -43,6 +43,7 @@ class TaskAttribute:
     default: written on a new tag when nothing else is known.
     idref: a link argument (it holds the id of an extent tag).
     prefix: MAE's argument name for an IDREF (``agent`` gives ``agentID`` / ``agentText``).
+    required: declared ``#REQUIRED`` (MedTator's ``require: REQUIRED``): MAE asks for it.
     """
 
     name: str
@@ -50,6 +51,7 @@ class TaskAttribute:
     default: str = ""
     idref: bool = False
     prefix: str = ""
+    required: bool = False
 
     @property
     def argument(self) -> str:
@@ -177,6 +179,7 @@ def parse_dtd(text: str, source: str = "<dtd>") -> TaskDefinition:
                 default=default_match.group(1) if default_match else "",
                 idref=bool(re.match(r"\s*IDREF\b", rest)),
                 prefix=prefix_match.group(1) if prefix_match else "",
+                required="#REQUIRED" in remainder,
             )
         )
     task_name = _TASK_NAME.search(text)
@@ -211,6 +214,7 @@ def task_from_dict(data: object, source: str = "<task>") -> TaskDefinition:
                             values=tuple(str(v) for v in raw.get("values") or ()) if vtype == "list" else (),
                             default=str(raw.get("default_value", "") or ""),
                             idref=vtype == "idref",
+                            required=str(raw.get("require", "") or "").upper() == "REQUIRED",
                         )
                     )
                 tags.append(
@@ -309,16 +313,18 @@ def task_to_dtd(task: TaskDefinition) -> str:
             lines.append(f"<!ATTLIST {tag.name} spans #IMPLIED >")
         arguments = 0
         for attribute in tag.attributes:
+            # A #REQUIRED attribute stays one: MAE asks the annotator for it.
+            need = "#REQUIRED" if attribute.required else "#IMPLIED"
             if attribute.idref:
                 # MAE and MedTator name link arguments argN; the prefix names their attributes.
                 lines.append(
-                    f'<!ATTLIST {tag.name} arg{arguments} IDREF prefix="{attribute.argument}" #IMPLIED >'
+                    f'<!ATTLIST {tag.name} arg{arguments} IDREF prefix="{attribute.argument}" {need} >'
                 )
                 arguments += 1
                 continue
             kind = f"( {' | '.join(attribute.values)} )" if attribute.values else "CDATA"
             default = f' "{attribute.default}"' if attribute.default else ""
-            lines.append(f"<!ATTLIST {tag.name} {attribute.name} {kind} #IMPLIED{default} >")
+            lines.append(f"<!ATTLIST {tag.name} {attribute.name} {kind} {need}{default} >")
         lines.append("")
     return "\n".join(lines)
 

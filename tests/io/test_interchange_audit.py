@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from annotator.core.task import read_task, task_from_dict
 from annotator.io.capacity import Kind
 from annotator.session.workspace import Workspace
 from annotator.workflows.convert import ConvertRequest, LossError, convert
@@ -134,3 +135,39 @@ def test_medtators_empty_meta_holds_nothing_to_lose(tmp_path: Path) -> None:
     folder = _labelled(tmp_path, "<META/>")
     convert(ConvertRequest(folder, tmp_path / "out", "brat"))
     assert (tmp_path / "out" / "doc_01.txt.ann").read_text(encoding="utf-8").startswith("T1\tPAIN 0 5\tFever")
+
+
+REQUIRED_TASK = """<!ENTITY name "NounVerbTask">
+<!ELEMENT NAMED_ENTITY ( #PCDATA ) >
+<!ATTLIST NAMED_ENTITY type ( person | place | other ) #REQUIRED "other" >
+<!ELEMENT DESCRIPTION EMPTY >
+<!ATTLIST DESCRIPTION arg0 IDREF prefix="agent" #REQUIRED>
+<!ATTLIST DESCRIPTION note CDATA #IMPLIED >
+"""
+
+
+def test_required_attributes_stay_required_in_the_task_written(tmp_path: Path) -> None:
+    # Before: every attribute of the TASK.dtd written beside MAE files was #IMPLIED.
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "task.dtd").write_text(REQUIRED_TASK, encoding="utf-8")
+    (folder / "a.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<NounVerbTask>\n<TEXT><![CDATA[Mrs Miller]]></TEXT>\n'
+        '<TAGS>\n<NAMED_ENTITY id="N0" spans="0~10" text="Mrs Miller" type="person" />\n</TAGS>\n'
+        "</NounVerbTask>\n",
+        encoding="utf-8",
+    )
+    convert(ConvertRequest(folder, tmp_path / "out", "mae"))
+    written = (tmp_path / "out" / "NounVerbTask.dtd").read_text(encoding="utf-8")
+    assert '<!ATTLIST NAMED_ENTITY type ( person | place | other ) #REQUIRED "other" >' in written
+    assert '<!ATTLIST DESCRIPTION arg0 IDREF prefix="agent" #REQUIRED >' in written
+    assert "<!ATTLIST DESCRIPTION note CDATA #IMPLIED >" in written
+    task = read_task(tmp_path / "out" / "NounVerbTask.dtd")
+    assert [a.required for t in task.tags for a in t.attributes] == [True, True, False]
+
+
+def test_a_medtator_schema_says_required_as_require() -> None:
+    task = task_from_dict(
+        {"name": "T", "etags": [{"name": "AE", "attrs": [{"name": "certainty", "require": "REQUIRED"}]}]}
+    )
+    assert task.tags[0].attributes[0].required
