@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from annotator.core.brat_conf import parse_brat_conf_text
 from annotator.core.document import Document
 from annotator.core.schema import Schema
+from annotator.errors import SchemaError
 from annotator.io.brat import BINARY, brat_label, document_to_brat, shared_types
 from annotator.io.brat_ann import (
     AttributeLine,
@@ -135,3 +137,32 @@ def _entities(found: _Collected, event_types: set[str]) -> list[str]:
         lines.append(category if category in labels else f"!{category}")
         lines.extend(f"\t{label}" for label in children)
     return lines
+
+
+def covers(original: str, documents: Sequence[Document], schema: Schema | None = None) -> bool:
+    """Whether an ``annotation.conf`` declares every entity, relation, event and attribute
+    (with each value) the documents use, written as brat: then it is written as it was,
+    with the types, values and constraints nobody used yet (the palette brat shows)."""
+    try:
+        declared = parse_brat_conf_text(original)
+        needed = parse_brat_conf_text(brat_conf_for(documents, schema))
+    except SchemaError:
+        return False
+    for section in ("entities", "relations", "events"):
+        names = {t.name for t in declared.terms(section)}
+        if section == "entities":
+            names |= {t.name for t in declared.terms("events")}
+        if not {t.name for t in needed.terms(section) if not t.abstract} <= names | {"<OVERLAP>"}:
+            return False
+    values = {t.name: _declared_values(t.arguments) for t in declared.terms("attributes")}
+    for term in needed.terms("attributes"):
+        if term.name not in values:
+            return False
+        wanted = _declared_values(term.arguments)
+        if wanted and not wanted <= values[term.name]:
+            return False
+    return True
+
+
+def _declared_values(arguments: list[str]) -> set[str]:
+    return {v for a in arguments if a.startswith("Value:") for v in a[len("Value:") :].split("|")}

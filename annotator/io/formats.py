@@ -24,7 +24,7 @@ from annotator.core.schema import Schema
 from annotator.core.task import task_file_name, task_to_dtd
 from annotator.errors import InputError, UsageError, printable_path
 from annotator.io.brat import brat_paths, read_brat, write_brat
-from annotator.io.brat_conf_writer import brat_conf_for
+from annotator.io.brat_conf_writer import brat_conf_for, covers
 from annotator.io.capacity import EVERYTHING, Kind
 from annotator.io.conll import write_conll
 from annotator.io.corpus import is_document_file
@@ -431,6 +431,21 @@ def _check_names(documents: Sequence[Document]) -> None:
     same_file_names((d.doc_id, d.origin.path) for d in documents)
 
 
+def _brat_conf(documents: Sequence[Document], schema: Schema | None, schema_file: Path | None) -> bytes:
+    """The ``annotation.conf`` written with brat files: the one read, as it was, when it
+    declares everything they use (its unused types and values are brat's palette); else
+    one declaring what they use."""
+    if schema_file is not None and schema_file.name == CONF_NAME:
+        original = schema_file.read_bytes()
+        try:
+            text = original.decode("utf-8")
+        except UnicodeDecodeError:
+            text = ""
+        if text and covers(text, documents, schema):
+            return original
+    return brat_conf_for(documents, schema).encode("utf-8")
+
+
 def _tagged(document: Document) -> bool:
     """Whether a document holds anything a gold file keeps: a document of MedTator's
     document-level task has tags and no span."""
@@ -505,7 +520,7 @@ def write_documents(
         assert spec.write_all is not None
         spec.write_all(list(documents), output_paths(documents, out, format)[0])
     if format == "brat" and _is_folder_target(out):
-        atomic_write(out / CONF_NAME, brat_conf_for(documents, schema).encode("utf-8"))
+        atomic_write(out / CONF_NAME, _brat_conf(documents, schema, schema_file))
     if format == "mae" and _is_folder_target(out):
         task = task_for(documents, schema)
         atomic_write(out / task_file_name(task), task_to_dtd(task).encode("utf-8"))

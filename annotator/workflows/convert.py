@@ -144,7 +144,7 @@ def convert(
         )
     if lost:
         documents = [without(d, EVERYTHING - target.holds, target.carries) for d in documents]
-    schema_file = _schema_file(schema_name) if request.to == "project" else None
+    schema_file = _schema_file(schema_name) if request.to in ("project", "brat") else None
     targets = output_paths(documents, request.output, request.to, schema, schema_file)
     index, names = _table_extras(request, source_format, targets)
     plan = plan_files(

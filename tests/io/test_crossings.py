@@ -158,7 +158,15 @@ def test_brat_conf_read_as_brat_reads_it() -> None:
 
 
 def test_brat_conf_written_declares_what_the_files_use(tmp_path: Path) -> None:
-    assert main(["convert", str(BRAT_NOTE), "-o", str(tmp_path / "out"), "--to", "brat"]) == 0
+    # The note's own annotation.conf would be written as it is (it declares all of this): the
+    # conf written for files whose conf lacks something, or that have none, is the one tested.
+    shutil.copy(BRAT_NOTE, tmp_path / BRAT_NOTE.name)
+    shutil.copy(BRAT_NOTE.with_suffix(".txt"), tmp_path / BRAT_NOTE.with_suffix(".txt").name)
+    args = ["convert", str(tmp_path / BRAT_NOTE.name), "-o", str(tmp_path / "out"), "--to", "brat"]
+    assert main([*args, "--schema", str(BRAT_CONF)]) == 0
+    assert (tmp_path / "out" / "annotation.conf").read_bytes() == BRAT_CONF.read_bytes()
+    shutil.rmtree(tmp_path / "out")
+    assert main(args) == 0
     conf = parse_brat_conf_text((tmp_path / "out" / "annotation.conf").read_text(encoding="utf-8"))
     declared = {section: {t.name: t.arguments for t in conf.terms(section)} for section in conf.sections}
     assert set(declared["entities"]) == {"NAME", "DOCTOR", "PATIENT", "LOCATION", "HOSPITAL", "DATE", "MONEY"}

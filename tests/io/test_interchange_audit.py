@@ -171,3 +171,50 @@ def test_a_medtator_schema_says_required_as_require() -> None:
         {"name": "T", "etags": [{"name": "AE", "attrs": [{"name": "certainty", "require": "REQUIRED"}]}]}
     )
     assert task.tags[0].attributes[0].required
+
+
+NEWS_CONF = """# brat's tutorial, cut down
+[entities]
+Person
+Organization
+GPE
+
+[relations]
+Family\tArg1:Person, Arg2:Person
+
+[events]
+!Life
+\tMarry\tPerson-Arg{2}:Person, Place-Arg?:GPE
+
+[attributes]
+Mention\tArg:<ENTITY>, Value:Name|Nominal|Other
+"""
+
+
+def _brat_folder(tmp_path: Path, ann: str) -> Path:
+    folder = tmp_path / "news"
+    folder.mkdir()
+    (folder / "annotation.conf").write_text(NEWS_CONF, encoding="utf-8")
+    (folder / "a.txt").write_text("Ann married Bob in Oslo.", encoding="utf-8")
+    (folder / "a.ann").write_text(ann, encoding="utf-8")
+    return folder
+
+
+def test_brat_files_written_back_keep_the_annotation_conf_they_came_with(tmp_path: Path) -> None:
+    # Before: the annotation.conf written declared only what the files use: Organization, the
+    # Place-Arg role, the Mention values nobody used and the comment were gone from brat's menus.
+    ann = "T1\tPerson 0 3\tAnn\nT2\tPerson 12 15\tBob\nR1\tFamily Arg1:T1 Arg2:T2\nA1\tMention T1 Name\n"
+    folder = _brat_folder(tmp_path, ann)
+    conf = str(folder / "annotation.conf")
+    convert(ConvertRequest(folder, tmp_path / "i2b2", "i2b2", schema=conf))
+    convert(ConvertRequest(tmp_path / "i2b2", tmp_path / "back", "brat", schema=conf))
+    assert (tmp_path / "back" / "annotation.conf").read_text(encoding="utf-8") == NEWS_CONF
+
+
+def test_an_annotation_conf_that_lacks_what_the_files_use_is_written_anew(tmp_path: Path) -> None:
+    folder = _brat_folder(tmp_path, "T1\tPerson 0 3\tAnn\nA1\tMention T1 Pet-name\n")
+    conf = str(folder / "annotation.conf")
+    convert(ConvertRequest(folder, tmp_path / "i2b2", "i2b2", schema=conf))
+    convert(ConvertRequest(tmp_path / "i2b2", tmp_path / "back", "brat", schema=conf))
+    written = (tmp_path / "back" / "annotation.conf").read_text(encoding="utf-8")
+    assert "Mention\tArg:Person, Value:Pet-name" in written

@@ -61,7 +61,9 @@ def test_every_public_sample_crosses_every_format_that_holds_it(tmp_path: Path) 
             if crossing.outcome not in ("same", "refused"):
                 failures.append(f"{path} via {via}: {crossing.outcome} {crossing.detail}")
             written = work / f"to-{via}"
-            if crossing.outcome == "same" and via == "brat":
+            # brat files written back keep the annotation.conf they came with (CoNLL-ST 2006's
+            # own gives brat errors on its own files): only a conf we write is held to none.
+            if crossing.outcome == "same" and via == "brat" and source_format != "brat":
                 failures += brat_errors(written, os.environ["BRAT_PYTHON"], verify)
             if crossing.outcome == "same" and via == "mae":
                 assert _NODE is not None
