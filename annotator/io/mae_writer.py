@@ -238,7 +238,12 @@ class _TagWriter:
                 continue
             if name == type_name:
                 extra.pop(name, None)
-                out.append((name, "" if annotation.type == annotation.tag else annotation.type))
+                # A type named like its tag is "no type", unless the task lists it as a value
+                # (the i2b2 task's DATE TYPE="DATE"): then it is written, not left empty.
+                untyped = annotation.type == annotation.tag and annotation.type not in (
+                    declared.values if declared is not None else ()
+                )
+                out.append((name, "" if untyped else annotation.type))
             elif name == "comment":
                 # The annotator's comment, even when empty: a default would put words in it.
                 out.append((name, annotation.comment))
@@ -250,6 +255,9 @@ class _TagWriter:
                 out.append((name, default))
         if not type_name and annotation.type != annotation.tag:
             out.append(("TYPE", annotation.type))
+        if annotation.comment and "comment" not in names:
+            # A task that declares no comment for this tag does not take the annotator's away.
+            out.append(("comment", annotation.comment))
         out.extend(provenance.items())
         out.extend(extra.items())
         return out

@@ -218,3 +218,26 @@ def test_an_annotation_conf_that_lacks_what_the_files_use_is_written_anew(tmp_pa
     convert(ConvertRequest(tmp_path / "i2b2", tmp_path / "back", "brat", schema=conf))
     written = (tmp_path / "back" / "annotation.conf").read_text(encoding="utf-8")
     assert "Mention\tArg:Person, Value:Pet-name" in written
+
+
+PHI_TASK = Path(__file__).resolve().parent.parent / "data" / "mae" / "PHI.dtd"
+
+
+def test_mae_written_with_a_task_keeps_the_comment_and_a_type_named_like_its_tag(tmp_path: Path) -> None:
+    # Before: the i2b2 task's DATE declares no comment and its TYPE value is DATE: a DATE's
+    # comment was not written at all and its TYPE="DATE" was written TYPE="" (MedTator then
+    # showed no type).
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<deIdi2b2>\n<TEXT><![CDATA[Seen 2067-05-03]]></TEXT>\n'
+        '<TAGS>\n<DATE id="P0" start="5" end="15" text="2067-05-03" TYPE="DATE" comment="year &amp; month" />\n'
+        "</TAGS>\n</deIdi2b2>\n",
+        encoding="utf-8",
+    )
+    convert(ConvertRequest(folder, tmp_path / "out", "mae", schema=str(PHI_TASK)))
+    written = (tmp_path / "out" / "1.xml").read_text(encoding="utf-8")
+    assert '<DATE id="P0" spans="5~15" text="2067-05-03" TYPE="DATE" comment="year &amp; month" />' in written
+    convert(ConvertRequest(tmp_path / "out", tmp_path / "back", "i2b2", schema=str(PHI_TASK)))
+    back = (tmp_path / "back" / "1.xml").read_text(encoding="utf-8")
+    assert 'TYPE="DATE" comment="year &amp; month"' in back
