@@ -72,6 +72,7 @@ COMMENT_NOTE = "AnnotatorNotes"
 BINARY = "true"
 _SOURCES = {source.value: source for source in Source}
 _PROVENANCE = ("source", "confidence", "annotator", "pending")
+_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 _LABEL = re.compile(r"^[A-Za-z0-9_-]+$")
 _PREFIXES = {
     RelationKind.LINK: "R",
@@ -312,6 +313,15 @@ def shared_types(document: Document) -> frozenset[str]:
     for annotation in document.annotations:
         categories.setdefault(annotation.type, set()).add(annotation.tag)
     return frozenset(t for t, tags in categories.items() if len(tags) > 1)
+
+
+def flattened_lines(document: Document) -> int:
+    """How many comments, attribute values and notes of a document hold a line break, which
+    a ``.ann`` line cannot: brat gets a space in its place (see :func:`line_of`)."""
+    texts = [a.comment for a in document.annotations] + [r.comment for r in document.relations]
+    texts += [v for a in document.annotations for _, v in a.extra]
+    texts += [v for r in document.relations for _, v in r.attributes]
+    return sum(1 for text in texts if any(char in _BREAKS for char in text))
 
 
 def document_to_brat(document: Document, schema: Schema | None = None) -> tuple[bytes, bytes]:

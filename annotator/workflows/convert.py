@@ -15,7 +15,8 @@ from annotator.core.brat_conf import CONF_NAME
 from annotator.core.project import Project
 from annotator.core.schema import DEFAULT_SCHEMA, Schema
 from annotator.core.task import is_task_file
-from annotator.errors import InputError, UsageError
+from annotator.errors import InputError, UsageError, printable_path
+from annotator.io.brat import flattened_lines
 from annotator.io.capacity import EVERYTHING, Kind, describe, losses, without
 from annotator.io.formats import (
     detect_format,
@@ -179,6 +180,17 @@ def convert(
         written = [staged.final(path) for path in staged_paths]
     if progress is not None:
         progress(len(documents), len(documents))
+    if request.to == "brat":
+        # A .ann line holds no line break: a comment or value of several lines is written
+        # with spaces in their place. Said once per document, naming its file.
+        for document in documents:
+            flattened = flattened_lines(document)
+            if flattened:
+                where = printable_path(document.origin.path or document.doc_id)
+                warnings.append(
+                    f"{where}: {flattened} comment(s) or attribute value(s) of several lines written "
+                    "on one line (brat has no line breaks in a .ann line)"
+                )
     notes = [Note(NoteKind.INPUT_WARNING, detail=warning) for warning in warnings]
     dropped = {kind.value: lost[kind] for kind in Kind if lost[kind]}
     return ConvertResult(len(documents), written, notes, dropped, schema_name)

@@ -241,3 +241,19 @@ def test_mae_written_with_a_task_keeps_the_comment_and_a_type_named_like_its_tag
     convert(ConvertRequest(tmp_path / "out", tmp_path / "back", "i2b2", schema=str(PHI_TASK)))
     back = (tmp_path / "back" / "1.xml").read_text(encoding="utf-8")
     assert 'TYPE="DATE" comment="year &amp; month"' in back
+
+
+def test_a_comment_of_several_lines_written_to_brat_is_said_once_per_file(tmp_path: Path) -> None:
+    # Before: the line break became a space without a word.
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<deIdi2b2>\n<TEXT><![CDATA[Seen 2067-05-03]]></TEXT>\n'
+        '<TAGS>\n<DATE id="P0" start="5" end="15" text="2067-05-03" TYPE="DATE" comment="two&#10;lines" />\n'
+        "</TAGS>\n</deIdi2b2>\n",
+        encoding="utf-8",
+    )
+    result = convert(ConvertRequest(folder, tmp_path / "out", "brat"))
+    (warning,) = [note.message() for note in result.notes]
+    assert warning.startswith(f"{folder / '1.xml'}: 1 comment(s) or attribute value(s) of several lines")
+    assert "#1\tAnnotatorNotes T1\ttwo lines\n" in (tmp_path / "out" / "1.ann").read_text(encoding="utf-8")
