@@ -57,6 +57,7 @@ from annotator.io.brat_ann import (
     NoteLine,
     RelationLine,
     TextBound,
+    dropped_tail,
     line_of,
     parse_ann,
 )
@@ -113,11 +114,22 @@ def read_brat(path: str | Path, schema: Schema | None = None, warnings: list[str
 
     A missing ``.ann`` gives a document without annotations.
     """
-    del warnings  # nothing is dropped; the parameter keeps the readers' signature
     txt_path, ann_path = brat_paths(path)
     text = _decode(read_bytes(txt_path, MAX_FILE_BYTES), txt_path)
     ann_bytes = read_bytes(ann_path) if ann_path.exists() else b""
-    document = _BratReader(text, ann_path, schema).read(_decode(ann_bytes, ann_path), txt_path.stem)
+    ann = _decode(ann_bytes, ann_path)
+    document = _BratReader(text, ann_path, schema).read(ann, txt_path.stem)
+    tails = [n for n, line in enumerate(ann.split("\n"), start=1) if dropped_tail(line)]
+    if tails and warnings is not None:
+        # Written by hand or by other tools; brat itself writes none. Kept only while the
+        # document is unchanged (its .ann bytes are written back as read).
+        lines = ", ".join(str(n) for n in tails[:5]) + (
+            f" and {len(tails) - 5} more" if len(tails) > 5 else ""
+        )
+        warnings.append(
+            f"{printable_path(ann_path)}: the free text after the data of line(s) {lines} "
+            "(a relation, event, attribute or equivalence) is not kept in other formats"
+        )
     document.origin = Origin(
         path=txt_path, format="brat", raw=ann_bytes, layout={LAYOUT_KEY: BratLayout(text, ann_bytes)}
     )

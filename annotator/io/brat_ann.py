@@ -25,7 +25,15 @@ from pathlib import Path
 
 from annotator.errors import InputError
 
-_ID = re.compile(r"^([A-Za-z]+|#[A-Za-z]*)([0-9]+)$")
+# brat takes any id that starts with letters and a number (``T1a``, ``T12-b``); a dot is left
+# out of the rest, since the later pieces of a tag in pieces are named ``T1.1``.
+_ID = re.compile(r"^([A-Za-z]+|#[A-Za-z]*)([0-9]+)([A-Za-z0-9_-]*)$")
+# BioNLP Shared Task 2013's normalizations, which brat reads (its BIONLP_ST_2013_COMPATIBILITY):
+# ``Reference Annotation:T1 Referent:UniProt:P12345`` is ``Reference T1 UniProt:P12345``.
+_BIONLP_2013 = (
+    (re.compile(r"^(Reference) Annotation:(\S+) Referent:(\S+)"), r"\1 \2 \3"),
+    (re.compile(r"^(Reference) Referent:(\S+) Annotation:(\S+)"), r"\1 \3 \2"),
+)
 # ASCII digits, a dozen at most: other scripts' digits are no offsets brat writes, and int()
 # refuses over 4,300 digits.
 _SPAN = re.compile(r"^([0-9]{1,12}) ([0-9]{1,12})$")
@@ -133,6 +141,8 @@ def _parse_line(line: str, number: int, path: str | Path | None) -> AnnLine:
                 raise ValueError
             return AttributeLine(line_id, parts[0], parts[1], parts[2] if len(parts) == 3 else None)
         if kind == "N":
+            for pattern, replacement in _BIONLP_2013:
+                data = pattern.sub(replacement, data, count=1)
             match = _NORMALIZATION.match(data)
             if match is None:
                 raise ValueError
@@ -194,3 +204,11 @@ _FREE_TEXT_BREAKS = str.maketrans(dict.fromkeys("\n\r\v\f\x1c\x1d\x1e\x85\u2028\
 
 def _one_line(text: str) -> str:
     return text.translate(_FREE_TEXT_BREAKS)
+
+
+def dropped_tail(line: str) -> str:
+    """The free text after the data of an ``R``, ``E``, ``A`` / ``M`` or ``*`` line, which brat
+    keeps and the document model has no place for ("" for other lines, or none)."""
+    line_id, _, rest = line.removesuffix("\r").partition("\t")
+    _, _, tail = rest.partition("\t")
+    return tail.strip() if line_id[:1] in ("R", "E", "A", "M", "*") else ""

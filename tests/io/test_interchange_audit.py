@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from annotator.core.task import read_task, task_from_dict
+from annotator.io.brat import read_brat
 from annotator.io.capacity import Kind
 from annotator.session.workspace import Workspace
 from annotator.workflows.convert import ConvertRequest, LossError, convert
@@ -257,3 +258,38 @@ def test_a_comment_of_several_lines_written_to_brat_is_said_once_per_file(tmp_pa
     (warning,) = [note.message() for note in result.notes]
     assert warning.startswith(f"{folder / '1.xml'}: 1 comment(s) or attribute value(s) of several lines")
     assert "#1\tAnnotatorNotes T1\ttwo lines\n" in (tmp_path / "out" / "1.ann").read_text(encoding="utf-8")
+
+
+def _brat_note(tmp_path: Path, ann: str) -> Path:
+    folder = tmp_path / "b"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Ann married Bob in Oslo.", encoding="utf-8")
+    (folder / "a.ann").write_text(ann, encoding="utf-8")
+    return folder / "a.ann"
+
+
+def test_brat_ids_with_a_suffix_are_read_as_brat_reads_them(tmp_path: Path) -> None:
+    # brat takes T1a (letters, a number, anything); we refused it as a malformed line.
+    document = read_brat(_brat_note(tmp_path, "T1a\tPerson 0 3\tAnn\nA1\tMention T1a Name\n"))
+    (annotation,) = document.annotations
+    assert (annotation.id, annotation.type, annotation.extra) == ("T1a", "Person", (("Mention", "Name"),))
+
+
+def test_bionlp_2013_normalizations_are_read_as_brat_reads_them(tmp_path: Path) -> None:
+    # Before: refused, "N1 names Annotation:T1, which is not in the file".
+    ann = "T1\tPerson 0 3\tAnn\nN1\tReference Annotation:T1 Referent:Wikipedia:534366\n"
+    (normalization,) = read_brat(_brat_note(tmp_path, ann)).relations
+    assert normalization.targets == ["T1"]
+    assert dict(normalization.attributes)["resource"] == "Wikipedia"
+    assert dict(normalization.attributes)["entry"] == "534366"
+
+
+def test_free_text_after_a_relation_is_named_when_it_cannot_follow(tmp_path: Path) -> None:
+    ann = "T1\tPerson 0 3\tAnn\nT2\tPerson 12 15\tBob\nR1\tFamily Arg1:T1 Arg2:T2\tsiblings?\n"
+    path = _brat_note(tmp_path, ann)
+    warnings: list[str] = []
+    read_brat(path, warnings=warnings)
+    assert warnings == [
+        f"{path}: the free text after the data of line(s) 3 (a relation, event, attribute or "
+        "equivalence) is not kept in other formats"
+    ]
