@@ -31,7 +31,7 @@ from annotator.io.corpus import is_document_file
 from annotator.io.i2b2 import parse_i2b2_raw, read_i2b2, refuse_unread_tags, write_i2b2
 from annotator.io.inline2006 import read_inline2006, write_inline2006
 from annotator.io.jsonl import read_jsonl, write_jsonl
-from annotator.io.mae import parse_mae, write_mae
+from annotator.io.mae import fill_task_defaults, parse_mae, write_mae
 from annotator.io.mae_task_writer import root_of, task_for, task_name
 from annotator.io.notetable import TABLE_SUFFIXES, NoteColumns, read_note_table
 from annotator.io.outputs import check_file_name, file_in_folder, same_file_names
@@ -84,12 +84,16 @@ def _read_i2b2(path: Path, _schema: Schema | None, _warnings: list[str]) -> list
     return [read_i2b2(path)]
 
 
-def _read_mae(path: Path, _schema: Schema | None, warnings: list[str]) -> list[Document]:
+def _read_mae(path: Path, schema: Schema | None, warnings: list[str]) -> list[Document]:
     data = read_bytes(path)
     # The MAE reader takes the first TAGS' direct children: refuse what it would drop (a
     # name left out of the conversion is a name left in every copy made from it).
     refuse_unread_tags(parse_i2b2_raw(data, path), path)
-    return [parse_mae(data, path, warnings=warnings)]
+    document = parse_mae(data, path, warnings=warnings)
+    if schema is not None and schema.task is not None:
+        # An attribute a tag leaves out has the task's default, for MAE and MedTator alike.
+        fill_task_defaults(document, schema.task)
+    return [document]
 
 
 def _write_i2b2(document: Document, path: Path) -> None:

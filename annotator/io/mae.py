@@ -39,7 +39,7 @@ from annotator.core.task import (
 )
 from annotator.errors import InputError
 from annotator.io.i2b2 import RawTag, raw_tag_to_annotation
-from annotator.io.mae_layout import LAYOUT_KEY, MaeLayout, OriginalItem, OriginalTag
+from annotator.io.mae_layout import LAYOUT_KEY, MaeLayout, OriginalItem, OriginalTag, mae_layout
 from annotator.io.mae_writer import document_to_mae
 from annotator.io.realign import text_matches, utf16_map
 from annotator.io.xml_items import document_tag_from_xml, link_arguments, model_name, relation_from_xml
@@ -272,6 +272,49 @@ class _TagReader:
 def read_mae(path: str | Path, warnings: list[str] | None = None) -> Document:
     """Read a MAE / MedTator XML file."""
     return parse_mae(read_bytes(path), path, warnings=warnings)
+
+
+def fill_task_defaults(document: Document, task: TaskDefinition) -> int:
+    """Give each extent tag the task's default for every attribute its element leaves out,
+    as MAE and MedTator read it (``<NOUN spans="1~11" />`` under ``type (...) "other"`` and
+    ``comment CDATA "default value"`` is a NOUN of type other with that comment); returns how
+    many values were filled. Written to another format, the values are then the tool's.
+    The document still counts as unchanged: the file says the same."""
+    layout = mae_layout(document)
+    if layout is None or layout.root_tag != task.name:
+        return 0
+    filled = 0
+    for annotation_id, original in layout.originals.items():
+        task_tag = task.tag(original.tag)
+        if task_tag is None or annotation_id not in document:
+            continue
+        stated = {name for name, _ in original.attributes}
+        annotation = document.get(annotation_id)
+        changes: dict[str, object] = {}
+        extra = list(annotation.extra)
+        for attribute in task_tag.attributes:
+            if attribute.idref or not attribute.default or attribute.name in stated:
+                continue
+            if attribute.name in TYPE_ATTRIBUTES:
+                if annotation.type == annotation.tag and not stated & set(TYPE_ATTRIBUTES):
+                    changes["type"] = attribute.default
+            elif attribute.name == "comment":
+                if not annotation.comment:
+                    changes["comment"] = attribute.default
+            elif attribute.name not in dict(extra):
+                extra.append((attribute.name, attribute.default))
+        if len(extra) != len(annotation.extra):
+            changes["extra"] = tuple(extra)
+        if not changes:
+            continue
+        filled += len(changes) + len(extra) - len(annotation.extra) - ("extra" in changes)
+        document.replace(annotation_id, annotation.replace(**changes))
+        if "type" in changes:
+            for piece in [a for a in document.annotations if a.fragment_of == annotation_id]:
+                document.replace(piece.id, piece.replace(type=changes["type"]))
+    if filled:
+        document.mark_pristine()
+    return filled
 
 
 def write_mae(

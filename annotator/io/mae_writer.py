@@ -196,7 +196,10 @@ class _TagWriter:
                 out.append((name, provenance.pop(name)))
         names = {name for name, _ in out}
         if annotation.type != annotation.tag and not names & set(TYPE_ATTRIBUTES):
-            out.append(("TYPE", annotation.type))
+            # The task's own spelling (MAE's lower-case type), else TYPE.
+            task_tag = self.task.tag(annotation.tag) if self.task is not None else None
+            declared = task_tag.type_attribute if task_tag is not None else None
+            out.append((declared.name if declared is not None else "TYPE", annotation.type))
         if annotation.comment and "comment" not in names:
             out.append(("comment", annotation.comment))
         out.extend(provenance.items())

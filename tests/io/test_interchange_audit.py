@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from annotator.core.schema import load_schema
 from annotator.core.task import read_task, task_from_dict
 from annotator.io.brat import read_brat
 from annotator.io.capacity import Kind
+from annotator.io.formats import read_documents
 from annotator.session.workspace import Workspace
 from annotator.workflows.convert import ConvertRequest, LossError, convert
 
@@ -293,3 +295,43 @@ def test_free_text_after_a_relation_is_named_when_it_cannot_follow(tmp_path: Pat
         f"{path}: the free text after the data of line(s) 3 (a relation, event, attribute or "
         "equivalence) is not kept in other formats"
     ]
+
+
+NOUN_TASK = """<!ENTITY name "NounVerbTask">
+<!ELEMENT NOUN ( #PCDATA ) >
+<!ATTLIST NOUN type ( person | place | thing | other ) #IMPLIED "other" >
+<!ATTLIST NOUN comment CDATA "default value" >
+<!ATTLIST NOUN certainty ( sure | unsure ) #IMPLIED "sure" >
+"""
+# MAE's own test sample: a NOUN that states none of its attributes.
+NOUN_FILE = """<?xml version="1.0" encoding="UTF-8" ?>
+<NounVerbTask>
+<TEXT><![CDATA[
+Mrs Miller wants the entire house repainted.
+]]></TEXT>
+<TAGS>
+<NOUN id="N1" spans="29~34" text="house"  />
+</TAGS>
+</NounVerbTask>
+"""
+
+
+@pytest.mark.parametrize("via", ["i2b2", "mae"])
+def test_an_attribute_a_mae_tag_leaves_out_has_the_tasks_default(tmp_path: Path, via: str) -> None:
+    # MAE and MedTator read the NOUN above as type "other", comment "default value". Before,
+    # it was read as a NOUN of no type and no comment, and written back type="" comment="":
+    # MedTator then showed both empty.
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "task.dtd").write_text(NOUN_TASK, encoding="utf-8")
+    (folder / "doc1_a1.xml").write_text(NOUN_FILE, encoding="utf-8")
+    (document,) = read_documents(folder / "doc1_a1.xml", "mae", load_schema(str(folder / "task.dtd")))
+    (noun,) = document.annotations
+    assert (noun.type, noun.comment, noun.extra) == ("other", "default value", (("certainty", "sure"),))
+    assert document.is_pristine()
+    convert(ConvertRequest(folder, tmp_path / "via", via))
+    convert(ConvertRequest(tmp_path / "via", tmp_path / "back", "mae", schema=str(folder / "task.dtd")))
+    written = (tmp_path / "back" / "doc1_a1.xml").read_text(encoding="utf-8")
+    assert (
+        'type="other"' in written and 'comment="default value"' in written and 'certainty="sure"' in written
+    )
