@@ -135,6 +135,12 @@ def parse_mae(
         layout.order.append(pieces[0].id)
         layout.originals[pieces[0].id] = original
         annotations.extend(pieces)
+    seen: set[str] = set()
+    for item_id in [*(a.id for a in annotations), *(o.id for o in others)]:
+        if item_id in seen:
+            # MedTator lists both; a link naming the id could mean either, so refuse by name.
+            raise InputError(f"two tags share the id {item_id!r} (give one another id)", path)
+        seen.add(item_id)
     stem = doc_id or document_id_of(path)
     document = Document(
         stem,

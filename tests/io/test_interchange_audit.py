@@ -13,6 +13,7 @@ import pytest
 
 from annotator.core.schema import load_schema
 from annotator.core.task import read_task, task_from_dict
+from annotator.errors import InputError
 from annotator.io.brat import read_brat
 from annotator.io.capacity import Kind
 from annotator.io.formats import read_documents
@@ -335,3 +336,16 @@ def test_an_attribute_a_mae_tag_leaves_out_has_the_tasks_default(tmp_path: Path,
     assert (
         'type="other"' in written and 'comment="default value"' in written and 'certainty="sure"' in written
     )
+
+
+def test_two_mae_tags_with_one_id_are_refused_naming_the_file(tmp_path: Path) -> None:
+    # Before: "duplicate annotation id 'A0' in document dup", with no file named.
+    path = tmp_path / "dup.xml"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<COVID_VAX_AE>\n<TEXT><![CDATA[mild pain]]></TEXT>\n<TAGS>\n'
+        '<AE spans="5~9" text="pain" id="A0"/>\n<SVRT spans="0~4" text="mild" id="A0"/>\n</TAGS>\n</COVID_VAX_AE>\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError) as refused:
+        read_documents(path, "mae")
+    assert refused.value.one_line() == f"{path}: two tags share the id 'A0' (give one another id)"
