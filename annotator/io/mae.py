@@ -43,7 +43,7 @@ from annotator.io.mae_layout import LAYOUT_KEY, MaeLayout, OriginalItem, Origina
 from annotator.io.mae_writer import document_to_mae
 from annotator.io.realign import text_matches, utf16_map
 from annotator.io.xml_items import document_tag_from_xml, link_arguments, model_name, relation_from_xml
-from annotator.io.xmlsafe import parse_xml, read_bytes
+from annotator.io.xmlsafe import coded, parse_xml, read_bytes
 
 __all__ = [
     "document_to_mae",
@@ -139,7 +139,9 @@ def parse_mae(
     for item_id in [*(a.id for a in annotations), *(o.id for o in others)]:
         if item_id in seen:
             # MedTator lists both; a link naming the id could mean either, so refuse by name.
-            raise InputError(f"two tags share the id {item_id!r} (give one another id)", path)
+            raise coded(
+                InputError(f"two tags share the id {item_id!r} (give one another id)", path), "duplicate-id"
+            )
         seen.add(item_id)
     stem = doc_id or document_id_of(path)
     document = Document(

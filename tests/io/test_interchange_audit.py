@@ -17,6 +17,7 @@ from annotator.errors import InputError
 from annotator.io.brat import read_brat
 from annotator.io.capacity import Kind
 from annotator.io.formats import read_documents
+from annotator.io.validate import validate_file
 from annotator.session.workspace import Workspace
 from annotator.workflows.convert import ConvertRequest, LossError, convert
 
@@ -349,3 +350,4 @@ def test_two_mae_tags_with_one_id_are_refused_naming_the_file(tmp_path: Path) ->
     with pytest.raises(InputError) as refused:
         read_documents(path, "mae")
     assert refused.value.one_line() == f"{path}: two tags share the id 'A0' (give one another id)"
+    assert [p.code for p in validate_file(path)] == ["duplicate-id"]  # was "bad-offset"
