@@ -65,8 +65,9 @@ _NON_CONSUMING = ("-1~-1", "-1,-1")
 _MAX_DIGITS = 12
 # Attributes the reader turns into annotation fields (the type attribute is added per tag).
 _FIELDS = ("id", "spans", "text", "comment")
-# How MAE and MedTator join the pieces of a discontinuous tag in its text attribute.
-_JOINS = (" ... ", " ", "")
+# How a tag in pieces states its text: MAE joins the pieces with " ... ", MedTator with "..."
+# (its get_text_by_spans); older files with a space or nothing.
+_JOINS = (" ... ", "...", " ", "")
 
 
 def is_mae_root(root: etree._Element) -> bool:

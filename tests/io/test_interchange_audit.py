@@ -351,3 +351,16 @@ def test_two_mae_tags_with_one_id_are_refused_naming_the_file(tmp_path: Path) ->
         read_documents(path, "mae")
     assert refused.value.one_line() == f"{path}: two tags share the id 'A0' (give one another id)"
     assert [p.code for p in validate_file(path)] == ["duplicate-id"]  # was "bad-offset"
+
+
+def test_medtators_text_of_a_tag_in_pieces_agrees_with_its_spans(tmp_path: Path) -> None:
+    # MedTator states a tag in pieces as "pain...fever" (MAE as "pain ... fever"); it drew
+    # the warning "text attribute disagrees with its spans".
+    path = tmp_path / "x.xml"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<COVID_VAX_AE>\n<TEXT><![CDATA[mild pain and fever]]></TEXT>\n'
+        '<TAGS>\n<AE spans="5~9,14~19" text="pain...fever" id="A0" certainty="positive"/>\n</TAGS>\n'
+        "</COVID_VAX_AE>\n",
+        encoding="utf-8",
+    )
+    assert validate_file(path) == []
