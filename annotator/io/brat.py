@@ -117,7 +117,9 @@ def read_brat(path: str | Path, schema: Schema | None = None, warnings: list[str
     txt_path, ann_path = brat_paths(path)
     text = _decode(read_bytes(txt_path, MAX_FILE_BYTES), txt_path)
     ann_bytes = read_bytes(ann_path) if ann_path.exists() else b""
-    ann = _decode(ann_bytes, ann_path)
+    # A byte-order mark before the first id (Notepad saves one) is no part of it; brat's own
+    # reader would fail that line. Offsets count in the .txt, so nothing moves.
+    ann = _decode(ann_bytes, ann_path).removeprefix(BOM)
     document = _BratReader(text, ann_path, schema).read(ann, txt_path.stem)
     tails = [n for n, line in enumerate(ann.split("\n"), start=1) if dropped_tail(line)]
     if tails and warnings is not None:

@@ -364,3 +364,10 @@ def test_medtators_text_of_a_tag_in_pieces_agrees_with_its_spans(tmp_path: Path)
         encoding="utf-8",
     )
     assert validate_file(path) == []
+
+
+def test_a_byte_order_mark_before_the_first_brat_id_is_no_part_of_it(tmp_path: Path) -> None:
+    # Before: "line 1: malformed \ufeff annotation".
+    path = _brat_note(tmp_path, "\ufeffT1\tPerson 0 3\tAnn\n")
+    (annotation,) = read_brat(path).annotations
+    assert (annotation.id, annotation.type, annotation.start, annotation.end) == ("T1", "Person", 0, 3)
