@@ -305,10 +305,18 @@ def is_task_file(name: str | Path) -> bool:
 def task_to_dtd(task: TaskDefinition) -> str:
     """A DTD file for a task, in the layout MAE and MedTator write."""
     lines = [f'<!ENTITY name "{task.name}">', ""]
+    taken: set[str] = set()
     for tag in task.tags:
         lines.append(f"<!ELEMENT {tag.name} {'EMPTY' if tag.link else '( #PCDATA )'} >")
-        if tag.id_prefix:
+        # The prefix MAE and MedTator give the tag themselves (its first letter, one more while
+        # an earlier tag has it) is not declared again: MAE refuses a declared prefix any tag
+        # already has, its own included ("prefix "N" is already being used").
+        own = tag.name[:1]
+        while own in taken and len(own) < len(tag.name):
+            own = tag.name[: len(own) + 1]
+        if tag.id_prefix and tag.id_prefix != own:
             lines.append(f'<!ATTLIST {tag.name} id ID prefix="{tag.id_prefix}" >')
+        taken.add(tag.id_prefix or own)
         if tag.non_consuming:
             lines.append(f"<!ATTLIST {tag.name} spans #IMPLIED >")
         arguments = 0

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from annotator.core.schema import load_schema
-from annotator.core.task import read_task, task_from_dict
+from annotator.core.task import parse_dtd, read_task, task_from_dict, task_to_dtd
 from annotator.errors import InputError
 from annotator.io.brat import read_brat
 from annotator.io.capacity import Kind
@@ -371,3 +371,21 @@ def test_a_byte_order_mark_before_the_first_brat_id_is_no_part_of_it(tmp_path: P
     path = _brat_note(tmp_path, "\ufeffT1\tPerson 0 3\tAnn\n")
     (annotation,) = read_brat(path).annotations
     assert (annotation.id, annotation.type, annotation.start, annotation.end) == ("T1", "Person", 0, 3)
+
+
+def test_the_task_written_declares_no_prefix_mae_would_refuse() -> None:
+    # MAE's DTDLoader gives each tag its prefix on its ELEMENT line, then refuses an id prefix
+    # any tag already has, the tag's own included: a task saying NAME's ids start with N (as
+    # our i2b2 PHI task does) was written back as one MAE would not load.
+    task = parse_dtd(
+        '<!ENTITY name "PHI">\n<!ELEMENT NAME ( #PCDATA ) >\n<!ATTLIST NAME id ID prefix="N" >\n'
+        '<!ELEMENT NOUN ( #PCDATA ) >\n<!ELEMENT NAMED_ENTITY ( #PCDATA ) >\n<!ATTLIST NAMED_ENTITY id ID prefix="NE" >\n'
+    )
+    written = task_to_dtd(task)
+    assert 'NAME id ID prefix="N"' not in written
+    assert '<!ATTLIST NAMED_ENTITY id ID prefix="NE" >' in written
+    assert (
+        parse_dtd(written).id_prefixes()
+        == task.id_prefixes()
+        == {"NAME": "N", "NOUN": "NO", "NAMED_ENTITY": "NE"}
+    )
