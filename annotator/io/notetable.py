@@ -271,12 +271,6 @@ def _as_in_header(columns: NoteColumns, header: list[str], path: Path) -> NoteCo
         alike = [column for column in header if column.casefold() == name.casefold()]
         if len(alike) == 1:
             return alike[0]
-        if len(header) == 1 and ";" in header[0]:
-            raise InputError(
-                f"no column {name!r}: the first row is one column holding ';' (export the table "
-                "separated by commas, or as TSV)",
-                path,
-            )
         if not _looks_like_header(header):
             raise InputError(f"no column {name!r}{_NO_HEADER}", path)
         known = ", ".join(header[:12]) or "none"
