@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from annotator.core.composed import INVISIBLE_CLASS
 from annotator.core.english import zipf
 from annotator.deid.lists import first_names, is_first_name, is_last_name, load_list, name_gender
 from annotator.deid.textcase import apply_case
@@ -77,10 +78,13 @@ PARTICLES = frozenset(
 )
 _MALE_TITLES = frozenset({"mr", "sir", "fr"})
 _FEMALE_TITLES = frozenset({"mrs", "ms", "miss", "madam", "sister"})
-_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+# A letter, then letters, combining marks ("Nun" + U+0303 + "ez", as some exports write "ñ")
+# and characters nobody sees inside the word (a soft hyphen, a zero-width space or joiner).
+_PART = rf"[^\W\d_](?:{INVISIBLE_CLASS}*(?:[^\W\d_]|[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]))*"
+_TOKEN = re.compile(rf"{_PART}(?:['’]{_PART})*")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 # What may stand inside one name written another way: "O'Rourke", "O Rourke", "O-Rourke".
-_INSIDE = re.compile(r"[\s'’‘`.‐-]+")
+_INSIDE = re.compile(rf"(?:[\s'’‘`.‐-]|{INVISIBLE_CLASS})+")
 # The gap between two words that one name of the patient's writes as one ("o rourke" for
 # "O'Rourke", "Bweighou se" for "Bweighouse").
 _SPLIT_GAP = re.compile(r"[ '’‐-]|['’] ")

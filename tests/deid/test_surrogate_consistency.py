@@ -276,3 +276,26 @@ def test_the_state_list_pairs_each_state_with_its_own_code() -> None:
         "WY",
     )
     assert len(set(codes.values())) == len(codes) == 50
+
+
+def test_a_name_with_combining_accents_or_hidden_characters_is_the_same_name() -> None:
+    # "José Nuñez" written with combining accents, or with a soft hyphen inside (exports, word
+    # processors), was cut at each mark: "Colleeń Vernoñpatterson", the mark carried into the
+    # surrogate and a second surname made up for "ez". It is one name, one surrogate.
+    first = note("400-01", "Patient ", ("José Nuñez", "PATIENT"), " seen.")
+    second = note(
+        "400-02",
+        "Patient ",
+        ("Jose\u0301 Nun\u0303ez", "PATIENT"),
+        " seen; ",
+        ("Nu\u00adñez", "PATIENT"),
+        " and ",
+        ("Jo\u200bsé", "PATIENT"),
+        " agree.",
+    )
+    found = surrogates(first, second)
+    (whole,) = found["José Nuñez"]
+    given, surname = whole.split()
+    assert found["Jose\u0301 Nun\u0303ez"] == [whole]
+    assert found["Nu\u00adñez"] == [surname]
+    assert found["Jo\u200bsé"] == [given]
