@@ -71,7 +71,8 @@ HIPAA_PATTERNS = (
     ("AGE", ".*"),
 )
 _HIPAA_REGEXES = tuple((re.compile(c), re.compile(t)) for c, t in HIPAA_PATTERNS)
-_ID_PARSER = re.compile(r"^(\d+)-(\d+)(.*)\.xml")
+# Python 2 matched this against the file name's bytes: ``\d`` is an ASCII digit only.
+_ID_PARSER = re.compile(r"^(\d+)-(\d+)(.*)\.xml", re.ASCII)
 _TOKEN = re.compile(r"[a-zA-Z0-9]+")
 RELAXED_DISTANCE = 2
 
@@ -117,13 +118,15 @@ class OfficialDocument:
     ----------
     doc_id: ``PPP-RR`` from the file name (``stem-`` when the name does not fit).
     sys_id: whatever follows the id in the file name (``300-01runA.xml`` -> ``runA``).
-    text: the TEXT content after XML parsing.
+    text: the TEXT content after XML parsing; ``None`` when the script's lxml gives None
+        (no TEXT element, ``<TEXT/>``, or TEXT opening with a comment or an element), which
+        is not the same as an empty text.
     tags: (category, start, end, TYPE) strings in the script's parse order.
     """
 
     doc_id: str
     sys_id: str
-    text: str
+    text: str | None
     tags: list[RawTagTuple]
     path: Path | None = None
 
@@ -138,47 +141,141 @@ def official_ids(file_name: str) -> tuple[str, str]:
 
 
 def parse_official(data: bytes, path: str | Path) -> OfficialDocument:
-    """Parse i2b2 bytes keeping the attribute strings exactly as written."""
+    """Parse i2b2 bytes keeping the attribute strings exactly as written.
+
+    Raises
+    ------
+    InputError
+        Where the official script crashes while reading the file: bytes that are not UTF-8,
+        XML it cannot parse, no TAGS element, or a tag it would warn about in words that
+        are not ASCII (its ``print`` of the warning fails).
+    """
+    try:
+        data.decode("utf-8")  # the script decodes every file as UTF-8 before parsing it
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"not UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start}); the official "
+            "script reads every file as UTF-8 and crashes on this one",
+            path,
+        ) from None
     root = parse_xml(data, path)
     text: str | None = None
-    tags_element = None
+    text_element = tags_element = None
     for child in root:
-        if child.tag == "TEXT" and text is None:
-            text = child.text or ""
+        if child.tag == "TEXT" and text_element is None:
+            text_element = child
+            text = child.text
         elif child.tag == "TAGS" and tags_element is None:
             tags_element = child
-    if text is None:
-        raise InputError(f"no TEXT element under <{root.tag}>", path)
+    if tags_element is None:
+        raise InputError(
+            f"no TAGS element under <{printable_path(str(root.tag))}> (the official script crashes on such a file)",
+            path,
+        )
     by_name: dict[str, list[RawTagTuple]] = {name: [] for name in PARSE_ORDER}
-    if tags_element is not None:
-        for element in tags_element:
-            name = element.tag
-            bucket = by_name.get(name)  # type: ignore[call-overload]
-            if bucket is None:
-                continue  # the script silently ignores unknown elements
-            get = element.get
-            bucket.append((name, get("start", ""), get("end", ""), get("TYPE", "")))
+    for element in tags_element:
+        name = element.tag
+        bucket = by_name.get(name)  # type: ignore[call-overload]
+        if bucket is None:
+            continue  # the script silently ignores unknown elements
+        get = element.get
+        raw = (name, get("start", ""), get("end", ""), get("TYPE", ""))
+        _refuse_unprintable_warning(element, raw, path)
+        bucket.append(raw)
     doc_id, sys_id = official_ids(str(path))
     tags = [t for name in PARSE_ORDER for t in by_name[name]]
     return OfficialDocument(doc_id, sys_id, text, tags, path if isinstance(path, Path) else Path(path))
 
 
-def _is_file(entry: os.DirEntry[str]) -> bool:
-    # As Path.is_file: a link that leads nowhere (or round in a loop) is no file, not an error.
+# The TYPEs each element accepts without a warning (tags.py); OTHER's check is a substring test.
+TYPES_BY_CATEGORY: dict[str, tuple[str, ...]] = {
+    "NAME": ("PATIENT", "DOCTOR", "USERNAME"),
+    "PROFESSION": ("PROFESSION",),
+    "LOCATION": (
+        "ROOM", "DEPARTMENT", "HOSPITAL", "ORGANIZATION", "STREET", "CITY", "STATE", "COUNTRY", "ZIP",
+        "LOCATION-OTHER",
+    ),
+    "AGE": ("AGE",),
+    "DATE": ("DATE",),
+    "CONTACT": ("PHONE", "FAX", "EMAIL", "URL", "IPADDR"),
+    "ID": ("SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"),
+    "OTHER": ("OTHER",),
+}
+_VALID_TYPES: dict[str, tuple[str, ...]] = {
+    "PHI": tuple(t for types in TYPES_BY_CATEGORY.values() for t in types),
+    **TYPES_BY_CATEGORY,
+}
+
+
+def py2_upper(value: str) -> str:
+    """``unicode.upper()`` of Python 2: one character for one (``ß`` stays ``ß``)."""
+    if value.isascii():
+        return value.upper()
+    return "".join(up if len(up := char.upper()) == 1 else char for char in value)
+
+
+def _type_is_valid(name: str, type_: str) -> bool:
+    upper = py2_upper(type_)
+    return upper in "OTHER" if name == "OTHER" else upper in _VALID_TYPES[name]
+
+
+def _is_int(value: str) -> bool:
     try:
-        return entry.is_file()
-    except OSError:
+        _py2_int(value)
+    except ValueError:
         return False
+    return True
 
 
-def read_official_folder(folder: str | Path) -> list[OfficialDocument]:
-    """Every ``*xml`` file of a folder, parsed the official way (sorted by name)."""
+def _refuse_unprintable_warning(element: Any, raw: RawTagTuple, path: str | Path) -> None:
+    """The script prints a WARNING for a missing start, end or TYPE and for an invalid one,
+    naming the tag's id and the value; under Python 2 that ``print`` crashes when the id or
+    the value is not ASCII (str.format of a unicode value). Such a file is refused here."""
+    name, start, end, type_ = raw
+    attrib = element.attrib
+    tag_id = attrib.get("id", "")
+    checks = (
+        ("start", start, _is_int),
+        ("end", end, _is_int),
+        ("TYPE", type_, lambda v: _type_is_valid(name, v)),
+    )
+    for key, value, valid in checks:
+        if key in attrib and valid(value):
+            continue
+        shown = [tag_id] if key not in attrib else [tag_id, value]
+        if not all(part.isascii() for part in shown):
+            raise InputError(
+                f"<{name}> tag {printable_path(repr(tag_id))}: its {key} is missing or not valid and the "
+                "official script's warning about it holds characters that are not ASCII, which makes "
+                "it crash",
+                path,
+            )
+
+
+def read_official_folder(folder: str | Path, every_entry: bool = False) -> list[OfficialDocument]:
+    """The files of a folder, parsed the official way, in ``os.listdir`` order (the order
+    the script reads them in, which decides which of two files with one id is kept).
+
+    The script reads every name ending in ``xml`` of a system folder, and every entry of the
+    gold folder whatever its name (``every_entry``). An entry it would read that is a folder,
+    or a file that does not parse, makes it crash: here that is an ``InputError``.
+    """
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError("not a folder", folder)
-    with os.scandir(folder) as entries:  # a directory entry knows whether it is a file
-        names = sorted(entry.name for entry in entries if entry.name.endswith("xml") and _is_file(entry))
-    return [parse_official(read_bytes(path), path) for path in (folder / name for name in names)]
+    names = [name for name in os.listdir(folder) if every_entry or name.endswith("xml")]
+    documents = []
+    for name in names:
+        path = folder / name
+        if path.is_dir():
+            raise InputError(
+                "is a folder; the official script reads every "
+                + ("entry of the gold folder" if every_entry else "name ending in xml")
+                + " as a file and crashes on it",
+                path,
+            )
+        documents.append(parse_official(read_bytes(path), path))
+    return documents
 
 
 # -- scoring --------------------------------------------------------------------------------
@@ -320,11 +417,16 @@ class _Runs:
         return out
 
 
+def _py2_int(value: str) -> int:
+    """``int(value)`` as Python 2 read it: no ``_`` digit separators."""
+    if "_" in value:
+        raise ValueError(value)
+    return int(value)
+
+
 def _offset(value: str, doc: OfficialDocument) -> int:
     try:
-        if "_" in value:  # Python 2's int() refused digit separators
-            raise ValueError
-        return int(value)
+        return _py2_int(value)
     except ValueError:
         raise InputError(
             f"document {doc.doc_id}: offset {value!r} is not an integer (the official script crashes here)",
@@ -455,7 +557,7 @@ class _DocumentScorer:
     def score(self, gold: OfficialDocument, system: OfficialDocument) -> list[int]:
         """A flat list: for each table in TABLE_LABELS order, tp, fp, fn."""
         counts = [0] * (3 * len(TABLE_LABELS))
-        runs = _Runs(gold.text)
+        runs = _Runs(gold.text or "")
         cache: dict[RawTagTuple, _Derived] = {}
         g = self._side(gold, runs, cache)
         s = self._side(system, runs, cache)
@@ -564,6 +666,8 @@ def score_official(
     TextMismatchError
         When a paired gold and system document do not have the same TEXT (the script aborts).
     """
+    from annotator.evaluation.official_verbose import official_document_order
+
     gold_by_id: dict[str, OfficialDocument] = {}
     for document in gold:
         gold_by_id[document.doc_id] = document  # the last one wins, as in the script
@@ -574,15 +678,23 @@ def score_official(
     scorer = _DocumentScorer()
     total = sum(len(set(docs) & set(gold_by_id)) for docs in runs_docs.values())
     done = 0
+    gold_ids = [document.doc_id for document in gold]
     for sys_id in sorted(runs_docs):
         docs = runs_docs[sys_id]
-        doc_ids = sorted(set(docs) & set(gold_by_id))
+        # The script's order (Python 2 set order), which numpy's mean sums in.
+        doc_ids = official_document_order(gold_ids, [d.doc_id for d in system if d.sys_id == sys_id])
         rows = []
         for doc_id in doc_ids:
             g, s = gold_by_id[doc_id], docs[doc_id]
             if g.text != s.text:
                 raise TextMismatchError(
                     f"document {doc_id}: gold and system TEXT differ (the official script aborts)", s.path
+                )
+            if g.text is None and (g.tags or s.tags):
+                raise InputError(
+                    f"document {doc_id}: tags but no TEXT (no TEXT element, an empty one, or one opening "
+                    "with a comment or an element); the official script crashes on it",
+                    s.path if s.tags else g.path,
                 )
             rows.append(scorer.score(g, s))
             done += 1
@@ -609,13 +721,20 @@ def format_number(value: float, digits: int) -> str:
     return format(float(value), f".{digits}")
 
 
+def pad_bytes(value: str, width: int) -> str:
+    """``"{:<width}".format(value)`` of Python 2 on a byte string: a name taken from a file
+    name is bytes there, so it is padded by its UTF-8 length, not its length in characters."""
+    return value + " " * (width - len(value.encode("utf-8", "surrogateescape")))
+
+
 def format_table(table: OfficialTable) -> str:
     """One summary table, byte-identical to the script's output (trailing spaces included)."""
     scores = table.scores()
     row = "{:<25}{:<15}{:<15}{:<20}"
     lines = [
         # The label holds the run's sys_id, taken from file names: escaped like every path.
-        row.format(f"{printable_path(table.label)} ({table.n})", "Measure", "Macro (SD)", "Micro (Primary)"),
+        pad_bytes(f"{printable_path(table.label)} ({table.n})", 25)
+        + row.format("", "Measure", "Macro (SD)", "Micro (Primary)")[25:],
         "-" * 75,
         row.format(
             "Total",
@@ -645,6 +764,6 @@ def evaluate_official_folders(
     gold_dir: str | Path, system_dir: str | Path, progress: Callable[[int, int], None] | None = None
 ) -> list[OfficialRun]:
     """Read two folders and score them the official way."""
-    gold = read_official_folder(gold_dir)
+    gold = read_official_folder(gold_dir, every_entry=True)
     system = read_official_folder(system_dir)
     return score_official(gold, system, progress)

@@ -22,6 +22,7 @@ from annotator.evaluation.official import (
     format_number,
     format_table,
     official_ids,
+    pad_bytes,
 )
 
 _MASK64 = (1 << 64) - 1
@@ -87,8 +88,8 @@ def official_document_order(gold_ids: Sequence[str], system_ids: Sequence[str]) 
 
 
 def _listed(folder: Path) -> list[str]:
-    """The ``*xml`` file names of a folder in ``os.listdir`` order, as the script reads them."""
-    return [n for n in os.listdir(folder) if n.endswith("xml") and (folder / n).is_file()]
+    """The ``*xml`` names of a folder in ``os.listdir`` order, as the script reads them."""
+    return [n for n in os.listdir(folder) if n.endswith("xml")]
 
 
 def format_document_block(table: OfficialTable, order: Sequence[str]) -> str:
@@ -103,22 +104,17 @@ def format_document_block(table: OfficialTable, order: Sequence[str]) -> str:
         precision = tp / float(tp + fp) if tp + fp else 0.0
         recall = tp / float(tp + fn) if tp + fn else 0.0
         f1 = 2 * ((precision * recall) / (precision + recall)) if precision + recall else 0.0
-        lines.append(_ROW.format(printable_path(doc_id), "Precision", "", format_number(precision, 4)))
+        lines.append(pad_bytes(printable_path(doc_id), 25) + _ROW.format("", "Precision", "", format_number(precision, 4))[25:])
         lines.append(_ROW.format(f"[{tp + fn}({tp}){tp + fp}]", "Recall", "", format_number(recall, 4)))
         lines.append(_ROW.format("", "F1", "", format_number(f1, 4)))
         lines.append(_RULE)
     return "\n".join(lines) + "\n"
 
 
-def verbose_orders(gold_dir: Path, system_dir: Path, runs: Sequence[OfficialRun]) -> dict[str, list[str]]:
-    """For each run (by ``sys_id``), its documents in the order the script's ``-v`` lists them."""
-    gold_ids = [official_ids(n)[0] for n in _listed(Path(gold_dir))]
-    names = _listed(Path(system_dir))
-    orders = {}
-    for run in runs:
-        system_ids = [official_ids(n)[0] for n in names if official_ids(n)[1] == run.sys_id]
-        orders[run.sys_id] = official_document_order(gold_ids, system_ids)
-    return orders
+def verbose_orders(runs: Sequence[OfficialRun]) -> dict[str, list[str]]:
+    """For each run (by ``sys_id``), its documents in the order the script's ``-v`` lists them
+    (:func:`annotator.evaluation.official.score_official` keeps its tables in that order)."""
+    return {run.sys_id: list(run.tables[0].doc_ids) if run.tables else [] for run in runs}
 
 
 def in_script_order(system_dir: Path, runs: Sequence[OfficialRun]) -> list[OfficialRun]:

@@ -112,7 +112,7 @@ def evaluate(
         )
         _refuse_no_common_document(runs, Path(request.reference), Path(request.predicted))
         _report(progress, 1, 1)
-        orders = verbose_orders(Path(request.reference), Path(request.predicted), runs)
+        orders = verbose_orders(runs)
         return EvaluateResult(
             request.mode,
             runs=runs,
