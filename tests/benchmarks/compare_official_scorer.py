@@ -7,11 +7,19 @@ lxml and numpy (see docs/evaluation.md).
 Usage::
 
     python -m tests.benchmarks.compare_official_scorer SCORER_DIR --python PY27 \
-        [--pythonpath LIBS] (--gold G --system S | --generate N [--seed S] [--out DIR])
+        [--pythonpath LIBS] (--gold G --system S | --generate N [--seed S] [--out DIR]
+                             | --edge-cases [--out DIR] [--only NAME,...])
 
 Prints every table whose numbers differ (label, column, official, ours), then a summary,
 and whether the whole stdout (WARNING lines dropped) is byte-identical. Exit code 0 when
 every table matches.
+
+``--edge-cases`` writes the small odd and hostile folder pairs of
+tests/evaluation/edge_corpus.py (each once as is and once with ``-v``), runs the official
+script and ``annotator evaluate --mode i2b2`` on each, and compares the whole stdout (the
+script's WARNING lines dropped) and whether it failed. Where the script crashes, ours must
+exit 1 with one line on stderr and nothing on stdout. One line per case, then a summary;
+exit code 0 when every case agrees.
 """
 
 from __future__ import annotations
@@ -64,6 +72,76 @@ def run_official(
     return result.stdout, time.perf_counter() - started
 
 
+def _official_process(
+    scorer: Path, python: str, pythonpath: str | None, gold: Path, system: Path, verbose: bool
+) -> subprocess.CompletedProcess[bytes]:
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    flags = ["-v"] if verbose else []
+    return subprocess.run(
+        [python, "evaluate.py", "phi", *flags, str(system) + "/", str(gold) + "/"],
+        cwd=scorer,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+
+
+def _our_process(gold: Path, system: Path, verbose: bool) -> subprocess.CompletedProcess[bytes]:
+    flags = ["-v"] if verbose else []
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", "evaluate", "--mode", "i2b2", *flags, "--gold", str(gold), "--system", str(system)],
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+
+
+def _without_warnings(stdout: bytes) -> bytes:
+    return b"".join(line for line in stdout.splitlines(keepends=True) if not line.startswith(b"WARNING"))
+
+
+def compare_edge_case(
+    scorer: Path, python: str, pythonpath: str | None, gold: Path, system: Path, verbose: bool
+) -> tuple[bool, str]:
+    """(agrees, what happened) for one folder pair."""
+    official = _official_process(scorer, python, pythonpath, gold, system, verbose)
+    ours = _our_process(gold, system, verbose)
+    err = ours.stderr.decode("utf-8", "replace").strip()
+    if official.returncode != 0:
+        last = official.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["?"]
+        refused = ours.returncode == 1 and not ours.stdout and len(err.splitlines()) == 1
+        return refused, f"official crashes ({last[0][:90]}); ours exit {ours.returncode}: {err[:160]}"
+    warnings = sum(1 for line in official.stdout.splitlines() if line.startswith(b"WARNING"))
+    same = ours.returncode == 0 and _without_warnings(official.stdout) == ours.stdout
+    what = f"official exit 0 ({warnings} WARNING lines); ours exit {ours.returncode}"
+    if ours.returncode:
+        what += f": {err[:160]}"
+    elif not same:
+        what += ", stdout differs"
+    return same, what
+
+
+def run_edge_cases(
+    scorer: Path, python: str, pythonpath: str | None, out: Path, only: set[str] | None = None
+) -> int:
+    from tests.evaluation.edge_corpus import write_edge_cases
+
+    differing = 0
+    compared = 0
+    for case, gold, system in write_edge_cases(out):
+        if only and case.name not in only and case.name.removesuffix("+v") not in only:
+            continue
+        compared += 1
+        agrees, what = compare_edge_case(scorer, python, pythonpath, gold, system, case.verbose)
+        differing += not agrees
+        print(f"{'ok  ' if agrees else 'DIFF'} {case.name}: {what}", flush=True)
+    print(f"edge cases compared {compared}, agreeing {compared - differing}, differing {differing} (folders in {out})")
+    return 0 if differing == 0 else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("scorer", type=Path, help="folder holding the official evaluate.py")
@@ -74,7 +152,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generate", type=int, help="generate a random corpus of N documents")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="where to write the generated corpus")
+    parser.add_argument(
+        "--edge-cases", action="store_true", help="compare on the odd and hostile cases of edge_corpus.py"
+    )
+    parser.add_argument("--only", help="with --edge-cases: only these cases (comma-separated names)")
     args = parser.parse_args(argv)
+
+    if args.edge_cases:
+        out = args.out or Path(tempfile.mkdtemp(prefix="i2b2edge-"))
+        only = set(args.only.split(",")) if args.only else None
+        return run_edge_cases(args.scorer, args.python, args.pythonpath, out, only)
 
     if args.generate:
         from tests.evaluation.random_corpus import write_random_corpus
