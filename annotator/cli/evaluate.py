@@ -142,9 +142,9 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print_json(official_tables(outcome.runs))
         elif args.verbose:
-            sys.stdout.write(format_runs_verbose(outcome.runs, outcome.document_orders))
+            sys.stdout.write(outcome.official_warnings + format_runs_verbose(outcome.runs, outcome.document_orders))
         else:
-            sys.stdout.write(format_runs(outcome.runs))
+            sys.stdout.write(outcome.official_warnings + format_runs(outcome.runs))
     elif args.json:
         from annotator.evaluation.report import write_json  # clean mode only: not timed with i2b2
 

@@ -39,6 +39,7 @@ from typing import Any
 
 from annotator.errors import InputError, TextMismatchError, printable_path
 from annotator.evaluation import float_sums
+from annotator.evaluation.official_warnings import py2_int, tag_warnings
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
 # Element names read from TAGS, in the order the official script (under Python 2) parses them.
@@ -122,6 +123,7 @@ class OfficialDocument:
         (no TEXT element, ``<TEXT/>``, or TEXT opening with a comment or an element), which
         is not the same as an empty text.
     tags: (category, start, end, TYPE) strings in the script's parse order.
+    warnings: the script's WARNING lines for this file.
     """
 
     doc_id: str
@@ -129,6 +131,8 @@ class OfficialDocument:
     text: str | None
     tags: list[RawTagTuple]
     path: Path | None = None
+    #: the WARNING lines the script prints while reading this file
+    warnings: list[str] = field(default_factory=list)
 
 
 def official_ids(file_name: str) -> tuple[str, str]:
@@ -147,8 +151,8 @@ def parse_official(data: bytes, path: str | Path) -> OfficialDocument:
     ------
     InputError
         Where the official script crashes while reading the file: bytes that are not UTF-8,
-        XML it cannot parse, no TAGS element, or a tag it would warn about in words that
-        are not ASCII (its ``print`` of the warning fails).
+        XML it cannot parse, no TAGS element, or a tag it cannot read
+        (:func:`annotator.evaluation.official_warnings.tag_warnings`).
     """
     try:
         data.decode("utf-8")  # the script decodes every file as UTF-8 before parsing it
@@ -179,77 +183,13 @@ def parse_official(data: bytes, path: str | Path) -> OfficialDocument:
         if bucket is None:
             continue  # the script silently ignores unknown elements
         get = element.get
-        raw = (name, get("start", ""), get("end", ""), get("TYPE", ""))
-        _refuse_unprintable_warning(element, raw, path)
-        bucket.append(raw)
+        bucket.append((name, get("start", ""), get("end", ""), get("TYPE", "")))
+    warnings = tag_warnings(tags_element, path)
     doc_id, sys_id = official_ids(str(path))
     tags = [t for name in PARSE_ORDER for t in by_name[name]]
-    return OfficialDocument(doc_id, sys_id, text, tags, path if isinstance(path, Path) else Path(path))
-
-
-# The TYPEs each element accepts without a warning (tags.py); OTHER's check is a substring test.
-TYPES_BY_CATEGORY: dict[str, tuple[str, ...]] = {
-    "NAME": ("PATIENT", "DOCTOR", "USERNAME"),
-    "PROFESSION": ("PROFESSION",),
-    "LOCATION": (
-        "ROOM", "DEPARTMENT", "HOSPITAL", "ORGANIZATION", "STREET", "CITY", "STATE", "COUNTRY", "ZIP",
-        "LOCATION-OTHER",
-    ),
-    "AGE": ("AGE",),
-    "DATE": ("DATE",),
-    "CONTACT": ("PHONE", "FAX", "EMAIL", "URL", "IPADDR"),
-    "ID": ("SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"),
-    "OTHER": ("OTHER",),
-}
-_VALID_TYPES: dict[str, tuple[str, ...]] = {
-    "PHI": tuple(t for types in TYPES_BY_CATEGORY.values() for t in types),
-    **TYPES_BY_CATEGORY,
-}
-
-
-def py2_upper(value: str) -> str:
-    """``unicode.upper()`` of Python 2: one character for one (``ß`` stays ``ß``)."""
-    if value.isascii():
-        return value.upper()
-    return "".join(up if len(up := char.upper()) == 1 else char for char in value)
-
-
-def _type_is_valid(name: str, type_: str) -> bool:
-    upper = py2_upper(type_)
-    return upper in "OTHER" if name == "OTHER" else upper in _VALID_TYPES[name]
-
-
-def _is_int(value: str) -> bool:
-    try:
-        _py2_int(value)
-    except ValueError:
-        return False
-    return True
-
-
-def _refuse_unprintable_warning(element: Any, raw: RawTagTuple, path: str | Path) -> None:
-    """The script prints a WARNING for a missing start, end or TYPE and for an invalid one,
-    naming the tag's id and the value; under Python 2 that ``print`` crashes when the id or
-    the value is not ASCII (str.format of a unicode value). Such a file is refused here."""
-    name, start, end, type_ = raw
-    attrib = element.attrib
-    tag_id = attrib.get("id", "")
-    checks = (
-        ("start", start, _is_int),
-        ("end", end, _is_int),
-        ("TYPE", type_, lambda v: _type_is_valid(name, v)),
+    return OfficialDocument(
+        doc_id, sys_id, text, tags, path if isinstance(path, Path) else Path(path), warnings
     )
-    for key, value, valid in checks:
-        if key in attrib and valid(value):
-            continue
-        shown = [tag_id] if key not in attrib else [tag_id, value]
-        if not all(part.isascii() for part in shown):
-            raise InputError(
-                f"<{name}> tag {printable_path(repr(tag_id))}: its {key} is missing or not valid and the "
-                "official script's warning about it holds characters that are not ASCII, which makes "
-                "it crash",
-                path,
-            )
 
 
 def read_official_folder(folder: str | Path, every_entry: bool = False) -> list[OfficialDocument]:
@@ -417,16 +357,9 @@ class _Runs:
         return out
 
 
-def _py2_int(value: str) -> int:
-    """``int(value)`` as Python 2 read it: no ``_`` digit separators."""
-    if "_" in value:
-        raise ValueError(value)
-    return int(value)
-
-
 def _offset(value: str, doc: OfficialDocument) -> int:
     try:
-        return _py2_int(value)
+        return py2_int(value)
     except ValueError:
         raise InputError(
             f"document {doc.doc_id}: offset {value!r} is not an integer (the official script crashes here)",
@@ -760,10 +693,22 @@ def format_runs(runs: Sequence[OfficialRun]) -> str:
     return "".join(format_table(table) + "\n" for run in runs for table in run.tables)
 
 
+def read_official_sides(
+    gold_dir: str | Path, system_dir: str | Path
+) -> tuple[list[OfficialDocument], list[OfficialDocument]]:
+    """The gold folder (every entry) and the system folder (names ending in xml), read as the
+    script reads them, in its order."""
+    return read_official_folder(gold_dir, every_entry=True), read_official_folder(system_dir)
+
+
+def official_warnings(gold: Sequence[OfficialDocument], system: Sequence[OfficialDocument]) -> str:
+    """The script's WARNING lines, printed before its tables: gold files first."""
+    return "".join(line + "\n" for document in (*gold, *system) for line in document.warnings)
+
+
 def evaluate_official_folders(
     gold_dir: str | Path, system_dir: str | Path, progress: Callable[[int, int], None] | None = None
 ) -> list[OfficialRun]:
     """Read two folders and score them the official way."""
-    gold = read_official_folder(gold_dir, every_entry=True)
-    system = read_official_folder(system_dir)
+    gold, system = read_official_sides(gold_dir, system_dir)
     return score_official(gold, system, progress)

@@ -11,13 +11,14 @@ import csv
 import datetime as dt
 import io
 import json
+import os
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annotator.errors import InputError, UsageError, printable_path
-from annotator.evaluation.official import OfficialRun, evaluate_official_folders
+from annotator.evaluation.official import OfficialRun, official_warnings, read_official_sides, score_official
 from annotator.evaluation.official_verbose import in_script_order, verbose_orders
 from annotator.workflows.inputs import require_documents
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
@@ -77,6 +78,8 @@ class EvaluateResult:
     notes: list[Note] = field(default_factory=list)
     #: per run (``sys_id``), the documents in the order the official ``-v`` lists them
     document_orders: dict[str, list[str]] = field(default_factory=dict)
+    #: the official script's WARNING lines (printed on stdout before its tables)
+    official_warnings: str = ""
     #: what was compared (an HTML report names both, and when it was made)
     reference: Path | None = None
     predicted: Path | None = None
@@ -99,7 +102,9 @@ def evaluate(
     for flag, path in (("gold", request.reference), ("system", request.predicted)):
         if not Path(path).is_dir() and not (two_files and request.mode is not EvaluationMode.I2B2):
             raise UsageError(f"--{flag} must be a folder (or both sides files, in clean mode)", path)
-        if not two_files:
+        if request.mode is EvaluationMode.I2B2:
+            require_official_documents(Path(path), flag)
+        elif not two_files:
             require_documents(Path(path))
     if request.mode is EvaluationMode.I2B2:
         if not request.scoring.is_default:
@@ -107,9 +112,8 @@ def evaluate(
                 "--mode i2b2 computes the official tables only; --match, --level, --filter, --map, "
                 "--exclude and --beta apply to --mode clean"
             )
-        runs = in_script_order(
-            Path(request.predicted), evaluate_official_folders(request.reference, request.predicted)
-        )
+        gold_docs, system_docs = read_official_sides(request.reference, request.predicted)
+        runs = in_script_order(Path(request.predicted), score_official(gold_docs, system_docs))
         _refuse_no_common_document(runs, Path(request.reference), Path(request.predicted))
         _report(progress, 1, 1)
         orders = verbose_orders(runs)
@@ -117,6 +121,7 @@ def evaluate(
             request.mode,
             runs=runs,
             document_orders=orders,
+            official_warnings=official_warnings(gold_docs, system_docs),
             reference=Path(request.reference),
             predicted=Path(request.predicted),
             inputs=inputs,
@@ -170,6 +175,16 @@ def clean_official_layout(pairs: list[DocumentPair], options: Options) -> list[t
             result = evaluate_pairs(subset, replace(options, match=match), details=False)
             blocks.append((f"{prefix}{label}", result))
     return blocks
+
+
+def require_official_documents(folder: Path, flag: str) -> None:
+    """The script reads the system folder's names ending in ``xml`` (``100-01.axml`` too) and
+    every entry of the gold folder: a system folder without any such name prints nothing at
+    all there, and is refused here like any folder without documents."""
+    from annotator.io.corpus import no_documents
+
+    if flag == "system" and not any(name.endswith("xml") for name in os.listdir(folder)):
+        raise no_documents(folder)
 
 
 def _refuse_no_common_document(runs: list[OfficialRun], gold: Path, system: Path) -> None:
