@@ -11,13 +11,13 @@ Usage::
                              | --edge-cases [--out DIR] [--only NAME,...])
 
 Prints every table whose numbers differ (label, column, official, ours), then a summary,
-and whether the whole stdout (WARNING lines dropped) is byte-identical. Exit code 0 when
+and whether the whole stdout (the script's WARNING lines included) is byte-identical. Exit code 0 when
 every table matches.
 
 ``--edge-cases`` writes the small odd and hostile folder pairs of
 tests/evaluation/edge_corpus.py (each once as is and once with ``-v``), runs the official
 script and ``annotator evaluate --mode i2b2`` on each, and compares the whole stdout (the
-script's WARNING lines dropped) and whether it failed. Where the script crashes, ours must
+script's WARNING lines included) and whether it failed. Where the script crashes, ours must
 exit 1 with one line on stderr and nothing on stdout. One line per case, then a summary;
 exit code 0 when every case agrees.
 """
@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from annotator.evaluation.official import evaluate_official_folders, format_runs
+from annotator.evaluation.official import format_runs, official_warnings, read_official_sides, score_official
 
 COLUMNS = ("header", "precision", "recall", "f1")
 
@@ -99,23 +99,28 @@ def _our_process(gold: Path, system: Path, verbose: bool) -> subprocess.Complete
     )
 
 
-def _without_warnings(stdout: bytes) -> bytes:
-    return b"".join(line for line in stdout.splitlines(keepends=True) if not line.startswith(b"WARNING"))
-
-
 def compare_edge_case(
-    scorer: Path, python: str, pythonpath: str | None, gold: Path, system: Path, verbose: bool
+    scorer: Path,
+    python: str,
+    pythonpath: str | None,
+    gold: Path,
+    system: Path,
+    verbose: bool,
+    deliberate: str = "",
 ) -> tuple[bool, str]:
-    """(agrees, what happened) for one folder pair."""
+    """(agrees, what happened) for one folder pair. ``deliberate``: why we refuse a case the
+    script scores (then a one-line refusal agrees)."""
     official = _official_process(scorer, python, pythonpath, gold, system, verbose)
     ours = _our_process(gold, system, verbose)
     err = ours.stderr.decode("utf-8", "replace").strip()
+    refused = ours.returncode == 1 and not ours.stdout and len(err.splitlines()) == 1
     if official.returncode != 0:
         last = official.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["?"]
-        refused = ours.returncode == 1 and not ours.stdout and len(err.splitlines()) == 1
         return refused, f"official crashes ({last[0][:90]}); ours exit {ours.returncode}: {err[:160]}"
+    if deliberate:
+        return refused, f"official exit 0; ours refuses on purpose ({deliberate}): {err[:120]}"
     warnings = sum(1 for line in official.stdout.splitlines() if line.startswith(b"WARNING"))
-    same = ours.returncode == 0 and _without_warnings(official.stdout) == ours.stdout
+    same = ours.returncode == 0 and official.stdout == ours.stdout
     what = f"official exit 0 ({warnings} WARNING lines); ours exit {ours.returncode}"
     if ours.returncode:
         what += f": {err[:160]}"
@@ -135,7 +140,7 @@ def run_edge_cases(
         if only and case.name not in only and case.name.removesuffix("+v") not in only:
             continue
         compared += 1
-        agrees, what = compare_edge_case(scorer, python, pythonpath, gold, system, case.verbose)
+        agrees, what = compare_edge_case(scorer, python, pythonpath, gold, system, case.verbose, case.deliberate)
         differing += not agrees
         print(f"{'ok  ' if agrees else 'DIFF'} {case.name}: {what}", flush=True)
     print(f"edge cases compared {compared}, agreeing {compared - differing}, differing {differing} (folders in {out})")
@@ -174,7 +179,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give --gold and --system, or --generate N")
     official_out, official_seconds = run_official(args.scorer, args.python, args.pythonpath, gold, system)
     started = time.perf_counter()
-    ours_out = format_runs(evaluate_official_folders(gold, system))
+    from annotator.evaluation.official_verbose import in_script_order
+
+    gold_docs, system_docs = read_official_sides(gold, system)
+    runs = in_script_order(Path(system), score_official(gold_docs, system_docs))
+    ours_out = official_warnings(gold_docs, system_docs) + format_runs(runs)
     ours_seconds = time.perf_counter() - started
 
     official = parse_tables(official_out)
@@ -189,8 +198,7 @@ def main(argv: list[str] | None = None) -> int:
             if a != b:
                 print(f"MISMATCH {label} [{column}]\n  official: {a}\n  ours:     {b}")
                 mismatches += 1
-    cleaned = "".join(line + "\n" for line in official_out.splitlines() if not line.startswith("WARNING"))
-    identical = cleaned == ours_out
+    identical = official_out == ours_out
     n_gold = len(list(Path(gold).glob("*.xml")))
     n_system = len(list(Path(system).glob("*.xml")))
     print(
