@@ -142,7 +142,9 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print_json(official_tables(outcome.runs))
         elif args.verbose:
-            sys.stdout.write(outcome.official_warnings + format_runs_verbose(outcome.runs, outcome.document_orders))
+            sys.stdout.write(
+                outcome.official_warnings + format_runs_verbose(outcome.runs, outcome.document_orders)
+            )
         else:
             sys.stdout.write(outcome.official_warnings + format_runs(outcome.runs))
     elif args.json:

@@ -104,7 +104,10 @@ def format_document_block(table: OfficialTable, order: Sequence[str]) -> str:
         precision = tp / float(tp + fp) if tp + fp else 0.0
         recall = tp / float(tp + fn) if tp + fn else 0.0
         f1 = 2 * ((precision * recall) / (precision + recall)) if precision + recall else 0.0
-        lines.append(pad_bytes(printable_path(doc_id), 25) + _ROW.format("", "Precision", "", format_number(precision, 4))[25:])
+        lines.append(
+            pad_bytes(printable_path(doc_id), 25)
+            + _ROW.format("", "Precision", "", format_number(precision, 4))[25:]
+        )
         lines.append(_ROW.format(f"[{tp + fn}({tp}){tp + fp}]", "Recall", "", format_number(recall, 4)))
         lines.append(_ROW.format("", "F1", "", format_number(f1, 4)))
         lines.append(_RULE)

@@ -24,7 +24,16 @@ from annotator.errors import InputError, printable_path
 
 PHI_ORDER = ("PHI", "CONTACT", "NAME", "DATE", "AGE", "PROFESSION", "ID", "OTHER", "LOCATION")
 # DocumentTag.tag_types in Python 2 dict order.
-RISK_ORDER = ("HYPERLIPIDEMIA", "OBESE", "MEDICATION", "HYPERTENSION", "CAD", "FAMILY_HIST", "SMOKER", "DIABETES")
+RISK_ORDER = (
+    "HYPERLIPIDEMIA",
+    "OBESE",
+    "MEDICATION",
+    "HYPERTENSION",
+    "CAD",
+    "FAMILY_HIST",
+    "SMOKER",
+    "DIABETES",
+)
 
 TYPES_BY_CATEGORY: dict[str, tuple[str, ...]] = {
     "NAME": ("PATIENT", "DOCTOR", "USERNAME"),
@@ -46,7 +55,7 @@ TYPES_BY_CATEGORY: dict[str, tuple[str, ...]] = {
     "CONTACT": ("PHONE", "FAX", "EMAIL", "URL", "IPADDR"),
     "ID": ("SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"),
 }
-_PHI_TYPES = tuple(t for types in TYPES_BY_CATEGORY.values() for t in types) + ("OTHER",)
+_PHI_TYPES = (*tuple(t for types in TYPES_BY_CATEGORY.values() for t in types), "OTHER")
 
 _TIME = ("before dct", "during dct", "after dct", "continuing")
 _DRUGS = (
@@ -117,7 +126,13 @@ def _lower_in(valid: tuple[str, ...]) -> Callable[[str], bool]:
 
 
 Check = tuple[str, Callable[[str], bool]]
-_BASE: tuple[Check, ...] = (("id", _always), ("docid", _always), ("start", _is_int), ("end", _is_int), ("text", _always))
+_BASE: tuple[Check, ...] = (
+    ("id", _always),
+    ("docid", _always),
+    ("start", _is_int),
+    ("end", _is_int),
+    ("text", _always),
+)
 
 
 def _phi_type(name: str) -> Callable[[str], bool]:
@@ -141,7 +156,12 @@ CLASSES: dict[str, tuple[tuple[Check, ...], tuple[str, ...]]] = {
         )
     },
     "MEDICATION": (
-        (*_BASE, ("time", _lower_in(_TIME)), ("type1", _lower_in(_DRUGS)), ("type2", _lower_in((*_DRUGS, "")))),
+        (
+            *_BASE,
+            ("time", _lower_in(_TIME)),
+            ("type1", _lower_in(_DRUGS)),
+            ("type2", _lower_in((*_DRUGS, ""))),
+        ),
         ("time", "type1", "type2"),
     ),
     "FAMILY_HIST": ((*_BASE, ("indicator", _lower_in(("present", "not present")))), ("indicator",)),
@@ -211,6 +231,8 @@ def tag_warnings(tags: Any, path: str | Path) -> list[str]:
             # A document-level tag: each child element becomes a tag of its own name's class.
             for child in element:
                 if not isinstance(child.tag, str) or child.tag not in RISK_ORDER:
-                    raise _crash(path, name, "a document-level tag holding an element or comment of another kind")
+                    raise _crash(
+                        path, name, "a document-level tag holding an element or comment of another kind"
+                    )
                 _one_tag(child, child.tag, path, out)
     return out

@@ -92,7 +92,19 @@ def _our_process(gold: Path, system: Path, verbose: bool) -> subprocess.Complete
     flags = ["-v"] if verbose else []
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     return subprocess.run(
-        [sys.executable, "-m", "annotator", "evaluate", "--mode", "i2b2", *flags, "--gold", str(gold), "--system", str(system)],
+        [
+            sys.executable,
+            "-m",
+            "annotator",
+            "evaluate",
+            "--mode",
+            "i2b2",
+            *flags,
+            "--gold",
+            str(gold),
+            "--system",
+            str(system),
+        ],
         env=env,
         capture_output=True,
         check=False,
@@ -140,10 +152,14 @@ def run_edge_cases(
         if only and case.name not in only and case.name.removesuffix("+v") not in only:
             continue
         compared += 1
-        agrees, what = compare_edge_case(scorer, python, pythonpath, gold, system, case.verbose, case.deliberate)
+        agrees, what = compare_edge_case(
+            scorer, python, pythonpath, gold, system, case.verbose, case.deliberate
+        )
         differing += not agrees
         print(f"{'ok  ' if agrees else 'DIFF'} {case.name}: {what}", flush=True)
-    print(f"edge cases compared {compared}, agreeing {compared - differing}, differing {differing} (folders in {out})")
+    print(
+        f"edge cases compared {compared}, agreeing {compared - differing}, differing {differing} (folders in {out})"
+    )
     return 0 if differing == 0 else 1
 
 

@@ -12,13 +12,15 @@ file (exit 1) instead of printing numbers. All text is synthetic.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
-import zlib
 
-TEXT = "\nRecord date: 2069-04-07\nPatient John Smith's MRN 1234567, seen at Boston General.\nDr. Amy Lee, 45.\n"
+TEXT = (
+    "\nRecord date: 2069-04-07\nPatient John Smith's MRN 1234567, seen at Boston General.\nDr. Amy Lee, 45.\n"
+)
 
 
 def tag(name: str, start: object, end: object, type_: str | None = None, text: str = "", **extra: str) -> str:
@@ -45,7 +47,12 @@ def doc(text: str = TEXT, tags: list[str] | tuple[str, ...] = (), root: str = "d
 
 # The tags of TEXT: date 14-24, John Smith 33-43, MRN 50-57, Boston General 67-81, Amy Lee 87-94, 45 96-98.
 assert (TEXT[14:24], TEXT[33:43], TEXT[50:57], TEXT[67:81], TEXT[87:94], TEXT[96:98]) == (
-    "2069-04-07", "John Smith", "1234567", "Boston General", "Amy Lee", "45"
+    "2069-04-07",
+    "John Smith",
+    "1234567",
+    "Boston General",
+    "Amy Lee",
+    "45",
 )
 GOLD_TAGS = [
     tag("DATE", 14, 24, "DATE"),
@@ -62,8 +69,8 @@ class EdgeCase:
     """Files of one case: name -> bytes (``None`` makes a folder) on each side."""
 
     name: str
-    gold: dict[str, bytes | None]
-    system: dict[str, bytes | None]
+    gold: Mapping[str, bytes | None]
+    system: Mapping[str, bytes | None]
     verbose: bool = False
     #: why ``annotator evaluate --mode i2b2`` refuses, in one line, a case the script scores
     deliberate: str = ""
@@ -135,12 +142,35 @@ def _cases() -> list[EdgeCase]:
         _pair("zero-length", [tag("NAME", 33, 33, "PATIENT"), tag("DATE", 24, 24, "DATE")]),
         _pair("inverted", [tag("NAME", 43, 33, "PATIENT"), tag("DATE", 24, 14, "DATE")]),
         _pair("inverted-gold", g, [tag("NAME", 43, 33, "PATIENT"), tag("NAME", 43, 30, "PATIENT")]),
-        _pair("past-end", [tag("NAME", 95, 200, "DOCTOR"), tag("DATE", 300, 310, "DATE"), tag("AGE", 97, 101, "AGE")]),
-        _pair("negative", [tag("NAME", -10, -2, "DOCTOR"), tag("DATE", -5, 24, "DATE"), tag("AGE", 97, -1, "AGE")]),
-        _pair("text-attr-wrong", [tag("NAME", 33, 43, "PATIENT", text="Mary Jones"), tag("DATE", 14, 24, "DATE", text="")]),
-        _pair("leading-zeros", [tag("NAME", "033", 43, "PATIENT"), tag("DATE", 14, "024", "DATE"), tag("AGE", "0097", "099", "AGE")]),
+        _pair(
+            "past-end",
+            [tag("NAME", 95, 200, "DOCTOR"), tag("DATE", 300, 310, "DATE"), tag("AGE", 97, 101, "AGE")],
+        ),
+        _pair(
+            "negative",
+            [tag("NAME", -10, -2, "DOCTOR"), tag("DATE", -5, 24, "DATE"), tag("AGE", 97, -1, "AGE")],
+        ),
+        _pair(
+            "text-attr-wrong",
+            [tag("NAME", 33, 43, "PATIENT", text="Mary Jones"), tag("DATE", 14, 24, "DATE", text="")],
+        ),
+        _pair(
+            "leading-zeros",
+            [
+                tag("NAME", "033", 43, "PATIENT"),
+                tag("DATE", 14, "024", "DATE"),
+                tag("AGE", "0097", "099", "AGE"),
+            ],
+        ),
         _pair("plus-sign", [tag("NAME", "+33", 43, "PATIENT"), tag("DATE", 14, "+24", "DATE")]),
-        _pair("offset-spaces", [tag("NAME", " 33", 43, "PATIENT"), tag("DATE", 14, "24 ", "DATE"), tag("AGE", "\t97", 99, "AGE")]),
+        _pair(
+            "offset-spaces",
+            [
+                tag("NAME", " 33", 43, "PATIENT"),
+                tag("DATE", 14, "24 ", "DATE"),
+                tag("AGE", "\t97", 99, "AGE"),
+            ],
+        ),
         _pair("offset-float", [tag("NAME", "33.0", 43, "PATIENT")]),
         _pair("offset-empty", [tag("NAME", "", 43, "PATIENT")]),
         _pair("offset-missing", [tag("NAME", None, 43, "PATIENT")]),
@@ -153,7 +183,13 @@ def _cases() -> list[EdgeCase]:
         _pair("many-tags", [tag("NAME", i % 90, i % 90 + 1 + i % 7, "PATIENT") for i in range(3000)]),
         _pair("empty-tags", []),
         _pair("empty-both", [], []),
-        _pair("attr-noise", [tag("NAME", 33, 43, "PATIENT", comment="x", extra="y"), tag("DATE", 14, 24, "DATE", Type="NAME")]),
+        _pair(
+            "attr-noise",
+            [
+                tag("NAME", 33, 43, "PATIENT", comment="x", extra="y"),
+                tag("DATE", 14, 24, "DATE", Type="NAME"),
+            ],
+        ),
         _pair("lower-attr-names", [tag("NAME", None, None, None, Start="33", END="43", type="PATIENT")]),
         _pair("non-ascii-type", [tag("NAME", 33, 43, "PATIENTé")]),
         _pair("non-ascii-id", [tag("NAME", 33, 43, "PATIENT").replace('id="', 'id="é')]),
@@ -161,8 +197,17 @@ def _cases() -> list[EdgeCase]:
         _pair("non-ascii-start", [tag("NAME", "3é", 43, "PATIENT")]),
         _pair("type-dotless-i", [tag("NAME", 33, 43, "patıent"), tag("ID", 50, 57, "ſſn")]),
         _pair("type-sharp-s", [tag("ID", 50, 57, "ßN")], [tag("ID", 50, 57, "SSN")]),
-        _pair("type-other-substring", [tag("OTHER", 33, 43, "her"), tag("OTHER", 50, 57, ""), tag("OTHER", 1, 5, "OTHERS")]),
-        _pair("warning-newline", [tag("NAME", 33, 43, "FOO&#10;BAR").replace("&amp;", "&"), tag("DATE", 14, 24, "x&#13;y").replace("&amp;", "&")]),
+        _pair(
+            "type-other-substring",
+            [tag("OTHER", 33, 43, "her"), tag("OTHER", 50, 57, ""), tag("OTHER", 1, 5, "OTHERS")],
+        ),
+        _pair(
+            "warning-newline",
+            [
+                tag("NAME", 33, 43, "FOO&#10;BAR").replace("&amp;", "&"),
+                tag("DATE", 14, 24, "x&#13;y").replace("&amp;", "&"),
+            ],
+        ),
         _pair("warning-docid", [tag("NAME", 33, 43, "PATIENT", docid="é", comment="é")]),
         _pair(
             "risk-factor-tags",
@@ -181,7 +226,10 @@ def _cases() -> list[EdgeCase]:
                 '<HYPERLIPIDEMIA id="L0" end="7" time="x" indicator="high LDL" />',
             ],
         ),
-        _pair("risk-factor-child-unknown", [*g, '<SMOKER id="S1" status="never"><NAME start="1" end="2" TYPE="PATIENT"/></SMOKER>']),
+        _pair(
+            "risk-factor-child-unknown",
+            [*g, '<SMOKER id="S1" status="never"><NAME start="1" end="2" TYPE="PATIENT"/></SMOKER>'],
+        ),
         _pair("risk-factor-child-comment", [*g, '<SMOKER id="S1" status="never"><!-- c --></SMOKER>']),
         _pair("risk-factor-family-bad-start", [*g, '<FAMILY_HIST id="F0" start="1.5" end="3" />']),
         _pair("risk-factor-non-ascii", [*g, '<SMOKER id="S0" start="1" end="2" status="nié" />']),
@@ -193,15 +241,17 @@ def _cases() -> list[EdgeCase]:
         EdgeCase(
             "crlf",
             {"100-01.xml": doc(crlf, g).replace(b"\n", b"\r\n")},
-            {"100-01.xml": doc(crlf, [tag("NAME", 33, 43, "PATIENT"), tag("NAME", 35, 45, "PATIENT")]).replace(b"\n", b"\r\n")},
+            {
+                "100-01.xml": doc(
+                    crlf, [tag("NAME", 33, 43, "PATIENT"), tag("NAME", 35, 45, "PATIENT")]
+                ).replace(b"\n", b"\r\n")
+            },
         )
     )
     lone_cr = TEXT.replace("\n", "\r")
     cases.append(EdgeCase("lone-cr", {"100-01.xml": doc(lone_cr, g)}, {"100-01.xml": doc(lone_cr, g[:3])}))
     split = "\nA ]]> B José Müller 北京 😀 Smith\n"
-    split_xml = (
-        '<?xml version="1.0" encoding="UTF-8" ?>\n<deIdi2b2>\n<TEXT><![CDATA[\nA ]]]]><![CDATA[> B José Müller 北京 😀 Smith\n]]></TEXT>\n<TAGS>\n'
-    )
+    split_xml = '<?xml version="1.0" encoding="UTF-8" ?>\n<deIdi2b2>\n<TEXT><![CDATA[\nA ]]]]><![CDATA[> B José Müller 北京 😀 Smith\n]]></TEXT>\n<TAGS>\n'
     unicode_tags = [
         tag("NAME", 9, 13, "PATIENT"),
         tag("NAME", 14, 20, "PATIENT"),
@@ -214,41 +264,96 @@ def _cases() -> list[EdgeCase]:
         EdgeCase(
             "cdata-split-unicode",
             {"100-01.xml": (split_xml + "\n".join(unicode_tags) + "\n</TAGS>\n</deIdi2b2>\n").encode()},
-            {"100-01.xml": (split_xml + "\n".join(unicode_tags[1:] + [tag("NAME", 9, 12, "PATIENT")]) + "\n</TAGS>\n</deIdi2b2>\n").encode()},
+            {
+                "100-01.xml": (
+                    split_xml
+                    + "\n".join([*unicode_tags[1:], tag("NAME", 9, 12, "PATIENT")])
+                    + "\n</TAGS>\n</deIdi2b2>\n"
+                ).encode()
+            },
             verbose=True,
         )
     )
-    cases.append(EdgeCase("bom", {"100-01.xml": b"\xef\xbb\xbf" + doc(tags=g)}, {"100-01.xml": b"\xef\xbb\xbf" + doc(tags=g[:4])}))
-    cases.append(EdgeCase("bom-one-side", {"100-01.xml": b"\xef\xbb\xbf" + doc(tags=g)}, {"100-01.xml": doc(tags=g[:4])}))
+    cases.append(
+        EdgeCase(
+            "bom",
+            {"100-01.xml": b"\xef\xbb\xbf" + doc(tags=g)},
+            {"100-01.xml": b"\xef\xbb\xbf" + doc(tags=g[:4])},
+        )
+    )
+    cases.append(
+        EdgeCase(
+            "bom-one-side", {"100-01.xml": b"\xef\xbb\xbf" + doc(tags=g)}, {"100-01.xml": doc(tags=g[:4])}
+        )
+    )
     plain = (
-        '<?xml version="1.0" encoding="UTF-8" ?>\n<deIdi2b2><TEXT>Seen &amp; done on 2069-04-07 &#233;&lt;</TEXT><TAGS>'
-        '<DATE id="P0" start="17" end="27" text="" TYPE="DATE" /></TAGS></deIdi2b2>'
-    ).encode()
+        b'<?xml version="1.0" encoding="UTF-8" ?>\n<deIdi2b2><TEXT>Seen &amp; done on 2069-04-07 &#233;&lt;</TEXT><TAGS>'
+        b'<DATE id="P0" start="17" end="27" text="" TYPE="DATE" /></TAGS></deIdi2b2>'
+    )
     cases.append(EdgeCase("no-cdata-entities", {"100-01.xml": plain}, {"100-01.xml": plain}))
     latin = doc("\nMüller seen\n", [tag("NAME", 1, 7, "PATIENT")]).replace(b"UTF-8", b"ISO-8859-1")
     cases.append(EdgeCase("latin1-declared-utf8-bytes", {"100-01.xml": latin}, {"100-01.xml": latin}))
-    latin_bytes = doc("\nMüller seen\n", [tag("NAME", 1, 7, "PATIENT")]).replace(b"UTF-8", b"ISO-8859-1").replace("ü".encode(), b"\xfc")
+    latin_bytes = (
+        doc("\nMüller seen\n", [tag("NAME", 1, 7, "PATIENT")])
+        .replace(b"UTF-8", b"ISO-8859-1")
+        .replace("ü".encode(), b"\xfc")
+    )
     cases.append(EdgeCase("latin1-bytes", {"100-01.xml": latin_bytes}, {"100-01.xml": latin_bytes}))
-    utf16 = doc("\nMary seen\n", [tag("NAME", 1, 5, "PATIENT")]).replace(b"UTF-8", b"UTF-16").decode().encode("utf-16")
+    utf16 = (
+        doc("\nMary seen\n", [tag("NAME", 1, 5, "PATIENT")])
+        .replace(b"UTF-8", b"UTF-16")
+        .decode()
+        .encode("utf-16")
+    )
     cases.append(EdgeCase("utf16", {"100-01.xml": utf16}, {"100-01.xml": utf16}))
     # Structure.
     no_tags = b'<?xml version="1.0"?><deIdi2b2><TEXT><![CDATA[abc]]></TEXT></deIdi2b2>'
-    cases.append(EdgeCase("no-tags-element", {"100-01.xml": doc(tags=g)}, {"100-01.xml": no_tags.replace(b"abc", TEXT.encode())}))
-    cases.append(EdgeCase("no-tags-element-unpaired", {"100-01.xml": doc(tags=g), "100-02.xml": no_tags}, {"100-01.xml": doc(tags=g)}))
+    cases.append(
+        EdgeCase(
+            "no-tags-element",
+            {"100-01.xml": doc(tags=g)},
+            {"100-01.xml": no_tags.replace(b"abc", TEXT.encode())},
+        )
+    )
+    cases.append(
+        EdgeCase(
+            "no-tags-element-unpaired",
+            {"100-01.xml": doc(tags=g), "100-02.xml": no_tags},
+            {"100-01.xml": doc(tags=g)},
+        )
+    )
     no_text_empty = b'<?xml version="1.0"?><deIdi2b2><TAGS></TAGS></deIdi2b2>'
-    cases.append(EdgeCase("no-text-no-tags", {"100-01.xml": doc(tags=g), "100-02.xml": no_text_empty}, {"100-01.xml": doc(tags=g), "100-02.xml": no_text_empty}))
-    no_text_tagged = b'<?xml version="1.0"?><deIdi2b2><TAGS><NAME start="1" end="3" TYPE="PATIENT"/></TAGS></deIdi2b2>'
+    cases.append(
+        EdgeCase(
+            "no-text-no-tags",
+            {"100-01.xml": doc(tags=g), "100-02.xml": no_text_empty},
+            {"100-01.xml": doc(tags=g), "100-02.xml": no_text_empty},
+        )
+    )
+    no_text_tagged = (
+        b'<?xml version="1.0"?><deIdi2b2><TAGS><NAME start="1" end="3" TYPE="PATIENT"/></TAGS></deIdi2b2>'
+    )
     cases.append(EdgeCase("no-text-tagged", {"100-01.xml": no_text_tagged}, {"100-01.xml": no_text_tagged}))
     empty_text = b'<?xml version="1.0"?><deIdi2b2><TEXT></TEXT><TAGS></TAGS></deIdi2b2>'
     empty_cdata = b'<?xml version="1.0"?><deIdi2b2><TEXT><![CDATA[]]></TEXT><TAGS></TAGS></deIdi2b2>'
-    cases.append(EdgeCase("empty-text", {"100-01.xml": empty_text, "100-02.xml": doc(tags=g)}, {"100-01.xml": empty_text, "100-02.xml": doc(tags=g)}))
+    cases.append(
+        EdgeCase(
+            "empty-text",
+            {"100-01.xml": empty_text, "100-02.xml": doc(tags=g)},
+            {"100-01.xml": empty_text, "100-02.xml": doc(tags=g)},
+        )
+    )
     cases.append(EdgeCase("empty-text-vs-cdata", {"100-01.xml": empty_text}, {"100-01.xml": empty_cdata}))
     empty_text_tagged = b'<?xml version="1.0"?><deIdi2b2><TEXT/><TAGS><NAME start="0" end="0" TYPE="PATIENT"/></TAGS></deIdi2b2>'
-    cases.append(EdgeCase("empty-text-tagged", {"100-01.xml": empty_text_tagged}, {"100-01.xml": empty_text_tagged}))
+    cases.append(
+        EdgeCase("empty-text-tagged", {"100-01.xml": empty_text_tagged}, {"100-01.xml": empty_text_tagged})
+    )
     odd = (
         '<?xml version="1.0"?><Philter><!-- c --><TAGS><NAME start="33" end="43" TYPE="PATIENT"/><!-- c -->'
         '<?pi x?><NAME start="88" end="95" TYPE="DOCTOR">child text<DATE start="14" end="24" TYPE="DATE"/></NAME>'
-        '</TAGS><TEXT><![CDATA[' + TEXT + ']]></TEXT><TEXT>second</TEXT><TAGS><AGE start="97" end="99" TYPE="AGE"/></TAGS></Philter>'
+        "</TAGS><TEXT><![CDATA["
+        + TEXT
+        + ']]></TEXT><TEXT>second</TEXT><TAGS><AGE start="97" end="99" TYPE="AGE"/></TAGS></Philter>'
     ).encode()
     cases.append(EdgeCase("odd-structure", {"100-01.xml": doc(tags=g)}, {"100-01.xml": odd}))
     ns = doc(tags=g).replace(b"<deIdi2b2>", b'<deIdi2b2 xmlns="urn:x">')
@@ -256,7 +361,9 @@ def _cases() -> list[EdgeCase]:
     ns_tags = doc(tags=g).replace(b"<TAGS>", b'<TAGS xmlns:p="urn:p">').replace(b"<NAME ", b"<p:NAME ")
     cases.append(EdgeCase("namespace-prefix-tags", {"100-01.xml": doc(tags=g)}, {"100-01.xml": ns_tags}))
     comment_in_text = doc(tags=g).replace(b"<TEXT><![CDATA[", b"<TEXT><!-- x --><![CDATA[")
-    cases.append(EdgeCase("comment-before-cdata", {"100-01.xml": comment_in_text}, {"100-01.xml": comment_in_text}))
+    cases.append(
+        EdgeCase("comment-before-cdata", {"100-01.xml": comment_in_text}, {"100-01.xml": comment_in_text})
+    )
     entity = doc(tags=g).replace(b"<deIdi2b2>", b'<!DOCTYPE deIdi2b2 [<!ENTITY x "Y">]>\n<deIdi2b2>')
     cases.append(
         EdgeCase(
@@ -270,15 +377,40 @@ def _cases() -> list[EdgeCase]:
     cases.append(EdgeCase("empty-file", {"100-01.xml": doc(tags=g)}, {"100-01.xml": b""}))
     # Folders and names.
     both = {"100-01.xml": doc(tags=g), "100-02.xml": doc(tags=g[:2])}
-    cases.append(EdgeCase("one-sided", {**both, "101-01.xml": doc(tags=g)}, {**both, "102-01.xml": doc(tags=g)}, verbose=True))
-    cases.append(EdgeCase("stray-system-files", both, {**both, "notes.txt": b"hello", "sub": None, "README": b"x"}))
+    cases.append(
+        EdgeCase(
+            "one-sided",
+            {**both, "101-01.xml": doc(tags=g)},
+            {**both, "102-01.xml": doc(tags=g)},
+            verbose=True,
+        )
+    )
+    cases.append(
+        EdgeCase("stray-system-files", both, {**both, "notes.txt": b"hello", "sub": None, "README": b"x"})
+    )
     cases.append(EdgeCase("stray-gold-text-file", {**both, "notes.txt": b"hello"}, both))
     cases.append(EdgeCase("stray-gold-folder", {**both, "sub": None}, both))
     cases.append(EdgeCase("gold-xml-not-dot-xml", {**both, "100-01.xml.bak": doc(tags=[])}, both))
-    cases.append(EdgeCase("gold-upper-XML", {"100-01.XML": doc(tags=g)}, {"100-01.axml": doc(tags=g[:2])}, verbose=True))
+    cases.append(
+        EdgeCase(
+            "gold-upper-XML", {"100-01.XML": doc(tags=g)}, {"100-01.axml": doc(tags=g[:2])}, verbose=True
+        )
+    )
     cases.append(EdgeCase("system-folder-named-xml", both, {**both, "d.xml": None}))
-    cases.append(EdgeCase("gold-warnings-order", {f"10{i}-01.xml": doc(tags=[tag("NAME", 33, 43, f"T{i}")]) for i in range(6)}, {f"10{i}-01.xml": doc(tags=[tag("DATE", 14, 24, f"D{i}")]) for i in range(6)}))
-    cases.append(EdgeCase("warnings-unpaired-files", {"100-01.xml": doc(tags=g), "109-01.xml": doc(tags=[tag("AGE", 1, 2, "OLD")])}, {"100-01.xml": doc(tags=g), "108-01.xml": doc(tags=[tag("AGE", 1, "", "OLD")])}))
+    cases.append(
+        EdgeCase(
+            "gold-warnings-order",
+            {f"10{i}-01.xml": doc(tags=[tag("NAME", 33, 43, f"T{i}")]) for i in range(6)},
+            {f"10{i}-01.xml": doc(tags=[tag("DATE", 14, 24, f"D{i}")]) for i in range(6)},
+        )
+    )
+    cases.append(
+        EdgeCase(
+            "warnings-unpaired-files",
+            {"100-01.xml": doc(tags=g), "109-01.xml": doc(tags=[tag("AGE", 1, 2, "OLD")])},
+            {"100-01.xml": doc(tags=g), "108-01.xml": doc(tags=[tag("AGE", 1, "", "OLD")])},
+        )
+    )
     cases.append(
         EdgeCase(
             "runs",
@@ -293,15 +425,52 @@ def _cases() -> list[EdgeCase]:
             verbose=True,
         )
     )
-    cases.append(EdgeCase("run-non-ascii", {"100-01.xml": doc(tags=g)}, {"100-01é.xml": doc(tags=g[:3])}, verbose=True))
-    cases.append(EdgeCase("run-non-ascii-long", {"100-01.xml": doc(tags=g)}, {"100-01ééééééééééé.xml": doc(tags=g[:3])}))
-    cases.append(EdgeCase("gold-collision", {"100-01.xml": doc(tags=g), "100-01b.xml": doc(tags=g[:2]), "100-01c.xml": doc(tags=g[:1])}, {"100-01.xml": doc(tags=g)}))
-    cases.append(EdgeCase("name-without-id", {"notes.xml": doc(tags=g), "a.b.xml": doc(tags=g)}, {"notes.xml": doc(tags=g[:2]), "a.b.xml": doc(tags=g[:1])}, verbose=True))
-    cases.append(EdgeCase("name-collision-system", {"foo.xml": doc(tags=g)}, {"foo.xml": doc(tags=g[:2]), "foo.axml": doc(tags=g[:1])}))
+    cases.append(
+        EdgeCase("run-non-ascii", {"100-01.xml": doc(tags=g)}, {"100-01é.xml": doc(tags=g[:3])}, verbose=True)
+    )
+    cases.append(
+        EdgeCase(
+            "run-non-ascii-long", {"100-01.xml": doc(tags=g)}, {"100-01ééééééééééé.xml": doc(tags=g[:3])}
+        )
+    )
+    cases.append(
+        EdgeCase(
+            "gold-collision",
+            {"100-01.xml": doc(tags=g), "100-01b.xml": doc(tags=g[:2]), "100-01c.xml": doc(tags=g[:1])},
+            {"100-01.xml": doc(tags=g)},
+        )
+    )
+    cases.append(
+        EdgeCase(
+            "name-without-id",
+            {"notes.xml": doc(tags=g), "a.b.xml": doc(tags=g)},
+            {"notes.xml": doc(tags=g[:2]), "a.b.xml": doc(tags=g[:1])},
+            verbose=True,
+        )
+    )
+    cases.append(
+        EdgeCase(
+            "name-collision-system",
+            {"foo.xml": doc(tags=g)},
+            {"foo.xml": doc(tags=g[:2]), "foo.axml": doc(tags=g[:1])},
+        )
+    )
     cases.append(EdgeCase("arabic-digit-names", {"١٠٠-٠١.xml": doc(tags=g)}, {"١٠٠-٠١.xml": doc(tags=g[:2])}))
-    cases.append(EdgeCase("leading-zero-ids", {"0100-01.xml": doc(tags=g)}, {"100-01.xml": doc(tags=g), "0100-01.xml": doc(tags=g[:1])}))
+    cases.append(
+        EdgeCase(
+            "leading-zero-ids",
+            {"0100-01.xml": doc(tags=g)},
+            {"100-01.xml": doc(tags=g), "0100-01.xml": doc(tags=g[:1])},
+        )
+    )
     cases.append(EdgeCase("text-differs", {"100-01.xml": doc(tags=g)}, {"100-01.xml": doc(TEXT + " ", g)}))
-    cases.append(EdgeCase("text-differs-unpaired", {"100-01.xml": doc(tags=g), "100-02.xml": doc(tags=g)}, {"100-01.xml": doc(tags=g), "100-03.xml": doc(TEXT + " ", g)}))
+    cases.append(
+        EdgeCase(
+            "text-differs-unpaired",
+            {"100-01.xml": doc(tags=g), "100-02.xml": doc(tags=g)},
+            {"100-01.xml": doc(tags=g), "100-03.xml": doc(TEXT + " ", g)},
+        )
+    )
     cases.append(
         EdgeCase(
             "no-common-document",
@@ -319,7 +488,14 @@ def _cases() -> list[EdgeCase]:
         )
     )
     many = {f"{100 + i}-0{i % 3 + 1}.xml": doc(tags=g[: i % 7]) for i in range(40)}
-    cases.append(EdgeCase("many-documents-verbose", many, {k: doc(tags=g[i % 3 :]) for i, k in enumerate(many) if i % 5}, verbose=True))
+    cases.append(
+        EdgeCase(
+            "many-documents-verbose",
+            many,
+            {k: doc(tags=g[i % 3 :]) for i, k in enumerate(many) if i % 5},
+            verbose=True,
+        )
+    )
     # Every case again with -v, where it was not asked for already.
     verbose = [
         EdgeCase(c.name + "+v", c.gold, c.system, verbose=True, deliberate=c.deliberate)

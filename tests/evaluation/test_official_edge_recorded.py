@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from annotator.cli.main import main
-from tests.evaluation.edge_corpus import EdgeCase, EDGE_CASES
+from tests.evaluation.edge_corpus import EDGE_CASES, EdgeCase
 
 RECORDED = Path(__file__).resolve().parents[1] / "data" / "official_scorer" / "edge"
 # The same, with os.listdir in reverse order (another file of one id is read last).
@@ -44,7 +44,16 @@ def test_the_file_read_last_wins_as_in_the_script(
 def run(case: EdgeCase, root: Path) -> int:
     gold, system = case.write(root)
     return main(
-        ["evaluate", "--mode", "i2b2", *(["-v"] if case.verbose else []), "--gold", str(gold), "--system", str(system)]
+        [
+            "evaluate",
+            "--mode",
+            "i2b2",
+            *(["-v"] if case.verbose else []),
+            "--gold",
+            str(gold),
+            "--system",
+            str(system),
+        ]
     )
 
 
@@ -62,20 +71,38 @@ CRASHES = {
     "latin1-bytes": ("not UTF-8", "UnicodeDecodeError: 'utf8' codec can't decode byte 0xfc"),
     "utf16": ("not UTF-8", "UnicodeDecodeError: 'utf8' codec can't decode byte 0xff"),
     "no-tags-element": ("no TAGS element", "AttributeError: 'NoneType' object has no attribute 'findall'"),
-    "no-tags-element-unpaired": ("no TAGS element", "AttributeError: 'NoneType' object has no attribute 'findall'"),
-    "empty-text-vs-cdata": ("TEXT differ", "AssertionError: Annotation text for document 100-01.xml differs!"),
+    "no-tags-element-unpaired": (
+        "no TAGS element",
+        "AttributeError: 'NoneType' object has no attribute 'findall'",
+    ),
+    "empty-text-vs-cdata": (
+        "TEXT differ",
+        "AssertionError: Annotation text for document 100-01.xml differs!",
+    ),
     "empty-text-tagged": ("tags but no TEXT", "TypeError: 'NoneType' object has no attribute '__getitem__'"),
-    "comment-before-cdata": ("tags but no TEXT", "TypeError: 'NoneType' object has no attribute '__getitem__'"),
+    "comment-before-cdata": (
+        "tags but no TEXT",
+        "TypeError: 'NoneType' object has no attribute '__getitem__'",
+    ),
     "stray-gold-text-file": ("notes.txt", "XMLSyntaxError: Start tag expected, '<' not found"),
     "stray-gold-folder": ("every entry of the gold folder", "IOError: [Errno 21] Is a directory"),
     "system-folder-named-xml": ("name ending in xml", "IOError: [Errno 21] Is a directory"),
     "non-ascii-type": ("not ASCII", "UnicodeEncodeError: 'ascii' codec can't encode character u'\\xe9'"),
-    "non-ascii-type-valid": ("not ASCII", "UnicodeEncodeError: 'ascii' codec can't encode character u'\\u0130'"),
+    "non-ascii-type-valid": (
+        "not ASCII",
+        "UnicodeEncodeError: 'ascii' codec can't encode character u'\\u0130'",
+    ),
     "type-sharp-s": ("not ASCII", "UnicodeEncodeError: 'ascii' codec can't encode character u'\\xdf'"),
     "risk-factor-child-unknown": ("document-level tag", "KeyError: 'NAME'"),
     "risk-factor-child-comment": ("document-level tag", "KeyError: <cyfunction Comment>"),
-    "risk-factor-family-bad-start": ("not an integer", "ValueError: invalid literal for int() with base 10: '1.5'"),
-    "risk-factor-non-ascii": ("not ASCII", "UnicodeEncodeError: 'ascii' codec can't encode character u'\\xe9'"),
+    "risk-factor-family-bad-start": (
+        "not an integer",
+        "ValueError: invalid literal for int() with base 10: '1.5'",
+    ),
+    "risk-factor-non-ascii": (
+        "not ASCII",
+        "UnicodeEncodeError: 'ascii' codec can't encode character u'\\xe9'",
+    ),
     "offset-float": ("not an integer", "ValueError: invalid literal for int() with base 10: '33.0'"),
     "text-differs": ("TEXT differ", "AssertionError: Annotation text for document 100-01.xml differs!"),
 }
