@@ -37,6 +37,8 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
+from lxml import etree
+
 from annotator.errors import InputError, TextMismatchError, printable_path
 from annotator.evaluation import float_sums
 from annotator.evaluation.official_warnings import py2_int, tag_warnings
@@ -162,7 +164,7 @@ def parse_official(data: bytes, path: str | Path) -> OfficialDocument:
             "script reads every file as UTF-8 and crashes on this one",
             path,
         ) from None
-    root = parse_xml(data, path)
+    root = _parse_as_the_script(data, path)
     text: str | None = None
     text_element = tags_element = None
     for child in root:
@@ -189,6 +191,46 @@ def parse_official(data: bytes, path: str | Path) -> OfficialDocument:
     tags = [t for name in PARSE_ORDER for t in by_name[name]]
     return OfficialDocument(
         doc_id, sys_id, text, tags, path if isinstance(path, Path) else Path(path), warnings
+    )
+
+
+# libxml2 2.10 (the lxml 4.9 the script runs on) without huge_tree: the deepest nesting it
+# reads, the longest CDATA section (bytes), and about the longest attribute value (bytes;
+# "Huge input lookup" past about this many). The libxml2 we parse with is stricter on the
+# first two, so a file it refuses is parsed again with huge_tree and these are checked.
+_SCRIPT_MAX_DEPTH = 257
+_SCRIPT_MAX_CDATA = 10_000_000
+_SCRIPT_MAX_ATTRIBUTE = 9_999_988
+_CDATA_START = re.compile(rb"<!\[CDATA\[")
+
+
+def _parse_as_the_script(data: bytes, path: str | Path) -> Any:
+    """Parse as the script's lxml does (no huge_tree), refusing in one line what it refuses."""
+    try:
+        return parse_xml(data, path, huge=False)
+    except InputError as error:
+        try:
+            root = parse_xml(data, path, huge=True)
+        except InputError:
+            raise error from None
+    problem = None
+    for match in _CDATA_START.finditer(data):
+        end = data.find(b"]]>", match.end())
+        if end - match.end() > _SCRIPT_MAX_CDATA:
+            problem = f"a CDATA section over {_SCRIPT_MAX_CDATA:,} bytes"
+    for element in root.iter(etree.Element):
+        if any(len(value.encode("utf-8")) > _SCRIPT_MAX_ATTRIBUTE for value in element.attrib.values()):
+            problem = f"an attribute value over {_SCRIPT_MAX_ATTRIBUTE:,} bytes"
+    depth = 0
+    for event, _ in etree.iterwalk(root, events=("start", "end")):
+        depth += 1 if event == "start" else -1
+        if depth > _SCRIPT_MAX_DEPTH:
+            problem = f"elements nested deeper than {_SCRIPT_MAX_DEPTH}"
+            break
+    if problem is None:
+        return root  # within the script's limits (a long text outside CDATA, say)
+    raise InputError(
+        f"{problem}, which lxml refuses without huge_tree: the official script crashes on it", path
     )
 
 

@@ -145,8 +145,13 @@ def _looks_like_utf16(head: bytes) -> bool:
     )
 
 
-def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE_BYTES) -> etree._Element:
+def parse_xml(
+    data: bytes, path: str | Path | None = None, limit: int = MAX_FILE_BYTES, huge: bool | None = None
+) -> etree._Element:
     """Parse untrusted XML bytes into an element tree, safely.
+
+    ``huge``: parse with libxml2's huge_tree (a text node over 10,000,000 bytes, nesting over
+    256); by default only for files big enough to need it.
 
     Raises
     ------
@@ -168,7 +173,8 @@ def parse_xml(data: bytes, path: str | Path | None = None, limit: int = MAX_FILE
         raise coded(
             UnsafeInputError("entity or DTD declarations are not allowed in annotation files", path), "entity"
         )
-    huge = len(data) > LIBXML_NODE_LIMIT
+    if huge is None:  # libxml2's limits (a text node of 10,000,000 bytes, depth 256) only bind big files
+        huge = len(data) > LIBXML_NODE_LIMIT
     try:
         root = etree.fromstring(data, _parser(huge))
     except etree.XMLSyntaxError as error:
