@@ -496,6 +496,73 @@ def _cases() -> list[EdgeCase]:
             verbose=True,
         )
     )
+    big = "\nSmith " + "x" * 10_000_001 + "\n"
+    cases.append(
+        EdgeCase(
+            "huge-text-node",
+            {"100-01.xml": doc(big, [tag("NAME", 1, 6, "PATIENT")])},
+            {"100-01.xml": doc(big, [])},
+        )
+    )
+    surrogate = doc(tags=g).replace(b"Record", "Rec\ud800rd".encode("utf-8", "surrogatepass"))
+    cases.append(EdgeCase("encoded-surrogate", {"100-01.xml": surrogate}, {"100-01.xml": surrogate}))
+    deep = doc(tags=[*g, "<NAME>" * 300 + "</NAME>" * 300])
+    cases.append(EdgeCase("deep-nesting", {"100-01.xml": deep}, {"100-01.xml": doc(tags=g)}))
+    many_runs = {
+        f"100-0{d}{run}.xml": doc(tags=g[: (d + len(run)) % 7])
+        for d in (1, 2)
+        for run in ("", "a", "bb", "run3", "X", "_4", "-5", "é6", "7", "runB", "zz")
+    }
+    cases.append(
+        EdgeCase(
+            "many-runs", {"100-01.xml": doc(tags=g), "100-02.xml": doc(tags=g[:3])}, many_runs, verbose=True
+        )
+    )
+    cases.append(
+        EdgeCase(
+            "attribute-line-breaks",
+            {"100-01.xml": doc(tags=g)},
+            {
+                "100-01.xml": doc(
+                    tags=[
+                        tag("NAME", "33", 43, "PATIENT").replace('start="33"', 'start="\n33\t"'),
+                        tag("DATE", 14, 24, "DATE").replace('TYPE="DATE"', 'TYPE="DA&#10;TE"'),
+                    ]
+                )
+            },
+        )
+    )
+    cases.append(
+        EdgeCase(
+            "hidden-and-odd-names",
+            {".100-01.xml": doc(tags=g), "100-01 .xml": doc(tags=g)},
+            {".100-01.xml": doc(tags=g[:2]), "100-01 .xml": doc(tags=g[:3])},
+            verbose=True,
+        )
+    )
+    limit = "\nSmith " + "x" * (10_000_000 - 8) + "\n"  # a CDATA section of exactly 10,000,000 bytes
+    cases.append(
+        EdgeCase(
+            "cdata-at-the-limit",
+            {"100-01.xml": doc(limit, [tag("NAME", 1, 6, "PATIENT")])},
+            {"100-01.xml": doc(limit, [])},
+        )
+    )
+    long_plain = (
+        '<?xml version="1.0"?><deIdi2b2><TEXT>\nSmith '
+        + "y" * 10_500_000
+        + '</TEXT><TAGS><NAME start="1" end="6" TYPE="PATIENT"/></TAGS></deIdi2b2>'
+    ).encode()
+    cases.append(EdgeCase("long-text-outside-cdata", {"100-01.xml": long_plain}, {"100-01.xml": long_plain}))
+    for levels in (256, 257, 258):  # deIdi2b2, TAGS, then nested X elements
+        nested = "<X>" * (levels - 2) + "</X>" * (levels - 2)
+        cases.append(
+            EdgeCase(
+                f"nesting-{levels}-levels",
+                {"100-01.xml": doc(tags=[*g, nested])},
+                {"100-01.xml": doc(tags=g)},
+            )
+        )
     # Every case again with -v, where it was not asked for already.
     verbose = [
         EdgeCase(c.name + "+v", c.gold, c.system, verbose=True, deliberate=c.deliberate)

@@ -104,6 +104,8 @@ CRASHES = {
         "UnicodeEncodeError: 'ascii' codec can't encode character u'\\xe9'",
     ),
     "offset-float": ("not an integer", "ValueError: invalid literal for int() with base 10: '33.0'"),
+    "huge-text-node": ("CDATA section over 10,000,000 bytes", "XMLSyntaxError: CData section too big found"),
+    "nesting-258-levels": ("nested deeper than 257", "XMLSyntaxError: Excessive depth in document: 256"),
     "text-differs": ("TEXT differ", "AssertionError: Annotation text for document 100-01.xml differs!"),
 }
 
