@@ -219,7 +219,7 @@ def _parse_as_the_script(data: bytes, path: str | Path) -> Any:
         if end - match.end() > _SCRIPT_MAX_CDATA:
             problem = f"a CDATA section over {_SCRIPT_MAX_CDATA:,} bytes"
     for element in root.iter(etree.Element):
-        if any(len(value.encode("utf-8")) > _SCRIPT_MAX_ATTRIBUTE for value in element.attrib.values()):
+        if any(len(str(value).encode("utf-8")) > _SCRIPT_MAX_ATTRIBUTE for value in element.attrib.values()):
             problem = f"an attribute value over {_SCRIPT_MAX_ATTRIBUTE:,} bytes"
     depth = 0
     for event, _ in etree.iterwalk(root, events=("start", "end")):
