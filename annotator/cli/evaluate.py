@@ -108,7 +108,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from annotator.evaluation.official import format_runs
-    from annotator.evaluation.official_verbose import format_runs_verbose
+    from annotator.evaluation.official_verbose import format_documents_only, format_runs_verbose
     from annotator.workflows.evaluate import (
         EvaluateRequest,
         EvaluationMode,
@@ -141,6 +141,10 @@ def run(args: argparse.Namespace) -> int:
     elif mode is EvaluationMode.I2B2:
         if args.json:
             print_json(official_tables(outcome.runs))
+        elif outcome.documents_only:
+            sys.stdout.write(
+                outcome.official_warnings + format_documents_only(outcome.runs, outcome.document_orders)
+            )
         elif args.verbose:
             sys.stdout.write(
                 outcome.official_warnings + format_runs_verbose(outcome.runs, outcome.document_orders)

@@ -135,3 +135,8 @@ def format_runs_verbose(runs: Sequence[OfficialRun], orders: dict[str, list[str]
         for run in runs
         for table in run.tables
     )
+
+
+def format_documents_only(runs: Sequence[OfficialRun], orders: dict[str, list[str]]) -> str:
+    """The script's stdout when given two files: each table's document block, no summaries."""
+    return "".join(format_document_block(table, orders[run.sys_id]) for run in runs for table in run.tables)

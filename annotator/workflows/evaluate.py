@@ -18,8 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annotator.errors import InputError, UsageError, printable_path
-from annotator.evaluation.official import OfficialRun, official_warnings, read_official_sides, score_official
+from annotator.evaluation.official import (
+    OfficialRun,
+    official_warnings,
+    parse_official,
+    read_official_sides,
+    score_official,
+)
 from annotator.evaluation.official_verbose import in_script_order, verbose_orders
+from annotator.io.xmlsafe import read_bytes
 from annotator.workflows.inputs import require_documents
 from annotator.workflows.notes import Cancelled, Note, NoteKind, Progress, check_cancel
 from annotator.workflows.scoring import ScoringRequest
@@ -80,6 +87,8 @@ class EvaluateResult:
     document_orders: dict[str, list[str]] = field(default_factory=dict)
     #: the official script's WARNING lines (printed on stdout before its tables)
     official_warnings: str = ""
+    #: two files were compared: the script prints only the per-document blocks then
+    documents_only: bool = False
     #: what was compared (an HTML report names both, and when it was made)
     reference: Path | None = None
     predicted: Path | None = None
@@ -100,11 +109,13 @@ def evaluate(
     inputs = (Path(request.reference), Path(request.predicted))
     two_files = inputs[0].is_file() and inputs[1].is_file()
     for flag, path in (("gold", request.reference), ("system", request.predicted)):
-        if not Path(path).is_dir() and not (two_files and request.mode is not EvaluationMode.I2B2):
-            raise UsageError(f"--{flag} must be a folder (or both sides files, in clean mode)", path)
+        if not Path(path).is_dir() and not two_files:
+            raise UsageError(f"--{flag} must be a folder (or both sides files)", path)
+        if two_files:
+            continue
         if request.mode is EvaluationMode.I2B2:
             require_official_documents(Path(path), flag)
-        elif not two_files:
+        else:
             require_documents(Path(path))
     if request.mode is EvaluationMode.I2B2:
         if not request.scoring.is_default:
@@ -112,8 +123,13 @@ def evaluate(
                 "--mode i2b2 computes the official tables only; --match, --level, --filter, --map, "
                 "--exclude and --beta apply to --mode clean"
             )
-        gold_docs, system_docs = read_official_sides(request.reference, request.predicted)
-        runs = in_script_order(Path(request.predicted), score_official(gold_docs, system_docs))
+        if two_files:  # the script's file form: gold read first, one run, per-document blocks only
+            gold_docs = [parse_official(read_bytes(inputs[0]), inputs[0])]
+            system_docs = [parse_official(read_bytes(inputs[1]), inputs[1])]
+            runs = score_official(gold_docs, system_docs)
+        else:
+            gold_docs, system_docs = read_official_sides(request.reference, request.predicted)
+            runs = in_script_order(Path(request.predicted), score_official(gold_docs, system_docs))
         _refuse_no_common_document(runs, Path(request.reference), Path(request.predicted))
         _report(progress, 1, 1)
         orders = verbose_orders(runs)
@@ -122,6 +138,7 @@ def evaluate(
             runs=runs,
             document_orders=orders,
             official_warnings=official_warnings(gold_docs, system_docs),
+            documents_only=two_files,
             reference=Path(request.reference),
             predicted=Path(request.predicted),
             inputs=inputs,
