@@ -72,6 +72,11 @@ def run_official(
     return result.stdout, time.perf_counter() - started
 
 
+def _argument(path: Path) -> str:
+    """The script joins folder and file names by concatenation: a folder needs its slash."""
+    return str(path) + "/" if path.is_dir() else str(path)
+
+
 def _official_process(
     scorer: Path, python: str, pythonpath: str | None, gold: Path, system: Path, verbose: bool
 ) -> subprocess.CompletedProcess[bytes]:
@@ -80,7 +85,7 @@ def _official_process(
         env["PYTHONPATH"] = pythonpath
     flags = ["-v"] if verbose else []
     return subprocess.run(
-        [python, "evaluate.py", "phi", *flags, str(system) + "/", str(gold) + "/"],
+        [python, "evaluate.py", "phi", *flags, _argument(system), _argument(gold)],
         cwd=scorer,
         env=env,
         capture_output=True,

@@ -74,6 +74,8 @@ class EdgeCase:
     verbose: bool = False
     #: why ``annotator evaluate --mode i2b2`` refuses, in one line, a case the script scores
     deliberate: str = ""
+    #: compare these two files (gold, system) rather than the folders: the script's file form
+    files: tuple[str, str] | None = None
 
     def write(self, root: Path) -> tuple[Path, Path]:
         folders = []
@@ -86,6 +88,8 @@ class EdgeCase:
                 else:
                     (folder / name).write_bytes(data)
             folders.append(folder)
+        if self.files:
+            return folders[0] / self.files[0], folders[1] / self.files[1]
         return folders[0], folders[1]
 
 
@@ -563,9 +567,31 @@ def _cases() -> list[EdgeCase]:
                 {"100-01.xml": doc(tags=g)},
             )
         )
+    cases.append(
+        EdgeCase(
+            "two-files", both, {"100-01runA.xml": doc(tags=g[:3])}, files=("100-01.xml", "100-01runA.xml")
+        )
+    )
+    cases.append(
+        EdgeCase(
+            "two-files-warnings",
+            {"g.txt": doc(tags=[tag("NAME", 1, 5, "X")])},
+            {"g.xml": doc(tags=[tag("DATE", 1, 5, "DAY"), tag("NAME", 1, 5, "X")])},
+            files=("g.txt", "g.xml"),
+        )
+    )
+    cases.append(
+        EdgeCase(
+            "two-files-other-ids",
+            both,
+            {"100-02.xml": doc(tags=g)},
+            files=("100-01.xml", "100-02.xml"),
+            deliberate="42 empty blocks read like a result: refused as folders without a common document are",
+        )
+    )
     # Every case again with -v, where it was not asked for already.
     verbose = [
-        EdgeCase(c.name + "+v", c.gold, c.system, verbose=True, deliberate=c.deliberate)
+        EdgeCase(c.name + "+v", c.gold, c.system, verbose=True, deliberate=c.deliberate, files=c.files)
         for c in cases
         if not c.verbose and c.name != "many-tags"
     ]
