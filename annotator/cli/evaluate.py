@@ -21,6 +21,7 @@ from annotator.errors import UsageError
 
 if TYPE_CHECKING:
     from annotator.evaluation.engine import EvaluationResult
+    from annotator.evaluation.official import OfficialFilter
     from annotator.workflows.scoring import ScoringRequest
 
 NAME = "evaluate"
@@ -84,6 +85,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--mode", choices=("clean", "i2b2"), default="clean", help="metric semantics (default: clean)"
     )
     add_scoring_options(parser)
+    official = parser.add_argument_group("the official script's experimental filters (--mode i2b2)")
+    official.add_argument(
+        "--i2b2-filter",
+        metavar="F,...",
+        help="the script's --filter: element names (NAME, DATE...) to keep in the Token, Strict and "
+        "Relaxed tables (the HIPAA and per-category tables keep their own; see docs/evaluation.md)",
+    )
+    official.add_argument("--invert", action="store_true", help="the script's --invert (with --i2b2-filter)")
+    official.add_argument(
+        "--conjunctive", action="store_true", help="the script's --conjunctive (with --i2b2-filter)"
+    )
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     output.add_argument("--csv", metavar="FILE", help="write a CSV report")
@@ -125,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--html is available with --mode clean")
     refuse_one_path_twice([("--gold", args.gold), ("--system", args.system)])
     refuse_report_targets(args.csv, args.html, force=args.force)
-    request = EvaluateRequest(args.gold, args.system, mode, scoring_request(args))
+    request = EvaluateRequest(args.gold, args.system, mode, scoring_request(args), official_filter(args))
     outcome = evaluate(request)
     for note in outcome.notes:
         print(f"annotator evaluate: note: {note.message()}", file=sys.stderr)
@@ -162,6 +174,22 @@ def run(args: argparse.Namespace) -> int:
         assert outcome.evaluation is not None
         print(render_terminal(outcome.evaluation, args.verbose))
     return 0
+
+
+def official_filter(args: argparse.Namespace) -> OfficialFilter | None:
+    """The script's filter options; as there, --invert and --conjunctive do nothing without a
+    filter, and an empty filter is none."""
+    from annotator.evaluation.official import OfficialFilter
+
+    if args.i2b2_filter is None:
+        if (args.invert or args.conjunctive) and args.mode != "i2b2":
+            raise UsageError("--invert and --conjunctive apply to --mode i2b2 with --i2b2-filter")
+        return None
+    if args.mode != "i2b2":
+        raise UsageError("--i2b2-filter applies to --mode i2b2")
+    if not args.i2b2_filter:
+        return None
+    return OfficialFilter(tuple(args.i2b2_filter.split(",")), args.invert, args.conjunctive)
 
 
 def render_terminal(result: EvaluationResult, per_document: bool = False) -> str:

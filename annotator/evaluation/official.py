@@ -451,6 +451,57 @@ class _Side:
         self.relaxed: list[tuple[tuple[str, str, str], int, bool]] = []
 
 
+# Attribute values of the cardiac-risk classes (tags.py): a --filter value among them filters
+# on that attribute, which PHI tags do not have, so it keeps nothing.
+_RISK_VALUES = frozenset(
+    [
+        *("before dct", "during dct", "after dct", "continuing"),
+        *("mention", "a1c", "glucose", "event", "test", "symptom", "high bp"),
+        *("high chol.", "high ldl", "high-ldl", "high-chol", "bmi", "waist circum."),
+        *("present", "not present", "current", "past", "ever", "never", "unknown", ""),
+        *(
+            "ace inhibitor", "amylin", "anti diabetes", "arb", "aspirin", "beta blocker",
+            "calcium channel blocker", "diuretic", "dpp4 inhibitors", "ezetimibe", "fibrate",
+            "glp1 agonists", "meglitinides", "insulin", "metformin", "niacin", "nitrate", "obesity",
+            "statin", "sulfonylureas", "thiazolidinedione", "thienopyridine",
+        ),
+    ]
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class OfficialFilter:
+    """The script's ``--filter F,... [--invert] [--conjunctive]`` (``phi``).
+
+    Each value is an element name (``NAME``: keep that category), a cardiac-risk attribute
+    value (keeps nothing) or anything else (keeps everything, with a WARNING line). The
+    filter applies to the Token, Strict and Relaxed tables; the HIPAA tables replace it by
+    the HIPAA predicate and the per-category tables by their category, but ``--invert``
+    (and, in the per-category HIPAA tables, a conjunction) stays on; Binary Token and Binary
+    Strict are never filtered. With an empty ``--filter`` the script ignores all three.
+    """
+
+    values: tuple[str, ...]
+    invert: bool = False
+    conjunctive: bool = False
+
+    def warnings(self) -> str:
+        """The WARNING lines the script prints before reading anything."""
+        return "".join(
+            f'WARNING: could not find valid class attribute for "{value}", + skipping.\n'
+            for value in self.values
+            if value not in PARSE_ORDER and value not in _RISK_VALUES
+        )
+
+    def keeps(self, name: str) -> bool:
+        """Whether a tag (or token) of element ``name`` passes the user's filter."""
+        matches = [
+            name == value if value in PARSE_ORDER else value not in _RISK_VALUES for value in self.values
+        ]
+        passed = all(matches) if self.conjunctive else any(matches)
+        return passed != self.invert
+
+
 class _DocumentScorer:
     """Counts for all 42 tables of one document pair.
 
@@ -528,6 +579,79 @@ class _DocumentScorer:
         side.btokens |= runs.units(span for spans in by_label.values() for span in spans)
         side.btokens_h |= runs.units(passing_long)
         return side
+
+    def _derived(
+        self, doc: OfficialDocument, runs: _Runs, cache: dict[RawTagTuple, _Derived]
+    ) -> list[_Derived]:
+        out = []
+        for raw in doc.tags:
+            derived = cache.get(raw)
+            if derived is None:
+                derived = cache[raw] = self._derive(raw, doc, runs.text)
+            out.append(derived)
+        return out
+
+    @staticmethod
+    def _sets(items: list[_Derived], runs: _Runs) -> tuple[list[set[Any]], list[Any]]:
+        """strict, binary, token and binary-token sets and relaxed items of some tags."""
+        strict = {d[0] for d in items}
+        binary = {d[1] for d in items}
+        tokens = {key for d in items for key in d[5]}
+        btokens = {key for d in items for key in d[6]}
+        by_label: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+        for d in items:
+            if d[7] is not None:
+                name, type_, s, e = d[7]
+                by_label[(name, type_)].append((s, e))
+        for (name, type_), spans in by_label.items():
+            tokens |= {(name, type_, a, b) for a, b in runs.units(spans)}
+        if by_label:
+            btokens |= runs.units(span for spans in by_label.values() for span in spans)
+        return [strict, binary, tokens, btokens], [(d[3], d[4]) for d in items]
+
+    def score_filtered(
+        self, gold: OfficialDocument, system: OfficialDocument, chosen: OfficialFilter
+    ) -> list[int]:
+        """As :meth:`score`, under the script's --filter/--invert/--conjunctive."""
+        counts = [0] * (3 * len(TABLE_LABELS))
+        runs = _Runs(gold.text or "")
+        cache: dict[RawTagTuple, _Derived] = {}
+        g_all, s_all = self._derived(gold, runs, cache), self._derived(system, runs, cache)
+        invert = chosen.invert
+
+        def put(label: str, gs: set[Any], ss: set[Any]) -> None:
+            base = 3 * _INDEX[label]
+            both = len(gs & ss)
+            counts[base : base + 3] = [both, len(ss) - both, len(gs) - both]
+
+        def tables(
+            keep: Callable[[_Derived], bool], labels: dict[int, str], relaxed: str | None = None
+        ) -> None:
+            g, g_relaxed = self._sets([d for d in g_all if keep(d)], runs)
+            s, s_relaxed = self._sets([d for d in s_all if keep(d)], runs)
+            for index, label in labels.items():
+                put(label, g[index], s[index])
+            if relaxed:
+                base = 3 * _INDEX[relaxed]
+                counts[base : base + 3] = list(relaxed_counts(g_relaxed, s_relaxed))
+
+        def of_category(category: str, hipaa_too: bool) -> Callable[[_Derived], bool]:
+            return lambda d: (d[0][0] == category and (d[2] or not hipaa_too)) != invert
+
+        tables(lambda d: chosen.keeps(d[0][0]), {2: "Token", 0: "Strict"}, "Relaxed")
+        tables(
+            lambda d: d[2] != invert,
+            {2: "HIPPA Token", 0: "HIPAA Strict", 3: "Binary HIPPA Token", 1: "Binary HIPAA Strict"},
+            "HIPAA Relaxed",
+        )
+        tables(lambda d: True, {3: "Binary Token", 1: "Binary Strict"})
+        for category in CATEGORY_TABLE_ORDER:
+            tables(of_category(category, False), {2: f"{category} Token", 0: f"{category} Strict"})
+            tables(
+                of_category(category, True),
+                {2: f"{category} HIPPA Token", 0: f"{category} Binary HIPAA Strict"},
+            )
+        return counts
 
     def score(self, gold: OfficialDocument, system: OfficialDocument) -> list[int]:
         """A flat list: for each table in TABLE_LABELS order, tp, fp, fn."""
@@ -633,6 +757,7 @@ def score_official(
     gold: Sequence[OfficialDocument],
     system: Sequence[OfficialDocument],
     progress: Callable[[int, int], None] | None = None,
+    chosen: OfficialFilter | None = None,
 ) -> list[OfficialRun]:
     """All 42 tables for every system run (one run per ``sys_id``), as the script computes them.
 
@@ -671,7 +796,7 @@ def score_official(
                     "with a comment or an element); the official script crashes on it",
                     s.path if s.tags else g.path,
                 )
-            rows.append(scorer.score(g, s))
+            rows.append(scorer.score(g, s) if chosen is None else scorer.score_filtered(g, s, chosen))
             done += 1
             if progress is not None:
                 progress(done, total)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from annotator.errors import InputError, UsageError, printable_path
 from annotator.evaluation.official import (
+    OfficialFilter,
     OfficialRun,
     official_warnings,
     parse_official,
@@ -72,6 +73,8 @@ class EvaluateRequest:
     predicted: Path
     mode: EvaluationMode = EvaluationMode.CLEAN
     scoring: ScoringRequest = field(default_factory=ScoringRequest)
+    #: i2b2 mode only: the official script's --filter/--invert/--conjunctive
+    official_filter: OfficialFilter | None = None
 
 
 @dataclass
@@ -117,6 +120,8 @@ def evaluate(
             require_official_documents(Path(path), flag)
         else:
             require_documents(Path(path))
+    if request.official_filter is not None and request.mode is not EvaluationMode.I2B2:
+        raise UsageError("--i2b2-filter, --invert and --conjunctive apply to --mode i2b2")
     if request.mode is EvaluationMode.I2B2:
         if not request.scoring.is_default:
             raise UsageError(
@@ -126,10 +131,11 @@ def evaluate(
         if two_files:  # the script's file form: gold read first, one run, per-document blocks only
             gold_docs = [parse_official(read_bytes(inputs[0]), inputs[0])]
             system_docs = [parse_official(read_bytes(inputs[1]), inputs[1])]
-            runs = score_official(gold_docs, system_docs)
+            runs = score_official(gold_docs, system_docs, chosen=request.official_filter)
         else:
             gold_docs, system_docs = read_official_sides(request.reference, request.predicted)
-            runs = in_script_order(Path(request.predicted), score_official(gold_docs, system_docs))
+            scored = score_official(gold_docs, system_docs, chosen=request.official_filter)
+            runs = in_script_order(Path(request.predicted), scored)
         _refuse_no_common_document(runs, Path(request.reference), Path(request.predicted))
         _report(progress, 1, 1)
         orders = verbose_orders(runs)
@@ -137,7 +143,8 @@ def evaluate(
             request.mode,
             runs=runs,
             document_orders=orders,
-            official_warnings=official_warnings(gold_docs, system_docs),
+            official_warnings=(request.official_filter.warnings() if request.official_filter else "")
+            + official_warnings(gold_docs, system_docs),
             documents_only=two_files,
             reference=Path(request.reference),
             predicted=Path(request.predicted),
