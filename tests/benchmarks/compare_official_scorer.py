@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from annotator.evaluation.official import format_runs, official_warnings, read_official_sides, score_official
@@ -78,14 +79,20 @@ def _argument(path: Path) -> str:
 
 
 def _official_process(
-    scorer: Path, python: str, pythonpath: str | None, gold: Path, system: Path, verbose: bool
+    scorer: Path,
+    python: str,
+    pythonpath: str | None,
+    gold: Path,
+    system: Path,
+    verbose: bool,
+    options: Sequence[str] = (),
 ) -> subprocess.CompletedProcess[bytes]:
     env = dict(os.environ)
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
     flags = ["-v"] if verbose else []
     return subprocess.run(
-        [python, "evaluate.py", "phi", *flags, _argument(system), _argument(gold)],
+        [python, "evaluate.py", "phi", *flags, *options, _argument(system), _argument(gold)],
         cwd=scorer,
         env=env,
         capture_output=True,
@@ -93,8 +100,10 @@ def _official_process(
     )
 
 
-def _our_process(gold: Path, system: Path, verbose: bool) -> subprocess.CompletedProcess[bytes]:
-    flags = ["-v"] if verbose else []
+def _our_process(
+    gold: Path, system: Path, verbose: bool, options: Sequence[str] = ()
+) -> subprocess.CompletedProcess[bytes]:
+    flags = ["-v", *options] if verbose else list(options)
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     return subprocess.run(
         [
@@ -124,11 +133,13 @@ def compare_edge_case(
     system: Path,
     verbose: bool,
     deliberate: str = "",
+    options: tuple[str, ...] = (),
+    our_options: Sequence[str] = (),
 ) -> tuple[bool, str]:
     """(agrees, what happened) for one folder pair. ``deliberate``: why we refuse a case the
     script scores (then a one-line refusal agrees)."""
-    official = _official_process(scorer, python, pythonpath, gold, system, verbose)
-    ours = _our_process(gold, system, verbose)
+    official = _official_process(scorer, python, pythonpath, gold, system, verbose, options)
+    ours = _our_process(gold, system, verbose, our_options)
     err = ours.stderr.decode("utf-8", "replace").strip()
     refused = ours.returncode == 1 and not ours.stdout and len(err.splitlines()) == 1
     if official.returncode != 0:
@@ -158,7 +169,15 @@ def run_edge_cases(
             continue
         compared += 1
         agrees, what = compare_edge_case(
-            scorer, python, pythonpath, gold, system, case.verbose, case.deliberate
+            scorer,
+            python,
+            pythonpath,
+            gold,
+            system,
+            case.verbose,
+            case.deliberate,
+            case.options,
+            case.our_options(),
         )
         differing += not agrees
         print(f"{'ok  ' if agrees else 'DIFF'} {case.name}: {what}", flush=True)

@@ -76,6 +76,12 @@ class EdgeCase:
     deliberate: str = ""
     #: compare these two files (gold, system) rather than the folders: the script's file form
     files: tuple[str, str] | None = None
+    #: the script's options (``--filter F``, ``--invert``, ``--conjunctive``)
+    options: tuple[str, ...] = ()
+
+    def our_options(self) -> list[str]:
+        """The same options for ``annotator evaluate --mode i2b2``."""
+        return ["--i2b2-filter" if option == "--filter" else option for option in self.options]
 
     def write(self, root: Path) -> tuple[Path, Path]:
         folders = []
@@ -589,9 +595,47 @@ def _cases() -> list[EdgeCase]:
             deliberate="42 empty blocks read like a result: refused as folders without a common document are",
         )
     )
+    mixed_gold = {
+        "100-01.xml": doc(tags=[*g, tag("PHI", 1, 7, "OTHER"), tag("CONTACT", 60, 66, "PHONE")]),
+        "100-02.xml": doc(tags=g[:3]),
+        "100-03.xml": doc(tags=[]),
+    }
+    mixed_system = {
+        "100-01.xml": doc(
+            tags=[
+                *g[1:],
+                tag("NAME", 33, 45, "patient"),
+                tag("DATE", 14, 23, "DATE"),
+                tag("PHI", 1, 7, "OTHER"),
+                tag("ID", 50, 57, "IDNUM"),
+                tag("LOCATION", 67, 73, "CITY"),
+            ]
+        ),
+        "100-02.xml": doc(tags=g[1:4]),
+        "100-03.xml": doc(tags=[tag("AGE", 96, 98, "AGE")]),
+        "100-01runB.xml": doc(tags=g[:2]),
+    }
+    for label, options in (
+        ("name", ("--filter", "NAME")),
+        ("name-date", ("--filter", "NAME,DATE")),
+        ("name-date-conjunctive", ("--filter", "NAME,DATE", "--conjunctive")),
+        ("name-invert", ("--filter", "NAME", "--invert")),
+        ("name-date-invert", ("--filter", "NAME,DATE", "--invert")),
+        ("name-date-invert-conjunctive", ("--filter", "NAME,DATE", "--invert", "--conjunctive")),
+        ("type-value", ("--filter", "DOCTOR")),
+        ("risk-value", ("--filter", "mention")),
+        ("risk-value-invert", ("--filter", "statin", "--invert")),
+        ("phi", ("--filter", "PHI")),
+        ("name-and-unknown", ("--filter", "NAME,DOCTOR")),
+        ("name-and-unknown-conjunctive", ("--filter", "NAME,DOCTOR", "--conjunctive")),
+        ("empty-value", ("--filter", "NAME,")),
+        ("invert-alone", ("--invert",)),
+        ("empty-filter", ("--filter", "", "--invert")),
+    ):
+        cases.append(EdgeCase(f"filter-{label}", mixed_gold, mixed_system, options=options))
     # Every case again with -v, where it was not asked for already.
     verbose = [
-        EdgeCase(c.name + "+v", c.gold, c.system, verbose=True, deliberate=c.deliberate, files=c.files)
+        EdgeCase(c.name + "+v", c.gold, c.system, True, c.deliberate, c.files, c.options)
         for c in cases
         if not c.verbose and c.name != "many-tags"
     ]

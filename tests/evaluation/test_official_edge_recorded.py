@@ -49,6 +49,7 @@ def run(case: EdgeCase, root: Path) -> int:
             "--mode",
             "i2b2",
             *(["-v"] if case.verbose else []),
+            *case.our_options(),
             "--gold",
             str(gold),
             "--system",
@@ -122,3 +123,12 @@ def test_what_the_official_script_crashes_on_is_refused_in_one_line(
     assert lines[0].startswith("annotator evaluate: error: ")
     assert str(tmp_path) in lines[0]  # the file (or folder) is named
     assert CRASHES[name][0] in lines[0]
+
+
+def test_the_official_filter_options_belong_to_i2b2_mode(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, system = CASES["filter-name"].write(tmp_path)
+    for options in (["--i2b2-filter", "NAME"], ["--invert"], ["--conjunctive"]):
+        assert main(["evaluate", *options, "--gold", str(gold), "--system", str(system)]) == 2
+        assert "--mode i2b2" in capsys.readouterr().err
