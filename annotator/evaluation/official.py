@@ -41,7 +41,7 @@ from lxml import etree
 
 from annotator.errors import InputError, TextMismatchError, printable_path
 from annotator.evaluation import float_sums
-from annotator.evaluation.official_warnings import py2_int, tag_warnings
+from annotator.evaluation.official_warnings import PLAIN_TYPES, RISK_NAMES, py2_int, tag_warnings
 from annotator.io.xmlsafe import parse_xml, read_bytes
 
 # Element names read from TAGS, in the order the official script (under Python 2) parses them.
@@ -179,14 +179,28 @@ def parse_official(data: bytes, path: str | Path) -> OfficialDocument:
             path,
         )
     by_name: dict[str, list[RawTagTuple]] = {name: [] for name in PARSE_ORDER}
+    checked: dict[str, list[Any]] = {}  # the tags the script may warn about, by element name
     for element in tags_element:
         name = element.tag
         bucket = by_name.get(name)  # type: ignore[call-overload]
-        if bucket is None:
-            continue  # the script silently ignores unknown elements
+        if bucket is None:  # the script ignores unknown elements, but builds risk-factor tags
+            if name in RISK_NAMES:
+                checked.setdefault(name, []).append(element)
+            continue
         get = element.get
-        bucket.append((name, get("start", ""), get("end", ""), get("TYPE", "")))
-    warnings = tag_warnings(tags_element, path)
+        start, end, type_ = get("start"), get("end"), get("TYPE")
+        if not (
+            type_ in PLAIN_TYPES[name]
+            and start is not None
+            and end is not None
+            and start.isdigit()
+            and end.isdigit()
+            and start.isascii()
+            and end.isascii()
+        ):
+            checked.setdefault(name, []).append(element)
+        bucket.append((name, start or "", end or "", type_ or ""))
+    warnings = tag_warnings(checked, path) if checked else []
     doc_id, sys_id = official_ids(str(path))
     tags = [t for name in PARSE_ORDER for t in by_name[name]]
     return OfficialDocument(
@@ -234,6 +248,13 @@ def _parse_as_the_script(data: bytes, path: str | Path) -> Any:
     )
 
 
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
 def read_official_folder(folder: str | Path, every_entry: bool = False) -> list[OfficialDocument]:
     """The files of a folder, parsed the official way, in ``os.listdir`` order (the order
     the script reads them in, which decides which of two files with one id is kept).
@@ -246,10 +267,12 @@ def read_official_folder(folder: str | Path, every_entry: bool = False) -> list[
     if not folder.is_dir():
         raise InputError("not a folder", folder)
     names = [name for name in os.listdir(folder) if every_entry or name.endswith("xml")]
+    with os.scandir(folder) as listing:  # a directory entry knows whether it is a folder: no stat
+        folders = {entry.name for entry in listing if _is_dir(entry)}
     documents = []
     for name in names:
         path = folder / name
-        if path.is_dir():
+        if name in folders:
             raise InputError(
                 "is a folder; the official script reads every "
                 + ("entry of the gold folder" if every_entry else "name ending in xml")

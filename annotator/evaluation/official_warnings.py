@@ -207,8 +207,22 @@ def _one_tag(element: Any, name: str, path: str | Path, out: list[str]) -> None:
         out.append(line)
 
 
-def tag_warnings(tags: Any, path: str | Path) -> list[str]:
-    """The WARNING lines the script prints while reading the children of ``tags`` (a TAGS element).
+# The TYPEs, as written, that need no check: nearly every tag has one of these and plain offsets.
+PLAIN_TYPES = {
+    name: frozenset(
+        _PHI_TYPES if name == "PHI" else ("OTHER",) if name == "OTHER" else TYPES_BY_CATEGORY[name]
+    )
+    for name in PHI_ORDER
+}
+RISK_NAMES = frozenset(RISK_ORDER)
+
+
+def tag_warnings(checked: dict[str, list[Any]], path: str | Path) -> list[str]:
+    """The WARNING lines the script prints while reading some children of a TAGS element.
+
+    ``checked``: by element name, the PHI elements that may deserve a warning (the others
+    have a TYPE of their element as written and offsets of plain digits) and every
+    cardiac-risk element, in document order.
 
     Raises
     ------
@@ -216,15 +230,11 @@ def tag_warnings(tags: Any, path: str | Path) -> list[str]:
         Where the script crashes while reading them.
     """
     out: list[str] = []
-    children = [child for child in tags if isinstance(child.tag, str)]
     for name in PHI_ORDER:
-        for element in children:
-            if element.tag == name:
-                _one_tag(element, name, path, out)
+        for element in checked.get(name, ()):
+            _one_tag(element, name, path, out)
     for name in RISK_ORDER:
-        for element in children:
-            if element.tag != name:
-                continue
+        for element in checked.get(name, ()):
             if "start" in element.attrib or "end" in element.attrib:
                 _one_tag(element, name, path, out)
                 continue
