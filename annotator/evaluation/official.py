@@ -279,7 +279,15 @@ def read_official_folder(folder: str | Path, every_entry: bool = False) -> list[
                 + " as a file and crashes on it",
                 path,
             )
-        documents.append(parse_official(read_bytes(path), path))
+        try:
+            documents.append(parse_official(read_bytes(path), path))
+        except InputError as error:
+            if every_entry and not name.endswith(".xml"):  # a .DS_Store, a README: say why it is read
+                error.message += (
+                    " (the official script reads every file of the gold folder, whatever its name)"
+                )
+                error.args = (error.one_line(),)
+            raise
     return documents
 
 

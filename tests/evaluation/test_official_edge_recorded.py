@@ -85,7 +85,7 @@ CRASHES = {
         "tags but no TEXT",
         "TypeError: 'NoneType' object has no attribute '__getitem__'",
     ),
-    "stray-gold-text-file": ("notes.txt", "XMLSyntaxError: Start tag expected, '<' not found"),
+    "stray-gold-text-file": ("whatever its name", "XMLSyntaxError: Start tag expected, '<' not found"),
     "stray-gold-folder": ("every entry of the gold folder", "IOError: [Errno 21] Is a directory"),
     "system-folder-named-xml": ("name ending in xml", "IOError: [Errno 21] Is a directory"),
     "non-ascii-type": ("not ASCII", "UnicodeEncodeError: 'ascii' codec can't encode character u'\\xe9'"),
