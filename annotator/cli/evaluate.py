@@ -76,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--gold",
         type=existing_path,
         required=True,
-        help="folder of gold files (sub-folders are not searched)",
+        help="folder of gold files (sub-folders are not searched), or one file with --system one file",
     )
     parser.add_argument(
         "--system", type=existing_path, required=True, help="folder of system/annotator files (not recursive)"
