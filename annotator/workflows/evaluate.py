@@ -204,10 +204,16 @@ def clean_official_layout(pairs: list[DocumentPair], options: Options) -> list[t
 def require_official_documents(folder: Path, flag: str) -> None:
     """The script reads the system folder's names ending in ``xml`` (``100-01.axml`` too) and
     every entry of the gold folder: a system folder without any such name prints nothing at
-    all there, and is refused here like any folder without documents."""
+    all there, and is refused here like any folder without documents; so is a gold folder
+    without a name ending in xml or XML."""
     from annotator.io.corpus import no_documents
 
-    if flag == "system" and not any(name.endswith("xml") for name in os.listdir(folder)):
+    names = os.listdir(folder)
+    if flag == "system" and not any(name.endswith("xml") for name in names):
+        raise no_documents(folder)
+    # A gold folder with no name ending in xml (a project's root, say) is refused with the
+    # same words as everywhere, where the script would crash on its first sub-folder.
+    if flag == "gold" and not any(name.lower().endswith("xml") for name in names):
         raise no_documents(folder)
 
 
