@@ -23,7 +23,7 @@ from annotator.deid.date_plans import DatePlan, plan_document, render_plan, reso
 from annotator.deid.dates import DateShift, ParsedDate, draw_shift, parse_date, reference_date, shift_date
 from annotator.deid.kept_tokens import kept_tokens
 from annotator.deid.name_slots import plan_names
-from annotator.deid.names import NameMapper, name_tokens
+from annotator.deid.names import NameMapper, name_tokens, without_diacritics
 from annotator.deid.place_phrases import PlaceMapper, plan_places
 from annotator.deid.placeholders import PROTOTYPES, is_placeholder_tag, name_roles, numeric_date, tail
 from annotator.deid.tag_runs import line_after, line_before
@@ -110,7 +110,10 @@ class CorpusContext:
                 kind = kind_of(annotation)
                 values.setdefault(kind, set()).add(normalise(annotation.text))
                 if kind in ("name", "username", "initials"):
-                    tokens.update(t.lower() for t in name_tokens(annotation.text))
+                    # Also as a system without accents writes it: a patient Mónica's mother
+                    # must not become "Monica" (the name, read so, is in the patient's notes).
+                    for token in name_tokens(annotation.text):
+                        tokens.update((token.lower(), without_diacritics(token).lower()))
         return cls(frozenset(tokens), {k: frozenset(v) for k, v in values.items()})
 
     def avoid(self, kind: str) -> frozenset[str]:
