@@ -37,6 +37,8 @@ def _key(root: Path, annotator: str) -> str:
 
 
 def _read_all() -> dict[str, object]:
+    if not places_path().is_file():
+        return {}  # none yet, or a pipe or device put there: opened, it would never end
     try:
         raw = json.loads(places_path().read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):

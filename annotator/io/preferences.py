@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Final
 
 from annotator.core.atomic import atomic_write_text
@@ -76,6 +77,8 @@ def preferences_path() -> str:
 
 
 def load_preferences() -> Preferences:
+    if not Path(preferences_path()).is_file():
+        return Preferences()  # none yet, or a pipe or device put there: it would never end
     try:
         with open(preferences_path(), encoding="utf-8") as handle:
             raw = json.load(handle)

@@ -30,6 +30,8 @@ def layouts_path() -> Path:
 
 
 def _read_all() -> dict[str, WindowLayout]:
+    if not layouts_path().is_file():
+        return {}  # none yet, or a pipe or device put there: opened, it would never end
     try:
         raw = json.loads(layouts_path().read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):

@@ -260,6 +260,7 @@ def load_identity() -> str | None:
     """The remembered annotator name, or ``None`` when none was chosen yet."""
     path = identity_path()
     try:
+        refuse_special_file(path, "an identity file")
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
