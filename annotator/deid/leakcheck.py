@@ -455,8 +455,10 @@ def find_leaks(
         lowered = tuple(t.lower() for t in tokens)
         folded = tuple(without_diacritics(t) for t in tokens)
         as_written = index.occurrences(tokens[anchor].lower(), patients)
-        seen = set(as_written)
-        spelt_otherwise = [p for p in index.folded_occurrences(tokens[anchor], patients) if p not in seen]
+        spelt_otherwise = index.folded_occurrences(tokens[anchor], patients)
+        if spelt_otherwise:  # rare: only tokens written with diacritics are indexed so
+            seen = set(as_written)
+            spelt_otherwise = [p for p in spelt_otherwise if p not in seen]
         for doc_index, position in [*as_written, *spelt_otherwise]:
             start_token = position - anchor
             if start_token < 0:
