@@ -12,12 +12,13 @@ from pathlib import Path
 
 from annotator.core.atomic import atomic_write_text
 from annotator.core.brat_conf import CONF_NAME
+from annotator.core.document import Document
 from annotator.core.project import Project
 from annotator.core.schema import DEFAULT_SCHEMA, Schema
 from annotator.core.task import is_task_file
 from annotator.errors import InputError, UsageError, printable_path
 from annotator.io.brat import flattened_lines
-from annotator.io.capacity import EVERYTHING, Kind, describe, losses, without
+from annotator.io.capacity import EVERYTHING, Kind, content, describe, losses, without
 from annotator.io.formats import (
     detect_format,
     get_format,
@@ -110,6 +111,16 @@ def _table_extras(
     return folder / INDEX_NAME, folder / SITE_LIST_NAME if names else None
 
 
+def _where(documents: list[Document], kinds: list[Kind], carried: frozenset[str]) -> str:
+    """The files that hold what cannot go (the first three), so a refusal names them."""
+    holding = [d for d in documents if any(content(d, carried)[kind] for kind in kinds)]
+    names = [Path(d.origin.path).name if d.origin.path else d.doc_id for d in holding[:3]]
+    if not names:
+        return ""
+    more = f" and {len(holding) - 3} more" if len(holding) > 3 else ""
+    return f"; in {', '.join(names)}{more}"
+
+
 def convert(
     request: ConvertRequest, progress: Progress | None = None, cancelled: Cancelled | None = None
 ) -> ConvertResult:
@@ -140,7 +151,7 @@ def convert(
         because = f"; the {' and '.join(with_others)} name what goes" if with_others else ""
         raise LossError(
             f"{request.to} cannot hold {describe(lost)}{because} (nothing written; --drop {kinds} "
-            "converts without them)",
+            f"converts without them){_where(documents, refused, target.carries)}",
             {kind.value: lost[kind] for kind in Kind if lost[kind]},
         )
     if lost:

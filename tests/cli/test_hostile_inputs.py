@@ -339,9 +339,20 @@ def place(entry: ZooEntry, w: Sandbox, target: str) -> None:
         write_entry(entry.name, w / target)
 
 
+# Files the official i2b2 script crashes on (it reads every file as UTF-8, every name ending
+# in xml as a file): i2b2 mode stops with one line naming the file, as the script cannot score.
+OFFICIAL_CRASHES = ("latin1_declared", "utf16_with_bom", "folder_named_xml")
+# An element beside TEXT and TAGS: formats without a place for it refuse it, naming the file.
+ELEMENTS_REFUSED = ("xinclude_sibling",)
+
+
 def folder_expectation(command: str, entry: ZooEntry) -> str:
     if command == "evaluate-i2b2" and entry.name in (*IMPOSSIBLE_OFFSETS, "duplicate_ids"):
         return "either"  # the official script does not look at ids or offset sanity
+    if command == "evaluate-i2b2" and entry.name in OFFICIAL_CRASHES:
+        return "fail"
+    if command == "convert" and entry.name in ELEMENTS_REFUSED:
+        return "fail"
     if entry.kind == "bad":
         return "fail"
     if entry.kind in ("ok", "skip"):
@@ -410,7 +421,9 @@ def test_folder_with_one_hostile_file(command: str, entry_name: str, work: Sandb
     place(entry, work, TARGET.get(command, "gold"))
     before = snapshot(work.root)
     run = run_cli(folder_args(command, work, model_file), work.home)
-    check(folder_expectation(command, entry), run, HOSTILE_ID, before, snapshot(work.root))
+    # Both files of a link loop are the hostile entry: either may be named.
+    name = HOSTILE_ID[:-1] if entry_name == "symlink_loop" else HOSTILE_ID
+    check(folder_expectation(command, entry), run, name, before, snapshot(work.root))
 
 
 # -- file commands: the hostile file named directly --------------------------------------------
@@ -429,6 +442,8 @@ def file_args(command: str, path: Path, w: Sandbox, model: Path) -> list[str | P
 
 
 def file_expectation(command: str, entry: ZooEntry) -> str:
+    if command == "convert" and entry.name in ELEMENTS_REFUSED:
+        return "fail"
     if entry.kind in ("bad", "skip"):
         return "fail"
     if entry.kind == "ok":
