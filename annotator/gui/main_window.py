@@ -52,6 +52,7 @@ from annotator.gui.window_dialogs import (
     close_unsaved,
     confirm_close,
     confirm_override,
+    tell_edits_not_recovered,
 )
 from annotator.gui.window_geometry import GEOMETRY_KEY, geometry_state, restore_geometry
 from annotator.gui.workers import run_with_progress
@@ -100,6 +101,9 @@ class MainWindow(QMainWindow):
         self.confirm_override: Callable[[str], bool] = lambda holder: confirm_override(self, holder)
         self.ask_outside_change: Callable[[str], str] = lambda doc_id: ask_outside_change(self, doc_id)
         self.close_unsaved: Callable[[list[str]], bool] = lambda reasons: close_unsaved(self, reasons)
+        self.tell_edits_not_recovered: Callable[[str], None] = lambda line: tell_edits_not_recovered(
+            self, line
+        )
         self._checking_outside = False
         # Where the user was in each note (selection, scroll), this session and the last ones.
         self.places: dict[str, Place] = load_places(project.root, session.annotator) if session.track else {}
@@ -234,6 +238,8 @@ class MainWindow(QMainWindow):
         s.read_only_changed.connect(self._on_session_read_only_changed)
         s.entry_changed.connect(self._on_session_entry_changed)
         s.notice.connect(self._on_session_notice)
+        # Looked up when emitted: tests replace the question after the window is built.
+        s.edits_not_recovered.connect(lambda line: self.tell_edits_not_recovered(line))
         self.banner.override_requested.connect(self._on_banner_override_requested)
         self.documents.document_chosen.connect(self.open_document)
         self.documents.progress_changed.connect(self._show_progress)

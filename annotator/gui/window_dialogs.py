@@ -40,6 +40,12 @@ def ask_recovery(parent: QWidget, doc_id: str) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
+def tell_edits_not_recovered(parent: QWidget, line: str) -> None:
+    """Unsaved edits of an earlier session were set aside, not applied (the note's text changed
+    on disk since): said in a box, not only in the status bar, since the user expected them."""
+    QMessageBox.warning(parent, "Unsaved edits not applied", line)
+
+
 def ask_outside_change(parent: QWidget, doc_id: str) -> str:
     """``mine`` or ``theirs``: which version of a note changed outside the tool stays open (the
     other is kept in a file beside it)."""

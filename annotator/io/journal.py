@@ -13,10 +13,18 @@ A line holds the annotation's fields (offsets, category, type, provenance, comme
 the note text: the text is in the file the journal is replayed over. Relations and document
 tags are journalled the same way (``relation-add`` ..., ``document-tag-add`` ...). The journal
 is created 0600, like the recovery files.
+
+Each line also holds ``note_sha256``: a short SHA-256 of the note text the edit was made over
+(a digest, never the text). Offsets mean something only over that text: if the file's text
+changed between the crash and the recovery (a colleague's sync, a re-import, a hand edit),
+:func:`written_over_other_text` says so, and the journal is set aside instead of replayed, so
+that no tag lands on other words. A journal written before digests (no ``note_sha256``) is
+replayed as before, with the offset checks only.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import queue
@@ -35,6 +43,8 @@ from annotator.io.records import document_tag_record, record_document_tag, recor
 
 JOURNAL_SUFFIX = ".journal"
 FORMAT = "phi-annotator/journal/1"
+# The key of the digest of the note text a line was written over.
+TEXT_DIGEST = "note_sha256"
 _SOURCES = {source.value: source for source in Source}
 
 
@@ -42,6 +52,26 @@ def journal_path(path: str | Path) -> Path:
     """The journal beside a working copy: ``.NAME.xml.journal``."""
     path = Path(path)
     return path.with_name(f".{path.name}{JOURNAL_SUFFIX}")
+
+
+def text_digest(text: str) -> str:
+    """A short SHA-256 hex of a note text: tells two versions of it apart without holding it.
+
+    64 bits: these guard against an honest change of the file, not against forgery.
+    """
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def over_text(entry: dict[str, Any], digest: str) -> dict[str, Any]:
+    """A journal entry marked with the digest of the note text it was made over."""
+    return {**entry, TEXT_DIGEST: digest}
+
+
+def written_over_other_text(entries: Iterable[dict[str, Any]], text: str) -> bool:
+    """True when some entry was made over another note text than ``text`` (its offsets would
+    fall on other words); False when every digest matches, or the journal has none (older)."""
+    digests = {str(entry[TEXT_DIGEST]) for entry in entries if TEXT_DIGEST in entry}
+    return bool(digests) and digests != {text_digest(text)}
 
 
 def annotation_record(annotation: Annotation) -> dict[str, Any]:

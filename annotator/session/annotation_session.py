@@ -18,6 +18,8 @@ entry_changed(str)              a document's status, counts or time changed (doc
 notice(str)                     something the user must be told: what an action did (accepted,
                                 rejected, saved, undone), recovered edits, where declined
                                 edits were kept
+edits_not_recovered(str)        one line: unsaved edits of an earlier session were not applied
+                                (the note's text changed on disk since) and where they are kept
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ class AnnotationSession:
     read_only_changed = Signal(bool, str)
     entry_changed = Signal(str)
     notice = Signal(str)
+    edits_not_recovered = Signal(str)
 
     def __init__(
         self,
@@ -190,6 +193,11 @@ class AnnotationSession:
                 notices.append(f"Recovered {count} unsaved edit(s) of {doc_id} from its edit journal.")
         if kept_aside is not None:
             notices.append(f"The unsaved edits of {doc_id} were kept in {kept_aside.name}.")
+        stale = self.workspace.stale_edits_kept.pop(doc_id, [])
+        if stale:
+            not_recovered = stale_edits_message(doc_id, stale)
+            notices.append(not_recovered)
+            self.edits_not_recovered.emit(not_recovered)
         if opened.taken_over:
             notices.append(f"Took over the stale lock on {doc_id} held by {opened.taken_over}.")
         if notices:
@@ -608,3 +616,14 @@ class AnnotationSession:
                 self.notice.emit(message)
         else:
             self._state_failure = ""
+
+
+def stale_edits_message(doc_id: str, kept: list[Path]) -> str:
+    """What the user is told when unsaved edits of an earlier session were set aside because
+    the note's text changed on disk since they were made."""
+    names = " and ".join(path.name for path in kept)
+    return (
+        f"The unsaved edits of {doc_id} from an earlier session were not applied: the note's text "
+        f"changed on disk since they were made, so their tags would land on other words; they are "
+        f"kept in {names}."
+    )

@@ -12,6 +12,9 @@ work rules are tested without widgets:
   someone else's live lock opens the document read-only until an explicit override;
 * unsaved edits are written to a recovery file a few seconds after each edit
   (:class:`~annotator.io.autosave.AutosaveStore`), offered again after a crash;
+* unsaved edits made over another text of the note than its file holds now (the file changed
+  between the crash and the recovery) are never applied to it: their journal or recovery file
+  is set aside (``….stale-DATE``) and the session says so;
 * saving writes the i2b2 file atomically and removes the recovery file.
 """
 
@@ -45,11 +48,14 @@ from annotator.io.journal import (
     added,
     document_tag_changed,
     journal_path,
+    over_text,
     read_journal,
     relation_changed,
     removed,
     replaced,
     replay,
+    text_digest,
+    written_over_other_text,
 )
 from annotator.io.locking import DocumentLock, read_lock_info
 from annotator.io.task_files import find_task
@@ -192,6 +198,9 @@ class Workspace:
         # Every edit goes to the document's write-ahead journal (fsynced off this thread).
         self.journal = JournalWriter()
         self.recovered_edits: dict[str, int] = {}
+        # Journals and recovery files of an earlier session set aside unapplied because the
+        # note's text changed since (taken by the session, which tells the user).
+        self.stale_edits_kept: dict[str, list[Path]] = {}
         # Why each document of the last save_all() could not be saved (one line each).
         self.save_errors: dict[str, str] = {}
         self._schema: Schema | None = None
@@ -384,10 +393,69 @@ class Workspace:
                     # from the same file, not a change from outside.
                     self._remember_disk(doc_id)
         if not state.read_only:
+            # Before the question: edits that cannot be applied are not offered.
+            self._set_aside_stale_edits(doc_id)
             state.recovery_available = self.has_journal(doc_id) or self.autosave.has_recovery(
                 entry.working_path
             )
         return state
+
+    def _set_aside_stale_edits(self, doc_id: str) -> None:
+        """Set aside the unsaved edits of an earlier session made over another text of the note
+        than its file holds now (a colleague's sync, a re-import, a hand edit since the crash):
+        replayed, the journal's offsets would put tags on other words, and the recovery file
+        (which holds its own text) would put the old text back over the new one. Renamed, never
+        deleted; the new names wait in :attr:`stale_edits_kept`. When the file or the journal
+        cannot be read, nothing is decided here: opening says what is wrong, as before."""
+        if doc_id in self.documents:
+            return  # its unsaved edits are in memory, over the text read this session
+        entry = self.entry(doc_id)
+        journal = journal_path(entry.working_path)
+        known: list[str] = []
+
+        def current_text() -> str | None:
+            if not known:
+                try:
+                    known.append(self._read(self._source_of(entry)).text)
+                except AnnotatorError:
+                    return None
+            return known[0]
+
+        if self.has_journal(doc_id):
+            try:
+                entries = read_journal(journal)
+            except StorageError:
+                entries = []
+            text = current_text() if entries else None
+            if text is not None and written_over_other_text(entries, text):
+                self._keep_stale(doc_id, journal)
+        if self.autosave.has_recovery(entry.working_path):
+            try:
+                recovered_text: str | None = self.autosave.load_recovery(entry.working_path).text
+            except AnnotatorError:
+                recovered_text = None  # not offered either (has_recovery reads it the same way)
+            text = current_text() if recovered_text is not None else None
+            if text is not None and recovered_text != text:
+                self._keep_stale(doc_id, recovery_path(entry.working_path))
+
+    def _keep_stale(self, doc_id: str, path: Path) -> None:
+        self.stale_edits_kept.setdefault(doc_id, []).append(self._keep_aside(path, "stale"))
+
+    def _keep_aside(self, path: Path, why: str) -> Path:
+        """Rename a journal or recovery file to ``NAME.WHY-DATE`` beside it; a name not taken, so
+        nothing set aside earlier (in the same second) is replaced."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        kept = path.with_name(f"{path.name}.{why}-{stamp}")
+        number = 1
+        while kept.exists():
+            number += 1
+            kept = path.with_name(f"{path.name}.{why}-{stamp}-{number}")
+        self.journal.close_file(path)
+        try:
+            os.replace(path, kept)
+        except OSError as error:
+            raise StorageError(f"cannot set the unsaved edits aside: {error.strerror}", path) from None
+        return kept
 
     def has_journal(self, doc_id: str) -> bool:
         """True when the document has edits journalled since its last save."""
@@ -423,10 +491,15 @@ class Workspace:
         entry = self.entry(doc_id)
         journal = read_journal(journal_path(entry.working_path)) if recovered else []
         if journal:
-            # The journal holds every edit since the last save: replay it over the saved file.
+            # The journal holds every edit since the last save: replay it over the saved file,
+            # if that still holds the text the edits were made over (checked when prepared;
+            # again here, in case the file changed while the question was asked).
             document = self._read(self._source_of(entry))
             document.origin.path = entry.working_path
-            self.recovered_edits[doc_id] = replay(document, journal)
+            if written_over_other_text(journal, document.text):
+                self._keep_stale(doc_id, journal_path(entry.working_path))
+            else:
+                self.recovered_edits[doc_id] = replay(document, journal)
         elif recovered:
             document = self.autosave.load_recovery(entry.working_path)
         else:
@@ -491,13 +564,7 @@ class Workspace:
         journal = journal_path(self.entry(doc_id).working_path)
         if not journal.is_file() or doc_id in self.documents:
             return None
-        kept = journal.with_name(f"{journal.name}.declined-{time.strftime('%Y%m%d-%H%M%S')}")
-        self.journal.close_file(journal)
-        try:
-            os.replace(journal, kept)
-        except OSError as error:
-            raise StorageError(f"cannot set the edit journal aside: {error.strerror}", journal) from None
-        return kept
+        return self._keep_aside(journal, "declined")
 
     def read_many(
         self,
@@ -573,10 +640,14 @@ class Workspace:
         kept = history_path(self.state_dir, self.annotator, doc_id)
         # The annotations as loaded: the history's start line, written before its first edit.
         loaded: list[Annotation] | None = document.annotations if not kept.exists() else None
+        # The digest of the text the offsets refer to, made at the first edit (a project-wide
+        # search loads thousands of notes it never edits).
+        digest = ""
 
         def append(journal: Path, entry: dict[str, Any]) -> None:
-            nonlocal loaded
-            self.journal.append(journal, entry)
+            nonlocal loaded, digest
+            digest = digest or text_digest(document.text)
+            self.journal.append(journal, over_text(entry, digest))
             now = self.wall_clock()
             if loaded is not None:
                 self.journal.append(kept, start_entry(loaded, now))

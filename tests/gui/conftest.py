@@ -143,6 +143,7 @@ def make_window(
     main.confirm_close = lambda: "save"
     main.confirm_override = lambda holder: True
     main.close_unsaved = lambda reasons: True
+    main.tell_edits_not_recovered = lambda line: None
     qtbot.addWidget(main)
     return main
 

@@ -9,7 +9,18 @@ import pytest
 
 from annotator.core.document import Document
 from annotator.errors import StorageError
-from annotator.io.journal import JournalWriter, added, read_journal, removed, replaced, replay
+from annotator.io.journal import (
+    TEXT_DIGEST,
+    JournalWriter,
+    added,
+    over_text,
+    read_journal,
+    removed,
+    replaced,
+    replay,
+    text_digest,
+    written_over_other_text,
+)
 
 TEXT = "Seen by Dr. Marissa Jones on 2060-01-02 with John Smith."
 
@@ -105,3 +116,34 @@ def test_a_journal_that_cannot_be_written_is_reported_once(tmp_path: Path) -> No
     assert len(failures) == 1 and failures[0].startswith("j: ")
     assert writer.take_failures() == []
     writer.close()
+
+
+def test_a_line_marked_with_the_text_digest_holds_a_digest_never_the_text(tmp_path: Path) -> None:
+    writer = JournalWriter()
+    path = tmp_path / ".200-01.xml.journal"
+    writer.append(path, over_text(added(_doc().annotations[0]), text_digest(TEXT)))
+    assert writer.flush()
+    (entry,) = read_journal(path)
+    assert entry[TEXT_DIGEST] == text_digest(TEXT) and len(entry[TEXT_DIGEST]) == 16
+    assert "Marissa" not in path.read_text() and "Jones" not in path.read_text()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    writer.close()
+
+
+def test_a_journal_written_over_another_text_is_told_from_one_over_this_text() -> None:
+    entries = [over_text(added(_doc().annotations[0]), text_digest(TEXT))]
+    assert not written_over_other_text(entries, TEXT)
+    # One character inserted before the tag (a re-import): every offset after it is off by one.
+    assert written_over_other_text(entries, "X" + TEXT)
+    # A journal from before digests says nothing either way: replayed as before.
+    assert not written_over_other_text([added(_doc().annotations[0])], "X" + TEXT)
+    # Lines over two texts (never written so, but read from disk): not this text as a whole.
+    mixed = [*entries, over_text(removed(_doc().annotations[0]), text_digest("X" + TEXT))]
+    assert written_over_other_text(mixed, TEXT)
+
+
+def test_replay_ignores_the_digest_of_a_line(tmp_path: Path) -> None:
+    saved = Document("200-01", TEXT)
+    entry = over_text(added(_doc().annotations[0]), text_digest(TEXT))
+    assert replay(saved, [entry]) == 1
+    assert [a.text for a in saved.annotations] == ["Marissa Jones"]
