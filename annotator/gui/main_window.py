@@ -506,10 +506,13 @@ class MainWindow(QMainWindow):
     def check_outside_change(self) -> None:
         """Notice the open note's file changed or deleted outside the tool, and lose neither
         version: unedited here, it is read again; with unsaved edits, the user chooses which
-        stays open and the other is kept beside it. Checked every few seconds, when the window
-        is activated and before saving."""
+        stays open and the other is kept beside it; open read-only, the new version is shown.
+        Checked every few seconds, when the window is activated and before saving."""
         s = self.session
         if self._checking_outside:
+            return
+        if s.read_only:
+            self._follow_read_only_note()
             return
         change = s.outside_change()
         if change is None:
@@ -539,6 +542,21 @@ class MainWindow(QMainWindow):
             self._checking_outside = False
         self._restore_place()
         self.populate_documents()
+
+    def _follow_read_only_note(self) -> None:
+        """Someone else's note, open read-only, changed on disk: shown again where the user was
+        (selection and first line on screen, as far as the new version has them)."""
+        self._checking_outside = True
+        self.keep_place()
+        try:
+            followed = self.session.follow_read_only_note()
+        except AnnotatorError as error:
+            self._on_session_notice(error.one_line())  # a damaged file: the last reading stays
+            followed = False
+        finally:
+            self._checking_outside = False
+        if followed:
+            self._restore_place()
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

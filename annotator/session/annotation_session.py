@@ -165,14 +165,8 @@ class AnnotationSession:
             raise
         if switching:
             self.leave_document()
-        self.document = document
-        self.editor = AnnotationEditor(
-            document, self.history, self.schema, self.annotator, opened.read_only, self.rejections
-        )
-        self.editor.snap_to_words = self.snap_to_words
+        self._take_document(document, opened.read_only)
         self.lock_holder = opened.lock_holder
-        document.annotation_removed.connect(self._on_document_annotation_removed)
-        document.annotation_replaced.connect(self._on_document_annotation_replaced)
         if self.track and not opened.read_only and self.state.status(doc_id, self.annotator) == NOT_STARTED:
             self.state.set_status(doc_id, self.annotator, IN_PROGRESS)
             self._save_state()
@@ -209,6 +203,22 @@ class AnnotationSession:
         self._prefetch_timer.start()
         return document
 
+    def _take_document(self, document: Document, read_only: bool) -> None:
+        """Make ``document`` the open one, with an editor of its own (no signal said yet)."""
+        self.document = document
+        self.editor = AnnotationEditor(
+            document, self.history, self.schema, self.annotator, read_only, self.rejections
+        )
+        self.editor.snap_to_words = self.snap_to_words
+        document.annotation_removed.connect(self._on_document_annotation_removed)
+        document.annotation_replaced.connect(self._on_document_annotation_replaced)
+
+    def _drop_document(self) -> None:
+        """Stop following the open document's signals (it is being replaced)."""
+        if self.document is not None:
+            self.document.annotation_removed.disconnect(self._on_document_annotation_removed)
+            self.document.annotation_replaced.disconnect(self._on_document_annotation_replaced)
+
     def _prefetch_neighbours(self) -> None:
         if self.doc_id is None:
             return
@@ -234,18 +244,50 @@ class AnnotationSession:
                 self.notice.emit(error.one_line())  # left in place; the next save tries again
         self.timer.stop(self.clock())
         self.record_time()
-        self.document.annotation_removed.disconnect(self._on_document_annotation_removed)
-        self.document.annotation_replaced.disconnect(self._on_document_annotation_replaced)
+        self._drop_document()
         self.workspace.release(doc_id)
         self.entry_changed.emit(doc_id)
 
     # -- a working copy changed outside the tool ------------------------------------------------
     def outside_change(self) -> str | None:
         """``"changed"`` or ``"deleted"`` when the open document's file is no longer the one
-        it was read from or saved to (another annotator's sync, a git pull, a replaced file)."""
+        it was read from or saved to (another annotator's sync, a git pull, a replaced file).
+        None for a document open read-only: :meth:`follow_read_only_note` reads that one again."""
         if self.doc_id is None or self.read_only:
             return None
         return self.workspace.changed_outside(self.doc_id)
+
+    def follow_read_only_note(self) -> bool:
+        """Show the new version of a document open read-only when its file changed on disk (the
+        one who holds the lock saved, or a sync brought theirs): nothing here is ours to keep,
+        so it is read again, and the status bar says so. The current annotation stays current
+        when the new version still has it. True when the file had changed."""
+        doc_id = self.doc_id
+        if doc_id is None or not self.read_only:
+            return False
+        change = self.workspace.changed_outside(doc_id)
+        if change is None:
+            return False
+        # "locked by alice on ward-pc since ...": whose saving this most likely was.
+        holder = self.lock_holder.removeprefix("document is ") or "locked by someone else"
+        if change == "deleted":
+            # Nothing to read: what was read last stays on screen, said once.
+            self.workspace.remember_disk(doc_id)
+            self.notice.emit(f"{doc_id} was deleted on disk: the last version read stays shown ({holder}).")
+            return True
+        kept_current = self.current_id
+        document = self.workspace.read_again(doc_id)
+        self._drop_document()
+        self._take_document(document, read_only=True)
+        self.current_id = None
+        self.document_changed.emit(document)
+        self.current_changed.emit(None)
+        # Made current again once shown: showing a note puts its caret at the start.
+        if kept_current is not None and kept_current in document:
+            self.set_current(kept_current)
+        self.entry_changed.emit(doc_id)
+        self.notice.emit(f"{doc_id} was changed on disk: showing the new version (read-only, {holder}).")
+        return True
 
     def take_outside_version(self) -> Path | None:
         """Reopen the open document from its file as changed outside the tool. Unsaved edits
@@ -257,8 +299,7 @@ class AnnotationSession:
         mine = self.workspace.keep_mine_aside(doc_id) if self.workspace.is_dirty(doc_id) else None
         self.timer.stop(self.clock())
         self.record_time()
-        self.document.annotation_removed.disconnect(self._on_document_annotation_removed)
-        self.document.annotation_replaced.disconnect(self._on_document_annotation_replaced)
+        self._drop_document()
         self.history.forget(doc_id)
         self.workspace.forget(doc_id)
         self.document = None

@@ -507,11 +507,14 @@ class Workspace:
             document = self._take_prefetched(doc_id) or self._read(path)
             # Saving always goes to the working copy, never over the source or suggestions.
             document.origin.path = entry.working_path
+        self._keep_loaded(doc_id, document)
+        return document
+
+    def _keep_loaded(self, doc_id: str, document: Document) -> None:
         document.doc_id = doc_id
         self.documents[doc_id] = document
         self._remember_disk(doc_id)
         self._watch(document)
-        return document
 
     def _source_of(self, entry: DocumentEntry) -> Path:
         if entry.working_path.exists():
@@ -740,6 +743,27 @@ class Workspace:
     def _remember_disk(self, doc_id: str) -> None:
         self._on_disk[doc_id] = _disk_stamp(self.entry(doc_id).working_path)
 
+    def remember_disk(self, doc_id: str) -> None:
+        """Take the working copy as it is on disk now as the one seen (a change said once)."""
+        self._remember_disk(doc_id)
+
+    def read_again(self, doc_id: str) -> Document:
+        """Read a loaded document's file again in place of the copy in memory: for a document
+        open read-only, whose file its lock holder saved. Nothing on disk is touched: the
+        journal and recovery file beside it are theirs. A file that cannot be read (caught
+        half-written, or damaged) raises and the copy in memory stays; said once, it is tried
+        again when the file changes next."""
+        entry = self.entry(doc_id)
+        try:
+            document = self._read(self._source_of(entry))
+        except AnnotatorError:
+            self._remember_disk(doc_id)
+            raise
+        document.origin.path = entry.working_path
+        self.forget(doc_id)
+        self._keep_loaded(doc_id, document)
+        return document
+
     def changed_outside(self, doc_id: str) -> str | None:
         """``"changed"`` or ``"deleted"`` when the working copy of a loaded document is no longer
         the file it was read from or last saved to (another annotator's sync, a git pull, a
@@ -772,11 +796,15 @@ class Workspace:
 
     def forget(self, doc_id: str) -> None:
         """Drop a loaded document, so that the next :meth:`load` reads its file again (the
-        edits journalled since the last save are set aside, never replayed over the new file)."""
+        edits journalled since the last save are set aside, never replayed over the new file).
+        Of a document last opened read-only, the journal and recovery file beside it are
+        left alone: they are the lock holder's, who may still be writing them."""
         self.documents.pop(doc_id, None)
         self._touched.discard(doc_id)
         self._pending.pop(doc_id, None)
         self._on_disk.pop(doc_id, None)
+        if doc_id in self.read_only:
+            return
         self.autosave.discard_recovery(self.entry(doc_id).working_path)
         journal = journal_path(self.entry(doc_id).working_path)
         if journal.is_file() and journal.stat().st_size > 0:
