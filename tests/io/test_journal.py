@@ -147,3 +147,9 @@ def test_replay_ignores_the_digest_of_a_line(tmp_path: Path) -> None:
     entry = over_text(added(_doc().annotations[0]), text_digest(TEXT))
     assert replay(saved, [entry]) == 1
     assert [a.text for a in saved.annotations] == ["Marissa Jones"]
+
+
+def test_a_digest_that_is_not_one_of_ours_counts_as_another_text() -> None:
+    # A hand-edited or foreign journal: never replayed on a guess, never an exception.
+    for odd in (12, None, ["a"], {"b": 1}, ""):
+        assert written_over_other_text([{**added(_doc().annotations[0]), TEXT_DIGEST: odd}], TEXT)
