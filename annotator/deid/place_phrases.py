@@ -30,6 +30,7 @@ from annotator.deid.places import (
     state_in_form,
     state_key,
     state_like,
+    state_pair,
     without_words,
 )
 from annotator.deid.tag_runs import Span, adjacent_runs, cut_into_tags, line_after, line_before
@@ -158,6 +159,10 @@ class PlaceMapper:
         # case are the same place.
         self.acronyms: set[str] = set()
         self._abbreviations: dict[str, tuple[str, str] | None] = {}
+        # Type words swapped in for a tag made only of type words ("Memorial" -> "Regional").
+        self._swaps: dict[str, str] = {}
+        # Each state's surrogate, keyed by the state it names (state_key): shared by every
+        # tag type that writes a state (see state()).
         self._states: dict[str, str] = {}
         self._numbers: dict[str, str] = {}
 
@@ -194,12 +199,32 @@ class PlaceMapper:
         """Another type word of the same group (else of any), none of the patient's own place
         words (the leak check would read it as the original)."""
         key = word.rstrip(".").lower()
-        if key not in self._states:
+        if key not in self._swaps:
             group = next((g for g in TYPE_SWAPS if key in g), TYPE_SWAPS[0])
             same = [w for w in group if w != key and w not in self.own]
             other = [w for g in TYPE_SWAPS for w in g if w != key and w not in self.own]
-            self._states[key] = self.rng.choice(same or other or [w for w in group if w != key]).capitalize()
-        return self._states[key]
+            self._swaps[key] = self.rng.choice(same or other or [w for w in group if w != key]).capitalize()
+        return self._swaps[key]
+
+    def state(self, text: str) -> str:
+        """The patient's surrogate of a state, in ``text``'s form and case (``MA`` -> ``NY``,
+        ``Massachusetts`` -> ``New York``).
+
+        One map for every tag type that writes a state: a ``STATE`` tag, a state word in a
+        ``LOCATION-OTHER`` phrase and the state of a ``CITY`` tag (``Boston, MA``) name the same
+        thing, and a reader would take two surrogates for two states. ``COUNTRY`` stays apart:
+        a country tag "Georgia" names the country, and its surrogate must be a country. Two
+        states of the patient never share a surrogate."""
+        key = state_key(text) or text.strip().lower()
+        if key not in self._states:
+            taken = {form.lower() for made in self._states.values() for form in _state_forms(made)}
+            made = state_like(text, self.rng, self.avoid | _CLINICAL)
+            for _ in range(20):
+                if not taken & {form.lower() for form in _state_forms(made)}:
+                    break
+                made = state_like(text, self.rng, self.avoid | _CLINICAL | taken)
+            self._states[key] = made
+        return apply_case(text, state_in_form(text, self._states[key]))
 
     def _number(self, digits: str) -> str:
         """Another number of as many digits, the same one for the same number."""
@@ -272,12 +297,8 @@ class PlaceMapper:
             if token.role == "name":
                 run.append(token)
             elif token.role == "state":
-                key = state_key(token.text) or token.text.lower()
-                if key not in self._states:
-                    self._states[key] = state_like(token.text, self.rng, self.avoid | _CLINICAL)
                 # "MA" and "Massachusetts": one state, one surrogate, each in its own form.
-                state = state_in_form(token.text, self._states[key])
-                replaced.append((token.start, token.end, apply_case(token.text, state)))
+                replaced.append((token.start, token.end, self.state(token.text)))
             elif token.role == "number" and len(token.text) >= 2:
                 # "Pier 21": a number of two digits or more is part of the name; one digit
                 # ("QUARTERMAIN 2", a unit) names no place.
@@ -297,6 +318,11 @@ class PlaceMapper:
         for start, end, new in sorted(replaced, reverse=True):
             text = text[:start] + new + text[end:]
         return text, replaced, note
+
+
+def _state_forms(state: str) -> tuple[str, ...]:
+    """A state's name and code (``New York``, ``NY``), or the string alone when unlisted."""
+    return state_pair(state) or (state,)
 
 
 def _acronym_case(model: str, acronym: str) -> str:

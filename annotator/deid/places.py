@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import cache
 
 from annotator.core.english import zipf
@@ -233,6 +233,11 @@ def state_key(text: str) -> str | None:
     return pair[0].lower() if pair is not None else None
 
 
+def state_pair(text: str) -> tuple[str, str] | None:
+    """A state's name and postal code, from either (None when ``text`` names no listed state)."""
+    return _state_pairs().get(text.strip().rstrip(".").lower())
+
+
 def state_in_form(original: str, surrogate: str) -> str:
     """A surrogate state written in the original's form: ``NY`` for a code, ``New York`` for a
     name (one state of the patient's written both ways keeps one surrogate)."""
@@ -245,12 +250,19 @@ def state_in_form(original: str, surrogate: str) -> str:
     return pair[1] if abbreviated else apply_case(original, pair[0])
 
 
-def city_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> str:
-    """A city from the list; ``City, ST`` keeps its state part in the same form."""
+def city_like(
+    text: str,
+    rng: random.Random,
+    avoid: Collection[str] = (),
+    state_for: Callable[[str], str] | None = None,
+) -> str:
+    """A city from the list; ``City, ST`` keeps its state part in the same form, the state
+    replaced by ``state_for`` when given (the patient's one surrogate of that state)."""
     match = _CITY_STATE.fullmatch(text)
     if match and match["state"].lower().rstrip(".") in state_names():
         city = apply_case(match["city"], pick(rng, load_list("cities"), avoid))
-        return city + match["sep"] + state_like(match["state"], rng, avoid)
+        state = state_for(match["state"]) if state_for else state_like(match["state"], rng, avoid)
+        return city + match["sep"] + state
     pool = [c for c in load_list("cities") if c.lower() != text.lower()]
     return apply_case(text, pick(rng, pool, avoid))
 

@@ -376,14 +376,16 @@ class PatientSurrogates:
             before, after = line_before(self._text, start, 40), line_after(self._text, end, 30)
             new, _, note = self.places.replace(core, before, after)
             return Surrogate(lead + new + trail, note=note)
+        if kind == "state" and places.state_key(core) is not None:
+            # The patient's one surrogate of this state, whatever type its other tags have.
+            return Surrogate(lead + self.places.state(core) + trail)
         # A place however it is written ("St. Joseph Hosp", "Saint Joseph Hospital"; "MGH",
         # "Mgh") is one place: its first spelling's surrogate, in this one's case.
         key = (kind, _reading(kind)(core))
         if key not in self._memo:
             self._memo[key] = self._unused(kind, core)
-        made = places.state_in_form(core, self._memo[key]) if kind == "state" else self._memo[key]
         # "BOSTON" after "Boston": the same surrogate, in this occurrence's case.
-        return Surrogate(lead + apply_case(core, made) + trail)
+        return Surrogate(lead + apply_case(core, self._memo[key]) + trail)
 
     def _placeholder(self, annotation: Annotation, core: str, kind: str, lead: str, trail: str) -> Surrogate:
         """A surrogate drawn from a placeholder's label; the same placeholder gets the same one."""
@@ -481,6 +483,9 @@ class PatientSurrogates:
             return places.department_like(text)
         if kind in ("hospital", "organization"):
             return places.institution_like(text, rng, kind, avoid)
+        if kind == "city":
+            # "Boston, MA": its state is the patient's one surrogate of MA.
+            return places.city_like(text, rng, avoid, state_for=self.places.state)
         generators = {
             "street": places.street_like, "city": places.city_like, "state": places.state_like,
             "country": places.country_like, "profession": places.profession_like,

@@ -311,3 +311,26 @@ def test_no_surrogate_is_a_name_of_the_patient_written_without_its_accents(seed:
     corpus = generate_corpus(patients=9, seed=23).gold
     outputs = deidentify_documents(corpus, DeidOptions(seed=seed)).documents
     assert find_leaks(corpus, outputs) == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_state_tagged_with_any_location_type_is_one_state(seed: int) -> None:
+    # One patient's "MA" tagged STATE, LOCATION-OTHER and inside a CITY tag is one state.
+    first = note(
+        "432-01", "Lives in ", ("MA", "STATE"), "; home in ", ("Quarvel, MA", "CITY"), ".",
+    )  # fmt: skip
+    second = note(
+        "432-02", "Moved from ", ("MA", "LOCATION-OTHER"), " and ", ("Massachusetts", "LOCATION-OTHER"),
+        ", then ", ("Connecticut", "STATE"), ".",
+    )  # fmt: skip
+    result = deidentify_documents([first, second], DeidOptions(seed=seed))
+    made = {
+        (r.original.type, r.original.text): r.new.text for items in result.replaced.values() for r in items
+    }
+    code = made[("STATE", "MA")]
+    assert code != "MA" and code.isupper() and len(code) == 2
+    assert made[("LOCATION-OTHER", "MA")] == code
+    assert made[("CITY", "Quarvel, MA")].endswith(", " + code)
+    assert dict(load_pairs("states"))[made[("LOCATION-OTHER", "Massachusetts")]] == code
+    # Another state of the patient keeps another surrogate.
+    assert dict(load_pairs("states"))[made[("STATE", "Connecticut")]] != code
