@@ -15,6 +15,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
 from annotator.core.annotation import Annotation
 from annotator.core.document import Document
@@ -27,6 +28,8 @@ from annotator.deid.textcase import apply_case
 _GAP = re.compile(r"[ \t]*(?:,|->|-|–|/|\.|of|the)?[ \t]*", re.IGNORECASE)
 _RANGE_SEPARATOR = re.compile(r"\s*(?:->|-|–|/|\bto\b|\bthru\b|\bthrough\b)\s*", re.IGNORECASE)
 MOST_PARTS = 6
+# Every reading of a date string, best first: readings() with the patient's conventions.
+Reader = Callable[[str], list[Reading]]
 _YEAR_BEFORE = re.compile(r"(?:'|\b(?:in|since|of|from|year)\s+)$", re.IGNORECASE)
 
 
@@ -65,33 +68,32 @@ class DatePlan:
 
 
 def plan_document(
-    document: Document, tags: Iterable[Annotation], short_numeric: str = "month-day"
+    document: Document, tags: Iterable[Annotation], short_numeric: str = "month-day", day_first: bool = False
 ) -> list[DatePlan]:
-    """The plans of a note's date tags (a tag with no date reading is in none)."""
+    """The plans of a note's date tags (a tag with no date reading is in none); ``day_first``:
+    the patient writes numeric dates day first (:func:`~annotator.deid.dates.writes_day_first`)."""
     plans: list[DatePlan] = []
+    read = partial(readings, short_numeric=short_numeric, day_first=day_first)
     for run in adjacent_runs(document.text, tags, _GAP):
         cores = [(start, end, document.text[start:end]) for start, end in run]
-        plans.extend(_plan_run(document.text, cores, short_numeric))
+        plans.extend(_plan_run(document.text, cores, read))
     _fill_days(plans)
     return plans
 
 
-def _plan_run(text: str, run: list[tuple[int, int, str]], short_numeric: str) -> list[DatePlan]:
+def _plan_run(text: str, run: list[tuple[int, int, str]], read: Reader) -> list[DatePlan]:
     """Longest readable stretches first: the whole run, else its parts. A date has at most
     ``MOST_PARTS`` tags (weekday, day, month, year, a range's first day ...), so a long run
     of dates side by side (``3/4, 3/5, 3/6``) costs linear time."""
     plans: list[DatePlan] = []
     # Two tags that are whole dates alone (a month and a day) are two dates ("3/4, 3/5").
-    whole = [
-        bool((r := readings(core, short_numeric)) and r[0].parsed.month and r[0].parsed.day)
-        for *_, core in run
-    ]
+    whole = [bool((r := read(core)) and r[0].parsed.month and r[0].parsed.day) for *_, core in run]
     index = 0
     while index < len(run):
         for stop in range(min(len(run), index + MOST_PARTS), index, -1):
             if stop - index > 1 and sum(whole[index:stop]) > 1:
                 continue
-            plan = _read(text, run[index:stop], short_numeric)
+            plan = _read(text, run[index:stop], read)
             if plan is not None:
                 plans.append(plan)
                 index = stop
@@ -101,20 +103,20 @@ def _plan_run(text: str, run: list[tuple[int, int, str]], short_numeric: str) ->
     return plans
 
 
-def _read(text: str, cores: list[tuple[int, int, str]], short_numeric: str) -> DatePlan | None:
+def _read(text: str, cores: list[tuple[int, int, str]], read: Reader) -> DatePlan | None:
     start = cores[0][0]
     joined = text[start : cores[-1][1]]
     spans = [(s - start, e - start) for s, e, _ in cores]
     keys = [(s, e) for s, e, _ in cores]
     before = text[max(0, start - 12) : start]
-    choice = _choose(readings(joined, short_numeric), before)
+    choice = _choose(read(joined), before)
     plan: DatePlan | None
     if choice is not None:
         plan = DatePlan(
             joined, spans, keys, [Segment(0, choice.parsed)], [choice.note] if choice.note else []
         )
     else:
-        plan = _range(joined, spans, keys, short_numeric)
+        plan = _range(joined, spans, keys, read)
     if plan is None or not _fields_inside(plan):
         return None
     return plan
@@ -130,11 +132,11 @@ def _choose(found: list[Reading], before: str) -> Reading | None:
 
 
 def _range(
-    joined: str, spans: list[tuple[int, int]], keys: list[tuple[int, int]], short: str
+    joined: str, spans: list[tuple[int, int]], keys: list[tuple[int, int]], read: Reader
 ) -> DatePlan | None:
     """Two dates in one stretch: ``1->2 nov, 96`` (the first a day of the second's month),
     ``6/30-7/2`` or ``10/15-10/16`` (two dates of their own)."""
-    splits = [(s, readings(joined[: s.start()], short), readings(joined[s.end() :], short))
+    splits = [(s, read(joined[: s.start()]), read(joined[s.end() :]))
               for s in _RANGE_SEPARATOR.finditer(joined)]  # fmt: skip
     # Two whole dates first ("10/03/10/04" is October 3rd to 4th, not the 10th of March 2004).
     ordered = sorted(splits, key=lambda split: not (split[1] and split[1][0].parsed.month is not None))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from dateutil.easter import easter
@@ -203,7 +204,7 @@ def _split(match: re.Match[str]) -> list[tuple[str, str]]:
     return parts
 
 
-def parse_date(text: str, short_numeric: str = "month-day") -> ParsedDate | None:
+def parse_date(text: str, short_numeric: str = "month-day", day_first: bool = False) -> ParsedDate | None:
     """Split a date string into fields, or None when it cannot be parsed safely.
 
     Parameters
@@ -215,6 +216,10 @@ def parse_date(text: str, short_numeric: str = "month-day") -> ParsedDate | None
         ``"flag"`` (not parsed). A second number above 31 is always a two-digit year, and
         one written with a leading zero (``02/03``: February 3rd or February 2003?) is
         always ambiguous, so never parsed.
+    day_first:
+        Whether a numeric date that reads either way (``3/4/01``) is day first: the writer's
+        other dates say so (:func:`writes_day_first`). One whose first number cannot be a
+        month (``21/4/01``) is day first in any case.
     """
     for kind, pattern in _PATTERNS:
         match = pattern.fullmatch(text)
@@ -243,16 +248,59 @@ def parse_date(text: str, short_numeric: str = "month-day") -> ParsedDate | None
                 parsed.kind = "my"
                 parsed.year, parsed.two_digit_year = 2000 + second, True
                 parsed.parts = [("year", p[1]) if p[0] == "second" else p for p in parsed.parts]
-            elif short_numeric == "month-day" and not groups["second"].startswith("0"):
+            elif short_numeric == "month-day" and (
+                not groups["second"].startswith("0") or int(groups["month"]) > 12
+            ):
+                # "21/04": no month 21, so no month and year either; day first (below).
                 parsed.kind = "mdy"
                 parsed.day = second
                 parsed.parts = [("day", p[1]) if p[0] == "second" else p for p in parsed.parts]
             else:
                 return None
+        if parsed.kind == "mdy" and groups["month"].isdigit():
+            _read_day_first(parsed, day_first)
         if not _valid(parsed):
             return None
         return parsed
     return None
+
+
+def _read_day_first(parsed: ParsedDate, day_first: bool) -> None:
+    """A numeric month/day read the other way round when it is day first: its first number
+    cannot be a month (``21/4/01``), or the writer writes day first and it reads either way.
+    The parts are renamed, not reordered, so the surrogate is written day first too."""
+    month, day = parsed.month, parsed.day
+    if month is None or day is None or day > 12 or not (month > 12 or day_first):
+        return
+    parsed.month, parsed.day = day, month
+    swapped = {"month": "day", "day": "month"}
+    parsed.parts = [(swapped.get(name, name), text) for name, text in parsed.parts]
+
+
+def writes_day_first(texts: Iterable[str]) -> bool:
+    """Whether the writer of these dates writes numeric dates day first: one of them can only
+    be read so (``21/4/01``) and none can only be read month first (``4/21/01``). A writer
+    who does both leaves the dates that read either way in the US reading, the default."""
+    firsts = [order for text in texts if (order := _numeric_order(text.strip())) is not None]
+    return "day" in firsts and "month" not in firsts
+
+
+def _numeric_order(text: str) -> str | None:
+    """``day`` or ``month``: which comes first in a numeric date that can only be read one
+    way (``21/4/01``, ``4/21``); None for any other date."""
+    match = _DAY_MONTH_NUMBERS.fullmatch(text)
+    if match is None:
+        return None
+    first, second = int(match["first"]), int(match["second"])
+    if 13 <= first <= 31 and 1 <= second <= 12:
+        return "day"
+    if 1 <= first <= 12 and 13 <= second <= 31:
+        return "month"
+    return None
+
+
+# Two numbers of a date and what may follow them (a year, a time), or a four-digit year first.
+_DAY_MONTH_NUMBERS = re.compile(r"(?P<first>\d{1,2})[-/.](?P<second>\d{1,2})(?:[-/.]\d{2,4}\b.*)?", re.DOTALL)
 
 
 def _valid(parsed: ParsedDate) -> bool:

@@ -20,7 +20,15 @@ from annotator.core.document import Document
 from annotator.core.placeholders import PLACEHOLDER
 from annotator.deid import places, shapes
 from annotator.deid.date_plans import DatePlan, plan_document, render_plan, resolve_centuries
-from annotator.deid.dates import DateShift, ParsedDate, draw_shift, parse_date, reference_date, shift_date
+from annotator.deid.dates import (
+    DateShift,
+    ParsedDate,
+    draw_shift,
+    parse_date,
+    reference_date,
+    shift_date,
+    writes_day_first,
+)
 from annotator.deid.kept_tokens import kept_tokens
 from annotator.deid.name_slots import plan_names
 from annotator.deid.names import NameMapper, name_tokens, without_diacritics
@@ -179,6 +187,12 @@ class PatientSurrogates:
         self._places: dict[tuple[int, int], tuple[str, str | None]] = {}
         self._names: dict[tuple[int, int], str] = {}
         self._memo: dict[tuple[str, str], str] = {}
+        # One writer's convention for the whole patient: a "21/4/01" anywhere in their notes
+        # makes their "3/4/01" 3 April too (read US style, the intervals between the dates
+        # would be wrong, and the surrogate written month first in a day-first record).
+        self.day_first = writes_day_first(
+            a.text for d in documents for a in d if kind_of(a) == "date" and not is_placeholder_tag(a)
+        )
         self._dates = self._parse_dates(documents)
         self._plans = {d.doc_id: self._plan_dates(d) for d in documents}
         resolve_centuries({id(p): p for plans in self._plans.values() for p, _ in plans.values()}.values())
@@ -221,7 +235,7 @@ class PatientSurrogates:
 
     def _plan_dates(self, document: Document) -> dict[tuple[int, int], tuple[DatePlan, int]]:
         tags = [a for a in document if kind_of(a) == "date" and not is_placeholder_tag(a)]
-        plans = plan_document(document, tags, self.options.short_numeric_dates)
+        plans = plan_document(document, tags, self.options.short_numeric_dates, self.day_first)
         return {key: (plan, index) for plan in plans for index, key in enumerate(plan.keys)}
 
     def _read_in(self, note_dates: list[dt.date]) -> None:
@@ -269,7 +283,7 @@ class PatientSurrogates:
             for annotation in document:
                 if kind_of(annotation) == "date":
                     text = annotation.text.strip()
-                    dates[text] = parse_date(text, self.options.short_numeric_dates)
+                    dates[text] = parse_date(text, self.options.short_numeric_dates, self.day_first)
         return dates
 
     def _draw_shift(self, reference: dt.date | None, documents: list[Document]) -> DateShift:
@@ -430,7 +444,7 @@ class PatientSurrogates:
             if id(plan) not in self._rendered:
                 self._rendered[id(plan)] = render_plan(plan, self.shift, self._year_for)
             return Surrogate(lead + self._rendered[id(plan)][index] + trail, note=plan.note)
-        parsed = self._dates.get(core) or parse_date(core, self.options.short_numeric_dates)
+        parsed = self._dates.get(core) or parse_date(core, self.options.short_numeric_dates, self.day_first)
         if parsed is None:
             return Surrogate(f"[**{annotation.type}**]", "date format not recognised or ambiguous")
         return Surrogate(lead + shift_date(parsed, self.shift, self._year_for(parsed)) + trail)
