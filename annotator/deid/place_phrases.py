@@ -12,6 +12,7 @@ abbreviation (``GH``) becomes the initials of a listed hospital name of the same
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -72,7 +73,7 @@ class Token:
     start: int
     end: int
     text: str
-    role: str  # "name", "type", "state", "number", "letter", "abbreviation"
+    role: str  # "name", "type", "state", "number", "letter", "abbreviation", "street"
 
 
 def tokens(phrase: str, capitals_line: bool = False, acronyms: Collection[str] = ()) -> list[Token]:
@@ -100,6 +101,32 @@ def tokens(phrase: str, capitals_line: bool = False, acronyms: Collection[str] =
         else:
             role = "name"
         out.append(Token(start, end, word, role))
+    return _street_suffixes(phrase, out)
+
+
+# A street's suffix in a place phrase ("Elm St", "Elm Street"): kept as written, like a type
+# word, so a street written both ways is one name. Only the common ones: "Court", "Place",
+# "Point" or "Square" end the names of towns and hospitals too.
+STREET_SUFFIXES = frozenset({
+    "street", "st", "avenue", "ave", "road", "rd", "drive", "dr", "boulevard", "blvd", "lane", "ln",
+})  # fmt: skip
+
+
+def _street_suffixes(phrase: str, found: list[Token]) -> list[Token]:
+    """``found`` with a street suffix right after a name word made a ``street`` token; ``St``
+    before another name word is a saint's (``Good St Mary's``), not a street's."""
+    out = list(found)
+    for index in range(1, len(out)):
+        token, previous = out[index], out[index - 1]
+        bare = token.text.rstrip(".").lower()
+        if bare not in STREET_SUFFIXES or token.role != "name" or previous.role != "name":
+            continue
+        if phrase[previous.end : token.start] != " ":
+            continue
+        after = out[index + 1] if index + 1 < len(out) else None
+        if bare == "st" and after is not None and after.role == "name":
+            continue
+        out[index] = Token(token.start, token.end, token.text, "street")
     return out
 
 
@@ -136,7 +163,9 @@ def saint_like(word: str, rng: random.Random, avoid: Collection[str] = ()) -> st
     """Another saint for the name after ``St`` (``Agnes`` -> ``Clara``): a listed given name,
     none of the corpus's place words, never the original."""
     own = place_word_key(word)
-    pool = [n for n in load_list("first_names_female") + load_list("first_names_male") if n.lower() != own]
+    names = load_list("first_names_female") + load_list("first_names_male")
+    # Another initial too: "St A." for the saint's place then reads as another saint's.
+    pool = [n for n in names if n.lower() != own and n[:1].lower() != own[:1]]
     return pick(rng, pool, avoid)
 
 
@@ -165,14 +194,23 @@ class PlaceMapper:
         # tag type that writes a state (see state()).
         self._states: dict[str, str] = {}
         self._numbers: dict[str, str] = {}
+        # The patient's saints' places, as (saint word, name) keys: ("st", "agnes").
+        self.saints: set[tuple[str, str]] = set()
 
-    def learn(self, text: str) -> None:
+    def learn(self, text: str, before: str = "") -> None:
         """Read a place tag of the patient's before any is replaced: a tag of one word of two
         or three capitals (``GH``, ``MGH``) is an abbreviation wherever the patient's notes
-        write it (:attr:`acronyms`)."""
+        write it (:attr:`acronyms`); a saint's place (``St. Agnes``, or ``Agnes`` tagged after
+        the ``St.`` of ``before``) is one that ``St A.`` may stand for (:attr:`saints`)."""
         word = text.strip()
         if word.isalpha() and word.isupper() and 2 <= len(word) <= 3:
             self.acronyms.add(place_word_key(word))
+        lead = before[-8:] + " "
+        for saint, name in itertools.pairwise(tokens(lead + text)):
+            tagged = name.start >= len(lead)  # the name is the tag's, not only the text's before it
+            if place_word_key(saint.text) in SAINTS and name.role == "name" and tagged and len(name.text) > 2:
+                self.saints.add((place_word_key(saint.text), place_word_key(name.text)))
+                break
 
     def _unused(self, draw: Callable[[frozenset[str]], list[str]]) -> list[str]:
         """A name no other place of the patient's has (two places given one name would read as
@@ -226,6 +264,26 @@ class PlaceMapper:
             self._states[key] = made
         return apply_case(text, state_in_form(text, self._states[key]))
 
+    def _saint(self, key: str, words: Sequence[str]) -> list[str]:
+        """The surrogate words of a saint's place (``St. Agnes`` -> ``St. Clara``), the same
+        for the patient every time however it is written or abbreviated."""
+        if key not in self._runs:
+            self._runs[key] = self._unused(lambda avoid: [words[0], saint_like(words[1], self.rng, avoid)])
+        return self._runs[key]
+
+    def _saint_initial(self, saint: Token, letter: Token) -> str:
+        """``St A.``: the initial of the surrogate of the patient's one saint of that letter
+        (``St. Agnes`` -> ``St. Clara``, so ``St C.``); with none or several, of a saint drawn
+        for the initial alone (the same one for the patient)."""
+        initial = letter.text.rstrip(".")
+        word = place_word_key(saint.text)
+        named = sorted(name for w, name in self.saints if w == word and name[:1] == initial.lower())
+        if len(named) == 1:
+            made = self._saint(f"{word} {named[0]}", [saint.text, named[0]])
+        else:
+            made = self._saint(f"{word} {initial.lower()}.", [saint.text, initial])
+        return apply_case(initial, made[1][:1].upper()) + letter.text[len(initial) :]
+
     def _number(self, digits: str) -> str:
         """Another number of as many digits, the same one for the same number."""
         if digits not in self._numbers:
@@ -262,14 +320,15 @@ class PlaceMapper:
                 # Each word as any spelling reads it: "St. Mary's", "ST MARY", "Saint Mary".
                 key = " ".join(place_word_key(t.text) for t in run)
                 saint = len(run) == 2 and place_word_key(run[0].text) in SAINTS
-                if key not in self._runs:
-                    words = [t.text for t in run]
-                    self._runs[key] = self._unused(
-                        (lambda avoid: [words[0], saint_like(words[1], self.rng, avoid)])
-                        if saint
-                        else (lambda avoid: name_like(words, kind, self.rng, avoid))
+                words = [t.text for t in run]
+                if saint:
+                    new = self._saint(key, words)
+                elif key not in self._runs:
+                    new = self._runs[key] = self._unused(
+                        lambda avoid: name_like(words, kind, self.rng, avoid)
                     )
-                new = self._runs[key]
+                else:
+                    new = self._runs[key]
                 if saint:
                     # "St. Agnes" -> "St. Clara": the saint's word stays as written (it names
                     # no one), the saint is another; a possessive stays ("St Mary's").
@@ -292,6 +351,11 @@ class PlaceMapper:
                 continue
             if token.role == "name" and (not run or gap.strip() in ("", "-", ".")):
                 run.append(token)
+                continue
+            if token.role == "letter" and len(run) == 1 and place_word_key(run[0].text) in SAINTS:
+                # "St A.": a saint's initial; the saint's word stays as written.
+                replaced.append((token.start, token.end, self._saint_initial(run[0], token)))
+                run.clear()
                 continue
             flush()
             if token.role == "name":

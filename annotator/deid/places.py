@@ -210,6 +210,66 @@ def street_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> s
     return candidate
 
 
+# Words of an address that are no part of the street's name (as street_like keeps them).
+_STREET_PLAIN_WORDS = frozenset(
+    {"n", "s", "e", "w", "north", "south", "east", "west", "apt", "suite", "unit", "#"}
+)
+
+
+@cache
+def street_suffixes() -> dict[str, tuple[str, str]]:
+    """Each street suffix, full or abbreviated, lower case, with its (full, abbreviation)."""
+    return {
+        form.lower(): (full, abbr) for full, abbr in load_pairs("street_suffixes") for form in (full, abbr)
+    }
+
+
+def _street_suffixes_in(text: str) -> list[re.Match[str]]:
+    """The words of a street that are its suffix (``St`` of ``12 Elm St``): a listed suffix
+    after the street's name. One before the name is a saint's (``12 St. Agnes Rd``)."""
+    found = []
+    named = False
+    for match in _WORD.finditer(text):
+        word = match.group()
+        if any(c.isdigit() for c in word) or word.rstrip(".").lower() in _STREET_PLAIN_WORDS:
+            continue
+        if named and word.rstrip(".").lower() in street_suffixes():
+            found.append(match)
+        named = True
+    return found
+
+
+def street_key(text: str) -> str:
+    """A street as every spelling of it reads: its suffix in full (``12 Elm St`` and ``12 ELM
+    STREET``, ``Oak Ave.`` and ``Oak Avenue`` are one key), the rest by :func:`place_key`."""
+    pieces, position = [], 0
+    for match in _street_suffixes_in(text):
+        full = street_suffixes()[match.group().rstrip(".").lower()][0]
+        pieces += [text[position : match.start()], full]
+        position = match.end()
+    return place_key("".join(pieces) + text[position:])
+
+
+def street_in_form(original: str, surrogate: str) -> str:
+    """A street's surrogate with each suffix in the original's form: ``St.`` for an
+    abbreviation with a dot, ``Street`` written in full (one street written both ways keeps
+    one surrogate street, each occurrence in its own form)."""
+    wanted, made = _street_suffixes_in(original), _street_suffixes_in(surrogate)
+    if len(wanted) != len(made):
+        return surrogate
+    out, position = [], 0
+    for model, match in zip(wanted, made, strict=True):
+        bare = model.group().rstrip(".")
+        full, abbr = street_suffixes()[match.group().rstrip(".").lower()]
+        model_full, model_abbr = street_suffixes()[bare.lower()]
+        # "Row" is its own abbreviation: written in full.
+        abbreviated = bare.lower() == model_abbr.lower() != model_full.lower()
+        form = abbr if abbreviated else full
+        out += [surrogate[position : match.start()], apply_case(bare, form) + model.group()[len(bare) :]]
+        position = match.end()
+    return "".join(out) + surrogate[position:]
+
+
 def state_like(text: str, rng: random.Random, avoid: Collection[str] = ()) -> str:
     """A state in the same form: postal code for a code, full name otherwise."""
     pairs = load_pairs("states")

@@ -183,7 +183,9 @@ class PatientSurrogates:
         for document in documents:
             for annotation in document:
                 if kind_of(annotation) == "location" and not is_placeholder_tag(annotation):
-                    self.places.learn(annotation.text)
+                    self.places.learn(
+                        annotation.text, document.text[max(0, annotation.start - 8) : annotation.start]
+                    )
         self._places: dict[tuple[int, int], tuple[str, str | None]] = {}
         self._names: dict[tuple[int, int], str] = {}
         self._memo: dict[tuple[str, str], str] = {}
@@ -398,8 +400,10 @@ class PatientSurrogates:
         key = (kind, _reading(kind)(core))
         if key not in self._memo:
             self._memo[key] = self._unused(kind, core)
+        # "12 Elm St" after "12 Elm Street": the same street, its suffix as written here.
+        made = places.street_in_form(core, self._memo[key]) if kind == "street" else self._memo[key]
         # "BOSTON" after "Boston": the same surrogate, in this occurrence's case.
-        return Surrogate(lead + apply_case(core, self._memo[key]) + trail)
+        return Surrogate(lead + apply_case(core, made) + trail)
 
     def _placeholder(self, annotation: Annotation, core: str, kind: str, lead: str, trail: str) -> Surrogate:
         """A surrogate drawn from a placeholder's label; the same placeholder gets the same one."""
@@ -510,9 +514,12 @@ class PatientSurrogates:
 
 def _reading(kind: str) -> Callable[[str], str]:
     """How two originals (or surrogates) of ``kind`` are compared: a place by its words read
-    alike, a state by the state it names (``MA``, ``Massachusetts``), the rest by their text."""
+    alike, a state by the state it names (``MA``, ``Massachusetts``), a street with its suffix
+    in full (``Elm St``, ``Elm Street``), the rest by their text."""
     if kind == "state":
         return lambda text: places.state_key(text) or places.place_key(text)
+    if kind == "street":
+        return places.street_key
     return places.place_key if kind in PLACE_KINDS else normalise
 
 

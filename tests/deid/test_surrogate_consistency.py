@@ -334,3 +334,66 @@ def test_a_state_tagged_with_any_location_type_is_one_state(seed: int) -> None:
     assert dict(load_pairs("states"))[made[("LOCATION-OTHER", "Massachusetts")]] == code
     # Another state of the patient keeps another surrogate.
     assert dict(load_pairs("states"))[made[("STATE", "Connecticut")]] != code
+
+
+def _suffix(street: str) -> str:
+    return street.split()[-1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_street_with_its_suffix_abbreviated_or_not_is_one_street(seed: int) -> None:
+    first = note(
+        "433-01", "Lives at ", ("12 Pellworth St", "STREET"), ", mail to ", ("12 Pellworth Street", "STREET"),
+        "; daughter at ", ("7 Velcourt Rd.", "STREET"), ".",
+    )  # fmt: skip
+    second = note(
+        "433-02", "Address: ", ("12 PELLWORTH ST.", "STREET"), ", daughter ", ("7 Velcourt Road", "STREET"),
+        "; office ", ("12 Saint Quillan Ave", "STREET"), " and ", ("12 St. Quillan Avenue", "STREET"), ".",
+    )  # fmt: skip
+    made = {form: made_set.pop() for form, made_set in place_surrogates(first, second, seed=seed).items()}
+    short, full, capitals = made["12 Pellworth St"], made["12 Pellworth Street"], made["12 PELLWORTH ST."]
+    assert "pellworth" not in (short + full).lower()
+    # One street, each written in its own form: the abbreviation stays an abbreviation.
+    assert short.rsplit(" ", 1)[0] == full.rsplit(" ", 1)[0] == capitals.rsplit(" ", 1)[0].title()
+    abbreviations = dict((full_form, abbr) for full_form, abbr in load_pairs("street_suffixes"))
+    assert abbreviations[_suffix(full)] == _suffix(short) != _suffix(full)
+    assert _suffix(capitals) == _suffix(short).upper() + "."
+    road, road_short = made["7 Velcourt Road"], made["7 Velcourt Rd."]
+    assert road.rsplit(" ", 1)[0] == road_short.rsplit(" ", 1)[0] != short.rsplit(" ", 1)[0]
+    assert _suffix(road_short) == abbreviations[_suffix(road)] + "."
+    # "St." before the street's name is a saint's, however written.
+    saint, saint_short = made["12 Saint Quillan Ave"], made["12 St. Quillan Avenue"]
+    assert saint.rsplit(" ", 1)[0] == saint_short.rsplit(" ", 1)[0]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_street_in_a_place_phrase_keeps_one_name_for_both_suffix_forms(seed: int) -> None:
+    document = note(
+        "434-01", "Lives on ", ("Velcourt Ave", "LOCATION-OTHER"), ", mail to ", ("Velcourt Avenue", "LOCATION-OTHER"),
+        ", shop on ", ("Pellworth Dr", "LOCATION-OTHER"), " and ", ("PELLWORTH DRIVE", "LOCATION-OTHER"),
+        "; brother on ", ("Brindom St", "LOCATION-OTHER"), ".",
+    )  # fmt: skip
+    made = {form: made_set.pop() for form, made_set in place_surrogates(document, seed=seed).items()}
+    assert made["Velcourt Ave"].endswith(" Ave") and made["Velcourt Avenue"].endswith(" Avenue")
+    assert made["Velcourt Ave"].split()[:-1] == made["Velcourt Avenue"].split()[:-1]
+    assert "velcourt" not in made["Velcourt Ave"].lower()
+    assert made["PELLWORTH DRIVE"] == made["Pellworth Dr"].upper().replace(" DR", " DRIVE")
+    assert made["Brindom St"].endswith(" St") and "brindom" not in made["Brindom St"].lower()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_saint_written_with_its_initial_is_the_saints_place(seed: int) -> None:
+    # "St A." for the patient's "St. Agnes": the initial of the saint that replaced Agnes.
+    later = note(
+        "435-02", "Back to ", ("St Q.", "LOCATION-OTHER"), " on Monday; ", ("ST Q", "LOCATION-OTHER"), " called.",
+    )  # fmt: skip
+    first = note(
+        "435-01", "Transfer to ", ("St. Quillan's", "LOCATION-OTHER"), " hospital; earlier at ",
+        ("St", "LOCATION-OTHER"), ". ", ("Pellworth", "LOCATION-OTHER"), ".",
+    )  # fmt: skip
+    made = {form: made_set.pop() for form, made_set in place_surrogates(later, first, seed=seed).items()}
+    quillan = made["St. Quillan's"].removeprefix("St. ")
+    assert made["St Q."] == f"St {quillan[0]}." and quillan[0] != "Q"
+    assert made["ST Q"] == f"ST {quillan[0]}"
+    # A saint of another initial stays another saint.
+    assert made["St. Pellworth"] != made["St. Quillan's"].removesuffix("'s")
