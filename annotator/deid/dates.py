@@ -287,20 +287,18 @@ def writes_day_first(texts: Iterable[str]) -> bool:
 
 def _numeric_order(text: str) -> str | None:
     """``day`` or ``month``: which comes first in a numeric date that can only be read one
-    way (``21/4/01``, ``4/21``); None for any other date."""
-    match = _DAY_MONTH_NUMBERS.fullmatch(text)
-    if match is None:
+    way (``21/4/01``, ``4/21``); None for any other date. The parser decides what a numeric
+    date is: read day first where it can be, one still month first has a day over 12."""
+    parsed = parse_date(text, day_first=True)
+    if parsed is None or parsed.kind != "mdy":
         return None
-    first, second = int(match["first"]), int(match["second"])
-    if 13 <= first <= 31 and 1 <= second <= 12:
-        return "day"
-    if 1 <= first <= 12 and 13 <= second <= 31:
+    numbers = [(name, part) for name, part in parsed.parts if name in ("month", "day") and part.isdigit()]
+    if len(numbers) != 2:
+        return None
+    (first, written), _ = numbers
+    if first == "month":
         return "month"
-    return None
-
-
-# Two numbers of a date and what may follow them (a year, a time), or a four-digit year first.
-_DAY_MONTH_NUMBERS = re.compile(r"(?P<first>\d{1,2})[-/.](?P<second>\d{1,2})(?:[-/.]\d{2,4}\b.*)?", re.DOTALL)
+    return "day" if int(written) > 12 else None
 
 
 def _valid(parsed: ParsedDate) -> bool:

@@ -66,7 +66,7 @@ def test_who_writes_day_first() -> None:
     assert writes_day_first(["3/4/01", "Apr 21, 2001", "25.12.2001 10:30"])
     assert not writes_day_first(["3/4/01", "5/6/01"])  # nothing says so: the US reading
     assert not writes_day_first(["21/4/01", "4/21/01"])  # both: the dates say nothing
-    assert not writes_day_first(["2001-04-21"])
+    assert not writes_day_first(["2001-04-21", "21.4"])  # a year first; a decimal number
 
 
 @pytest.mark.parametrize("seed", range(8))
