@@ -29,7 +29,8 @@ _HAS_INVISIBLE = re.compile(INVISIBLE_CLASS)
 @dataclass(frozen=True)
 class ComposedText:
     """``text`` composed, with where each of its characters lies in the text as written:
-    ``starts[i]`` and ``ends[i]`` (``starts`` has one entry more, the written text's length)."""
+    ``starts[i]`` and ``ends[i]`` (``starts`` has one entry more, the written text's length).
+    The characters of a letter and marks that composition changed all lie at the whole of it."""
 
     text: str
     starts: array[int] | None  # None: the text needed nothing; offsets are the same
@@ -67,18 +68,56 @@ def compose(text: str) -> ComposedText:
         while end < size and (unicodedata.combining(text[end]) or _HAS_INVISIBLE.match(text[end])):
             end += 1
         seen = [i for i in range(start, end) if not _HAS_INVISIBLE.match(text[i])]
-        cluster = unicodedata.normalize("NFC", "".join(text[i] for i in seen))
-        if cluster:
-            pieces.append(cluster)
-            # Each character at its own place; when marks composed into their letter, that
-            # letter reaches its last mark (the cluster's last character as written).
-            last = len(cluster) - 1
-            places = [seen[min(k, len(seen) - 1)] for k in range(len(cluster))]
-            starts.extend(places)
-            ends.extend(seen[-1] + 1 if k == last else places[k] + 1 for k in range(len(cluster)))
+        written = "".join(text[i] for i in seen)
+        cluster = _nfc(written)
+        if cluster == written:
+            # Nothing composed: each character at its own place.
+            starts.extend(seen)
+            ends.extend(i + 1 for i in seen)
+        elif cluster:
+            # A letter and its marks are read as one: which composed character came from
+            # which mark cannot be told once marks are reordered, composed in part ("a" +
+            # acute + grave gives "á" + grave) or a character written as two (U+0958), so each
+            # character of the cluster stands for all of it, and no span cuts a letter from
+            # its marks.
+            starts.extend([seen[0]] * len(cluster))
+            ends.extend([seen[-1] + 1] * len(cluster))
+        pieces.append(cluster)
         start = end
     starts.append(size)
     return ComposedText("".join(pieces), starts, ends)
+
+
+# Beyond a few marks, CPython's NFC reorders them one swap at a time: 60,000 marks in no
+# canonical order took seconds, a few hundred kilobytes of them (a hostile note) minutes.
+_FEW_MARKS = 16
+
+
+def _nfc(cluster: str) -> str:
+    """``cluster`` (a letter and its marks) in NFC, in linear time however many marks it has."""
+    if len(cluster) <= _FEW_MARKS:
+        return unicodedata.normalize("NFC", cluster)
+    # Decomposed character by character (each decomposition is in canonical order), the marks
+    # put in canonical order by a stable sort on their class: the same text NFD would give,
+    # which NFC then composes without reordering anything.
+    decomposed = "".join(unicodedata.normalize("NFD", char) for char in cluster)
+    return unicodedata.normalize("NFC", _canonical_order(decomposed))
+
+
+def _canonical_order(decomposed: str) -> str:
+    """Each run of combining marks stably sorted by combining class (Unicode's canonical
+    ordering), in O(n log n)."""
+    out: list[str] = []
+    run: list[str] = []
+    for char in decomposed:
+        if unicodedata.combining(char):
+            run.append(char)
+            continue
+        out.extend(sorted(run, key=unicodedata.combining))
+        run.clear()
+        out.append(char)
+    out.extend(sorted(run, key=unicodedata.combining))
+    return "".join(out)
 
 
 def composed_document(document: Document) -> tuple[Document, ComposedText]:
