@@ -385,7 +385,9 @@ def find_occurrences(
     """
     preview = PropagationPreview()
     needle = source.text
-    if not needle.strip():
+    # A needle of only characters nobody sees is empty once they are left out, and an empty
+    # pattern matches an empty span at every position: there is nothing to look for.
+    if not compose(needle).text.strip():
         return preview
     plain_pattern = _pattern(needle, case_sensitive)
     lenient_pattern: re.Pattern[str] | None = None

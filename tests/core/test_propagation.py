@@ -436,3 +436,13 @@ def test_a_name_written_with_combining_marks_or_hidden_characters_is_found() -> 
     found = find_occurrences(decomposed, [document], origin_doc_id="100-01")
     assert [m.text for m in found.already] == ["José Nuñez"]  # tagged above
     assert len(found.matches) == 3
+
+
+def test_a_tag_holding_only_characters_nobody_sees_finds_nothing() -> None:
+    # Left without its zero-width space, such a tag's text is empty: the pattern built from
+    # it matched an empty span at every word edge, each offered as a PHI to tag.
+    document = Document("100-01", "Ann\u200bLee saw Bob. Ann\u200bLee again.")
+    source = document.add(document.make_annotation("NAME", "PATIENT", 3, 4))
+    preview = find_occurrences(source, [document], origin_doc_id="100-01")
+    found = [*preview.matches, *preview.suggested, *preview.already, *preview.conflicts, *preview.fuzzy]
+    assert found == []
