@@ -88,12 +88,16 @@ def _looks_utf16(head: bytes) -> bool:
     return pairs >= 2 and sum(b"\x00" in head[i : i + 2] for i in range(0, 2 * pairs, 2)) > pairs * 3 // 4
 
 
+_QUOTED = re.compile(r'"[^"]*"')
+
+
 def _delimiter(content: str, path: Path) -> str:
     """A tab for .tsv; for .csv a comma, unless the header row holds none but a semicolon, a
     tab or a bar (a spreadsheet set to a European locale writes ``note_id;mrn;text``)."""
     if path.suffix.lower() == ".tsv":
         return "\t"
-    header = content.split("\n", 1)[0]
+    # Marks inside a quoted column name ("text, as written") separate nothing.
+    header = _QUOTED.sub("", content.split("\n", 1)[0])
     if "," in header:
         return ","
     return next((mark for mark in (";", "\t", "|") if mark in header), ",")

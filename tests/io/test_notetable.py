@@ -66,6 +66,25 @@ def test_a_csv_export_with_another_delimiter_is_read_by_its_header(tmp_path: Pat
     ]
 
 
+@pytest.mark.parametrize(
+    "header",
+    ['note_id;"note_text, as written";mrn;charttime', '"note;id"|note_text|mrn|charttime'],
+    ids=["comma-quoted", "semicolon-quoted"],
+)
+def test_a_mark_only_inside_a_quoted_column_name_is_not_the_delimiter(tmp_path: Path, header: str) -> None:
+    # The comma of a quoted name made a semicolon table "1 field where the header has 2";
+    # a quoted ';' made a bar table "';' expected after '\"'".
+    delimiter = "|" if "|" in header else ";"
+    columns = [column.strip('"') for column in header.split(delimiter)]
+    path = tmp_path / "export.csv"
+    path.write_text(
+        header + "\n" + delimiter.join(["n1", '"Ann seen; well, home."', "MRN-1", "2101-01-01"]) + "\n",
+        encoding="utf-8",
+    )
+    documents = read_note_table(path, NoteColumns(text=columns[1], note_id=columns[0], patient="mrn"))
+    assert [(d.doc_id, d.text) for d in documents] == [("001-01", "Ann seen; well, home.")]
+
+
 def test_without_a_patient_column_each_note_is_its_own_patient(tmp_path: Path) -> None:
     path = _csv(tmp_path / "t.csv", [{"text": "a"}, {"text": "b"}])
     assert [d.doc_id for d in read_note_table(path, NoteColumns())] == ["001-01", "002-01"]
