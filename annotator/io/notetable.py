@@ -114,6 +114,9 @@ def _csv_rows(content: str, path: Path) -> tuple[list[str], list[tuple[int, dict
         header = next(reader, None)
         if header is None:
             raise InputError("the table is empty (no header row)", path)
+        if not any(cell.strip() for cell in header):
+            # Else every row after it is refused for holding more fields than its none.
+            raise InputError("the first row is empty (it must be the header naming the columns)", path)
         _refuse_repeated_columns(header, path)
         rows = []
         # Rows as a spreadsheet numbers them (the header is row 1), not lines: a note of ten

@@ -98,6 +98,8 @@ def test_without_a_patient_column_each_note_is_its_own_patient(tmp_path: Path) -
         ("note_text,mrn\na,1,extra\n", "3 fields"),
         ("note_text,mrn\n", "no note"),
         ("", "empty"),
+        # "row 2: 2 fields where the header has 0" before
+        ("\nnote_text,mrn\na,1\n", "the first row is empty"),
     ],
 )
 def test_bad_tables_are_one_clear_error(tmp_path: Path, content: str, problem: str) -> None:
