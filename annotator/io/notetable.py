@@ -89,6 +89,7 @@ def _looks_utf16(head: bytes) -> bool:
 
 
 _QUOTED = re.compile(r'"[^"]*"')
+_LINE_BREAK = re.compile(r"\r\n?|\n")
 
 
 def _delimiter(content: str, path: Path) -> str:
@@ -96,8 +97,9 @@ def _delimiter(content: str, path: Path) -> str:
     tab or a bar (a spreadsheet set to a European locale writes ``note_id;mrn;text``)."""
     if path.suffix.lower() == ".tsv":
         return "\t"
-    # Marks inside a quoted column name ("text, as written") separate nothing.
-    header = _QUOTED.sub("", content.split("\n", 1)[0])
+    # Marks inside a quoted column name ("text, as written") separate nothing; a line may end
+    # with a carriage return alone (old Mac exports), else the "header" is the whole file.
+    header = _QUOTED.sub("", _LINE_BREAK.split(content, maxsplit=1)[0])
     if "," in header:
         return ","
     return next((mark for mark in (";", "\t", "|") if mark in header), ",")

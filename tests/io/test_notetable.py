@@ -85,6 +85,15 @@ def test_a_mark_only_inside_a_quoted_column_name_is_not_the_delimiter(tmp_path: 
     assert [(d.doc_id, d.text) for d in documents] == [("001-01", "Ann seen; well, home.")]
 
 
+def test_a_semicolon_table_with_old_mac_line_ends_is_read_by_its_header(tmp_path: Path) -> None:
+    # Lines ended by a carriage return alone: the "header" looked for a mark was the whole
+    # file, and a comma in a note made the table a comma one ("2 fields where the header has 1").
+    path = tmp_path / "export.csv"
+    path.write_bytes(b"note_id;mrn;note_text\rn1;MRN-1;Ann seen, well.\r")
+    documents = read_note_table(path, NoteColumns(text="note_text", note_id="note_id", patient="mrn"))
+    assert [(d.doc_id, d.text) for d in documents] == [("001-01", "Ann seen, well.")]
+
+
 def test_without_a_patient_column_each_note_is_its_own_patient(tmp_path: Path) -> None:
     path = _csv(tmp_path / "t.csv", [{"text": "a"}, {"text": "b"}])
     assert [d.doc_id for d in read_note_table(path, NoteColumns())] == ["001-01", "002-01"]
