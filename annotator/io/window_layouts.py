@@ -37,7 +37,28 @@ def _read_all() -> dict[str, WindowLayout]:
     except (OSError, ValueError, RecursionError):
         return {}
     windows = raw.get("windows") if isinstance(raw, dict) else None
-    return {str(k): v for k, v in windows.items() if isinstance(v, dict)} if isinstance(windows, dict) else {}
+    if not isinstance(windows, dict):
+        return {}
+    return {str(k): _well_formed(v) for k, v in windows.items() if isinstance(v, dict)}
+
+
+# Layouts are pixels: a number past this is no screen's (and past a C int Qt refuses it with
+# an OverflowError, so the window would not open).
+_LARGEST_PIXELS = 1_000_000
+
+
+def _well_formed(layout: dict[object, object]) -> WindowLayout:
+    """The entries of a saved layout that are lists of rows of pixel counts; the rest dropped."""
+    return {
+        str(name): value
+        for name, value in layout.items()
+        if isinstance(value, list)
+        and all(
+            isinstance(row, list)
+            and all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= _LARGEST_PIXELS for v in row)
+            for row in value
+        )
+    }
 
 
 def load_window_layout(window: str) -> WindowLayout:

@@ -56,6 +56,22 @@ def test_a_place_off_every_screen_is_brought_back_onto_one(qtbot: QtBot, project
     main.close()
 
 
+def test_sizes_no_screen_has_in_the_layouts_file_are_ignored(qtbot: QtBot, project: Project) -> None:
+    # Numbers past a C int: Qt refused them with an OverflowError and the window never opened.
+    path = layouts_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    huge = 2**31
+    layout = {
+        "geometry": [[huge, 0, 800, 600, 0]],
+        "wide": [[huge, 5, 5, 5], [10**30]],
+        "narrow": [[huge, 5]],
+    }
+    path.write_text(json.dumps({"version": 1, "windows": {"annotation": layout, "adjudication": layout}}))
+    main = _day(qtbot, project)  # opens, as on the first day
+    assert main.isVisible() and main.width() < huge
+    main.close()
+
+
 def test_a_maximized_window_comes_back_maximized(qtbot: QtBot, project: Project) -> None:
     first = _day(qtbot, project)
     first.showMaximized()
