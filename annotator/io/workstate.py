@@ -264,7 +264,9 @@ def load_identity() -> str | None:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except OSError as error:  # its strerror alone: the message names the file once
+        raise InputError(f"cannot read the annotator identity: {error.strerror or error}", path) from None
+    except ValueError as error:  # bad UTF-8, bad JSON, an integer of more than 4,300 digits
         raise InputError(f"cannot read the annotator identity: {error}", path) from None
     except RecursionError:
         raise InputError("cannot read the annotator identity: JSON nested too deeply", path) from None

@@ -114,3 +114,36 @@ def test_corrupt_identity_names_file(tmp_path: Path, monkeypatch: pytest.MonkeyP
     identity_path().write_text("{}", encoding="utf-8")
     with pytest.raises(InputError, match=r"identity\.json"):
         load_identity()
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        # Python refuses an integer of more than 4,300 digits with a ValueError that is no
+        # JSONDecodeError: it was an internal error.
+        ('{"annotator": ' + "9" * 5000 + "}", "cannot read the annotator identity"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('["alice"]', "no annotator name"),
+    ],
+    ids=["huge-number", "deep", "list"],
+)
+def test_a_malformed_identity_file_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: str, problem: str
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    identity_path().parent.mkdir(parents=True)
+    identity_path().write_text(content, encoding="utf-8")
+    with pytest.raises(InputError, match=problem) as raised:
+        load_identity()
+    assert "\n" not in raised.value.one_line()
+
+
+def test_a_folder_in_place_of_the_identity_file_is_named_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    identity_path().mkdir(parents=True)
+    with pytest.raises(InputError) as raised:
+        load_identity()
+    said = raised.value.one_line()
+    assert said.count("identity.json") == 1 and "is a directory" in said.lower()
