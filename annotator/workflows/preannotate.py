@@ -21,7 +21,7 @@ from annotator.crf.guidelines import I2B2_2014, check_guideline
 from annotator.crf.parallel import auto_workers
 from annotator.crf.preannotation import Suggestions, add_suggestions, suggest
 from annotator.crf.tagger import MARGINAL_CEILING, CrfTagger
-from annotator.errors import AnnotatorError, UsageError
+from annotator.errors import AnnotatorError, InputError, UsageError
 from annotator.io.corpus import list_document_files, no_documents
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.outputs import plan_files, publishing
@@ -225,6 +225,7 @@ def preannotate(
     )
     tagger = load_tagger(request.model, request.guideline, request.site_lists)
     documents = [read_i2b2(p) for p in request.inputs]
+    _refuse_shared_ids(documents, request.inputs)
     workers = request.workers if request.workers is not None else auto_workers(documents)
     results = tag_documents(tagger, documents, request.recall_bias, progress, cancelled, workers)
     outcome = PreannotateResult(request.model, request.recall_bias, request.guideline)
@@ -236,6 +237,17 @@ def preannotate(
                 DocumentSuggestions(result.document.doc_id, target, len(result.kept), result.dropped)
             )
     return outcome
+
+
+def _refuse_shared_ids(documents: Sequence[Document], paths: Sequence[Path]) -> None:
+    """An :class:`InputError` when two files hold one document id (``100-01.xml`` and
+    ``100-01.XML``): the tagger keeps a note's suggestions by its id, and one note's would be
+    written into the other, at offsets that hold other words."""
+    first: dict[str, Path] = {}
+    for document, path in zip(documents, paths, strict=True):
+        other = first.setdefault(document.doc_id, path)
+        if other != path:
+            raise InputError(f"the same document id {document.doc_id} as {other.name}; rename one", path)
 
 
 def load_tagger(model: Path, guideline: str = I2B2_2014, site_lists: Path | None = None) -> CrfTagger:

@@ -110,6 +110,23 @@ def test_preannotate_refuses_to_overwrite_its_input(
     assert "never overwrites" in capsys.readouterr().err
 
 
+def test_preannotate_refuses_two_files_of_one_document_id(
+    model: Path, gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 100-01.xml and 100-01.XML are both the document 100-01: the suggestions found in one
+    # were written into the other, at offsets that hold other words.
+    first, second = sorted(gold_dir.glob("*.xml"))[:2]
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / first.name).write_bytes(first.read_bytes())
+    (source / first.name.replace(".xml", ".XML")).write_bytes(second.read_bytes())
+    assert main(["preannotate", str(model), str(source), "-o", str(tmp_path / "out")]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "Traceback" not in error
+    assert first.name in error and first.name.replace(".xml", ".XML") in error
+    assert not (tmp_path / "out").exists()
+
+
 def test_preannotate_with_corrupt_model_exits_1(
     gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
