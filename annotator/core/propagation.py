@@ -57,7 +57,6 @@ them out so a match printed to a log never shows note text.
 from __future__ import annotations
 
 import re
-import unicodedata
 import weakref
 from array import array
 from bisect import bisect_left, bisect_right
@@ -68,7 +67,7 @@ from typing import Literal
 from rapidfuzz import fuzz, process
 
 from annotator.core.annotation import Annotation, Source
-from annotator.core.composed import INVISIBLE_CLASS, compose, is_plain
+from annotator.core.composed import ComposedText, compose, is_plain
 from annotator.core.document import Document
 from annotator.core.history import AddAnnotation, Command, CompositeCommand, History, ReplaceAnnotation
 from annotator.errors import UsageError
@@ -107,23 +106,38 @@ class TextIndex:
     stored, which would cost ~100 MB of strings for a 2,000-document project.
     """
 
-    __slots__ = ("__weakref__", "_flat", "_plain", "_spans", "lower", "text")
+    __slots__ = ("__weakref__", "_composed", "_composed_lower", "_flat", "_plain", "_spans", "lower", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.lower = lower_same_length(text)
         self._flat: str | None = None
         self._plain: bool | None = None
+        self._composed: ComposedText | None = None
+        self._composed_lower: str | None = None
         # One attribute, set in one step: a worker thread may warm the cache meanwhile.
         self._spans: tuple[array[int], array[int]] | None = None
 
     @property
     def plain(self) -> bool:
         """Whether the text is composed and holds no invisible character (most notes): then
-        a plain pattern finds what the lenient one would, several times faster."""
+        it is searched as it is, without composing it first."""
         if self._plain is None:
             self._plain = is_plain(self.text)
         return self._plain
+
+    @property
+    def composed(self) -> ComposedText:
+        """The text as a reader sees it (see :mod:`annotator.core.composed`)."""
+        if self._composed is None:
+            self._composed = compose(self.text)
+        return self._composed
+
+    @property
+    def composed_lower(self) -> str:
+        if self._composed_lower is None:
+            self._composed_lower = lower_same_length(self.composed.text)
+        return self._composed_lower
 
     @property
     def flat(self) -> str:
@@ -279,24 +293,10 @@ def _word_bounded(text: str, start: int, end: int) -> bool:
     return not (end < len(text) and _is_alnum(text[end]) and _is_alnum(text[end - 1]))
 
 
-def _pattern(needle: str, case_sensitive: bool, lenient: bool = False) -> re.Pattern[str]:
-    """The needle's words; ``lenient``: each letter also as a letter and its combining marks
-    (``n`` + U+0303 for ``ñ``), characters nobody sees allowed between letters
-    (``Hen\u00addrickson``), for a text that holds such things."""
+def _pattern(needle: str, case_sensitive: bool) -> re.Pattern[str]:
+    """The needle's words, composed (``n`` + U+0303 read as ``ñ``) as the text searched is."""
     words = [w if case_sensitive else lower_same_length(w) for w in compose(needle).text.split()]
-    if not lenient:
-        return re.compile(r"\s+".join(map(re.escape, words)))
-    between = rf"{INVISIBLE_CLASS}*\s+{INVISIBLE_CLASS}*"
-    return re.compile(between.join(map(_word_pattern, words)))
-
-
-def _word_pattern(word: str) -> str:
-    letters = []
-    for char in word:
-        decomposed = unicodedata.normalize("NFD", char)
-        escaped = re.escape(char)
-        letters.append(escaped if decomposed == char else f"(?:{escaped}|{re.escape(decomposed)})")
-    return f"{INVISIBLE_CLASS}*".join(letters)
+    return re.compile(r"\s+".join(map(re.escape, words)))
 
 
 def _context(text: str, start: int, end: int) -> tuple[str, str]:
@@ -389,29 +389,33 @@ def find_occurrences(
     # pattern matches an empty span at every position: there is nothing to look for.
     if not compose(needle).text.strip():
         return preview
-    plain_pattern = _pattern(needle, case_sensitive)
-    lenient_pattern: re.Pattern[str] | None = None
+    pattern = _pattern(needle, case_sensitive)
     needle_words = lower_same_length(needle).split()
     do_fuzzy = fuzzy and len(needle.strip()) >= FUZZY_MIN_LENGTH
     fuzzy_query = " ".join(needle_words).strip(_EDGE_PUNCTUATION)
     fuzzy_documents = _fuzzy_candidates(fuzzy_query, documents, fuzzy_threshold) if do_fuzzy else set()
     for document in documents:
         index = text_index(document)
-        haystack = document.text if case_sensitive else index.lower
         text = document.text
-        pattern = plain_pattern
-        if not index.plain:
-            if lenient_pattern is None:
-                lenient_pattern = _pattern(needle, case_sensitive, lenient=True)
-            pattern = lenient_pattern
+        # A note with combining accents or characters nobody sees is searched as a reader sees
+        # it, composed and without them ("Nun\u0303ez", "Hen\u00addrickson"), each match mapped
+        # back to the note as written. (A pattern letting a hidden character stand between any
+        # two letters took seconds to compile for a long tag.)
+        composed = None if index.plain else index.composed
+        if composed is None:
+            searched, haystack = text, (text if case_sensitive else index.lower)
+        else:
+            searched, haystack = composed.text, (composed.text if case_sensitive else index.composed_lower)
         # The exact matches, in text order: they do not overlap, so their ends rise too.
         exact_starts: list[int] = []
         exact_ends: list[int] = []
         by_start: _SortedSpans | None = None
         for found in pattern.finditer(haystack):
             start, end = found.span()
-            if whole_word and not _word_bounded(text, start, end):
+            if whole_word and not _word_bounded(searched, start, end):
                 continue
+            if composed is not None:
+                start, end = composed.to_written(start), composed.to_written_end(end)
             exact_starts.append(start)
             exact_ends.append(end)
             if document.doc_id == origin_doc_id and start == source.start and end == source.end:
