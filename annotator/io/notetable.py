@@ -72,7 +72,8 @@ def _decode(data: bytes, path: Path) -> str:
         # every ASCII letter) and fails later with a misleading row count.
         raise InputError("UTF-16 text; export the table as UTF-8", path)
     try:
-        return data.decode("utf-8-sig")
+        # Every byte-order mark: a second tool re-saving the file may add its own.
+        return data.decode("utf-8-sig").lstrip("\ufeff")
     except UnicodeDecodeError as error:
         raise InputError(f"not UTF-8 text (byte {error.start}); export the table as UTF-8", path) from None
 

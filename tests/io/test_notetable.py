@@ -94,6 +94,15 @@ def test_a_semicolon_table_with_old_mac_line_ends_is_read_by_its_header(tmp_path
     assert [(d.doc_id, d.text) for d in documents] == [("001-01", "Ann seen, well.")]
 
 
+def test_a_table_saved_with_two_byte_order_marks_is_read(tmp_path: Path) -> None:
+    # Re-saved by a second tool that added its own: the second mark was part of the first
+    # column's name, and the table "did not look like a header row".
+    path = tmp_path / "export.csv"
+    path.write_bytes("\ufeff\ufeffnote_id;note_text\nn1;Ann seen.\n".encode())
+    documents = read_note_table(path, NoteColumns(text="note_text", note_id="note_id"))
+    assert [(d.doc_id, d.text) for d in documents] == [("001-01", "Ann seen.")]
+
+
 def test_without_a_patient_column_each_note_is_its_own_patient(tmp_path: Path) -> None:
     path = _csv(tmp_path / "t.csv", [{"text": "a"}, {"text": "b"}])
     assert [d.doc_id for d in read_note_table(path, NoteColumns())] == ["001-01", "002-01"]
