@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from annotator.core.document import Document
 from annotator.core.project import Project
+from annotator.gui.main_window import MainWindow
 from annotator.gui.window_dialogs import tell_edits_not_recovered
 from annotator.io.i2b2 import read_i2b2, write_i2b2
 from annotator.io.journal import journal_path, read_journal
@@ -36,15 +37,21 @@ def _tag_doctor_and_crash(project: Project) -> Path:
     return session.workspace.entry("200-01").working_path
 
 
-def test_edits_made_over_another_text_are_told_and_kept_not_applied(qtbot: QtBot, project: Project) -> None:
-    working = _tag_doctor_and_crash(project)
-    write_i2b2(Document("200-01", NEW_TEXT), working)  # a colleague's sync after the crash
-    theirs = working.read_bytes()
+def _window_recording(qtbot: QtBot, project: Project) -> tuple[MainWindow, list[str], list[str]]:
+    """A window that records the notes it asks to recover (answering yes) and what it tells."""
     window = make_window(qtbot, project.root)
     asked: list[str] = []
     told: list[str] = []
     window.ask_recovery = lambda doc_id: asked.append(doc_id) or True  # type: ignore[func-returns-value]
     window.tell_edits_not_recovered = told.append
+    return window, asked, told
+
+
+def test_edits_made_over_another_text_are_told_and_kept_not_applied(qtbot: QtBot, project: Project) -> None:
+    working = _tag_doctor_and_crash(project)
+    write_i2b2(Document("200-01", NEW_TEXT), working)  # a colleague's sync after the crash
+    theirs = working.read_bytes()
+    window, asked, told = _window_recording(qtbot, project)
     window.open_document("200-01")
     show(qtbot, window)
     assert asked == []
@@ -65,11 +72,7 @@ def test_edits_made_over_another_text_are_told_and_kept_not_applied(qtbot: QtBot
 
 def test_edits_over_the_same_text_are_still_offered_and_recovered(qtbot: QtBot, project: Project) -> None:
     working = _tag_doctor_and_crash(project)
-    window = make_window(qtbot, project.root)
-    asked: list[str] = []
-    told: list[str] = []
-    window.ask_recovery = lambda doc_id: asked.append(doc_id) or True  # type: ignore[func-returns-value]
-    window.tell_edits_not_recovered = told.append
+    window, asked, told = _window_recording(qtbot, project)
     window.open_document("200-01")
     assert asked == ["200-01"] and told == []
     assert [a.text for a in open_note(window).annotations if a.type == "DOCTOR"] == ["Marissa Jones"]

@@ -22,14 +22,6 @@ TEXT = "Patient John Smith was seen by Dr. Marissa Jones on 2060-01-02.\n"
 NEW_TEXT = "DISCHARGE SUMMARY\n" + TEXT
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 500.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
     project = Project.create(tmp_path / "p", "Tiny", annotators=["alice"])
@@ -38,8 +30,9 @@ def project(tmp_path: Path) -> Project:
 
 
 def _session(project: Project) -> AnnotationSession:
+    # Time stands still: no test here reads it.
     return AnnotationSession(
-        Workspace.open(project.root, "alice"), clock=Clock(), autosave_delay=1.0, timers=ManualTimers()
+        Workspace.open(project.root, "alice"), clock=lambda: 500.0, autosave_delay=1.0, timers=ManualTimers()
     )
 
 
