@@ -292,6 +292,9 @@ class PatientSurrogates:
         # Intervals are kept, so a shift equal to the gap between two of the patient's own
         # dates would write one real date where the other stood: draw again.
         originals = {text.lower() for text, parsed in self._dates.items() if parsed and parsed.identifying}
+        # And each tag a date plan reads where the parser alone does not (a zero-padded "04/01"
+        # of a day-first writer): a shift of days only wrote it as "07/01", another of theirs.
+        originals |= {text.lower() for text in self._planned_originals(documents)}
         # Each date as it will be read: a year-less one in its own note's year.
         # Each distinct (text, year) once: a long note repeats its dates.
         readings: dict[tuple[str, int], ParsedDate] = {}
@@ -316,16 +319,42 @@ class PatientSurrogates:
 
     def _planned_texts(self, documents: list[Document], shift: DateShift) -> set[str]:
         """What the date plans would write with ``shift`` (lower case): a day alone may be
-        written with its month, and must not be one of the patient's original dates either."""
+        written with its month, and a date only a plan reads may be written as another of the
+        patient's; neither may be one of the patient's original dates."""
         texts: set[str] = set()
         for document in documents:
             self._read_in(self._note_dates.get(document.doc_id, []))
-            plans = {id(plan): plan for plan, _ in self._plans[document.doc_id].values()}
-            for plan in plans.values():
-                if any(segment.neighbour is not None for segment in plan.segments):
-                    texts.update(t.lower() for t in render_plan(plan, shift, self._year_for))
+            for plan in self._plans_to_check(document):
+                texts.update(t.lower() for t in render_plan(plan, shift, self._year_for))
         self._read_in([])
         return texts
+
+    def _planned_originals(self, documents: list[Document]) -> set[str]:
+        """The numeric dates (a day and a month at least) among the tags of the plans
+        :meth:`_planned_texts` renders. Not a weekday or a day alone: one of seven names or
+        of 31 numbers repeats across a patient's notes by chance, and shunning each would
+        leave no shift to draw."""
+        texts = (
+            plan.text[start:end].strip()
+            for document in documents
+            for plan in self._plans_to_check(document)
+            for start, end in plan.spans
+        )
+        return {text for text in texts if _DAY_AND_MONTH.search(text)}
+
+    def _plans_to_check(self, document: Document) -> list[DatePlan]:
+        """The note's plans whose rendering the parser's reading does not foresee: a day alone
+        written with its month, or an identifying date the parser alone leaves unread."""
+        plans = {id(plan): plan for plan, _ in self._plans[document.doc_id].values()}
+        return [
+            plan
+            for plan in plans.values()
+            if any(segment.neighbour is not None for segment in plan.segments)
+            or any(
+                segment.parsed.identifying and self._dates.get(plan.text.strip()) is None
+                for segment in plan.segments
+            )
+        ]
 
     def _yearless_span(self, documents: list[Document]) -> tuple[dt.date, dt.date] | None:
         """First and last day a patient's notes name, when none of them has a year."""
@@ -521,6 +550,10 @@ def _reading(kind: str) -> Callable[[str], str]:
     if kind == "street":
         return places.street_key
     return places.place_key if kind in PLACE_KINDS else normalise
+
+
+# Two numbers with something between: a numeric day and month at least ("04/01", "4.1.93").
+_DAY_AND_MONTH = re.compile(r"\d+\D+\d+")
 
 
 def _spans_leap_day(span: tuple[dt.date, dt.date] | None, shift: DateShift) -> bool:

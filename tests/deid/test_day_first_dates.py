@@ -92,3 +92,21 @@ def test_a_patient_without_a_day_first_date_keeps_the_us_reading(seed: int) -> N
     after = [_month_first(made[text]) for text in ("3/4/01", "5/4/01", "4/21/01")]
     shift = after[0] - before[0]
     assert [day + shift for day in before] == after
+
+
+def test_no_surrogate_of_a_day_first_patient_writes_one_of_their_own_dates() -> None:
+    # Every day of a January, zero-padded (which the parser alone leaves unread: April 2001?):
+    # a shift of no whole month wrote one of them as another, which the leak check flags.
+    january = [f"{day:02d}/01" for day in range(1, 29)]
+    parts: list[str | tuple[str, str]] = ["Seen"]
+    for text in january:
+        parts += [" ", (text, "DATE")]
+    days = note("612-01", *parts, ".")
+    anchor = note("612-02", "Admitted ", ("13/05/90", "DATE"), ".")
+    originals = {*january, "13/05/90"}
+    repeated = []
+    for seed in range(40):
+        made = _surrogates(days, anchor, seed=seed)
+        assert set(made) == originals  # each read, none left for review
+        repeated += [(seed, made[text]) for text in originals if made[text] in originals]
+    assert repeated == []
